@@ -1,0 +1,51 @@
+import type { ErrorKind } from './error-kind';
+
+/** The result of classifying a thrown value. */
+export interface ErrorClassification {
+  readonly kind: ErrorKind;
+  /** Delay the server asked for before a retry, when it said. */
+  readonly retryAfterMs?: number;
+}
+
+const knownKinds = new Set<string>([
+  'rate-limit', 'overloaded', 'server-error', 'timeout', 'network', 'schema-fail', 'parse-fail',
+  'refusal', 'truncated', 'auth', 'bad-request', 'aborted', 'unknown',
+]);
+
+const networkCodes = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'UND_ERR_SOCKET']);
+
+function field(value: unknown, name: string): unknown {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[name] : undefined;
+}
+
+/** Maps an HTTP status to the kind the gate reasons about. */
+export function kindFromStatus(status: number): ErrorKind {
+  if (status === 429) return 'rate-limit';
+  if (status === 529) return 'overloaded';
+  if (status === 408) return 'timeout';
+  if (status === 401 || status === 403) return 'auth';
+  if (status >= 500) return 'server-error';
+  if (status >= 400) return 'bad-request';
+  return 'unknown';
+}
+
+/**
+ * Classifies a thrown value. Errors that already carry an `errorKind` (as Keel providers' errors
+ * do) keep it; otherwise aborts, HTTP statuses, timeouts and socket errors are recognised.
+ */
+export function classifyError(error: unknown): ErrorClassification {
+  const declared = field(error, 'errorKind');
+  const retryAfter = field(error, 'retryAfterMs');
+  const retryAfterMs = typeof retryAfter === 'number' && Number.isFinite(retryAfter) ? retryAfter : undefined;
+  const withRetry = (kind: ErrorKind): ErrorClassification =>
+    retryAfterMs === undefined ? { kind } : { kind, retryAfterMs };
+  if (typeof declared === 'string' && knownKinds.has(declared)) return withRetry(declared as ErrorKind);
+  const name = field(error, 'name');
+  if (name === 'AbortError' || field(error, 'code') === 'ABORT_ERR') return { kind: 'aborted' };
+  const status = field(error, 'status');
+  if (typeof status === 'number') return withRetry(kindFromStatus(status));
+  if (name === 'TimeoutError') return { kind: 'timeout' };
+  const code = field(error, 'code') ?? field(field(error, 'cause'), 'code');
+  if (typeof code === 'string' && networkCodes.has(code)) return { kind: code === 'ETIMEDOUT' ? 'timeout' : 'network' };
+  return { kind: 'unknown' };
+}

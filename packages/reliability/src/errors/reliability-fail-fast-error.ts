@@ -1,0 +1,58 @@
+import type { ErrorKind } from '../error-kind';
+import type { AttemptRecord } from '../gate/attempt-record';
+import { KeelError, hasMarker, reduceError } from './keel-error';
+
+const marker = Symbol.for('keel.error.ReliabilityFailFastError');
+
+/** Where the gate decided to stop. */
+export type FailFastPhase = 'pre-check' | 'post-decide' | 'loop-cap' | 'rule-error';
+
+/** Constructor fields of {@link ReliabilityFailFastError}. */
+export interface ReliabilityFailFastErrorOptions {
+  /** The rule's kind, e.g. `schema-stuck-loop`, `schema-retry-exhausted`, `rule-error`. */
+  readonly kind: string;
+  readonly label?: string;
+  readonly phase: FailFastPhase;
+  /** The attempt (1-based) on which the gate stopped. */
+  readonly attempt: number;
+  /** What the last attempt's failure was. */
+  readonly errorKind: ErrorKind;
+  /** Every model call made, failed ones included. */
+  readonly attempts: readonly AttemptRecord[];
+  /** The underlying failure; reduced to `{ name, message }`. */
+  readonly cause?: unknown;
+}
+
+/** The gate stopped: a rule said fail-fast, a budget ran out, or a rule itself threw. Not retryable. */
+export class ReliabilityFailFastError extends KeelError {
+  private readonly [marker] = true;
+  override readonly name = 'ReliabilityFailFastError';
+  readonly retryable = false;
+  readonly kind: string;
+  readonly label?: string;
+  readonly phase: FailFastPhase;
+  readonly attempt: number;
+  readonly errorKind: ErrorKind;
+  readonly attempts: readonly AttemptRecord[];
+
+  constructor(options: ReliabilityFailFastErrorOptions) {
+    const reduced = options.cause === undefined ? undefined : reduceError(options.cause);
+    super({
+      message:
+        `Reliability gate stopped (${options.kind}${options.label ? `: ${options.label}` : ''}) ` +
+        `on attempt ${options.attempt}, last failure ${options.errorKind}` +
+        (reduced ? ` — ${reduced.message}` : ''),
+      cause: reduced,
+    });
+    this.kind = options.kind;
+    if (options.label !== undefined) this.label = options.label;
+    this.phase = options.phase;
+    this.attempt = options.attempt;
+    this.errorKind = options.errorKind;
+    this.attempts = options.attempts;
+  }
+
+  static isInstance(value: unknown): value is ReliabilityFailFastError {
+    return hasMarker(value, marker);
+  }
+}

@@ -1,0 +1,46 @@
+import type { ValidationIssue } from '../validation/issue';
+import { KeelError, hasMarker } from './keel-error';
+
+const marker = Symbol.for('keel.error.ValidationFailure');
+
+/** Which stage rejected the output. */
+export type ValidationStage = 'json-parse' | 'schema-validate';
+
+/** Constructor fields of {@link ValidationFailure}. */
+export interface ValidationFailureOptions {
+  readonly stage: ValidationStage;
+  readonly message: string;
+  /** The model output that failed, as received. */
+  readonly rawOutput: string;
+  /** Normalised issues; for a parse failure, one `other` issue at the root. */
+  readonly issues: readonly ValidationIssue[];
+  /** Path of the first issue, when it has one. */
+  readonly path?: string;
+  readonly cause?: unknown;
+}
+
+/**
+ * Model output that failed JSON parsing or schema validation. Retryable: feedback describing
+ * `issues` lets the model fix it.
+ */
+export class ValidationFailure extends KeelError {
+  private readonly [marker] = true;
+  override readonly name = 'ValidationFailure';
+  readonly retryable = true;
+  readonly stage: ValidationStage;
+  readonly rawOutput: string;
+  readonly issues: readonly ValidationIssue[];
+  readonly path?: string;
+
+  constructor(options: ValidationFailureOptions) {
+    super(options);
+    this.stage = options.stage;
+    this.rawOutput = options.rawOutput;
+    this.issues = options.issues;
+    if (options.path !== undefined) this.path = options.path;
+  }
+
+  static isInstance(value: unknown): value is ValidationFailure {
+    return hasMarker(value, marker);
+  }
+}

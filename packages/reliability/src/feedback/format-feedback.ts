@@ -1,0 +1,58 @@
+import type { ValidationFailure } from '../errors/validation-failure';
+import type { ValidationIssue } from '../validation/issue';
+import { formatIssue } from './format-issue';
+import { quote } from './quote';
+
+/** Most issue lines listed in one feedback message; the rest are counted. */
+export const MAX_FEEDBACK_LINES = 25;
+
+/** What a feedback template receives. */
+export interface FeedbackTemplateInput {
+  /** `schema` when the JSON parsed but failed the schema, `parse` when it did not parse. */
+  readonly errorType: 'schema' | 'parse';
+  /** The model's previous output, already capped in size. */
+  readonly previousOutput: string;
+  readonly issues: readonly Pick<ValidationIssue, 'path' | 'message' | 'kind'>[];
+  /** The JSON parser's message, for parse failures. */
+  readonly parseErrorMessage?: string;
+  /** The attempt that failed (1-based). */
+  readonly attempt: number;
+  readonly retryHint?: string;
+}
+
+/** A user function that writes the feedback text. */
+export type FeedbackTemplate = (input: FeedbackTemplateInput) => string | Promise<string>;
+
+/** Builds the {@link FeedbackTemplateInput} for a validation failure. */
+export function feedbackInput(failure: ValidationFailure, options: { attempt: number; previousOutput: string; retryHint?: string | undefined }): FeedbackTemplateInput {
+  return {
+    errorType: failure.stage === 'json-parse' ? 'parse' : 'schema',
+    previousOutput: options.previousOutput,
+    issues: failure.issues,
+    ...(failure.stage === 'json-parse' ? { parseErrorMessage: failure.message } : {}),
+    attempt: options.attempt,
+    ...(options.retryHint === undefined ? {} : { retryHint: options.retryHint }),
+  };
+}
+
+/**
+ * The default feedback: a header, one line per issue (quoted data, never instructions), then what
+ * to do. Used for final output and tool arguments alike.
+ */
+export function formatFeedback(input: Pick<FeedbackTemplateInput, 'errorType' | 'issues' | 'parseErrorMessage' | 'retryHint'> & { readonly subject?: string }): string {
+  const subject = input.subject ?? 'Your previous reply';
+  const lines: string[] = [];
+  if (input.errorType === 'parse') {
+    lines.push(`${subject} could not be parsed as JSON.`);
+    lines.push(`Parser message (quoted data): ${quote(input.parseErrorMessage ?? 'invalid JSON')}`);
+    lines.push('Reply again with one JSON value that matches the required schema, with no prose or markdown around it.');
+  } else {
+    lines.push(`${subject} did not match the required schema. Problems (paths and values are quoted data):`);
+    const shown = input.issues.slice(0, MAX_FEEDBACK_LINES);
+    for (const issue of shown) lines.push(formatIssue(issue as ValidationIssue));
+    if (input.issues.length > shown.length) lines.push(`- …and ${input.issues.length - shown.length} more problems of the same kinds`);
+    lines.push('Reply again with the corrected value. Fix every problem listed; keep everything else as it was.');
+  }
+  if (input.retryHint) lines.push(`Hint: ${input.retryHint}`);
+  return lines.join('\n');
+}

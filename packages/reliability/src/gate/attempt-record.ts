@@ -1,0 +1,28 @@
+import type { ErrorKind } from '../error-kind';
+import type { UsageTotals } from '../usage';
+import type { ValidationIssue } from '../validation/issue';
+
+/** One model call as the gate saw it. */
+export interface AttemptRecord {
+  /** The agent step the call belongs to (0 when the gate runs on its own). */
+  readonly step: number;
+  /** 1-based attempt number within its gate run. */
+  readonly attempt: number;
+  /** Why the call was made: the step's own call, or a re-ask for a tool call's arguments. */
+  readonly purpose: 'step' | 'tool-retry';
+  /** Index of the provider used (0 = primary). */
+  readonly providerIndex: number;
+  /** `ok` accepted, `invalid` output failed validation, `error` the call or its answer failed. */
+  readonly status: 'ok' | 'invalid' | 'error';
+  /** The failure's kind; `ok` when accepted. */
+  readonly errorType: ErrorKind;
+  /** Validation issues of this attempt's output (empty when none). */
+  readonly issues: readonly ValidationIssue[];
+  /** The output that was validated, when there was one. */
+  readonly rawOutput?: string;
+  readonly elapsedMs: number;
+  /** Tokens (and cost) of this call; zero for a call that failed before answering. */
+  readonly usage: UsageTotals;
+  /** Whether this call's request carried feedback about the previous attempt. */
+  readonly feedbackSent: boolean;
+}

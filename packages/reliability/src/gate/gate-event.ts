@@ -1,0 +1,68 @@
+import type { ErrorKind } from '../error-kind';
+import type { ValidationStage } from '../errors/validation-failure';
+
+/** A validation failure, reported before PostDecide rules run, whether or not a retry follows. */
+export interface ValidationFailedEvent {
+  readonly type: 'validation.failed';
+  readonly message: string;
+  readonly stage: ValidationStage;
+  readonly path?: string;
+  readonly rawOutput: string;
+  readonly attempt: number;
+  /** Validation failures so far in this gate run, this one included. */
+  readonly cumulativeRetries: number;
+  readonly issueCount: number;
+}
+
+/** The gate is about to make another attempt. */
+export interface RetryEvent {
+  readonly type: 'reliability.retry';
+  /** The attempt that failed. */
+  readonly attempt: number;
+  /** The rule that decided the retry. */
+  readonly kind: string;
+  readonly errorKind: ErrorKind;
+  readonly delayMs: number;
+  /** `retry` (same provider) or `retry-other` (next provider). */
+  readonly decision: 'retry' | 'retry-other';
+  /** The feedback text the next attempt carries, when it carries one. */
+  readonly feedback?: string;
+}
+
+/** An attempt succeeded after earlier ones failed. */
+export interface RecoveredEvent {
+  readonly type: 'reliability.recovered';
+  readonly attempt: number;
+  readonly priorFailures: number;
+  /** How the failure was overcome. */
+  readonly via: 'retry' | 'feedback' | 'retry-other' | 'fallback';
+}
+
+/** The gate stopped. */
+export interface FailFastEvent {
+  readonly type: 'reliability.fail_fast';
+  readonly kind: string;
+  readonly label?: string;
+  readonly attempt: number;
+  readonly errorKind: ErrorKind;
+  readonly phase: string;
+}
+
+/** A rule's `when`, `backoff` or `feedbackForLLM` threw. */
+export interface RuleErrorEvent {
+  readonly type: 'reliability.rule_error';
+  readonly phase: 'pre-check' | 'post-decide';
+  readonly ruleKind: string;
+  readonly part: 'when' | 'backoff' | 'feedbackForLLM';
+  readonly message: string;
+}
+
+/** A feedback template or callback threw; the default feedback was sent instead. */
+export interface FeedbackErrorEvent {
+  readonly type: 'reliability.feedback_error';
+  readonly source: 'template' | 'rule';
+  readonly message: string;
+}
+
+/** Every event the gate reports. */
+export type GateEvent = ValidationFailedEvent | RetryEvent | RecoveredEvent | FailFastEvent | RuleErrorEvent | FeedbackErrorEvent;

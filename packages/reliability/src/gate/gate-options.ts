@@ -1,0 +1,90 @@
+import type { ErrorClassification } from '../classify-error';
+import type { ErrorKind } from '../error-kind';
+import type { ValidationFailure } from '../errors/validation-failure';
+import type { UsageTotals } from '../usage';
+import type { AttemptRecord } from './attempt-record';
+import type { GateEvent } from './gate-event';
+import type { ReliabilityRule } from './rule';
+import type { ReliabilityScope } from './scope';
+
+/** Feedback the next attempt must carry: the rejected output and what was wrong with it. */
+export interface GateFeedback {
+  /** The rejected output, capped to the echo budget. */
+  readonly previousOutput: string;
+  /** The feedback prose. */
+  readonly text: string;
+}
+
+/** What the gate's `call` receives for each attempt. */
+export interface GateAttemptContext {
+  readonly attempt: number;
+  readonly providerIndex: number;
+  /** Present on a retry after a validation failure (unless feedback is off). */
+  readonly feedback?: GateFeedback;
+  readonly signal?: AbortSignal;
+}
+
+/** The verdict on a response. */
+export type GateVerdict<TValue> =
+  | { readonly status: 'accept'; readonly value: TValue; readonly rawOutput?: string }
+  | { readonly status: 'invalid'; readonly failure: ValidationFailure; readonly partialValue?: unknown }
+  | { readonly status: 'error'; readonly errorKind: ErrorKind; readonly message: string; readonly rawOutput?: string };
+
+/** Settings of {@link runGate}. */
+export interface GateOptions<TResponse, TValue = TResponse> {
+  /** Makes one attempt. Throwing is a provider failure, classified by `classify`. */
+  readonly call: (context: GateAttemptContext) => Promise<TResponse>;
+  /** Judges a response. Default: accept it as the value. */
+  readonly validate?: (response: TResponse, context: GateAttemptContext) => GateVerdict<TValue> | Promise<GateVerdict<TValue>>;
+  /** Usage (and cost) of a response. Default: zero. */
+  readonly usageOf?: (response: TResponse, context: GateAttemptContext) => UsageTotals;
+  /** Rules run before every attempt: `continue` or `fail-fast` only. */
+  readonly preCheck?: readonly ReliabilityRule<TResponse>[];
+  /** Rules run after every attempt; first match wins. */
+  readonly rules?: readonly ReliabilityRule<TResponse>[];
+  /** Append {@link defaultRules} after `rules` (transient-error retries). Default true. */
+  readonly defaultRules?: boolean;
+  /** Number of providers `retry-other` can move through. Default 1. */
+  readonly providerCount?: number;
+  /** Produces a value when a rule decides `fallback`; without it `fallback` fails fast. */
+  readonly fallback?: (scope: ReliabilityScope<TResponse>) => Promise<TValue>;
+  /** Hard cap on attempts in one gate run, whatever the rules say. Default 10. */
+  readonly maxAttempts?: number;
+  /** Longest provider-requested Retry-After honoured, in ms. Default 30 000. */
+  readonly maxRetryAfterMs?: number;
+  /** Send feedback on validation retries. Default true. */
+  readonly feedback?: boolean;
+  /** Writes the feedback text; default {@link formatFeedback}. A throw falls back to the default. */
+  readonly feedbackText?: (failure: ValidationFailure, scope: ReliabilityScope<TResponse>, previousOutput: string) => string | Promise<string>;
+  /** Echo cap for the rejected output, in tokens. Default 4000. */
+  readonly maxFeedbackTokens?: number;
+  /** Static text appended to every default feedback. */
+  readonly retryHint?: string;
+  readonly signal?: AbortSignal;
+  /** Observer of gate events. Its throws are swallowed: wrap it to report them. */
+  readonly onEvent?: (event: GateEvent) => void;
+  /** Reported in attempt records. */
+  readonly step?: number;
+  readonly purpose?: AttemptRecord['purpose'];
+  /** Usage of the run before this gate run, for run-wide budgets. */
+  readonly runUsage?: UsageTotals;
+  /** Classifies thrown values. Default {@link classifyError}. */
+  readonly classify?: (error: unknown) => ErrorClassification;
+  /** Called after every attempt with its record (for ledgers and live traces). */
+  readonly onAttempt?: (record: AttemptRecord) => void;
+}
+
+/** What {@link runGate} resolves with. */
+export interface GateResult<TResponse, TValue = TResponse> {
+  /** The accepted response; absent when the value came from `fallback`. */
+  readonly response?: TResponse;
+  readonly value: TValue;
+  /** `model` when a response was accepted, `fallback` when the fallback produced the value. */
+  readonly via: 'model' | 'fallback';
+  /** Every attempt, failed ones included. */
+  readonly attempts: readonly AttemptRecord[];
+  /** Usage of every attempt of this gate run. */
+  readonly usage: UsageTotals;
+  /** Issues of the accepted value when a rule accepted invalid output with `ok`. */
+  readonly acceptedIssues?: AttemptRecord['issues'];
+}

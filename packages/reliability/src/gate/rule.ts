@@ -1,0 +1,33 @@
+import type { ReliabilityScope } from './scope';
+
+/** What a matching rule decides. */
+export type RuleDecision = 'continue' | 'ok' | 'retry' | 'retry-other' | 'fallback' | 'fail-fast';
+
+/** Decisions a PreCheck rule may take. */
+export type PreCheckDecision = Extract<RuleDecision, 'continue' | 'fail-fast'>;
+
+/** A value or a function of the scope that computes it. */
+export type ScopeValue<T, TResponse> = T | ((scope: ReliabilityScope<TResponse>) => T | Promise<T>);
+
+/**
+ * An interceptor: when `when` matches, `then` is the decision. Rules are evaluated in order and the
+ * first match wins.
+ */
+export interface ReliabilityRule<TResponse = unknown> {
+  /** Whether the rule applies. A throw fails the run fast with kind `rule-error`. */
+  readonly when: (scope: ReliabilityScope<TResponse>) => boolean | Promise<boolean>;
+  readonly then: RuleDecision;
+  /** A stable machine-readable name, reported in events and errors (e.g. `schema-stuck-loop`). */
+  readonly kind: string;
+  /** Human-readable description. */
+  readonly label?: string;
+  /** For `retry` after a validation failure: the feedback text to send instead of the default. */
+  readonly feedbackForLLM?: ScopeValue<string, TResponse>;
+  /** For `retry`: milliseconds to wait before the next attempt. A Retry-After from the provider wins (capped). */
+  readonly backoff?: ScopeValue<number, TResponse>;
+}
+
+/** A rule that may run before an attempt: only `continue` or `fail-fast`. */
+export interface PreCheckRule<TResponse = unknown> extends ReliabilityRule<TResponse> {
+  readonly then: PreCheckDecision;
+}

@@ -1,0 +1,306 @@
+import { classifyError } from '../classify-error';
+import type { ErrorKind } from '../error-kind';
+import { AbortedError } from '../errors/aborted-error';
+import { reduceError } from '../errors/keel-error';
+import { type FailFastPhase, ReliabilityFailFastError } from '../errors/reliability-fail-fast-error';
+import type { ValidationFailure } from '../errors/validation-failure';
+import { formatFeedback } from '../feedback/format-feedback';
+import { truncateEcho } from '../feedback/truncate-echo';
+import { defaultRules } from '../rules/transient-retry';
+import { sleep } from '../sleep';
+import { addUsage, type UsageTotals, ZERO_USAGE } from '../usage';
+import { issueSignature, type ValidationIssue } from '../validation/issue';
+import type { AttemptRecord } from './attempt-record';
+import type { GateEvent, RecoveredEvent } from './gate-event';
+import type { GateAttemptContext, GateFeedback, GateOptions, GateResult, GateVerdict } from './gate-options';
+import type { ReliabilityRule, ScopeValue } from './rule';
+import type { AttemptSummary, ReliabilityScope } from './scope';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+interface FailFastFields {
+  readonly kind: string;
+  readonly label?: string | undefined;
+  readonly phase: FailFastPhase;
+  readonly attempt: number;
+  readonly errorKind: ErrorKind;
+  readonly cause?: unknown;
+}
+
+/**
+ * Runs one model call through the reliability gate: PreCheck rules before every attempt, the
+ * call, validation, the `validation.failed` event, then PostDecide rules deciding
+ * ok / retry (with feedback and backoff) / retry-other / fallback / fail-fast. Every attempt is
+ * recorded and counted. Usable around any model call, inside an agent or not.
+ *
+ * @throws {ReliabilityFailFastError} when a rule fails fast, a rule throws, or the attempt cap is hit.
+ * @throws {AbortedError} when the signal aborts (never retried).
+ */
+export async function runGate<TResponse, TValue = TResponse>(options: GateOptions<TResponse, TValue>): Promise<GateResult<TResponse, TValue>> {
+  const preCheck = options.preCheck ?? [];
+  for (const rule of preCheck) {
+    if (rule.then !== 'continue' && rule.then !== 'fail-fast') {
+      throw new TypeError(`PreCheck rule "${rule.kind}" decides "${rule.then}"; PreCheck rules may only continue or fail-fast`);
+    }
+  }
+  const rules = [...(options.rules ?? []), ...(options.defaultRules === false ? [] : defaultRules<TResponse>())];
+  const maxAttempts = options.maxAttempts ?? 10;
+  const maxRetryAfterMs = options.maxRetryAfterMs ?? 30_000;
+  const providerCount = options.providerCount ?? 1;
+  const classify = options.classify ?? classifyError;
+  const signal = options.signal;
+  const emit = (event: GateEvent) => {
+    try {
+      options.onEvent?.(event);
+    } catch {
+      // Observers never change the run.
+    }
+  };
+
+  const attempts: AttemptRecord[] = [];
+  const history: AttemptSummary[] = [];
+  const validationErrorHistory: string[] = [];
+  let usage: UsageTotals = ZERO_USAGE;
+  let providerIndex = 0;
+  let feedback: GateFeedback | undefined;
+  let lastKind: ErrorKind = 'ok';
+  let lastRecovery: RecoveredEvent['via'] = 'retry';
+  let validationFailures = 0;
+
+  const baseScope = (attempt: number, phase: ReliabilityScope['phase']): Mutable<ReliabilityScope<TResponse>> => ({
+    phase,
+    attempt,
+    providerIndex,
+    errorKind: phase === 'pre-check' ? lastKind : 'ok',
+    latencyMs: 0,
+    validationErrorHistory: [...validationErrorHistory],
+    history: [...history],
+    usage: { step: usage, run: addUsage(options.runUsage ?? ZERO_USAGE, usage) },
+    retries: attempt - 1,
+    ...(signal ? { signal } : {}),
+  });
+
+  const failFast = ({ label, ...fields }: FailFastFields): never => {
+    emit({ type: 'reliability.fail_fast', kind: fields.kind, ...(label === undefined ? {} : { label }), attempt: fields.attempt, errorKind: fields.errorKind, phase: fields.phase });
+    throw new ReliabilityFailFastError({ ...fields, ...(label === undefined ? {} : { label }), attempts: [...attempts] });
+  };
+
+  const resolveValue = async <T>(value: ScopeValue<T, TResponse> | undefined, scope: ReliabilityScope<TResponse>): Promise<T | undefined> =>
+    typeof value === 'function' ? await (value as (scope: ReliabilityScope<TResponse>) => T | Promise<T>)(scope) : value;
+
+  const match = async (list: readonly ReliabilityRule<TResponse>[], scope: ReliabilityScope<TResponse>) => {
+    for (const rule of list) {
+      let matched: boolean;
+      try {
+        matched = await rule.when(scope);
+      } catch (error) {
+        emit({ type: 'reliability.rule_error', phase: scope.phase, ruleKind: rule.kind, part: 'when', message: reduceError(error).message });
+        return failFast({ kind: 'rule-error', label: rule.kind, phase: 'rule-error', attempt: scope.attempt, errorKind: scope.errorKind, cause: error });
+      }
+      if (matched) return rule;
+    }
+    return undefined;
+  };
+
+  for (let attempt = 1; ; attempt++) {
+    if (signal?.aborted) throw AbortedError.fromSignal(signal);
+    if (attempt > maxAttempts) {
+      failFast({ kind: 'loop-cap', label: `more than ${maxAttempts} attempts`, phase: 'loop-cap', attempt: attempt - 1, errorKind: lastKind });
+    }
+
+    const preScope = baseScope(attempt, 'pre-check');
+    const preRule = await match(preCheck, preScope);
+    if (preRule?.then === 'fail-fast') {
+      failFast({ kind: preRule.kind, label: preRule.label, phase: 'pre-check', attempt, errorKind: lastKind });
+    }
+
+    const context: GateAttemptContext = {
+      attempt,
+      providerIndex,
+      ...(feedback ? { feedback } : {}),
+      ...(signal ? { signal } : {}),
+    };
+    const started = performance.now();
+    let response: TResponse | undefined;
+    let thrown: unknown;
+    let verdict: GateVerdict<TValue> | undefined;
+    let retryAfterMs: number | undefined;
+    let kind: ErrorKind;
+    try {
+      response = await options.call(context);
+    } catch (error) {
+      thrown = error;
+    }
+    const latencyMs = performance.now() - started;
+    let attemptUsage = ZERO_USAGE;
+    if (thrown === undefined) {
+      const answered = response as TResponse;
+      attemptUsage = options.usageOf?.(answered, context) ?? ZERO_USAGE;
+      verdict = options.validate ? await options.validate(answered, context) : { status: 'accept', value: answered as unknown as TValue };
+      kind = verdict.status === 'accept' ? 'ok' : verdict.status === 'invalid' ? (verdict.failure.stage === 'json-parse' ? 'parse-fail' : 'schema-fail') : verdict.errorKind;
+    } else {
+      const classified = classify(thrown);
+      kind = signal?.aborted ? 'aborted' : classified.kind;
+      retryAfterMs = classified.retryAfterMs;
+    }
+    usage = addUsage(usage, attemptUsage);
+
+    const failure = verdict?.status === 'invalid' ? verdict.failure : undefined;
+    const issues: readonly ValidationIssue[] = failure?.issues ?? [];
+    const rawOutput = failure?.rawOutput ?? (verdict && verdict.status !== 'invalid' ? verdict.rawOutput : undefined);
+    const record: AttemptRecord = {
+      step: options.step ?? 0,
+      attempt,
+      purpose: options.purpose ?? 'step',
+      providerIndex,
+      status: kind === 'ok' ? 'ok' : failure ? 'invalid' : 'error',
+      errorType: kind,
+      issues,
+      ...(rawOutput === undefined ? {} : { rawOutput }),
+      elapsedMs: latencyMs,
+      usage: attemptUsage,
+      feedbackSent: feedback !== undefined,
+    };
+    attempts.push(record);
+    options.onAttempt?.(record);
+    history.push({ attempt, providerIndex, errorKind: kind, issueCount: issues.length });
+    lastKind = kind;
+
+    if (kind === 'aborted') throw signal?.aborted ? AbortedError.fromSignal(signal) : new AbortedError({ cause: thrown });
+
+    if (failure) {
+      validationFailures++;
+      validationErrorHistory.push(issueSignature(failure.issues));
+      emit({
+        type: 'validation.failed',
+        message: failure.message,
+        stage: failure.stage,
+        ...(failure.path === undefined ? {} : { path: failure.path }),
+        rawOutput: failure.rawOutput,
+        attempt,
+        cumulativeRetries: validationFailures,
+        issueCount: failure.issues.length,
+      });
+    }
+
+    const scope = baseScope(attempt, 'post-decide');
+    scope.errorKind = kind;
+    scope.latencyMs = latencyMs;
+    if (response !== undefined) scope.response = response;
+    if (thrown !== undefined) scope.error = thrown;
+    if (retryAfterMs !== undefined) scope.retryAfterMs = retryAfterMs;
+    if (failure) {
+      scope.validationError = {
+        message: failure.message,
+        stage: failure.stage,
+        ...(failure.path === undefined ? {} : { path: failure.path }),
+        rawOutput: failure.rawOutput,
+        issues: failure.issues,
+      };
+    }
+
+    const accept = (value: TValue, via: 'model' | 'fallback'): GateResult<TResponse, TValue> => {
+      const priorFailures = attempts.slice(0, -1).filter((entry) => entry.status !== 'ok').length;
+      if (priorFailures > 0 || via === 'fallback') {
+        emit({ type: 'reliability.recovered', attempt, priorFailures, via: via === 'fallback' ? 'fallback' : lastRecovery });
+      }
+      return {
+        ...(response === undefined || via === 'fallback' ? {} : { response }),
+        value,
+        via,
+        attempts,
+        usage,
+        ...(kind === 'ok' ? {} : { acceptedIssues: issues }),
+      };
+    };
+
+    const rule = await match(rules, scope);
+    const decision = rule?.then ?? (kind === 'ok' ? 'ok' : 'fail-fast');
+    switch (decision) {
+      case 'ok':
+      case 'continue':
+        if (verdict?.status === 'accept') return accept(verdict.value, 'model');
+        if (verdict?.status === 'invalid') return accept(verdict.partialValue as TValue, 'model');
+        if (decision === 'ok') return accept(response as unknown as TValue, 'model');
+        failFast({ kind: rule?.kind ?? 'unhandled-failure', label: rule?.label, phase: 'post-decide', attempt, errorKind: kind, cause: thrown ?? failure });
+        break;
+      case 'fail-fast':
+        failFast({ kind: rule?.kind ?? 'unhandled-failure', label: rule?.label, phase: 'post-decide', attempt, errorKind: kind, cause: thrown ?? failure ?? (verdict?.status === 'error' ? new Error(verdict.message) : undefined) });
+        break;
+      case 'fallback': {
+        if (!options.fallback) {
+          failFast({ kind: rule?.kind ?? 'fallback', label: 'a rule chose fallback but none is configured', phase: 'post-decide', attempt, errorKind: kind, cause: thrown ?? failure });
+        }
+        const value = await (options.fallback as NonNullable<typeof options.fallback>)(scope);
+        return accept(value, 'fallback');
+      }
+      case 'retry-other':
+      case 'retry': {
+        const activeRule = rule as ReliabilityRule<TResponse>;
+        if (decision === 'retry-other') {
+          if (providerIndex + 1 >= providerCount) {
+            failFast({ kind: activeRule.kind, label: 'no other provider is configured', phase: 'post-decide', attempt, errorKind: kind, cause: thrown ?? failure });
+          }
+          providerIndex++;
+        }
+        if (failure) {
+          feedback = options.feedback === false ? undefined : await buildFeedback(failure, activeRule, scope);
+          lastRecovery = feedback ? 'feedback' : 'retry';
+        }
+        if (decision === 'retry-other') lastRecovery = 'retry-other';
+        else if (!failure) lastRecovery = 'retry';
+        let delayMs = 0;
+        if (decision === 'retry') {
+          if (retryAfterMs !== undefined) delayMs = Math.min(retryAfterMs, maxRetryAfterMs);
+          else {
+            try {
+              delayMs = Math.max(0, (await resolveValue(activeRule.backoff, scope)) ?? 0);
+            } catch (error) {
+              emit({ type: 'reliability.rule_error', phase: 'post-decide', ruleKind: activeRule.kind, part: 'backoff', message: reduceError(error).message });
+              failFast({ kind: 'rule-error', label: activeRule.kind, phase: 'rule-error', attempt, errorKind: kind, cause: error });
+            }
+          }
+        }
+        emit({
+          type: 'reliability.retry',
+          attempt,
+          kind: activeRule.kind,
+          errorKind: kind,
+          delayMs,
+          decision,
+          ...(failure && feedback ? { feedback: feedback.text } : {}),
+        });
+        await sleep(delayMs, signal);
+        break;
+      }
+    }
+  }
+
+  async function buildFeedback(failure: ValidationFailure, rule: ReliabilityRule<TResponse>, scope: ReliabilityScope<TResponse>): Promise<GateFeedback> {
+    const previousOutput = truncateEcho(failure.rawOutput, options.maxFeedbackTokens ?? 4000);
+    const fallbackText = () =>
+      formatFeedback({
+        errorType: failure.stage === 'json-parse' ? 'parse' : 'schema',
+        issues: failure.issues,
+        parseErrorMessage: failure.message,
+        ...(options.retryHint === undefined ? {} : { retryHint: options.retryHint }),
+      });
+    if (rule.feedbackForLLM !== undefined) {
+      try {
+        const text = await resolveValue(rule.feedbackForLLM, scope);
+        if (typeof text === 'string' && text.length > 0) return { previousOutput, text };
+      } catch (error) {
+        emit({ type: 'reliability.feedback_error', source: 'rule', message: reduceError(error).message });
+        return { previousOutput, text: fallbackText() };
+      }
+    }
+    if (options.feedbackText) {
+      try {
+        return { previousOutput, text: await options.feedbackText(failure, scope, previousOutput) };
+      } catch (error) {
+        emit({ type: 'reliability.feedback_error', source: 'template', message: reduceError(error).message });
+      }
+    }
+    return { previousOutput, text: fallbackText() };
+  }
+}

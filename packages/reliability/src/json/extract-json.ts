@@ -1,0 +1,103 @@
+/** A local repair applied before parsing. */
+export type JsonRepair = 'fence-stripped' | 'prose-removed' | 'trailing-comma' | 'single-quotes';
+
+/** Outcome of {@link extractJson}. */
+export type ExtractJsonResult =
+  | { readonly ok: true; readonly value: unknown; readonly repairs: readonly JsonRepair[] }
+  | { readonly ok: false; readonly message: string };
+
+const fencePattern = /```[a-zA-Z0-9_-]*[ \t]*\r?\n([\s\S]*?)\r?\n?```/;
+
+/**
+ * Extracts one JSON value from model text at no model cost: strips a markdown fence and prose
+ * around a single JSON object or array, and repairs trailing commas and single-quoted strings.
+ * Records every repair it made. Anything else is a parse failure with the parser's message.
+ */
+export function extractJson(text: string, options: { readonly repair?: boolean } = {}): ExtractJsonResult {
+  const repair = options.repair ?? true;
+  const direct = tryParse(text);
+  if (direct.ok) return { ok: true, value: direct.value, repairs: [] };
+  if (!repair) return { ok: false, message: direct.message };
+
+  const repairs: JsonRepair[] = [];
+  let candidate = text.trim();
+  const fence = fencePattern.exec(candidate);
+  if (fence?.[1] !== undefined) {
+    candidate = fence[1].trim();
+    repairs.push('fence-stripped');
+  }
+  const span = findJsonSpan(candidate);
+  if (span && (span.start > 0 || span.end < candidate.length)) {
+    candidate = candidate.slice(span.start, span.end);
+    repairs.push('prose-removed');
+  }
+  const fixed = repairSyntax(candidate);
+  repairs.push(...fixed.repairs);
+  const parsed = tryParse(fixed.text);
+  if (parsed.ok) return { ok: true, value: parsed.value, repairs };
+  return { ok: false, message: direct.message };
+}
+
+function tryParse(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** Finds the first balanced `{...}` or `[...]`, respecting quoted strings. */
+function findJsonSpan(text: string): { start: number; end: number } | undefined {
+  const start = text.search(/[{[]/);
+  if (start < 0) return undefined;
+  let depth = 0;
+  let quote: string | undefined;
+  for (let index = start; index < text.length; index++) {
+    const char = text[index];
+    if (quote) {
+      if (char === '\\') index++;
+      else if (char === quote) quote = undefined;
+      continue;
+    }
+    if (char === '"' || char === "'") quote = char;
+    else if (char === '{' || char === '[') depth++;
+    else if (char === '}' || char === ']') {
+      depth--;
+      if (depth === 0) return { start, end: index + 1 };
+    }
+  }
+  return undefined;
+}
+
+/** Removes trailing commas and turns single-quoted strings into JSON strings, in one pass. */
+function repairSyntax(text: string): { text: string; repairs: JsonRepair[] } {
+  const repairs = new Set<JsonRepair>();
+  let out = '';
+  let quote: string | undefined;
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index] as string;
+    if (quote) {
+      if (char === '\\') {
+        const next = text[index + 1] ?? '';
+        out += quote === "'" && next === "'" ? "'" : char + next;
+        index++;
+      } else if (char === quote) {
+        out += '"';
+        quote = undefined;
+      } else {
+        out += quote === "'" && char === '"' ? '\\"' : char;
+      }
+      continue;
+    }
+    if (char === '"' || char === "'") {
+      if (char === "'") repairs.add('single-quotes');
+      quote = char;
+      out += '"';
+    } else if (char === ',' && /^\s*[}\]]/.test(text.slice(index + 1))) {
+      repairs.add('trailing-comma');
+    } else {
+      out += char;
+    }
+  }
+  return { text: out, repairs: [...repairs] };
+}

@@ -1,0 +1,55 @@
+import type { ErrorKind } from '../error-kind';
+import type { ReliabilityRule } from '../gate/rule';
+import { exponentialBackoff } from '../backoff';
+import { defaultStuckLoopRule } from './stuck-loop-rules';
+
+/** Failure kinds `retryOn` can name. */
+export type RetryOnKind = 'schema' | 'parse' | 'timeout' | 'server-error' | 'rate-limit';
+
+/** Settings of {@link strictOutputRules}. */
+export interface StrictOutputRulesOptions {
+  /** Feedback retries after the first attempt. Default 2 (3 attempts in all). */
+  readonly maxRetries?: number;
+  /** Which failures are retried within that budget. Default `['schema', 'parse']`. */
+  readonly retryOn?: readonly RetryOnKind[];
+  /** Detect identical consecutive failures. Default true. */
+  readonly stuckLoop?: boolean;
+}
+
+const kindOf: Readonly<Record<RetryOnKind, ErrorKind>> = {
+  schema: 'schema-fail',
+  parse: 'parse-fail',
+  timeout: 'timeout',
+  'server-error': 'server-error',
+  'rate-limit': 'rate-limit',
+};
+
+/**
+ * The rule set for validated output: stop on a stuck loop, retry with feedback while the budget
+ * lasts, then fail fast with `schema-retry-exhausted`. The default when an output schema is set
+ * and no rules are given.
+ */
+export function strictOutputRules<TResponse = unknown>(options: StrictOutputRulesOptions = {}): ReliabilityRule<TResponse>[] {
+  const { maxRetries = 2, retryOn = ['schema', 'parse'], stuckLoop = true } = options;
+  const kinds = retryOn.map((name) => kindOf[name]);
+  const isValidation = (kind: ErrorKind) => kind === 'schema-fail' || kind === 'parse-fail';
+  const counted = (scope: { history: readonly { errorKind: ErrorKind }[] }) =>
+    scope.history.filter((entry) => kinds.includes(entry.errorKind)).length;
+  const rules: ReliabilityRule<TResponse>[] = stuckLoop ? [defaultStuckLoopRule<TResponse>()] : [];
+  rules.push(
+    {
+      kind: 'schema-retry',
+      label: `retry with feedback (up to ${maxRetries})`,
+      then: 'retry',
+      backoff: (scope) => (isValidation(scope.errorKind) ? 0 : exponentialBackoff()(scope)),
+      when: (scope) => kinds.includes(scope.errorKind) && counted(scope) <= maxRetries,
+    },
+    {
+      kind: 'schema-retry-exhausted',
+      label: `output still invalid after ${maxRetries} retries`,
+      then: 'fail-fast',
+      when: (scope) => isValidation(scope.errorKind),
+    },
+  );
+  return rules;
+}

@@ -1,0 +1,48 @@
+import { exponentialBackoff, type ExponentialBackoffOptions } from '../backoff';
+import { type ErrorKind, TRANSIENT_ERROR_KINDS } from '../error-kind';
+import type { ReliabilityRule } from '../gate/rule';
+
+/** Settings of {@link transientRetryRule}. */
+export interface TransientRetryOptions {
+  /** Retries per gate run. Default 2. */
+  readonly maxRetries?: number;
+  /** Which kinds count as transient. Default rate-limit, overloaded, server-error, timeout, network. */
+  readonly kinds?: readonly ErrorKind[];
+  readonly backoff?: ExponentialBackoffOptions;
+}
+
+/**
+ * Retries transient provider errors with exponential backoff and jitter (a provider's Retry-After
+ * wins, capped by the gate). Counts only transient failures toward its budget.
+ */
+export function transientRetryRule<TResponse = unknown>(options: TransientRetryOptions = {}): ReliabilityRule<TResponse> {
+  const { maxRetries = 2, kinds = TRANSIENT_ERROR_KINDS } = options;
+  return {
+    kind: 'transient-retry',
+    label: `retry transient provider errors (up to ${maxRetries})`,
+    then: 'retry',
+    backoff: exponentialBackoff(options.backoff),
+    when: (scope) =>
+      kinds.includes(scope.errorKind) &&
+      scope.history.filter((entry) => kinds.includes(entry.errorKind)).length <= maxRetries,
+  };
+}
+
+/** Stops on any failure no earlier rule handled: the failure's kind names the stop. */
+export function failOnUnhandledRule<TResponse = unknown>(): ReliabilityRule<TResponse> {
+  return {
+    kind: 'unhandled-failure',
+    label: 'no rule retries this failure',
+    then: 'fail-fast',
+    when: (scope) => scope.errorKind !== 'ok',
+  };
+}
+
+/**
+ * The rules in force when the user gives none, and appended after the user's own unless they
+ * opt out: transient errors retried up to 2 times; `auth`, `bad-request`, `refusal`, `truncated`
+ * and every other failure fail fast.
+ */
+export function defaultRules<TResponse = unknown>(): ReliabilityRule<TResponse>[] {
+  return [transientRetryRule<TResponse>(), failOnUnhandledRule<TResponse>()];
+}

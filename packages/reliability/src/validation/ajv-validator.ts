@@ -1,0 +1,135 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { IssueKind, IssuePath, ValidationIssue } from './issue';
+import type { SchemaValidator } from './schema-validator';
+import { valueAt } from './value-at';
+
+// ajv-formats ships CommonJS; its default export arrives wrapped under some bundlers.
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule) as typeof addFormatsModule;
+
+let sharedAjv: Ajv | undefined;
+function ajv(): Ajv {
+  if (!sharedAjv) {
+    sharedAjv = new Ajv({ allErrors: true, strict: false });
+    addFormats(sharedAjv);
+  }
+  return sharedAjv;
+}
+
+const compiled = new WeakMap<object, ValidateFunction>();
+
+const kindByKeyword: Readonly<Record<string, IssueKind>> = {
+  required: 'missing',
+  type: 'type',
+  additionalProperties: 'extra',
+  enum: 'enum',
+  const: 'enum',
+  format: 'format',
+  minimum: 'too-small',
+  exclusiveMinimum: 'too-small',
+  minLength: 'too-small',
+  minItems: 'too-small',
+  minProperties: 'too-small',
+  maximum: 'too-big',
+  exclusiveMaximum: 'too-big',
+  maxLength: 'too-big',
+  maxItems: 'too-big',
+  maxProperties: 'too-big',
+  pattern: 'pattern',
+  anyOf: 'union',
+  oneOf: 'union',
+};
+
+function parsePointer(pointer: string): (string | number)[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((part) => (/^(0|[1-9]\d*)$/.test(part) ? Number(part) : part));
+}
+
+function expectedOf(error: ErrorObject): string | undefined {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'type':
+      return String(params.type);
+    case 'enum':
+      return (params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ');
+    case 'const':
+      return JSON.stringify(params.allowedValue);
+    case 'format':
+      return String(params.format);
+    case 'pattern':
+      return String(params.pattern);
+    default:
+      return 'limit' in params ? `${error.keyword} ${String(params.limit)}` : undefined;
+  }
+}
+
+function toIssue(error: ErrorObject, data: unknown): ValidationIssue {
+  const params = error.params as Record<string, unknown>;
+  let path: IssuePath = parsePointer(error.instancePath);
+  if (error.keyword === 'required') path = [...path, String(params.missingProperty)];
+  if (error.keyword === 'additionalProperties') path = [...path, String(params.additionalProperty)];
+  const kind = kindByKeyword[error.keyword] ?? 'other';
+  const expected = expectedOf(error);
+  const issue: { -readonly [K in keyof ValidationIssue]: ValidationIssue[K] } = {
+    path,
+    kind,
+    message: error.message ?? error.keyword,
+  };
+  if (expected !== undefined) issue.expected = expected;
+  if (kind !== 'missing') issue.received = valueAt(data, path);
+  return issue;
+}
+
+/**
+ * Turns ajv errors into issues. A union whose branches are all constants (TypeBox's
+ * `Union([Literal('a'), Literal('b')])`) becomes one `enum` issue; a union's branch errors are
+ * folded into the union issue rather than listed one by one.
+ */
+export function issuesFromAjv(errors: readonly ErrorObject[], data: unknown): ValidationIssue[] {
+  const unions = errors.filter((error) => error.keyword === 'anyOf' || error.keyword === 'oneOf');
+  const branchOf = (error: ErrorObject) =>
+    unions.find((union) => union !== error && error.schemaPath.startsWith(`${union.schemaPath}/`));
+  const issues: ValidationIssue[] = [];
+  for (const error of errors) {
+    if (branchOf(error)) continue;
+    if (error.keyword === 'anyOf' || error.keyword === 'oneOf') {
+      const branches = errors.filter((candidate) => candidate.schemaPath.startsWith(`${error.schemaPath}/`));
+      if (branches.length > 0 && branches.every((branch) => branch.keyword === 'const')) {
+        const values = branches.map((branch) => JSON.stringify((branch.params as { allowedValue: unknown }).allowedValue));
+        const path = parsePointer(error.instancePath);
+        issues.push({ path, kind: 'enum', expected: values.join(', '), received: valueAt(data, path), message: `must be one of ${values.join(', ')}` });
+        continue;
+      }
+    }
+    issues.push(toIssue(error, data));
+  }
+  return issues;
+}
+
+/**
+ * A validator for a JSON Schema (TypeBox schemas are JSON Schema), compiled once per schema
+ * object with ajv (`allErrors`, formats from ajv-formats) and cached.
+ */
+export function ajvValidator<T>(schema: object): SchemaValidator<T> {
+  let validate = compiled.get(schema);
+  if (!validate) {
+    validate = ajv().compile(schema);
+    compiled.set(schema, validate);
+  }
+  const check = validate;
+  const jsonSchema = JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
+  const description = typeof jsonSchema.description === 'string' ? jsonSchema.description : undefined;
+  return {
+    jsonSchema,
+    ...(description === undefined ? {} : { description }),
+    validate(value) {
+      if (check(value)) return { ok: true, value: value as T };
+      return { ok: false, issues: issuesFromAjv(check.errors ?? [], value) };
+    },
+  };
+}

@@ -1,0 +1,16 @@
+import type { ValidationIssue } from './issue';
+
+/** The outcome of validating a value. */
+export type SchemaValidationResult<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly issues: readonly ValidationIssue[] };
+
+/** A schema turned into one validation interface, whatever library defined it. */
+export interface SchemaValidator<T> {
+  /** JSON Schema of the accepted input, sent to providers as a tool's or an output's schema. */
+  readonly jsonSchema: Readonly<Record<string, unknown>>;
+  /** A description of the schema, when it has one. */
+  readonly description?: string;
+  /** Validates a value; issues are normalised. Synchronous for TypeBox/JSON Schema. */
+  validate(value: unknown): SchemaValidationResult<T> | Promise<SchemaValidationResult<T>>;
+}

@@ -1,0 +1,61 @@
+import { ValidationFailure } from '../errors/validation-failure';
+import { extractJson, type JsonRepair } from '../json/extract-json';
+import { formatPath } from './issue';
+import type { SchemaValidator } from './schema-validator';
+
+/** Settings of {@link validateOutput}. */
+export interface ValidateOutputOptions {
+  /** Apply local JSON extraction and repair before parsing. Default true. */
+  readonly repair?: boolean;
+  /** Validate against the schema. `false` returns the parsed value with its issues. Default true. */
+  readonly strict?: boolean;
+}
+
+/** Outcome of {@link validateOutput}. */
+export type OutputCheck<T> =
+  | {
+      readonly ok: true;
+      readonly value: T;
+      /** Local repairs applied before parsing (empty when the text was clean JSON). */
+      readonly repairs: readonly JsonRepair[];
+      /** With `strict: false`, the issues the value has (empty when valid). */
+      readonly issues: ValidationFailure['issues'];
+    }
+  | { readonly ok: false; readonly failure: ValidationFailure; readonly value?: unknown };
+
+/**
+ * Turns model text into a validated value: local JSON extraction/repair (zero model calls), then
+ * the schema. A failure is a {@link ValidationFailure} at stage `json-parse` or `schema-validate`.
+ */
+export async function validateOutput<T>(text: string, validator: SchemaValidator<T>, options: ValidateOutputOptions = {}): Promise<OutputCheck<T>> {
+  const extracted = extractJson(text, { repair: options.repair ?? true });
+  if (!extracted.ok) {
+    return {
+      ok: false,
+      failure: new ValidationFailure({
+        stage: 'json-parse',
+        message: extracted.message,
+        rawOutput: text,
+        issues: [{ path: [], kind: 'other', message: extracted.message }],
+      }),
+    };
+  }
+  const result = await validator.validate(extracted.value);
+  if (result.ok) return { ok: true, value: result.value, repairs: extracted.repairs, issues: [] };
+  if (options.strict === false) {
+    return { ok: true, value: extracted.value as T, repairs: extracted.repairs, issues: result.issues };
+  }
+  const first = result.issues[0];
+  const count = result.issues.length;
+  return {
+    ok: false,
+    value: extracted.value,
+    failure: new ValidationFailure({
+      stage: 'schema-validate',
+      message: `${count} validation issue${count === 1 ? '' : 's'}${first ? `, first at '${formatPath(first.path)}': ${first.message}` : ''}`,
+      rawOutput: text,
+      issues: result.issues,
+      ...(first ? { path: formatPath(first.path) } : {}),
+    }),
+  };
+}
