@@ -1,0 +1,79 @@
+/** Plain text produced by the model or the user. */
+export interface TextPart {
+  readonly type: 'text';
+  readonly text: string;
+}
+
+/** A request from the model to run a tool. */
+export interface ToolCallPart {
+  readonly type: 'tool-call';
+  /** Provider-assigned id; the tool result answers it. */
+  readonly id: string;
+  /** Name of the tool to run. */
+  readonly name: string;
+  /**
+   * The arguments: the parsed JSON value, or the raw string when the provider's arguments were
+   * not valid JSON (validation then reports it).
+   */
+  readonly arguments: unknown;
+}
+
+/** The outcome of one tool call, sent back to the model. */
+export interface ToolResultPart {
+  readonly type: 'tool-result';
+  /** The id of the tool call this answers. */
+  readonly toolCallId: string;
+  readonly toolName: string;
+  /** What the model reads: the tool's output, or the error text. */
+  readonly output: string;
+  /** True when the call failed (unknown tool, rejected or invalid arguments, tool threw). */
+  readonly isError: boolean;
+}
+
+/** Flags shared by every message. */
+interface MessageBase {
+  /**
+   * A persistence flag: an ephemeral message is sent to the model but never stored in memory,
+   * the run's kept messages or the caller's arrays. Retry feedback is ephemeral.
+   */
+  readonly ephemeral?: boolean;
+}
+
+/** Instructions for the model. Usually given with the builder's `.system()`. */
+export interface SystemMessage extends MessageBase {
+  readonly role: 'system';
+  readonly content: string;
+}
+
+/** Input from the user (or feedback from the framework, when ephemeral). */
+export interface UserMessage extends MessageBase {
+  readonly role: 'user';
+  readonly content: string;
+}
+
+/** A model turn: text and tool calls, in order. */
+export interface AssistantMessage extends MessageBase {
+  readonly role: 'assistant';
+  readonly content: readonly (TextPart | ToolCallPart)[];
+}
+
+/** Results of the tool calls of the preceding assistant turn. */
+export interface ToolMessage extends MessageBase {
+  readonly role: 'tool';
+  readonly content: readonly ToolResultPart[];
+}
+
+/** Any message of a conversation. */
+export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
+
+/** The text of an assistant turn, its text parts joined. */
+export function textOf(message: Pick<AssistantMessage, 'content'>): string {
+  let text = '';
+  for (const part of message.content) if (part.type === 'text') text += part.text;
+  return text;
+}
+
+/** The tool calls of an assistant turn. */
+export function toolCallsOf(message: Pick<AssistantMessage, 'content'>): ToolCallPart[] {
+  return message.content.filter((part): part is ToolCallPart => part.type === 'tool-call');
+}

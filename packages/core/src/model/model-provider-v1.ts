@@ -1,0 +1,127 @@
+import type { ErrorKind } from '@keel/reliability';
+import type { AssistantMessage, Message, ToolCallPart } from './message';
+
+/**
+ * Keel's model specification, version 1. Types only: a provider implements
+ * {@link ModelProviderV1}. A later version is added beside this one, never edited in.
+ */
+
+/** A tool as the model sees it. */
+export interface ToolSpecification {
+  readonly name: string;
+  readonly description: string;
+  /** JSON Schema of the tool's input (an object schema). */
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * How the model may use tools: `auto` (it decides), `required` (it must call one), `none`, or a
+ * named tool it must call (used by the tool-argument re-ask).
+ */
+export type ToolChoice =
+  | { readonly type: 'auto' }
+  | { readonly type: 'required' }
+  | { readonly type: 'none' }
+  | { readonly type: 'tool'; readonly name: string };
+
+/** A request for structured output, for providers with a native JSON mode. */
+export interface ResponseFormat {
+  readonly type: 'json';
+  /** JSON Schema the output must match. */
+  readonly schema?: Readonly<Record<string, unknown>>;
+  readonly name?: string;
+}
+
+/** One model call. */
+export interface ModelRequest {
+  /** The provider's model id, e.g. `claude-sonnet-4-5`. */
+  readonly model: string;
+  /** System prompt. */
+  readonly system?: string;
+  /** The conversation, oldest first; never contains system messages (see `system`). */
+  readonly messages: readonly Message[];
+  /** Tools the model may call. */
+  readonly tools?: readonly ToolSpecification[];
+  /** Default `auto` when tools are given. */
+  readonly toolChoice?: ToolChoice;
+  /** Largest number of tokens to generate. */
+  readonly maxTokens?: number;
+  /** Sampling temperature. */
+  readonly temperature?: number;
+  /** Sequences that end generation. */
+  readonly stop?: readonly string[];
+  /** Native structured output, where the provider has it. Keel validates either way. */
+  readonly responseFormat?: ResponseFormat;
+}
+
+/**
+ * Why generation ended: `stop` (a final turn or stop sequence), `tool-calls`, `length` (the token
+ * limit; the output is truncated), `content-filter`, `refusal`, `error`, or `other`.
+ */
+export type FinishReason = 'stop' | 'tool-calls' | 'length' | 'content-filter' | 'refusal' | 'error' | 'other';
+
+/** Tokens of one call. */
+export interface ModelUsage {
+  /** Input tokens not read from or written to a cache. */
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  /** Input tokens read from the prompt cache. */
+  readonly cacheReadTokens: number;
+  /** Input tokens written to the prompt cache. */
+  readonly cacheWriteTokens: number;
+}
+
+/** The answer to one call. */
+export interface ModelResponse {
+  /** Text and tool calls, in order. */
+  readonly content: AssistantMessage['content'];
+  /** All text parts joined: the raw text that final-output validation reads. */
+  readonly text: string;
+  readonly finishReason: FinishReason;
+  readonly usage: ModelUsage;
+  /** The model that answered, when the provider says. */
+  readonly modelId?: string;
+  /** The provider's response id, when it has one. */
+  readonly responseId?: string;
+}
+
+/** A piece of a streamed answer. The last part of a successful stream is `finish`. */
+export type ModelStreamPart =
+  | { readonly type: 'text-delta'; readonly text: string }
+  | { readonly type: 'tool-call-start'; readonly id: string; readonly name: string }
+  | { readonly type: 'tool-call-delta'; readonly id: string; readonly argumentsDelta: string }
+  | { readonly type: 'tool-call'; readonly call: ToolCallPart }
+  | { readonly type: 'finish'; readonly response: ModelResponse };
+
+/** Per-call options. */
+export interface ModelCallOptions {
+  /** Aborts the request; the provider must reject promptly with an abort error. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * What a provider throws. Any error works; one with `errorKind` (and `retryAfterMs` for rate
+ * limits) is classified exactly, others by status code, name and socket code.
+ */
+export interface ModelCallErrorShape {
+  readonly errorKind?: ErrorKind;
+  readonly retryAfterMs?: number;
+  readonly status?: number;
+}
+
+/**
+ * A model provider. It must not retry on its own (the gate owns retries, so every attempt is seen
+ * and counted) and must honour the signal.
+ */
+export interface ModelProviderV1 {
+  readonly specificationVersion: 'v1';
+  /** Short provider name, e.g. `anthropic`, `openai`, `scripted`. */
+  readonly name: string;
+  /** Makes one call. */
+  generate(request: ModelRequest, options: ModelCallOptions): Promise<ModelResponse>;
+  /** Streams one call; optional. Ends with a `finish` part, or throws. */
+  stream?(request: ModelRequest, options: ModelCallOptions): AsyncIterable<ModelStreamPart>;
+}
+
+/** The current provider version. */
+export type ModelProvider = ModelProviderV1;
