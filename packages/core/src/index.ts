@@ -1,3 +1,22 @@
+export { Agent } from './agent/agent';
+export { AgentBuilder } from './agent/agent-builder';
+export type { AgentConfig, AgentOptions, ModelTarget, OutputFallbackOptions, OutputOptions, RulesOptions } from './agent/agent-config';
+export { AgentStream } from './agent/agent-stream';
+export type { Provenance, RunInput, RunOptions, RunResult, StepRecord } from './agent/run-result';
+export type { AgentStreamPart } from './agent/stream-part';
+export { AgentConfigurationError } from './errors/agent-configuration-error';
+export { MaxStepsExceededError } from './errors/max-steps-exceeded-error';
+export { StreamInterruptedError } from './errors/stream-interrupted-error';
+export type {
+  AgentEventName,
+  AgentEvents,
+  AgentListener,
+  CallPurpose,
+  EventBase,
+  EventUsage,
+  ToolValidationOutcome,
+} from './events/agent-events';
+export { InMemoryStore, type MemoryStore } from './memory/memory-store';
 export type {
   AssistantMessage,
   Message,
@@ -23,4 +42,17 @@ export type {
   ToolChoice,
   ToolSpecification,
 } from './model/model-provider-v1';
-export type { ErrorKind } from '@keel/reliability';
+export type { GuardRejection, ToolGuard } from './tools/guard';
+export { idShapeGuard, type IdShapeGuardOptions, UUID_PATTERN } from './tools/id-shape-guard';
+export { type AnyTool, type Tool, type ToolContext, type ToolDefinition, tool } from './tools/tool';
+export type { ToolCallRecord, ToolErrorCode } from './tools/tool-result';
+export type { RunUsage } from './usage/usage-ledger';
+export {
+  AbortedError,
+  type AttemptRecord,
+  type ErrorKind,
+  ReliabilityFailFastError,
+  type ReliabilityRule,
+  type ReliabilityScope,
+  ValidationFailure,
+} from '@keel/reliability';

@@ -1,0 +1,67 @@
+import type { RunResult } from './run-result';
+import type { AgentStreamPart, StreamSink } from './stream-part';
+
+/**
+ * The stream of one run: iterate it for typed parts, or await `result`. Iterating is optional;
+ * parts are queued until read. The iterator throws the run's error after the parts before it.
+ */
+export class AgentStream<T> implements AsyncIterable<AgentStreamPart<T>> {
+  /** Resolves with the run's result, or rejects with its error. */
+  readonly result: Promise<RunResult<T>>;
+  private readonly queue: AgentStreamPart<T>[] = [];
+  private wake: (() => void) | undefined;
+  private done = false;
+  private failure: { error: unknown } | undefined;
+
+  /** @internal Use `agent.stream()`. */
+  constructor(start: (sink: StreamSink) => Promise<RunResult<T>>, mode: StreamSink['mode']) {
+    const sink: StreamSink = { mode, push: (part) => this.enqueue(part as AgentStreamPart<T>) };
+    this.result = start(sink).then(
+      (result) => {
+        this.enqueue({ type: 'result', result });
+        this.finish();
+        return result;
+      },
+      (error: unknown) => {
+        this.failure = { error };
+        this.finish();
+        throw error;
+      },
+    );
+    // The error is delivered through the iterator or `result`; never unhandled.
+    this.result.catch(() => undefined);
+  }
+
+  private enqueue(part: AgentStreamPart<T>): void {
+    this.queue.push(part);
+    this.wake?.();
+  }
+
+  private finish(): void {
+    this.done = true;
+    this.wake?.();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<AgentStreamPart<T>> {
+    for (;;) {
+      const part = this.queue.shift();
+      if (part) {
+        yield part;
+        continue;
+      }
+      if (this.done) {
+        if (this.failure) throw this.failure.error;
+        return;
+      }
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+      });
+      this.wake = undefined;
+    }
+  }
+
+  /** The final text, after the run ends. */
+  async text(): Promise<string> {
+    return (await this.result).text;
+  }
+}

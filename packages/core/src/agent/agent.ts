@@ -1,0 +1,51 @@
+import { AgentConfigurationError } from '../errors/agent-configuration-error';
+import { EventBus } from '../events/event-bus';
+import { AgentBuilder } from './agent-builder';
+import type { AgentConfig, AgentOptions } from './agent-config';
+import { AgentStream } from './agent-stream';
+import { executeRun } from './execute-run';
+import type { RunInput, RunOptions, RunResult } from './run-result';
+
+/**
+ * A built agent: immutable configuration, any number of concurrent runs that share nothing else.
+ * Create one with `Agent.create({ provider, model })...build()`.
+ */
+export class Agent<TOutput = string> {
+  private readonly bus: EventBus;
+
+  /** @internal Use `Agent.create()`. */
+  constructor(readonly config: AgentConfig) {
+    this.bus = new EventBus(config.listeners);
+  }
+
+  /** Starts a builder. */
+  static create(options: AgentOptions): AgentBuilder<string> {
+    return AgentBuilder.start(options);
+  }
+
+  /**
+   * Runs the agent to a final answer.
+   * @throws {AbortedError} when the signal aborts.
+   * @throws {ReliabilityFailFastError} when the gate stops (with every attempt recorded).
+   * @throws {MaxStepsExceededError} with the partial result.
+   */
+  async run(input: RunInput, options: RunOptions = {}): Promise<RunResult<TOutput>> {
+    return (await executeRun(this.config, this.bus, input, options)) as RunResult<TOutput>;
+  }
+
+  /** Runs the agent and returns the validated value, typed from the output schema. */
+  async runTyped(input: RunInput, options: RunOptions = {}): Promise<TOutput> {
+    if (!this.config.output) throw new AgentConfigurationError({ setting: 'outputSchema', message: 'runTyped() needs an output schema' });
+    return (await this.run(input, options)).value;
+  }
+
+  /**
+   * Runs the agent as a stream of typed parts (text and tool-call deltas, tool results, step
+   * boundaries, validation failures and retries, the final result). With an output schema, text
+   * is held until it validates unless `textMode` is `pass-through`.
+   */
+  stream(input: RunInput, options: RunOptions & { readonly textMode?: 'buffer' | 'pass-through' } = {}): AgentStream<TOutput> {
+    const { textMode = 'buffer', ...runOptions } = options;
+    return new AgentStream<TOutput>((sink) => executeRun(this.config, this.bus, input, runOptions, sink) as Promise<RunResult<TOutput>>, textMode);
+  }
+}

@@ -1,0 +1,99 @@
+import { classifyError, reduceError } from '@keel/reliability';
+import { StreamInterruptedError } from '../errors/stream-interrupted-error';
+import type { CallPurpose } from '../events/agent-events';
+import type { Message } from '../model/message';
+import type { ModelRequest, ModelResponse, ModelStreamPart } from '../model/model-provider-v1';
+import type { ModelTarget } from './agent-config';
+import { emit, type RunState } from './run-state';
+
+/** One provider call of an attempt. */
+export interface ProviderCall {
+  readonly target: ModelTarget;
+  readonly request: ModelRequest;
+  readonly attempt: number;
+  readonly purpose: CallPurpose;
+}
+
+function toolChoiceLabel(request: ModelRequest): string {
+  const choice = request.toolChoice;
+  if (!choice) return request.tools?.length ? 'auto' : 'none';
+  return choice.type === 'tool' ? `tool:${choice.name}` : choice.type;
+}
+
+const countEphemeral = (messages: readonly Message[]) => messages.reduce((count, message) => count + (message.ephemeral ? 1 : 0), 0);
+
+/**
+ * Calls the provider once, with `model.request` before and `model.response` or `model.error`
+ * after. Streams when the run is streaming and the provider can.
+ */
+export async function callProvider(state: RunState, call: ProviderCall): Promise<ModelResponse> {
+  const { target, request, attempt, purpose } = call;
+  const names = { attempt, purpose, provider: target.provider.name, model: target.model };
+  emit(state, 'model.request', {
+    ...names,
+    messageCount: request.messages.length,
+    ephemeralCount: countEphemeral(request.messages),
+    toolCount: request.tools?.length ?? 0,
+    toolChoice: toolChoiceLabel(request),
+  });
+  const started = performance.now();
+  let response: ModelResponse;
+  try {
+    const stream = state.sink && purpose === 'step' ? target.provider.stream?.bind(target.provider) : undefined;
+    response = stream ? await consumeStream(state, stream(request, { signal: state.signal }), attempt) : await target.provider.generate(request, { signal: state.signal });
+  } catch (error) {
+    const { kind, retryAfterMs } = classifyError(error);
+    const { name, message } = reduceError(error);
+    emit(state, 'model.error', {
+      ...names,
+      errorKind: state.signal.aborted ? 'aborted' : kind,
+      errorName: name,
+      message,
+      latencyMs: performance.now() - started,
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    });
+    throw error;
+  }
+  const priced = state.ledger.price(target.model, response.usage);
+  emit(state, 'model.response', {
+    ...names,
+    finishReason: response.finishReason,
+    latencyMs: performance.now() - started,
+    toolCalls: response.content.reduce((count, part) => count + (part.type === 'tool-call' ? 1 : 0), 0),
+    inputTokens: priced.inputTokens,
+    outputTokens: priced.outputTokens,
+    cacheReadTokens: priced.cacheReadTokens,
+    cacheWriteTokens: priced.cacheWriteTokens,
+    ...(priced.costUsd === undefined ? {} : { costUsd: priced.costUsd }),
+  });
+  return response;
+}
+
+/**
+ * Forwards a provider stream to the run's sink and returns the final response. In pass-through
+ * mode a stream that fails after text was shown is reported as not retryable (`errorKind`
+ * `unknown`): the reader already saw part of it, so a silent retry would splice two answers.
+ */
+async function consumeStream(state: RunState, parts: AsyncIterable<ModelStreamPart>, attempt: number): Promise<ModelResponse> {
+  const sink = state.sink;
+  const step = state.step;
+  const passText = sink?.mode === 'pass-through' || !state.config.output;
+  let shown = false;
+  try {
+    for await (const part of parts) {
+      if (part.type === 'finish') return part.response;
+      if (part.type === 'text-delta' && passText) {
+        shown = true;
+        sink?.push({ type: 'text-delta', step, attempt, text: part.text });
+      } else if (part.type === 'tool-call-start') {
+        sink?.push({ type: 'tool-call-delta', step, id: part.id, name: part.name, argumentsDelta: '' });
+      } else if (part.type === 'tool-call-delta') {
+        sink?.push({ type: 'tool-call-delta', step, id: part.id, argumentsDelta: part.argumentsDelta });
+      }
+    }
+  } catch (error) {
+    if (!shown || state.signal.aborted) throw error;
+    throw new StreamInterruptedError({ cause: error });
+  }
+  throw Object.assign(new Error('The model stream ended without a finish part'), { errorKind: 'network' as const });
+}

@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto';
+import { AbortedError, isValidationErrorKind, reduceError, ReliabilityFailFastError } from '@keel/reliability';
+import type { ValidationIssue, JsonRepair } from '@keel/reliability';
+import { MaxStepsExceededError } from '../errors/max-steps-exceeded-error';
+import type { EventBus } from '../events/event-bus';
+import { type AssistantMessage, type Message, textOf, type ToolCallPart } from '../model/message';
+import type { FinishReason, ModelResponse } from '../model/model-provider-v1';
+import { runToolCall, type ToolRunEnvironment } from '../tools/run-tool-call';
+import { toResultPart, type ToolCallRecord } from '../tools/tool-result';
+import { UsageLedger } from '../usage/usage-ledger';
+import type { AgentConfig } from './agent-config';
+import { gatedModelCall } from './model-gate';
+import { resolveFallback } from './output-fallback';
+import type { OutputMemo } from './output-verdict';
+import type { Provenance, RunInput, RunOptions, RunResult, StepRecord } from './run-result';
+import { emit, type RunState } from './run-state';
+import type { StreamSink } from './stream-part';
+
+const neverAborted = new AbortController().signal;
+
+function inputMessages(input: RunInput): Message[] {
+  if (typeof input === 'string') return [{ role: 'user', content: input }];
+  return structuredClone(input.filter((message) => !message.ephemeral)) as Message[];
+}
+
+/** One step's final outcome: the model's answer or a fallback tier. */
+interface StepOutcome {
+  readonly response?: ModelResponse;
+  readonly value: unknown;
+  readonly provenance: Provenance;
+}
+
+/**
+ * Runs the ReAct loop: a gated model call per step; tool calls run concurrently (each with its own
+ * argument re-asks) and their results feed the next step; a final turn ends the run. Kept
+ * messages never contain ephemeral ones; memory receives the accepted exchange only.
+ */
+export async function executeRun(config: AgentConfig, bus: EventBus, input: RunInput, options: RunOptions, sink?: StreamSink): Promise<RunResult<unknown>> {
+  const state: RunState = {
+    config,
+    runId: options.runId ?? randomUUID(),
+    signal: options.signal ?? neverAborted,
+    bus,
+    ledger: new UsageLedger(config.pricing),
+    attempts: [],
+    ...(sink ? { sink } : {}),
+    step: 0,
+  };
+  const startedAt = Date.now();
+  const started = performance.now();
+  const conversationId = config.memory ? (options.conversationId ?? 'default') : undefined;
+  const primary = config.targets[0] as AgentConfig['targets'][number];
+  emit(state, 'run.start', { provider: primary.provider.name, model: primary.model, ...(conversationId === undefined ? {} : { conversationId }) });
+
+  const runMessages: Message[] = [];
+  const steps: StepRecord[] = [];
+  const toolCalls: ToolCallRecord[] = [];
+  const memo: OutputMemo = { repairs: [], issues: [] };
+  let finishReason: FinishReason = 'other';
+
+  const snapshot = (text: string, value: unknown, provenance: Provenance, repairs: readonly JsonRepair[], issues: readonly ValidationIssue[]): RunResult<unknown> => ({
+    runId: state.runId,
+    text,
+    value,
+    provenance,
+    repairs,
+    issues,
+    messages: [...runMessages],
+    steps: [...steps],
+    toolCalls: [...toolCalls],
+    attempts: [...state.attempts],
+    usage: state.ledger.snapshot(),
+    finishReason,
+    startedAt,
+    durationMs: performance.now() - started,
+  });
+  const end = (status: 'ok' | 'error' | 'aborted', error?: unknown) => {
+    const usage = state.ledger.snapshot();
+    const reduced = error === undefined ? undefined : reduceError(error);
+    emit(state, 'run.end', {
+      status,
+      durationMs: performance.now() - started,
+      steps: steps.length,
+      modelCalls: usage.modelCalls,
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+      cacheReadTokens: usage.cacheReadTokens,
+      cacheWriteTokens: usage.cacheWriteTokens,
+      ...(usage.costUsd === undefined ? {} : { costUsd: usage.costUsd }),
+      ...(reduced ? { errorName: reduced.name, errorMessage: reduced.message } : {}),
+    });
+  };
+
+  try {
+    const history = config.memory && conversationId !== undefined ? (await config.memory.load(conversationId)).filter((message) => !message.ephemeral) : [];
+    runMessages.push(...inputMessages(input));
+
+    for (let step = 1; step <= config.maxSteps; step++) {
+      if (state.signal.aborted) throw AbortedError.fromSignal(state.signal);
+      state.step = step;
+      const stepStarted = performance.now();
+      const callsBefore = state.attempts.length;
+      sink?.push({ type: 'step-start', step });
+      emit(state, 'step.start', {});
+      const kept = [...history, ...runMessages];
+      const outcome = await stepOutcome(state, kept, memo);
+      const response = outcome.response;
+      finishReason = response?.finishReason ?? 'stop';
+      const calls = outcome.provenance === 'model' && response ? response.content.filter((part): part is ToolCallPart => part.type === 'tool-call') : [];
+
+      if (calls.length > 0 && response) {
+        for (const call of calls) sink?.push({ type: 'tool-call', step, call });
+        const records = await Promise.all(calls.map((call) => runToolCall(toolEnvironment(state, kept), call)));
+        const finalArgs = new Map(records.map((record) => [record.id, record.arguments]));
+        const assistant: AssistantMessage = {
+          role: 'assistant',
+          content: response.content.map((part) => (part.type === 'tool-call' ? { ...part, arguments: finalArgs.get(part.id) } : part)),
+        };
+        runMessages.push(assistant, { role: 'tool', content: records.map(toResultPart) });
+        toolCalls.push(...records);
+        for (const record of records) sink?.push({ type: 'tool-result', step, record });
+        steps.push({ step, finishReason, text: response.text, toolCalls: calls.length, modelCalls: state.attempts.length - callsBefore, durationMs: performance.now() - stepStarted });
+        emit(state, 'step.end', { finishReason, toolCalls: calls.length, final: false });
+        sink?.push({ type: 'step-end', step, finishReason });
+        continue;
+      }
+
+      const text = outcome.provenance === 'model' && response ? response.text : JSON.stringify(outcome.value);
+      if (sink && config.output && sink.mode === 'buffer' && text.length > 0) sink.push({ type: 'text-delta', step, attempt: state.attempts.length - callsBefore, text });
+      const final: AssistantMessage = { role: 'assistant', content: text.length > 0 ? [{ type: 'text', text }] : [] };
+      runMessages.push(final);
+      steps.push({ step, finishReason, text, toolCalls: 0, modelCalls: state.attempts.length - callsBefore, durationMs: performance.now() - stepStarted });
+      emit(state, 'step.end', { finishReason, toolCalls: 0, final: true });
+      sink?.push({ type: 'step-end', step, finishReason });
+      if (config.memory && conversationId !== undefined) await config.memory.append(conversationId, runMessages);
+      const result = snapshot(text, outcome.value, outcome.provenance, outcome.provenance === 'model' ? memo.repairs : [], outcome.provenance === 'model' ? memo.issues : []);
+      end('ok');
+      return result;
+    }
+    throw new MaxStepsExceededError({ maxSteps: config.maxSteps, partial: snapshot('', undefined, 'model', [], []) });
+  } catch (error) {
+    const aborted = state.signal.aborted || AbortedError.isInstance(error);
+    end(aborted ? 'aborted' : 'error', error);
+    if (aborted && !AbortedError.isInstance(error)) throw AbortedError.fromSignal(state.signal);
+    throw error;
+  }
+}
+
+/** Makes the step's gated call; on a validation fail-fast (or a `fallback` decision) tries the fallback tiers. */
+async function stepOutcome(state: RunState, kept: readonly Message[], memo: OutputMemo): Promise<StepOutcome> {
+  delete memo.lastFailure;
+  const fallback = async (failure: Parameters<typeof resolveFallback>[1]) => {
+    const tier = await resolveFallback(state, failure, 'a rule chose fallback');
+    if (!tier) throw new Error('A rule chose fallback but no fallback tier produced a valid value');
+    return tier;
+  };
+  try {
+    const result = await gatedModelCall(state, { messages: kept, purpose: 'step', memo, fallback });
+    if (result.via === 'fallback') {
+      const tier = result.value as Awaited<ReturnType<typeof fallback>>;
+      return { value: tier.value, provenance: tier.tier };
+    }
+    const response = result.response as ModelResponse;
+    const value = state.config.output ? result.value : textOf(response);
+    return { response, value, provenance: 'model' };
+  } catch (error) {
+    if (ReliabilityFailFastError.isInstance(error) && isValidationErrorKind(error.errorKind)) {
+      const tier = await resolveFallback(state, memo.lastFailure, `${error.kind}: ${error.message}`);
+      if (tier) return { value: tier.value, provenance: tier.tier };
+    }
+    throw error;
+  }
+}
+
+function toolEnvironment(state: RunState, kept: readonly Message[]): ToolRunEnvironment {
+  const { config } = state;
+  return {
+    tools: config.tools,
+    guards: config.guards,
+    toolRetries: config.toolRetries,
+    runId: state.runId,
+    step: state.step,
+    signal: state.signal,
+    emit: (event, payload) => emit(state, event, payload),
+    reask: async (ephemeral, toolChoice) => {
+      const result = await gatedModelCall(state, { messages: kept, ephemeral, purpose: 'tool-retry', toolChoice });
+      return result.response as ModelResponse;
+    },
+  };
+}

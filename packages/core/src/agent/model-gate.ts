@@ -1,0 +1,124 @@
+import {
+  type GateResult,
+  type ReliabilityRule,
+  runGate,
+  strictOutputRules,
+  type ValidationFailure,
+  feedbackInput,
+} from '@keel/reliability';
+import type { Message } from '../model/message';
+import type { ModelRequest, ModelResponse, ToolChoice } from '../model/model-provider-v1';
+import { callProvider } from './call-provider';
+import type { AgentConfig } from './agent-config';
+import { type OutputMemo, outputVerdict } from './output-verdict';
+import { emit, type RunState } from './run-state';
+
+/** A model call to make through the gate. */
+export interface GatedCall {
+  /** Kept context (never mutated). */
+  readonly messages: readonly Message[];
+  /** Ephemeral messages appended for this call only (tool-argument re-asks). */
+  readonly ephemeral?: readonly Message[];
+  readonly toolChoice?: ToolChoice;
+  readonly purpose: 'step' | 'tool-retry';
+  /** Receives the validation memo of the accepted attempt (step calls). */
+  readonly memo?: OutputMemo;
+  /** Called by a `fallback` rule decision with the step's latest validation failure. */
+  readonly fallback?: (failure: ValidationFailure | undefined) => Promise<unknown>;
+}
+
+function postDecideRules(config: AgentConfig): readonly ReliabilityRule<ModelResponse>[] {
+  const user = config.rules.postDecide;
+  if (user && user.length > 0) return user;
+  const output = config.output;
+  if (!output) return [];
+  const options = output.options;
+  const maxRetries = (options.maxAttempts ?? 3) - 1;
+  if (options.strict === false) return [];
+  return strictOutputRules<ModelResponse>({ maxRetries, ...(options.retryOn ? { retryOn: options.retryOn } : {}) });
+}
+
+function buildRequest(config: AgentConfig, model: string, messages: readonly Message[], toolChoice: ToolChoice | undefined): ModelRequest {
+  const tools = config.tools.size > 0 ? [...config.tools.values()].map((tool) => tool.specification) : undefined;
+  const output = config.output;
+  return {
+    model,
+    ...(config.system === undefined ? {} : { system: config.system }),
+    messages,
+    ...(tools ? { tools, toolChoice: toolChoice ?? { type: 'auto' } } : {}),
+    ...(config.maxTokens === undefined ? {} : { maxTokens: config.maxTokens }),
+    ...(config.temperature === undefined ? {} : { temperature: config.temperature }),
+    ...(config.stop === undefined ? {} : { stop: config.stop }),
+    ...(output?.options.nativeStructuredOutput ? { responseFormat: { type: 'json', schema: output.validator.jsonSchema } } : {}),
+  };
+}
+
+/**
+ * Makes one model call through the reliability gate: PreCheck, the provider call, validation of
+ * final turns, PostDecide (with feedback retries, backoff, provider switch), every attempt
+ * recorded in the run's ledger and attempt list. Feedback goes in ephemeral messages after the
+ * kept context: `[...kept, assistant(previous output), user(feedback)]`, latest failure only.
+ */
+export function gatedModelCall(state: RunState, call: GatedCall): Promise<GateResult<ModelResponse, unknown>> {
+  const { config } = state;
+  const isStep = call.purpose === 'step';
+  const output = isStep ? config.output : undefined;
+  const template = output?.options.feedbackTemplate;
+  const retryHint = output?.options.retryHint;
+  const memo: OutputMemo = call.memo ?? { repairs: [], issues: [] };
+  const base = call.ephemeral ? [...call.messages, ...call.ephemeral] : call.messages;
+
+  return runGate<ModelResponse, unknown>({
+    call: (context) => {
+      const target = config.targets[context.providerIndex] ?? (config.targets[0] as (typeof config.targets)[number]);
+      const messages: readonly Message[] = context.feedback
+        ? [
+            ...base,
+            { role: 'assistant', content: [{ type: 'text', text: context.feedback.previousOutput }], ephemeral: true },
+            { role: 'user', content: context.feedback.text, ephemeral: true },
+          ]
+        : base;
+      return callProvider(state, { target, request: buildRequest(config, target.model, messages, call.toolChoice), attempt: context.attempt, purpose: call.purpose });
+    },
+    validate: async (response) => {
+      if (!isStep) return { status: 'accept', value: undefined, rawOutput: response.text };
+      return outputVerdict(config, response, memo);
+    },
+    usageOf: (response, context) => state.ledger.price((config.targets[context.providerIndex] ?? config.targets[0])?.model ?? '', response.usage),
+    onAttempt: (record) => {
+      state.attempts.push(record);
+      state.ledger.record(record.usage);
+    },
+    preCheck: config.rules.preCheck ?? [],
+    rules: isStep ? postDecideRules(config) : (config.rules.postDecide ?? []),
+    defaultRules: config.rules.defaults ?? true,
+    providerCount: config.targets.length,
+    ...(call.fallback ? { fallback: () => (call.fallback as NonNullable<GatedCall['fallback']>)(memo.lastFailure) } : {}),
+    maxAttempts: config.maxAttemptsPerStep,
+    maxRetryAfterMs: config.maxRetryAfterMs,
+    feedback: output?.options.feedback ?? true,
+    ...(template
+      ? {
+          feedbackText: (failure: ValidationFailure, scope, previousOutput: string) =>
+            template(feedbackInput(failure, { attempt: scope.attempt, previousOutput, retryHint })),
+        }
+      : {}),
+    ...(output?.options.maxFeedbackTokens === undefined ? {} : { maxFeedbackTokens: output.options.maxFeedbackTokens }),
+    ...(retryHint === undefined ? {} : { retryHint }),
+    signal: state.signal,
+    onEvent: (event) => {
+      const { type, ...payload } = event;
+      emit(state, type, payload as never);
+      if (state.sink && event.type === 'validation.failed') {
+        state.sink.push({ type: 'validation-failed', step: state.step, attempt: event.attempt, message: event.message, issueCount: event.issueCount });
+      }
+      if (state.sink && event.type === 'reliability.retry') {
+        state.sink.push({ type: 'retry', step: state.step, attempt: event.attempt, errorKind: event.errorKind, discardStreamedText: state.sink.mode === 'pass-through' });
+      }
+    },
+    step: state.step,
+    purpose: call.purpose,
+    runUsage: state.ledger.usage,
+  });
+}
+

@@ -1,0 +1,40 @@
+import { reduceError, ValidationFailure } from '@keel/reliability';
+import type { Provenance } from './run-result';
+import { emit, type RunState } from './run-state';
+
+/** A degraded value and the tier that produced it. */
+export interface FallbackValue {
+  readonly value: unknown;
+  readonly tier: Exclude<Provenance, 'model'>;
+}
+
+/**
+ * The fallback tiers after the model's valid answer: the user's `fallback` (its result
+ * re-validated), then `canned` (validated at build). Returns `undefined` when no tier applies.
+ * A fallback that throws or returns an invalid value is reported in the event's reason.
+ */
+export async function resolveFallback(state: RunState, failure: ValidationFailure | undefined, reason: string): Promise<FallbackValue | undefined> {
+  const options = state.config.outputFallback;
+  const validator = state.config.output?.validator;
+  if (!options || !validator) return undefined;
+  let why = reason;
+  if (options.fallback) {
+    const cause = failure ?? new ValidationFailure({ stage: 'schema-validate', message: reason, rawOutput: '', issues: [] });
+    try {
+      const candidate = await options.fallback(cause, cause.rawOutput);
+      const checked = await validator.validate(candidate);
+      if (checked.ok) {
+        emit(state, 'output.fallback_used', { tier: 'fallback', reason });
+        return { value: checked.value, tier: 'fallback' };
+      }
+      why = `${reason}; the fallback value failed the schema: ${checked.issues.map((issue) => issue.message).join('; ')}`;
+    } catch (error) {
+      why = `${reason}; the fallback threw: ${reduceError(error).message}`;
+    }
+  }
+  if (options.canned !== undefined) {
+    emit(state, 'output.fallback_used', { tier: 'canned', reason: why });
+    return { value: options.canned, tier: 'canned' };
+  }
+  return undefined;
+}

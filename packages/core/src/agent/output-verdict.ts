@@ -1,0 +1,39 @@
+import { type GateVerdict, type JsonRepair, type ValidationFailure, type ValidationIssue, validateOutput } from '@keel/reliability';
+import type { ModelResponse } from '../model/model-provider-v1';
+import type { AgentConfig } from './agent-config';
+
+/** What the final-output check remembers across attempts of one step. */
+export interface OutputMemo {
+  repairs: readonly JsonRepair[];
+  issues: readonly ValidationIssue[];
+  /** The latest validation failure of the step, for fallback tiers. */
+  lastFailure?: ValidationFailure;
+}
+
+/**
+ * Judges a model turn. Tool-call turns are never validated. With an output schema, a final turn
+ * is extracted and validated; a truncated answer (`length`) and a refusal get their own kinds
+ * rather than being fed back as schema errors.
+ */
+export async function outputVerdict(config: AgentConfig, response: ModelResponse, memo: OutputMemo): Promise<GateVerdict<unknown>> {
+  const output = config.output;
+  if (response.content.some((part) => part.type === 'tool-call')) return { status: 'accept', value: undefined, rawOutput: response.text };
+  if (!output) return { status: 'accept', value: response.text, rawOutput: response.text };
+  if (response.finishReason === 'length') {
+    return { status: 'error', errorKind: 'truncated', message: 'The answer was cut off at the token limit (finish reason length)', rawOutput: response.text };
+  }
+  if (response.finishReason === 'refusal' || response.finishReason === 'content-filter') {
+    return { status: 'error', errorKind: 'refusal', message: `The model declined to answer (finish reason ${response.finishReason})`, rawOutput: response.text };
+  }
+  const check = await validateOutput(response.text, output.validator, {
+    repair: output.options.repair ?? true,
+    strict: output.options.strict ?? true,
+  });
+  if (!check.ok) {
+    memo.lastFailure = check.failure;
+    return { status: 'invalid', failure: check.failure, partialValue: check.value };
+  }
+  memo.repairs = check.repairs;
+  memo.issues = check.issues;
+  return { status: 'accept', value: check.value, rawOutput: response.text };
+}

@@ -1,0 +1,61 @@
+import type { AttemptRecord, JsonRepair, ValidationIssue } from '@keel/reliability';
+import type { Message } from '../model/message';
+import type { FinishReason } from '../model/model-provider-v1';
+import type { ToolCallRecord } from '../tools/tool-result';
+import type { RunUsage } from '../usage/usage-ledger';
+
+/** One step of the ReAct loop: a model turn and the tools it called. */
+export interface StepRecord {
+  readonly step: number;
+  readonly finishReason: FinishReason;
+  /** The turn's text. */
+  readonly text: string;
+  readonly toolCalls: number;
+  /** Model calls made in the step, retries and tool re-asks included. */
+  readonly modelCalls: number;
+  readonly durationMs: number;
+}
+
+/** Where the final value came from: the model, the fallback function, or the canned value. */
+export type Provenance = 'model' | 'fallback' | 'canned';
+
+/** The outcome of a run. */
+export interface RunResult<T = string> {
+  readonly runId: string;
+  /** The final answer's text (for a fallback tier, the value as JSON). */
+  readonly text: string;
+  /** The validated value with an output schema, else the text. */
+  readonly value: T;
+  /** Whether `value` is the model's answer or a degraded one. */
+  readonly provenance: Provenance;
+  /** Local repairs applied to the final answer before parsing. */
+  readonly repairs: readonly JsonRepair[];
+  /** With `strict: false`, the issues the returned value has. */
+  readonly issues: readonly ValidationIssue[];
+  /** The messages of this run that are kept (input, model turns, tool results); never ephemeral ones. */
+  readonly messages: readonly Message[];
+  readonly steps: readonly StepRecord[];
+  /** One record per logical tool call, with its final arguments. */
+  readonly toolCalls: readonly ToolCallRecord[];
+  /** One record per model call, failed attempts and re-asks included. */
+  readonly attempts: readonly AttemptRecord[];
+  /** Every model call counted, failed ones included. */
+  readonly usage: RunUsage;
+  readonly finishReason: FinishReason;
+  /** Milliseconds since the epoch. */
+  readonly startedAt: number;
+  readonly durationMs: number;
+}
+
+/** Per-run options. */
+export interface RunOptions {
+  /** Cancels the run: reaches the provider request, every wait and running tools. */
+  readonly signal?: AbortSignal;
+  /** Id tying the run's events together. Default: a random UUID. */
+  readonly runId?: string;
+  /** Memory conversation to load and append to. Default `default` when the agent has memory. */
+  readonly conversationId?: string;
+}
+
+/** What `run()` takes as input: a user message, or messages (never mutated). */
+export type RunInput = string | readonly Message[];

@@ -1,0 +1,25 @@
+import type { AttemptRecord } from '@keel/reliability';
+import type { AgentEventName, EventPayload } from '../events/agent-events';
+import type { EventBus } from '../events/event-bus';
+import type { UsageLedger } from '../usage/usage-ledger';
+import type { AgentConfig } from './agent-config';
+import type { StreamSink } from './stream-part';
+
+/** The mutable state of one run. Nothing here is shared between runs. */
+export interface RunState {
+  readonly config: AgentConfig;
+  readonly runId: string;
+  readonly signal: AbortSignal;
+  readonly bus: EventBus;
+  readonly ledger: UsageLedger;
+  readonly attempts: AttemptRecord[];
+  /** Receives stream parts when the run was started with `stream()`. */
+  readonly sink?: StreamSink;
+  step: number;
+}
+
+/** Emits an event of the run, filling in `runId`, `step` and `timestamp`; skips work when nobody listens. */
+export function emit<E extends AgentEventName>(state: RunState, event: E, payload: EventPayload<E>): void {
+  if (!state.bus.has(event)) return;
+  state.bus.emit(event, { ...payload, runId: state.runId, step: state.step, timestamp: Date.now() } as never);
+}

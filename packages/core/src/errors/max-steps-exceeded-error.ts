@@ -1,0 +1,24 @@
+import { KeelError } from '@keel/reliability';
+import type { RunResult } from '../agent/run-result';
+
+const marker = Symbol.for('keel.error.MaxStepsExceededError');
+
+/** The run reached `maxSteps` without a final answer. Carries everything done so far. */
+export class MaxStepsExceededError extends KeelError {
+  private readonly [marker] = true;
+  override readonly name = 'MaxStepsExceededError';
+  readonly retryable = false;
+  readonly maxSteps: number;
+  /** The run as far as it got: messages, steps, tool calls, usage, attempts. */
+  readonly partial: RunResult<unknown>;
+
+  constructor({ maxSteps, partial }: { maxSteps: number; partial: RunResult<unknown> }) {
+    super({ message: `The run reached maxSteps (${maxSteps}) without a final answer` });
+    this.maxSteps = maxSteps;
+    this.partial = partial;
+  }
+
+  static isInstance(value: unknown): value is MaxStepsExceededError {
+    return typeof value === 'object' && value !== null && marker in value;
+  }
+}

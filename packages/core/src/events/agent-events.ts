@@ -1,0 +1,129 @@
+import type {
+  ErrorKind,
+  FailFastEvent,
+  FeedbackErrorEvent,
+  RecoveredEvent,
+  RetryEvent,
+  RuleErrorEvent,
+  ValidationFailedEvent,
+} from '@keel/reliability';
+import type { FinishReason } from '../model/model-provider-v1';
+
+/** Fields every event payload carries. */
+export interface EventBase {
+  /** Ties together every event of one run. */
+  readonly runId: string;
+  /** The step (1-based) the event belongs to; 0 before the first step. */
+  readonly step: number;
+  /** Milliseconds since the epoch. */
+  readonly timestamp: number;
+}
+
+/** Token counts in event payloads. */
+export interface EventUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly cacheReadTokens: number;
+  readonly cacheWriteTokens: number;
+  /** Present when a pricing table knows the model. */
+  readonly costUsd?: number;
+}
+
+type FromGate<T extends { type: string }> = EventBase & Omit<T, 'type'>;
+
+/** Why a model call was made. */
+export type CallPurpose = 'step' | 'tool-retry';
+
+/** Outcome of validating one tool call's arguments. */
+export type ToolValidationOutcome = 'no_retry' | 'success' | 'redundant' | 'exhausted' | 'gave_up' | 'guard_rejected_on_retry';
+
+/**
+ * Every event an agent emits, by name. Payloads are frozen and hold only strings, numbers and
+ * booleans (never live Error objects).
+ */
+export interface AgentEvents {
+  'run.start': EventBase & { readonly provider: string; readonly model: string; readonly conversationId?: string };
+  'run.end': EventBase &
+    EventUsage & {
+      readonly status: 'ok' | 'error' | 'aborted';
+      readonly durationMs: number;
+      readonly steps: number;
+      readonly modelCalls: number;
+      readonly errorName?: string;
+      readonly errorMessage?: string;
+    };
+  'step.start': EventBase;
+  'step.end': EventBase & { readonly finishReason: FinishReason; readonly toolCalls: number; readonly final: boolean };
+  'model.request': EventBase & {
+    readonly attempt: number;
+    readonly purpose: CallPurpose;
+    readonly provider: string;
+    readonly model: string;
+    readonly messageCount: number;
+    readonly ephemeralCount: number;
+    readonly toolCount: number;
+    /** `auto`, `required`, `none` or `tool:<name>`. */
+    readonly toolChoice: string;
+  };
+  'model.response': EventBase &
+    EventUsage & {
+      readonly attempt: number;
+      readonly purpose: CallPurpose;
+      readonly provider: string;
+      readonly model: string;
+      readonly finishReason: FinishReason;
+      readonly latencyMs: number;
+      readonly toolCalls: number;
+    };
+  'model.error': EventBase & {
+    readonly attempt: number;
+    readonly purpose: CallPurpose;
+    readonly provider: string;
+    readonly model: string;
+    readonly errorKind: ErrorKind;
+    readonly errorName: string;
+    readonly message: string;
+    readonly latencyMs: number;
+    readonly retryAfterMs?: number;
+  };
+  'tool.start': EventBase & { readonly toolCallId: string; readonly tool: string };
+  'tool.end': EventBase & {
+    readonly toolCallId: string;
+    readonly tool: string;
+    readonly isError: boolean;
+    /** `UNKNOWN_TOOL`, `VALIDATION_FAILED`, a guard's code, `TOOL_ERROR`, when `isError`. */
+    readonly errorCode?: string;
+    readonly durationMs: number;
+  };
+  'tool.validation': EventBase & {
+    readonly toolCallId: string;
+    readonly tool: string;
+    readonly outcome: ToolValidationOutcome;
+    readonly retryCount: number;
+  };
+  'tool.retry': EventBase & {
+    readonly toolCallId: string;
+    readonly tool: string;
+    /** 1-based number of this re-ask. */
+    readonly retry: number;
+    /** The feedback sent with the re-ask. */
+    readonly feedback: string;
+  };
+  'validation.failed': FromGate<ValidationFailedEvent>;
+  'reliability.retry': FromGate<RetryEvent>;
+  'reliability.recovered': FromGate<RecoveredEvent>;
+  'reliability.fail_fast': FromGate<FailFastEvent>;
+  'reliability.rule_error': FromGate<RuleErrorEvent>;
+  'reliability.feedback_error': FromGate<FeedbackErrorEvent>;
+  'output.fallback_used': EventBase & { readonly tier: 'fallback' | 'canned'; readonly reason: string };
+  'listener.error': EventBase & { readonly event: string; readonly errorName: string; readonly message: string };
+}
+
+/** An event name. */
+export type AgentEventName = keyof AgentEvents;
+
+/** A listener of one event. A throw or rejection is reported as `listener.error` and changes nothing. */
+export type AgentListener<E extends AgentEventName> = (payload: AgentEvents[E]) => void | Promise<void>;
+
+/** A payload as the emitter builds it: the base fields are filled in by the run. */
+export type EventPayload<E extends AgentEventName> = Omit<AgentEvents[E], keyof EventBase>;

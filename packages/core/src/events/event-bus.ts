@@ -1,0 +1,49 @@
+import { EventEmitter } from 'eventemitter3';
+import { reduceError } from '@keel/reliability';
+import type { AgentEventName, AgentEvents, AgentListener } from './agent-events';
+
+/** A listener registration: the event name and its listener. */
+export interface ListenerEntry {
+  readonly event: AgentEventName;
+  readonly listener: AgentListener<AgentEventName>;
+}
+
+/**
+ * The typed event bus. Listeners are isolated: a throw or rejected promise emits `listener.error`
+ * (whose own listener failures are dropped) and never reaches the run.
+ */
+export class EventBus {
+  private readonly emitter = new EventEmitter();
+
+  constructor(entries: readonly ListenerEntry[] = []) {
+    for (const { event, listener } of entries) this.emitter.on(event, listener);
+  }
+
+  /** True when anything listens to `event`, so callers can skip building a payload. */
+  has(event: AgentEventName): boolean {
+    return this.emitter.listenerCount(event) > 0;
+  }
+
+  /** Delivers a frozen payload to every listener of `event`. */
+  emit<E extends AgentEventName>(event: E, payload: AgentEvents[E]): void {
+    const listeners = this.emitter.listeners(event) as AgentListener<E>[];
+    if (listeners.length === 0) return;
+    Object.freeze(payload);
+    for (const listener of listeners) {
+      try {
+        const returned = listener(payload);
+        if (returned && typeof (returned as Promise<void>).then === 'function') {
+          (returned as Promise<void>).then(undefined, (error: unknown) => this.reportListenerError(event, payload, error));
+        }
+      } catch (error) {
+        this.reportListenerError(event, payload, error);
+      }
+    }
+  }
+
+  private reportListenerError(event: AgentEventName, payload: AgentEvents[AgentEventName], error: unknown): void {
+    if (event === 'listener.error') return;
+    const { name, message } = reduceError(error);
+    this.emit('listener.error', { runId: payload.runId, step: payload.step, timestamp: Date.now(), event, errorName: name, message });
+  }
+}

@@ -1,0 +1,130 @@
+import { AbortedError, sleep } from '@keel/reliability';
+import { ScriptExhaustedError } from '../errors/script-exhausted-error';
+import type { TextPart, ToolCallPart } from '../model/message';
+import type {
+  FinishReason,
+  ModelCallOptions,
+  ModelProviderV1,
+  ModelRequest,
+  ModelResponse,
+  ModelStreamPart,
+  ModelUsage,
+} from '../model/model-provider-v1';
+
+/** One scripted answer, as a plain object. */
+export interface ScriptedTurn {
+  readonly text?: string;
+  readonly toolCalls?: readonly { readonly id?: string; readonly name: string; readonly arguments: unknown }[];
+  /** Default: `tool-calls` when there are tool calls, else `stop`. */
+  readonly finishReason?: FinishReason;
+  /** Default: estimated from characters (about 4 per token). */
+  readonly usage?: Partial<ModelUsage>;
+  /** Waits this long before answering (abortable). */
+  readonly delayMs?: number;
+}
+
+/** A scripted answer: text, a turn, or an Error to throw (to simulate provider faults). */
+export type ScriptedReply = string | ScriptedTurn | Error;
+
+/** What `scriptedModel` takes: one reply for every call, one per call, or a function of the request. */
+export type Script =
+  | ScriptedReply
+  | readonly ScriptedReply[]
+  | ((request: ModelRequest, call: number) => ScriptedReply | Promise<ScriptedReply>);
+
+/** A scripted provider, with what it received. */
+export interface ScriptedModel extends ModelProviderV1 {
+  /** Every request received, in order. */
+  readonly requests: readonly ModelRequest[];
+  /** Number of calls made so far. */
+  readonly calls: number;
+}
+
+/** About four characters a token: deterministic, so demos and tests print stable numbers. */
+const tokensFor = (chars: number) => Math.max(1, Math.ceil(chars / 4));
+
+function requestChars(request: ModelRequest): number {
+  let chars = request.system?.length ?? 0;
+  for (const message of request.messages) {
+    if (typeof message.content === 'string') chars += message.content.length;
+    else
+      for (const part of message.content) {
+        chars += part.type === 'text' ? part.text.length : part.type === 'tool-result' ? part.output.length : JSON.stringify(part.arguments ?? null).length;
+      }
+  }
+  return chars;
+}
+
+function toResponse(reply: string | ScriptedTurn, request: ModelRequest, call: number): ModelResponse {
+  const turn: ScriptedTurn = typeof reply === 'string' ? { text: reply } : reply;
+  const content: (TextPart | ToolCallPart)[] = [];
+  if (turn.text) content.push({ type: 'text', text: turn.text });
+  turn.toolCalls?.forEach((toolCall, index) => {
+    content.push({ type: 'tool-call', id: toolCall.id ?? `call_${call}_${index + 1}`, name: toolCall.name, arguments: toolCall.arguments });
+  });
+  const text = turn.text ?? '';
+  const outputChars = text.length + (turn.toolCalls ? JSON.stringify(turn.toolCalls).length : 0);
+  return {
+    content,
+    text,
+    finishReason: turn.finishReason ?? (turn.toolCalls?.length ? 'tool-calls' : 'stop'),
+    usage: {
+      inputTokens: turn.usage?.inputTokens ?? tokensFor(requestChars(request)),
+      outputTokens: turn.usage?.outputTokens ?? tokensFor(outputChars),
+      cacheReadTokens: turn.usage?.cacheReadTokens ?? 0,
+      cacheWriteTokens: turn.usage?.cacheWriteTokens ?? 0,
+    },
+    modelId: request.model,
+  };
+}
+
+/**
+ * A model that answers from a script: the embedded default model of the demo and of every test.
+ * Records every request; throws {@link ScriptExhaustedError} when an array script runs out;
+ * throws a scripted `Error` as a provider fault; honours the abort signal.
+ */
+export function scriptedModel(script: Script, options: { readonly name?: string } = {}): ScriptedModel {
+  const requests: ModelRequest[] = [];
+  let calls = 0;
+
+  const next = async (request: ModelRequest, signal?: AbortSignal): Promise<ModelResponse> => {
+    if (signal?.aborted) throw AbortedError.fromSignal(signal);
+    requests.push(request);
+    const call = ++calls;
+    let reply: ScriptedReply;
+    if (typeof script === 'function') reply = await script(request, call);
+    else if (Array.isArray(script)) {
+      const list = script as readonly ScriptedReply[];
+      if (call > list.length) throw new ScriptExhaustedError({ call, scriptLength: list.length });
+      reply = list[call - 1] as ScriptedReply;
+    } else reply = script as ScriptedReply;
+    if (reply instanceof Error) throw reply;
+    if (typeof reply !== 'string' && reply.delayMs) await sleep(reply.delayMs, signal);
+    return toResponse(reply, request, call);
+  };
+
+  return {
+    specificationVersion: 'v1',
+    name: options.name ?? 'scripted',
+    get requests() {
+      return requests;
+    },
+    get calls() {
+      return calls;
+    },
+    generate: (request: ModelRequest, callOptions: ModelCallOptions) => next(request, callOptions.signal),
+    async *stream(request: ModelRequest, callOptions: ModelCallOptions): AsyncIterable<ModelStreamPart> {
+      const response = await next(request, callOptions.signal);
+      for (const part of response.content) {
+        if (part.type === 'text') {
+          for (let index = 0; index < part.text.length; index += 16) yield { type: 'text-delta', text: part.text.slice(index, index + 16) };
+        } else {
+          yield { type: 'tool-call-start', id: part.id, name: part.name };
+          yield { type: 'tool-call-delta', id: part.id, argumentsDelta: JSON.stringify(part.arguments) };
+          yield { type: 'tool-call', call: part };
+        }
+      }
+      yield { type: 'finish', response };
+    },
+  };
+}

@@ -1,0 +1,164 @@
+import { AbortedError, formatFeedback, issueSignature, type ValidationIssue } from '@keel/reliability';
+import type { EventPayload, ToolValidationOutcome } from '../events/agent-events';
+import type { Message, ToolCallPart } from '../model/message';
+import type { ModelResponse, ToolChoice } from '../model/model-provider-v1';
+import { type GuardRejection, runGuards, type ToolGuard } from './guard';
+import { stableStringify } from './stable-equal';
+import type { AnyTool } from './tool';
+import { errorOutput, outputText, type ToolCallRecord } from './tool-result';
+
+/** What running a tool call needs from the run. */
+export interface ToolRunEnvironment {
+  readonly tools: ReadonlyMap<string, AnyTool>;
+  /** The agent's guards, run before each tool's own. */
+  readonly guards: readonly ToolGuard[];
+  /** Default re-asks per tool call. */
+  readonly toolRetries: number;
+  readonly runId: string;
+  readonly step: number;
+  readonly signal: AbortSignal;
+  /** Emits a tool event of the run. */
+  readonly emit: <E extends 'tool.start' | 'tool.end' | 'tool.validation' | 'tool.retry'>(event: E, payload: EventPayload<E>) => void;
+  /** Makes a re-ask model call with the kept context plus these ephemeral messages. */
+  readonly reask: (ephemeral: readonly Message[], toolChoice: ToolChoice) => Promise<ModelResponse>;
+}
+
+type Settled = Omit<ToolCallRecord, 'step' | 'durationMs'>;
+
+/** Races a promise against the run's abort signal. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(AbortedError.fromSignal(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(AbortedError.fromSignal(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * Runs one logical tool call: guards, argument validation with bounded ephemeral re-asks, then
+ * the tool. Every failure the model can act on becomes an error result (never a crash); only an
+ * abort rejects.
+ */
+export async function runToolCall(env: ToolRunEnvironment, call: ToolCallPart): Promise<ToolCallRecord> {
+  const started = performance.now();
+  env.emit('tool.start', { toolCallId: call.id, tool: call.name });
+  const settled = await settle(env, call);
+  const durationMs = performance.now() - started;
+  env.emit('tool.end', {
+    toolCallId: call.id,
+    tool: call.name,
+    isError: settled.isError,
+    ...(settled.errorCode === undefined ? {} : { errorCode: settled.errorCode }),
+    durationMs,
+  });
+  return { ...settled, step: env.step, durationMs };
+}
+
+async function settle(env: ToolRunEnvironment, call: ToolCallPart): Promise<Settled> {
+  const failed = (code: string, message: string, args: unknown): Settled => ({
+    id: call.id,
+    name: call.name,
+    arguments: args,
+    output: errorOutput(code, message),
+    isError: true,
+    errorCode: code,
+  });
+  const tool = env.tools.get(call.name);
+  if (!tool) {
+    const known = [...env.tools.keys()].join(', ') || 'none';
+    return failed('UNKNOWN_TOOL', `there is no tool named ${JSON.stringify(call.name)}; available tools: ${known}`, call.arguments);
+  }
+  const guards = tool.guards.length === 0 ? env.guards : [...env.guards, ...tool.guards];
+  const rejected = (rejection: GuardRejection, args: unknown) => failed(rejection.code, rejection.message, args);
+
+  const firstRejection = runGuards(guards, call.name, call.arguments);
+  if (firstRejection) return rejected(firstRejection, call.arguments);
+
+  let args = call.arguments;
+  let input: unknown = args;
+  if (tool.validate) {
+    const validated = await validateWithReasks(env, tool, call, guards);
+    if (validated.status !== 'valid') {
+      const retryCount = validated.retryCount;
+      env.emit('tool.validation', { toolCallId: call.id, tool: call.name, outcome: validated.status, retryCount });
+      if (validated.status === 'guard_rejected_on_retry') return rejected(validated.rejection as GuardRejection, validated.args);
+      return failed('VALIDATION_FAILED', validationMessage(validated.status, retryCount, validated.issues), validated.args);
+    }
+    env.emit('tool.validation', { toolCallId: call.id, tool: call.name, outcome: validated.retryCount === 0 ? 'no_retry' : 'success', retryCount: validated.retryCount });
+    args = validated.args;
+    input = validated.value;
+  }
+
+  try {
+    const output = await abortable(
+      Promise.resolve().then(() => tool.execute(input, { runId: env.runId, step: env.step, toolCallId: call.id, signal: env.signal })),
+      env.signal,
+    );
+    return { id: call.id, name: call.name, arguments: args, output: outputText(output), isError: false };
+  } catch (error) {
+    if (AbortedError.isInstance(error) || env.signal.aborted) throw env.signal.aborted ? AbortedError.fromSignal(env.signal) : error;
+    return failed('TOOL_ERROR', error instanceof Error ? error.message : String(error), args);
+  }
+}
+
+type Validated =
+  | { readonly status: 'valid'; readonly args: unknown; readonly value: unknown; readonly retryCount: number }
+  | {
+      readonly status: Exclude<ToolValidationOutcome, 'no_retry' | 'success'>;
+      readonly args: unknown;
+      readonly retryCount: number;
+      readonly issues: readonly ValidationIssue[];
+      readonly rejection?: GuardRejection;
+    };
+
+async function validateWithReasks(env: ToolRunEnvironment, tool: AnyTool, call: ToolCallPart, guards: readonly ToolGuard[]): Promise<Validated> {
+  const budget = tool.retries ?? env.toolRetries;
+  let args = call.arguments;
+  let previous: { args: string; signature: string } | undefined;
+  for (let retryCount = 0; ; retryCount++) {
+    const result = await tool.validator.validate(args);
+    if (result.ok) return { status: 'valid', args, value: result.value, retryCount };
+    const current = { args: stableStringify(args), signature: issueSignature(result.issues) };
+    if (previous && (previous.args === current.args || previous.signature === current.signature)) {
+      return { status: 'redundant', args, retryCount, issues: result.issues };
+    }
+    if (retryCount >= budget) return { status: 'exhausted', args, retryCount, issues: result.issues };
+    previous = current;
+
+    const feedback = formatFeedback({ errorType: 'schema', issues: result.issues, subject: `The arguments of your call to '${call.name}'` });
+    env.emit('tool.retry', { toolCallId: call.id, tool: call.name, retry: retryCount + 1, feedback });
+    const response = await env.reask(
+      [
+        { role: 'assistant', content: [{ ...call, arguments: args }], ephemeral: true },
+        { role: 'tool', content: [{ type: 'tool-result', toolCallId: call.id, toolName: call.name, output: errorOutput('VALIDATION_FAILED', feedback), isError: true }], ephemeral: true },
+      ],
+      { type: 'tool', name: call.name },
+    );
+    const corrected = response.content.find((part): part is ToolCallPart => part.type === 'tool-call' && part.name === call.name);
+    if (!corrected) return { status: 'gave_up', args, retryCount: retryCount + 1, issues: result.issues };
+    args = corrected.arguments;
+    const rejection = runGuards(guards, call.name, args);
+    if (rejection) return { status: 'guard_rejected_on_retry', args, retryCount: retryCount + 1, issues: [], rejection };
+  }
+}
+
+function validationMessage(outcome: ToolValidationOutcome, retryCount: number, issues: readonly ValidationIssue[]): string {
+  const reason =
+    outcome === 'redundant'
+      ? 'the corrected call repeated the same problems'
+      : outcome === 'gave_up'
+        ? 'the model did not call the tool again'
+        : `still invalid after ${retryCount} correction${retryCount === 1 ? '' : 's'}`;
+  const lines = formatFeedback({ errorType: 'schema', issues, subject: 'The arguments' }).split('\n').slice(0, -1);
+  return `the arguments did not match the tool's input schema (${reason}).\n${lines.join('\n')}`;
+}

@@ -1,0 +1,83 @@
+import Anthropic from '@anthropic-ai/sdk';
+import type { ModelCallOptions, ModelProviderV1, ModelRequest, ModelResponse, ModelStreamPart } from '@keel/core';
+import { resolveModel } from '../shared/resolve-model';
+import { mapAnthropicError } from './map-anthropic-error';
+import { mapAnthropicRequest } from './map-request';
+import { mapAnthropicResponse } from './map-response';
+import { mapAnthropicStream } from './map-stream';
+
+/** Options of {@link anthropic}. */
+export interface AnthropicProviderOptions {
+  /** Model id used when a request's `model` is empty. */
+  readonly model?: string;
+  /** API key; the SDK reads `ANTHROPIC_API_KEY` when omitted. Ignored with `client`. */
+  readonly apiKey?: string;
+  /** Base URL of the API (a proxy or a local test server). Ignored with `client`. */
+  readonly baseURL?: string;
+  /** Milliseconds before a request times out (the SDK's `timeout`). Ignored with `client`. */
+  readonly timeout?: number;
+  /**
+   * A prebuilt SDK client. Its own retry setting is overridden: every request is sent with
+   * `maxRetries: 0`.
+   */
+  readonly client?: Anthropic;
+  /**
+   * Place prompt-cache breakpoints on the system prompt, the last tool and the last non-ephemeral
+   * message, so a retry pays full price only for the ephemeral feedback after them.
+   */
+  readonly cache?: boolean;
+  /** `max_tokens` when a request sets none; the API requires one. Default 4096. */
+  readonly maxTokens?: number;
+}
+
+const providerName = 'anthropic';
+/** `max_tokens` when neither the request nor the options set one. */
+export const defaultAnthropicMaxTokens = 4096;
+
+/**
+ * A Keel model provider on the Anthropic Messages API (official SDK). It never retries: the SDK
+ * runs with `maxRetries: 0` so the reliability gate sees, counts and bills every attempt. Errors
+ * are thrown as {@link ProviderError} with an exact `errorKind`.
+ */
+export function anthropic(options: AnthropicProviderOptions = {}): ModelProviderV1 {
+  const client =
+    options.client ??
+    new Anthropic({
+      maxRetries: 0,
+      ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+      ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+      ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
+    });
+  const cache = options.cache ?? false;
+  const maxTokens = options.maxTokens ?? defaultAnthropicMaxTokens;
+
+  const body = (request: ModelRequest) =>
+    mapAnthropicRequest(request, { model: resolveModel(request.model, options.model, providerName), maxTokens, cache });
+  const requestOptions = (signal: AbortSignal | undefined) => (signal === undefined ? { maxRetries: 0 } : { maxRetries: 0, signal });
+  const toError = (error: unknown, signal: AbortSignal | undefined) => mapAnthropicError(error, { provider: providerName, signal });
+
+  return {
+    specificationVersion: 'v1',
+    name: providerName,
+
+    async generate(request: ModelRequest, callOptions: ModelCallOptions): Promise<ModelResponse> {
+      const { signal } = callOptions;
+      try {
+        const message = await client.messages.create(body(request), requestOptions(signal));
+        return mapAnthropicResponse(message);
+      } catch (error) {
+        throw toError(error, signal);
+      }
+    },
+
+    async *stream(request: ModelRequest, callOptions: ModelCallOptions): AsyncGenerator<ModelStreamPart, void, undefined> {
+      const { signal } = callOptions;
+      try {
+        const events = await client.messages.create({ ...body(request), stream: true }, requestOptions(signal));
+        yield* mapAnthropicStream(events, { provider: providerName });
+      } catch (error) {
+        throw toError(error, signal);
+      }
+    },
+  };
+}

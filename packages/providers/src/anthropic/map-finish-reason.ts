@@ -1,0 +1,23 @@
+import type { FinishReason } from '@keel/core';
+
+/**
+ * Maps a Messages API `stop_reason`: `end_turn` and `stop_sequence` → `stop`, `tool_use` →
+ * `tool-calls`, `max_tokens` and `model_context_window_exceeded` → `length`, `refusal` →
+ * `refusal`, `pause_turn` and anything else → `other`.
+ */
+export function mapAnthropicFinishReason(stopReason: string | null | undefined): FinishReason {
+  switch (stopReason) {
+    case 'end_turn':
+    case 'stop_sequence':
+      return 'stop';
+    case 'tool_use':
+      return 'tool-calls';
+    case 'max_tokens':
+    case 'model_context_window_exceeded':
+      return 'length';
+    case 'refusal':
+      return 'refusal';
+    default:
+      return 'other';
+  }
+}

@@ -1,0 +1,45 @@
+import type { ModelRequest } from '@keel/core';
+import type { MessageCreateParamsNonStreaming, TextBlockParam } from './anthropic-types';
+import { ephemeralCacheControl } from './cache-control';
+import { mapAnthropicMessages } from './map-messages';
+import { mapAnthropicTools, mapAnthropicToolChoice } from './map-tools';
+
+/** Settings the provider adds to every request. */
+export interface AnthropicRequestSettings {
+  /** The resolved model id. */
+  readonly model: string;
+  /** `max_tokens` when the request gives none (the API requires one). */
+  readonly maxTokens: number;
+  /** Place prompt-cache breakpoints. */
+  readonly cache: boolean;
+}
+
+/** The system prompt: the request's, then any system messages, joined by blank lines. */
+function systemTextOf(request: ModelRequest): string {
+  const parts = [request.system ?? '', ...request.messages.map((message) => (message.role === 'system' ? message.content : ''))];
+  return parts.filter((part) => part.trim() !== '').join('\n\n');
+}
+
+function mapSystem(text: string, cache: boolean): string | TextBlockParam[] {
+  return cache ? [{ type: 'text', text, cache_control: ephemeralCacheControl }] : text;
+}
+
+/**
+ * Maps a Keel request to a Messages API body (without `stream`): model, `max_tokens`, system,
+ * alternating turns, tools and tool choice, temperature and stop sequences. With `cache`, cache
+ * breakpoints go on the system prompt, the last tool and the last non-ephemeral message.
+ */
+export function mapAnthropicRequest(request: ModelRequest, settings: AnthropicRequestSettings): MessageCreateParamsNonStreaming {
+  const system = systemTextOf(request);
+  const tools = request.tools ?? [];
+  return {
+    model: settings.model,
+    max_tokens: request.maxTokens ?? settings.maxTokens,
+    ...(system === '' ? {} : { system: mapSystem(system, settings.cache) }),
+    messages: mapAnthropicMessages(request.messages, { cache: settings.cache }),
+    ...(tools.length === 0 ? {} : { tools: mapAnthropicTools(tools, { cache: settings.cache }) }),
+    ...(tools.length === 0 || request.toolChoice === undefined ? {} : { tool_choice: mapAnthropicToolChoice(request.toolChoice) }),
+    ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+    ...(request.stop === undefined || request.stop.length === 0 ? {} : { stop_sequences: [...request.stop] }),
+  };
+}

@@ -1,0 +1,118 @@
+import type { ModelStreamPart, TextPart, ToolCallPart } from '@keel/core';
+import { ProviderError } from '../errors/provider-error';
+import { parseToolArguments } from '../shared/parse-tool-arguments';
+import type { RawMessageStreamEvent } from './anthropic-types';
+import { mapAnthropicFinishReason } from './map-finish-reason';
+import { mapAnthropicUsage } from './map-usage';
+import type { AnthropicUsageFields } from './map-usage';
+
+type BlockState =
+  | { readonly kind: 'text'; text: string }
+  | { readonly kind: 'tool'; readonly id: string; readonly name: string; json: string; call?: ToolCallPart }
+  | { readonly kind: 'other' };
+
+type MutableUsage = { -readonly [Key in keyof AnthropicUsageFields]: AnthropicUsageFields[Key] };
+
+function mergeUsage(target: MutableUsage, update: AnthropicUsageFields | null | undefined): void {
+  if (update === null || update === undefined) return;
+  for (const key of ['input_tokens', 'output_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens'] as const) {
+    const value = update[key];
+    if (typeof value === 'number') target[key] = value;
+  }
+}
+
+function finishToolCall(block: Extract<BlockState, { kind: 'tool' }>): ToolCallPart {
+  block.call ??= { type: 'tool-call', id: block.id, name: block.name, arguments: parseToolArguments(block.json) };
+  return block.call;
+}
+
+/**
+ * Maps a Messages API event stream to Keel stream parts: `text-delta` per text delta,
+ * `tool-call-start` when a `tool_use` block opens, `tool-call-delta` per `input_json_delta`,
+ * `tool-call` (arguments parsed) when the block closes, and `finish` with the whole response,
+ * its usage merged from `message_start` and `message_delta`. A stream that ends without
+ * `message_stop` throws a `network` {@link ProviderError}: a dropped stream never ends silently.
+ */
+export async function* mapAnthropicStream(
+  events: AsyncIterable<RawMessageStreamEvent>,
+  context: { readonly provider: string },
+): AsyncGenerator<ModelStreamPart, void, undefined> {
+  const blocks = new Map<number, BlockState>();
+  const usage: MutableUsage = {};
+  let id: string | undefined;
+  let model: string | undefined;
+  let stopReason: string | null | undefined;
+  let stopped = false;
+
+  for await (const event of events) {
+    switch (event.type) {
+      case 'message_start':
+        id = event.message.id;
+        model = event.message.model;
+        mergeUsage(usage, event.message.usage);
+        break;
+      case 'content_block_start': {
+        const block = event.content_block;
+        if (block.type === 'text') {
+          blocks.set(event.index, { kind: 'text', text: block.text });
+          if (block.text !== '') yield { type: 'text-delta', text: block.text };
+        } else if (block.type === 'tool_use') {
+          blocks.set(event.index, { kind: 'tool', id: block.id, name: block.name, json: '' });
+          yield { type: 'tool-call-start', id: block.id, name: block.name };
+        } else {
+          blocks.set(event.index, { kind: 'other' });
+        }
+        break;
+      }
+      case 'content_block_delta': {
+        const block = blocks.get(event.index);
+        if (event.delta.type === 'text_delta' && block?.kind === 'text') {
+          block.text += event.delta.text;
+          yield { type: 'text-delta', text: event.delta.text };
+        } else if (event.delta.type === 'input_json_delta' && block?.kind === 'tool') {
+          block.json += event.delta.partial_json;
+          if (event.delta.partial_json !== '') yield { type: 'tool-call-delta', id: block.id, argumentsDelta: event.delta.partial_json };
+        }
+        break;
+      }
+      case 'content_block_stop': {
+        const block = blocks.get(event.index);
+        if (block?.kind === 'tool') yield { type: 'tool-call', call: finishToolCall(block) };
+        break;
+      }
+      case 'message_delta':
+        stopReason = event.delta.stop_reason;
+        mergeUsage(usage, event.usage);
+        break;
+      case 'message_stop':
+        stopped = true;
+        break;
+    }
+  }
+
+  if (!stopped) {
+    throw new ProviderError({
+      message: 'Anthropic stream ended before message_stop: the connection dropped mid-way',
+      errorKind: 'network',
+      provider: context.provider,
+    });
+  }
+
+  const content: (TextPart | ToolCallPart)[] = [];
+  for (const index of [...blocks.keys()].sort((left, right) => left - right)) {
+    const block = blocks.get(index);
+    if (block?.kind === 'text') content.push({ type: 'text', text: block.text });
+    else if (block?.kind === 'tool') content.push(finishToolCall(block));
+  }
+  yield {
+    type: 'finish',
+    response: {
+      content,
+      text: content.map((part) => (part.type === 'text' ? part.text : '')).join(''),
+      finishReason: mapAnthropicFinishReason(stopReason),
+      usage: mapAnthropicUsage(usage),
+      ...(model === undefined ? {} : { modelId: model }),
+      ...(id === undefined ? {} : { responseId: id }),
+    },
+  };
+}

@@ -1,0 +1,105 @@
+import { ProviderError } from '../errors/provider-error';
+import type { ProviderErrorKind } from '../errors/provider-error';
+import { kindFromErrorType } from './kind-from-error-type';
+import { kindFromStatus } from './kind-from-status';
+import { parseRetryAfter } from './parse-retry-after';
+import type { HeaderReader } from './parse-retry-after';
+
+/** A class of the vendor SDK's errors, tested with `instanceof`. */
+export type ErrorClass = abstract new (...args: never[]) => unknown;
+
+/** The vendor SDK's error classes the mapping needs to tell apart. */
+export interface SdkErrorClasses {
+  /** Thrown when the request's signal aborts it. */
+  readonly userAbort: ErrorClass;
+  /** Thrown when the client's `timeout` elapses. */
+  readonly connectionTimeout: ErrorClass;
+  /** Thrown when no response arrived (refused, reset, DNS, ...). */
+  readonly connection: ErrorClass;
+}
+
+/** What {@link mapSdkError} needs to know about the call that failed. */
+export interface MapSdkErrorContext {
+  /** The provider's name, e.g. `anthropic`. */
+  readonly provider: string;
+  /** Name used in messages, e.g. `Anthropic`. */
+  readonly label: string;
+  readonly classes: SdkErrorClasses;
+  /** The caller's signal: once it has aborted, any failure is reported as `aborted`. */
+  readonly signal?: AbortSignal | undefined;
+}
+
+const networkCodes = new Set([
+  'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED',
+]);
+
+function field(value: unknown, name: string): unknown {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[name] : undefined;
+}
+
+function messageOf(error: unknown): string {
+  const message = field(error, 'message');
+  return typeof message === 'string' && message !== '' ? message : String(error);
+}
+
+/** The vendor error `type` of an API error: the SDK's `type`, or the one in its error body. */
+function errorTypeOf(error: unknown): string | undefined {
+  const body = field(error, 'error');
+  for (const candidate of [field(error, 'type'), field(field(body, 'error'), 'type'), field(body, 'type')]) {
+    if (typeof candidate === 'string' && candidate !== 'error') return candidate;
+  }
+  return undefined;
+}
+
+/** A socket-level failure below the SDK (e.g. the body stream broke mid-way). */
+function isSocketFailure(error: unknown): boolean {
+  for (let current = error, depth = 0; current !== undefined && depth < 4; current = field(current, 'cause'), depth += 1) {
+    const code = field(current, 'code');
+    if (typeof code === 'string' && networkCodes.has(code)) return true;
+    if (current instanceof TypeError && /terminated|fetch failed|socket|network/i.test(current.message)) return true;
+  }
+  return false;
+}
+
+function isAbortLike(error: unknown): boolean {
+  return field(error, 'name') === 'AbortError' || field(error, 'code') === 'ABORT_ERR';
+}
+
+/**
+ * Turns whatever a vendor SDK threw into a {@link ProviderError}: aborts → `aborted`; the client
+ * timeout → `timeout`; connection failures → `network`; HTTP statuses by {@link kindFromStatus}
+ * with `retry-after-ms` / `retry-after` read into `retryAfterMs`; stream `error` events by their
+ * vendor type. A `ProviderError` passes through unchanged.
+ */
+export function mapSdkError(error: unknown, context: MapSdkErrorContext): ProviderError {
+  if (ProviderError.isInstance(error)) return error;
+  const { provider, label, classes, signal } = context;
+  const make = (errorKind: ProviderErrorKind, message: string, extra: { status?: number; retryAfterMs?: number } = {}) =>
+    new ProviderError({ message, errorKind, provider, cause: error, ...extra });
+
+  if (signal?.aborted === true || error instanceof classes.userAbort || isAbortLike(error)) {
+    return make('aborted', `${label} request was aborted`);
+  }
+  if (error instanceof classes.connectionTimeout || field(error, 'name') === 'TimeoutError') {
+    return make('timeout', `${label} request timed out: ${messageOf(error)}`);
+  }
+  if (error instanceof classes.connection) {
+    return make('network', `${label} connection failed: ${messageOf(error)}`);
+  }
+  const status = field(error, 'status');
+  if (typeof status === 'number') {
+    const errorKind = kindFromStatus(status);
+    const retryAfterMs = parseRetryAfter(field(error, 'headers') as HeaderReader | undefined);
+    return make(errorKind, `${label} request failed with HTTP ${status} (${errorKind}): ${messageOf(error)}`,
+      retryAfterMs === undefined ? { status } : { status, retryAfterMs });
+  }
+  const type = errorTypeOf(error);
+  const typeKind = type === undefined ? undefined : kindFromErrorType(type);
+  if (typeKind !== undefined) {
+    return make(typeKind, `${label} reported ${type} (${typeKind}): ${messageOf(error)}`);
+  }
+  if (isSocketFailure(error)) {
+    return make('network', `${label} connection failed: ${messageOf(error)}`);
+  }
+  return make('unknown', `${label} request failed: ${messageOf(error)}`);
+}
