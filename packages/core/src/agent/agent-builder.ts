@@ -53,8 +53,8 @@ export class AgentBuilder<TOutput = string> {
   }
 
   /** Adds several tools. */
-  tools(tools: readonly Tool<never, unknown>[] | readonly AnyTool[]): AgentBuilder<TOutput> {
-    return this.with({ tools: [...this.state.tools, ...(tools as readonly AnyTool[])] });
+  tools(tools: readonly AnyTool[]): AgentBuilder<TOutput> {
+    return this.with({ tools: [...this.state.tools, ...tools] });
   }
 
   /** Adds guards run on every tool call's arguments, first call and re-asks alike. */

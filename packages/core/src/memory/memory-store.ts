@@ -20,11 +20,9 @@ export class InMemoryStore implements MemoryStore {
   }
 
   async append(conversationId: string, messages: readonly Message[]): Promise<void> {
+    if (messages.some((message) => message.ephemeral)) throw new TypeError('An ephemeral message cannot be stored in memory');
     const kept = this.conversations.get(conversationId) ?? [];
-    for (const message of messages) {
-      if (message.ephemeral) throw new TypeError('An ephemeral message cannot be stored in memory');
-      kept.push(structuredClone(message));
-    }
+    for (const message of messages) kept.push(structuredClone(message));
     this.conversations.set(conversationId, kept);
   }
 }

@@ -43,9 +43,13 @@ export class ProviderError extends Error {
   private readonly [marker] = true;
   private readonly [keelErrorMarker] = true;
   override readonly name = 'ProviderError';
+  /** What kind of failure this is. */
   readonly errorKind: ProviderErrorKind;
-  readonly status?: number;
-  readonly retryAfterMs?: number;
+  /** The HTTP status, when a response arrived. */
+  declare readonly status?: number;
+  /** The delay the server asked for before another attempt, in milliseconds. */
+  declare readonly retryAfterMs?: number;
+  /** The provider that failed, e.g. `anthropic`. */
   readonly provider: string;
   /** True for rate limits, overload, server errors, timeouts and network faults. */
   readonly retryable: boolean;

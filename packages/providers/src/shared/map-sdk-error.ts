@@ -69,15 +69,21 @@ function isAbortLike(error: unknown): boolean {
  * Turns whatever a vendor SDK threw into a {@link ProviderError}: aborts → `aborted`; the client
  * timeout → `timeout`; connection failures → `network`; HTTP statuses by {@link kindFromStatus}
  * with `retry-after-ms` / `retry-after` read into `retryAfterMs`; stream `error` events by their
- * vendor type. A `ProviderError` passes through unchanged.
+ * vendor type. Once the caller's signal has aborted, every failure is `aborted` (the SDKs end an
+ * aborted stream silently, which would otherwise look like a dropped connection). Any other
+ * `ProviderError` passes through unchanged.
  */
 export function mapSdkError(error: unknown, context: MapSdkErrorContext): ProviderError {
-  if (ProviderError.isInstance(error)) return error;
   const { provider, label, classes, signal } = context;
+  if (signal?.aborted === true) {
+    if (ProviderError.isInstance(error) && error.errorKind === 'aborted') return error;
+    return new ProviderError({ message: `${label} request was aborted`, errorKind: 'aborted', provider, cause: signal.reason });
+  }
+  if (ProviderError.isInstance(error)) return error;
   const make = (errorKind: ProviderErrorKind, message: string, extra: { status?: number; retryAfterMs?: number } = {}) =>
     new ProviderError({ message, errorKind, provider, cause: error, ...extra });
 
-  if (signal?.aborted === true || error instanceof classes.userAbort || isAbortLike(error)) {
+  if (error instanceof classes.userAbort || isAbortLike(error)) {
     return make('aborted', `${label} request was aborted`);
   }
   if (error instanceof classes.connectionTimeout || field(error, 'name') === 'TimeoutError') {

@@ -1,5 +1,5 @@
 import { formatPath, type ValidationIssue } from '../validation/issue';
-import { describeType, quote } from './quote';
+import { describeType, MAX_QUOTED_CHARS, quote } from './quote';
 
 const formatExamples: Readonly<Record<string, string>> = {
   'date-time': "ISO date-time (e.g. '2026-05-03T00:00:00Z')",
@@ -20,12 +20,19 @@ function got(issue: ValidationIssue): string {
   return `${type} ${quote(issue.received)}`;
 }
 
+/** The rendered path as quoted data: field names can come from model output, so they are escaped and capped. */
+function quotedPath(issue: ValidationIssue): string {
+  const path = formatPath(issue.path);
+  const cut = path.length > MAX_QUOTED_CHARS ? `${path.slice(0, MAX_QUOTED_CHARS)}…` : path;
+  return JSON.stringify(cut).slice(1, -1).replace(/'/g, "\\'");
+}
+
 /**
  * One feedback line for an issue, in prose a model acts on. Paths are quoted; received values are
  * quoted data; kinds without a fixed phrasing quote the validator's own message.
  */
 export function formatIssue(issue: ValidationIssue): string {
-  const where = `- '${formatPath(issue.path)}'`;
+  const where = `- '${quotedPath(issue)}'`;
   switch (issue.kind) {
     case 'missing':
       return `${where}: required field is missing — provide a value`;

@@ -1,0 +1,44 @@
+/** Median, min and max of per-operation times, in microseconds. */
+export interface Timing {
+  readonly medianUs: number;
+  readonly minUs: number;
+  readonly maxUs: number;
+  readonly samples: number;
+}
+
+/** Summary statistics of samples. */
+export function summarise(samples: readonly number[]): Timing {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  const median = sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return { medianUs: median, minUs: sorted[0] ?? 0, maxUs: sorted[sorted.length - 1] ?? 0, samples: sorted.length };
+}
+
+/** A named asynchronous operation to time. */
+export interface Contender {
+  readonly name: string;
+  readonly run: () => Promise<unknown>;
+}
+
+/**
+ * Times contenders side by side in one process: after a warm-up, each round runs a batch of every
+ * contender in turn (order rotated per round), so drift and GC affect all alike. Returns per-run
+ * timings by name.
+ */
+export async function compare(contenders: readonly Contender[], options: { rounds?: number; batch?: number; warmup?: number } = {}): Promise<Map<string, Timing>> {
+  const { rounds = 40, batch = 200, warmup = 2000 } = options;
+  for (const contender of contenders) for (let index = 0; index < warmup; index++) await contender.run();
+  const samples = new Map<string, number[]>(contenders.map((contender) => [contender.name, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (let offset = 0; offset < contenders.length; offset++) {
+      const contender = contenders[(round + offset) % contenders.length] as Contender;
+      const started = performance.now();
+      for (let index = 0; index < batch; index++) await contender.run();
+      samples.get(contender.name)?.push(((performance.now() - started) * 1000) / batch);
+    }
+  }
+  return new Map([...samples].map(([name, list]) => [name, summarise(list)]));
+}
+
+/** Formats microseconds for a table. */
+export const us = (value: number) => `${value.toFixed(1)} µs`;

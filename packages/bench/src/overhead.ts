@@ -1,0 +1,76 @@
+import { Type } from '@sinclair/typebox';
+import { Ajv } from 'ajv';
+import { Agent, type Message, tool } from '@keel/core';
+import { compare, type Timing } from './measure';
+import { finalTurn, toolTurn, zeroLatencyModel } from './zero-latency-model';
+
+export const RefundSchema = Type.Object(
+  { action: Type.Union([Type.Literal('refund'), Type.Literal('reject')]), amount: Type.Number() },
+  { additionalProperties: false },
+);
+const LookupInput = Type.Object({ orderId: Type.String() });
+const lookup = async ({ orderId }: { orderId: string }) => ({ orderId, paid: 50, status: 'damaged' });
+
+/** A Keel agent with one tool and a validated final answer, on the zero-latency model. */
+export function keelAgent() {
+  return Agent.create({ provider: zeroLatencyModel(toolTurn, finalTurn), model: 'bench' })
+    .tool(tool({ name: 'lookup_order', description: 'Look up an order', input: LookupInput, execute: lookup }))
+    .outputSchema(RefundSchema)
+    .build();
+}
+
+/** The same work by hand: call, validate tool args, run the tool, call again, JSON.parse, compiled ajv validate. */
+export function bareRun() {
+  const model = zeroLatencyModel(toolTurn, finalTurn);
+  const ajv = new Ajv({ allErrors: true });
+  const validateArgs = ajv.compile(LookupInput);
+  const validateOutput = ajv.compile(RefundSchema);
+  return async (input: string) => {
+    const messages: Message[] = [{ role: 'user', content: input }];
+    for (;;) {
+      const response = await model.generate({ model: 'bench', messages }, {});
+      const calls = response.content.filter((part) => part.type === 'tool-call');
+      if (calls.length === 0) {
+        const value: unknown = JSON.parse(response.text);
+        if (!validateOutput(value)) throw new Error('invalid output');
+        return value;
+      }
+      const results = await Promise.all(
+        calls.map(async (call) => {
+          if (!validateArgs(call.arguments)) throw new Error('invalid arguments');
+          return { type: 'tool-result' as const, toolCallId: call.id, toolName: call.name, output: JSON.stringify(await lookup(call.arguments)), isError: false };
+        }),
+      );
+      messages.push({ role: 'assistant', content: response.content }, { role: 'tool', content: results });
+    }
+  };
+}
+
+/** Overhead of a Keel run (tool step + validated final answer) against the bare baseline. */
+export async function measureOverhead(): Promise<{ keel: Timing; bare: Timing; ratio: number; overheadPerCallUs: number }> {
+  const agent = keelAgent();
+  const bare = bareRun();
+  const timings = await compare([
+    { name: 'keel', run: () => agent.run('Order A-1182 arrived broken. Refund?') },
+    { name: 'bare', run: () => bare('Order A-1182 arrived broken. Refund?') },
+  ]);
+  const keel = timings.get('keel') as Timing;
+  const bareTiming = timings.get('bare') as Timing;
+  return { keel, bare: bareTiming, ratio: keel.medianUs / bareTiming.medianUs, overheadPerCallUs: (keel.medianUs - bareTiming.medianUs) / 2 };
+}
+
+/** Heap after a warm-up and after 10,000 runs, with GC forced before each reading. */
+export async function measureHeap(runs = 10_000): Promise<{ warmMb: number; afterMb: number; growthMb: number; runs: number }> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const agent = keelAgent();
+  const heap = () => {
+    gc?.();
+    gc?.();
+    return process.memoryUsage().heapUsed / 1024 / 1024;
+  };
+  for (let index = 0; index < 1000; index++) await agent.run('warm up');
+  const warmMb = heap();
+  for (let index = 0; index < runs; index++) await agent.run(`run ${index}`);
+  const afterMb = heap();
+  return { warmMb, afterMb, growthMb: afterMb - warmMb, runs };
+}

@@ -1,0 +1,172 @@
+import { Type } from '@sinclair/typebox';
+import { describe, expect, it } from 'vitest';
+import { Agent, AgentConfigurationError, InMemoryStore, tool } from '../index';
+import type { ModelProvider, ModelResponse, ReliabilityRule } from '../index';
+import { scriptedModel } from '../test/index';
+
+const noop = (name: string) =>
+  tool({ name, description: `the ${name} tool`, input: Type.Object({}), execute: () => name });
+
+/** Runs `build` and returns the configuration error it throws (fails the test when it does not throw one). */
+function configurationError(build: () => unknown): AgentConfigurationError {
+  try {
+    build();
+  } catch (error) {
+    expect(AgentConfigurationError.isInstance(error)).toBe(true);
+    return error as AgentConfigurationError;
+  }
+  throw new Error('expected an AgentConfigurationError, but nothing was thrown');
+}
+
+describe('AgentBuilder immutability', () => {
+  it('returns a new builder from every call', () => {
+    const base = Agent.create({ provider: scriptedModel('ok'), model: 'm' });
+    const store = new InMemoryStore();
+    const calls = [
+      base.system('s'),
+      base.tool(noop('a')),
+      base.tools([noop('a')]),
+      base.guards([() => undefined]),
+      base.memory(store),
+      base.on('run.start', () => {}),
+      base.outputSchema(Type.Object({ a: Type.String() })),
+      base.rules({ defaults: false }),
+    ];
+    for (const next of calls) expect(next).not.toBe(base);
+    expect(new Set(calls).size).toBe(calls.length);
+  });
+
+  it('keeps branches of one base apart: tools and system do not leak', async () => {
+    const model = scriptedModel('done');
+    const base = Agent.create({ provider: model, model: 'm' }).tool(noop('shared'));
+    const first = base.tool(noop('only_first')).system('first system').build();
+    const second = base.tool(noop('only_second')).system('second system').build();
+    const plain = base.build();
+
+    await first.run('hi');
+    await second.run('hi');
+    await plain.run('hi');
+
+    const [firstRequest, secondRequest, plainRequest] = model.requests;
+    expect(firstRequest?.tools?.map((spec) => spec.name)).toEqual(['shared', 'only_first']);
+    expect(firstRequest?.system).toBe('first system');
+    expect(secondRequest?.tools?.map((spec) => spec.name)).toEqual(['shared', 'only_second']);
+    expect(secondRequest?.system).toBe('second system');
+    expect(plainRequest?.tools?.map((spec) => spec.name)).toEqual(['shared']);
+    expect(plainRequest?.system).toBeUndefined();
+  });
+
+  it('does not count a once-only setting given on two branches as given twice', () => {
+    const base = Agent.create({ provider: scriptedModel('ok'), model: 'm' });
+    const left = base.system('left').memory(new InMemoryStore());
+    const right = base.system('right').memory(new InMemoryStore());
+    expect(() => left.build()).not.toThrow();
+    expect(() => right.build()).not.toThrow();
+  });
+});
+
+describe('AgentBuilder.build() validation', () => {
+  const base = () => Agent.create({ provider: scriptedModel('ok'), model: 'm' });
+
+  it.each([
+    ['system', () => base().system('a').system('b')],
+    ['memory', () => base().memory(new InMemoryStore()).memory(new InMemoryStore())],
+    ['outputSchema', () => base().outputSchema(Type.String()).outputSchema(Type.Number())],
+  ])('rejects %s given twice', (setting, builder) => {
+    const error = configurationError(() => builder().build());
+    expect(error).toBeInstanceOf(AgentConfigurationError);
+    expect(error.setting).toBe(setting);
+    expect(error.message).toContain(setting);
+    expect(error.message).toContain('given twice');
+    expect(error.retryable).toBe(false);
+  });
+
+  it('rejects a tool name used twice, naming the tool', () => {
+    const error = configurationError(() => base().tool(noop('search')).tools([noop('other'), noop('search')]).build());
+    expect(error.setting).toBe('tool:search');
+    expect(error.message).toContain('tool:search');
+    expect(error.message).toContain('used twice');
+  });
+
+  it.each([0, 1.5, -1])('rejects maxSteps %s', (maxSteps) => {
+    const error = configurationError(() => Agent.create({ provider: scriptedModel('ok'), model: 'm', maxSteps }).build());
+    expect(error.setting).toBe('maxSteps');
+    expect(error.message).toContain(`got ${maxSteps}`);
+  });
+
+  it('rejects toolRetries -1', () => {
+    const error = configurationError(() => Agent.create({ provider: scriptedModel('ok'), model: 'm', toolRetries: -1 }).build());
+    expect(error.setting).toBe('toolRetries');
+    expect(error.message).toContain('got -1');
+  });
+
+  it('accepts toolRetries 0 and maxSteps 1', () => {
+    expect(() => Agent.create({ provider: scriptedModel('ok'), model: 'm', toolRetries: 0, maxSteps: 1 }).build()).not.toThrow();
+  });
+
+  it('rejects a provider without specificationVersion', () => {
+    const { specificationVersion: _dropped, ...legacy } = scriptedModel('ok');
+    const error = configurationError(() => Agent.create({ provider: legacy as unknown as ModelProvider, model: 'm' }).build());
+    expect(error.setting).toBe('provider');
+    expect(error.message).toContain('specificationVersion');
+  });
+
+  it('rejects a fallback provider without specificationVersion, naming its index', () => {
+    const { specificationVersion: _dropped, ...legacy } = scriptedModel('ok');
+    const error = configurationError(() =>
+      Agent.create({ provider: scriptedModel('ok'), model: 'm', fallbacks: [{ provider: legacy as unknown as ModelProvider, model: 'n' }] }).build(),
+    );
+    expect(error.setting).toBe('fallbacks[0]');
+  });
+
+  it.each(['', '   '])('rejects an empty model id %j', (model) => {
+    const error = configurationError(() => Agent.create({ provider: scriptedModel('ok'), model }).build());
+    expect(error.setting).toBe('provider');
+    expect(error.message).toContain('model id');
+  });
+
+  it("rejects a PreCheck rule that decides 'retry'", () => {
+    const rule: ReliabilityRule<ModelResponse> = { kind: 'my-precheck', when: () => true, then: 'retry' };
+    const error = configurationError(() => base().rules({ preCheck: [rule] }).build());
+    expect(error.setting).toBe('rules.preCheck:my-precheck');
+    expect(error.message).toContain('retry');
+  });
+
+  it('rejects outputFallback without an outputSchema', () => {
+    const error = configurationError(() => base().outputFallback({ canned: 'sorry' }).build());
+    expect(error.setting).toBe('outputFallback');
+    expect(error.message).toContain('outputSchema');
+  });
+
+  it('rejects a canned value that fails the output schema, saying so', () => {
+    const error = configurationError(() =>
+      base()
+        .outputSchema(Type.Object({ answer: Type.String() }))
+        .outputFallback({ canned: { answer: 42 } as unknown as { answer: string } })
+        .build(),
+    );
+    expect(error.setting).toBe('outputFallback.canned');
+    expect(error.message).toContain('the canned value fails the output schema');
+  });
+
+  it('accepts a canned value that passes the output schema', () => {
+    expect(() =>
+      base()
+        .outputSchema(Type.Object({ answer: Type.String() }))
+        .outputFallback({ canned: { answer: 'unknown' } })
+        .build(),
+    ).not.toThrow();
+  });
+});
+
+describe('tool()', () => {
+  it.each(['', 'has space', 'dots.not.allowed', 'x'.repeat(65)])('rejects the name %j', (name) => {
+    const error = configurationError(() => tool({ name, description: 'd', input: Type.Object({}), execute: () => 'x' }));
+    expect(error.setting).toBe(`tool:${name}`);
+    expect(error.message).toContain('tool name');
+  });
+
+  it('accepts letters, digits, _ and - up to 64 characters', () => {
+    expect(tool({ name: `get_weather-2${'x'.repeat(51)}`, description: 'd', input: Type.Object({}), execute: () => 'x' }).name).toHaveLength(64);
+  });
+});

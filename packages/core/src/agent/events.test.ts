@@ -1,0 +1,192 @@
+import { Type } from '@sinclair/typebox';
+import { describe, expect, it, vi } from 'vitest';
+import { Agent, tool } from '../index';
+import type { AgentBuilder, AgentEventName, AgentEvents, RunResult } from '../index';
+import { scriptedModel } from '../test/index';
+
+/** Every event name (a Record, so the compiler insists on the complete list). */
+const everyEvent: Record<AgentEventName, true> = {
+  'run.start': true,
+  'run.end': true,
+  'step.start': true,
+  'step.end': true,
+  'model.request': true,
+  'model.response': true,
+  'model.error': true,
+  'tool.start': true,
+  'tool.end': true,
+  'tool.validation': true,
+  'tool.retry': true,
+  'validation.failed': true,
+  'reliability.retry': true,
+  'reliability.recovered': true,
+  'reliability.fail_fast': true,
+  'reliability.rule_error': true,
+  'reliability.feedback_error': true,
+  'output.fallback_used': true,
+  'listener.error': true,
+};
+const eventNames = Object.keys(everyEvent) as AgentEventName[];
+
+interface Recorded {
+  readonly name: AgentEventName;
+  readonly payload: AgentEvents[AgentEventName];
+}
+
+/** Adds a listener to every event that records name and payload. */
+function recordAll<T>(builder: AgentBuilder<T>, into: Recorded[]): AgentBuilder<T> {
+  return eventNames.reduce((next, name) => next.on(name, (payload) => void into.push({ name, payload })), builder);
+}
+
+/** A two-step agent: a tool turn, then a final answer. A new script each call, so runs can be compared. */
+function twoStepBuilder() {
+  const add = tool({
+    name: 'add',
+    description: 'adds two numbers',
+    input: Type.Object({ a: Type.Number(), b: Type.Number() }),
+    execute: (input) => ({ sum: input.a + input.b }),
+  });
+  const model = scriptedModel([{ toolCalls: [{ id: 'add-1', name: 'add', arguments: { a: 2, b: 3 } }] }, 'The sum is 5.']);
+  return { model, builder: Agent.create({ provider: model, model: 'm' }).tool(add) };
+}
+
+/** A result without its clock readings, so two runs can be compared. */
+function withoutTimings(result: RunResult) {
+  const { startedAt: _startedAt, durationMs: _durationMs, ...rest } = result;
+  return {
+    ...rest,
+    steps: result.steps.map(({ durationMs: _ignored, ...step }) => step),
+    toolCalls: result.toolCalls.map(({ durationMs: _ignored, ...record }) => record),
+    attempts: result.attempts.map(({ elapsedMs: _ignored, ...attempt }) => attempt),
+  };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('agent events', () => {
+  it('emits the lifecycle events of a two-step run in order', async () => {
+    const events: Recorded[] = [];
+    const agent = recordAll(twoStepBuilder().builder, events).build();
+
+    await agent.run('add 2 and 3');
+
+    expect(events.map((event) => event.name)).toEqual([
+      'run.start',
+      'step.start',
+      'model.request',
+      'model.response',
+      'tool.start',
+      'tool.validation',
+      'tool.end',
+      'step.end',
+      'step.start',
+      'model.request',
+      'model.response',
+      'step.end',
+      'run.end',
+    ]);
+  });
+
+  it('ties every payload to the run and its step', async () => {
+    const events: Recorded[] = [];
+    const agent = recordAll(twoStepBuilder().builder, events).build();
+
+    await agent.run('add 2 and 3', { runId: 'run-42' });
+
+    expect(new Set(events.map((event) => event.payload.runId))).toEqual(new Set(['run-42']));
+    expect(events.map((event) => event.payload.step)).toEqual([0, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2]);
+    for (const event of events) expect(typeof event.payload.timestamp).toBe('number');
+    const toolEnd = events.find((event) => event.name === 'tool.end')?.payload as AgentEvents['tool.end'];
+    expect(toolEnd).toMatchObject({ toolCallId: 'add-1', tool: 'add', isError: false });
+    const stepEnds = events.filter((event) => event.name === 'step.end').map((event) => event.payload as AgentEvents['step.end']);
+    expect(stepEnds.map((event) => [event.toolCalls, event.final])).toEqual([
+      [1, false],
+      [0, true],
+    ]);
+    const runEnd = events.at(-1)?.payload as AgentEvents['run.end'];
+    expect(runEnd).toMatchObject({ status: 'ok', steps: 2, modelCalls: 2 });
+  });
+
+  it('freezes payloads: a listener cannot change what later listeners see', async () => {
+    const seenSteps: number[] = [];
+    const reports: AgentEvents['listener.error'][] = [];
+    const agent = twoStepBuilder()
+      .builder.on('step.start', (event) => {
+        expect(Object.isFrozen(event)).toBe(true);
+        (event as { step: number }).step = 1000;
+      })
+      .on('step.start', (event) => void seenSteps.push(event.step))
+      .on('listener.error', (event) => void reports.push(event))
+      .build();
+
+    const result = await agent.run('add 2 and 3');
+
+    expect(seenSteps).toEqual([1, 2]);
+    expect(reports.map((event) => [event.event, event.errorName])).toEqual([
+      ['step.start', 'TypeError'],
+      ['step.start', 'TypeError'],
+    ]);
+    expect(result.text).toBe('The sum is 5.');
+  });
+
+  it('reports a throwing listener as listener.error and leaves the result unchanged', async () => {
+    const reference = await twoStepBuilder().builder.build().run('add 2 and 3', { runId: 'same' });
+
+    const reports: AgentEvents['listener.error'][] = [];
+    const { model, builder } = twoStepBuilder();
+    const agent = builder
+      .on('tool.start', () => {
+        throw new Error('tool.start listener bug');
+      })
+      .on('model.response', () => {
+        throw new RangeError('model.response listener bug');
+      })
+      .on('listener.error', (event) => void reports.push(event))
+      .build();
+    const result = await agent.run('add 2 and 3', { runId: 'same' });
+
+    expect(withoutTimings(result)).toEqual(withoutTimings(reference));
+    expect(model.calls).toBe(2);
+    expect(reports.map((event) => ({ event: event.event, errorName: event.errorName, message: event.message, runId: event.runId }))).toEqual([
+      { event: 'model.response', errorName: 'RangeError', message: 'model.response listener bug', runId: 'same' },
+      { event: 'tool.start', errorName: 'Error', message: 'tool.start listener bug', runId: 'same' },
+      { event: 'model.response', errorName: 'RangeError', message: 'model.response listener bug', runId: 'same' },
+    ]);
+  });
+
+  it('reports a listener whose promise rejects as listener.error and leaves the result unchanged', async () => {
+    const reference = await twoStepBuilder().builder.build().run('add 2 and 3', { runId: 'same' });
+
+    const reports: AgentEvents['listener.error'][] = [];
+    const agent = twoStepBuilder()
+      .builder.on('step.end', async () => {
+        throw new Error('async listener bug');
+      })
+      .on('listener.error', (event) => void reports.push(event))
+      .build();
+    const result = await agent.run('add 2 and 3', { runId: 'same' });
+    await settle();
+
+    expect(withoutTimings(result)).toEqual(withoutTimings(reference));
+    expect(reports).toHaveLength(2);
+    for (const report of reports) expect(report).toMatchObject({ event: 'step.end', message: 'async listener bug', runId: 'same' });
+    expect(reports.map((report) => report.step)).toEqual([1, 2]);
+  });
+
+  it('does not loop when a listener.error listener throws too', async () => {
+    const reporter = vi.fn(() => {
+      throw new Error('the reporter is broken as well');
+    });
+    const agent = twoStepBuilder()
+      .builder.on('run.start', () => {
+        throw new Error('listener bug');
+      })
+      .on('listener.error', reporter)
+      .build();
+
+    const result = await agent.run('add 2 and 3');
+
+    expect(result.text).toBe('The sum is 5.');
+    expect(reporter).toHaveBeenCalledTimes(1);
+  });
+});

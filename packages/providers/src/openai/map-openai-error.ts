@@ -1,0 +1,13 @@
+import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from 'openai';
+import type { ProviderError } from '../errors/provider-error';
+import { mapSdkError } from '../shared/map-sdk-error';
+
+/** Maps anything the OpenAI SDK (or a stream of it) threw to a {@link ProviderError}. */
+export function mapOpenAIError(error: unknown, context: { readonly provider: string; readonly signal?: AbortSignal | undefined }): ProviderError {
+  return mapSdkError(error, {
+    provider: context.provider,
+    label: 'OpenAI',
+    signal: context.signal,
+    classes: { userAbort: APIUserAbortError, connectionTimeout: APIConnectionTimeoutError, connection: APIConnectionError },
+  });
+}

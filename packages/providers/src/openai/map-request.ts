@@ -1,0 +1,33 @@
+import type { ModelRequest } from '@keel/core';
+import { mapOpenAIMessages } from './map-messages';
+import { mapOpenAIResponseFormat } from './map-response-format';
+import { mapOpenAIToolChoice, mapOpenAITools } from './map-tools';
+import type { ChatCompletionCreateParamsNonStreaming } from './openai-types';
+
+/** Settings the provider adds to every request. */
+export interface OpenAIRequestSettings {
+  /** The resolved model id. */
+  readonly model: string;
+  /** Send a request's response-format schema as native structured output. */
+  readonly structuredOutput: boolean;
+}
+
+/**
+ * Maps a Keel request to a Chat Completions body (without `stream`): messages, tools and tool
+ * choice, structured output when enabled, `max_tokens` (the field OpenAI-compatible servers
+ * read), temperature and `stop`.
+ */
+export function mapOpenAIRequest(request: ModelRequest, settings: OpenAIRequestSettings): ChatCompletionCreateParamsNonStreaming {
+  const tools = request.tools ?? [];
+  const responseFormat = settings.structuredOutput ? mapOpenAIResponseFormat(request.responseFormat) : undefined;
+  return {
+    model: settings.model,
+    messages: mapOpenAIMessages(request.system, request.messages),
+    ...(tools.length === 0 ? {} : { tools: mapOpenAITools(tools) }),
+    ...(tools.length === 0 || request.toolChoice === undefined ? {} : { tool_choice: mapOpenAIToolChoice(request.toolChoice) }),
+    ...(responseFormat === undefined ? {} : { response_format: responseFormat }),
+    ...(request.maxTokens === undefined ? {} : { max_tokens: request.maxTokens }),
+    ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+    ...(request.stop === undefined || request.stop.length === 0 ? {} : { stop: [...request.stop] }),
+  };
+}

@@ -1,0 +1,37 @@
+import type { ModelResponse, TextPart, ToolCallPart } from '@keel/core';
+import { ProviderError } from '../errors/provider-error';
+import { parseToolArguments } from '../shared/parse-tool-arguments';
+import { mapOpenAIFinishReason } from './map-finish-reason';
+import { mapOpenAIUsage } from './map-usage';
+import type { ChatCompletion, ChatCompletionMessageToolCall } from './openai-types';
+
+function mapToolCall(call: ChatCompletionMessageToolCall, index: number): ToolCallPart {
+  const id = call.id === '' ? `call_${index}` : call.id;
+  if (call.type === 'custom') return { type: 'tool-call', id, name: call.custom.name, arguments: call.custom.input };
+  return { type: 'tool-call', id, name: call.function.name, arguments: parseToolArguments(call.function.arguments) };
+}
+
+/**
+ * Maps a Chat Completions response (first choice): the text, then the tool calls (arguments
+ * parsed; the raw string when not valid JSON). A `refusal` is reported as text with finish
+ * reason `refusal`. A response without choices throws a `server-error` {@link ProviderError}.
+ */
+export function mapOpenAIResponse(completion: ChatCompletion, context: { readonly provider: string }): ModelResponse {
+  const choice = completion.choices[0];
+  if (choice === undefined) {
+    throw new ProviderError({ message: 'OpenAI response had no choices', errorKind: 'server-error', provider: context.provider });
+  }
+  const { message } = choice;
+  const refusal = message.refusal ?? '';
+  const text = (message.content ?? '') + refusal;
+  const toolCalls = (message.tool_calls ?? []).map(mapToolCall);
+  const content: (TextPart | ToolCallPart)[] = [...(text === '' ? [] : [{ type: 'text' as const, text }]), ...toolCalls];
+  return {
+    content,
+    text,
+    finishReason: mapOpenAIFinishReason(choice.finish_reason, { refused: refusal !== '', hasToolCalls: toolCalls.length > 0 }),
+    usage: mapOpenAIUsage(completion.usage),
+    ...(typeof completion.model === 'string' ? { modelId: completion.model } : {}),
+    ...(typeof completion.id === 'string' ? { responseId: completion.id } : {}),
+  };
+}

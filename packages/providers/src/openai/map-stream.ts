@@ -1,0 +1,98 @@
+import type { ModelStreamPart, TextPart, ToolCallPart } from '@keel/core';
+import { ProviderError } from '../errors/provider-error';
+import { parseToolArguments } from '../shared/parse-tool-arguments';
+import { mapOpenAIFinishReason } from './map-finish-reason';
+import { mapOpenAIUsage } from './map-usage';
+import type { ChatCompletionChunk, CompletionUsage } from './openai-types';
+
+interface ToolCallState {
+  id: string;
+  name: string;
+  json: string;
+  started: boolean;
+}
+
+/**
+ * Maps a Chat Completions chunk stream (first choice) to Keel stream parts: `text-delta` per
+ * content delta, `tool-call-start` once a tool call's id and name are known, `tool-call-delta`
+ * per argument delta (tracked by `index`), then a `tool-call` per call (arguments parsed) and
+ * `finish` with the whole response and the usage chunk's counts. A stream that ends before any
+ * `finish_reason` throws a `network` {@link ProviderError}: a dropped stream never ends silently.
+ */
+export async function* mapOpenAIStream(
+  chunks: AsyncIterable<ChatCompletionChunk>,
+  context: { readonly provider: string },
+): AsyncGenerator<ModelStreamPart, void, undefined> {
+  const toolCalls = new Map<number, ToolCallState>();
+  let text = '';
+  let refusal = '';
+  let finishReason: string | null = null;
+  let usage: CompletionUsage | undefined;
+  let id: string | undefined;
+  let model: string | undefined;
+
+  for await (const chunk of chunks) {
+    if (typeof chunk.id === 'string' && chunk.id !== '') id ??= chunk.id;
+    if (typeof chunk.model === 'string' && chunk.model !== '') model ??= chunk.model;
+    if (chunk.usage !== undefined && chunk.usage !== null) usage = chunk.usage;
+    const choice = chunk.choices?.[0];
+    if (choice === undefined) continue;
+    const { delta } = choice;
+    if (typeof delta.content === 'string' && delta.content !== '') {
+      text += delta.content;
+      yield { type: 'text-delta', text: delta.content };
+    }
+    if (typeof delta.refusal === 'string') refusal += delta.refusal;
+    for (const toolDelta of delta.tool_calls ?? []) {
+      let state = toolCalls.get(toolDelta.index);
+      if (state === undefined) {
+        state = { id: '', name: '', json: '', started: false };
+        toolCalls.set(toolDelta.index, state);
+      }
+      if (toolDelta.id !== undefined && toolDelta.id !== '' && state.id === '') state.id = toolDelta.id;
+      if (toolDelta.function?.name !== undefined && toolDelta.function.name !== '' && state.name === '') state.name = toolDelta.function.name;
+      if (!state.started && state.name !== '') {
+        if (state.id === '') state.id = `call_${toolDelta.index}`;
+        state.started = true;
+        yield { type: 'tool-call-start', id: state.id, name: state.name };
+        if (state.json !== '') yield { type: 'tool-call-delta', id: state.id, argumentsDelta: state.json };
+      }
+      const argumentsDelta = toolDelta.function?.arguments ?? '';
+      if (argumentsDelta !== '') {
+        state.json += argumentsDelta;
+        if (state.started) yield { type: 'tool-call-delta', id: state.id, argumentsDelta };
+      }
+    }
+    if (choice.finish_reason !== null && choice.finish_reason !== undefined) finishReason = choice.finish_reason;
+  }
+
+  if (finishReason === null) {
+    throw new ProviderError({
+      message: 'OpenAI stream ended before a finish_reason: the connection dropped mid-way',
+      errorKind: 'network',
+      provider: context.provider,
+    });
+  }
+
+  const calls: ToolCallPart[] = [];
+  for (const index of [...toolCalls.keys()].sort((left, right) => left - right)) {
+    const state = toolCalls.get(index);
+    if (state === undefined) continue;
+    const call: ToolCallPart = { type: 'tool-call', id: state.id === '' ? `call_${index}` : state.id, name: state.name, arguments: parseToolArguments(state.json) };
+    calls.push(call);
+    yield { type: 'tool-call', call };
+  }
+  const fullText = text + refusal;
+  const content: (TextPart | ToolCallPart)[] = [...(fullText === '' ? [] : [{ type: 'text' as const, text: fullText }]), ...calls];
+  yield {
+    type: 'finish',
+    response: {
+      content,
+      text: fullText,
+      finishReason: mapOpenAIFinishReason(finishReason, { refused: refusal !== '', hasToolCalls: calls.length > 0 }),
+      usage: mapOpenAIUsage(usage),
+      ...(model === undefined ? {} : { modelId: model }),
+      ...(id === undefined ? {} : { responseId: id }),
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import type { ToolChoice, ToolSpecification } from '@keel/core';
+import type { ChatCompletionFunctionTool, ChatCompletionToolChoiceOption } from './openai-types';
+
+/** Maps Keel tools to Chat Completions function tools (`name`, `description`, `parameters`). */
+export function mapOpenAITools(tools: readonly ToolSpecification[]): ChatCompletionFunctionTool[] {
+  return tools.map((tool) => ({
+    type: 'function',
+    function: {
+      name: tool.name,
+      ...(tool.description === '' ? {} : { description: tool.description }),
+      parameters: { ...tool.inputSchema },
+    },
+  }));
+}
+
+/** Maps a Keel tool choice: `auto`, `required`, `none`, a named tool → `{ type: 'function', function: { name } }`. */
+export function mapOpenAIToolChoice(choice: ToolChoice): ChatCompletionToolChoiceOption {
+  switch (choice.type) {
+    case 'auto':
+    case 'required':
+    case 'none':
+      return choice.type;
+    case 'tool':
+      return { type: 'function', function: { name: choice.name } };
+  }
+}

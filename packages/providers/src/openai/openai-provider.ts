@@ -1,0 +1,102 @@
+import OpenAI from 'openai';
+import type { ModelCallOptions, ModelProviderV1, ModelRequest, ModelResponse, ModelStreamPart } from '@keel/core';
+import { resolveModel } from '../shared/resolve-model';
+import { mapOpenAIError } from './map-openai-error';
+import { mapOpenAIRequest } from './map-request';
+import { mapOpenAIResponse } from './map-response';
+import { mapOpenAIStream } from './map-stream';
+
+/** Options of {@link openai}. */
+export interface OpenAIProviderOptions {
+  /** Model id used when a request's `model` is empty. */
+  readonly model?: string;
+  /**
+   * API key; the SDK reads `OPENAI_API_KEY` when omitted. With a custom base URL and no key at
+   * all, a placeholder is sent (local OpenAI-compatible servers need none). Ignored with `client`.
+   */
+  readonly apiKey?: string;
+  /**
+   * Base URL of an OpenAI-compatible API, e.g. `http://127.0.0.1:11434/v1` for a local server;
+   * the SDK reads `OPENAI_BASE_URL` when omitted. Ignored with `client`.
+   */
+  readonly baseURL?: string;
+  /** Milliseconds before a request times out (the SDK's `timeout`). Ignored with `client`. */
+  readonly timeout?: number;
+  /**
+   * A prebuilt SDK client. Its own retry setting is overridden: every request is sent with
+   * `maxRetries: 0`.
+   */
+  readonly client?: OpenAI;
+  /**
+   * Send a request's `responseFormat` schema as native structured output
+   * (`response_format: { type: 'json_schema', ... }`). Off by default: not every compatible server
+   * supports it, and Keel validates the output either way.
+   */
+  readonly structuredOutput?: boolean;
+}
+
+const providerName = 'openai';
+
+/**
+ * The key to give the SDK: the option's; else none (the SDK reads its environment), except for a
+ * custom base URL without any key — local compatible servers need none, but the SDK refuses to
+ * start without one, so a placeholder is sent.
+ */
+function apiKeyOption(options: OpenAIProviderOptions): { apiKey?: string } {
+  if (options.apiKey !== undefined) return { apiKey: options.apiKey };
+  const environment = process.env;
+  const customBaseURL = options.baseURL ?? environment['OPENAI_BASE_URL'];
+  const hasKey = (environment['OPENAI_API_KEY'] ?? '') !== '' || (environment['OPENAI_ADMIN_KEY'] ?? '') !== '';
+  return customBaseURL !== undefined && customBaseURL !== '' && !hasKey ? { apiKey: 'not-needed' } : {};
+}
+
+/**
+ * A Keel model provider on the Chat Completions API (official SDK), so it also serves
+ * OpenAI-compatible servers. It never retries: the SDK runs with `maxRetries: 0` so the
+ * reliability gate sees, counts and bills every attempt. Errors are thrown as
+ * {@link ProviderError} with an exact `errorKind`.
+ */
+export function openai(options: OpenAIProviderOptions = {}): ModelProviderV1 {
+  const client =
+    options.client ??
+    new OpenAI({
+      maxRetries: 0,
+      ...apiKeyOption(options),
+      ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+      ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
+    });
+  const structuredOutput = options.structuredOutput ?? false;
+
+  const body = (request: ModelRequest) =>
+    mapOpenAIRequest(request, { model: resolveModel(request.model, options.model, providerName), structuredOutput });
+  const requestOptions = (signal: AbortSignal | undefined) => (signal === undefined ? { maxRetries: 0 } : { maxRetries: 0, signal });
+  const toError = (error: unknown, signal: AbortSignal | undefined) => mapOpenAIError(error, { provider: providerName, signal });
+
+  return {
+    specificationVersion: 'v1',
+    name: providerName,
+
+    async generate(request: ModelRequest, callOptions: ModelCallOptions): Promise<ModelResponse> {
+      const { signal } = callOptions;
+      try {
+        const completion = await client.chat.completions.create(body(request), requestOptions(signal));
+        return mapOpenAIResponse(completion, { provider: providerName });
+      } catch (error) {
+        throw toError(error, signal);
+      }
+    },
+
+    async *stream(request: ModelRequest, callOptions: ModelCallOptions): AsyncGenerator<ModelStreamPart, void, undefined> {
+      const { signal } = callOptions;
+      try {
+        const chunks = await client.chat.completions.create(
+          { ...body(request), stream: true, stream_options: { include_usage: true } },
+          requestOptions(signal),
+        );
+        yield* mapOpenAIStream(chunks, { provider: providerName });
+      } catch (error) {
+        throw toError(error, signal);
+      }
+    },
+  };
+}

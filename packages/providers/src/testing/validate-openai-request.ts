@@ -1,0 +1,67 @@
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Checks an outgoing Chat Completions body and returns what breaks the API's rules: a model and
+ * messages; every assistant `tool_calls` id answered by a `role: 'tool'` message before the next
+ * non-tool message; no tool message without a call to answer; arguments sent as JSON strings; no
+ * assistant message with neither content nor tool calls; a forced tool that exists.
+ */
+export function openAIRequestIssues(body: unknown): string[] {
+  if (!isObject(body)) return ['the body is not a JSON object'];
+  const issues: string[] = [];
+  if (typeof body['model'] !== 'string' || body['model'] === '') issues.push('model is missing');
+  const messages = Array.isArray(body['messages']) ? body['messages'] : [];
+  if (messages.length === 0) issues.push('messages must be a non-empty array');
+  let open = new Set<string>();
+  const closeTurn = (at: string) => {
+    for (const id of open) issues.push(`tool call ${id} is not answered by a tool message before ${at}`);
+    open = new Set();
+  };
+  messages.forEach((message, index) => {
+    const at = `messages[${index}]`;
+    if (!isObject(message)) return void issues.push(`${at} is not an object`);
+    const role = message['role'];
+    if (role === 'tool') {
+      const id = message['tool_call_id'];
+      if (typeof id !== 'string' || !open.has(id)) issues.push(`${at} answers ${String(id)}, which no pending assistant tool call has`);
+      else open.delete(id);
+      if (typeof message['content'] !== 'string') issues.push(`${at}.content must be a string`);
+      return;
+    }
+    closeTurn(at);
+    if (role === 'assistant') {
+      const calls = Array.isArray(message['tool_calls']) ? message['tool_calls'].filter(isObject) : [];
+      const content = message['content'];
+      if ((content === null || content === undefined || content === '') && calls.length === 0) issues.push(`${at} has neither content nor tool calls`);
+      for (const call of calls) {
+        const fn = call['function'];
+        if (typeof call['id'] !== 'string' || call['id'] === '') issues.push(`${at} has a tool call without an id`);
+        else open.add(call['id']);
+        if (!isObject(fn) || typeof fn['arguments'] !== 'string') issues.push(`${at} has tool call arguments that are not a JSON string`);
+      }
+    } else if (role !== 'system' && role !== 'user' && role !== 'developer') {
+      issues.push(`${at}.role is ${JSON.stringify(role)}`);
+    }
+  });
+  closeTurn('the end of the conversation');
+  const tools = Array.isArray(body['tools']) ? body['tools'].filter(isObject) : [];
+  const names = tools.map((tool) => (isObject(tool['function']) ? tool['function']['name'] : undefined));
+  const choice = body['tool_choice'];
+  if (choice !== undefined) {
+    if (tools.length === 0) issues.push('tool_choice is set without tools');
+    if (isObject(choice) && isObject(choice['function']) && !names.includes(choice['function']['name'])) {
+      issues.push(`tool_choice names an unknown tool ${String(choice['function']['name'])}`);
+    }
+  }
+  return issues;
+}
+
+/** Throws, listing every rule broken, when `body` is not a valid Chat Completions request. */
+export function assertValidOpenAIRequest(body: unknown): void {
+  const issues = openAIRequestIssues(body);
+  if (issues.length > 0) throw new Error(`Invalid OpenAI request:\n- ${issues.join('\n- ')}`);
+}

@@ -1,0 +1,79 @@
+/** One server-sent event: `data` is JSON-encoded unless it is a string. */
+export interface SseEvent {
+  readonly event?: string;
+  readonly data: unknown;
+}
+
+/** How a scripted event stream ends. */
+export type SseEnding =
+  /** The response ends normally after the last event. */
+  | 'complete'
+  /** The response ends cleanly but early: the client sees a well-formed but truncated stream. */
+  | 'end'
+  /** The socket is destroyed after the events: the connection drops mid-way. */
+  | 'destroy'
+  /** Nothing more is sent and the connection stays open. */
+  | 'hang';
+
+/** A scripted answer to one request, replayed by the wire server. */
+export type WireReply =
+  | {
+      readonly kind: 'json';
+      readonly status: number;
+      readonly headers: Readonly<Record<string, string>>;
+      readonly body: unknown;
+    }
+  | {
+      readonly kind: 'sse';
+      readonly status: number;
+      readonly headers: Readonly<Record<string, string>>;
+      readonly events: readonly SseEvent[];
+      readonly ending: SseEnding;
+      /** Pause between events, in milliseconds. */
+      readonly delayMs: number;
+    }
+  /** The socket is destroyed before any response: a connection reset. */
+  | { readonly kind: 'reset' }
+  /** No response ever; the connection stays open. */
+  | { readonly kind: 'hang' };
+
+/** A JSON response (status 200 unless given). */
+export function jsonReply(body: unknown, options: { status?: number; headers?: Record<string, string> } = {}): WireReply {
+  return { kind: 'json', status: options.status ?? 200, headers: options.headers ?? {}, body };
+}
+
+/** An error response with a JSON body and the given status and headers. */
+export function errorReply(status: number, body: unknown, headers: Record<string, string> = {}): WireReply {
+  return { kind: 'json', status, headers, body };
+}
+
+/** A `text/event-stream` response replaying `events`, ending as `ending` says (default complete). */
+export function sseReply(
+  events: readonly SseEvent[],
+  options: { ending?: SseEnding; delayMs?: number; status?: number; headers?: Record<string, string> } = {},
+): WireReply {
+  return {
+    kind: 'sse',
+    status: options.status ?? 200,
+    headers: options.headers ?? {},
+    events,
+    ending: options.ending ?? 'complete',
+    delayMs: options.delayMs ?? 0,
+  };
+}
+
+/** A connection reset: the socket is destroyed before any response. */
+export function resetReply(): WireReply {
+  return { kind: 'reset' };
+}
+
+/** A server that never answers. */
+export function hangReply(): WireReply {
+  return { kind: 'hang' };
+}
+
+/** Encodes one server-sent event as written on the wire. */
+export function encodeSseEvent({ event, data }: SseEvent): string {
+  const payload = typeof data === 'string' ? data : JSON.stringify(data);
+  return `${event === undefined ? '' : `event: ${event}\n`}data: ${payload}\n\n`;
+}

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { classifyError, kindFromStatus } from './classify-error';
+import { AbortedError } from './errors/aborted-error';
+
+describe('kindFromStatus', () => {
+  it.each([
+    [429, 'rate-limit'],
+    [529, 'overloaded'],
+    [408, 'timeout'],
+    [401, 'auth'],
+    [403, 'auth'],
+    [500, 'server-error'],
+    [502, 'server-error'],
+    [503, 'server-error'],
+    [400, 'bad-request'],
+    [404, 'bad-request'],
+    [422, 'bad-request'],
+    [200, 'unknown'],
+  ] as const)('maps %i to %s', (status, kind) => {
+    expect(kindFromStatus(status)).toBe(kind);
+  });
+});
+
+describe('classifyError', () => {
+  it('maps an HTTP status on the thrown value', () => {
+    expect(classifyError(Object.assign(new Error('Too many requests'), { status: 429 }))).toEqual({ kind: 'rate-limit' });
+    expect(classifyError({ status: 401, message: 'invalid api key' })).toEqual({ kind: 'auth' });
+    expect(classifyError({ status: 400 })).toEqual({ kind: 'bad-request' });
+    expect(classifyError({ status: 503 })).toEqual({ kind: 'server-error' });
+  });
+
+  it('keeps a retryAfterMs next to a status', () => {
+    expect(classifyError({ status: 429, retryAfterMs: 2_000 })).toEqual({ kind: 'rate-limit', retryAfterMs: 2_000 });
+  });
+
+  it('passes a declared errorKind through, with its retryAfterMs', () => {
+    expect(classifyError({ errorKind: 'rate-limit', retryAfterMs: 120_000 })).toEqual({ kind: 'rate-limit', retryAfterMs: 120_000 });
+    expect(classifyError({ errorKind: 'overloaded' })).toEqual({ kind: 'overloaded' });
+  });
+
+  it('prefers a declared errorKind over the status', () => {
+    expect(classifyError({ errorKind: 'auth', status: 500 })).toEqual({ kind: 'auth' });
+  });
+
+  it('ignores an errorKind it does not know and classifies the rest', () => {
+    expect(classifyError({ errorKind: 'cosmic-rays', status: 503 })).toEqual({ kind: 'server-error' });
+    expect(classifyError({ errorKind: 'cosmic-rays' })).toEqual({ kind: 'unknown' });
+  });
+
+  it('ignores a retryAfterMs that is not a finite number', () => {
+    expect(classifyError({ errorKind: 'rate-limit', retryAfterMs: Number.POSITIVE_INFINITY })).toEqual({ kind: 'rate-limit' });
+    expect(classifyError({ errorKind: 'rate-limit', retryAfterMs: '30' })).toEqual({ kind: 'rate-limit' });
+  });
+
+  it('classifies aborts as aborted', () => {
+    const abort = new Error('This operation was aborted');
+    abort.name = 'AbortError';
+    expect(classifyError(abort)).toEqual({ kind: 'aborted' });
+    expect(classifyError(new DOMException('aborted', 'AbortError'))).toEqual({ kind: 'aborted' });
+    expect(classifyError({ code: 'ABORT_ERR' })).toEqual({ kind: 'aborted' });
+    expect(classifyError(new AbortedError())).toEqual({ kind: 'aborted' });
+  });
+
+  it('classifies an abort as aborted even when it carries a status', () => {
+    const abort = Object.assign(new Error('aborted'), { name: 'AbortError', status: 500 });
+    expect(classifyError(abort)).toEqual({ kind: 'aborted' });
+  });
+
+  it('classifies TimeoutError as timeout', () => {
+    expect(classifyError(new DOMException('timed out', 'TimeoutError'))).toEqual({ kind: 'timeout' });
+  });
+
+  it('classifies socket errors as network, on the error or its cause', () => {
+    expect(classifyError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }))).toEqual({ kind: 'network' });
+    expect(classifyError(new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }))).toEqual({ kind: 'network' });
+    expect(classifyError({ code: 'ENOTFOUND' })).toEqual({ kind: 'network' });
+    expect(classifyError({ code: 'ETIMEDOUT' })).toEqual({ kind: 'timeout' });
+  });
+
+  it('classifies anything else as unknown', () => {
+    expect(classifyError(new Error('boom'))).toEqual({ kind: 'unknown' });
+    expect(classifyError({ code: 'EWHATEVER' })).toEqual({ kind: 'unknown' });
+    expect(classifyError('a string')).toEqual({ kind: 'unknown' });
+    expect(classifyError(null)).toEqual({ kind: 'unknown' });
+    expect(classifyError(undefined)).toEqual({ kind: 'unknown' });
+  });
+});
