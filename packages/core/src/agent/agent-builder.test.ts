@@ -121,7 +121,7 @@ describe('AgentBuilder.build() validation', () => {
 
   it.each(['', '   '])('rejects an empty model id %j', (model) => {
     const error = configurationError(() => Agent.create({ provider: scriptedModel('ok'), model }).build());
-    expect(error.setting).toBe('provider');
+    expect(error.setting).toBe('model');
     expect(error.message).toContain('model id');
   });
 

@@ -1,4 +1,5 @@
-import { type AnySchema, type InferSchema, toValidator } from '@keel/reliability';
+import { type AnySchema, type InferSchema, type ReliabilityRule, strictOutputRules, toValidator } from '@keel/reliability';
+import type { ModelResponse } from '../model/model-provider-v1';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import type { AgentEventName, AgentListener } from '../events/agent-events';
 import type { ListenerEntry } from '../events/event-bus';
@@ -28,6 +29,17 @@ const fail = (setting: string, message: string): never => {
 };
 
 const isWholeAtLeast = (value: number | undefined, min: number) => value === undefined || (Number.isInteger(value) && value >= min);
+
+/**
+ * A step's PostDecide rules: the user's first, then (with an output schema, unless `defaults` is
+ * false) the strict-output rules, so adding e.g. a provider-fallback rule keeps feedback retries.
+ */
+function stepRules(rules: RulesOptions | undefined, output: AgentConfig['output']): readonly ReliabilityRule<ModelResponse>[] {
+  const user = rules?.postDecide ?? [];
+  if (!output || output.options.strict === false || rules?.defaults === false) return user;
+  const { maxAttempts = 3, retryOn } = output.options;
+  return [...user, ...strictOutputRules<ModelResponse>({ maxRetries: maxAttempts - 1, ...(retryOn ? { retryOn } : {}) })];
+}
 
 /**
  * The immutable fluent builder of an {@link Agent}: every call returns a new builder, so a
@@ -101,7 +113,7 @@ export class AgentBuilder<TOutput = string> {
       if (target.provider?.specificationVersion !== 'v1' || typeof target.provider.generate !== 'function') {
         fail(setting, 'must be a ModelProvider with specificationVersion "v1" and generate()');
       }
-      if (typeof target.model !== 'string' || target.model.trim() === '') fail(setting, 'needs a model id');
+      if (typeof target.model !== 'string' || target.model.trim() === '') fail(index === 0 ? 'model' : `${setting}.model`, 'needs a model id');
     });
     if (!isWholeAtLeast(options.maxSteps, 1)) fail('maxSteps', `must be a whole number >= 1, got ${options.maxSteps}`);
     if (!isWholeAtLeast(options.toolRetries, 0)) fail('toolRetries', `must be a whole number >= 0, got ${options.toolRetries}`);
@@ -161,6 +173,8 @@ export class AgentBuilder<TOutput = string> {
       ...(output === undefined ? {} : { output }),
       ...(state.outputFallback === undefined ? {} : { outputFallback: state.outputFallback }),
       rules: state.rules ?? {},
+      stepRules: stepRules(state.rules, output),
+      reaskRules: state.rules?.postDecide ?? [],
     };
     return new Agent<TOutput>(Object.freeze(config));
   }

@@ -73,7 +73,10 @@ export interface RulesOptions {
   readonly preCheck?: readonly ReliabilityRule<ModelResponse>[];
   /** Run after every attempt; first match wins. */
   readonly postDecide?: readonly ReliabilityRule<ModelResponse>[];
-  /** Append the default rules (transient-error retries) after yours. Default true. */
+  /**
+   * Append the default rules after yours: strict-output rules when an output schema is set, then
+   * transient-error retries. Default true.
+   */
   readonly defaults?: boolean;
 }
 
@@ -96,4 +99,8 @@ export interface AgentConfig {
   readonly output?: { readonly validator: SchemaValidator<unknown>; readonly options: OutputOptions };
   readonly outputFallback?: OutputFallbackOptions<unknown>;
   readonly rules: RulesOptions;
+  /** PostDecide rules of a step call, resolved once at build (the user's, then strict-output rules). */
+  readonly stepRules: readonly ReliabilityRule<ModelResponse>[];
+  /** PostDecide rules of a tool-argument re-ask call (no output validation there). */
+  readonly reaskRules: readonly ReliabilityRule<ModelResponse>[];
 }

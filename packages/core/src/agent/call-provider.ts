@@ -29,7 +29,7 @@ const countEphemeral = (messages: readonly Message[]) => messages.reduce((count,
 export async function callProvider(state: RunState, call: ProviderCall): Promise<ModelResponse> {
   const { target, request, attempt, purpose } = call;
   const names = { attempt, purpose, provider: target.provider.name, model: target.model };
-  emit(state, 'model.request', {
+  if (state.bus.has('model.request')) emit(state, 'model.request', {
     ...names,
     messageCount: request.messages.length,
     ephemeralCount: countEphemeral(request.messages),
@@ -54,6 +54,7 @@ export async function callProvider(state: RunState, call: ProviderCall): Promise
     });
     throw error;
   }
+  if (!state.bus.has('model.response')) return response;
   const priced = state.ledger.price(target.model, response.usage);
   emit(state, 'model.response', {
     ...names,

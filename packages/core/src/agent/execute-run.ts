@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AbortedError, isValidationErrorKind, reduceError, ReliabilityFailFastError } from '@keel/reliability';
+import { AbortedError, type ErrorKind, reduceError, ReliabilityFailFastError } from '@keel/reliability';
 import type { ValidationIssue, JsonRepair } from '@keel/reliability';
 import { MaxStepsExceededError } from '../errors/max-steps-exceeded-error';
 import type { EventBus } from '../events/event-bus';
@@ -15,8 +15,6 @@ import type { OutputMemo } from './output-verdict';
 import type { Provenance, RunInput, RunOptions, RunResult, StepRecord } from './run-result';
 import { emit, type RunState } from './run-state';
 import type { StreamSink } from './stream-part';
-
-const neverAborted = new AbortController().signal;
 
 function inputMessages(input: RunInput): Message[] {
   if (typeof input === 'string') return [{ role: 'user', content: input }];
@@ -39,7 +37,8 @@ export async function executeRun(config: AgentConfig, bus: EventBus, input: RunI
   const state: RunState = {
     config,
     runId: options.runId ?? randomUUID(),
-    signal: options.signal ?? neverAborted,
+    // A signal per run: one shared by every run without a signal would collect their abort listeners.
+    signal: options.signal ?? new AbortController().signal,
     bus,
     ledger: new UsageLedger(config.pricing),
     attempts: [],
@@ -146,7 +145,10 @@ export async function executeRun(config: AgentConfig, bus: EventBus, input: RunI
   }
 }
 
-/** Makes the step's gated call; on a validation fail-fast (or a `fallback` decision) tries the fallback tiers. */
+/** Failures of the model's answer (not of the call) that the fallback tiers may stand in for. */
+const fallbackKinds = new Set<ErrorKind>(['schema-fail', 'parse-fail', 'truncated', 'refusal']);
+
+/** Makes the step's gated call; when the answer fails for good (or a rule decides `fallback`) tries the fallback tiers. */
 async function stepOutcome(state: RunState, kept: readonly Message[], memo: OutputMemo): Promise<StepOutcome> {
   delete memo.lastFailure;
   const fallback = async (failure: Parameters<typeof resolveFallback>[1]) => {
@@ -164,7 +166,7 @@ async function stepOutcome(state: RunState, kept: readonly Message[], memo: Outp
     const value = state.config.output ? result.value : textOf(response);
     return { response, value, provenance: 'model' };
   } catch (error) {
-    if (ReliabilityFailFastError.isInstance(error) && isValidationErrorKind(error.errorKind)) {
+    if (ReliabilityFailFastError.isInstance(error) && fallbackKinds.has(error.errorKind)) {
       const tier = await resolveFallback(state, memo.lastFailure, `${error.kind}: ${error.message}`);
       if (tier) return { value: tier.value, provenance: tier.tier };
     }

@@ -1,8 +1,6 @@
 import {
   type GateResult,
-  type ReliabilityRule,
   runGate,
-  strictOutputRules,
   type ValidationFailure,
   feedbackInput,
 } from '@keel/reliability';
@@ -25,17 +23,6 @@ export interface GatedCall {
   readonly memo?: OutputMemo;
   /** Called by a `fallback` rule decision with the step's latest validation failure. */
   readonly fallback?: (failure: ValidationFailure | undefined) => Promise<unknown>;
-}
-
-function postDecideRules(config: AgentConfig): readonly ReliabilityRule<ModelResponse>[] {
-  const user = config.rules.postDecide;
-  if (user && user.length > 0) return user;
-  const output = config.output;
-  if (!output) return [];
-  const options = output.options;
-  const maxRetries = (options.maxAttempts ?? 3) - 1;
-  if (options.strict === false) return [];
-  return strictOutputRules<ModelResponse>({ maxRetries, ...(options.retryOn ? { retryOn: options.retryOn } : {}) });
 }
 
 function buildRequest(config: AgentConfig, model: string, messages: readonly Message[], toolChoice: ToolChoice | undefined): ModelRequest {
@@ -90,7 +77,7 @@ export function gatedModelCall(state: RunState, call: GatedCall): Promise<GateRe
       state.ledger.record(record.usage);
     },
     preCheck: config.rules.preCheck ?? [],
-    rules: isStep ? postDecideRules(config) : (config.rules.postDecide ?? []),
+    rules: isStep ? config.stepRules : config.reaskRules,
     defaultRules: config.rules.defaults ?? true,
     providerCount: config.targets.length,
     ...(call.fallback ? { fallback: () => (call.fallback as NonNullable<GatedCall['fallback']>)(memo.lastFailure) } : {}),

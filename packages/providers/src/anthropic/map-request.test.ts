@@ -1,6 +1,6 @@
 import type { ModelRequest } from '@keel/core';
 import { describe, expect, it } from 'vitest';
-import { fullRequest, toolRound, weatherTool } from '../testing/fixtures/keel-requests';
+import { fullRequest, timeTool, toolRound, weatherTool } from '../testing/fixtures/keel-requests';
 import { anthropicRequestIssues } from '../testing/validate-anthropic-request';
 import { mapAnthropicRequest } from './map-request';
 
@@ -21,7 +21,7 @@ describe('mapAnthropicRequest', () => {
   });
 
   it('answers tool calls with one user turn of tool_result blocks, is_error kept', () => {
-    const body = map({ messages: toolRound });
+    const body = map({ messages: toolRound, tools: [weatherTool, timeTool] });
     expect(body.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
     expect(body.messages[2]?.content).toEqual([
       { type: 'tool_result', tool_use_id: 'call_1', content: '{"tempC":18}' },
@@ -36,6 +36,7 @@ describe('mapAnthropicRequest', () => {
         { role: 'user', content: 'Also, be brief.' },
         { role: 'user', content: 'Thanks!' },
       ],
+      tools: [weatherTool, timeTool],
     });
     expect(body.messages).toHaveLength(3);
     expect(body.messages[2]?.content).toMatchObject([
@@ -71,6 +72,7 @@ describe('mapAnthropicRequest', () => {
         { role: 'assistant', content: [{ type: 'tool-call', id: 't1', name: 'get_weather', arguments: '{"city": "Os' }] },
         { role: 'tool', content: [{ type: 'tool-result', toolCallId: 't1', toolName: 'get_weather', output: 'bad arguments', isError: true }] },
       ],
+      tools: [weatherTool],
     });
     expect(body.messages[1]?.content).toEqual([{ type: 'tool_use', id: 't1', name: 'get_weather', input: {} }]);
   });

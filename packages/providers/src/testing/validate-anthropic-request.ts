@@ -73,8 +73,8 @@ function messageIssues(messages: unknown[]): string[] {
  * Checks an outgoing Messages API body against the API's rules and returns what breaks them:
  * a model and a positive `max_tokens`; turns that start with user and alternate; no empty
  * content or text; every `tool_use` answered by a `tool_result` at the start of the next user
- * turn (and no stray results); unique tool names; a forced tool that exists; at most four cache
- * breakpoints.
+ * turn (and no stray results); tools defined when the history uses them; unique, valid tool
+ * names; a forced tool that exists; at most four cache breakpoints.
  */
 export function anthropicRequestIssues(body: unknown): string[] {
   if (!isObject(body)) return ['the body is not a JSON object'];
@@ -98,6 +98,8 @@ export function anthropicRequestIssues(body: unknown): string[] {
     if (typeof tool['name'] !== 'string' || !/^[a-zA-Z0-9_-]{1,128}$/.test(tool['name'])) issues.push(`tool name ${JSON.stringify(tool['name'])} is not valid`);
     if (!isObject(tool['input_schema']) || tool['input_schema']['type'] !== 'object') issues.push(`tool ${String(tool['name'])} has no object input_schema`);
   }
+  const usesTools = Array.isArray(messages) && JSON.stringify(messages).includes('"type":"tool_use"');
+  if (usesTools && tools.length === 0) issues.push('the messages contain tool_use blocks but no tools are defined');
   const choice = body['tool_choice'];
   if (choice !== undefined) {
     if (tools.length === 0) issues.push('tool_choice is set without tools');

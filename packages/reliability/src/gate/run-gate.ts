@@ -16,6 +16,9 @@ import type { GateAttemptContext, GateFeedback, GateOptions, GateResult, GateVer
 import type { ReliabilityRule, ScopeValue } from './rule';
 import type { AttemptSummary, ReliabilityScope } from './scope';
 
+/** The default rules are stateless, so one set serves every gate run. */
+const SHARED_DEFAULT_RULES: readonly ReliabilityRule<unknown>[] = Object.freeze(defaultRules());
+
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 interface FailFastFields {
@@ -43,7 +46,7 @@ export async function runGate<TResponse, TValue = TResponse>(options: GateOption
       throw new TypeError(`PreCheck rule "${rule.kind}" decides "${rule.then}"; PreCheck rules may only continue or fail-fast`);
     }
   }
-  const rules = [...(options.rules ?? []), ...(options.defaultRules === false ? [] : defaultRules<TResponse>())];
+  const rules = options.defaultRules === false ? (options.rules ?? []) : [...(options.rules ?? []), ...(SHARED_DEFAULT_RULES as ReliabilityRule<TResponse>[])];
   const maxAttempts = options.maxAttempts ?? 10;
   const maxRetryAfterMs = options.maxRetryAfterMs ?? 30_000;
   const providerCount = options.providerCount ?? 1;
@@ -108,8 +111,7 @@ export async function runGate<TResponse, TValue = TResponse>(options: GateOption
       failFast({ kind: 'loop-cap', label: `more than ${maxAttempts} attempts`, phase: 'loop-cap', attempt: attempt - 1, errorKind: lastKind });
     }
 
-    const preScope = baseScope(attempt, 'pre-check');
-    const preRule = await match(preCheck, preScope);
+    const preRule = preCheck.length === 0 ? undefined : await match(preCheck, baseScope(attempt, 'pre-check'));
     if (preRule?.then === 'fail-fast') {
       failFast({ kind: preRule.kind, label: preRule.label, phase: 'pre-check', attempt, errorKind: lastKind });
     }

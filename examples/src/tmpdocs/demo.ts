@@ -1,0 +1,14 @@
+import { createTaskAgent } from '../agents/create-task-agent';
+import { refundAgent } from '../agents/refund-agent';
+import { weatherAgent } from '../agents/weather-agent';
+import { streamRefund } from '../streaming';
+import { withTrace } from '../trace';
+const weather = await withTrace(weatherAgent()).build().run('Is it warmer in Paris or London right now?');
+console.log(`Answer: ${weather.text}`);
+const refund = await withTrace(refundAgent()).build().run('Order 1182 arrived broken; the customer paid $50. Decide.');
+console.log(`Value: ${JSON.stringify(refund.value)} (provenance: ${refund.provenance}, ${refund.attempts.length} model calls) repairs ${JSON.stringify(refund.repairs)}`);
+console.log(`Kept messages: ${refund.messages.length}`);
+const task = await withTrace(createTaskAgent()).build().run('Add a task');
+console.log(`Answer: ${task.text}`);
+console.log(JSON.stringify(task.toolCalls, null, 1));
+await streamRefund();

@@ -1,0 +1,11 @@
+import type { AgentEventName } from '@keel/core';
+import { weatherAgent } from '../agents/weather-agent';
+const names: AgentEventName[] = ['run.start','run.end','step.start','step.end','model.request','model.response','model.error','tool.start','tool.end','tool.validation','tool.retry','validation.failed','reliability.retry','reliability.recovered','reliability.fail_fast','reliability.rule_error','reliability.feedback_error','output.fallback_used','listener.error'];
+let b = weatherAgent();
+for (const n of names) b = b.on(n, (e) => console.log(n, JSON.stringify(e)));
+b = b.on('step.start', (e) => { (e as any).step = 99; });
+b = b.on('run.start', () => { throw new Error('boom'); });
+b = b.on('run.end', async () => { throw new Error('async boom'); });
+const r = await b.build().run('Paris or London?', { runId: 'run-1' });
+console.log(r.text);
+await new Promise((r) => setTimeout(r, 10));

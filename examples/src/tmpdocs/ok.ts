@@ -1,0 +1,10 @@
+import { Type } from '@sinclair/typebox';
+import { Agent, type ModelResponse, type ReliabilityRule } from '@keel/core';
+import { scriptedModel } from '@keel/core/test';
+const Out = Type.Object({ amount: Type.Number({ minimum: 0 }) });
+const okTrunc: ReliabilityRule<ModelResponse> = { kind: 'accept-truncated', then: 'ok', when: (s) => s.errorKind === 'truncated' };
+const r = await Agent.create({ provider: scriptedModel([{ text: '{"amount":', finishReason: 'length' }]), model: 'm' }).outputSchema(Out).rules({ postDecide: [okTrunc] }).build().run('x');
+console.log(typeof r.value, JSON.stringify(r.value).slice(0, 100), r.provenance, r.issues);
+const okInvalid: ReliabilityRule<ModelResponse> = { kind: 'accept-invalid', then: 'ok', when: (s) => s.errorKind === 'schema-fail' };
+const r2 = await Agent.create({ provider: scriptedModel(['{"amount": -1}']), model: 'm' }).outputSchema(Out).rules({ postDecide: [okInvalid] }).build().run('x');
+console.log(JSON.stringify(r2.value), r2.issues, r2.attempts.map(a=>a.status));

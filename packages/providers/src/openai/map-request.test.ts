@@ -1,0 +1,71 @@
+import type { ModelRequest } from '@keel/core';
+import { describe, expect, it } from 'vitest';
+import { fullRequest, timeTool, toolRound, weatherTool } from '../testing/fixtures/keel-requests';
+import { openAIRequestIssues } from '../testing/validate-openai-request';
+import { mapOpenAIRequest } from './map-request';
+
+const map = (request: Omit<ModelRequest, 'model'>, structuredOutput = false) => {
+  const body = mapOpenAIRequest({ model: 'gpt-4o-mini', ...request }, { model: 'gpt-4o-mini', structuredOutput });
+  expect(openAIRequestIssues(body)).toEqual([]);
+  return body;
+};
+
+describe('mapOpenAIRequest', () => {
+  it('sends the system prompt first and nothing the request did not set', () => {
+    expect(map({ system: 'Be brief.', messages: [{ role: 'user', content: 'Hi' }] })).toEqual({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hi' }],
+    });
+  });
+
+  it('sends tool calls with JSON-string arguments and one tool message per result', () => {
+    const body = map({ messages: toolRound, tools: [weatherTool, timeTool] });
+    expect(body.messages.slice(1)).toEqual([
+      {
+        role: 'assistant',
+        content: 'Let me check.',
+        tool_calls: [
+          { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+          { id: 'call_2', type: 'function', function: { name: 'get_time', arguments: '{"city":"Paris"}' } },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'call_1', content: '{"tempC":18}' },
+      { role: 'tool', tool_call_id: 'call_2', content: 'Clock service unavailable' },
+    ]);
+  });
+
+  it('echoes raw (unparseable) arguments as they were received', () => {
+    const body = map({
+      messages: [
+        { role: 'user', content: 'Hi' },
+        { role: 'assistant', content: [{ type: 'tool-call', id: 'c1', name: 'get_weather', arguments: '{"city": "Os' }] },
+        { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'get_weather', output: 'invalid arguments', isError: true }] },
+      ],
+    });
+    expect(body.messages[1]).toEqual({ role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{"city": "Os' } }] });
+  });
+
+  it.each([
+    [{ type: 'auto' }, 'auto'],
+    [{ type: 'required' }, 'required'],
+    [{ type: 'none' }, 'none'],
+    [{ type: 'tool', name: 'get_weather' }, { type: 'function', function: { name: 'get_weather' } }],
+  ] as const)('maps tool choice %j to %j', (toolChoice, expected) => {
+    expect(map({ messages: [{ role: 'user', content: 'Hi' }], tools: [weatherTool], toolChoice }).tool_choice).toEqual(expected);
+  });
+
+  it('sends a json_schema response format only with structuredOutput and a schema', () => {
+    const responseFormat = { type: 'json', name: 'weather report', schema: { type: 'object', properties: { tempC: { type: 'number' } } } } as const;
+    const request = { messages: [{ role: 'user', content: 'Hi' }], responseFormat } as const;
+    expect(map(request)).not.toHaveProperty('response_format');
+    expect(map({ ...request, responseFormat: { type: 'json' } }, true)).not.toHaveProperty('response_format');
+    expect(map(request, true).response_format).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'weather_report', schema: responseFormat.schema, strict: false },
+    });
+  });
+
+  it('sends max_tokens, temperature and stop', () => {
+    expect(map(fullRequest)).toMatchObject({ max_tokens: 1024, temperature: 0, stop: ['</answer>'] });
+  });
+});

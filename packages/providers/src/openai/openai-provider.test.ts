@@ -1,0 +1,438 @@
+import type { ModelRequest } from '@keel/core';
+import OpenAI from 'openai';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ProviderError } from '../errors/provider-error';
+import { collectStream, collectStreamFailure } from '../testing/collect-stream';
+import { fullRequest, timeTool, toolRound, weatherTool } from '../testing/fixtures/keel-requests';
+import {
+  openAIBrokenArguments,
+  openAIContentFilter,
+  openAILength,
+  openAIMultiToolCall,
+  openAIRefusal,
+  openAITextAnswer,
+  openAITextStream,
+  openAITextStreamHead,
+  openAIToolStream,
+} from '../testing/fixtures/openai-fixtures';
+import { assertValidOpenAIRequest } from '../testing/validate-openai-request';
+import { errorReply, hangReply, jsonReply, resetReply, sseReply } from '../testing/wire-reply';
+import type { WireReply } from '../testing/wire-reply';
+import { startWireServer } from '../testing/wire-server';
+import type { WireServer } from '../testing/wire-server';
+import { openai } from './openai-provider';
+import type { OpenAIProviderOptions } from './openai-provider';
+
+const question: ModelRequest = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'What is the capital of France?' }] };
+const errorBody = (type: string, message: string, code: string | null = null) => ({ error: { message, type, param: null, code } });
+
+let server: WireServer;
+beforeEach(async () => {
+  server = await startWireServer();
+});
+afterEach(async () => {
+  // Every request the adapter sent must answer each tool call.
+  for (const request of server.requests) assertValidOpenAIRequest(request.body);
+  await server.close();
+});
+
+const provider = (options: OpenAIProviderOptions = {}) => openai({ baseURL: `${server.url}/v1`, apiKey: 'test-key', ...options });
+const reply = (...replies: WireReply[]) => server.enqueue(...replies);
+
+async function failure(promise: Promise<unknown>): Promise<ProviderError> {
+  const error: unknown = await promise.then(() => undefined, (thrown: unknown) => thrown);
+  if (!ProviderError.isInstance(error)) throw new Error(`expected a ProviderError, got ${String(error)}`);
+  return error;
+}
+
+describe('openai() generate', () => {
+  it('answers text, reporting cached prompt tokens apart from input tokens', async () => {
+    reply(jsonReply(openAITextAnswer));
+    expect(await provider().generate(question, {})).toEqual({
+      content: [{ type: 'text', text: 'The capital of France is Paris.' }],
+      text: 'The capital of France is Paris.',
+      finishReason: 'stop',
+      usage: { inputTokens: 280, outputTokens: 8, cacheReadTokens: 1280, cacheWriteTokens: 0 },
+      modelId: 'gpt-4o-mini-2024-07-18',
+      responseId: 'chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT',
+    });
+    expect(server.requests[0]).toMatchObject({ method: 'POST', path: '/v1/chat/completions', headers: { authorization: 'Bearer test-key' } });
+  });
+
+  it('returns every tool call with parsed arguments', async () => {
+    reply(jsonReply(openAIMultiToolCall));
+    const response = await provider().generate({ ...question, tools: [weatherTool] }, {});
+    expect(response.finishReason).toBe('tool-calls');
+    expect(response.content).toEqual([
+      { type: 'tool-call', id: 'call_kVHGM4aPQkSEYxv1T3bDdQ2a', name: 'get_weather', arguments: { city: 'Paris' } },
+      { type: 'tool-call', id: 'call_pWQ8s1qLzYj3xJ7mM0nR5tKe', name: 'get_weather', arguments: { city: 'Tokyo' } },
+    ]);
+  });
+
+  it('passes unparseable arguments through as the raw string, for validation to report', async () => {
+    reply(jsonReply(openAIBrokenArguments));
+    const response = await provider().generate({ ...question, tools: [weatherTool] }, {});
+    expect(response.content[0]).toMatchObject({ type: 'tool-call', arguments: '{"city": "Par' });
+  });
+
+  it('reports length, content filter and refusal', async () => {
+    reply(jsonReply(openAILength), jsonReply(openAIContentFilter), jsonReply(openAIRefusal));
+    expect((await provider().generate(question, {})).finishReason).toBe('length');
+    expect((await provider().generate(question, {})).finishReason).toBe('content-filter');
+    expect(await provider().generate(question, {})).toMatchObject({ finishReason: 'refusal', text: "I'm sorry, I can't help with that." });
+  });
+
+  it('sends the whole conversation, with ephemeral feedback, as Chat Completions messages', async () => {
+    reply(jsonReply(openAITextAnswer));
+    await provider().generate({ ...fullRequest, model: 'gpt-4o-mini' }, {});
+    expect(server.requests[0]?.body).toMatchInlineSnapshot(`
+      {
+        "max_tokens": 1024,
+        "messages": [
+          {
+            "content": "You are a concise assistant.",
+            "role": "system",
+          },
+          {
+            "content": "Weather and time in Paris?",
+            "role": "user",
+          },
+          {
+            "content": "Let me check.",
+            "role": "assistant",
+            "tool_calls": [
+              {
+                "function": {
+                  "arguments": "{"city":"Paris"}",
+                  "name": "get_weather",
+                },
+                "id": "call_1",
+                "type": "function",
+              },
+              {
+                "function": {
+                  "arguments": "{"city":"Paris"}",
+                  "name": "get_time",
+                },
+                "id": "call_2",
+                "type": "function",
+              },
+            ],
+          },
+          {
+            "content": "{"tempC":18}",
+            "role": "tool",
+            "tool_call_id": "call_1",
+          },
+          {
+            "content": "Clock service unavailable",
+            "role": "tool",
+            "tool_call_id": "call_2",
+          },
+          {
+            "content": "It is 18°C.",
+            "role": "assistant",
+          },
+          {
+            "content": "Your answer was not valid JSON: expected an object with "tempC" and "time". Reply with JSON only.",
+            "role": "user",
+          },
+        ],
+        "model": "gpt-4o-mini",
+        "stop": [
+          "</answer>",
+        ],
+        "temperature": 0,
+        "tool_choice": "auto",
+        "tools": [
+          {
+            "function": {
+              "description": "Current weather for a city.",
+              "name": "get_weather",
+              "parameters": {
+                "properties": {
+                  "city": {
+                    "type": "string",
+                  },
+                  "unit": {
+                    "enum": [
+                      "celsius",
+                      "fahrenheit",
+                    ],
+                    "type": "string",
+                  },
+                },
+                "required": [
+                  "city",
+                ],
+                "type": "object",
+              },
+            },
+            "type": "function",
+          },
+          {
+            "function": {
+              "description": "Current local time for a city.",
+              "name": "get_time",
+              "parameters": {
+                "properties": {
+                  "city": {
+                    "type": "string",
+                  },
+                },
+                "required": [
+                  "city",
+                ],
+                "type": "object",
+              },
+            },
+            "type": "function",
+          },
+        ],
+      }
+    `);
+  });
+
+  it('sends a forced tool choice and a structured-output schema', async () => {
+    reply(jsonReply(openAIMultiToolCall));
+    const request: ModelRequest = {
+      ...question,
+      messages: toolRound,
+      tools: [weatherTool, timeTool],
+      toolChoice: { type: 'tool', name: 'get_weather' },
+      responseFormat: { type: 'json', name: 'answer', schema: { type: 'object', properties: { tempC: { type: 'number' } }, required: ['tempC'] } },
+    };
+    await provider({ structuredOutput: true }).generate(request, {});
+    expect(server.requests[0]?.body).toMatchInlineSnapshot(`
+      {
+        "messages": [
+          {
+            "content": "Weather and time in Paris?",
+            "role": "user",
+          },
+          {
+            "content": "Let me check.",
+            "role": "assistant",
+            "tool_calls": [
+              {
+                "function": {
+                  "arguments": "{"city":"Paris"}",
+                  "name": "get_weather",
+                },
+                "id": "call_1",
+                "type": "function",
+              },
+              {
+                "function": {
+                  "arguments": "{"city":"Paris"}",
+                  "name": "get_time",
+                },
+                "id": "call_2",
+                "type": "function",
+              },
+            ],
+          },
+          {
+            "content": "{"tempC":18}",
+            "role": "tool",
+            "tool_call_id": "call_1",
+          },
+          {
+            "content": "Clock service unavailable",
+            "role": "tool",
+            "tool_call_id": "call_2",
+          },
+        ],
+        "model": "gpt-4o-mini",
+        "response_format": {
+          "json_schema": {
+            "name": "answer",
+            "schema": {
+              "properties": {
+                "tempC": {
+                  "type": "number",
+                },
+              },
+              "required": [
+                "tempC",
+              ],
+              "type": "object",
+            },
+            "strict": false,
+          },
+          "type": "json_schema",
+        },
+        "tool_choice": {
+          "function": {
+            "name": "get_weather",
+          },
+          "type": "function",
+        },
+        "tools": [
+          {
+            "function": {
+              "description": "Current weather for a city.",
+              "name": "get_weather",
+              "parameters": {
+                "properties": {
+                  "city": {
+                    "type": "string",
+                  },
+                  "unit": {
+                    "enum": [
+                      "celsius",
+                      "fahrenheit",
+                    ],
+                    "type": "string",
+                  },
+                },
+                "required": [
+                  "city",
+                ],
+                "type": "object",
+              },
+            },
+            "type": "function",
+          },
+          {
+            "function": {
+              "description": "Current local time for a city.",
+              "name": "get_time",
+              "parameters": {
+                "properties": {
+                  "city": {
+                    "type": "string",
+                  },
+                },
+                "required": [
+                  "city",
+                ],
+                "type": "object",
+              },
+            },
+            "type": "function",
+          },
+        ],
+      }
+    `);
+  });
+});
+
+describe('openai() errors', () => {
+  it('maps 429 with retry-after to rate-limit with retryAfterMs, without retrying', async () => {
+    reply(errorReply(429, errorBody('requests', 'Rate limit reached for gpt-4o-mini', 'rate_limit_exceeded'), { 'retry-after': '2' }));
+    expect(await failure(provider().generate(question, {}))).toMatchObject({ errorKind: 'rate-limit', status: 429, retryAfterMs: 2000, provider: 'openai' });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it.each([
+    [500, 'server-error'],
+    [503, 'server-error'],
+    [401, 'auth'],
+    [400, 'bad-request'],
+    [404, 'bad-request'],
+  ] as const)('maps HTTP %i to %s, without retrying', async (status, errorKind) => {
+    reply(errorReply(status, errorBody('invalid_request_error', 'failed')));
+    expect(await failure(provider().generate(question, {}))).toMatchObject({ errorKind, status });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('never retries, even with a prebuilt client configured to', async () => {
+    reply(errorReply(500, errorBody('server_error', 'The server had an error')));
+    const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'test-key', maxRetries: 5 });
+    expect((await failure(openai({ client }).generate(question, {}))).errorKind).toBe('server-error');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('maps a connection reset to network and a hanging server past the timeout to timeout', async () => {
+    reply(resetReply(), hangReply());
+    expect((await failure(provider().generate(question, {}))).errorKind).toBe('network');
+    expect((await failure(provider({ timeout: 100 }).generate(question, {}))).errorKind).toBe('timeout');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('rejects promptly with aborted when the signal aborts during the request', async () => {
+    reply(hangReply());
+    const controller = new AbortController();
+    const started = Date.now();
+    setTimeout(() => controller.abort(), 50);
+    expect((await failure(provider().generate(question, { signal: controller.signal }))).errorKind).toBe('aborted');
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('serves a keyless OpenAI-compatible server when only a base URL is given', async () => {
+    reply(jsonReply(openAITextAnswer));
+    const saved = process.env['OPENAI_API_KEY'];
+    delete process.env['OPENAI_API_KEY'];
+    try {
+      await openai({ baseURL: `${server.url}/v1` }).generate({ ...question, model: 'llama3.2' }, {});
+    } finally {
+      if (saved !== undefined) process.env['OPENAI_API_KEY'] = saved;
+    }
+    expect(server.requests[0]?.body).toMatchObject({ model: 'llama3.2' });
+  });
+});
+
+describe('openai() stream', () => {
+  it('streams text deltas and finishes with usage from the usage chunk', async () => {
+    reply(sseReply(openAITextStream));
+    const parts = await collectStream(provider().stream!(question, {}));
+    expect(parts).toEqual([
+      { type: 'text-delta', text: 'Hello' },
+      { type: 'text-delta', text: ', world' },
+      { type: 'text-delta', text: '!' },
+      {
+        type: 'finish',
+        response: {
+          content: [{ type: 'text', text: 'Hello, world!' }],
+          text: 'Hello, world!',
+          finishReason: 'stop',
+          usage: { inputTokens: 276, outputTokens: 4, cacheReadTokens: 1024, cacheWriteTokens: 0 },
+          modelId: 'gpt-4o-mini-2024-07-18',
+          responseId: 'chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG',
+        },
+      },
+    ]);
+    expect(server.requests[0]?.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+  });
+
+  it('streams tool-call argument deltas by index, then the parsed calls and finish', async () => {
+    reply(sseReply(openAIToolStream));
+    const parts = await collectStream(provider().stream!({ ...question, tools: [weatherTool] }, {}));
+    const paris = 'call_DdmO9pD3xa9XTPNJ32zg2hcA';
+    const tokyo = 'call_ABcnN7kX9aT8Q1L4bYw2ZkPq';
+    expect(parts.slice(0, -1)).toEqual([
+      { type: 'tool-call-start', id: paris, name: 'get_weather' },
+      { type: 'tool-call-delta', id: paris, argumentsDelta: '{"ci' },
+      { type: 'tool-call-delta', id: paris, argumentsDelta: 'ty": "Paris"}' },
+      { type: 'tool-call-start', id: tokyo, name: 'get_weather' },
+      { type: 'tool-call-delta', id: tokyo, argumentsDelta: '{"city": "Tokyo"}' },
+      { type: 'tool-call', call: { type: 'tool-call', id: paris, name: 'get_weather', arguments: { city: 'Paris' } } },
+      { type: 'tool-call', call: { type: 'tool-call', id: tokyo, name: 'get_weather', arguments: { city: 'Tokyo' } } },
+    ]);
+    expect(parts.at(-1)).toMatchObject({ type: 'finish', response: { finishReason: 'tool-calls', usage: { inputTokens: 95, outputTokens: 40 } } });
+  });
+
+  it.each(['destroy', 'end'] as const)('throws network when the stream drops mid-way (%s), never ends silently', async (ending) => {
+    reply(sseReply(openAITextStreamHead, { ending }));
+    const { parts, error } = await collectStreamFailure(provider().stream!(question, {}));
+    expect(parts.map((part) => part.type)).toEqual(['text-delta', 'text-delta']);
+    expect(ProviderError.isInstance(error) && error.errorKind).toBe('network');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('throws aborted (not a silent end) when the signal aborts mid-stream', async () => {
+    reply(sseReply(openAITextStreamHead, { ending: 'hang' }));
+    const controller = new AbortController();
+    const consume = async () => {
+      for await (const part of provider().stream!(question, { signal: controller.signal })) if (part.type === 'text-delta') controller.abort();
+    };
+    expect((await failure(consume())).errorKind).toBe('aborted');
+  });
+
+  it('maps an HTTP error before the stream starts', async () => {
+    reply(errorReply(429, errorBody('requests', 'Rate limit reached', 'rate_limit_exceeded'), { 'retry-after-ms': '300' }));
+    const { error } = await collectStreamFailure(provider().stream!(question, {}));
+    expect(error).toMatchObject({ errorKind: 'rate-limit', retryAfterMs: 300 });
+  });
+});
