@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { Agent, AgentConfigurationError, InMemoryStore, tool } from '../index';
 import type { ModelProvider, ModelResponse, ReliabilityRule } from '../index';
+import type { PreCheckRule } from '@keel/reliability';
 import { scriptedModel } from '../test/index';
 
 const noop = (name: string) =>
@@ -127,7 +128,7 @@ describe('AgentBuilder.build() validation', () => {
 
   it("rejects a PreCheck rule that decides 'retry'", () => {
     const rule: ReliabilityRule<ModelResponse> = { kind: 'my-precheck', when: () => true, then: 'retry' };
-    const error = configurationError(() => base().rules({ preCheck: [rule] }).build());
+    const error = configurationError(() => base().rules({ preCheck: [rule as unknown as PreCheckRule<ModelResponse>] }).build());
     expect(error.setting).toBe('rules.preCheck:my-precheck');
     expect(error.message).toContain('retry');
   });

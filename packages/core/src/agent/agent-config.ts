@@ -1,5 +1,6 @@
 import type {
   FeedbackTemplate,
+  PreCheckRule,
   PricingTable,
   ReliabilityRule,
   RetryOnKind,
@@ -70,7 +71,7 @@ export interface OutputFallbackOptions<T> {
 /** Settings of `.rules()`. */
 export interface RulesOptions {
   /** Run before every attempt; `continue` or `fail-fast` only. */
-  readonly preCheck?: readonly ReliabilityRule<ModelResponse>[];
+  readonly preCheck?: readonly PreCheckRule<ModelResponse>[];
   /** Run after every attempt; first match wins. */
   readonly postDecide?: readonly ReliabilityRule<ModelResponse>[];
   /**

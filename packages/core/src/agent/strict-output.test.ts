@@ -1,4 +1,4 @@
-import { costBudget, providerFallbackRule } from '@keel/reliability';
+import { costBudget, type PreCheckRule, providerFallbackRule } from '@keel/reliability';
 import { Type } from '@sinclair/typebox';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
@@ -12,7 +12,6 @@ import {
   type Message,
   type ModelResponse,
   ReliabilityFailFastError,
-  type ReliabilityRule,
   tool,
 } from '../index';
 import { type Script, scriptedModel } from '../test/index';
@@ -237,7 +236,7 @@ describe('strict output through the gate', () => {
 
   it('runs PreCheck rules before every attempt', async () => {
     const seen: number[] = [];
-    const counting: ReliabilityRule<ModelResponse> = {
+    const counting: PreCheckRule<ModelResponse> = {
       kind: 'count-attempts',
       then: 'continue',
       when: (scope) => {

@@ -11,6 +11,7 @@ export const CHARS_PER_TOKEN = 4;
 export function truncateEcho(text: string, maxTokens: number): string {
   const maxChars = Math.max(0, Math.floor(maxTokens * CHARS_PER_TOKEN));
   if (text.length <= maxChars) return text;
+  if (maxChars <= TRUNCATION_MARKER.length) return text.slice(0, maxChars);
   const keep = Math.max(0, maxChars - TRUNCATION_MARKER.length);
   const head = Math.ceil(keep * 0.75);
   const tail = keep - head;

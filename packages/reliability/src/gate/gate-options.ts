@@ -4,7 +4,7 @@ import type { ValidationFailure } from '../errors/validation-failure';
 import type { UsageTotals } from '../usage';
 import type { AttemptRecord } from './attempt-record';
 import type { GateEvent } from './gate-event';
-import type { ReliabilityRule } from './rule';
+import type { PreCheckRule, ReliabilityRule } from './rule';
 import type { ReliabilityScope } from './scope';
 
 /** Feedback the next attempt must carry: the rejected output and what was wrong with it. */
@@ -39,7 +39,7 @@ export interface GateOptions<TResponse, TValue = TResponse> {
   /** Usage (and cost) of a response. Default: zero. */
   readonly usageOf?: (response: TResponse, context: GateAttemptContext) => UsageTotals;
   /** Rules run before every attempt: `continue` or `fail-fast` only. */
-  readonly preCheck?: readonly ReliabilityRule<TResponse>[];
+  readonly preCheck?: readonly PreCheckRule<TResponse>[];
   /** Rules run after every attempt; first match wins. */
   readonly rules?: readonly ReliabilityRule<TResponse>[];
   /** Append {@link defaultRules} after `rules` (transient-error retries). Default true. */

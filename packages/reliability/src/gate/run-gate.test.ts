@@ -16,7 +16,7 @@ import { toValidator } from '../validation/to-validator';
 import { validateOutput } from '../validation/validate-output';
 import type { GateEvent } from './gate-event';
 import type { GateAttemptContext, GateOptions, GateResult, GateVerdict } from './gate-options';
-import type { ReliabilityRule } from './rule';
+import type { PreCheckRule, ReliabilityRule } from './rule';
 import type { ReliabilityScope } from './scope';
 import { runGate } from './run-gate';
 
@@ -364,7 +364,7 @@ describe('runGate: PreCheck rules', () => {
       log.push(`pre-check ${scope.phase} ${scope.attempt}`);
       return false;
     });
-    const counted: ReliabilityRule<string> = { kind: 'counter', then: 'fail-fast', when };
+    const counted: PreCheckRule<string> = { kind: 'counter', then: 'fail-fast', when };
     await gate({
       call: async (context) => {
         log.push(`call ${context.attempt}`);
@@ -388,14 +388,14 @@ describe('runGate: PreCheck rules', () => {
         return true;
       },
     };
-    await gate({ call, preCheck: [rule], rules: strictOutputRules() });
+    await gate({ call, preCheck: [rule as PreCheckRule<string>], rules: strictOutputRules() });
     expect(seen).toEqual(['ok', 'schema-fail']);
   });
 
   it('stops before the call when a PreCheck rule fails fast', async () => {
     const { call } = script('{"title": "ok"}');
     const { events, onEvent } = recorder();
-    const blocked: ReliabilityRule<string> = { kind: 'maintenance', label: 'closed for maintenance', then: 'fail-fast', when: () => true };
+    const blocked: PreCheckRule<string> = { kind: 'maintenance', label: 'closed for maintenance', then: 'fail-fast', when: () => true };
     const error = await failFastOf(gate({ call, preCheck: [blocked], onEvent }));
     expect(call).not.toHaveBeenCalled();
     expect(error).toMatchObject({ kind: 'maintenance', label: 'closed for maintenance', phase: 'pre-check', attempt: 1 });
@@ -405,7 +405,7 @@ describe('runGate: PreCheck rules', () => {
 
   it('stops before a later attempt when a PreCheck rule starts matching', async () => {
     const { call } = script('{"title": 5}', '{"title": "ok"}');
-    const secondAttempt: ReliabilityRule<string> = { kind: 'one-shot', then: 'fail-fast', when: (scope) => scope.attempt === 2 };
+    const secondAttempt: PreCheckRule<string> = { kind: 'one-shot', then: 'fail-fast', when: (scope) => scope.attempt === 2 };
     const error = await failFastOf(gate({ call, preCheck: [secondAttempt], rules: strictOutputRules() }));
     expect(call).toHaveBeenCalledTimes(1);
     expect(error.kind).toBe('one-shot');
@@ -416,8 +416,8 @@ describe('runGate: PreCheck rules', () => {
   it('rejects a PreCheck rule that decides anything but continue or fail-fast, before any call', async () => {
     const { call } = script('{"title": "ok"}');
     const retrying: ReliabilityRule<string> = { kind: 'bad-pre-check', then: 'retry', when: () => true };
-    await expect(gate({ call, preCheck: [retrying] })).rejects.toThrow(TypeError);
-    await expect(gate({ call, preCheck: [retrying] })).rejects.toThrow(/bad-pre-check/);
+    await expect(gate({ call, preCheck: [retrying as unknown as PreCheckRule<string>] })).rejects.toThrow(TypeError);
+    await expect(gate({ call, preCheck: [retrying as unknown as PreCheckRule<string>] })).rejects.toThrow(/bad-pre-check/);
     expect(call).not.toHaveBeenCalled();
   });
 });
@@ -426,7 +426,7 @@ describe('runGate: rules that throw', () => {
   it('fails fast with rule-error when a PostDecide when throws, never treating it as no match', async () => {
     const { call } = script('{"title": 5}', '{"title": "ok"}');
     const { events, onEvent } = recorder();
-    const broken: ReliabilityRule<string> = {
+    const broken: PreCheckRule<string> = {
       kind: 'broken-rule',
       then: 'fail-fast',
       when: () => {
@@ -457,7 +457,7 @@ describe('runGate: rules that throw', () => {
   it('fails fast with rule-error before the call when a PreCheck when throws', async () => {
     const { call } = script('{"title": "ok"}');
     const { events, onEvent } = recorder();
-    const broken: ReliabilityRule<string> = {
+    const broken: PreCheckRule<string> = {
       kind: 'broken-pre-check',
       then: 'continue',
       when: () => {
@@ -668,7 +668,7 @@ describe('runGate: usage and budgets', () => {
   it('sums the usage of every attempt, failed ones included, and shows it to rules', async () => {
     const { call } = script('{"title": 5}', '{"title": "ok"}');
     const seen: { phase: string; attempt: number; step: number; run: number }[] = [];
-    const observer: ReliabilityRule<string> = {
+    const observer: PreCheckRule<string> = {
       kind: 'observer',
       then: 'continue',
       when: (scope) => {

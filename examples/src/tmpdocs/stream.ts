@@ -1,0 +1,10 @@
+import { Agent, type ModelProvider } from '@keel/core';
+import { scriptedModel } from '@keel/core/test';
+import { weatherAgent } from '../agents/weather-agent';
+const s = weatherAgent().build().stream('Paris or London?');
+for await (const p of s) console.log(JSON.stringify(p.type === 'result' ? { type: 'result', text: p.result.text } : p.type === 'tool-result' ? { type: p.type, output: p.record.output } : p));
+const m = scriptedModel('plain answer');
+const nostream: ModelProvider = { specificationVersion: 'v1', name: 'x', generate: m.generate };
+const s2 = Agent.create({ provider: nostream, model: 'm' }).build().stream('x', { textMode: 'pass-through' });
+for await (const p of s2) console.log('nostream', p.type);
+console.log(await s2.text());
