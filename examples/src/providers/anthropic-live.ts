@@ -22,7 +22,7 @@ export async function runAnthropicLive(environment: Readonly<Record<string, stri
   }
   const provider = anthropic({ apiKey, cache: true });
   const request: ModelRequest = {
-    model: environment['KEEL_ANTHROPIC_MODEL'] ?? 'claude-sonnet-4-5',
+    model: environment['KEEL_ANTHROPIC_MODEL'] ?? 'claude-sonnet-4-6',
     system: 'You are a concise assistant. Answer in one sentence.',
     messages: [{ role: 'user', content: 'Why does a retry with ephemeral feedback stay cheap when the prompt is cached?' }],
     maxTokens: 200,

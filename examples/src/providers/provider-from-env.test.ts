@@ -10,7 +10,7 @@ describe('providerFromEnv', () => {
   it('prefers Anthropic, with the model from KEEL_ANTHROPIC_MODEL or the default', () => {
     const target = providerFromEnv({ ANTHROPIC_API_KEY: 'key', OPENAI_API_KEY: 'other' });
     expect(target?.provider.name).toBe('anthropic');
-    expect(target?.model).toBe('claude-sonnet-4-5');
+    expect(target?.model).toBe('claude-sonnet-4-6');
     expect(providerFromEnv({ ANTHROPIC_API_KEY: 'key', KEEL_ANTHROPIC_MODEL: 'claude-haiku-4-5' })?.model).toBe('claude-haiku-4-5');
   });
 

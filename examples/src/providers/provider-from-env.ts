@@ -12,7 +12,7 @@ function setting(environment: Environment, name: string): string | undefined {
 /**
  * Picks a live model from the environment, for the demos:
  * - `ANTHROPIC_API_KEY` set → the Anthropic adapter (prompt caching on), model from
- *   `KEEL_ANTHROPIC_MODEL` (default `claude-sonnet-4-5`);
+ *   `KEEL_ANTHROPIC_MODEL` (default `claude-sonnet-4-6`);
  * - else `OPENAI_API_KEY` or `OPENAI_BASE_URL` set → the OpenAI adapter (which also serves local
  *   OpenAI-compatible servers), model from `KEEL_OPENAI_MODEL` (default `gpt-4o-mini`);
  * - else `undefined`: run offline on the scripted model.
@@ -22,7 +22,7 @@ export function providerFromEnv(environment: Environment = process.env): ModelTa
   if (anthropicKey !== undefined) {
     return {
       provider: anthropic({ apiKey: anthropicKey, cache: true }),
-      model: setting(environment, 'KEEL_ANTHROPIC_MODEL') ?? 'claude-sonnet-4-5',
+      model: setting(environment, 'KEEL_ANTHROPIC_MODEL') ?? 'claude-sonnet-4-6',
     };
   }
   const openAIKey = setting(environment, 'OPENAI_API_KEY');

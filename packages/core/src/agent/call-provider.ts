@@ -40,13 +40,14 @@ export async function callProvider(state: RunState, call: ProviderCall): Promise
   let response: ModelResponse;
   try {
     const stream = state.sink && purpose === 'step' ? target.provider.stream?.bind(target.provider) : undefined;
-    response = stream ? await consumeStream(state, stream(request, { signal: state.signal }), attempt) : await target.provider.generate(request, { signal: state.signal });
+    const options = state.signal ? { signal: state.signal } : {};
+    response = stream ? await consumeStream(state, stream(request, options), attempt) : await target.provider.generate(request, options);
   } catch (error) {
     const { kind, retryAfterMs } = classifyError(error);
     const { name, message } = reduceError(error);
     emit(state, 'model.error', {
       ...names,
-      errorKind: state.signal.aborted ? 'aborted' : kind,
+      errorKind: state.signal?.aborted ? 'aborted' : kind,
       errorName: name,
       message,
       latencyMs: performance.now() - started,
@@ -93,7 +94,7 @@ async function consumeStream(state: RunState, parts: AsyncIterable<ModelStreamPa
       }
     }
   } catch (error) {
-    if (!shown || state.signal.aborted) throw error;
+    if (!shown || state.signal?.aborted) throw error;
     throw new StreamInterruptedError({ cause: error });
   }
   throw Object.assign(new Error('The model stream ended without a finish part'), { errorKind: 'network' as const });

@@ -37,8 +37,7 @@ export async function executeRun(config: AgentConfig, bus: EventBus, input: RunI
   const state: RunState = {
     config,
     runId: options.runId ?? randomUUID(),
-    // A signal per run: one shared by every run without a signal would collect their abort listeners.
-    signal: options.signal ?? new AbortController().signal,
+    ...(options.signal ? { signal: options.signal } : {}),
     bus,
     ledger: new UsageLedger(config.pricing),
     attempts: [],
@@ -95,7 +94,7 @@ export async function executeRun(config: AgentConfig, bus: EventBus, input: RunI
     runMessages.push(...inputMessages(input));
 
     for (let step = 1; step <= config.maxSteps; step++) {
-      if (state.signal.aborted) throw AbortedError.fromSignal(state.signal);
+      if (state.signal?.aborted) throw AbortedError.fromSignal(state.signal);
       state.step = step;
       const stepStarted = performance.now();
       const callsBefore = state.attempts.length;
@@ -138,9 +137,9 @@ export async function executeRun(config: AgentConfig, bus: EventBus, input: RunI
     }
     throw new MaxStepsExceededError({ maxSteps: config.maxSteps, partial: snapshot('', undefined, 'model', [], []) });
   } catch (error) {
-    const aborted = state.signal.aborted || AbortedError.isInstance(error);
+    const aborted = state.signal?.aborted === true || AbortedError.isInstance(error);
     end(aborted ? 'aborted' : 'error', error);
-    if (aborted && !AbortedError.isInstance(error)) throw AbortedError.fromSignal(state.signal);
+    if (aborted && state.signal && !AbortedError.isInstance(error)) throw AbortedError.fromSignal(state.signal);
     throw error;
   }
 }
@@ -182,7 +181,9 @@ function toolEnvironment(state: RunState, kept: readonly Message[]): ToolRunEnvi
     toolRetries: config.toolRetries,
     runId: state.runId,
     step: state.step,
-    signal: state.signal,
+    // A signal per run, made on first use: one shared by every run would collect their listeners.
+    signal: state.signal ?? (state.toolSignal ??= new AbortController().signal),
+    ...(state.signal ? { abortSignal: state.signal } : {}),
     emit: (event, payload) => emit(state, event, payload),
     reask: async (ephemeral, toolChoice) => {
       const result = await gatedModelCall(state, { messages: kept, ephemeral, purpose: 'tool-retry', toolChoice });

@@ -92,7 +92,7 @@ export function gatedModelCall(state: RunState, call: GatedCall): Promise<GateRe
       : {}),
     ...(output?.options.maxFeedbackTokens === undefined ? {} : { maxFeedbackTokens: output.options.maxFeedbackTokens }),
     ...(retryHint === undefined ? {} : { retryHint }),
-    signal: state.signal,
+    ...(state.signal ? { signal: state.signal } : {}),
     onEvent: (event) => {
       const { type, ...payload } = event;
       emit(state, type, payload as never);

@@ -9,7 +9,10 @@ import type { StreamSink } from './stream-part';
 export interface RunState {
   readonly config: AgentConfig;
   readonly runId: string;
-  readonly signal: AbortSignal;
+  /** The caller's signal, when the run can be cancelled. */
+  readonly signal?: AbortSignal;
+  /** The signal tools receive: the caller's, or one made on first use (never shared between runs). */
+  toolSignal?: AbortSignal;
   readonly bus: EventBus;
   readonly ledger: UsageLedger;
   readonly attempts: AttemptRecord[];

@@ -34,7 +34,7 @@ export interface ResponseFormat {
 
 /** One model call. */
 export interface ModelRequest {
-  /** The provider's model id, e.g. `claude-sonnet-4-5`. */
+  /** The provider's model id, e.g. `claude-sonnet-4-6`. */
   readonly model: string;
   /** System prompt. */
   readonly system?: string;

@@ -16,7 +16,10 @@ export interface ToolRunEnvironment {
   readonly toolRetries: number;
   readonly runId: string;
   readonly step: number;
+  /** The signal tools receive. */
   readonly signal: AbortSignal;
+  /** The caller's signal, when the run can be cancelled: running tools are raced against it. */
+  readonly abortSignal?: AbortSignal;
   /** Emits a tool event of the run. */
   readonly emit: <E extends 'tool.start' | 'tool.end' | 'tool.validation' | 'tool.retry'>(event: E, payload: EventPayload<E>) => void;
   /** Makes a re-ask model call with the kept context plus these ephemeral messages. */
@@ -25,8 +28,9 @@ export interface ToolRunEnvironment {
 
 type Settled = Omit<ToolCallRecord, 'step' | 'durationMs'>;
 
-/** Races a promise against the run's abort signal. */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+/** Races a promise against the run's abort signal, when there is one. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
   if (signal.aborted) return Promise.reject(AbortedError.fromSignal(signal));
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(AbortedError.fromSignal(signal));
@@ -102,11 +106,12 @@ async function settle(env: ToolRunEnvironment, call: ToolCallPart): Promise<Sett
   try {
     const output = await abortable(
       Promise.resolve().then(() => tool.execute(input, { runId: env.runId, step: env.step, toolCallId: call.id, signal: env.signal })),
-      env.signal,
+      env.abortSignal,
     );
     return { id: call.id, name: call.name, arguments: args, output: outputText(output), isError: false };
   } catch (error) {
-    if (AbortedError.isInstance(error) || env.signal.aborted) throw env.signal.aborted ? AbortedError.fromSignal(env.signal) : error;
+    if (env.abortSignal?.aborted) throw AbortedError.fromSignal(env.abortSignal);
+    if (AbortedError.isInstance(error)) throw error;
     return failed('TOOL_ERROR', error instanceof Error ? error.message : String(error), args);
   }
 }
@@ -135,7 +140,12 @@ async function validateWithReasks(env: ToolRunEnvironment, tool: AnyTool, call: 
     if (retryCount >= budget) return { status: 'exhausted', args, retryCount, issues: result.issues };
     previous = current;
 
-    const feedback = formatFeedback({ errorType: 'schema', issues: result.issues, subject: `The arguments of your call to '${call.name}'` });
+    const feedback = formatFeedback({
+      errorType: 'schema',
+      issues: result.issues,
+      subject: `The arguments of your call to '${call.name}'`,
+      instruction: `Call '${call.name}' again with corrected arguments. Fix every problem listed; keep everything else as it was.`,
+    });
     env.emit('tool.retry', { toolCallId: call.id, tool: call.name, retry: retryCount + 1, feedback });
     const response = await env.reask(
       [

@@ -1,4 +1,4 @@
-import { addUsage, type PricingTable, priceUsage, type UsageTotals, ZERO_USAGE } from '@keel/reliability';
+import { type PricingTable, priceUsage, type UsageTotals } from '@keel/reliability';
 import type { ModelUsage } from '../model/model-provider-v1';
 
 /** The usage of a run: totals plus how many model calls made them. */
@@ -10,41 +10,52 @@ export interface RunUsage extends UsageTotals {
 
 /** Counts every model call of a run, and prices it when the model is in the pricing table. */
 export class UsageLedger {
-  private totals: UsageTotals = ZERO_USAGE;
+  private inputTokens = 0;
+  private outputTokens = 0;
+  private cacheReadTokens = 0;
+  private cacheWriteTokens = 0;
+  private costUsd: number | undefined;
   private calls = 0;
 
   constructor(private readonly pricing?: PricingTable) {}
 
   /** The usage (and cost) of one call, without recording it. */
   price(model: string, usage: ModelUsage): UsageTotals {
-    const base: UsageTotals = {
+    const price = this.pricing?.[model];
+    const totals = {
       inputTokens: usage.inputTokens,
       outputTokens: usage.outputTokens,
       cacheReadTokens: usage.cacheReadTokens,
       cacheWriteTokens: usage.cacheWriteTokens,
     };
-    const price = this.pricing?.[model];
-    return price ? { ...base, costUsd: priceUsage(base, price) } : base;
+    return price ? { ...totals, costUsd: priceUsage(totals, price) } : totals;
   }
 
   /** Records one model call (a call that failed before answering adds zero tokens). */
   record(usage: UsageTotals): void {
-    this.totals = addUsage(this.totals, usage);
+    this.inputTokens += usage.inputTokens;
+    this.outputTokens += usage.outputTokens;
+    this.cacheReadTokens += usage.cacheReadTokens;
+    this.cacheWriteTokens += usage.cacheWriteTokens;
+    if (usage.costUsd !== undefined) this.costUsd = (this.costUsd ?? 0) + usage.costUsd;
     this.calls++;
   }
 
   /** Totals so far. */
   get usage(): UsageTotals {
-    return this.totals;
+    return this.snapshot();
   }
 
   /** Totals with the call count. */
   snapshot(): RunUsage {
-    const { inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens } = this.totals;
-    return {
-      ...this.totals,
-      totalTokens: inputTokens + outputTokens + cacheReadTokens + cacheWriteTokens,
+    const usage = {
+      inputTokens: this.inputTokens,
+      outputTokens: this.outputTokens,
+      cacheReadTokens: this.cacheReadTokens,
+      cacheWriteTokens: this.cacheWriteTokens,
+      totalTokens: this.inputTokens + this.outputTokens + this.cacheReadTokens + this.cacheWriteTokens,
       modelCalls: this.calls,
     };
+    return this.costUsd === undefined ? usage : { ...usage, costUsd: this.costUsd };
   }
 }

@@ -387,6 +387,7 @@ describe('anthropic() errors', () => {
     setTimeout(() => controller.abort(), 50);
     expect(await failure(provider().generate(question, { signal: controller.signal }))).toMatchObject({ errorKind: 'aborted', retryable: false });
     expect(Date.now() - started).toBeLessThan(1000);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('rejects an already aborted signal without sending anything', async () => {

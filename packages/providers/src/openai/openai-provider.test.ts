@@ -358,6 +358,7 @@ describe('openai() errors', () => {
     setTimeout(() => controller.abort(), 50);
     expect((await failure(provider().generate(question, { signal: controller.signal }))).errorKind).toBe('aborted');
     expect(Date.now() - started).toBeLessThan(1000);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('serves a keyless OpenAI-compatible server when only a base URL is given', async () => {

@@ -39,7 +39,14 @@ export function feedbackInput(failure: ValidationFailure, options: { attempt: nu
  * The default feedback: a header, one line per issue (quoted data, never instructions), then what
  * to do. Used for final output and tool arguments alike.
  */
-export function formatFeedback(input: Pick<FeedbackTemplateInput, 'errorType' | 'issues' | 'parseErrorMessage' | 'retryHint'> & { readonly subject?: string }): string {
+export function formatFeedback(
+  input: Pick<FeedbackTemplateInput, 'errorType' | 'issues' | 'parseErrorMessage' | 'retryHint'> & {
+    /** What failed, starting the header. Default `Your previous reply`. */
+    readonly subject?: string;
+    /** The closing instruction of a schema failure. */
+    readonly instruction?: string;
+  },
+): string {
   const subject = input.subject ?? 'Your previous reply';
   const lines: string[] = [];
   if (input.errorType === 'parse') {
@@ -51,7 +58,7 @@ export function formatFeedback(input: Pick<FeedbackTemplateInput, 'errorType' | 
     const shown = input.issues.slice(0, MAX_FEEDBACK_LINES);
     for (const issue of shown) lines.push(formatIssue(issue as ValidationIssue));
     if (input.issues.length > shown.length) lines.push(`- …and ${input.issues.length - shown.length} more problems of the same kinds`);
-    lines.push('Reply again with the corrected value. Fix every problem listed; keep everything else as it was.');
+    lines.push(input.instruction ?? 'Reply again with the corrected value. Fix every problem listed; keep everything else as it was.');
   }
   if (input.retryHint) lines.push(`Hint: ${input.retryHint}`);
   return lines.join('\n');

@@ -21,6 +21,13 @@ const SHARED_DEFAULT_RULES: readonly ReliabilityRule<unknown>[] = Object.freeze(
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
+/** Attempts before the last one that succeeded (0 on the usual path, where only the last is ok). */
+function okBeforeLast(attempts: readonly AttemptRecord[]): number {
+  let ok = 0;
+  for (let index = 0; index < attempts.length - 1; index++) if ((attempts[index] as AttemptRecord).status === 'ok') ok++;
+  return ok;
+}
+
 interface FailFastFields {
   readonly kind: string;
   readonly label?: string | undefined;
@@ -70,18 +77,21 @@ export async function runGate<TResponse, TValue = TResponse>(options: GateOption
   let lastRecovery: RecoveredEvent['via'] = 'retry';
   let validationFailures = 0;
 
-  const baseScope = (attempt: number, phase: ReliabilityScope['phase']): Mutable<ReliabilityScope<TResponse>> => ({
-    phase,
-    attempt,
-    providerIndex,
-    errorKind: phase === 'pre-check' ? lastKind : 'ok',
-    latencyMs: 0,
-    validationErrorHistory: [...validationErrorHistory],
-    history: [...history],
-    usage: { step: usage, run: addUsage(options.runUsage ?? ZERO_USAGE, usage) },
-    retries: attempt - 1,
-    ...(signal ? { signal } : {}),
-  });
+  const baseScope = (attempt: number, phase: ReliabilityScope['phase']): Mutable<ReliabilityScope<TResponse>> => {
+    const scope: Mutable<ReliabilityScope<TResponse>> = {
+      phase,
+      attempt,
+      providerIndex,
+      errorKind: phase === 'pre-check' ? lastKind : 'ok',
+      latencyMs: 0,
+      validationErrorHistory: validationErrorHistory.slice(),
+      history: history.slice(),
+      usage: { step: usage, run: options.runUsage ? addUsage(options.runUsage, usage) : usage },
+      retries: attempt - 1,
+    };
+    if (signal) scope.signal = signal;
+    return scope;
+  };
 
   const failFast = ({ label, ...fields }: FailFastFields): never => {
     emit({ type: 'reliability.fail_fast', kind: fields.kind, ...(label === undefined ? {} : { label }), attempt: fields.attempt, errorKind: fields.errorKind, phase: fields.phase });
@@ -116,12 +126,9 @@ export async function runGate<TResponse, TValue = TResponse>(options: GateOption
       failFast({ kind: preRule.kind, label: preRule.label, phase: 'pre-check', attempt, errorKind: lastKind });
     }
 
-    const context: GateAttemptContext = {
-      attempt,
-      providerIndex,
-      ...(feedback ? { feedback } : {}),
-      ...(signal ? { signal } : {}),
-    };
+    const context: Mutable<GateAttemptContext> = { attempt, providerIndex };
+    if (feedback) context.feedback = feedback;
+    if (signal) context.signal = signal;
     const started = performance.now();
     let response: TResponse | undefined;
     let thrown: unknown;
@@ -150,7 +157,7 @@ export async function runGate<TResponse, TValue = TResponse>(options: GateOption
     const failure = verdict?.status === 'invalid' ? verdict.failure : undefined;
     const issues: readonly ValidationIssue[] = failure?.issues ?? [];
     const rawOutput = failure?.rawOutput ?? (verdict && verdict.status !== 'invalid' ? verdict.rawOutput : undefined);
-    const record: AttemptRecord = {
+    const record: Mutable<AttemptRecord> = {
       step: options.step ?? 0,
       attempt,
       purpose: options.purpose ?? 'step',
@@ -158,11 +165,11 @@ export async function runGate<TResponse, TValue = TResponse>(options: GateOption
       status: kind === 'ok' ? 'ok' : failure ? 'invalid' : 'error',
       errorType: kind,
       issues,
-      ...(rawOutput === undefined ? {} : { rawOutput }),
       elapsedMs: latencyMs,
       usage: attemptUsage,
       feedbackSent: feedback !== undefined,
     };
+    if (rawOutput !== undefined) record.rawOutput = rawOutput;
     attempts.push(record);
     options.onAttempt?.(record);
     history.push({ attempt, providerIndex, errorKind: kind, issueCount: issues.length });
@@ -202,18 +209,14 @@ export async function runGate<TResponse, TValue = TResponse>(options: GateOption
     }
 
     const accept = (value: TValue, via: 'model' | 'fallback'): GateResult<TResponse, TValue> => {
-      const priorFailures = attempts.slice(0, -1).filter((entry) => entry.status !== 'ok').length;
+      const priorFailures = attempt - 1 - okBeforeLast(attempts);
       if (priorFailures > 0 || via === 'fallback') {
         emit({ type: 'reliability.recovered', attempt, priorFailures, via: via === 'fallback' ? 'fallback' : lastRecovery });
       }
-      return {
-        ...(response === undefined || via === 'fallback' ? {} : { response }),
-        value,
-        via,
-        attempts,
-        usage,
-        ...(kind === 'ok' ? {} : { acceptedIssues: issues }),
-      };
+      const result: Mutable<GateResult<TResponse, TValue>> = { value, via, attempts, usage };
+      if (response !== undefined && via !== 'fallback') result.response = response;
+      if (kind !== 'ok') result.acceptedIssues = issues;
+      return result;
     };
 
     const rule = await match(rules, scope);
