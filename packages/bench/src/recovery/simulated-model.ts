@@ -16,7 +16,7 @@ function kindOfLine(rest: string): string {
   if (/^unknown field/i.test(rest)) return 'extra';
   if (/^must be one of/i.test(rest)) return 'enum';
   if (/^expected (ISO |email|UUID|absolute|IPv4|\S+ format)/.test(rest)) return 'format';
-  if (/^expected /.test(rest)) return 'type';
+  if (rest.startsWith('expected ')) return 'type';
   if (/^too small/i.test(rest)) return 'too-small';
   if (/^too big/i.test(rest)) return 'too-big';
   return 'other';

@@ -182,7 +182,7 @@ function toolEnvironment(state: RunState, kept: readonly Message[]): ToolRunEnvi
     runId: state.runId,
     step: state.step,
     // A signal per run, made on first use: one shared by every run would collect their listeners.
-    signal: state.signal ?? (state.toolSignal ??= new AbortController().signal),
+    toolSignal: () => state.signal ?? (state.toolSignal ??= new AbortController().signal),
     ...(state.signal ? { abortSignal: state.signal } : {}),
     emit: (event, payload) => emit(state, event, payload),
     reask: async (ephemeral, toolChoice) => {

@@ -16,8 +16,8 @@ export interface ToolRunEnvironment {
   readonly toolRetries: number;
   readonly runId: string;
   readonly step: number;
-  /** The signal tools receive. */
-  readonly signal: AbortSignal;
+  /** The signal tools receive (made on first read when the run has none). */
+  readonly toolSignal: () => AbortSignal;
   /** The caller's signal, when the run can be cancelled: running tools are raced against it. */
   readonly abortSignal?: AbortSignal;
   /** Emits a tool event of the run. */
@@ -105,7 +105,16 @@ async function settle(env: ToolRunEnvironment, call: ToolCallPart): Promise<Sett
 
   try {
     const output = await abortable(
-      Promise.resolve().then(() => tool.execute(input, { runId: env.runId, step: env.step, toolCallId: call.id, signal: env.signal })),
+      Promise.resolve().then(() =>
+        tool.execute(input, {
+          runId: env.runId,
+          step: env.step,
+          toolCallId: call.id,
+          get signal() {
+            return env.toolSignal();
+          },
+        }),
+      ),
       env.abortSignal,
     );
     return { id: call.id, name: call.name, arguments: args, output: outputText(output), isError: false };
