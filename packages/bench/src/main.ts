@@ -1,87 +1,104 @@
 /**
  * `pnpm bench`: every figure is measured in this one process run, contenders side by side, and
- * written to docs/benchmarks.md with the command that made it.
+ * written to docs/benchmarks.md with the command that made it. Keel is measured as built (dist).
  */
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { us } from './measure';
-import { measureHeap, measureOverhead } from './overhead';
+import { measureHeap } from './overhead';
+import { measureAiSdkOverhead } from './peers/ai-sdk-overhead';
+import { measureFootprint } from './peers/footprint';
 import { measurePromptGrowth } from './prompt-growth';
+import { measureRecovery } from './recovery/measure-recovery';
 import { measureValidationOverhead } from './validation-overhead';
 
 const verdict = (ok: boolean) => (ok ? 'met' : '**not met**');
 const started = performance.now();
+const step = (label: string) => console.log(`${label} …`);
 
-console.log('Measuring framework overhead (tool step + validated answer) …');
-const overhead = await measureOverhead();
-console.log('Measuring heap over 10,000 runs …');
+step('Overhead per run: Keel, the AI SDK and a bare baseline');
+const overhead = await measureAiSdkOverhead();
+step('Heap over 10,000 runs');
 const heap = await measureHeap();
-console.log('Measuring validation + feedback work per failed attempt …');
+step('Validation + feedback work per failed attempt');
 const validation = await measureValidationOverhead();
-console.log('Measuring prompt growth over 3 attempts …');
+step('Recovery on the malformed-output corpus');
+const recovery = await measureRecovery();
+step('Prompt growth over 3 attempts');
 const growth = await measurePromptGrowth();
-
-const growthRatio = (growth.keel[2] ?? 0) / (growth.keel[0] ?? 1);
-const accumulateRatio = (growth.accumulate[2] ?? 0) / (growth.accumulate[0] ?? 1);
-const rows = [
-  ['Keel run (tool step + validated answer)', us(overhead.keel.medianUs), `${us(overhead.keel.minUs)} – ${us(overhead.keel.maxUs)}`],
-  ['Bare baseline (same work by hand)', us(overhead.bare.medianUs), `${us(overhead.bare.minUs)} – ${us(overhead.bare.maxUs)}`],
-  ['Keel validation + feedback, one failed attempt', us(validation.keel.medianUs), `${us(validation.keel.minUs)} – ${us(validation.keel.maxUs)}`],
-  ['Bare JSON.parse + ajv + raw errors', us(validation.bare.medianUs), `${us(validation.bare.minUs)} – ${us(validation.bare.maxUs)}`],
-];
-const table = ['| measurement | median per run | min – max |', '| --- | --- | --- |', ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
-const gc = (globalThis as { gc?: unknown }).gc !== undefined;
+step('Cold import time and bundle size');
+const footprint = await measureFootprint();
+const gcExposed = (globalThis as { gc?: unknown }).gc !== undefined;
+const perCallUs = overhead.keelOverheadUs / 2;
 
 const markdown = `# Benchmarks
 
 Made by \`pnpm bench\` on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}.
-Every ratio below was measured in that one process run: contenders alternate in rounds (order
-rotated each round) after a warm-up, and each figure is the median of the per-round means.
-The model is in-process with zero latency, so the numbers are the framework's own cost.
+Every figure below was measured in that one process run: contenders alternate in rounds (order
+rotated each round) after a warm-up, and each timing is the median of the per-round means, with
+min – max. Models answer in-process with zero latency, so timings are the frameworks' own cost.
+Timings on a shared 2-core machine vary between runs by tens of percent; the ratios, measured
+side by side, are the figures to read.
 
-${table}
+## Summary
 
-## Framework overhead per model call
+| target | figure | verdict |
+| --- | --- | --- |
+| Keel's overhead over bare ≤ half the AI SDK's | ${us(overhead.keelOverheadUs)} vs ${us(overhead.aiSdkOverheadUs)} | ${verdict(overhead.targetMet)} |
+| Keel overhead per step under 5x the bare baseline | ${overhead.keelOverBare.toFixed(1)}x | ${verdict(overhead.keelOverBare < 5)} |
+| heap flat over ${heap.runs.toLocaleString('en')} runs | ${heap.growthMb.toFixed(2)} MB | ${verdict(Math.abs(heap.growthMb) < 1)} |
+| every recoverable output recovered, syntax repaired locally, ≤ 1 re-ask per semantic defect set | ${recovery.targets.filter((target) => target.met).length} of ${recovery.targets.length} checks | ${verdict(recovery.targets.every((target) => target.met))} |
+| prompt of attempt 3 ≤ 1.5x attempt 1 | ${growth.keelRatio.toFixed(2)}x | ${verdict(growth.keelRatio <= 1.5)} |
 
-- Keel / bare: **${overhead.ratio.toFixed(2)}x** (target under 5x: ${verdict(overhead.ratio < 5)}).
-- Keel adds **${us(overhead.overheadPerCallUs)}** per model call (2 calls per run): events, usage
-  ledger, the reliability gate, tool-argument validation, JSON extraction and output validation.
+${overhead.markdown}
+### Against the bare baseline
+
+Keel adds about **${us(perCallUs)} per model call** over calling the model and validating by hand:
+the typed events, the usage ledger, the reliability gate (rules, attempt records), tool-argument
+validation, JSON extraction and output validation. The bare baseline does almost nothing (two
+function calls, one \`JSON.parse\`, two compiled validations: ${us(overhead.bare.medianUs)} a run), so the
+5x target is ${overhead.keelOverBare < 5 ? 'met' : 'not met'}: what limits it is the per-run bookkeeping that the guarantees need —
+every attempt recorded, every call counted, every event payload built only when listened to. Against
+a real model call of hundreds of milliseconds the overhead is under a thousandth of it.
 
 ## Heap over ${heap.runs.toLocaleString('en')} runs
 
-- After 1,000 warm-up runs: ${heap.warmMb.toFixed(2)} MB; after ${heap.runs.toLocaleString('en')} more: ${heap.afterMb.toFixed(2)} MB;
-  growth **${heap.growthMb.toFixed(2)} MB** (target flat, under 1 MB: ${verdict(Math.abs(heap.growthMb) < 1)})${gc ? '' : ' — GC was not exposed, so readings are noisy'}.
+After 1,000 warm-up runs: ${heap.warmMb.toFixed(2)} MB; after ${heap.runs.toLocaleString('en')} more: ${heap.afterMb.toFixed(2)} MB; growth
+**${heap.growthMb.toFixed(2)} MB**${gcExposed ? ' (GC forced before each reading)' : ' — GC was not exposed, so readings are noisy'}.
 
 ## Validation and feedback per failed attempt
 
-- Keel / bare ajv: **${validation.ratio.toFixed(2)}x** (${us(validation.keel.medianUs)} vs ${us(validation.bare.medianUs)}).
-  Keel's figure includes local JSON extraction, issue normalisation and writing the prose
-  feedback; the bare figure sends the validator's raw errors. Both are microseconds against a
-  model call's hundreds of milliseconds.
+Keel / bare ajv: **${validation.ratio.toFixed(2)}x** (${us(validation.keel.medianUs)} vs ${us(validation.bare.medianUs)}). Keel's figure
+includes local JSON extraction, issue normalisation and writing the prose feedback; the bare
+figure sends the validator's raw errors.
 
-## Prompt size per attempt
+${recovery.markdown}
+## Prompt growth per attempt
 
-20 kept messages (about 1 KB each) and an 8 KB invalid output, 3 attempts (characters sent):
+20 kept messages (about 1 KB each) and an 8 KB invalid output; tokens counted with a BPE tokenizer:
 
 | strategy | attempt 1 | attempt 2 | attempt 3 | attempt 3 / attempt 1 |
 | --- | --- | --- | --- | --- |
-| Keel (latest failure only, echo capped) | ${growth.keel.join(' | ')} | **${growthRatio.toFixed(2)}x** |
-| accumulate every attempt | ${growth.accumulate.join(' | ')} | ${accumulateRatio.toFixed(2)}x |
+| Keel (latest failure only, echo capped) | ${growth.keel.join(' | ')} | **${growth.keelRatio.toFixed(2)}x** |
+| accumulate every attempt | ${growth.accumulate.join(' | ')} | ${growth.accumulateRatio.toFixed(2)}x |
 
-Target attempt 3 at most 1.5x attempt 1: ${verdict(growthRatio <= 1.5)}. Keel's attempt 3 is the
-size of attempt 2: only the latest failed output (capped at \`maxFeedbackTokens\`) and its feedback
-are sent, so growth is one echo, not one per attempt. The ratio is 1 + echo / history: a shorter
-history with the same 8 KB output grows more; lower \`maxFeedbackTokens\` to cap it.
+Keel's attempt 3 is the size of attempt 2: only the latest failed output (capped at
+\`maxFeedbackTokens\`) and its feedback are sent. Growth is one echo, so the ratio is about
+1 + echo / history: a shorter history with the same 8 KB output grows more; lower
+\`maxFeedbackTokens\` to cap it.
 
-Total bench time: ${((performance.now() - started) / 1000).toFixed(1)} s.
+${footprint.markdown}
+Total bench time: ${((performance.now() - started) / 1000).toFixed(0)} s.
 `;
 
 const target = fileURLToPath(new URL('../../../docs/benchmarks.md', import.meta.url));
 writeFileSync(target, markdown);
-console.log(`\n${table}\n`);
-console.log(`Keel / bare: ${overhead.ratio.toFixed(2)}x, ${us(overhead.overheadPerCallUs)} per model call`);
-console.log(`Heap growth over ${heap.runs} runs: ${heap.growthMb.toFixed(2)} MB`);
-console.log(`Validation + feedback / bare ajv: ${validation.ratio.toFixed(2)}x`);
-console.log(`Prompt attempt 3 / attempt 1: ${growthRatio.toFixed(2)}x (accumulate: ${accumulateRatio.toFixed(2)}x)`);
-console.log(`Wrote ${target}`);
+console.log(`
+Keel ${us(overhead.keel.medianUs)} | AI SDK ${us(overhead.aiSdk.medianUs)} | bare ${us(overhead.bare.medianUs)} per run
+Keel / bare ${overhead.keelOverBare.toFixed(2)}x, Keel / AI SDK ${overhead.keelOverAiSdk.toFixed(2)}x, overhead ${us(overhead.keelOverheadUs)} vs ${us(overhead.aiSdkOverheadUs)}
+Heap growth over ${heap.runs} runs: ${heap.growthMb.toFixed(2)} MB
+Validation + feedback / bare ajv: ${validation.ratio.toFixed(2)}x
+Recovery (Keel default): ${recovery.overall.keel.recoveredPct.toFixed(1)}% recovered, ${recovery.overall.keel.meanCalls.toFixed(2)} calls, ${recovery.overall.keel.meanPromptTokens.toFixed(0)} prompt tokens per output
+Prompt attempt 3 / attempt 1: ${growth.keelRatio.toFixed(2)}x (accumulate ${growth.accumulateRatio.toFixed(2)}x)
+Wrote ${target}`);

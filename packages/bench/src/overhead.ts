@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Ajv } from 'ajv';
 import { Agent, type Message, tool } from '@keel/core';
-import { compare, type Timing } from './measure';
 import { finalTurn, toolTurn, zeroLatencyModel } from './zero-latency-model';
 
 export const RefundSchema = Type.Object(
@@ -44,19 +43,6 @@ export function bareRun() {
       messages.push({ role: 'assistant', content: response.content }, { role: 'tool', content: results });
     }
   };
-}
-
-/** Overhead of a Keel run (tool step + validated final answer) against the bare baseline. */
-export async function measureOverhead(): Promise<{ keel: Timing; bare: Timing; ratio: number; overheadPerCallUs: number }> {
-  const agent = keelAgent();
-  const bare = bareRun();
-  const timings = await compare([
-    { name: 'keel', run: () => agent.run('Order A-1182 arrived broken. Refund?') },
-    { name: 'bare', run: () => bare('Order A-1182 arrived broken. Refund?') },
-  ]);
-  const keel = timings.get('keel') as Timing;
-  const bareTiming = timings.get('bare') as Timing;
-  return { keel, bare: bareTiming, ratio: keel.medianUs / bareTiming.medianUs, overheadPerCallUs: (keel.medianUs - bareTiming.medianUs) / 2 };
 }
 
 /** Heap after a warm-up and after 10,000 runs, with GC forced before each reading. */

@@ -67,10 +67,7 @@ export function gatedModelCall(state: RunState, call: GatedCall): Promise<GateRe
         : base;
       return callProvider(state, { target, request: buildRequest(config, target.model, messages, call.toolChoice), attempt: context.attempt, purpose: call.purpose });
     },
-    validate: async (response) => {
-      if (!isStep) return { status: 'accept', value: undefined, rawOutput: response.text };
-      return outputVerdict(config, response, memo);
-    },
+    validate: (response) => (isStep ? outputVerdict(config, response, memo) : { status: 'accept', value: undefined, rawOutput: response.text }),
     usageOf: (response, context) => state.ledger.price((config.targets[context.providerIndex] ?? config.targets[0])?.model ?? '', response.usage),
     onAttempt: (record) => {
       state.attempts.push(record);

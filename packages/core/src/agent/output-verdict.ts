@@ -15,7 +15,7 @@ export interface OutputMemo {
  * is extracted and validated; a truncated answer (`length`) and a refusal get their own kinds
  * rather than being fed back as schema errors.
  */
-export async function outputVerdict(config: AgentConfig, response: ModelResponse, memo: OutputMemo): Promise<GateVerdict<unknown>> {
+export function outputVerdict(config: AgentConfig, response: ModelResponse, memo: OutputMemo): GateVerdict<unknown> | Promise<GateVerdict<unknown>> {
   const output = config.output;
   if (response.content.some((part) => part.type === 'tool-call')) return { status: 'accept', value: undefined, rawOutput: response.text };
   if (!output) return { status: 'accept', value: response.text, rawOutput: response.text };
@@ -25,15 +25,16 @@ export async function outputVerdict(config: AgentConfig, response: ModelResponse
   if (response.finishReason === 'refusal' || response.finishReason === 'content-filter') {
     return { status: 'error', errorKind: 'refusal', message: `The model declined to answer (finish reason ${response.finishReason})`, rawOutput: response.text };
   }
-  const check = await validateOutput(response.text, output.validator, {
+  return validateOutput(response.text, output.validator, {
     repair: output.options.repair ?? true,
     strict: output.options.strict ?? true,
+  }).then((check): GateVerdict<unknown> => {
+    if (!check.ok) {
+      memo.lastFailure = check.failure;
+      return { status: 'invalid', failure: check.failure, partialValue: check.value };
+    }
+    memo.repairs = check.repairs;
+    memo.issues = check.issues;
+    return { status: 'accept', value: check.value, rawOutput: response.text };
   });
-  if (!check.ok) {
-    memo.lastFailure = check.failure;
-    return { status: 'invalid', failure: check.failure, partialValue: check.value };
-  }
-  memo.repairs = check.repairs;
-  memo.issues = check.issues;
-  return { status: 'accept', value: check.value, rawOutput: response.text };
 }

@@ -105,7 +105,8 @@ export async function runGate<TResponse, TValue = TResponse>(options: GateOption
     for (const rule of list) {
       let matched: boolean;
       try {
-        matched = await rule.when(scope);
+        const answer = rule.when(scope);
+        matched = answer instanceof Promise ? await answer : answer;
       } catch (error) {
         emit({ type: 'reliability.rule_error', phase: scope.phase, ruleKind: rule.kind, part: 'when', message: reduceError(error).message });
         return failFast({ kind: 'rule-error', label: rule.kind, phase: 'rule-error', attempt: scope.attempt, errorKind: scope.errorKind, cause: error });
@@ -145,7 +146,8 @@ export async function runGate<TResponse, TValue = TResponse>(options: GateOption
     if (thrown === undefined) {
       const answered = response as TResponse;
       attemptUsage = options.usageOf?.(answered, context) ?? ZERO_USAGE;
-      verdict = options.validate ? await options.validate(answered, context) : { status: 'accept', value: answered as unknown as TValue };
+      const judged = options.validate ? options.validate(answered, context) : { status: 'accept' as const, value: answered as unknown as TValue };
+      verdict = judged instanceof Promise ? await judged : judged;
       kind = verdict.status === 'accept' ? 'ok' : verdict.status === 'invalid' ? (verdict.failure.stage === 'json-parse' ? 'parse-fail' : 'schema-fail') : verdict.errorKind;
     } else {
       const classified = classify(thrown);
@@ -275,7 +277,7 @@ export async function runGate<TResponse, TValue = TResponse>(options: GateOption
           decision,
           ...(failure && feedback ? { feedback: feedback.text } : {}),
         });
-        await sleep(delayMs, signal);
+        if (delayMs > 0 || signal?.aborted) await sleep(delayMs, signal);
         break;
       }
     }

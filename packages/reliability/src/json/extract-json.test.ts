@@ -124,3 +124,10 @@ describe('extractJson', () => {
     expect(extractJson(prose)).toEqual({ ok: false, message: parserMessage(prose) });
   });
 });
+
+describe('extractJson with brackets in the prose', () => {
+  it('skips a bracketed aside before the JSON value', () => {
+    const result = extractJson('As noted [1], here is the answer: {"action": "refund", "amount": 50} — thanks');
+    expect(result).toEqual({ ok: true, value: { action: 'refund', amount: 50 }, repairs: ['prose-removed'] });
+  });
+});

@@ -26,17 +26,25 @@ export function extractJson(text: string, options: { readonly repair?: boolean }
     candidate = fence[1].trim();
     repairs.push('fence-stripped');
   }
-  const span = findJsonSpan(candidate);
-  if (span && (span.start > 0 || span.end < candidate.length)) {
-    candidate = candidate.slice(span.start, span.end);
-    repairs.push('prose-removed');
+  // Prose may hold brackets of its own ("see [1]"): of the balanced spans that parse, the longest wins.
+  let best: { value: unknown; length: number; trimmed: boolean; repairs: readonly JsonRepair[] } | undefined;
+  let from = 0;
+  for (let tries = 0; tries < MAX_SPANS; tries++) {
+    const span = findJsonSpan(candidate, from);
+    if (!span) break;
+    const fixed = repairSyntax(candidate.slice(span.start, span.end));
+    const parsed = tryParse(fixed.text);
+    if (parsed.ok && (!best || span.end - span.start > best.length)) {
+      best = { value: parsed.value, length: span.end - span.start, trimmed: span.start > 0 || span.end < candidate.length, repairs: fixed.repairs };
+    }
+    from = parsed.ok ? span.end : span.start + 1;
   }
-  const fixed = repairSyntax(candidate);
-  repairs.push(...fixed.repairs);
-  const parsed = tryParse(fixed.text);
-  if (parsed.ok) return { ok: true, value: parsed.value, repairs };
-  return { ok: false, message: direct.message };
+  if (!best) return { ok: false, message: direct.message };
+  return { ok: true, value: best.value, repairs: [...repairs, ...(best.trimmed ? (['prose-removed'] as const) : []), ...best.repairs] };
 }
+
+/** Most bracketed spans tried in one text. */
+const MAX_SPANS = 16;
 
 function tryParse(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
   try {
@@ -46,10 +54,11 @@ function tryParse(text: string): { ok: true; value: unknown } | { ok: false; mes
   }
 }
 
-/** Finds the first balanced `{...}` or `[...]`, respecting quoted strings. */
-function findJsonSpan(text: string): { start: number; end: number } | undefined {
-  const start = text.search(/[{[]/);
-  if (start < 0) return undefined;
+/** Finds the first balanced `{...}` or `[...]` starting at or after `from`, respecting quoted strings. */
+function findJsonSpan(text: string, from: number): { start: number; end: number } | undefined {
+  const offset = text.slice(from).search(/[{[]/);
+  if (offset < 0) return undefined;
+  const start = from + offset;
   let depth = 0;
   let quote: string | undefined;
   for (let index = start; index < text.length; index++) {
