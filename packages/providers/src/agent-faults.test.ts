@@ -89,7 +89,7 @@ describe('provider faults through the gate', () => {
     expect(result.text).toBe('The capital of France is Paris.');
     expect(primary.requests).toHaveLength(1);
     expect(secondary.requests).toHaveLength(1);
-    expect((secondary.requests[0]?.body as { model: string }).model).toBe('gpt-4o-mini');
+    expect(secondary.requests[0]?.body).toMatchObject({ model: 'gpt-4o-mini' });
     expect(result.attempts.map((attempt) => [attempt.providerIndex, attempt.errorType])).toEqual([
       [0, 'server-error'],
       [1, 'ok'],

@@ -27,7 +27,7 @@ export type PricingTable = Readonly<Record<string, ModelPrice>>;
 /** Usage of nothing. */
 export const ZERO_USAGE: UsageTotals = Object.freeze({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 });
 
-/** Adds two usage totals; the cost is kept only when both sides have one (or one side is empty). */
+/** Adds two usage totals; the result has a cost when either side has one (a missing cost counts as 0). */
 export function addUsage(a: UsageTotals, b: UsageTotals): UsageTotals {
   const sum = {
     inputTokens: a.inputTokens + b.inputTokens,

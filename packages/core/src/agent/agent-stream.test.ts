@@ -90,6 +90,25 @@ describe('agent.stream', () => {
     expect(textOf(seen)).toBe('{"action":');
   });
 
+  it('pass-through marks a retry as discarding text only when the failed attempt showed some', async () => {
+    let calls = 0;
+    const limited: ModelProviderV1 = {
+      specificationVersion: 'v1',
+      name: 'limited',
+      generate: () => Promise.reject(new Error('not used')),
+      async *stream(): AsyncIterable<ModelStreamPart> {
+        calls++;
+        if (calls === 1) throw Object.assign(new Error('rate limited'), { errorKind: 'rate-limit', retryAfterMs: 1 });
+        const text = '{"action":"reject","amount":0}';
+        yield { type: 'text-delta', text };
+        yield { type: 'finish', response: { content: [{ type: 'text', text }], text, finishReason: 'stop', usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 } } };
+      },
+    };
+    const parts = await collect(Agent.create({ provider: limited, model: 'm' }).outputSchema(Refund).build().stream('decide', { textMode: 'pass-through' }));
+    const retry = parts.find((part) => part.type === 'retry');
+    expect(retry).toMatchObject({ type: 'retry', attempt: 1, errorKind: 'rate-limit', discardStreamedText: false });
+  });
+
   it('a stream failing before any text was shown is retried like any transient error', async () => {
     let calls = 0;
     const recovering: ModelProviderV1 = {

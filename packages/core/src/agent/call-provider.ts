@@ -37,6 +37,7 @@ export async function callProvider(state: RunState, call: ProviderCall): Promise
     toolChoice: toolChoiceLabel(request),
   });
   const started = performance.now();
+  state.shownText = false;
   let response: ModelResponse;
   try {
     const stream = state.sink && purpose === 'step' ? target.provider.stream?.bind(target.provider) : undefined;
@@ -86,6 +87,7 @@ async function consumeStream(state: RunState, parts: AsyncIterable<ModelStreamPa
       if (part.type === 'finish') return part.response;
       if (part.type === 'text-delta' && passText) {
         shown = true;
+        state.shownText = true;
         sink?.push({ type: 'text-delta', step, attempt, text: part.text });
       } else if (part.type === 'tool-call-start') {
         sink?.push({ type: 'tool-call-delta', step, id: part.id, name: part.name, argumentsDelta: '' });

@@ -43,6 +43,7 @@ export async function executeRun(config: AgentConfig, bus: EventBus, input: RunI
     attempts: [],
     ...(sink ? { sink } : {}),
     step: 0,
+    shownText: false,
   };
   const startedAt = Date.now();
   const started = performance.now();
@@ -162,6 +163,7 @@ async function stepOutcome(state: RunState, kept: readonly Message[], memo: Outp
       return { value: tier.value, provenance: tier.tier };
     }
     const response = result.response as ModelResponse;
+    if (result.acceptedIssues) memo.issues = result.acceptedIssues;
     const value = state.config.output ? result.value : textOf(response);
     return { response, value, provenance: 'model' };
   } catch (error) {

@@ -97,7 +97,7 @@ export function gatedModelCall(state: RunState, call: GatedCall): Promise<GateRe
         state.sink.push({ type: 'validation-failed', step: state.step, attempt: event.attempt, message: event.message, issueCount: event.issueCount });
       }
       if (state.sink && event.type === 'reliability.retry') {
-        state.sink.push({ type: 'retry', step: state.step, attempt: event.attempt, errorKind: event.errorKind, discardStreamedText: state.sink.mode === 'pass-through' });
+        state.sink.push({ type: 'retry', step: state.step, attempt: event.attempt, errorKind: event.errorKind, discardStreamedText: state.shownText });
       }
     },
     step: state.step,

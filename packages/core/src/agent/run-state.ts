@@ -19,6 +19,8 @@ export interface RunState {
   /** Receives stream parts when the run was started with `stream()`. */
   readonly sink?: StreamSink;
   step: number;
+  /** Whether the current attempt has shown text to a pass-through stream. */
+  shownText: boolean;
 }
 
 /** Emits an event of the run, filling in `runId`, `step` and `timestamp`; skips work when nobody listens. */

@@ -662,6 +662,22 @@ describe('runGate: providers and fallback', () => {
     const error = await failFastOf(gate({ call, rules: [rule] }));
     expect(error.kind).toBe('use-default');
   });
+
+  it('fails fast with fallback-failed (the cause reduced) when the fallback throws', async () => {
+    const { call } = script('{"title": 5}');
+    const rule: ReliabilityRule<string> = { kind: 'use-default', then: 'fallback', when: (scope) => scope.errorKind !== 'ok' };
+    const error = await failFastOf(gate({ call, rules: [rule], fallback: async () => Promise.reject(new Error('cache down')) }));
+    expect(error).toMatchObject({ kind: 'fallback-failed', label: 'use-default', errorKind: 'schema-fail' });
+    expect(error.cause).toEqual({ name: 'Error', message: 'cache down' });
+  });
+
+  it("an 'ok' rule accepting invalid output reports its issues and gives the parsed value", async () => {
+    const { call } = script('{"title": 5}');
+    const accept: ReliabilityRule<string> = { kind: 'accept-anyway', then: 'ok', when: () => true };
+    const result = await gate({ call, rules: [accept], validate: async (text) => ({ ...(await judge(text)), partialValue: JSON.parse(text) }) as GateVerdict<Task> });
+    expect(result.value).toEqual({ title: 5 });
+    expect(result.acceptedIssues?.map((issue) => issue.kind)).toEqual(['type']);
+  });
 });
 
 describe('runGate: usage and budgets', () => {

@@ -228,7 +228,8 @@ export async function runGate<TResponse, TValue = TResponse>(options: GateOption
       case 'continue':
         if (verdict?.status === 'accept') return accept(verdict.value, 'model');
         if (verdict?.status === 'invalid') return accept(verdict.partialValue as TValue, 'model');
-        if (decision === 'ok') return accept(response as unknown as TValue, 'model');
+        // A rule accepted a failed call or a truncated/refused answer: there is no value to give.
+        if (decision === 'ok') return accept(undefined as TValue, 'model');
         failFast({ kind: rule?.kind ?? 'unhandled-failure', label: rule?.label, phase: 'post-decide', attempt, errorKind: kind, cause: thrown ?? failure });
         break;
       case 'fail-fast':
@@ -238,7 +239,12 @@ export async function runGate<TResponse, TValue = TResponse>(options: GateOption
         if (!options.fallback) {
           failFast({ kind: rule?.kind ?? 'fallback', label: 'a rule chose fallback but none is configured', phase: 'post-decide', attempt, errorKind: kind, cause: thrown ?? failure });
         }
-        const value = await (options.fallback as NonNullable<typeof options.fallback>)(scope);
+        let value: TValue;
+        try {
+          value = await (options.fallback as NonNullable<typeof options.fallback>)(scope);
+        } catch (error) {
+          return failFast({ kind: 'fallback-failed', label: rule?.kind, phase: 'post-decide', attempt, errorKind: kind, cause: error });
+        }
         return accept(value, 'fallback');
       }
       case 'retry-other':
