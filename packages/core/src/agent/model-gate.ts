@@ -103,6 +103,7 @@ export function gatedModelCall(state: RunState, call: GatedCall): Promise<GateRe
     step: state.step,
     purpose: call.purpose,
     runUsage: state.ledger.usage,
+    priorAttempts: state.attempts.slice(),
   });
 }
 

@@ -155,6 +155,20 @@ describe('strict output through the gate', () => {
     expect((error as ReliabilityFailFastError).attempts).toHaveLength(2);
   });
 
+  it("a fail-fast error carries the whole run's attempts, earlier steps included", async () => {
+    const lookup = tool({ name: 'lookup_order', description: 'Looks up an order', input: Type.Object({ id: Type.String() }), execute: () => ({ total: 50 }) });
+    const model = scriptedModel([{ toolCalls: [{ name: 'lookup_order', arguments: { id: '42' } }] }, BAD_AMOUNT, BAD_AMOUNT]);
+    const agent = Agent.create({ provider: model, model: 'm' }).tool(lookup).outputSchema(Refund).build();
+    const error = await agent.run('Refund order 42').catch((caught: unknown) => caught);
+    expect(ReliabilityFailFastError.isInstance(error)).toBe(true);
+    const attempts = (error as ReliabilityFailFastError).attempts;
+    expect(attempts.map((attempt) => [attempt.step, attempt.status])).toEqual([
+      [1, 'ok'],
+      [2, 'invalid'],
+      [2, 'invalid'],
+    ]);
+  });
+
   it('never validates a tool-call turn', async () => {
     const lookup = tool({ name: 'lookup_order', description: 'Looks up an order', input: Type.Object({ id: Type.String() }), execute: () => ({ total: 50 }) });
     const events = recorder('validation.failed');

@@ -5,6 +5,7 @@ import { mapAnthropicError } from './map-anthropic-error';
 import { mapAnthropicRequest } from './map-request';
 import { mapAnthropicResponse } from './map-response';
 import { mapAnthropicStream } from './map-stream';
+import { sdkRequestOptions } from '../shared/request-options';
 
 /** Options of {@link anthropic}. */
 export interface AnthropicProviderOptions {
@@ -53,7 +54,6 @@ export function anthropic(options: AnthropicProviderOptions = {}): ModelProvider
 
   const body = (request: ModelRequest) =>
     mapAnthropicRequest(request, { model: resolveModel(request.model, options.model, providerName), maxTokens, cache });
-  const requestOptions = (signal: AbortSignal | undefined) => (signal === undefined ? { maxRetries: 0 } : { maxRetries: 0, signal });
   const toError = (error: unknown, signal: AbortSignal | undefined) => mapAnthropicError(error, { provider: providerName, signal });
 
   return {
@@ -63,7 +63,7 @@ export function anthropic(options: AnthropicProviderOptions = {}): ModelProvider
     async generate(request: ModelRequest, callOptions: ModelCallOptions): Promise<ModelResponse> {
       const { signal } = callOptions;
       try {
-        const message = await client.messages.create(body(request), requestOptions(signal));
+        const message = await client.messages.create(body(request), sdkRequestOptions(signal));
         return mapAnthropicResponse(message);
       } catch (error) {
         throw toError(error, signal);
@@ -73,7 +73,7 @@ export function anthropic(options: AnthropicProviderOptions = {}): ModelProvider
     async *stream(request: ModelRequest, callOptions: ModelCallOptions): AsyncGenerator<ModelStreamPart, void, undefined> {
       const { signal } = callOptions;
       try {
-        const events = await client.messages.create({ ...body(request), stream: true }, requestOptions(signal));
+        const events = await client.messages.create({ ...body(request), stream: true }, sdkRequestOptions(signal));
         yield* mapAnthropicStream(events, { provider: providerName });
       } catch (error) {
         throw toError(error, signal);

@@ -5,6 +5,7 @@ import { mapOpenAIError } from './map-openai-error';
 import { mapOpenAIRequest } from './map-request';
 import { mapOpenAIResponse } from './map-response';
 import { mapOpenAIStream } from './map-stream';
+import { sdkRequestOptions } from '../shared/request-options';
 
 /** Options of {@link openai}. */
 export interface OpenAIProviderOptions {
@@ -69,7 +70,6 @@ export function openai(options: OpenAIProviderOptions = {}): ModelProviderV1 {
 
   const body = (request: ModelRequest) =>
     mapOpenAIRequest(request, { model: resolveModel(request.model, options.model, providerName), structuredOutput });
-  const requestOptions = (signal: AbortSignal | undefined) => (signal === undefined ? { maxRetries: 0 } : { maxRetries: 0, signal });
   const toError = (error: unknown, signal: AbortSignal | undefined) => mapOpenAIError(error, { provider: providerName, signal });
 
   return {
@@ -79,7 +79,7 @@ export function openai(options: OpenAIProviderOptions = {}): ModelProviderV1 {
     async generate(request: ModelRequest, callOptions: ModelCallOptions): Promise<ModelResponse> {
       const { signal } = callOptions;
       try {
-        const completion = await client.chat.completions.create(body(request), requestOptions(signal));
+        const completion = await client.chat.completions.create(body(request), sdkRequestOptions(signal));
         return mapOpenAIResponse(completion, { provider: providerName });
       } catch (error) {
         throw toError(error, signal);
@@ -91,7 +91,7 @@ export function openai(options: OpenAIProviderOptions = {}): ModelProviderV1 {
       try {
         const chunks = await client.chat.completions.create(
           { ...body(request), stream: true, stream_options: { include_usage: true } },
-          requestOptions(signal),
+          sdkRequestOptions(signal),
         );
         yield* mapOpenAIStream(chunks, { provider: providerName });
       } catch (error) {

@@ -17,7 +17,7 @@ export interface ReliabilityFailFastErrorOptions {
   readonly attempt: number;
   /** What the last attempt's failure was. */
   readonly errorKind: ErrorKind;
-  /** Every model call made, failed ones included. */
+  /** Every model call made (by the whole run, inside an agent), failed ones included. */
   readonly attempts: readonly AttemptRecord[];
   /** The underlying failure; reduced to `{ name, message }`. */
   readonly cause?: unknown;

@@ -70,6 +70,8 @@ export interface GateOptions<TResponse, TValue = TResponse> {
   readonly runUsage?: UsageTotals;
   /** Classifies thrown values. Default {@link classifyError}. */
   readonly classify?: (error: unknown) => ErrorClassification;
+  /** Attempts the enclosing run made before this gate run: a fail-fast error lists them first, so it carries the whole run's attempts. */
+  readonly priorAttempts?: readonly AttemptRecord[];
   /** Called after every attempt with its record (for ledgers and live traces). */
   readonly onAttempt?: (record: AttemptRecord) => void;
 }

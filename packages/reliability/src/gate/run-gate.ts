@@ -95,7 +95,7 @@ export async function runGate<TResponse, TValue = TResponse>(options: GateOption
 
   const failFast = ({ label, ...fields }: FailFastFields): never => {
     emit({ type: 'reliability.fail_fast', kind: fields.kind, ...(label === undefined ? {} : { label }), attempt: fields.attempt, errorKind: fields.errorKind, phase: fields.phase });
-    throw new ReliabilityFailFastError({ ...fields, ...(label === undefined ? {} : { label }), attempts: [...attempts] });
+    throw new ReliabilityFailFastError({ ...fields, ...(label === undefined ? {} : { label }), attempts: [...(options.priorAttempts ?? []), ...attempts] });
   };
 
   const resolveValue = async <T>(value: ScopeValue<T, TResponse> | undefined, scope: ReliabilityScope<TResponse>): Promise<T | undefined> =>
