@@ -16,9 +16,17 @@ import type { Provenance, RunInput, RunOptions, RunResult, StepRecord } from './
 import { emit, type RunState } from './run-state';
 import type { StreamSink } from './stream-part';
 
+/** The kept messages of the input (copies; never system or ephemeral ones). */
 function inputMessages(input: RunInput): Message[] {
   if (typeof input === 'string') return [{ role: 'user', content: input }];
-  return structuredClone(input.filter((message) => !message.ephemeral)) as Message[];
+  return structuredClone(input.filter((message) => !message.ephemeral && message.role !== 'system')) as Message[];
+}
+
+/** The agent's system prompt followed by the system messages of the input, if any. */
+function runSystem(config: AgentConfig, input: RunInput): string | undefined {
+  const parts = config.system === undefined ? [] : [config.system];
+  if (typeof input !== 'string') for (const message of input) if (message.role === 'system') parts.push(message.content);
+  return parts.length === 0 ? undefined : parts.join('\n\n');
 }
 
 /** One step's final outcome: the model's answer or a fallback tier. */
@@ -34,9 +42,11 @@ interface StepOutcome {
  * messages never contain ephemeral ones; memory receives the accepted exchange only.
  */
 export async function executeRun(config: AgentConfig, bus: EventBus, input: RunInput, options: RunOptions, sink?: StreamSink): Promise<RunResult<unknown>> {
+  const system = runSystem(config, input);
   const state: RunState = {
     config,
     runId: options.runId ?? randomUUID(),
+    ...(system === undefined ? {} : { system }),
     ...(options.signal ? { signal: options.signal } : {}),
     bus,
     ledger: new UsageLedger(config.pricing),

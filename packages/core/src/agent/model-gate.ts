@@ -7,7 +7,6 @@ import {
 import type { Message } from '../model/message';
 import type { ModelRequest, ModelResponse, ToolChoice } from '../model/model-provider-v1';
 import { callProvider } from './call-provider';
-import type { AgentConfig } from './agent-config';
 import { type OutputMemo, outputVerdict } from './output-verdict';
 import { emit, type RunState } from './run-state';
 
@@ -25,12 +24,13 @@ export interface GatedCall {
   readonly fallback?: (failure: ValidationFailure | undefined) => Promise<unknown>;
 }
 
-function buildRequest(config: AgentConfig, model: string, messages: readonly Message[], toolChoice: ToolChoice | undefined): ModelRequest {
+function buildRequest(state: RunState, model: string, messages: readonly Message[], toolChoice: ToolChoice | undefined): ModelRequest {
+  const { config } = state;
   const tools = config.tools.size > 0 ? [...config.tools.values()].map((tool) => tool.specification) : undefined;
   const output = config.output;
   return {
     model,
-    ...(config.system === undefined ? {} : { system: config.system }),
+    ...(state.system === undefined ? {} : { system: state.system }),
     messages,
     ...(tools ? { tools, toolChoice: toolChoice ?? { type: 'auto' } } : {}),
     ...(config.maxTokens === undefined ? {} : { maxTokens: config.maxTokens }),
@@ -65,7 +65,7 @@ export function gatedModelCall(state: RunState, call: GatedCall): Promise<GateRe
             { role: 'user', content: context.feedback.text, ephemeral: true },
           ]
         : base;
-      return callProvider(state, { target, request: buildRequest(config, target.model, messages, call.toolChoice), attempt: context.attempt, purpose: call.purpose });
+      return callProvider(state, { target, request: buildRequest(state, target.model, messages, call.toolChoice), attempt: context.attempt, purpose: call.purpose });
     },
     validate: (response) => (isStep ? outputVerdict(config, response, memo) : { status: 'accept', value: undefined, rawOutput: response.text }),
     usageOf: (response, context) => state.ledger.price((config.targets[context.providerIndex] ?? config.targets[0])?.model ?? '', response.usage),

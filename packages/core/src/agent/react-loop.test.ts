@@ -265,3 +265,17 @@ describe('ReAct loop', () => {
     expect(result.messages[0]).not.toBe(input[0]);
   });
 });
+
+describe('system messages in the input', () => {
+  it('are sent as part of the system prompt, after the agent’s, and never kept', async () => {
+    const model = scriptedModel('ok');
+    const agent = Agent.create({ provider: model, model: 'm' }).system('Be brief.').build();
+    const result = await agent.run([
+      { role: 'system', content: 'Answer in French.' },
+      { role: 'user', content: 'Hello' },
+    ]);
+    expect(model.requests[0]?.system).toBe('Be brief.\n\nAnswer in French.');
+    expect(model.requests[0]?.messages).toEqual([{ role: 'user', content: 'Hello' }]);
+    expect(result.messages.some((message) => message.role === 'system')).toBe(false);
+  });
+});

@@ -9,6 +9,8 @@ import type { StreamSink } from './stream-part';
 export interface RunState {
   readonly config: AgentConfig;
   readonly runId: string;
+  /** The system prompt of this run: the agent's, then any system messages given as input. */
+  readonly system?: string;
   /** The caller's signal, when the run can be cancelled. */
   readonly signal?: AbortSignal;
   /** The signal tools receive: the caller's, or one made on first use (never shared between runs). */
