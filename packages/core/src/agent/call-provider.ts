@@ -4,7 +4,7 @@ import type { CallPurpose } from '../events/agent-events';
 import type { Message } from '../model/message';
 import type { ModelRequest, ModelResponse, ModelStreamPart } from '../model/model-provider-v1';
 import type { ModelTarget } from './agent-config';
-import { emit, type RunState } from './run-state';
+import { emit, listens, type RunState } from './run-state';
 
 /** One provider call of an attempt. */
 export interface ProviderCall {
@@ -29,7 +29,7 @@ const countEphemeral = (messages: readonly Message[]) => messages.reduce((count,
 export async function callProvider(state: RunState, call: ProviderCall): Promise<ModelResponse> {
   const { target, request, attempt, purpose } = call;
   const names = { attempt, purpose, provider: target.provider.name, model: target.model };
-  if (state.bus.has('model.request')) emit(state, 'model.request', {
+  if (listens(state, 'model.request')) emit(state, 'model.request', {
     ...names,
     messageCount: request.messages.length,
     ephemeralCount: countEphemeral(request.messages),
@@ -56,7 +56,7 @@ export async function callProvider(state: RunState, call: ProviderCall): Promise
     });
     throw error;
   }
-  if (!state.bus.has('model.response')) return response;
+  if (!listens(state, 'model.response')) return response;
   const priced = state.ledger.price(target.model, response.usage);
   emit(state, 'model.response', {
     ...names,

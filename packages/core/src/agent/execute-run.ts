@@ -13,7 +13,7 @@ import { gatedModelCall } from './model-gate';
 import { resolveFallback } from './output-fallback';
 import type { OutputMemo } from './output-verdict';
 import type { Provenance, RunInput, RunOptions, RunResult, StepRecord } from './run-result';
-import { emit, type RunState } from './run-state';
+import { emit, listens, type RunState } from './run-state';
 import type { StreamSink } from './stream-part';
 
 /** The kept messages of the input (copies; never system or ephemeral ones). */
@@ -59,7 +59,7 @@ export async function executeRun(config: AgentConfig, bus: EventBus, input: RunI
   const started = performance.now();
   const conversationId = config.memory ? (options.conversationId ?? 'default') : undefined;
   const primary = config.targets[0] as AgentConfig['targets'][number];
-  emit(state, 'run.start', { provider: primary.provider.name, model: primary.model, ...(conversationId === undefined ? {} : { conversationId }) });
+  if (listens(state, 'run.start')) emit(state, 'run.start', { provider: primary.provider.name, model: primary.model, ...(conversationId === undefined ? {} : { conversationId }) });
 
   const runMessages: Message[] = [];
   const steps: StepRecord[] = [];
@@ -84,6 +84,7 @@ export async function executeRun(config: AgentConfig, bus: EventBus, input: RunI
     durationMs: performance.now() - started,
   });
   const end = (status: 'ok' | 'error' | 'aborted', error?: unknown) => {
+    if (!listens(state, 'run.end')) return;
     const usage = state.ledger.snapshot();
     const reduced = error === undefined ? undefined : reduceError(error);
     emit(state, 'run.end', {
@@ -110,7 +111,7 @@ export async function executeRun(config: AgentConfig, bus: EventBus, input: RunI
       const stepStarted = performance.now();
       const callsBefore = state.attempts.length;
       sink?.push({ type: 'step-start', step });
-      emit(state, 'step.start', {});
+      if (listens(state, 'step.start')) emit(state, 'step.start', {});
       const kept = [...history, ...runMessages];
       const outcome = await stepOutcome(state, kept, memo);
       const response = outcome.response;
@@ -129,7 +130,7 @@ export async function executeRun(config: AgentConfig, bus: EventBus, input: RunI
         toolCalls.push(...records);
         for (const record of records) sink?.push({ type: 'tool-result', step, record });
         steps.push({ step, finishReason, text: response.text, toolCalls: calls.length, modelCalls: state.attempts.length - callsBefore, durationMs: performance.now() - stepStarted });
-        emit(state, 'step.end', { finishReason, toolCalls: calls.length, final: false });
+        if (listens(state, 'step.end')) emit(state, 'step.end', { finishReason, toolCalls: calls.length, final: false });
         sink?.push({ type: 'step-end', step, finishReason });
         continue;
       }
@@ -139,7 +140,7 @@ export async function executeRun(config: AgentConfig, bus: EventBus, input: RunI
       const final: AssistantMessage = { role: 'assistant', content: text.length > 0 ? [{ type: 'text', text }] : [] };
       runMessages.push(final);
       steps.push({ step, finishReason, text, toolCalls: 0, modelCalls: state.attempts.length - callsBefore, durationMs: performance.now() - stepStarted });
-      emit(state, 'step.end', { finishReason, toolCalls: 0, final: true });
+      if (listens(state, 'step.end')) emit(state, 'step.end', { finishReason, toolCalls: 0, final: true });
       sink?.push({ type: 'step-end', step, finishReason });
       if (config.memory && conversationId !== undefined) await config.memory.append(conversationId, runMessages);
       const result = snapshot(text, outcome.value, outcome.provenance, outcome.provenance === 'model' ? memo.repairs : [], outcome.provenance === 'model' ? memo.issues : []);
@@ -196,6 +197,7 @@ function toolEnvironment(state: RunState, kept: readonly Message[]): ToolRunEnvi
     // A signal per run, made on first use: one shared by every run would collect their listeners.
     toolSignal: () => state.signal ?? (state.toolSignal ??= new AbortController().signal),
     ...(state.signal ? { abortSignal: state.signal } : {}),
+    listens: (event) => listens(state, event),
     emit: (event, payload) => emit(state, event, payload),
     reask: async (ephemeral, toolChoice) => {
       const result = await gatedModelCall(state, { messages: kept, ephemeral, purpose: 'tool-retry', toolChoice });

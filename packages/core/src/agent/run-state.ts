@@ -25,6 +25,11 @@ export interface RunState {
   shownText: boolean;
 }
 
+/** True when anything listens to `event`: callers skip building payloads nobody reads. */
+export function listens(state: RunState, event: AgentEventName): boolean {
+  return state.bus.has(event);
+}
+
 /** Emits an event of the run, filling in `runId`, `step` and `timestamp`; skips work when nobody listens. */
 export function emit<E extends AgentEventName>(state: RunState, event: E, payload: EventPayload<E>): void {
   if (!state.bus.has(event)) return;

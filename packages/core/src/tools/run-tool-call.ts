@@ -20,13 +20,18 @@ export interface ToolRunEnvironment {
   readonly toolSignal: () => AbortSignal;
   /** The caller's signal, when the run can be cancelled: running tools are raced against it. */
   readonly abortSignal?: AbortSignal;
+  /** True when anything listens to `event`, so payloads are built only when read. */
+  readonly listens: (event: ToolEventName) => boolean;
   /** Emits a tool event of the run. */
-  readonly emit: <E extends 'tool.start' | 'tool.end' | 'tool.validation' | 'tool.retry'>(event: E, payload: EventPayload<E>) => void;
+  readonly emit: <E extends ToolEventName>(event: E, payload: EventPayload<E>) => void;
   /** Makes a re-ask model call with the kept context plus these ephemeral messages. */
   readonly reask: (ephemeral: readonly Message[], toolChoice: ToolChoice) => Promise<ModelResponse>;
 }
 
 type Settled = Omit<ToolCallRecord, 'step' | 'durationMs'>;
+
+/** The events a tool call reports. */
+type ToolEventName = 'tool.start' | 'tool.end' | 'tool.validation' | 'tool.retry';
 
 /** Races a promise against the run's abort signal, when there is one. */
 function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
@@ -55,17 +60,27 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
  */
 export async function runToolCall(env: ToolRunEnvironment, call: ToolCallPart): Promise<ToolCallRecord> {
   const started = performance.now();
-  env.emit('tool.start', { toolCallId: call.id, tool: call.name });
+  if (env.listens('tool.start')) env.emit('tool.start', { toolCallId: call.id, tool: call.name });
   const settled = await settle(env, call);
   const durationMs = performance.now() - started;
-  env.emit('tool.end', {
+  if (env.listens('tool.end')) env.emit('tool.end', {
     toolCallId: call.id,
     tool: call.name,
     isError: settled.isError,
     ...(settled.errorCode === undefined ? {} : { errorCode: settled.errorCode }),
     durationMs,
   });
-  return { ...settled, step: env.step, durationMs };
+  const record: ToolCallRecord = {
+    id: settled.id,
+    name: settled.name,
+    arguments: settled.arguments,
+    output: settled.output,
+    isError: settled.isError,
+    ...(settled.errorCode === undefined ? {} : { errorCode: settled.errorCode }),
+    step: env.step,
+    durationMs,
+  };
+  return record;
 }
 
 async function settle(env: ToolRunEnvironment, call: ToolCallPart): Promise<Settled> {
@@ -94,11 +109,13 @@ async function settle(env: ToolRunEnvironment, call: ToolCallPart): Promise<Sett
     const validated = await validateWithReasks(env, tool, call, guards);
     if (validated.status !== 'valid') {
       const retryCount = validated.retryCount;
-      env.emit('tool.validation', { toolCallId: call.id, tool: call.name, outcome: validated.status, retryCount });
+      if (env.listens('tool.validation')) env.emit('tool.validation', { toolCallId: call.id, tool: call.name, outcome: validated.status, retryCount });
       if (validated.status === 'guard_rejected_on_retry') return rejected(validated.rejection as GuardRejection, validated.args);
       return failed('VALIDATION_FAILED', validationMessage(validated.status, retryCount, validated.issues), validated.args);
     }
-    env.emit('tool.validation', { toolCallId: call.id, tool: call.name, outcome: validated.retryCount === 0 ? 'no_retry' : 'success', retryCount: validated.retryCount });
+    if (env.listens('tool.validation')) {
+      env.emit('tool.validation', { toolCallId: call.id, tool: call.name, outcome: validated.retryCount === 0 ? 'no_retry' : 'success', retryCount: validated.retryCount });
+    }
     args = validated.args;
     input = validated.value;
   }
