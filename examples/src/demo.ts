@@ -1,6 +1,7 @@
 /**
- * `pnpm demo`: runs the example agents and prints a trace of each. Offline on the scripted model,
- * or against a real API when ANTHROPIC_API_KEY (or OPENAI_API_KEY / OPENAI_BASE_URL) is set.
+ * `pnpm demo [name]`: runs the example agents (or the one named: weather, refund, create-task,
+ * stream) and prints a trace of each. Offline on the scripted model, or against a real API when
+ * ANTHROPIC_API_KEY (or OPENAI_API_KEY / OPENAI_BASE_URL) is set.
  */
 import type { ModelTarget } from '@keel/core';
 import { createTaskAgent } from './agents/create-task-agent';
@@ -11,22 +12,49 @@ import { streamRefund } from './streaming';
 import { withTrace } from './trace';
 
 const live: ModelTarget | undefined = providerFromEnv();
-const heading = (title: string) => console.log(`\n=== ${title} ===`);
+
+const demos: readonly { name: string; title: string; run: () => Promise<void> }[] = [
+  {
+    name: 'weather',
+    title: 'Agent and tools: two parallel tool calls, then an answer',
+    run: async () => {
+      const result = await withTrace(weatherAgent(live)).build().run('Is it warmer in Paris or London right now?');
+      console.log(`Answer: ${result.text}`);
+    },
+  },
+  {
+    name: 'refund',
+    title: 'Strict output: the refund agent corrects "USD 50" from the feedback it is sent',
+    run: async () => {
+      const result = await withTrace(refundAgent(live)).build().run('Order 1182 arrived broken; the customer paid $50. Decide.');
+      console.log(`Value: ${JSON.stringify(result.value)} (provenance: ${result.provenance}, ${result.attempts.length} model calls)`);
+      console.log(`Kept messages: ${result.messages.length} (the rejected answer and the feedback were ephemeral)`);
+    },
+  },
+  {
+    name: 'create-task',
+    title: 'Tool-argument feedback: create_task without project_id and with due_date "tomorrow"',
+    run: async () => {
+      const result = await withTrace(createTaskAgent(live)).build().run('Add a task "Draft launch post" to the Website relaunch project, due tomorrow at 9:00 UTC.');
+      console.log(`Answer: ${result.text}`);
+      console.log(`Tool calls kept: ${result.toolCalls.map((call) => `${call.name}(${JSON.stringify(call.arguments)})`).join(', ')}`);
+    },
+  },
+  {
+    name: 'stream',
+    title: 'Streaming: text is held until the output validates',
+    run: () => streamRefund(live),
+  },
+];
+
+const only = process.argv[2];
+const chosen = only ? demos.filter((demo) => demo.name === only) : demos;
+if (chosen.length === 0) {
+  console.error(`Unknown demo "${only}". Choose one of: ${demos.map((demo) => demo.name).join(', ')}.`);
+  process.exit(2);
+}
 console.log(live ? `Using ${live.provider.name}/${live.model} (live API).` : 'No API key set: using the built-in scripted model.');
-
-heading('1. Agent and tools: two parallel tool calls, then an answer');
-const weather = await withTrace(weatherAgent(live)).build().run('Is it warmer in Paris or London right now?');
-console.log(`Answer: ${weather.text}`);
-
-heading('2. Strict output: the refund agent corrects "USD 50" from the feedback it is sent');
-const refund = await withTrace(refundAgent(live)).build().run('Order 1182 arrived broken; the customer paid $50. Decide.');
-console.log(`Value: ${JSON.stringify(refund.value)} (provenance: ${refund.provenance}, ${refund.attempts.length} model calls)`);
-console.log(`Kept messages: ${refund.messages.length} (the rejected answer and the feedback were ephemeral)`);
-
-heading('3. Tool-argument feedback: create_task without project_id and with due_date "tomorrow"');
-const task = await withTrace(createTaskAgent(live)).build().run('Add a task "Draft launch post" to the Website relaunch project, due tomorrow at 9:00 UTC.');
-console.log(`Answer: ${task.text}`);
-console.log(`Tool calls kept: ${task.toolCalls.map((call) => `${call.name}(${JSON.stringify(call.arguments)})`).join(', ')}`);
-
-heading('4. Streaming: text is held until the output validates');
-await streamRefund(live);
+for (const [index, demo] of chosen.entries()) {
+  console.log(`\n=== ${index + 1}. ${demo.title} ===`);
+  await demo.run();
+}
