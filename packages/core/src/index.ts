@@ -5,6 +5,7 @@ export { AgentStream } from './agent/agent-stream';
 export type { Provenance, RunInput, RunOptions, RunResult, StepRecord } from './agent/run-result';
 export type { AgentStreamPart } from './agent/stream-part';
 export { AgentConfigurationError } from './errors/agent-configuration-error';
+export { IncompleteStreamError } from './errors/incomplete-stream-error';
 export { MaxStepsExceededError } from './errors/max-steps-exceeded-error';
 export { StreamInterruptedError } from './errors/stream-interrupted-error';
 export type {

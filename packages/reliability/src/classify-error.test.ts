@@ -85,3 +85,11 @@ describe('classifyError', () => {
     expect(classifyError(undefined)).toEqual({ kind: 'unknown' });
   });
 });
+
+describe('classifyError and errors that are not retryable', () => {
+  it('never treats an error marked retryable: false as transient, whatever kind it names', () => {
+    expect(classifyError({ errorKind: 'rate-limit', retryable: false })).toEqual({ kind: 'unknown' });
+    expect(classifyError({ errorKind: 'auth', retryable: false })).toEqual({ kind: 'auth' });
+    expect(classifyError({ errorKind: 'rate-limit', retryable: true, retryAfterMs: 5 })).toEqual({ kind: 'rate-limit', retryAfterMs: 5 });
+  });
+});

@@ -1,4 +1,4 @@
-import type { ErrorKind } from './error-kind';
+import { type ErrorKind, isTransientErrorKind } from './error-kind';
 
 /** The result of classifying a thrown value. */
 export interface ErrorClassification {
@@ -39,7 +39,11 @@ export function classifyError(error: unknown): ErrorClassification {
   const retryAfterMs = typeof retryAfter === 'number' && Number.isFinite(retryAfter) ? retryAfter : undefined;
   const withRetry = (kind: ErrorKind): ErrorClassification =>
     retryAfterMs === undefined ? { kind } : { kind, retryAfterMs };
-  if (typeof declared === 'string' && knownKinds.has(declared)) return withRetry(declared as ErrorKind);
+  if (typeof declared === 'string' && knownKinds.has(declared)) {
+    // An error that says it is not retryable (a gate's own fail-fast, say) is never treated as transient.
+    if (field(error, 'retryable') === false && isTransientErrorKind(declared as ErrorKind)) return { kind: 'unknown' };
+    return withRetry(declared as ErrorKind);
+  }
   const name = field(error, 'name');
   if (name === 'AbortError' || field(error, 'code') === 'ABORT_ERR') return { kind: 'aborted' };
   const status = field(error, 'status');

@@ -8,7 +8,7 @@ export {
   VALIDATION_ERROR_KINDS,
 } from './error-kind';
 export { AbortedError } from './errors/aborted-error';
-export { KeelError, type KeelErrorOptions, reduceError } from './errors/keel-error';
+export { hasMarker, KeelError, type KeelErrorOptions, reduceError } from './errors/keel-error';
 export {
   type FailFastPhase,
   ReliabilityFailFastError,

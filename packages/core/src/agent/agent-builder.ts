@@ -142,6 +142,9 @@ export class AgentBuilder<TOutput = string> {
       }
       output = { validator: validator as NonNullable<typeof validator>, options: outputOptions };
     }
+    if (output && state.rules?.defaults === false && (output.options.maxAttempts !== undefined || output.options.retryOn !== undefined)) {
+      fail('rules.defaults', 'false turns the strict-output rules off, so outputSchema maxAttempts/retryOn would have no effect; drop one or the other');
+    }
     if (state.outputFallback) {
       if (!output) fail('outputFallback', 'needs an outputSchema');
       const { canned, fallback } = state.outputFallback;

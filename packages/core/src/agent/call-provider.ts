@@ -1,9 +1,11 @@
 import { classifyError, reduceError } from '@keel/reliability';
+import { IncompleteStreamError } from '../errors/incomplete-stream-error';
 import { StreamInterruptedError } from '../errors/stream-interrupted-error';
 import type { CallPurpose } from '../events/agent-events';
 import type { Message } from '../model/message';
 import type { ModelRequest, ModelResponse, ModelStreamPart } from '../model/model-provider-v1';
 import type { ModelTarget } from './agent-config';
+import { raceAbort } from './race-abort';
 import { emit, listens, type RunState } from './run-state';
 
 /** One provider call of an attempt. */
@@ -42,7 +44,7 @@ export async function callProvider(state: RunState, call: ProviderCall): Promise
   try {
     const stream = state.sink && purpose === 'step' ? target.provider.stream?.bind(target.provider) : undefined;
     const options = state.signal ? { signal: state.signal } : {};
-    response = stream ? await consumeStream(state, stream(request, options), attempt) : await target.provider.generate(request, options);
+    response = stream ? await consumeStream(state, stream(request, options), attempt) : await raceAbort(target.provider.generate(request, options), state.signal);
   } catch (error) {
     const { kind, retryAfterMs } = classifyError(error);
     const { name, message } = reduceError(error);
@@ -99,5 +101,5 @@ async function consumeStream(state: RunState, parts: AsyncIterable<ModelStreamPa
     if (!shown || state.signal?.aborted) throw error;
     throw new StreamInterruptedError({ cause: error });
   }
-  throw Object.assign(new Error('The model stream ended without a finish part'), { errorKind: 'network' as const });
+  throw new IncompleteStreamError();
 }

@@ -120,7 +120,8 @@ export async function executeRun(config: AgentConfig, bus: EventBus, input: RunI
 
       if (calls.length > 0 && response) {
         for (const call of calls) sink?.push({ type: 'tool-call', step, call });
-        const records = await Promise.all(calls.map((call) => runToolCall(toolEnvironment(state, kept), call)));
+        const environment = toolEnvironment(state, kept);
+        const records = await settleAll(calls.map((call) => runToolCall(environment, call)));
         const finalArgs = new Map(records.map((record) => [record.id, record.arguments]));
         const assistant: AssistantMessage = {
           role: 'assistant',
@@ -156,6 +157,18 @@ export async function executeRun(config: AgentConfig, bus: EventBus, input: RunI
   }
 }
 
+/**
+ * Waits for every tool call of a turn to settle before going on, so no tool is still running (and
+ * reporting events) after the run has ended; then rethrows the first failure (an abort, or a
+ * re-ask whose model call failed for good).
+ */
+async function settleAll<T>(pending: readonly Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(pending);
+  const failure = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+  if (failure) throw failure.reason;
+  return settled.map((outcome) => (outcome as PromiseFulfilledResult<T>).value);
+}
+
 /** Failures of the model's answer (not of the call) that the fallback tiers may stand in for. */
 const fallbackKinds = new Set<ErrorKind>(['schema-fail', 'parse-fail', 'truncated', 'refusal']);
 
@@ -178,7 +191,8 @@ async function stepOutcome(state: RunState, kept: readonly Message[], memo: Outp
     const value = state.config.output ? result.value : textOf(response);
     return { response, value, provenance: 'model' };
   } catch (error) {
-    if (ReliabilityFailFastError.isInstance(error) && fallbackKinds.has(error.errorKind)) {
+    // A rule or validator that crashed is a bug to surface, never a reason to hand out a degraded answer.
+    if (ReliabilityFailFastError.isInstance(error) && error.phase !== 'rule-error' && error.kind !== 'validator-error' && fallbackKinds.has(error.errorKind)) {
       const tier = await resolveFallback(state, memo.lastFailure, `${error.kind}: ${error.message}`);
       if (tier) return { value: tier.value, provenance: tier.tier };
     }

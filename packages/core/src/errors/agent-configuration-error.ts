@@ -1,4 +1,4 @@
-import { KeelError } from '@keel/reliability';
+import { hasMarker, KeelError } from '@keel/reliability';
 
 const marker = Symbol.for('keel.error.AgentConfigurationError');
 
@@ -16,6 +16,6 @@ export class AgentConfigurationError extends KeelError {
   }
 
   static isInstance(value: unknown): value is AgentConfigurationError {
-    return typeof value === 'object' && value !== null && marker in value;
+    return hasMarker(value, marker);
   }
 }

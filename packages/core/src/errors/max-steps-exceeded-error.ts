@@ -1,4 +1,4 @@
-import { KeelError } from '@keel/reliability';
+import { hasMarker, KeelError } from '@keel/reliability';
 import type { RunResult } from '../agent/run-result';
 
 const marker = Symbol.for('keel.error.MaxStepsExceededError');
@@ -19,6 +19,6 @@ export class MaxStepsExceededError extends KeelError {
   }
 
   static isInstance(value: unknown): value is MaxStepsExceededError {
-    return typeof value === 'object' && value !== null && marker in value;
+    return hasMarker(value, marker);
   }
 }

@@ -1,4 +1,4 @@
-import { KeelError } from '@keel/reliability';
+import { hasMarker, KeelError } from '@keel/reliability';
 
 const marker = Symbol.for('keel.error.ScriptExhaustedError');
 
@@ -17,6 +17,6 @@ export class ScriptExhaustedError extends KeelError {
   }
 
   static isInstance(value: unknown): value is ScriptExhaustedError {
-    return typeof value === 'object' && value !== null && marker in value;
+    return hasMarker(value, marker);
   }
 }

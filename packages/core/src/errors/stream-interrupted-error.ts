@@ -1,4 +1,4 @@
-import { KeelError, reduceError } from '@keel/reliability';
+import { hasMarker, KeelError, reduceError } from '@keel/reliability';
 
 const marker = Symbol.for('keel.error.StreamInterruptedError');
 
@@ -18,6 +18,6 @@ export class StreamInterruptedError extends KeelError {
   }
 
   static isInstance(value: unknown): value is StreamInterruptedError {
-    return typeof value === 'object' && value !== null && marker in value;
+    return hasMarker(value, marker);
   }
 }

@@ -31,7 +31,8 @@ function read(args: unknown, path: string): unknown {
  * `FABRICATED_ID`. Absent fields are left to validation.
  */
 export function idShapeGuard(options: IdShapeGuardOptions): ToolGuard {
-  const pattern = options.pattern ?? UUID_PATTERN;
+  // Without the global and sticky flags: `test` on such a pattern keeps state between calls.
+  const pattern = options.pattern ? new RegExp(options.pattern.source, options.pattern.flags.replace(/[gy]/g, '')) : UUID_PATTERN;
   const shapeName = options.shapeName ?? 'a UUID';
   return (toolName, args) => {
     if (options.tools && !options.tools.includes(toolName)) return undefined;

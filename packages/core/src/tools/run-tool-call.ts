@@ -1,4 +1,5 @@
-import { AbortedError, formatFeedback, issueSignature, type ValidationIssue } from '@keel/reliability';
+import { AbortedError, formatFeedback, issueSignature, quote, type ValidationIssue } from '@keel/reliability';
+import { raceAbort } from '../agent/race-abort';
 import type { EventPayload, ToolValidationOutcome } from '../events/agent-events';
 import type { Message, ToolCallPart } from '../model/message';
 import type { ModelResponse, ToolChoice } from '../model/model-provider-v1';
@@ -32,26 +33,6 @@ type Settled = Omit<ToolCallRecord, 'step' | 'durationMs'>;
 
 /** The events a tool call reports. */
 type ToolEventName = 'tool.start' | 'tool.end' | 'tool.validation' | 'tool.retry';
-
-/** Races a promise against the run's abort signal, when there is one. */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(AbortedError.fromSignal(signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(AbortedError.fromSignal(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
-}
 
 /**
  * Runs one logical tool call: guards, argument validation with bounded ephemeral re-asks, then
@@ -95,7 +76,7 @@ async function settle(env: ToolRunEnvironment, call: ToolCallPart): Promise<Sett
   const tool = env.tools.get(call.name);
   if (!tool) {
     const known = [...env.tools.keys()].join(', ') || 'none';
-    return failed('UNKNOWN_TOOL', `there is no tool named ${JSON.stringify(call.name)}; available tools: ${known}`, call.arguments);
+    return failed('UNKNOWN_TOOL', `there is no tool named ${quote(call.name)}; available tools: ${known}`, call.arguments);
   }
   const guards = tool.guards.length === 0 ? env.guards : [...env.guards, ...tool.guards];
   const rejected = (rejection: GuardRejection, args: unknown) => failed(rejection.code, rejection.message, args);
@@ -107,6 +88,7 @@ async function settle(env: ToolRunEnvironment, call: ToolCallPart): Promise<Sett
   let input: unknown = args;
   if (tool.validate) {
     const validated = await validateWithReasks(env, tool, call, guards);
+    if (validated.status === 'validator_error') return failed('VALIDATOR_ERROR', `the tool's input validator failed: ${validated.message}`, validated.args);
     if (validated.status !== 'valid') {
       const retryCount = validated.retryCount;
       if (env.listens('tool.validation')) env.emit('tool.validation', { toolCallId: call.id, tool: call.name, outcome: validated.status, retryCount });
@@ -121,7 +103,7 @@ async function settle(env: ToolRunEnvironment, call: ToolCallPart): Promise<Sett
   }
 
   try {
-    const output = await abortable(
+    const output = await raceAbort(
       Promise.resolve().then(() =>
         tool.execute(input, {
           runId: env.runId,
@@ -150,14 +132,20 @@ type Validated =
       readonly retryCount: number;
       readonly issues: readonly ValidationIssue[];
       readonly rejection?: GuardRejection;
-    };
+    }
+  | { readonly status: 'validator_error'; readonly args: unknown; readonly retryCount: number; readonly issues: readonly ValidationIssue[]; readonly message: string };
 
 async function validateWithReasks(env: ToolRunEnvironment, tool: AnyTool, call: ToolCallPart, guards: readonly ToolGuard[]): Promise<Validated> {
   const budget = tool.retries ?? env.toolRetries;
   let args = call.arguments;
   let previous: { args: string; signature: string } | undefined;
   for (let retryCount = 0; ; retryCount++) {
-    const result = await tool.validator.validate(args);
+    let result: Awaited<ReturnType<AnyTool['validator']['validate']>>;
+    try {
+      result = await tool.validator.validate(args);
+    } catch (error) {
+      return { status: 'validator_error', args, retryCount, issues: [], message: error instanceof Error ? error.message : String(error) };
+    }
     if (result.ok) return { status: 'valid', args, value: result.value, retryCount };
     const current = { args: stableStringify(args), signature: issueSignature(result.issues) };
     if (previous && (previous.args === current.args || previous.signature === current.signature)) {

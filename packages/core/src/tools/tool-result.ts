@@ -1,7 +1,7 @@
 import type { ToolResultPart } from '../model/message';
 
 /** Error codes a tool result can carry. Guards add their own. */
-export type ToolErrorCode = 'UNKNOWN_TOOL' | 'VALIDATION_FAILED' | 'TOOL_ERROR' | (string & {});
+export type ToolErrorCode = 'UNKNOWN_TOOL' | 'VALIDATION_FAILED' | 'VALIDATOR_ERROR' | 'TOOL_ERROR' | (string & {});
 
 /** The one record of a logical tool call: final arguments, whatever the number of re-asks. */
 export interface ToolCallRecord {

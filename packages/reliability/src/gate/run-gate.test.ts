@@ -631,16 +631,52 @@ describe('runGate: providers and fallback', () => {
     expect(events.at(-1)).toEqual({ type: 'reliability.recovered', attempt: 2, priorFailures: 1, via: 'retry-other' });
   });
 
-  it('fails fast when retry-other has no provider left', async () => {
+  it('fails fast when a rule decides retry-other and no provider is left', async () => {
     const { call, contexts } = script({ throws: { status: 503 } });
-    const error = await failFastOf(gate({ call, rules: [providerFallbackRule()], providerCount: 2 }));
+    const always: ReliabilityRule<string> = { kind: 'always-other', then: 'retry-other', when: (scope) => scope.errorKind !== 'ok' };
+    const error = await failFastOf(gate({ call, rules: [always], providerCount: 2 }));
     expect(call).toHaveBeenCalledTimes(2);
     expect(contexts.map((context) => context.providerIndex)).toEqual([0, 1]);
-    expect(error).toMatchObject({ kind: 'provider-fallback', label: 'no other provider is configured', errorKind: 'server-error' });
+    expect(error).toMatchObject({ kind: 'always-other', label: 'no other provider is configured', errorKind: 'server-error' });
+  });
+
+  it('providerFallbackRule stops matching on the last provider, so later rules decide', async () => {
+    const { call, contexts } = script({ throws: { status: 503 } });
+    const error = await failFastOf(gate({ call, rules: [providerFallbackRule()], providerCount: 2, defaultRules: false }));
+    expect(contexts.map((context) => context.providerIndex)).toEqual([0, 1]);
+    expect(error).toMatchObject({ kind: 'unhandled-failure', errorKind: 'server-error' });
 
     const single = script({ throws: { status: 503 } });
-    await failFastOf(gate({ call: single.call, rules: [providerFallbackRule()] }));
+    await failFastOf(gate({ call: single.call, rules: [providerFallbackRule()], defaultRules: false }));
     expect(single.call).toHaveBeenCalledTimes(1);
+  });
+
+  it('a crashing validator is counted and fails fast with validator-error, never retried', async () => {
+    const { call } = script('{"title": "ok"}');
+    const error = await failFastOf(
+      gate({
+        call,
+        usageOf: () => tokens(7, 3),
+        validate: () => {
+          throw new Error('schema bug');
+        },
+        rules: strictOutputRules(),
+      }),
+    );
+    expect(call).toHaveBeenCalledTimes(1);
+    expect(error).toMatchObject({ kind: 'validator-error', errorKind: 'unknown' });
+    expect(error.attempts).toHaveLength(1);
+    expect(error.attempts[0]?.usage.inputTokens).toBe(7);
+  });
+
+  it('checks the attempt cap before waiting: no backoff is slept when no retry may follow', async () => {
+    const { call } = script(rateLimited(60_000));
+    const { events, onEvent } = recorder();
+    const started = performance.now();
+    const error = await failFastOf(gate({ call, maxAttempts: 1, onEvent }));
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(error.kind).toBe('loop-cap');
+    expect(events.some((event) => event.type === 'reliability.retry')).toBe(false);
   });
 
   it('returns the fallback value via fallback when a rule decides fallback', async () => {

@@ -82,6 +82,7 @@ export async function runGate<TResponse, TValue = TResponse>(options: GateOption
       phase,
       attempt,
       providerIndex,
+      providerCount,
       errorKind: phase === 'pre-check' ? lastKind : 'ok',
       latencyMs: 0,
       validationErrorHistory: validationErrorHistory.slice(),
@@ -118,9 +119,6 @@ export async function runGate<TResponse, TValue = TResponse>(options: GateOption
 
   for (let attempt = 1; ; attempt++) {
     if (signal?.aborted) throw AbortedError.fromSignal(signal);
-    if (attempt > maxAttempts) {
-      failFast({ kind: 'loop-cap', label: `more than ${maxAttempts} attempts`, phase: 'loop-cap', attempt: attempt - 1, errorKind: lastKind });
-    }
 
     const preRule = preCheck.length === 0 ? undefined : await match(preCheck, baseScope(attempt, 'pre-check'));
     if (preRule?.then === 'fail-fast') {
@@ -135,6 +133,7 @@ export async function runGate<TResponse, TValue = TResponse>(options: GateOption
     let thrown: unknown;
     let verdict: GateVerdict<TValue> | undefined;
     let retryAfterMs: number | undefined;
+    let validatorError: unknown;
     let kind: ErrorKind;
     try {
       response = await options.call(context);
@@ -146,9 +145,15 @@ export async function runGate<TResponse, TValue = TResponse>(options: GateOption
     if (thrown === undefined) {
       const answered = response as TResponse;
       attemptUsage = options.usageOf?.(answered, context) ?? ZERO_USAGE;
-      const judged = options.validate ? options.validate(answered, context) : { status: 'accept' as const, value: answered as unknown as TValue };
-      verdict = judged instanceof Promise ? await judged : judged;
-      kind = verdict.status === 'accept' ? 'ok' : verdict.status === 'invalid' ? (verdict.failure.stage === 'json-parse' ? 'parse-fail' : 'schema-fail') : verdict.errorKind;
+      try {
+        const judged = options.validate ? options.validate(answered, context) : { status: 'accept' as const, value: answered as unknown as TValue };
+        verdict = judged instanceof Promise ? await judged : judged;
+        kind = verdict.status === 'accept' ? 'ok' : verdict.status === 'invalid' ? (verdict.failure.stage === 'json-parse' ? 'parse-fail' : 'schema-fail') : verdict.errorKind;
+      } catch (error) {
+        // A validator that crashes is a bug, not a model failure: counted, reported, never retried.
+        validatorError = error;
+        kind = 'unknown';
+      }
     } else {
       const classified = classify(thrown);
       kind = signal?.aborted ? 'aborted' : classified.kind;
@@ -173,11 +178,18 @@ export async function runGate<TResponse, TValue = TResponse>(options: GateOption
     };
     if (rawOutput !== undefined) record.rawOutput = rawOutput;
     attempts.push(record);
-    options.onAttempt?.(record);
+    try {
+      options.onAttempt?.(record);
+    } catch {
+      // An observer, like onEvent: it never changes the run.
+    }
     history.push({ attempt, providerIndex, errorKind: kind, issueCount: issues.length });
     lastKind = kind;
 
     if (kind === 'aborted') throw signal?.aborted ? AbortedError.fromSignal(signal) : new AbortedError({ cause: thrown });
+    if (validatorError !== undefined) {
+      failFast({ kind: 'validator-error', label: 'the validator threw', phase: 'post-decide', attempt, errorKind: kind, cause: validatorError });
+    }
 
     if (failure) {
       validationFailures++;
@@ -221,6 +233,8 @@ export async function runGate<TResponse, TValue = TResponse>(options: GateOption
       return result;
     };
 
+    /** What made this attempt fail, for a fail-fast error's cause. */
+    const cause = thrown ?? failure ?? (verdict?.status === 'error' ? new Error(verdict.message) : undefined);
     const rule = await match(rules, scope);
     const decision = rule?.then ?? (kind === 'ok' ? 'ok' : 'fail-fast');
     switch (decision) {
@@ -230,14 +244,14 @@ export async function runGate<TResponse, TValue = TResponse>(options: GateOption
         if (verdict?.status === 'invalid') return accept(verdict.partialValue as TValue, 'model');
         // A rule accepted a failed call or a truncated/refused answer: there is no value to give.
         if (decision === 'ok') return accept(undefined as TValue, 'model');
-        failFast({ kind: rule?.kind ?? 'unhandled-failure', label: rule?.label, phase: 'post-decide', attempt, errorKind: kind, cause: thrown ?? failure });
+        failFast({ kind: rule?.kind ?? 'unhandled-failure', label: rule?.label, phase: 'post-decide', attempt, errorKind: kind, cause });
         break;
       case 'fail-fast':
-        failFast({ kind: rule?.kind ?? 'unhandled-failure', label: rule?.label, phase: 'post-decide', attempt, errorKind: kind, cause: thrown ?? failure ?? (verdict?.status === 'error' ? new Error(verdict.message) : undefined) });
+        failFast({ kind: rule?.kind ?? 'unhandled-failure', label: rule?.label, phase: 'post-decide', attempt, errorKind: kind, cause });
         break;
       case 'fallback': {
         if (!options.fallback) {
-          failFast({ kind: rule?.kind ?? 'fallback', label: 'a rule chose fallback but none is configured', phase: 'post-decide', attempt, errorKind: kind, cause: thrown ?? failure });
+          failFast({ kind: rule?.kind ?? 'fallback', label: 'a rule chose fallback but none is configured', phase: 'post-decide', attempt, errorKind: kind, cause });
         }
         let value: TValue;
         try {
@@ -250,9 +264,13 @@ export async function runGate<TResponse, TValue = TResponse>(options: GateOption
       case 'retry-other':
       case 'retry': {
         const activeRule = rule as ReliabilityRule<TResponse>;
+        // The cap is checked before any wait: a retry that cannot happen is not waited for.
+        if (attempt >= maxAttempts) {
+          failFast({ kind: 'loop-cap', label: `more than ${maxAttempts} attempts`, phase: 'loop-cap', attempt, errorKind: kind, cause });
+        }
         if (decision === 'retry-other') {
           if (providerIndex + 1 >= providerCount) {
-            failFast({ kind: activeRule.kind, label: 'no other provider is configured', phase: 'post-decide', attempt, errorKind: kind, cause: thrown ?? failure });
+            failFast({ kind: activeRule.kind, label: 'no other provider is configured', phase: 'post-decide', attempt, errorKind: kind, cause });
           }
           providerIndex++;
         }

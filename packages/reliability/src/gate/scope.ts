@@ -32,6 +32,8 @@ export interface ReliabilityScope<TResponse = unknown> {
   readonly attempt: number;
   /** Index of the provider in use (0 = primary). */
   readonly providerIndex: number;
+  /** Number of providers `retry-other` can move through. */
+  readonly providerCount: number;
   /** The response of this attempt, when the call answered. */
   readonly response?: TResponse;
   /** What the call threw, when it threw. */

@@ -131,3 +131,13 @@ describe('extractJson with brackets in the prose', () => {
     expect(result).toEqual({ ok: true, value: { action: 'refund', amount: 50 }, repairs: ['prose-removed'] });
   });
 });
+
+describe('extractJson with unbalanced brackets or apostrophes in the prose', () => {
+  it.each([
+    ["[Note: it's below] {\"a\": 1}", { a: 1 }],
+    ['Result [draft:\n{"a": 1}', { a: 1 }],
+  ])('finds the value in %j', (text, value) => {
+    const result = extractJson(text);
+    expect(result.ok && result.value).toEqual(value);
+  });
+});

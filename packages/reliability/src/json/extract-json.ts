@@ -32,6 +32,11 @@ export function extractJson(text: string, options: { readonly repair?: boolean }
   for (let tries = 0; tries < MAX_SPANS; tries++) {
     const span = findJsonSpan(candidate, from);
     if (!span) break;
+    if (span.end < 0) {
+      // Unbalanced from here (an apostrophe or a lone bracket in prose): try the next bracket.
+      from = span.start + 1;
+      continue;
+    }
     const fixed = repairSyntax(candidate.slice(span.start, span.end));
     const parsed = tryParse(fixed.text);
     if (parsed.ok && (!best || span.end - span.start > best.length)) {
@@ -54,7 +59,10 @@ function tryParse(text: string): { ok: true; value: unknown } | { ok: false; mes
   }
 }
 
-/** Finds the first balanced `{...}` or `[...]` starting at or after `from`, respecting quoted strings. */
+/**
+ * Finds the first `{` or `[` at or after `from` and the end of its balanced value, respecting
+ * quoted strings; `end` is -1 when it never balances.
+ */
 function findJsonSpan(text: string, from: number): { start: number; end: number } | undefined {
   const offset = text.slice(from).search(/[{[]/);
   if (offset < 0) return undefined;
@@ -75,7 +83,7 @@ function findJsonSpan(text: string, from: number): { start: number; end: number 
       if (depth === 0) return { start, end: index + 1 };
     }
   }
-  return undefined;
+  return { start, end: -1 };
 }
 
 /** Removes trailing commas and turns single-quoted strings into JSON strings, in one pass. */

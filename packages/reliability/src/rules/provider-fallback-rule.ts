@@ -2,7 +2,11 @@ import type { ErrorKind } from '../error-kind';
 import { TRANSIENT_ERROR_KINDS } from '../error-kind';
 import type { ReliabilityRule } from '../gate/rule';
 
-/** A PostDecide rule moving to the next configured provider on the given failure kinds. */
+/**
+ * A PostDecide rule moving to the next configured provider on the given failure kinds, while
+ * another provider is left; on the last provider it does not match, so later rules (such as the
+ * default transient retries) apply.
+ */
 export function providerFallbackRule<TResponse = unknown>(
   kinds: readonly ErrorKind[] = TRANSIENT_ERROR_KINDS,
 ): ReliabilityRule<TResponse> {
@@ -10,6 +14,6 @@ export function providerFallbackRule<TResponse = unknown>(
     kind: 'provider-fallback',
     label: 'switch to the next provider',
     then: 'retry-other',
-    when: (scope) => kinds.includes(scope.errorKind),
+    when: (scope) => kinds.includes(scope.errorKind) && scope.providerIndex + 1 < scope.providerCount,
   };
 }

@@ -48,6 +48,12 @@ export function strictOutputRules<TResponse = unknown>(options: StrictOutputRule
       kind: 'schema-retry-exhausted',
       label: `output still invalid after ${maxRetries} retries`,
       then: 'fail-fast',
+      when: (scope) => isValidation(scope.errorKind) && kinds.includes(scope.errorKind),
+    },
+    {
+      kind: 'schema-not-retried',
+      label: 'this kind of output failure is not in retryOn',
+      then: 'fail-fast',
       when: (scope) => isValidation(scope.errorKind),
     },
   );

@@ -8,14 +8,14 @@ import { valueAt } from './value-at';
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
   addFormatsModule) as typeof addFormatsModule;
 
-let sharedAjv: Ajv | undefined;
-function ajv(): Ajv {
-  if (!sharedAjv) {
-    sharedAjv = new Ajv({ allErrors: true, strict: false });
-    addFormats(sharedAjv);
-  }
-  return sharedAjv;
+function newAjv(): Ajv {
+  const instance = new Ajv({ allErrors: true, strict: false });
+  addFormats(instance);
+  return instance;
 }
+
+let sharedAjv: Ajv | undefined;
+const ajv = (): Ajv => (sharedAjv ??= newAjv());
 
 const compiled = new WeakMap<object, ValidateFunction>();
 
@@ -118,7 +118,13 @@ export function issuesFromAjv(errors: readonly ErrorObject[], data: unknown): Va
 export function ajvValidator<T>(schema: object): SchemaValidator<T> {
   let validate = compiled.get(schema);
   if (!validate) {
-    validate = ajv().compile(schema);
+    try {
+      validate = ajv().compile(schema);
+    } catch (error) {
+      // Another schema object already took this `$id` in the shared instance: compile on its own.
+      if ((schema as { $id?: unknown }).$id === undefined) throw error;
+      validate = newAjv().compile(schema);
+    }
     compiled.set(schema, validate);
   }
   const check = validate;

@@ -287,3 +287,13 @@ describe('toValidator with invalid input', () => {
     expect(() => toValidator(42 as never)).toThrow(TypeError);
   });
 });
+
+describe('toValidator with schemas that share an $id', () => {
+  it('compiles two different schema objects with the same $id', () => {
+    const first = toValidator(Type.Object({ a: Type.String() }, { $id: 'Shared' }));
+    const second = toValidator(Type.Object({ b: Type.Number() }, { $id: 'Shared' }));
+    expect(first.validate({ a: 'x' })).toMatchObject({ ok: true });
+    expect(second.validate({ b: 1 })).toMatchObject({ ok: true });
+    expect(second.validate({ b: 'x' })).toMatchObject({ ok: false });
+  });
+});
