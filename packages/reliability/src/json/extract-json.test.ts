@@ -141,3 +141,12 @@ describe('extractJson with unbalanced brackets or apostrophes in the prose', () 
     expect(result.ok && result.value).toEqual(value);
   });
 });
+
+describe('extractJson never returns an inner object of a broken or truncated value', () => {
+  it.each([
+    '{"customer": {"name": "Ada", "email": "ada@example.com"}, "items": [{"sku": "A1", "qty": 2}',
+    '{customer: {"name": "Ada"}}',
+  ])('fails on %j', (text) => {
+    expect(extractJson(text).ok).toBe(false);
+  });
+});

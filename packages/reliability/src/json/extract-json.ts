@@ -32,8 +32,12 @@ export function extractJson(text: string, options: { readonly repair?: boolean }
   for (let tries = 0; tries < MAX_SPANS; tries++) {
     const span = findJsonSpan(candidate, from);
     if (!span) break;
+    // A bracket that opens what looks like JSON is never searched inside: a truncated or broken
+    // value must fail as a whole, not yield one of its inner objects. A bracket in prose
+    // ("[Note: it's below]") is stepped over.
+    const jsonLike = opensJson(candidate, span.start);
     if (span.end < 0) {
-      // Unbalanced from here (an apostrophe or a lone bracket in prose): try the next bracket.
+      if (jsonLike) break;
       from = span.start + 1;
       continue;
     }
@@ -42,10 +46,20 @@ export function extractJson(text: string, options: { readonly repair?: boolean }
     if (parsed.ok && (!best || span.end - span.start > best.length)) {
       best = { value: parsed.value, length: span.end - span.start, trimmed: span.start > 0 || span.end < candidate.length, repairs: fixed.repairs };
     }
-    from = parsed.ok ? span.end : span.start + 1;
+    from = parsed.ok || jsonLike ? span.end : span.start + 1;
   }
   if (!best) return { ok: false, message: direct.message };
   return { ok: true, value: best.value, repairs: [...repairs, ...(best.trimmed ? (['prose-removed'] as const) : []), ...best.repairs] };
+}
+
+/**
+ * True when the bracket at `index` opens what looks like JSON: every `{` (prose rarely has braces;
+ * an object with unquoted keys still counts), or a `[` followed by a JSON value's first token.
+ */
+function opensJson(text: string, index: number): boolean {
+  if (text[index] === '{') return true;
+  const next = /\S/.exec(text.slice(index + 1, index + 64));
+  return next === null || /["'{}[\]\d\-]/.test(next[0]) || /^(true|false|null)\b/.test(text.slice(index + 1).trimStart());
 }
 
 /** Most bracketed spans tried in one text. */
