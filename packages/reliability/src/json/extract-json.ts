@@ -59,7 +59,7 @@ export function extractJson(text: string, options: { readonly repair?: boolean }
 function opensJson(text: string, index: number): boolean {
   if (text[index] === '{') return true;
   const next = /\S/.exec(text.slice(index + 1, index + 64));
-  return next === null || /["'{}[\]\d\-]/.test(next[0]) || /^(true|false|null)\b/.test(text.slice(index + 1).trimStart());
+  return next === null || /["'{}[\]\d-]/.test(next[0]) || /^(true|false|null)\b/.test(text.slice(index + 1).trimStart());
 }
 
 /** Most bracketed spans tried in one text. */
