@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
-import { Agent, ReliabilityFailFastError, tool } from '../index';
+import { AbortedError, Agent, ReliabilityFailFastError, tool } from '../index';
 import type { ModelProviderV1, ModelStreamPart } from '../model/model-provider-v1';
 import { scriptedModel } from '../test/index';
 import type { AgentStreamPart } from './stream-part';
@@ -127,5 +127,36 @@ describe('agent.stream', () => {
     expect(result.text).toBe('ok');
     expect(calls).toBe(2);
     expect(result.attempts.map((attempt) => attempt.errorType)).toEqual(['network', 'ok']);
+  });
+});
+
+describe('cancelling a stream', () => {
+  it('breaking out of the loop cancels the run: no further model call, result rejects as aborted', async () => {
+    const model = scriptedModel([{ toolCalls: [{ name: 'wait', arguments: {} }] }, 'never reached']);
+    const wait = tool({
+      name: 'wait',
+      description: 'waits',
+      input: Type.Object({}),
+      execute: (_input, context) =>
+        new Promise((resolve) => {
+          context.signal.addEventListener('abort', () => resolve('stopped'), { once: true });
+        }),
+    });
+    const stream = Agent.create({ provider: model, model: 'm' }).tool(wait).build().stream('go');
+    for await (const part of stream) if (part.type === 'tool-call') break;
+    await expect(stream.result).rejects.toSatisfy(AbortedError.isInstance);
+    expect(model.calls).toBe(1);
+  });
+
+  it('cancel() rejects the result; the caller signal still aborts the stream', async () => {
+    const slow = scriptedModel({ text: 'late', delayMs: 5000 });
+    const stream = Agent.create({ provider: slow, model: 'm' }).build().stream('hi');
+    stream.cancel();
+    await expect(stream.result).rejects.toSatisfy(AbortedError.isInstance);
+
+    const controller = new AbortController();
+    const second = Agent.create({ provider: scriptedModel({ text: 'late', delayMs: 5000 }), model: 'm' }).build().stream('hi', { signal: controller.signal });
+    controller.abort();
+    await expect(second.result).rejects.toSatisfy(AbortedError.isInstance);
   });
 });

@@ -4,6 +4,7 @@ import type { AgentStreamPart, StreamSink } from './stream-part';
 /**
  * The stream of one run: iterate it for typed parts, or await `result`. Iterating is optional;
  * parts are queued until read. The iterator throws the run's error after the parts before it.
+ * Leaving the loop early (`break`, `return`, a throw) cancels the run, as `cancel()` does.
  */
 export class AgentStream<T> implements AsyncIterable<AgentStreamPart<T>> {
   /** Resolves with the run's result, or rejects with its error. */
@@ -14,7 +15,11 @@ export class AgentStream<T> implements AsyncIterable<AgentStreamPart<T>> {
   private failure: { error: unknown } | undefined;
 
   /** @internal Use `agent.stream()`. */
-  constructor(start: (sink: StreamSink) => Promise<RunResult<T>>, mode: StreamSink['mode']) {
+  constructor(
+    start: (sink: StreamSink) => Promise<RunResult<T>>,
+    mode: StreamSink['mode'],
+    private readonly abort: (reason?: unknown) => void,
+  ) {
     const sink: StreamSink = { mode, push: (part) => this.enqueue(part as AgentStreamPart<T>) };
     this.result = start(sink).then(
       (result) => {
@@ -43,21 +48,30 @@ export class AgentStream<T> implements AsyncIterable<AgentStreamPart<T>> {
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<AgentStreamPart<T>> {
-    for (;;) {
-      const part = this.queue.shift();
-      if (part) {
-        yield part;
-        continue;
+    try {
+      for (;;) {
+        const part = this.queue.shift();
+        if (part) {
+          yield part;
+          continue;
+        }
+        if (this.done) {
+          if (this.failure) throw this.failure.error;
+          return;
+        }
+        await new Promise<void>((resolve) => {
+          this.wake = resolve;
+        });
+        this.wake = undefined;
       }
-      if (this.done) {
-        if (this.failure) throw this.failure.error;
-        return;
-      }
-      await new Promise<void>((resolve) => {
-        this.wake = resolve;
-      });
-      this.wake = undefined;
+    } finally {
+      if (!this.done) this.cancel();
     }
+  }
+
+  /** Cancels the run: `result` (and the iterator) reject with an abort error. */
+  cancel(reason?: unknown): void {
+    this.abort(reason);
   }
 
   /** The final text, after the run ends. */

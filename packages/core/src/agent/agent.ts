@@ -3,6 +3,7 @@ import { EventBus } from '../events/event-bus';
 import { AgentBuilder } from './agent-builder';
 import type { AgentConfig, AgentOptions } from './agent-config';
 import { AgentStream } from './agent-stream';
+import type { StreamSink } from './stream-part';
 import { executeRun } from './execute-run';
 import type { RunInput, RunOptions, RunResult } from './run-result';
 
@@ -45,7 +46,16 @@ export class Agent<TOutput = string> {
    * is held until it validates unless `textMode` is `pass-through`.
    */
   stream(input: RunInput, options: RunOptions & { readonly textMode?: 'buffer' | 'pass-through' } = {}): AgentStream<TOutput> {
-    const { textMode = 'buffer', ...runOptions } = options;
-    return new AgentStream<TOutput>((sink) => executeRun(this.config, this.bus, input, runOptions, sink) as Promise<RunResult<TOutput>>, textMode);
+    const { textMode = 'buffer', signal, ...runOptions } = options;
+    // The stream owns a controller so that it can be cancelled (or abandoned by a `break`).
+    const controller = new AbortController();
+    const forward = () => controller.abort(signal?.reason);
+    if (signal?.aborted) forward();
+    else signal?.addEventListener('abort', forward, { once: true });
+    const start = (sink: StreamSink) =>
+      (executeRun(this.config, this.bus, input, { ...runOptions, signal: controller.signal }, sink) as Promise<RunResult<TOutput>>).finally(() =>
+        signal?.removeEventListener('abort', forward),
+      );
+    return new AgentStream<TOutput>(start, textMode, (reason) => controller.abort(reason));
   }
 }
