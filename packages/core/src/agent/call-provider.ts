@@ -83,9 +83,14 @@ async function consumeStream(state: RunState, parts: AsyncIterable<ModelStreamPa
   const sink = state.sink;
   const step = state.step;
   const passText = sink?.mode === 'pass-through' || !state.config.output;
+  const iterator = parts[Symbol.asyncIterator]();
   let shown = false;
   try {
-    for await (const part of parts) {
+    for (;;) {
+      // Each read is raced against the abort signal, so a stream that ignores it cannot hold the run.
+      const next = await raceAbort(iterator.next(), state.signal);
+      if (next.done) throw new IncompleteStreamError();
+      const part = next.value;
       if (part.type === 'finish') return part.response;
       if (part.type === 'text-delta' && passText) {
         shown = true;
@@ -98,8 +103,8 @@ async function consumeStream(state: RunState, parts: AsyncIterable<ModelStreamPa
       }
     }
   } catch (error) {
+    if (state.signal?.aborted) void iterator.return?.()?.catch(() => undefined);
     if (!shown || state.signal?.aborted) throw error;
     throw new StreamInterruptedError({ cause: error });
   }
-  throw new IncompleteStreamError();
 }

@@ -74,10 +74,11 @@ export async function executeRun(config: AgentConfig, bus: EventBus, input: RunI
     provenance,
     repairs,
     issues,
-    messages: [...runMessages],
-    steps: [...steps],
-    toolCalls: [...toolCalls],
-    attempts: [...state.attempts],
+    // The run is over when a result is made, so its lists are handed over as they are.
+    messages: runMessages,
+    steps,
+    toolCalls,
+    attempts: state.attempts,
     usage: state.ledger.snapshot(),
     finishReason,
     startedAt,
@@ -115,7 +116,7 @@ export async function executeRun(config: AgentConfig, bus: EventBus, input: RunI
       const kept = [...history, ...runMessages];
       const outcome = await stepOutcome(state, kept, memo);
       const response = outcome.response;
-      finishReason = response?.finishReason ?? 'stop';
+      finishReason = response?.finishReason ?? (outcome.provenance === 'model' ? 'error' : 'stop');
       const calls = outcome.provenance === 'model' && response ? response.content.filter((part): part is ToolCallPart => part.type === 'tool-call') : [];
 
       if (calls.length > 0 && response) {
@@ -136,7 +137,8 @@ export async function executeRun(config: AgentConfig, bus: EventBus, input: RunI
         continue;
       }
 
-      const text = outcome.provenance === 'model' && response ? response.text : JSON.stringify(outcome.value);
+      // A rule may accept a failed call ('ok'): then there is no response and no text.
+      const text = outcome.provenance === 'model' ? (response?.text ?? '') : JSON.stringify(outcome.value);
       if (sink && config.output && sink.mode === 'buffer' && text.length > 0) sink.push({ type: 'text-delta', step, attempt: state.attempts.length - callsBefore, text });
       const final: AssistantMessage = { role: 'assistant', content: text.length > 0 ? [{ type: 'text', text }] : [] };
       runMessages.push(final);
@@ -186,10 +188,10 @@ async function stepOutcome(state: RunState, kept: readonly Message[], memo: Outp
       const tier = result.value as Awaited<ReturnType<typeof fallback>>;
       return { value: tier.value, provenance: tier.tier };
     }
-    const response = result.response as ModelResponse;
     if (result.acceptedIssues) memo.issues = result.acceptedIssues;
-    const value = state.config.output ? result.value : textOf(response);
-    return { response, value, provenance: 'model' };
+    const response = result.response;
+    const value = state.config.output || !response ? result.value : textOf(response);
+    return { ...(response ? { response } : {}), value, provenance: 'model' };
   } catch (error) {
     // A rule or validator that crashed is a bug to surface, never a reason to hand out a degraded answer.
     if (ReliabilityFailFastError.isInstance(error) && error.phase !== 'rule-error' && error.kind !== 'validator-error' && fallbackKinds.has(error.errorKind)) {

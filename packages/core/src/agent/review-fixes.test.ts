@@ -93,3 +93,46 @@ describe('idShapeGuard', () => {
     expect([1, 2, 3].map(() => guard('t', { id: 'deadbeef' }))).toEqual([undefined, undefined, undefined]);
   });
 });
+
+describe('edges of accepting and streaming', () => {
+  it("a rule accepting a failed call with 'ok' ends the run with no text and no value", async () => {
+    const model = scriptedModel([Object.assign(new Error('upstream down'), { errorKind: 'server-error' })]);
+    const result = await Agent.create({ provider: model, model: 'm' })
+      .rules({ postDecide: [{ kind: 'tolerate', then: 'ok', when: (scope) => scope.errorKind === 'server-error' }] })
+      .build()
+      .run('hi');
+    expect(result).toMatchObject({ text: '', value: undefined, finishReason: 'error' });
+    expect(result.attempts.map((attempt) => attempt.errorType)).toEqual(['server-error']);
+  });
+
+  it('a stream that ends without its final part after showing text is reported, not retried', async () => {
+    let calls = 0;
+    const cut: ModelProviderV1 = {
+      specificationVersion: 'v1',
+      name: 'cut',
+      generate: () => Promise.reject(new Error('not used')),
+      async *stream() {
+        calls++;
+        yield { type: 'text-delta' as const, text: 'Hel' };
+      },
+    };
+    const error = await Agent.create({ provider: cut, model: 'm' }).build().stream('hi').result.catch((caught: unknown) => caught);
+    expect(ReliabilityFailFastError.isInstance(error) && error.message).toContain('not retried');
+    expect(calls).toBe(1);
+  });
+
+  it('an abort stops a stream that ignores the signal', async () => {
+    const deaf: ModelProviderV1 = {
+      specificationVersion: 'v1',
+      name: 'deaf',
+      generate: () => Promise.reject(new Error('not used')),
+      async *stream() {
+        yield { type: 'text-delta' as const, text: 'Hel' };
+        await new Promise(() => undefined);
+      },
+    };
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 20);
+    await expect(Agent.create({ provider: deaf, model: 'm' }).build().stream('hi', { signal: controller.signal }).result).rejects.toSatisfy(AbortedError.isInstance);
+  });
+});

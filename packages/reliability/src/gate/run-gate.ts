@@ -85,8 +85,9 @@ export async function runGate<TResponse, TValue = TResponse>(options: GateOption
       providerCount,
       errorKind: phase === 'pre-check' ? lastKind : 'ok',
       latencyMs: 0,
-      validationErrorHistory: validationErrorHistory.slice(),
-      history: history.slice(),
+      // Live views, read-only by type: a scope is valid during the rule call that receives it.
+      validationErrorHistory,
+      history,
       usage: { step: usage, run: options.runUsage ? addUsage(options.runUsage, usage) : usage },
       retries: attempt - 1,
     };
