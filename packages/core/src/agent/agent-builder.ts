@@ -1,4 +1,4 @@
-import { type AnySchema, type InferSchema, type ReliabilityRule, strictOutputRules, toValidator } from '@keel/reliability';
+import { type AnySchema, defaultRules, type InferSchema, strictOutputRules, toValidator } from '@keel/reliability';
 import type { ModelResponse } from '../model/model-provider-v1';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import type { AgentEventName, AgentListener } from '../events/agent-events';
@@ -31,14 +31,19 @@ const fail = (setting: string, message: string): never => {
 const isWholeAtLeast = (value: number | undefined, min: number) => value === undefined || (Number.isInteger(value) && value >= min);
 
 /**
- * A step's PostDecide rules: the user's first, then (with an output schema, unless `defaults` is
- * false) the strict-output rules, so adding e.g. a provider-fallback rule keeps feedback retries.
+ * The PostDecide rules of step calls and of tool-argument re-asks, resolved once: the user's
+ * first, then unless `defaults` is false the strict-output rules (steps with an output schema, so
+ * adding e.g. a provider-fallback rule keeps feedback retries) and the default transient retries.
  */
-function stepRules(rules: RulesOptions | undefined, output: AgentConfig['output']): readonly ReliabilityRule<ModelResponse>[] {
+function resolveRules(rules: RulesOptions | undefined, output: AgentConfig['output']): Pick<AgentConfig, 'stepRules' | 'reaskRules'> {
   const user = rules?.postDecide ?? [];
-  if (!output || output.options.strict === false || rules?.defaults === false) return user;
-  const { maxAttempts = 3, retryOn } = output.options;
-  return [...user, ...strictOutputRules<ModelResponse>({ maxRetries: maxAttempts - 1, ...(retryOn ? { retryOn } : {}) })];
+  if (rules?.defaults === false) return { stepRules: user, reaskRules: user };
+  const defaults = defaultRules<ModelResponse>();
+  const strict =
+    output && output.options.strict !== false
+      ? strictOutputRules<ModelResponse>({ maxRetries: (output.options.maxAttempts ?? 3) - 1, ...(output.options.retryOn ? { retryOn: output.options.retryOn } : {}) })
+      : [];
+  return { stepRules: [...user, ...strict, ...defaults], reaskRules: [...user, ...defaults] };
 }
 
 /**
@@ -176,8 +181,8 @@ export class AgentBuilder<TOutput = string> {
       ...(output === undefined ? {} : { output }),
       ...(state.outputFallback === undefined ? {} : { outputFallback: state.outputFallback }),
       rules: state.rules ?? {},
-      stepRules: stepRules(state.rules, output),
-      reaskRules: state.rules?.postDecide ?? [],
+      ...resolveRules(state.rules, output),
+      toolSpecifications: [...tools.values()].map((tool) => tool.specification),
     };
     return new Agent<TOutput>(Object.freeze(config));
   }

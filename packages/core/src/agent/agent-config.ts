@@ -9,7 +9,7 @@ import type {
 } from '@keel/reliability';
 import type { ListenerEntry } from '../events/event-bus';
 import type { MemoryStore } from '../memory/memory-store';
-import type { ModelProvider, ModelResponse } from '../model/model-provider-v1';
+import type { ModelProvider, ModelResponse, ToolSpecification } from '../model/model-provider-v1';
 import type { ToolGuard } from '../tools/guard';
 import type { AnyTool } from '../tools/tool';
 
@@ -100,8 +100,10 @@ export interface AgentConfig {
   readonly output?: { readonly validator: SchemaValidator<unknown>; readonly options: OutputOptions };
   readonly outputFallback?: OutputFallbackOptions<unknown>;
   readonly rules: RulesOptions;
-  /** PostDecide rules of a step call, resolved once at build (the user's, then strict-output rules). */
+  /** PostDecide rules of a step call, resolved once at build: the user's, strict-output, defaults. */
   readonly stepRules: readonly ReliabilityRule<ModelResponse>[];
-  /** PostDecide rules of a tool-argument re-ask call (no output validation there). */
+  /** PostDecide rules of a tool-argument re-ask call (no output validation there): the user's, defaults. */
   readonly reaskRules: readonly ReliabilityRule<ModelResponse>[];
+  /** The tools as providers see them, in order. */
+  readonly toolSpecifications: readonly ToolSpecification[];
 }

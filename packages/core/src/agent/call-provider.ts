@@ -22,6 +22,9 @@ function toolChoiceLabel(request: ModelRequest): string {
   return choice.type === 'tool' ? `tool:${choice.name}` : choice.type;
 }
 
+/** The fields naming a call in its events. */
+const callNames = ({ attempt, purpose, target }: ProviderCall) => ({ attempt, purpose, provider: target.provider.name, model: target.model });
+
 const countEphemeral = (messages: readonly Message[]) => messages.reduce((count, message) => count + (message.ephemeral ? 1 : 0), 0);
 
 /**
@@ -30,9 +33,8 @@ const countEphemeral = (messages: readonly Message[]) => messages.reduce((count,
  */
 export async function callProvider(state: RunState, call: ProviderCall): Promise<ModelResponse> {
   const { target, request, attempt, purpose } = call;
-  const names = { attempt, purpose, provider: target.provider.name, model: target.model };
   if (listens(state, 'model.request')) emit(state, 'model.request', {
-    ...names,
+    ...callNames(call),
     messageCount: request.messages.length,
     ephemeralCount: countEphemeral(request.messages),
     toolCount: request.tools?.length ?? 0,
@@ -49,7 +51,7 @@ export async function callProvider(state: RunState, call: ProviderCall): Promise
     const { kind, retryAfterMs } = classifyError(error);
     const { name, message } = reduceError(error);
     emit(state, 'model.error', {
-      ...names,
+      ...callNames(call),
       errorKind: state.signal?.aborted ? 'aborted' : kind,
       errorName: name,
       message,
@@ -61,7 +63,7 @@ export async function callProvider(state: RunState, call: ProviderCall): Promise
   if (!listens(state, 'model.response')) return response;
   const priced = state.ledger.price(target.model, response.usage);
   emit(state, 'model.response', {
-    ...names,
+    ...callNames(call),
     finishReason: response.finishReason,
     latencyMs: performance.now() - started,
     toolCalls: response.content.reduce((count, part) => count + (part.type === 'tool-call' ? 1 : 0), 0),

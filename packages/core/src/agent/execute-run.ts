@@ -31,7 +31,7 @@ function runSystem(config: AgentConfig, input: RunInput): string | undefined {
 
 /** One step's final outcome: the model's answer or a fallback tier. */
 interface StepOutcome {
-  readonly response?: ModelResponse;
+  readonly response: ModelResponse | undefined;
   readonly value: unknown;
   readonly provenance: Provenance;
 }
@@ -46,12 +46,13 @@ export async function executeRun(config: AgentConfig, bus: EventBus, input: RunI
   const state: RunState = {
     config,
     runId: options.runId ?? randomUUID(),
-    ...(system === undefined ? {} : { system }),
-    ...(options.signal ? { signal: options.signal } : {}),
+    system,
+    signal: options.signal,
+    toolSignal: undefined,
     bus,
     ledger: new UsageLedger(config.pricing),
     attempts: [],
-    ...(sink ? { sink } : {}),
+    sink,
     step: 0,
     shownText: false,
   };
@@ -64,7 +65,7 @@ export async function executeRun(config: AgentConfig, bus: EventBus, input: RunI
   const runMessages: Message[] = [];
   const steps: StepRecord[] = [];
   const toolCalls: ToolCallRecord[] = [];
-  const memo: OutputMemo = { repairs: [], issues: [] };
+  const memo: OutputMemo = { repairs: [], issues: [], lastFailure: undefined };
   let finishReason: FinishReason = 'other';
 
   const snapshot = (text: string, value: unknown, provenance: Provenance, repairs: readonly JsonRepair[], issues: readonly ValidationIssue[]): RunResult<unknown> => ({
@@ -165,6 +166,7 @@ export async function executeRun(config: AgentConfig, bus: EventBus, input: RunI
  * re-ask whose model call failed for good).
  */
 async function settleAll<T>(pending: readonly Promise<T>[]): Promise<T[]> {
+  if (pending.length === 1) return [await (pending[0] as Promise<T>)];
   const settled = await Promise.allSettled(pending);
   const failure = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
   if (failure) throw failure.reason;
@@ -176,7 +178,7 @@ const fallbackKinds = new Set<ErrorKind>(['schema-fail', 'parse-fail', 'truncate
 
 /** Makes the step's gated call; when the answer fails for good (or a rule decides `fallback`) tries the fallback tiers. */
 async function stepOutcome(state: RunState, kept: readonly Message[], memo: OutputMemo): Promise<StepOutcome> {
-  delete memo.lastFailure;
+  memo.lastFailure = undefined;
   const fallback = async (failure: Parameters<typeof resolveFallback>[1]) => {
     const tier = await resolveFallback(state, failure, 'a rule chose fallback');
     if (!tier) throw new Error('A rule chose fallback but no fallback tier produced a valid value');
@@ -186,17 +188,17 @@ async function stepOutcome(state: RunState, kept: readonly Message[], memo: Outp
     const result = await gatedModelCall(state, { messages: kept, purpose: 'step', memo, fallback });
     if (result.via === 'fallback') {
       const tier = result.value as Awaited<ReturnType<typeof fallback>>;
-      return { value: tier.value, provenance: tier.tier };
+      return { response: undefined, value: tier.value, provenance: tier.tier };
     }
     if (result.acceptedIssues) memo.issues = result.acceptedIssues;
     const response = result.response;
     const value = state.config.output || !response ? result.value : textOf(response);
-    return { ...(response ? { response } : {}), value, provenance: 'model' };
+    return { response, value, provenance: 'model' };
   } catch (error) {
     // A rule or validator that crashed is a bug to surface, never a reason to hand out a degraded answer.
     if (ReliabilityFailFastError.isInstance(error) && error.phase !== 'rule-error' && error.kind !== 'validator-error' && fallbackKinds.has(error.errorKind)) {
       const tier = await resolveFallback(state, memo.lastFailure, `${error.kind}: ${error.message}`);
-      if (tier) return { value: tier.value, provenance: tier.tier };
+      if (tier) return { response: undefined, value: tier.value, provenance: tier.tier };
     }
     throw error;
   }
@@ -212,7 +214,7 @@ function toolEnvironment(state: RunState, kept: readonly Message[]): ToolRunEnvi
     step: state.step,
     // A signal per run, made on first use: one shared by every run would collect their listeners.
     toolSignal: () => state.signal ?? (state.toolSignal ??= new AbortController().signal),
-    ...(state.signal ? { abortSignal: state.signal } : {}),
+    abortSignal: state.signal,
     listens: (event) => listens(state, event),
     emit: (event, payload) => emit(state, event, payload),
     reask: async (ephemeral, toolChoice) => {

@@ -24,21 +24,26 @@ export interface GatedCall {
   readonly fallback?: (failure: ValidationFailure | undefined) => Promise<unknown>;
 }
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** The request of one attempt; optional fields are set only when configured. */
 function buildRequest(state: RunState, model: string, messages: readonly Message[], toolChoice: ToolChoice | undefined): ModelRequest {
   const { config } = state;
-  const tools = config.tools.size > 0 ? [...config.tools.values()].map((tool) => tool.specification) : undefined;
+  const request: Mutable<ModelRequest> = { model, messages };
+  if (state.system !== undefined) request.system = state.system;
+  if (config.toolSpecifications.length > 0) {
+    request.tools = config.toolSpecifications;
+    request.toolChoice = toolChoice ?? AUTO;
+  }
+  if (config.maxTokens !== undefined) request.maxTokens = config.maxTokens;
+  if (config.temperature !== undefined) request.temperature = config.temperature;
+  if (config.stop !== undefined) request.stop = config.stop;
   const output = config.output;
-  return {
-    model,
-    ...(state.system === undefined ? {} : { system: state.system }),
-    messages,
-    ...(tools ? { tools, toolChoice: toolChoice ?? { type: 'auto' } } : {}),
-    ...(config.maxTokens === undefined ? {} : { maxTokens: config.maxTokens }),
-    ...(config.temperature === undefined ? {} : { temperature: config.temperature }),
-    ...(config.stop === undefined ? {} : { stop: config.stop }),
-    ...(output?.options.nativeStructuredOutput ? { responseFormat: { type: 'json', schema: output.validator.jsonSchema } } : {}),
-  };
+  if (output?.options.nativeStructuredOutput) request.responseFormat = { type: 'json', schema: output.validator.jsonSchema };
+  return request;
 }
+
+const AUTO: ToolChoice = Object.freeze({ type: 'auto' });
 
 /**
  * Makes one model call through the reliability gate: PreCheck, the provider call, validation of
@@ -52,7 +57,7 @@ export function gatedModelCall(state: RunState, call: GatedCall): Promise<GateRe
   const output = isStep ? config.output : undefined;
   const template = output?.options.feedbackTemplate;
   const retryHint = output?.options.retryHint;
-  const memo: OutputMemo = call.memo ?? { repairs: [], issues: [] };
+  const memo: OutputMemo = call.memo ?? { repairs: [], issues: [], lastFailure: undefined };
   const base = call.ephemeral ? [...call.messages, ...call.ephemeral] : call.messages;
 
   return runGate<ModelResponse, unknown>({
@@ -73,23 +78,20 @@ export function gatedModelCall(state: RunState, call: GatedCall): Promise<GateRe
       state.attempts.push(record);
       state.ledger.record(record.usage);
     },
-    preCheck: config.rules.preCheck ?? [],
+    preCheck: config.rules.preCheck,
     rules: isStep ? config.stepRules : config.reaskRules,
-    defaultRules: config.rules.defaults ?? true,
+    defaultRules: false,
     providerCount: config.targets.length,
-    ...(call.fallback ? { fallback: () => (call.fallback as NonNullable<GatedCall['fallback']>)(memo.lastFailure) } : {}),
+    fallback: call.fallback ? () => (call.fallback as NonNullable<GatedCall['fallback']>)(memo.lastFailure) : undefined,
     maxAttempts: config.maxAttemptsPerStep,
     maxRetryAfterMs: config.maxRetryAfterMs,
-    feedback: output?.options.feedback ?? true,
-    ...(template
-      ? {
-          feedbackText: (failure: ValidationFailure, scope, previousOutput: string) =>
-            template(feedbackInput(failure, { attempt: scope.attempt, previousOutput, retryHint })),
-        }
-      : {}),
-    ...(output?.options.maxFeedbackTokens === undefined ? {} : { maxFeedbackTokens: output.options.maxFeedbackTokens }),
-    ...(retryHint === undefined ? {} : { retryHint }),
-    ...(state.signal ? { signal: state.signal } : {}),
+    feedback: output?.options.feedback,
+    feedbackText: template
+      ? (failure: ValidationFailure, scope, previousOutput: string) => template(feedbackInput(failure, { attempt: scope.attempt, previousOutput, retryHint }))
+      : undefined,
+    maxFeedbackTokens: output?.options.maxFeedbackTokens,
+    retryHint,
+    signal: state.signal,
     onEvent: (event) => {
       const { type, ...payload } = event;
       emit(state, type, payload as never);

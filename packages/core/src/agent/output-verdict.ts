@@ -7,7 +7,7 @@ export interface OutputMemo {
   repairs: readonly JsonRepair[];
   issues: readonly ValidationIssue[];
   /** The latest validation failure of the step, for fallback tiers. */
-  lastFailure?: ValidationFailure;
+  lastFailure: ValidationFailure | undefined;
 }
 
 /**

@@ -5,21 +5,24 @@ import type { UsageLedger } from '../usage/usage-ledger';
 import type { AgentConfig } from './agent-config';
 import type { StreamSink } from './stream-part';
 
-/** The mutable state of one run. Nothing here is shared between runs. */
+/**
+ * The mutable state of one run. Nothing here is shared between runs. Every field is always
+ * present (`undefined` when unset), so every run's state has one shape.
+ */
 export interface RunState {
   readonly config: AgentConfig;
   readonly runId: string;
   /** The system prompt of this run: the agent's, then any system messages given as input. */
-  readonly system?: string;
+  readonly system: string | undefined;
   /** The caller's signal, when the run can be cancelled. */
-  readonly signal?: AbortSignal;
+  readonly signal: AbortSignal | undefined;
   /** The signal tools receive: the caller's, or one made on first use (never shared between runs). */
-  toolSignal?: AbortSignal;
+  toolSignal: AbortSignal | undefined;
   readonly bus: EventBus;
   readonly ledger: UsageLedger;
   readonly attempts: AttemptRecord[];
   /** Receives stream parts when the run was started with `stream()`. */
-  readonly sink?: StreamSink;
+  readonly sink: StreamSink | undefined;
   step: number;
   /** Whether the current attempt has shown text to a pass-through stream. */
   shownText: boolean;

@@ -14,14 +14,17 @@ export interface ListenerEntry {
  */
 export class EventBus {
   private readonly emitter = new EventEmitter();
+  /** Listeners are fixed at construction, so which events have any is known once. */
+  private readonly heard: ReadonlySet<AgentEventName>;
 
   constructor(entries: readonly ListenerEntry[] = []) {
     for (const { event, listener } of entries) this.emitter.on(event, listener);
+    this.heard = new Set(entries.map((entry) => entry.event));
   }
 
   /** True when anything listens to `event`, so callers can skip building a payload. */
   has(event: AgentEventName): boolean {
-    return this.emitter.listenerCount(event) > 0;
+    return this.heard.has(event);
   }
 
   /** Delivers a frozen payload to every listener of `event`. */

@@ -5,7 +5,7 @@ import type { Message, ToolCallPart } from '../model/message';
 import type { ModelResponse, ToolChoice } from '../model/model-provider-v1';
 import { type GuardRejection, runGuards, type ToolGuard } from './guard';
 import { stableStringify } from './stable-equal';
-import type { AnyTool } from './tool';
+import type { AnyTool, ToolContext } from './tool';
 import { errorOutput, outputText, type ToolCallRecord } from './tool-result';
 
 /** What running a tool call needs from the run. */
@@ -20,7 +20,7 @@ export interface ToolRunEnvironment {
   /** The signal tools receive (made on first read when the run has none). */
   readonly toolSignal: () => AbortSignal;
   /** The caller's signal, when the run can be cancelled: running tools are raced against it. */
-  readonly abortSignal?: AbortSignal;
+  readonly abortSignal: AbortSignal | undefined;
   /** True when anything listens to `event`, so payloads are built only when read. */
   readonly listens: (event: ToolEventName) => boolean;
   /** Emits a tool event of the run. */
@@ -30,6 +30,24 @@ export interface ToolRunEnvironment {
 }
 
 type Settled = Omit<ToolCallRecord, 'step' | 'durationMs'>;
+
+/** What a tool's `execute` receives; its signal is made on first read when the run has none. */
+class RunToolContext implements ToolContext {
+  readonly runId: string;
+  readonly step: number;
+
+  constructor(
+    private readonly env: ToolRunEnvironment,
+    readonly toolCallId: string,
+  ) {
+    this.runId = env.runId;
+    this.step = env.step;
+  }
+
+  get signal(): AbortSignal {
+    return this.env.toolSignal();
+  }
+}
 
 /** The events a tool call reports. */
 type ToolEventName = 'tool.start' | 'tool.end' | 'tool.validation' | 'tool.retry';
@@ -51,16 +69,16 @@ export async function runToolCall(env: ToolRunEnvironment, call: ToolCallPart): 
     ...(settled.errorCode === undefined ? {} : { errorCode: settled.errorCode }),
     durationMs,
   });
-  const record: ToolCallRecord = {
+  const record: { -readonly [K in keyof ToolCallRecord]: ToolCallRecord[K] } = {
     id: settled.id,
     name: settled.name,
     arguments: settled.arguments,
     output: settled.output,
     isError: settled.isError,
-    ...(settled.errorCode === undefined ? {} : { errorCode: settled.errorCode }),
     step: env.step,
     durationMs,
   };
+  if (settled.errorCode !== undefined) record.errorCode = settled.errorCode;
   return record;
 }
 
@@ -104,16 +122,7 @@ async function settle(env: ToolRunEnvironment, call: ToolCallPart): Promise<Sett
 
   try {
     const output = await raceAbort(
-      Promise.resolve().then(() =>
-        tool.execute(input, {
-          runId: env.runId,
-          step: env.step,
-          toolCallId: call.id,
-          get signal() {
-            return env.toolSignal();
-          },
-        }),
-      ),
+      Promise.resolve().then(() => tool.execute(input, new RunToolContext(env, call.id))),
       env.abortSignal,
     );
     return { id: call.id, name: call.name, arguments: args, output: outputText(output), isError: false };

@@ -30,50 +30,50 @@ export type GateVerdict<TValue> =
   | { readonly status: 'invalid'; readonly failure: ValidationFailure; readonly partialValue?: unknown }
   | { readonly status: 'error'; readonly errorKind: ErrorKind; readonly message: string; readonly rawOutput?: string };
 
-/** Settings of {@link runGate}. */
+/** Settings of {@link runGate}. Optional settings may also be given as `undefined`. */
 export interface GateOptions<TResponse, TValue = TResponse> {
   /** Makes one attempt. Throwing is a provider failure, classified by `classify`. */
   readonly call: (context: GateAttemptContext) => Promise<TResponse>;
   /** Judges a response. Default: accept it as the value. */
-  readonly validate?: (response: TResponse, context: GateAttemptContext) => GateVerdict<TValue> | Promise<GateVerdict<TValue>>;
+  readonly validate?: ((response: TResponse, context: GateAttemptContext) => GateVerdict<TValue> | Promise<GateVerdict<TValue>>) | undefined;
   /** Usage (and cost) of a response. Default: zero. */
-  readonly usageOf?: (response: TResponse, context: GateAttemptContext) => UsageTotals;
+  readonly usageOf?: ((response: TResponse, context: GateAttemptContext) => UsageTotals) | undefined;
   /** Rules run before every attempt: `continue` or `fail-fast` only. */
-  readonly preCheck?: readonly PreCheckRule<TResponse>[];
+  readonly preCheck?: readonly PreCheckRule<TResponse>[] | undefined;
   /** Rules run after every attempt; first match wins. */
-  readonly rules?: readonly ReliabilityRule<TResponse>[];
+  readonly rules?: readonly ReliabilityRule<TResponse>[] | undefined;
   /** Append {@link defaultRules} after `rules` (transient-error retries). Default true. */
-  readonly defaultRules?: boolean;
+  readonly defaultRules?: boolean | undefined;
   /** Number of providers `retry-other` can move through. Default 1. */
-  readonly providerCount?: number;
+  readonly providerCount?: number | undefined;
   /** Produces a value when a rule decides `fallback`; without it `fallback` fails fast. */
-  readonly fallback?: (scope: ReliabilityScope<TResponse>) => Promise<TValue>;
+  readonly fallback?: ((scope: ReliabilityScope<TResponse>) => Promise<TValue>) | undefined;
   /** Hard cap on attempts in one gate run, whatever the rules say. Default 10. */
-  readonly maxAttempts?: number;
+  readonly maxAttempts?: number | undefined;
   /** Longest provider-requested Retry-After honoured, in ms. Default 30 000. */
-  readonly maxRetryAfterMs?: number;
+  readonly maxRetryAfterMs?: number | undefined;
   /** Send feedback on validation retries. Default true. */
-  readonly feedback?: boolean;
+  readonly feedback?: boolean | undefined;
   /** Writes the feedback text; default {@link formatFeedback}. A throw falls back to the default. */
-  readonly feedbackText?: (failure: ValidationFailure, scope: ReliabilityScope<TResponse>, previousOutput: string) => string | Promise<string>;
+  readonly feedbackText?: ((failure: ValidationFailure, scope: ReliabilityScope<TResponse>, previousOutput: string) => string | Promise<string>) | undefined;
   /** Echo cap for the rejected output, in tokens. Default 4000. */
-  readonly maxFeedbackTokens?: number;
+  readonly maxFeedbackTokens?: number | undefined;
   /** Static text appended to every default feedback. */
-  readonly retryHint?: string;
-  readonly signal?: AbortSignal;
+  readonly retryHint?: string | undefined;
+  readonly signal?: AbortSignal | undefined;
   /** Observer of gate events. Its throws are swallowed: wrap it to report them. */
-  readonly onEvent?: (event: GateEvent) => void;
+  readonly onEvent?: ((event: GateEvent) => void) | undefined;
   /** Reported in attempt records. */
-  readonly step?: number;
-  readonly purpose?: AttemptRecord['purpose'];
+  readonly step?: number | undefined;
+  readonly purpose?: AttemptRecord['purpose'] | undefined;
   /** Usage of the run before this gate run, for run-wide budgets. */
-  readonly runUsage?: UsageTotals;
+  readonly runUsage?: UsageTotals | undefined;
   /** Classifies thrown values. Default {@link classifyError}. */
-  readonly classify?: (error: unknown) => ErrorClassification;
+  readonly classify?: ((error: unknown) => ErrorClassification) | undefined;
   /** Attempts the enclosing run made before this gate run: a fail-fast error lists them first, so it carries the whole run's attempts. */
-  readonly priorAttempts?: readonly AttemptRecord[];
+  readonly priorAttempts?: readonly AttemptRecord[] | undefined;
   /** Called after every attempt with its record (for ledgers and live traces). */
-  readonly onAttempt?: (record: AttemptRecord) => void;
+  readonly onAttempt?: ((record: AttemptRecord) => void) | undefined;
 }
 
 /** What {@link runGate} resolves with. */

@@ -53,7 +53,7 @@ export async function runGate<TResponse, TValue = TResponse>(options: GateOption
       throw new TypeError(`PreCheck rule "${rule.kind}" decides "${rule.then}"; PreCheck rules may only continue or fail-fast`);
     }
   }
-  const rules = options.defaultRules === false ? (options.rules ?? []) : [...(options.rules ?? []), ...(SHARED_DEFAULT_RULES as ReliabilityRule<TResponse>[])];
+  const rules = options.defaultRules === false ? (options.rules ?? []) : (options.rules ?? []).concat(SHARED_DEFAULT_RULES as ReliabilityRule<TResponse>[]);
   const maxAttempts = options.maxAttempts ?? 10;
   const maxRetryAfterMs = options.maxRetryAfterMs ?? 30_000;
   const providerCount = options.providerCount ?? 1;
@@ -103,17 +103,32 @@ export async function runGate<TResponse, TValue = TResponse>(options: GateOption
   const resolveValue = async <T>(value: ScopeValue<T, TResponse> | undefined, scope: ReliabilityScope<TResponse>): Promise<T | undefined> =>
     typeof value === 'function' ? await (value as (scope: ReliabilityScope<TResponse>) => T | Promise<T>)(scope) : value;
 
-  const match = async (list: readonly ReliabilityRule<TResponse>[], scope: ReliabilityScope<TResponse>) => {
-    for (const rule of list) {
-      let matched: boolean;
+  const ruleError = (rule: ReliabilityRule<TResponse>, scope: ReliabilityScope<TResponse>, error: unknown): never => {
+    emit({ type: 'reliability.rule_error', phase: scope.phase, ruleKind: rule.kind, part: 'when', message: reduceError(error).message });
+    return failFast({ kind: 'rule-error', label: rule.kind, phase: 'rule-error', attempt: scope.attempt, errorKind: scope.errorKind, cause: error });
+  };
+
+  /** The first rule whose `when` matches; synchronous unless a `when` returns a promise. */
+  const match = (
+    list: readonly ReliabilityRule<TResponse>[],
+    scope: ReliabilityScope<TResponse>,
+    from = 0,
+  ): ReliabilityRule<TResponse> | undefined | Promise<ReliabilityRule<TResponse> | undefined> => {
+    for (let index = from; index < list.length; index++) {
+      const rule = list[index] as ReliabilityRule<TResponse>;
+      let answer: boolean | Promise<boolean>;
       try {
-        const answer = rule.when(scope);
-        matched = answer instanceof Promise ? await answer : answer;
+        answer = rule.when(scope);
       } catch (error) {
-        emit({ type: 'reliability.rule_error', phase: scope.phase, ruleKind: rule.kind, part: 'when', message: reduceError(error).message });
-        return failFast({ kind: 'rule-error', label: rule.kind, phase: 'rule-error', attempt: scope.attempt, errorKind: scope.errorKind, cause: error });
+        return ruleError(rule, scope, error);
       }
-      if (matched) return rule;
+      if (answer instanceof Promise) {
+        return answer.then(
+          (matched) => (matched ? rule : match(list, scope, index + 1)),
+          (error: unknown) => ruleError(rule, scope, error),
+        );
+      }
+      if (answer) return rule;
     }
     return undefined;
   };
@@ -121,7 +136,8 @@ export async function runGate<TResponse, TValue = TResponse>(options: GateOption
   for (let attempt = 1; ; attempt++) {
     if (signal?.aborted) throw AbortedError.fromSignal(signal);
 
-    const preRule = preCheck.length === 0 ? undefined : await match(preCheck, baseScope(attempt, 'pre-check'));
+    const preMatch = preCheck.length === 0 ? undefined : match(preCheck, baseScope(attempt, 'pre-check'));
+    const preRule = preMatch instanceof Promise ? await preMatch : preMatch;
     if (preRule?.then === 'fail-fast') {
       failFast({ kind: preRule.kind, label: preRule.label, phase: 'pre-check', attempt, errorKind: lastKind });
     }
@@ -236,7 +252,8 @@ export async function runGate<TResponse, TValue = TResponse>(options: GateOption
 
     /** What made this attempt fail, for a fail-fast error's cause. */
     const cause = thrown ?? failure ?? (verdict?.status === 'error' ? new Error(verdict.message) : undefined);
-    const rule = await match(rules, scope);
+    const matching = match(rules, scope);
+    const rule = matching instanceof Promise ? await matching : matching;
     const decision = rule?.then ?? (kind === 'ok' ? 'ok' : 'fail-fast');
     switch (decision) {
       case 'ok':
