@@ -4,6 +4,8 @@ export interface Timing {
   readonly minUs: number;
   readonly maxUs: number;
   readonly samples: number;
+  /** Per-round means in round order, so two contenders' rounds can be paired. */
+  readonly rounds: readonly number[];
 }
 
 /** Summary statistics of samples. */
@@ -11,7 +13,7 @@ export function summarise(samples: readonly number[]): Timing {
   const sorted = [...samples].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   const median = sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-  return { medianUs: median, minUs: sorted[0] ?? 0, maxUs: sorted[sorted.length - 1] ?? 0, samples: sorted.length };
+  return { medianUs: median, minUs: sorted[0] ?? 0, maxUs: sorted[sorted.length - 1] ?? 0, samples: sorted.length, rounds: samples };
 }
 
 /** A named asynchronous operation to time. */
@@ -38,6 +40,13 @@ export async function compare(contenders: readonly Contender[], options: { round
     }
   }
   return new Map([...samples].map(([name, list]) => [name, summarise(list)]));
+}
+
+/** The ratio a/b of each round (the two ran side by side in it): median and interquartile range. */
+export function pairedRatio(a: Timing, b: Timing): { median: number; p25: number; p75: number } {
+  const ratios = a.rounds.map((value, index) => value / (b.rounds[index] ?? value)).sort((x, y) => x - y);
+  const at = (fraction: number) => ratios[Math.min(ratios.length - 1, Math.floor(fraction * ratios.length))] ?? 0;
+  return { median: summarise(ratios).medianUs, p25: at(0.25), p75: at(0.75) };
 }
 
 /** Formats microseconds for a table. */

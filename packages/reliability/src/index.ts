@@ -53,4 +53,4 @@ export { formatPath, type IssueKind, type IssuePath, issueSignature, type Valida
 export type { SchemaValidationResult, SchemaValidator } from './validation/schema-validator';
 export { type ForeignIssue, issuesFromStandard } from './validation/standard-issues';
 export { type AnySchema, type InferSchema, type ParseSchema, toValidator } from './validation/to-validator';
-export { validateOutput, type ValidateOutputOptions, type OutputCheck } from './validation/validate-output';
+export { checkOutput, type OutputCheck, validateOutput, type ValidateOutputOptions } from './validation/validate-output';

@@ -40,7 +40,9 @@ export async function callProvider(state: RunState, call: ProviderCall): Promise
     toolCount: request.tools?.length ?? 0,
     toolChoice: toolChoiceLabel(request),
   });
-  const started = performance.now();
+  // Latency is reported only in events: skip the clock when nobody listens.
+  const timed = listens(state, 'model.response') || listens(state, 'model.error');
+  const started = timed ? performance.now() : 0;
   state.shownText = false;
   let response: ModelResponse;
   try {

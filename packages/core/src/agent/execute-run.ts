@@ -114,7 +114,7 @@ export async function executeRun(config: AgentConfig, bus: EventBus, input: RunI
       const callsBefore = state.attempts.length;
       sink?.push({ type: 'step-start', step });
       if (listens(state, 'step.start')) emit(state, 'step.start', {});
-      const kept = [...history, ...runMessages];
+      const kept = history.length === 0 ? runMessages.slice() : history.concat(runMessages);
       const outcome = await stepOutcome(state, kept, memo);
       const response = outcome.response;
       finishReason = response?.finishReason ?? (outcome.provenance === 'model' ? 'error' : 'stop');
@@ -124,10 +124,11 @@ export async function executeRun(config: AgentConfig, bus: EventBus, input: RunI
         for (const call of calls) sink?.push({ type: 'tool-call', step, call });
         const environment = toolEnvironment(state, kept);
         const records = await settleAll(calls.map((call) => runToolCall(environment, call)));
-        const finalArgs = new Map(records.map((record) => [record.id, record.arguments]));
+        // One record per call, in call order: the kept turn carries each call's final arguments.
+        let next = 0;
         const assistant: AssistantMessage = {
           role: 'assistant',
-          content: response.content.map((part) => (part.type === 'tool-call' ? { ...part, arguments: finalArgs.get(part.id) } : part)),
+          content: response.content.map((part) => (part.type === 'tool-call' ? { ...part, arguments: (records[next++] as ToolCallRecord).arguments } : part)),
         };
         runMessages.push(assistant, { role: 'tool', content: records.map(toResultPart) });
         toolCalls.push(...records);

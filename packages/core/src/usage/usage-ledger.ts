@@ -16,6 +16,8 @@ export class UsageLedger {
   private cacheWriteTokens = 0;
   private costUsd: number | undefined;
   private calls = 0;
+  /** The last snapshot, reused until the next call is recorded. */
+  private cached: RunUsage | undefined;
 
   constructor(private readonly pricing?: PricingTable) {}
 
@@ -39,6 +41,7 @@ export class UsageLedger {
     this.cacheWriteTokens += usage.cacheWriteTokens;
     if (usage.costUsd !== undefined) this.costUsd = (this.costUsd ?? 0) + usage.costUsd;
     this.calls++;
+    this.cached = undefined;
   }
 
   /** Totals so far. */
@@ -48,6 +51,7 @@ export class UsageLedger {
 
   /** Totals with the call count. */
   snapshot(): RunUsage {
+    if (this.cached) return this.cached;
     const usage = {
       inputTokens: this.inputTokens,
       outputTokens: this.outputTokens,
@@ -56,6 +60,7 @@ export class UsageLedger {
       totalTokens: this.inputTokens + this.outputTokens + this.cacheReadTokens + this.cacheWriteTokens,
       modelCalls: this.calls,
     };
-    return this.costUsd === undefined ? usage : { ...usage, costUsd: this.costUsd };
+    this.cached = Object.freeze(this.costUsd === undefined ? usage : { ...usage, costUsd: this.costUsd });
+    return this.cached;
   }
 }

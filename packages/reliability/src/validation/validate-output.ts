@@ -1,7 +1,7 @@
 import { ValidationFailure } from '../errors/validation-failure';
 import { extractJson, type JsonRepair } from '../json/extract-json';
 import { formatPath } from './issue';
-import type { SchemaValidator } from './schema-validator';
+import type { SchemaValidationResult, SchemaValidator } from './schema-validator';
 
 /** Settings of {@link validateOutput}. */
 export interface ValidateOutputOptions {
@@ -28,6 +28,14 @@ export type OutputCheck<T> =
  * the schema. A failure is a {@link ValidationFailure} at stage `json-parse` or `schema-validate`.
  */
 export async function validateOutput<T>(text: string, validator: SchemaValidator<T>, options: ValidateOutputOptions = {}): Promise<OutputCheck<T>> {
+  return checkOutput(text, validator, options);
+}
+
+/**
+ * {@link validateOutput} without the promise when the validator is synchronous (TypeBox/JSON
+ * Schema, most Standard Schemas): for hot paths that should not pay a microtask per check.
+ */
+export function checkOutput<T>(text: string, validator: SchemaValidator<T>, options: ValidateOutputOptions = {}): OutputCheck<T> | Promise<OutputCheck<T>> {
   const extracted = extractJson(text, { repair: options.repair ?? true });
   if (!extracted.ok) {
     return {
@@ -40,16 +48,22 @@ export async function validateOutput<T>(text: string, validator: SchemaValidator
       }),
     };
   }
-  const result = await validator.validate(extracted.value);
-  if (result.ok) return { ok: true, value: result.value, repairs: extracted.repairs, issues: [] };
+  const result = validator.validate(extracted.value);
+  return result instanceof Promise
+    ? result.then((settled) => settle(text, extracted.value, extracted.repairs, settled, options))
+    : settle(text, extracted.value, extracted.repairs, result, options);
+}
+
+function settle<T>(text: string, value: unknown, repairs: readonly JsonRepair[], result: SchemaValidationResult<T>, options: ValidateOutputOptions): OutputCheck<T> {
+  if (result.ok) return { ok: true, value: result.value, repairs, issues: [] };
   if (options.strict === false) {
-    return { ok: true, value: extracted.value as T, repairs: extracted.repairs, issues: result.issues };
+    return { ok: true, value: value as T, repairs, issues: result.issues };
   }
   const first = result.issues[0];
   const count = result.issues.length;
   return {
     ok: false,
-    value: extracted.value,
+    value,
     failure: new ValidationFailure({
       stage: 'schema-validate',
       message: `${count} validation issue${count === 1 ? '' : 's'}${first ? `, first at '${formatPath(first.path)}': ${first.message}` : ''}`,
