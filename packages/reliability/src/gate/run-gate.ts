@@ -4,8 +4,6 @@ import { AbortedError } from '../errors/aborted-error';
 import { reduceError } from '../errors/keel-error';
 import { type FailFastPhase, ReliabilityFailFastError } from '../errors/reliability-fail-fast-error';
 import type { ValidationFailure } from '../errors/validation-failure';
-import { formatFeedback } from '../feedback/format-feedback';
-import { truncateEcho } from '../feedback/truncate-echo';
 import { defaultRules } from '../rules/transient-retry';
 import { sleep } from '../sleep';
 import { addUsage, type UsageTotals, ZERO_USAGE } from '../usage';
@@ -13,7 +11,9 @@ import { issueSignature, type ValidationIssue } from '../validation/issue';
 import type { AttemptRecord } from './attempt-record';
 import type { GateEvent, RecoveredEvent } from './gate-event';
 import type { GateAttemptContext, GateFeedback, GateOptions, GateResult, GateVerdict } from './gate-options';
-import type { ReliabilityRule, ScopeValue } from './rule';
+import { buildFeedback } from './build-feedback';
+import type { ReliabilityRule } from './rule';
+import { resolveValue } from './scope-value';
 import type { AttemptSummary, ReliabilityScope } from './scope';
 
 /** The default rules are stateless, so one set serves every gate run. */
@@ -99,9 +99,6 @@ export async function runGate<TResponse, TValue = TResponse>(options: GateOption
     emit({ type: 'reliability.fail_fast', kind: fields.kind, ...(label === undefined ? {} : { label }), attempt: fields.attempt, errorKind: fields.errorKind, phase: fields.phase });
     throw new ReliabilityFailFastError({ ...fields, ...(label === undefined ? {} : { label }), attempts: [...(options.priorAttempts ?? []), ...attempts] });
   };
-
-  const resolveValue = async <T>(value: ScopeValue<T, TResponse> | undefined, scope: ReliabilityScope<TResponse>): Promise<T | undefined> =>
-    typeof value === 'function' ? await (value as (scope: ReliabilityScope<TResponse>) => T | Promise<T>)(scope) : value;
 
   const ruleError = (rule: ReliabilityRule<TResponse>, scope: ReliabilityScope<TResponse>, error: unknown): never => {
     emit({ type: 'reliability.rule_error', phase: scope.phase, ruleKind: rule.kind, part: 'when', message: reduceError(error).message });
@@ -293,7 +290,7 @@ export async function runGate<TResponse, TValue = TResponse>(options: GateOption
           providerIndex++;
         }
         if (failure) {
-          feedback = options.feedback === false ? undefined : await buildFeedback(failure, activeRule, scope);
+          feedback = options.feedback === false ? undefined : await buildFeedback({ failure, rule: activeRule, scope, options, emit });
           lastRecovery = feedback ? 'feedback' : 'retry';
         }
         if (decision === 'retry-other') lastRecovery = 'retry-other';
@@ -323,33 +320,5 @@ export async function runGate<TResponse, TValue = TResponse>(options: GateOption
         break;
       }
     }
-  }
-
-  async function buildFeedback(failure: ValidationFailure, rule: ReliabilityRule<TResponse>, scope: ReliabilityScope<TResponse>): Promise<GateFeedback> {
-    const previousOutput = truncateEcho(failure.rawOutput, options.maxFeedbackTokens ?? 4000);
-    const fallbackText = () =>
-      formatFeedback({
-        errorType: failure.stage === 'json-parse' ? 'parse' : 'schema',
-        issues: failure.issues,
-        parseErrorMessage: failure.message,
-        ...(options.retryHint === undefined ? {} : { retryHint: options.retryHint }),
-      });
-    if (rule.feedbackForLLM !== undefined) {
-      try {
-        const text = await resolveValue(rule.feedbackForLLM, scope);
-        if (typeof text === 'string' && text.length > 0) return { previousOutput, text };
-      } catch (error) {
-        emit({ type: 'reliability.feedback_error', source: 'rule', message: reduceError(error).message });
-        return { previousOutput, text: fallbackText() };
-      }
-    }
-    if (options.feedbackText) {
-      try {
-        return { previousOutput, text: await options.feedbackText(failure, scope, previousOutput) };
-      } catch (error) {
-        emit({ type: 'reliability.feedback_error', source: 'template', message: reduceError(error).message });
-      }
-    }
-    return { previousOutput, text: fallbackText() };
   }
 }
