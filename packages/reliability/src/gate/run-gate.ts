@@ -3,7 +3,6 @@ import type { ErrorKind } from '../error-kind';
 import { AbortedError } from '../errors/aborted-error';
 import { reduceError } from '../errors/keel-error';
 import { type FailFastPhase, ReliabilityFailFastError } from '../errors/reliability-fail-fast-error';
-import type { ValidationFailure } from '../errors/validation-failure';
 import { defaultRules } from '../rules/transient-retry';
 import { sleep } from '../sleep';
 import { addUsage, type UsageTotals, ZERO_USAGE } from '../usage';
