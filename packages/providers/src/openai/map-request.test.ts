@@ -4,13 +4,21 @@ import { fullRequest, timeTool, toolRound, weatherTool } from '../testing/fixtur
 import { openAIRequestIssues } from '../testing/validate-openai-request';
 import { mapOpenAIRequest } from './map-request';
 
-const map = (request: Omit<ModelRequest, 'model'>, structuredOutput = false) => {
-  const body = mapOpenAIRequest({ model: 'gpt-4o-mini', ...request }, { model: 'gpt-4o-mini', structuredOutput });
+const map = (request: Omit<ModelRequest, 'model'>, structuredOutput = false, maxTokensField: 'max_tokens' | 'max_completion_tokens' = 'max_tokens') => {
+  const body = mapOpenAIRequest({ model: 'gpt-4o-mini', ...request }, { model: 'gpt-4o-mini', structuredOutput, maxTokensField });
   expect(openAIRequestIssues(body)).toEqual([]);
   return body;
 };
 
 describe('mapOpenAIRequest', () => {
+  it('puts the token limit in max_tokens by default, or in max_completion_tokens when asked', () => {
+    const messages = [{ role: 'user' as const, content: 'Hi' }];
+    expect(map({ messages, maxTokens: 256 })).toMatchObject({ max_tokens: 256 });
+    const reasoning = map({ messages, maxTokens: 256 }, false, 'max_completion_tokens');
+    expect(reasoning).toMatchObject({ max_completion_tokens: 256 });
+    expect(reasoning).not.toHaveProperty('max_tokens');
+  });
+
   it('sends the system prompt first and nothing the request did not set', () => {
     expect(map({ system: 'Be brief.', messages: [{ role: 'user', content: 'Hi' }] })).toEqual({
       model: 'gpt-4o-mini',

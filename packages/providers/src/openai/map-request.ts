@@ -10,12 +10,15 @@ export interface OpenAIRequestSettings {
   readonly model: string;
   /** Send a request's response-format schema as native structured output. */
   readonly structuredOutput: boolean;
+  /** The body field that carries the token limit. */
+  readonly maxTokensField: 'max_tokens' | 'max_completion_tokens';
 }
 
 /**
  * Maps a Keel request to a Chat Completions body (without `stream`): messages, tools and tool
- * choice, structured output when enabled, `max_tokens` (the field OpenAI-compatible servers
- * read), temperature and `stop`.
+ * choice, structured output when enabled, the token limit (`max_tokens` by default, the field
+ * OpenAI-compatible servers read; `max_completion_tokens` for models that require it),
+ * temperature and `stop`.
  */
 export function mapOpenAIRequest(request: ModelRequest, settings: OpenAIRequestSettings): ChatCompletionCreateParamsNonStreaming {
   const tools = request.tools ?? [];
@@ -26,7 +29,7 @@ export function mapOpenAIRequest(request: ModelRequest, settings: OpenAIRequestS
     ...(tools.length === 0 ? {} : { tools: mapOpenAITools(tools) }),
     ...(tools.length === 0 || request.toolChoice === undefined ? {} : { tool_choice: mapOpenAIToolChoice(request.toolChoice) }),
     ...(responseFormat === undefined ? {} : { response_format: responseFormat }),
-    ...(request.maxTokens === undefined ? {} : { max_tokens: request.maxTokens }),
+    ...(request.maxTokens === undefined ? {} : { [settings.maxTokensField]: request.maxTokens }),
     ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
     ...(request.stop === undefined || request.stop.length === 0 ? {} : { stop: [...request.stop] }),
   };

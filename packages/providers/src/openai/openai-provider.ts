@@ -34,6 +34,12 @@ export interface OpenAIProviderOptions {
    * supports it, and Keel validates the output either way.
    */
   readonly structuredOutput?: boolean;
+  /**
+   * The body field for the token limit: `max_tokens` (default; what OpenAI-compatible servers such
+   * as Ollama, vLLM and llama.cpp read) or `max_completion_tokens` (required by OpenAI's reasoning
+   * models, which reject `max_tokens`).
+   */
+  readonly maxTokensField?: 'max_tokens' | 'max_completion_tokens';
 }
 
 const providerName = 'openai';
@@ -67,9 +73,10 @@ export function openai(options: OpenAIProviderOptions = {}): ModelProviderV1 {
       ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
     });
   const structuredOutput = options.structuredOutput ?? false;
+  const maxTokensField = options.maxTokensField ?? 'max_tokens';
 
   const body = (request: ModelRequest) =>
-    mapOpenAIRequest(request, { model: resolveModel(request.model, options.model, providerName), structuredOutput });
+    mapOpenAIRequest(request, { model: resolveModel(request.model, options.model, providerName), structuredOutput, maxTokensField });
   const toError = (error: unknown, signal: AbortSignal | undefined) => mapOpenAIError(error, { provider: providerName, signal });
 
   return {
