@@ -48,7 +48,7 @@ export { defaultRules, failOnUnhandledRule, transientRetryRule, type TransientRe
 export { sleep } from './sleep';
 export { lastNValidationErrorsMatch, noValidationProgress } from './stuck-loop';
 export { addUsage, type ModelPrice, priceUsage, type PricingTable, totalTokens, type UsageTotals, ZERO_USAGE } from './usage';
-export { ajvValidator, issuesFromAjv } from './validation/ajv-validator';
+export { ajvValidator, issuesFromAjv, parsePointer } from './validation/ajv-validator';
 export { formatPath, type IssueKind, type IssuePath, issueSignature, type ValidationIssue } from './validation/issue';
 export type { SchemaValidationResult, SchemaValidator } from './validation/schema-validator';
 export { type ForeignIssue, issuesFromStandard } from './validation/standard-issues';

@@ -1,5 +1,6 @@
+import { parsePointer } from '@keel/reliability';
 import type { CorpusItem } from './corpus';
-import { type DefectKind, type Path, pathString, renderOutput, type SyntaxDefect, type ValueDefect } from './render';
+import { type DefectKind, pathString, renderOutput, type SyntaxDefect, type ValueDefect } from './render';
 
 /** What a feedback text says is wrong: the output did not parse, and/or issues by path and kind. */
 export interface ReadFeedback {
@@ -41,15 +42,6 @@ interface RawAjvError {
   readonly params?: { readonly missingProperty?: unknown; readonly additionalProperty?: unknown };
 }
 
-function pointerPath(pointer: string): Path {
-  if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((part) => (/^(0|[1-9]\d*)$/.test(part) ? Number(part) : part));
-}
-
 /**
  * Reads a feedback text as a model would: prose issue lines (`- 'items[0].qty': expected …`),
  * any JSON array of validator errors (`instancePath`, `keyword`, `params`), and whether it says the
@@ -77,7 +69,7 @@ export function readFeedback(text: string): ReadFeedback {
     if (Array.isArray(errors)) {
       for (const error of errors as RawAjvError[]) {
         if (typeof error?.instancePath !== 'string' || typeof error.keyword !== 'string') continue;
-        const path: (string | number)[] = [...pointerPath(error.instancePath)];
+        const path: (string | number)[] = [...parsePointer(error.instancePath)];
         if (error.keyword === 'required' && typeof error.params?.missingProperty === 'string') path.push(error.params.missingProperty);
         if (error.keyword === 'additionalProperties' && typeof error.params?.additionalProperty === 'string') path.push(error.params.additionalProperty);
         named.add(`${pathString(path)}|${kindByKeyword[error.keyword] ?? 'other'}`);

@@ -4,10 +4,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   AbortedError,
   Agent,
-  type AgentBuilder,
   AgentConfigurationError,
-  type AgentEventName,
-  type AgentEvents,
   InMemoryStore,
   type Message,
   type ModelResponse,
@@ -15,6 +12,7 @@ import {
   tool,
 } from '../index';
 import { type Script, scriptedModel } from '../test/index';
+import { recorder } from '../testing/event-recorder';
 
 const Refund = Type.Object({
   action: Type.Union([Type.Literal('refund'), Type.Literal('reject')]),
@@ -31,22 +29,6 @@ const BAD_AMOUNT = '{"action":"refund","amount":"USD 50"}';
 const BAD_ACTION = '{"action":"maybe","amount":50}';
 const NOT_JSON = 'I think we should refund fifty dollars.';
 const AMOUNT_LINE = `- 'amount': expected number, got string "USD 50"`;
-
-/** Records every payload of the named events. */
-function recorder(...names: AgentEventName[]) {
-  const seen = new Map<AgentEventName, unknown[]>();
-  return {
-    of: <E extends AgentEventName>(name: E) => (seen.get(name) ?? []) as AgentEvents[E][],
-    attach: <T>(builder: AgentBuilder<T>): AgentBuilder<T> =>
-      names.reduce(
-        (current, name) =>
-          current.on(name, (payload) => {
-            seen.set(name, [...(seen.get(name) ?? []), payload]);
-          }),
-        builder,
-      ),
-  };
-}
 
 function refundAgent(script: Script, options: Parameters<ReturnType<typeof Agent.create>['outputSchema']>[1] = {}) {
   const model = scriptedModel(script);

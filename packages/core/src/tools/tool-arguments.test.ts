@@ -2,9 +2,6 @@ import { Type } from '@sinclair/typebox';
 import { describe, expect, it, vi } from 'vitest';
 import {
   Agent,
-  type AgentBuilder,
-  type AgentEventName,
-  type AgentEvents,
   idShapeGuard,
   InMemoryStore,
   type Message,
@@ -13,6 +10,7 @@ import {
   type ToolMessage,
 } from '../index';
 import { type Script, type ScriptedTurn, scriptedModel } from '../test/index';
+import { recorder } from '../testing/event-recorder';
 
 const PROJECT = '3f2b8c1e-9d4a-4e6b-8f1a-2c3d4e5f6a7b';
 const DUE = '2026-05-03T00:00:00Z';
@@ -45,22 +43,6 @@ function createTaskTool(options: { retries?: number; execute?: (input: unknown) 
     ...(options.retries === undefined ? {} : { retries: options.retries }),
   });
   return { createTask, execute };
-}
-
-/** Records every payload of the named events. */
-function recorder(...names: AgentEventName[]) {
-  const seen = new Map<AgentEventName, unknown[]>();
-  return {
-    of: <E extends AgentEventName>(name: E) => (seen.get(name) ?? []) as AgentEvents[E][],
-    attach: <T>(builder: AgentBuilder<T>): AgentBuilder<T> =>
-      names.reduce(
-        (current, name) =>
-          current.on(name, (payload) => {
-            seen.set(name, [...(seen.get(name) ?? []), payload]);
-          }),
-        builder,
-      ),
-  };
 }
 
 const call = (args: unknown, id = 'call_a'): ScriptedTurn => ({ toolCalls: [{ id, name: 'create_task', arguments: args }] });

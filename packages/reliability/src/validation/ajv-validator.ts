@@ -41,7 +41,8 @@ const kindByKeyword: Readonly<Record<string, IssueKind>> = {
   oneOf: 'union',
 };
 
-function parsePointer(pointer: string): (string | number)[] {
+/** Turns a JSON Pointer (`/items/0/name`) into an issue path (`['items', 0, 'name']`). */
+export function parsePointer(pointer: string): (string | number)[] {
   if (pointer === '') return [];
   return pointer
     .slice(1)
