@@ -44,7 +44,7 @@ export { costBudget, type CostBudgetOptions, tokenBudget } from './rules/budget-
 export { providerFallbackRule } from './rules/provider-fallback-rule';
 export { type RetryOnKind, strictOutputRules, type StrictOutputRulesOptions } from './rules/strict-output-rules';
 export { defaultStuckLoopRule, noProgressRule } from './rules/stuck-loop-rules';
-export { defaultRules, failOnUnhandledRule, transientRetryRule, type TransientRetryOptions } from './rules/transient-retry';
+export { defaultRules, failOnUnhandledRule, transientRetryRule, type TransientRetryOptions } from './gate/default-rules';
 export { sleep } from './sleep';
 export { lastNValidationErrorsMatch, noValidationProgress } from './stuck-loop';
 export { addUsage, type ModelPrice, priceUsage, type PricingTable, totalTokens, type UsageTotals, ZERO_USAGE } from './usage';

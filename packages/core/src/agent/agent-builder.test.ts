@@ -5,6 +5,8 @@ import type { ModelProvider, ModelResponse, ReliabilityRule } from '../index';
 import type { PreCheckRule } from '@keel/reliability';
 import { scriptedModel } from '../test/index';
 
+const Refund = Type.Object({ action: Type.Union([Type.Literal('refund'), Type.Literal('reject')]), amount: Type.Number() });
+
 const noop = (name: string) =>
   tool({ name, description: `the ${name} tool`, input: Type.Object({}), execute: () => name });
 
@@ -169,5 +171,13 @@ describe('tool()', () => {
 
   it('accepts letters, digits, _ and - up to 64 characters', () => {
     expect(tool({ name: `get_weather-2${'x'.repeat(51)}`, description: 'd', input: Type.Object({}), execute: () => 'x' }).name).toHaveLength(64);
+  });
+});
+
+describe('configuration contradictions', () => {
+  it('rules({ defaults: false }) with outputSchema maxAttempts is rejected at build', () => {
+    const build = () => Agent.create({ provider: scriptedModel('{}'), model: 'm' }).outputSchema(Refund, { maxAttempts: 5 }).rules({ defaults: false }).build();
+    expect(build).toThrow(AgentConfigurationError);
+    expect(build).toThrow(/rules\.defaults/);
   });
 });

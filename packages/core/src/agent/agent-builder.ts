@@ -6,11 +6,16 @@ import type { ListenerEntry } from '../events/event-bus';
 import type { MemoryStore } from '../memory/memory-store';
 import type { ToolGuard } from '../tools/guard';
 import type { AnyTool, Tool } from '../tools/tool';
-import { Agent } from './agent';
-import type { AgentConfig, AgentOptions, OutputFallbackOptions, OutputOptions, RulesOptions } from './agent-config';
+import type { RunConfig } from '../run/run-config';
+import type { Agent } from './agent';
+import type { AgentOptions, OutputFallbackOptions, OutputOptions, RulesOptions } from './agent-options';
+
+/** Makes the agent from a validated configuration (given by `Agent.create`, which owns the constructor). */
+type ConstructAgent = (config: RunConfig) => Agent<unknown>;
 
 interface BuilderState {
   readonly options: AgentOptions;
+  readonly construct: ConstructAgent;
   readonly system?: string;
   readonly tools: readonly AnyTool[];
   readonly guards: readonly ToolGuard[];
@@ -35,7 +40,7 @@ const isWholeAtLeast = (value: number | undefined, min: number) => value === und
  * first, then unless `defaults` is false the strict-output rules (steps with an output schema, so
  * adding e.g. a provider-fallback rule keeps feedback retries) and the default transient retries.
  */
-function resolveRules(rules: RulesOptions | undefined, output: AgentConfig['output']): Pick<AgentConfig, 'stepRules' | 'reaskRules'> {
+function resolveRules(rules: RulesOptions | undefined, output: RunConfig['output']): Pick<RunConfig, 'stepRules' | 'reaskRules'> {
   const user = rules?.postDecide ?? [];
   if (rules?.defaults === false) return { stepRules: user, reaskRules: user };
   const defaults = defaultRules<ModelResponse>();
@@ -51,8 +56,7 @@ function resolveRules(rules: RulesOptions | undefined, output: AgentConfig['outp
  * builder can be shared and branched. `build()` validates the whole configuration.
  */
 export class AgentBuilder<TOutput = string> {
-  /** @internal Use `Agent.create()`. */
-  constructor(private readonly state: BuilderState) {}
+  private constructor(private readonly state: BuilderState) {}
 
   private with<T = TOutput>(changes: Partial<BuilderState>, single?: keyof BuilderState): AgentBuilder<T> {
     const repeated = single !== undefined && this.state[single] !== undefined ? [...this.state.repeated, single] : this.state.repeated;
@@ -134,7 +138,7 @@ export class AgentBuilder<TOutput = string> {
       if (rule.then !== 'continue' && rule.then !== 'fail-fast') fail(`rules.preCheck:${rule.kind}`, `a PreCheck rule may only continue or fail-fast, not ${rule.then}`);
     }
 
-    let output: AgentConfig['output'];
+    let output: RunConfig['output'];
     if (state.outputSchema !== undefined) {
       const outputOptions = state.outputOptions ?? {};
       if (!isWholeAtLeast(outputOptions.maxAttempts, 1)) fail('outputSchema.maxAttempts', `must be a whole number >= 1, got ${outputOptions.maxAttempts}`);
@@ -163,7 +167,7 @@ export class AgentBuilder<TOutput = string> {
       }
     }
 
-    const config: AgentConfig = {
+    const config: RunConfig = {
       targets,
       maxSteps: options.maxSteps ?? 10,
       ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
@@ -184,11 +188,11 @@ export class AgentBuilder<TOutput = string> {
       ...resolveRules(state.rules, output),
       toolSpecifications: [...tools.values()].map((tool) => tool.specification),
     };
-    return new Agent<TOutput>(Object.freeze(config));
+    return state.construct(Object.freeze(config)) as Agent<TOutput>;
   }
 
-  /** @internal */
-  static start(options: AgentOptions): AgentBuilder<string> {
-    return new AgentBuilder<string>({ options, tools: [], guards: [], listeners: [], repeated: [] });
+  /** @internal Use `Agent.create()`. */
+  static start(options: AgentOptions, construct: ConstructAgent): AgentBuilder<string> {
+    return new AgentBuilder<string>({ options, construct, tools: [], guards: [], listeners: [], repeated: [] });
   }
 }

@@ -160,3 +160,36 @@ describe('cancelling a stream', () => {
     await expect(second.result).rejects.toSatisfy(AbortedError.isInstance);
   });
 });
+
+describe('streams that break off', () => {
+  it('a stream that ends without its final part after showing text is reported, not retried', async () => {
+    let calls = 0;
+    const cut: ModelProviderV1 = {
+      specificationVersion: 'v1',
+      name: 'cut',
+      generate: () => Promise.reject(new Error('not used')),
+      async *stream() {
+        calls++;
+        yield { type: 'text-delta' as const, text: 'Hel' };
+      },
+    };
+    const error = await Agent.create({ provider: cut, model: 'm' }).build().stream('hi').result.catch((caught: unknown) => caught);
+    expect(ReliabilityFailFastError.isInstance(error) && error.message).toContain('not retried');
+    expect(calls).toBe(1);
+  });
+
+  it('an abort stops a stream that ignores the signal', async () => {
+    const deaf: ModelProviderV1 = {
+      specificationVersion: 'v1',
+      name: 'deaf',
+      generate: () => Promise.reject(new Error('not used')),
+      async *stream() {
+        yield { type: 'text-delta' as const, text: 'Hel' };
+        await new Promise(() => undefined);
+      },
+    };
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 20);
+    await expect(Agent.create({ provider: deaf, model: 'm' }).build().stream('hi', { signal: controller.signal }).result).rejects.toSatisfy(AbortedError.isInstance);
+  });
+});

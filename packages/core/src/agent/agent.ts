@@ -1,27 +1,29 @@
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import { EventBus } from '../events/event-bus';
+import { reactLoop } from '../run/react-loop';
+import type { RunConfig } from '../run/run-config';
 import { AgentBuilder } from './agent-builder';
-import type { AgentConfig, AgentOptions } from './agent-config';
+import type { AgentOptions } from './agent-options';
 import { AgentStream } from './agent-stream';
-import type { StreamSink } from './stream-part';
-import { executeRun } from './execute-run';
 import type { RunInput, RunOptions, RunResult } from './run-result';
+import type { StreamSink } from './stream-part';
 
 /**
  * A built agent: immutable configuration, any number of concurrent runs that share nothing else.
  * Create one with `Agent.create({ provider, model })...build()`.
  */
 export class Agent<TOutput = string> {
-  private readonly bus: EventBus;
+  readonly #config: RunConfig;
+  readonly #bus: EventBus;
 
-  /** @internal Use `Agent.create()`. */
-  constructor(readonly config: AgentConfig) {
-    this.bus = new EventBus(config.listeners);
+  private constructor(config: RunConfig) {
+    this.#config = config;
+    this.#bus = new EventBus(config.listeners);
   }
 
   /** Starts a builder. */
   static create(options: AgentOptions): AgentBuilder<string> {
-    return AgentBuilder.start(options);
+    return AgentBuilder.start(options, (config) => new Agent(config));
   }
 
   /**
@@ -31,12 +33,12 @@ export class Agent<TOutput = string> {
    * @throws {MaxStepsExceededError} with the partial result.
    */
   async run(input: RunInput, options: RunOptions = {}): Promise<RunResult<TOutput>> {
-    return (await executeRun(this.config, this.bus, input, options)) as RunResult<TOutput>;
+    return (await reactLoop(this.#config, this.#bus, input, options)) as RunResult<TOutput>;
   }
 
   /** Runs the agent and returns the validated value, typed from the output schema. */
   async runTyped(input: RunInput, options: RunOptions = {}): Promise<TOutput> {
-    if (!this.config.output) throw new AgentConfigurationError({ setting: 'outputSchema', message: 'runTyped() needs an output schema' });
+    if (!this.#config.output) throw new AgentConfigurationError({ setting: 'outputSchema', message: 'runTyped() needs an output schema' });
     return (await this.run(input, options)).value;
   }
 
@@ -53,7 +55,7 @@ export class Agent<TOutput = string> {
     if (signal?.aborted) forward();
     else signal?.addEventListener('abort', forward, { once: true });
     const start = (sink: StreamSink) =>
-      (executeRun(this.config, this.bus, input, { ...runOptions, signal: controller.signal }, sink) as Promise<RunResult<TOutput>>).finally(() =>
+      (reactLoop(this.#config, this.#bus, input, { ...runOptions, signal: controller.signal }, sink) as Promise<RunResult<TOutput>>).finally(() =>
         signal?.removeEventListener('abort', forward),
       );
     return new AgentStream<TOutput>(start, textMode, (reason) => controller.abort(reason));

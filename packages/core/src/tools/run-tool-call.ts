@@ -1,5 +1,5 @@
 import { AbortedError, formatFeedback, issueSignature, quote, type ValidationIssue } from '@keel/reliability';
-import { raceAbort } from '../agent/race-abort';
+import { raceAbort } from '../shared/race-abort';
 import type { EventPayload, ToolValidationOutcome } from '../events/agent-events';
 import type { Message, ToolCallPart } from '../model/message';
 import type { ModelResponse, ToolChoice } from '../model/model-provider-v1';

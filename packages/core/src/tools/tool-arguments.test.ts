@@ -331,3 +331,22 @@ describe('tool-argument re-asks', () => {
     expect(events.of('model.request').map((event) => event.toolChoice)).toEqual(['auto', 'auto']);
   });
 });
+
+describe('a crashing validator', () => {
+  it('a tool whose validator crashes gives the model a VALIDATOR_ERROR result; the run goes on', async () => {
+    const base = tool({ name: 'lookup', description: 'Looks up', input: Type.Object({}), execute: () => 'never' });
+    const broken = {
+      ...base,
+      validator: {
+        ...base.validator,
+        validate: () => {
+          throw new Error('validator bug');
+        },
+      },
+    };
+    const model = scriptedModel([{ toolCalls: [{ name: 'lookup', arguments: {} }] }, 'done']);
+    const result = await Agent.create({ provider: model, model: 'm' }).tool(broken).build().run('go');
+    expect(result.toolCalls[0]).toMatchObject({ isError: true, errorCode: 'VALIDATOR_ERROR' });
+    expect(result.text).toBe('done');
+  });
+});

@@ -1,6 +1,7 @@
 import type { ErrorKind } from '../error-kind';
 import type { AttemptRecord } from '../gate/attempt-record';
 import { KeelError, hasMarker, reduceError } from './keel-error';
+import type { ValidationFailure } from './validation-failure';
 
 const marker = Symbol.for('keel.error.ReliabilityFailFastError');
 
@@ -21,6 +22,8 @@ export interface ReliabilityFailFastErrorOptions {
   readonly attempts: readonly AttemptRecord[];
   /** The underlying failure; reduced to `{ name, message }`. */
   readonly cause?: unknown;
+  /** The gate run's latest validation failure, when it had one. */
+  readonly lastValidationFailure?: ValidationFailure;
 }
 
 /** The gate stopped: a rule said fail-fast, a budget ran out, or a rule itself threw. Not retryable. */
@@ -34,6 +37,8 @@ export class ReliabilityFailFastError extends KeelError {
   readonly attempt: number;
   readonly errorKind: ErrorKind;
   readonly attempts: readonly AttemptRecord[];
+  /** The gate run's latest validation failure, when it had one (what output fallbacks start from). */
+  readonly lastValidationFailure?: ValidationFailure;
 
   constructor(options: ReliabilityFailFastErrorOptions) {
     const reduced = options.cause === undefined ? undefined : reduceError(options.cause);
@@ -50,6 +55,7 @@ export class ReliabilityFailFastError extends KeelError {
     this.attempt = options.attempt;
     this.errorKind = options.errorKind;
     this.attempts = options.attempts;
+    if (options.lastValidationFailure !== undefined) this.lastValidationFailure = options.lastValidationFailure;
   }
 
   static isInstance(value: unknown): value is ReliabilityFailFastError {

@@ -42,12 +42,15 @@ export interface GateOptions<TResponse, TValue = TResponse> {
   readonly preCheck?: readonly PreCheckRule<TResponse>[] | undefined;
   /** Rules run after every attempt; first match wins. */
   readonly rules?: readonly ReliabilityRule<TResponse>[] | undefined;
-  /** Append {@link defaultRules} after `rules` (transient-error retries). Default true. */
+  /** Append the default rules (`defaultRules()`: transient-error retries, then fail on anything unhandled) after `rules`. Default true. */
   readonly defaultRules?: boolean | undefined;
   /** Number of providers `retry-other` can move through. Default 1. */
   readonly providerCount?: number | undefined;
-  /** Produces a value when a rule decides `fallback`; without it `fallback` fails fast. */
-  readonly fallback?: ((scope: ReliabilityScope<TResponse>) => Promise<TValue>) | undefined;
+  /**
+   * Produces a value when a rule decides `fallback`, from the deciding scope and the gate run's
+   * latest validation failure; without it `fallback` fails fast.
+   */
+  readonly fallback?: ((scope: ReliabilityScope<TResponse>, lastFailure: ValidationFailure | undefined) => Promise<TValue>) | undefined;
   /** Hard cap on attempts in one gate run, whatever the rules say. Default 10. */
   readonly maxAttempts?: number | undefined;
   /** Longest provider-requested Retry-After honoured, in ms. Default 30 000. */

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
-import { Agent, MaxStepsExceededError, tool } from '../index';
+import { Agent, MaxStepsExceededError, ReliabilityFailFastError, tool } from '../index';
 import type { Message, ModelRequest, ToolMessage } from '../index';
 import { scriptedModel } from '../test/index';
 
@@ -277,5 +277,42 @@ describe('system messages in the input', () => {
     expect(model.requests[0]?.system).toBe('Be brief.\n\nAnswer in French.');
     expect(model.requests[0]?.messages).toEqual([{ role: 'user', content: 'Hello' }]);
     expect(result.messages.some((message) => message.role === 'system')).toBe(false);
+  });
+});
+
+describe('ends of a run', () => {
+  it('when one tool call of a turn fails the run, its siblings settle before the run ends', async () => {
+    const order: string[] = [];
+    const slow = tool({
+      name: 'slow',
+      description: 'slow',
+      input: Type.Object({}),
+      execute: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        order.push('slow done');
+        return 'ok';
+      },
+    });
+    const strict = tool({ name: 'strict', description: 'strict', input: Type.Object({ n: Type.Number() }), execute: () => 'ok' });
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'slow', arguments: {} }, { name: 'strict', arguments: { n: 'x' } }] },
+      Object.assign(new Error('invalid key'), { errorKind: 'auth' }),
+    ]);
+    const agent = Agent.create({ provider: model, model: 'm' })
+      .tools([slow, strict])
+      .on('run.end', () => void order.push('run.end'))
+      .build();
+    await expect(agent.run('go')).rejects.toSatisfy(ReliabilityFailFastError.isInstance);
+    expect(order).toEqual(['slow done', 'run.end']);
+  });
+
+  it("a rule accepting a failed call with 'ok' ends the run with no text and no value", async () => {
+    const model = scriptedModel([Object.assign(new Error('upstream down'), { errorKind: 'server-error' })]);
+    const result = await Agent.create({ provider: model, model: 'm' })
+      .rules({ postDecide: [{ kind: 'tolerate', then: 'ok', when: (scope) => scope.errorKind === 'server-error' }] })
+      .build()
+      .run('hi');
+    expect(result).toMatchObject({ text: '', value: undefined, finishReason: 'error' });
+    expect(result.attempts.map((attempt) => attempt.errorType)).toEqual(['server-error']);
   });
 });

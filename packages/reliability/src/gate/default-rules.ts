@@ -1,6 +1,6 @@
 import { exponentialBackoff, type ExponentialBackoffOptions } from '../backoff';
 import { type ErrorKind, TRANSIENT_ERROR_KINDS } from '../error-kind';
-import type { ReliabilityRule } from '../gate/rule';
+import type { ReliabilityRule } from './rule';
 
 /** Settings of {@link transientRetryRule}. */
 export interface TransientRetryOptions {

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { AbortedError, Agent, tool } from '../index';
-import type { AgentEvents } from '../index';
+import type { AgentEvents, ModelProviderV1 } from '../index';
 import { scriptedModel } from '../test/index';
 
 /** Settles a promise into its rejection reason (fails the test when it resolves). */
@@ -108,5 +108,14 @@ describe('aborting a run', () => {
 
     expect(AbortedError.isInstance(await rejection(running))).toBe(true);
     expect(model.calls).toBe(1);
+  });
+});
+
+describe('a provider that ignores the signal', () => {
+  it('an abort rejects promptly even when the provider ignores the signal', async () => {
+    const deaf: ModelProviderV1 = { specificationVersion: 'v1', name: 'deaf', generate: () => new Promise(() => undefined) };
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 20);
+    await expect(Agent.create({ provider: deaf, model: 'm' }).build().run('hi', { signal: controller.signal })).rejects.toSatisfy(AbortedError.isInstance);
   });
 });

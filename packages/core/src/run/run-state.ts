@@ -2,15 +2,15 @@ import type { AttemptRecord } from '@keel/reliability';
 import type { AgentEventName, EventPayload } from '../events/agent-events';
 import type { EventBus } from '../events/event-bus';
 import type { UsageLedger } from '../usage/usage-ledger';
-import type { AgentConfig } from './agent-config';
-import type { StreamSink } from './stream-part';
+import type { RunConfig } from './run-config';
+import type { StreamSink } from '../agent/stream-part';
 
 /**
  * The mutable state of one run. Nothing here is shared between runs. Every field is always
  * present (`undefined` when unset), so every run's state has one shape.
  */
 export interface RunState {
-  readonly config: AgentConfig;
+  readonly config: RunConfig;
   readonly runId: string;
   /** The system prompt of this run: the agent's, then any system messages given as input. */
   readonly system: string | undefined;

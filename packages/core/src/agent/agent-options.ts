@@ -4,14 +4,9 @@ import type {
   PricingTable,
   ReliabilityRule,
   RetryOnKind,
-  SchemaValidator,
   ValidationFailure,
 } from '@keel/reliability';
-import type { ListenerEntry } from '../events/event-bus';
-import type { MemoryStore } from '../memory/memory-store';
-import type { ModelProvider, ModelResponse, ToolSpecification } from '../model/model-provider-v1';
-import type { ToolGuard } from '../tools/guard';
-import type { AnyTool } from '../tools/tool';
+import type { ModelProvider, ModelResponse } from '../model/model-provider-v1';
 
 /** A provider and the model to use on it. */
 export interface ModelTarget {
@@ -79,31 +74,4 @@ export interface RulesOptions {
    * transient-error retries. Default true.
    */
   readonly defaults?: boolean;
-}
-
-/** The validated, frozen configuration of a built agent. */
-export interface AgentConfig {
-  readonly targets: readonly ModelTarget[];
-  readonly maxSteps: number;
-  readonly maxTokens?: number;
-  readonly temperature?: number;
-  readonly stop?: readonly string[];
-  readonly pricing?: PricingTable;
-  readonly toolRetries: number;
-  readonly maxAttemptsPerStep: number;
-  readonly maxRetryAfterMs: number;
-  readonly system?: string;
-  readonly tools: ReadonlyMap<string, AnyTool>;
-  readonly guards: readonly ToolGuard[];
-  readonly memory?: MemoryStore;
-  readonly listeners: readonly ListenerEntry[];
-  readonly output?: { readonly validator: SchemaValidator<unknown>; readonly options: OutputOptions };
-  readonly outputFallback?: OutputFallbackOptions<unknown>;
-  readonly rules: RulesOptions;
-  /** PostDecide rules of a step call, resolved once at build: the user's, strict-output, defaults. */
-  readonly stepRules: readonly ReliabilityRule<ModelResponse>[];
-  /** PostDecide rules of a tool-argument re-ask call (no output validation there): the user's, defaults. */
-  readonly reaskRules: readonly ReliabilityRule<ModelResponse>[];
-  /** The tools as providers see them, in order. */
-  readonly toolSpecifications: readonly ToolSpecification[];
 }

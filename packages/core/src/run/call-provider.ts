@@ -4,8 +4,8 @@ import { StreamInterruptedError } from '../errors/stream-interrupted-error';
 import type { CallPurpose } from '../events/agent-events';
 import type { Message } from '../model/message';
 import type { ModelRequest, ModelResponse, ModelStreamPart } from '../model/model-provider-v1';
-import type { ModelTarget } from './agent-config';
-import { raceAbort } from './race-abort';
+import type { ModelTarget } from '../agent/agent-options';
+import { raceAbort } from '../shared/race-abort';
 import { emit, listens, type RunState } from './run-state';
 
 /** One provider call of an attempt. */

@@ -1,13 +1,8 @@
-import {
-  type GateResult,
-  runGate,
-  type ValidationFailure,
-  feedbackInput,
-} from '@keel/reliability';
+import { feedbackInput, type GateResult, type ReliabilityScope, runGate, type ValidationFailure } from '@keel/reliability';
 import type { Message } from '../model/message';
 import type { ModelRequest, ModelResponse, ToolChoice } from '../model/model-provider-v1';
 import { callProvider } from './call-provider';
-import { type OutputMemo, outputVerdict } from './output-verdict';
+import { outputVerdict } from './output-verdict';
 import { emit, type RunState } from './run-state';
 
 /** A model call to make through the gate. */
@@ -18,10 +13,11 @@ export interface GatedCall {
   readonly ephemeral?: readonly Message[];
   readonly toolChoice?: ToolChoice;
   readonly purpose: 'step' | 'tool-retry';
-  /** Receives the validation memo of the accepted attempt (step calls). */
-  readonly memo?: OutputMemo;
-  /** Called by a `fallback` rule decision with the step's latest validation failure. */
-  readonly fallback?: (failure: ValidationFailure | undefined) => Promise<unknown>;
+  /**
+   * What a `fallback` rule decision resolves to (step calls): its value becomes the gate result's
+   * value, with `via: 'fallback'`. Without it, a `fallback` decision fails fast.
+   */
+  readonly fallback?: (scope: ReliabilityScope<ModelResponse>, lastFailure: ValidationFailure | undefined) => Promise<unknown>;
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -51,13 +47,12 @@ const AUTO: ToolChoice = Object.freeze({ type: 'auto' });
  * recorded in the run's ledger and attempt list. Feedback goes in ephemeral messages after the
  * kept context: `[...kept, assistant(previous output), user(feedback)]`, latest failure only.
  */
-export function gatedModelCall(state: RunState, call: GatedCall): Promise<GateResult<ModelResponse, unknown>> {
+export function gatedCall(state: RunState, call: GatedCall): Promise<GateResult<ModelResponse, unknown>> {
   const { config } = state;
   const isStep = call.purpose === 'step';
   const output = isStep ? config.output : undefined;
   const template = output?.options.feedbackTemplate;
   const retryHint = output?.options.retryHint;
-  const memo: OutputMemo = call.memo ?? { repairs: [], issues: [], lastFailure: undefined };
   const base = call.ephemeral ? [...call.messages, ...call.ephemeral] : call.messages;
 
   return runGate<ModelResponse, unknown>({
@@ -72,7 +67,7 @@ export function gatedModelCall(state: RunState, call: GatedCall): Promise<GateRe
         : base;
       return callProvider(state, { target, request: buildRequest(state, target.model, messages, call.toolChoice), attempt: context.attempt, purpose: call.purpose });
     },
-    validate: (response) => (isStep ? outputVerdict(config, response, memo) : { status: 'accept', value: undefined, rawOutput: response.text }),
+    validate: (response) => (isStep ? outputVerdict(config, response) : { status: 'accept', value: undefined, rawOutput: response.text }),
     usageOf: (response, context) => state.ledger.price((config.targets[context.providerIndex] ?? config.targets[0])?.model ?? '', response.usage),
     onAttempt: (record) => {
       state.attempts.push(record);
@@ -82,7 +77,7 @@ export function gatedModelCall(state: RunState, call: GatedCall): Promise<GateRe
     rules: isStep ? config.stepRules : config.reaskRules,
     defaultRules: false,
     providerCount: config.targets.length,
-    fallback: call.fallback ? () => (call.fallback as NonNullable<GatedCall['fallback']>)(memo.lastFailure) : undefined,
+    fallback: call.fallback,
     maxAttempts: config.maxAttemptsPerStep,
     maxRetryAfterMs: config.maxRetryAfterMs,
     feedback: output?.options.feedback,

@@ -423,3 +423,27 @@ describe('strict output through the gate', () => {
     expect(events.of('validation.failed')).toHaveLength(0);
   });
 });
+
+describe('failures that must surface, not degrade', () => {
+  it('a rule that throws fails the run; it never hands out the canned fallback', async () => {
+    const model = scriptedModel(['{"action":"refund","amount":"USD 50"}', '{"action":"refund","amount":50}']);
+    const agent = Agent.create({ provider: model, model: 'm' })
+      .outputSchema(Refund)
+      .outputFallback({ canned: { action: 'reject', amount: 0 } })
+      .rules({
+        postDecide: [
+          {
+            kind: 'buggy',
+            then: 'retry',
+            when: (scope) => {
+              if (scope.errorKind === 'schema-fail') throw new Error('rule bug');
+              return false;
+            },
+          },
+        ],
+      })
+      .build();
+    const error = await agent.run('Refund?').catch((caught: unknown) => caught);
+    expect(ReliabilityFailFastError.isInstance(error) && error.kind).toBe('rule-error');
+  });
+});

@@ -1,5 +1,5 @@
 import { reduceError, ValidationFailure } from '@keel/reliability';
-import type { Provenance } from './run-result';
+import type { Provenance } from '../agent/run-result';
 import { emit, type RunState } from './run-state';
 
 /** A degraded value and the tier that produced it. */

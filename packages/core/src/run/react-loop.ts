@@ -1,20 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { AbortedError, type ErrorKind, reduceError, ReliabilityFailFastError } from '@keel/reliability';
-import type { ValidationIssue, JsonRepair } from '@keel/reliability';
+import { AbortedError, type JsonRepair, reduceError, type ValidationIssue } from '@keel/reliability';
+import type { Provenance, RunInput, RunOptions, RunResult, StepRecord } from '../agent/run-result';
+import type { StreamSink } from '../agent/stream-part';
 import { MaxStepsExceededError } from '../errors/max-steps-exceeded-error';
 import type { EventBus } from '../events/event-bus';
-import { type AssistantMessage, type Message, textOf, type ToolCallPart } from '../model/message';
+import type { AssistantMessage, Message, ToolCallPart } from '../model/message';
 import type { FinishReason, ModelResponse } from '../model/model-provider-v1';
 import { runToolCall, type ToolRunEnvironment } from '../tools/run-tool-call';
 import { toResultPart, type ToolCallRecord } from '../tools/tool-result';
 import { UsageLedger } from '../usage/usage-ledger';
-import type { AgentConfig } from './agent-config';
-import { gatedModelCall } from './model-gate';
-import { resolveFallback } from './output-fallback';
-import type { OutputMemo } from './output-verdict';
-import type { Provenance, RunInput, RunOptions, RunResult, StepRecord } from './run-result';
+import { gatedCall } from './gated-call';
+import type { RunConfig } from './run-config';
 import { emit, listens, type RunState } from './run-state';
-import type { StreamSink } from './stream-part';
+import { stepOutcome } from './step-outcome';
 
 /** The kept messages of the input (copies; never system or ephemeral ones). */
 function inputMessages(input: RunInput): Message[] {
@@ -23,17 +21,10 @@ function inputMessages(input: RunInput): Message[] {
 }
 
 /** The agent's system prompt followed by the system messages of the input, if any. */
-function runSystem(config: AgentConfig, input: RunInput): string | undefined {
+function runSystem(config: RunConfig, input: RunInput): string | undefined {
   const parts = config.system === undefined ? [] : [config.system];
   if (typeof input !== 'string') for (const message of input) if (message.role === 'system') parts.push(message.content);
   return parts.length === 0 ? undefined : parts.join('\n\n');
-}
-
-/** One step's final outcome: the model's answer or a fallback tier. */
-interface StepOutcome {
-  readonly response: ModelResponse | undefined;
-  readonly value: unknown;
-  readonly provenance: Provenance;
 }
 
 /**
@@ -41,7 +32,7 @@ interface StepOutcome {
  * argument re-asks) and their results feed the next step; a final turn ends the run. Kept
  * messages never contain ephemeral ones; memory receives the accepted exchange only.
  */
-export async function executeRun(config: AgentConfig, bus: EventBus, input: RunInput, options: RunOptions, sink?: StreamSink): Promise<RunResult<unknown>> {
+export async function reactLoop(config: RunConfig, bus: EventBus, input: RunInput, options: RunOptions, sink?: StreamSink): Promise<RunResult<unknown>> {
   const system = runSystem(config, input);
   const state: RunState = {
     config,
@@ -59,13 +50,12 @@ export async function executeRun(config: AgentConfig, bus: EventBus, input: RunI
   const startedAt = Date.now();
   const started = performance.now();
   const conversationId = config.memory ? (options.conversationId ?? 'default') : undefined;
-  const primary = config.targets[0] as AgentConfig['targets'][number];
+  const primary = config.targets[0] as RunConfig['targets'][number];
   if (listens(state, 'run.start')) emit(state, 'run.start', { provider: primary.provider.name, model: primary.model, ...(conversationId === undefined ? {} : { conversationId }) });
 
   const runMessages: Message[] = [];
   const steps: StepRecord[] = [];
   const toolCalls: ToolCallRecord[] = [];
-  const memo: OutputMemo = { repairs: [], issues: [], lastFailure: undefined };
   let finishReason: FinishReason = 'other';
 
   const snapshot = (text: string, value: unknown, provenance: Provenance, repairs: readonly JsonRepair[], issues: readonly ValidationIssue[]): RunResult<unknown> => ({
@@ -115,7 +105,7 @@ export async function executeRun(config: AgentConfig, bus: EventBus, input: RunI
       sink?.push({ type: 'step-start', step });
       if (listens(state, 'step.start')) emit(state, 'step.start', {});
       const kept = history.length === 0 ? runMessages.slice() : history.concat(runMessages);
-      const outcome = await stepOutcome(state, kept, memo);
+      const outcome = await stepOutcome(state, kept);
       const response = outcome.response;
       finishReason = response?.finishReason ?? (outcome.provenance === 'model' ? 'error' : 'stop');
       const calls = outcome.provenance === 'model' && response ? response.content.filter((part): part is ToolCallPart => part.type === 'tool-call') : [];
@@ -148,7 +138,7 @@ export async function executeRun(config: AgentConfig, bus: EventBus, input: RunI
       if (listens(state, 'step.end')) emit(state, 'step.end', { finishReason, toolCalls: 0, final: true });
       sink?.push({ type: 'step-end', step, finishReason });
       if (config.memory && conversationId !== undefined) await config.memory.append(conversationId, runMessages);
-      const result = snapshot(text, outcome.value, outcome.provenance, outcome.provenance === 'model' ? memo.repairs : [], outcome.provenance === 'model' ? memo.issues : []);
+      const result = snapshot(text, outcome.value, outcome.provenance, outcome.repairs, outcome.issues);
       end('ok');
       return result;
     }
@@ -174,37 +164,6 @@ async function settleAll<T>(pending: readonly Promise<T>[]): Promise<T[]> {
   return settled.map((outcome) => (outcome as PromiseFulfilledResult<T>).value);
 }
 
-/** Failures of the model's answer (not of the call) that the fallback tiers may stand in for. */
-const fallbackKinds = new Set<ErrorKind>(['schema-fail', 'parse-fail', 'truncated', 'refusal']);
-
-/** Makes the step's gated call; when the answer fails for good (or a rule decides `fallback`) tries the fallback tiers. */
-async function stepOutcome(state: RunState, kept: readonly Message[], memo: OutputMemo): Promise<StepOutcome> {
-  memo.lastFailure = undefined;
-  const fallback = async (failure: Parameters<typeof resolveFallback>[1]) => {
-    const tier = await resolveFallback(state, failure, 'a rule chose fallback');
-    if (!tier) throw new Error('A rule chose fallback but no fallback tier produced a valid value');
-    return tier;
-  };
-  try {
-    const result = await gatedModelCall(state, { messages: kept, purpose: 'step', memo, fallback });
-    if (result.via === 'fallback') {
-      const tier = result.value as Awaited<ReturnType<typeof fallback>>;
-      return { response: undefined, value: tier.value, provenance: tier.tier };
-    }
-    if (result.acceptedIssues) memo.issues = result.acceptedIssues;
-    const response = result.response;
-    const value = state.config.output || !response ? result.value : textOf(response);
-    return { response, value, provenance: 'model' };
-  } catch (error) {
-    // A rule or validator that crashed is a bug to surface, never a reason to hand out a degraded answer.
-    if (ReliabilityFailFastError.isInstance(error) && error.phase !== 'rule-error' && error.kind !== 'validator-error' && fallbackKinds.has(error.errorKind)) {
-      const tier = await resolveFallback(state, memo.lastFailure, `${error.kind}: ${error.message}`);
-      if (tier) return { response: undefined, value: tier.value, provenance: tier.tier };
-    }
-    throw error;
-  }
-}
-
 function toolEnvironment(state: RunState, kept: readonly Message[]): ToolRunEnvironment {
   const { config } = state;
   return {
@@ -219,7 +178,7 @@ function toolEnvironment(state: RunState, kept: readonly Message[]): ToolRunEnvi
     listens: (event) => listens(state, event),
     emit: (event, payload) => emit(state, event, payload),
     reask: async (ephemeral, toolChoice) => {
-      const result = await gatedModelCall(state, { messages: kept, ephemeral, purpose: 'tool-retry', toolChoice });
+      const result = await gatedCall(state, { messages: kept, ephemeral, purpose: 'tool-retry', toolChoice });
       return result.response as ModelResponse;
     },
   };

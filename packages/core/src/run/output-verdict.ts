@@ -1,0 +1,48 @@
+import { checkOutput, type GateVerdict, type JsonRepair, type OutputCheck, type ValidationIssue } from '@keel/reliability';
+import type { ModelResponse } from '../model/model-provider-v1';
+import type { RunConfig } from './run-config';
+
+/** A model turn as the output check judged it: the value, and how it was obtained. */
+export interface CheckedOutput {
+  /** The validated value (with an output schema), the text (without), `undefined` for a tool-call turn. */
+  readonly value: unknown;
+  /** Local repairs applied before parsing. */
+  readonly repairs: readonly JsonRepair[];
+  /** Issues the value still has (`strict: false`, or a rule that accepted invalid output). */
+  readonly issues: readonly ValidationIssue[];
+}
+
+const NONE: readonly never[] = Object.freeze([]);
+
+/**
+ * Judges a model turn. Tool-call turns are never validated. With an output schema, a final turn
+ * is extracted and validated; a truncated answer (`length`) and a refusal get their own kinds
+ * rather than being fed back as schema errors. Everything the step needs later travels in the
+ * verdict itself.
+ */
+export function outputVerdict(config: RunConfig, response: ModelResponse): GateVerdict<CheckedOutput> | Promise<GateVerdict<CheckedOutput>> {
+  const output = config.output;
+  if (hasToolCall(response)) return { status: 'accept', value: { value: undefined, repairs: NONE, issues: NONE }, rawOutput: response.text };
+  if (!output) return { status: 'accept', value: { value: response.text, repairs: NONE, issues: NONE }, rawOutput: response.text };
+  if (response.finishReason === 'length') {
+    return { status: 'error', errorKind: 'truncated', message: 'The answer was cut off at the token limit (finish reason length)', rawOutput: response.text };
+  }
+  if (response.finishReason === 'refusal' || response.finishReason === 'content-filter') {
+    return { status: 'error', errorKind: 'refusal', message: `The model declined to answer (finish reason ${response.finishReason})`, rawOutput: response.text };
+  }
+  const check = checkOutput(response.text, output.validator, { repair: output.options.repair ?? true, strict: output.options.strict ?? true });
+  return check instanceof Promise ? check.then((settled) => verdictOf(settled, response)) : verdictOf(check, response);
+}
+
+function verdictOf(check: OutputCheck<unknown>, response: ModelResponse): GateVerdict<CheckedOutput> {
+  if (!check.ok) {
+    // Kept for a rule that accepts invalid output with `ok`: the parsed value and its issues.
+    return { status: 'invalid', failure: check.failure, partialValue: { value: check.value, repairs: NONE, issues: check.failure.issues } satisfies CheckedOutput };
+  }
+  return { status: 'accept', value: { value: check.value, repairs: check.repairs, issues: check.issues }, rawOutput: response.text };
+}
+
+function hasToolCall(response: ModelResponse): boolean {
+  for (const part of response.content) if (part.type === 'tool-call') return true;
+  return false;
+}

@@ -1,0 +1,34 @@
+import type { PricingTable, ReliabilityRule, SchemaValidator } from '@keel/reliability';
+import type { ModelTarget, OutputFallbackOptions, OutputOptions, RulesOptions } from '../agent/agent-options';
+import type { ListenerEntry } from '../events/event-bus';
+import type { MemoryStore } from '../memory/memory-store';
+import type { ModelResponse, ToolSpecification } from '../model/model-provider-v1';
+import type { ToolGuard } from '../tools/guard';
+import type { AnyTool } from '../tools/tool';
+
+/** The validated, frozen configuration a run executes: built once by the builder, never exported. */
+export interface RunConfig {
+  readonly targets: readonly ModelTarget[];
+  readonly maxSteps: number;
+  readonly maxTokens?: number;
+  readonly temperature?: number;
+  readonly stop?: readonly string[];
+  readonly pricing?: PricingTable;
+  readonly toolRetries: number;
+  readonly maxAttemptsPerStep: number;
+  readonly maxRetryAfterMs: number;
+  readonly system?: string;
+  readonly tools: ReadonlyMap<string, AnyTool>;
+  readonly guards: readonly ToolGuard[];
+  readonly memory?: MemoryStore;
+  readonly listeners: readonly ListenerEntry[];
+  readonly output?: { readonly validator: SchemaValidator<unknown>; readonly options: OutputOptions };
+  readonly outputFallback?: OutputFallbackOptions<unknown>;
+  readonly rules: RulesOptions;
+  /** PostDecide rules of a step call, resolved once at build: the user's, strict-output, defaults. */
+  readonly stepRules: readonly ReliabilityRule<ModelResponse>[];
+  /** PostDecide rules of a tool-argument re-ask call (no output validation there): the user's, defaults. */
+  readonly reaskRules: readonly ReliabilityRule<ModelResponse>[];
+  /** The tools as providers see them, in order. */
+  readonly toolSpecifications: readonly ToolSpecification[];
+}

@@ -1,0 +1,61 @@
+import { reduceError } from '../errors/keel-error';
+import { emitGateEvent, failFast, type GateRun, scopeOf } from './gate-run';
+import type { AttemptOutcome } from './make-attempt';
+import type { ReliabilityRule, RuleDecision } from './rule';
+import type { ReliabilityScope } from './scope';
+
+/** What PostDecide decided for an attempt, and the rule that decided it (none: the gate's own default). */
+export interface Decision<TResponse> {
+  readonly decision: RuleDecision;
+  readonly rule: ReliabilityRule<TResponse> | undefined;
+}
+
+/** A rule's `when` threw: reported, then the run fails fast with kind `rule-error`. */
+function ruleError<TResponse, TValue>(run: GateRun<TResponse, TValue>, rule: ReliabilityRule<TResponse>, scope: ReliabilityScope<TResponse>, error: unknown): never {
+  emitGateEvent(run, { type: 'reliability.rule_error', phase: scope.phase, ruleKind: rule.kind, part: 'when', message: reduceError(error).message });
+  return failFast(run, { kind: 'rule-error', label: rule.kind, phase: 'rule-error', attempt: scope.attempt, errorKind: scope.errorKind, cause: error });
+}
+
+/** The first rule whose `when` matches; synchronous unless a `when` returns a promise. */
+function match<TResponse, TValue>(
+  run: GateRun<TResponse, TValue>,
+  list: readonly ReliabilityRule<TResponse>[],
+  scope: ReliabilityScope<TResponse>,
+  from = 0,
+): ReliabilityRule<TResponse> | undefined | Promise<ReliabilityRule<TResponse> | undefined> {
+  for (let index = from; index < list.length; index++) {
+    const rule = list[index] as ReliabilityRule<TResponse>;
+    let answer: boolean | Promise<boolean>;
+    try {
+      answer = rule.when(scope);
+    } catch (error) {
+      return ruleError(run, rule, scope, error);
+    }
+    if (answer instanceof Promise) {
+      return answer.then(
+        (matched) => (matched ? rule : match(run, list, scope, index + 1)),
+        (error: unknown) => ruleError(run, rule, scope, error),
+      );
+    }
+    if (answer) return rule;
+  }
+  return undefined;
+}
+
+/**
+ * Runs the PreCheck rules before attempt `attempt`.
+ * @throws {ReliabilityFailFastError} when one decides `fail-fast` (or throws).
+ */
+export async function preCheck<TResponse, TValue>(run: GateRun<TResponse, TValue>, attempt: number): Promise<void> {
+  if (run.preCheck.length === 0) return;
+  const matching = match(run, run.preCheck, scopeOf(run, attempt, 'pre-check'));
+  const rule = matching instanceof Promise ? await matching : matching;
+  if (rule?.then === 'fail-fast') failFast(run, { kind: rule.kind, label: rule.label, phase: 'pre-check', attempt, errorKind: run.lastKind });
+}
+
+/** Runs the PostDecide rules on an attempt; with no match, a success is `ok` and a failure `fail-fast`. */
+export async function decide<TResponse, TValue>(run: GateRun<TResponse, TValue>, outcome: AttemptOutcome<TResponse, TValue>): Promise<Decision<TResponse>> {
+  const matching = match(run, run.rules, outcome.scope);
+  const rule = matching instanceof Promise ? await matching : matching;
+  return { decision: rule?.then ?? (outcome.kind === 'ok' ? 'ok' : 'fail-fast'), rule };
+}

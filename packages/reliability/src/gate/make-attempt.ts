@@ -1,0 +1,143 @@
+import type { ErrorKind } from '../error-kind';
+import { AbortedError } from '../errors/aborted-error';
+import type { ValidationFailure } from '../errors/validation-failure';
+import { addUsage, type UsageTotals, ZERO_USAGE } from '../usage';
+import { issueSignature, type ValidationIssue } from '../validation/issue';
+import type { AttemptRecord } from './attempt-record';
+import { emitGateEvent, failFast, type GateRun, type Mutable, scopeOf } from './gate-run';
+import type { GateAttemptContext, GateVerdict } from './gate-options';
+import type { ReliabilityScope } from './scope';
+
+/** What one attempt produced, as plain data: the input of the decision. */
+export interface AttemptOutcome<TResponse, TValue> {
+  readonly attempt: number;
+  /** `ok` or the failure's kind. */
+  readonly kind: ErrorKind;
+  readonly response: TResponse | undefined;
+  readonly verdict: GateVerdict<TValue> | undefined;
+  /** The validation failure of this attempt, if any. */
+  readonly failure: ValidationFailure | undefined;
+  readonly issues: readonly ValidationIssue[];
+  /** What made the attempt fail, for a fail-fast error's cause. */
+  readonly cause: unknown;
+  /** Delay the provider asked for, in ms. */
+  readonly retryAfterMs: number | undefined;
+  /** The PostDecide scope of this attempt. */
+  readonly scope: ReliabilityScope<TResponse>;
+}
+
+/** The provider call and the verdict on its answer: what happened, before anything is recorded. */
+interface Judged<TResponse, TValue> {
+  readonly response: TResponse | undefined;
+  readonly thrown: unknown;
+  readonly verdict: GateVerdict<TValue> | undefined;
+  readonly validatorError: unknown;
+  readonly kind: ErrorKind;
+  readonly retryAfterMs: number | undefined;
+  readonly usage: UsageTotals;
+  readonly latencyMs: number;
+}
+
+async function callAndJudge<TResponse, TValue>(run: GateRun<TResponse, TValue>, context: GateAttemptContext): Promise<Judged<TResponse, TValue>> {
+  const { options, signal } = run;
+  const started = performance.now();
+  let response: TResponse;
+  try {
+    response = await options.call(context);
+  } catch (thrown) {
+    const latencyMs = performance.now() - started;
+    const classified = run.classify(thrown);
+    const kind = signal?.aborted ? 'aborted' : classified.kind;
+    return { response: undefined, thrown, verdict: undefined, validatorError: undefined, kind, retryAfterMs: classified.retryAfterMs, usage: ZERO_USAGE, latencyMs };
+  }
+  const latencyMs = performance.now() - started;
+  const usage = options.usageOf?.(response, context) ?? ZERO_USAGE;
+  const answered = { response, thrown: undefined, retryAfterMs: undefined, usage, latencyMs };
+  try {
+    const judged = options.validate ? options.validate(response, context) : { status: 'accept' as const, value: response as unknown as TValue };
+    const verdict = judged instanceof Promise ? await judged : judged;
+    const kind = verdict.status === 'accept' ? 'ok' : verdict.status === 'invalid' ? (verdict.failure.stage === 'json-parse' ? 'parse-fail' : 'schema-fail') : verdict.errorKind;
+    return { ...answered, verdict, validatorError: undefined, kind };
+  } catch (error) {
+    // A validator that crashes is a bug, not a model failure: counted, reported, never retried.
+    return { ...answered, verdict: undefined, validatorError: error, kind: 'unknown' };
+  }
+}
+
+/**
+ * Makes attempt `attempt`: the call (carrying the pending feedback), the verdict, the attempt
+ * record (counted even when it failed), and `validation.failed` before any rule runs.
+ * @throws {AbortedError} when the attempt was aborted.
+ * @throws {ReliabilityFailFastError} when the validator threw.
+ */
+export async function makeAttempt<TResponse, TValue>(run: GateRun<TResponse, TValue>, attempt: number): Promise<AttemptOutcome<TResponse, TValue>> {
+  const { options, signal } = run;
+  const context: Mutable<GateAttemptContext> = { attempt, providerIndex: run.providerIndex };
+  if (run.feedback) context.feedback = run.feedback;
+  if (signal) context.signal = signal;
+  const judged = await callAndJudge(run, context);
+  const { kind, verdict } = judged;
+  run.usage = addUsage(run.usage, judged.usage);
+
+  const failure = verdict?.status === 'invalid' ? verdict.failure : undefined;
+  const issues: readonly ValidationIssue[] = failure?.issues ?? [];
+  const rawOutput = failure?.rawOutput ?? (verdict && verdict.status !== 'invalid' ? verdict.rawOutput : undefined);
+  const record: Mutable<AttemptRecord> = {
+    step: options.step ?? 0,
+    attempt,
+    purpose: options.purpose ?? 'step',
+    providerIndex: run.providerIndex,
+    status: kind === 'ok' ? 'ok' : failure ? 'invalid' : 'error',
+    errorType: kind,
+    issues,
+    elapsedMs: judged.latencyMs,
+    usage: judged.usage,
+    feedbackSent: run.feedback !== undefined,
+  };
+  if (rawOutput !== undefined) record.rawOutput = rawOutput;
+  run.attempts.push(record);
+  try {
+    options.onAttempt?.(record);
+  } catch {
+    // An observer, like onEvent: it never changes the run.
+  }
+  run.history.push({ attempt, providerIndex: run.providerIndex, errorKind: kind, issueCount: issues.length });
+  run.lastKind = kind;
+
+  if (kind === 'aborted') throw signal?.aborted ? AbortedError.fromSignal(signal) : new AbortedError({ cause: judged.thrown });
+  if (judged.validatorError !== undefined) {
+    failFast(run, { kind: 'validator-error', label: 'the validator threw', phase: 'post-decide', attempt, errorKind: kind, cause: judged.validatorError });
+  }
+  if (failure) {
+    run.lastFailure = failure;
+    run.validationErrorHistory.push(issueSignature(failure.issues));
+    emitGateEvent(run, {
+      type: 'validation.failed',
+      message: failure.message,
+      stage: failure.stage,
+      ...(failure.path === undefined ? {} : { path: failure.path }),
+      rawOutput: failure.rawOutput,
+      attempt,
+      cumulativeRetries: run.validationErrorHistory.length,
+      issueCount: failure.issues.length,
+    });
+  }
+
+  const scope = scopeOf(run, attempt, 'post-decide');
+  scope.errorKind = kind;
+  scope.latencyMs = judged.latencyMs;
+  if (judged.response !== undefined) scope.response = judged.response;
+  if (judged.thrown !== undefined) scope.error = judged.thrown;
+  if (judged.retryAfterMs !== undefined) scope.retryAfterMs = judged.retryAfterMs;
+  if (failure) {
+    scope.validationError = {
+      message: failure.message,
+      stage: failure.stage,
+      ...(failure.path === undefined ? {} : { path: failure.path }),
+      rawOutput: failure.rawOutput,
+      issues: failure.issues,
+    };
+  }
+  const cause = judged.thrown ?? failure ?? (verdict?.status === 'error' ? new Error(verdict.message) : undefined);
+  return { attempt, kind, response: judged.response, verdict, failure, issues, cause, retryAfterMs: judged.retryAfterMs, scope };
+}
