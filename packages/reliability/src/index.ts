@@ -8,6 +8,7 @@ export {
   VALIDATION_ERROR_KINDS,
 } from './error-kind';
 export { AbortedError } from './errors/aborted-error';
+export { InvalidSchemaError } from './errors/invalid-schema-error';
 export { hasMarker, KeelError, type KeelErrorOptions, reduceError } from './errors/keel-error';
 export {
   type FailFastPhase,
@@ -49,7 +50,7 @@ export { sleep } from './sleep';
 export { lastNValidationErrorsMatch, noValidationProgress } from './stuck-loop';
 export { addUsage, type ModelPrice, priceUsage, type PricingTable, totalTokens, type UsageTotals, ZERO_USAGE } from './usage';
 export { ajvValidator, issuesFromAjv, parsePointer } from './validation/ajv-validator';
-export { formatPath, type IssueKind, type IssuePath, issueSignature, type ValidationIssue } from './validation/issue';
+export { escapeControl, formatPath, type IssueKind, type IssuePath, issueSignature, type ValidationIssue } from './validation/issue';
 export type { SchemaValidationResult, SchemaValidator } from './validation/schema-validator';
 export { type ForeignIssue, issuesFromStandard } from './validation/standard-issues';
 export { type AnySchema, type InferSchema, type ParseSchema, toValidator } from './validation/to-validator';

@@ -1,10 +1,11 @@
-import { type AnySchema, defaultRules, type InferSchema, strictOutputRules, toValidator } from '@keel/reliability';
+import { type AnySchema, defaultRules, type InferSchema, reduceError, strictOutputRules, toValidator } from '@keel/reliability';
 import type { ModelResponse } from '../model/model-provider-v1';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import type { AgentEventName, AgentListener } from '../events/agent-events';
 import type { ListenerEntry } from '../events/event-bus';
 import type { MemoryStore } from '../memory/memory-store';
 import type { ToolGuard } from '../tools/guard';
+import { DEFAULT_MAX_TOOL_RESULT_BYTES } from '../tools/serialize-tool-result';
 import type { AnyTool, Tool } from '../tools/tool';
 import type { RunConfig } from '../run/run-config';
 import type { Agent } from './agent';
@@ -33,6 +34,7 @@ const fail = (setting: string, message: string): never => {
   throw new AgentConfigurationError({ setting, message });
 };
 
+/** Unset, or a whole (hence finite) number of at least `min`. */
 const isWholeAtLeast = (value: number | undefined, min: number) => value === undefined || (Number.isInteger(value) && value >= min);
 
 /**
@@ -128,9 +130,18 @@ export class AgentBuilder<TOutput = string> {
     if (!isWholeAtLeast(options.toolRetries, 0)) fail('toolRetries', `must be a whole number >= 0, got ${options.toolRetries}`);
     if (!isWholeAtLeast(options.maxAttemptsPerStep, 1)) fail('maxAttemptsPerStep', `must be a whole number >= 1, got ${options.maxAttemptsPerStep}`);
     if (options.maxTokens !== undefined && !isWholeAtLeast(options.maxTokens, 1)) fail('maxTokens', `must be a whole number >= 1, got ${options.maxTokens}`);
+    if (!isWholeAtLeast(options.maxRetryAfterMs, 0)) fail('maxRetryAfterMs', `must be a whole number >= 0, got ${options.maxRetryAfterMs}`);
+    if (!isWholeAtLeast(options.toolTimeoutMs, 1)) fail('toolTimeoutMs', `must be a whole number >= 1, got ${options.toolTimeoutMs}`);
+    if (!isWholeAtLeast(options.maxToolResultBytes, 64)) fail('maxToolResultBytes', `must be a whole number >= 64, got ${options.maxToolResultBytes}`);
+    if (options.temperature !== undefined && !(typeof options.temperature === 'number' && Number.isFinite(options.temperature) && options.temperature >= 0)) {
+      fail('temperature', `must be a finite number >= 0, got ${String(options.temperature)}`);
+    }
 
     const tools = new Map<string, AnyTool>();
     for (const tool of state.tools) {
+      if (typeof tool !== 'object' || tool === null || typeof tool.name !== 'string' || typeof tool.execute !== 'function' || typeof tool.validator?.validate !== 'function') {
+        fail(`tools[${state.tools.indexOf(tool)}]`, 'is not a tool: define it with tool({ name, description, input, execute })');
+      }
       if (tools.has(tool.name)) fail(`tool:${tool.name}`, 'the tool name is used twice');
       tools.set(tool.name, tool);
     }
@@ -142,12 +153,12 @@ export class AgentBuilder<TOutput = string> {
     if (state.outputSchema !== undefined) {
       const outputOptions = state.outputOptions ?? {};
       if (!isWholeAtLeast(outputOptions.maxAttempts, 1)) fail('outputSchema.maxAttempts', `must be a whole number >= 1, got ${outputOptions.maxAttempts}`);
-      if (outputOptions.maxFeedbackTokens !== undefined && !(outputOptions.maxFeedbackTokens > 0)) fail('outputSchema.maxFeedbackTokens', 'must be > 0');
+      if (!isWholeAtLeast(outputOptions.maxFeedbackTokens, 1)) fail('outputSchema.maxFeedbackTokens', `must be a whole number >= 1, got ${outputOptions.maxFeedbackTokens}`);
       let validator;
       try {
         validator = toValidator(state.outputSchema);
       } catch (error) {
-        fail('outputSchema', error instanceof Error ? error.message : String(error));
+        fail('outputSchema', reduceError(error).message);
       }
       output = { validator: validator as NonNullable<typeof validator>, options: outputOptions };
     }
@@ -177,6 +188,8 @@ export class AgentBuilder<TOutput = string> {
       toolRetries: options.toolRetries ?? 2,
       maxAttemptsPerStep: options.maxAttemptsPerStep ?? 10,
       maxRetryAfterMs: options.maxRetryAfterMs ?? 30_000,
+      maxToolResultBytes: options.maxToolResultBytes ?? DEFAULT_MAX_TOOL_RESULT_BYTES,
+      ...(options.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: options.toolTimeoutMs }),
       ...(state.system === undefined ? {} : { system: state.system }),
       tools,
       guards: state.guards,

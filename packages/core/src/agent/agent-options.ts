@@ -31,6 +31,10 @@ export interface AgentOptions extends ModelTarget {
   readonly maxAttemptsPerStep?: number;
   /** Longest provider Retry-After honoured, in ms. Default 30 000. */
   readonly maxRetryAfterMs?: number;
+  /** Cap on a tool result sent to the model, in bytes of UTF-8; longer results are cut with a marker. Default 65 536. */
+  readonly maxToolResultBytes?: number;
+  /** Milliseconds a tool call may run before it ends with an error result coded `TOOL_TIMEOUT` (the run goes on). A tool's own `timeoutMs` wins. No limit by default. */
+  readonly toolTimeoutMs?: number;
 }
 
 /** Settings of `.outputSchema()`. */

@@ -170,6 +170,8 @@ function toolEnvironment(state: RunState, kept: readonly Message[]): ToolRunEnvi
     tools: config.tools,
     guards: config.guards,
     toolRetries: config.toolRetries,
+    maxResultBytes: config.maxToolResultBytes,
+    toolTimeoutMs: config.toolTimeoutMs,
     runId: state.runId,
     step: state.step,
     // A signal per run, made on first use: one shared by every run would collect their listeners.

@@ -17,6 +17,8 @@ export interface RunConfig {
   readonly toolRetries: number;
   readonly maxAttemptsPerStep: number;
   readonly maxRetryAfterMs: number;
+  readonly maxToolResultBytes: number;
+  readonly toolTimeoutMs?: number;
   readonly system?: string;
   readonly tools: ReadonlyMap<string, AnyTool>;
   readonly guards: readonly ToolGuard[];

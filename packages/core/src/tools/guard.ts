@@ -1,3 +1,5 @@
+import { reduceError } from '@keel/reliability';
+
 /** Why a guard refused a tool call. Sent to the model as an error result; never retried. */
 export interface GuardRejection {
   /** Machine-readable code, e.g. `FABRICATED_ID`. */
@@ -19,7 +21,7 @@ export function runGuards(guards: readonly ToolGuard[], toolName: string, args: 
     try {
       rejection = guard(toolName, args);
     } catch (error) {
-      return { code: 'GUARD_ERROR', message: `a guard failed: ${error instanceof Error ? error.message : String(error)}` };
+      return { code: 'GUARD_ERROR', message: `a guard failed: ${reduceError(error).message}` };
     }
     if (rejection) return rejection;
   }

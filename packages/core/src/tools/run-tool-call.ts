@@ -1,4 +1,4 @@
-import { AbortedError, formatFeedback, issueSignature, quote, type ValidationIssue } from '@keel/reliability';
+import { AbortedError, escapeControl, formatFeedback, issueSignature, quote, reduceError, type ValidationIssue } from '@keel/reliability';
 import { raceAbort } from '../shared/race-abort';
 import type { EventPayload, ToolValidationOutcome } from '../events/agent-events';
 import type { Message, ToolCallPart } from '../model/message';
@@ -6,7 +6,8 @@ import type { ModelResponse, ToolChoice } from '../model/model-provider-v1';
 import { type GuardRejection, runGuards, type ToolGuard } from './guard';
 import { stableStringify } from './stable-equal';
 import type { AnyTool, ToolContext } from './tool';
-import { errorOutput, outputText, type ToolCallRecord } from './tool-result';
+import { serializeToolResult } from './serialize-tool-result';
+import { errorOutput, type ToolCallRecord } from './tool-result';
 
 /** What running a tool call needs from the run. */
 export interface ToolRunEnvironment {
@@ -25,6 +26,10 @@ export interface ToolRunEnvironment {
   readonly listens: (event: ToolEventName) => boolean;
   /** Emits a tool event of the run. */
   readonly emit: <E extends ToolEventName>(event: E, payload: EventPayload<E>) => void;
+  /** Milliseconds a tool call may run (unless the tool sets its own) before it ends with `TOOL_TIMEOUT`. */
+  readonly toolTimeoutMs?: number | undefined;
+  /** Cap on a result sent to the model, in bytes (default 64 KB); longer ones are cut with a marker. */
+  readonly maxResultBytes?: number | undefined;
   /** Makes a re-ask model call with the kept context plus these ephemeral messages. */
   readonly reask: (ephemeral: readonly Message[], toolChoice: ToolChoice) => Promise<ModelResponse>;
 }
@@ -36,16 +41,22 @@ class RunToolContext implements ToolContext {
   readonly runId: string;
   readonly step: number;
 
+  private linked: AbortSignal | undefined;
+
   constructor(
     private readonly env: ToolRunEnvironment,
     readonly toolCallId: string,
+    /** Aborted when this call times out. */
+    private readonly timeoutSignal?: AbortSignal,
   ) {
     this.runId = env.runId;
     this.step = env.step;
   }
 
   get signal(): AbortSignal {
-    return this.env.toolSignal();
+    if (!this.timeoutSignal) return this.env.toolSignal();
+    // Aborted by the run or by this call's timeout, whichever comes first.
+    return (this.linked ??= this.env.abortSignal ? AbortSignal.any([this.env.abortSignal, this.timeoutSignal]) : this.timeoutSignal);
   }
 }
 
@@ -120,18 +131,35 @@ async function settle(env: ToolRunEnvironment, call: ToolCallPart): Promise<Sett
     input = validated.value;
   }
 
+  const timeoutMs = tool.timeoutMs ?? env.toolTimeoutMs;
+  const timeout = timeoutMs === undefined ? undefined : new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
+    const running = Promise.resolve().then(() => tool.execute(input, new RunToolContext(env, call.id, timeout?.signal)));
     const output = await raceAbort(
-      Promise.resolve().then(() => tool.execute(input, new RunToolContext(env, call.id))),
+      timeout === undefined
+        ? running
+        : Promise.race([running, new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(resolve, timeoutMs, TIMED_OUT)))]),
       env.abortSignal,
     );
-    return { id: call.id, name: call.name, arguments: args, output: outputText(output), isError: false };
+    if (output === TIMED_OUT) {
+      timeout?.abort(new Error(`tool call timed out after ${timeoutMs} ms`));
+      return failed('TOOL_TIMEOUT', `the tool did not finish within ${timeoutMs} ms and was stopped`, args);
+    }
+    const serialized = serializeToolResult(output, env.maxResultBytes);
+    if (!serialized.ok) return failed('TOOL_RESULT_INVALID', serialized.message, args);
+    return { id: call.id, name: call.name, arguments: args, output: serialized.text, isError: false };
   } catch (error) {
     if (env.abortSignal?.aborted) throw AbortedError.fromSignal(env.abortSignal);
     if (AbortedError.isInstance(error)) throw error;
-    return failed('TOOL_ERROR', error instanceof Error ? error.message : String(error), args);
+    return failed('TOOL_ERROR', escapeControl(reduceError(error).message), args);
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
   }
 }
+
+/** What a timed-out tool call's race resolves with. */
+const TIMED_OUT: unique symbol = Symbol('timed out');
 
 type Validated =
   | { readonly status: 'valid'; readonly args: unknown; readonly value: unknown; readonly retryCount: number }
@@ -153,7 +181,7 @@ async function validateWithReasks(env: ToolRunEnvironment, tool: AnyTool, call: 
     try {
       result = await tool.validator.validate(args);
     } catch (error) {
-      return { status: 'validator_error', args, retryCount, issues: [], message: error instanceof Error ? error.message : String(error) };
+      return { status: 'validator_error', args, retryCount, issues: [], message: reduceError(error).message };
     }
     if (result.ok) return { status: 'valid', args, value: result.value, retryCount };
     const current = { args: stableStringify(args), signature: issueSignature(result.issues) };

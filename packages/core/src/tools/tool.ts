@@ -1,4 +1,4 @@
-import { type AnySchema, type InferSchema, type SchemaValidator, toValidator } from '@keel/reliability';
+import { type AnySchema, type InferSchema, reduceError, type SchemaValidator, toValidator } from '@keel/reliability';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import type { ToolSpecification } from '../model/model-provider-v1';
 import type { ToolGuard } from './guard';
@@ -28,6 +28,11 @@ export interface ToolDefinition<S extends AnySchema, TOutput> {
   readonly validate?: boolean;
   /** Guards for this tool only, run after the agent's guards. */
   readonly guards?: readonly ToolGuard[];
+  /**
+   * Milliseconds a call may run before it ends with an error result coded `TOOL_TIMEOUT` (the
+   * tool's signal aborts; the run goes on). Overrides the agent's `toolTimeoutMs`.
+   */
+  readonly timeoutMs?: number;
 }
 
 /** A tool ready to give to an agent. */
@@ -42,6 +47,8 @@ export interface Tool<TInput = unknown, TOutput = unknown> {
   readonly retries?: number;
   readonly validate: boolean;
   readonly guards: readonly ToolGuard[];
+  /** Milliseconds a call may run before it ends with `TOOL_TIMEOUT`. */
+  readonly timeoutMs?: number;
 }
 
 /** Any tool, whatever its input and output types. */
@@ -51,17 +58,32 @@ const namePattern = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /**
  * Defines a tool. The input type is inferred from the schema, and the schema is compiled once
- * here. Throws {@link AgentConfigurationError} for a bad name or retry budget.
+ * here. Throws {@link AgentConfigurationError} naming the tool for a bad name, retry budget or
+ * timeout, a missing `execute`, or an input schema that is not one Keel accepts.
  */
 export function tool<S extends AnySchema, TOutput>(definition: ToolDefinition<S, TOutput>): Tool<InferSchema<S>, TOutput> {
-  const setting = `tool:${definition.name}`;
-  if (!namePattern.test(definition.name)) {
+  const setting = `tool:${typeof definition.name === 'string' ? JSON.stringify(definition.name).slice(1, -1) : String(definition.name)}`;
+  if (typeof definition.name !== 'string' || !namePattern.test(definition.name)) {
     throw new AgentConfigurationError({ setting, message: 'a tool name must be 1-64 letters, digits, "_" or "-"' });
   }
   if (definition.retries !== undefined && (!Number.isInteger(definition.retries) || definition.retries < 0)) {
     throw new AgentConfigurationError({ setting, message: `retries must be a whole number >= 0, got ${definition.retries}` });
   }
-  const validator = toValidator(definition.input);
+  if (typeof definition.execute !== 'function') {
+    throw new AgentConfigurationError({ setting, message: 'a tool needs an execute function' });
+  }
+  if (typeof definition.description !== 'string') {
+    throw new AgentConfigurationError({ setting, message: 'a tool needs a description (a string)' });
+  }
+  if (definition.timeoutMs !== undefined && !(Number.isInteger(definition.timeoutMs) && definition.timeoutMs >= 1)) {
+    throw new AgentConfigurationError({ setting, message: `timeoutMs must be a whole number >= 1, got ${definition.timeoutMs}` });
+  }
+  let validator: SchemaValidator<InferSchema<S>>;
+  try {
+    validator = toValidator(definition.input);
+  } catch (error) {
+    throw new AgentConfigurationError({ setting: `${setting}.input`, message: reduceError(error).message, cause: error });
+  }
   return Object.freeze({
     name: definition.name,
     description: definition.description,
@@ -69,6 +91,7 @@ export function tool<S extends AnySchema, TOutput>(definition: ToolDefinition<S,
     specification: Object.freeze({ name: definition.name, description: definition.description, inputSchema: validator.jsonSchema }),
     execute: definition.execute,
     ...(definition.retries === undefined ? {} : { retries: definition.retries }),
+    ...(definition.timeoutMs === undefined ? {} : { timeoutMs: definition.timeoutMs }),
     validate: definition.validate ?? true,
     guards: definition.guards ?? [],
   });

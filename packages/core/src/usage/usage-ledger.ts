@@ -1,5 +1,8 @@
 import { type PricingTable, priceUsage, type UsageTotals } from '@keel/reliability';
 import type { ModelUsage } from '../model/model-provider-v1';
+import { sanitizeUsage } from './sanitize-usage';
+
+const isCost = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
 
 /** The usage of a run: totals plus how many model calls made them. */
 export interface RunUsage extends UsageTotals {
@@ -21,8 +24,12 @@ export class UsageLedger {
 
   constructor(private readonly pricing?: PricingTable) {}
 
-  /** The usage (and cost) of one call, without recording it. */
-  price(model: string, usage: ModelUsage): UsageTotals {
+  /**
+   * The usage (and cost) of one call, without recording it. Counts that are not finite,
+   * non-negative numbers are taken as 0 (see {@link sanitizeUsage}): the ledger never adds them.
+   */
+  price(model: string, raw: ModelUsage): UsageTotals {
+    const usage = sanitizeUsage(raw).usage;
     const price = this.pricing?.[model];
     const totals = {
       inputTokens: usage.inputTokens,
@@ -34,7 +41,8 @@ export class UsageLedger {
   }
 
   /** Records one model call (a call that failed before answering adds zero tokens). */
-  record(usage: UsageTotals): void {
+  record(raw: UsageTotals): void {
+    const usage = { ...sanitizeUsage(raw).usage, ...(isCost(raw.costUsd) ? { costUsd: raw.costUsd } : {}) };
     this.inputTokens += usage.inputTokens;
     this.outputTokens += usage.outputTokens;
     this.cacheReadTokens += usage.cacheReadTokens;

@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { ModelCallOptions, ModelProviderV1, ModelRequest, ModelResponse, ModelStreamPart } from '@keel/core';
+import { secretsOf } from '../shared/redact-secrets';
 import { resolveModel } from '../shared/resolve-model';
 import { mapAnthropicError } from './map-anthropic-error';
 import { mapAnthropicRequest } from './map-request';
@@ -54,7 +55,9 @@ export function anthropic(options: AnthropicProviderOptions = {}): ModelProvider
 
   const body = (request: ModelRequest) =>
     mapAnthropicRequest(request, { model: resolveModel(request.model, options.model, providerName), maxTokens, cache });
-  const toError = (error: unknown, signal: AbortSignal | undefined) => mapAnthropicError(error, { provider: providerName, signal });
+  // The key the client sends, however it was given (option, environment, prebuilt client): redacted from every error.
+  const secrets = secretsOf([client.apiKey, client.authToken]);
+  const toError = (error: unknown, signal: AbortSignal | undefined) => mapAnthropicError(error, { provider: providerName, signal, secrets });
 
   return {
     specificationVersion: 'v1',

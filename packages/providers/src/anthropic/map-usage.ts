@@ -1,4 +1,5 @@
 import type { ModelUsage } from '@keel/core';
+import { wireCount } from '../shared/wire-count';
 
 /** The usage fields of a Messages API response or stream event; any may be missing or null. */
 export interface AnthropicUsageFields {
@@ -10,13 +11,13 @@ export interface AnthropicUsageFields {
 
 /**
  * Maps Messages API usage. `input_tokens` already excludes cached tokens, which are reported as
- * `cacheReadTokens` (read) and `cacheWriteTokens` (written).
+ * `cacheReadTokens` (read) and `cacheWriteTokens` (written). Counts are checked with {@link wireCount}.
  */
 export function mapAnthropicUsage(usage: AnthropicUsageFields | null | undefined): ModelUsage {
   return {
-    inputTokens: usage?.input_tokens ?? 0,
-    outputTokens: usage?.output_tokens ?? 0,
-    cacheReadTokens: usage?.cache_read_input_tokens ?? 0,
-    cacheWriteTokens: usage?.cache_creation_input_tokens ?? 0,
+    inputTokens: wireCount(usage?.input_tokens),
+    outputTokens: wireCount(usage?.output_tokens),
+    cacheReadTokens: wireCount(usage?.cache_read_input_tokens),
+    cacheWriteTokens: wireCount(usage?.cache_creation_input_tokens),
   };
 }

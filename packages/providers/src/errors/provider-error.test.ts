@@ -3,12 +3,13 @@ import { ProviderError } from './provider-error';
 import type { ProviderErrorKind } from './provider-error';
 
 describe('ProviderError', () => {
-  it('carries kind, status, retry delay, provider and cause', () => {
+  it('carries kind, status, retry delay, provider and a reduced cause', () => {
     const cause = new Error('429 Too Many Requests');
     const error = new ProviderError({ message: 'rate limited', errorKind: 'rate-limit', status: 429, retryAfterMs: 2000, provider: 'anthropic', cause });
     expect(error).toBeInstanceOf(Error);
     expect(error).toMatchObject({ name: 'ProviderError', message: 'rate limited', errorKind: 'rate-limit', status: 429, retryAfterMs: 2000, provider: 'anthropic', retryable: true });
-    expect(error.cause).toBe(cause);
+    expect(error.cause).toEqual({ name: 'Error', message: '429 Too Many Requests' });
+    expect(error.cause).not.toBe(cause);
   });
 
   it('leaves optional fields absent rather than undefined', () => {

@@ -1,4 +1,5 @@
 import type { ErrorKind } from '@keel/core';
+import { redactSecrets } from '../shared/redact-secrets';
 
 const marker = Symbol.for('keel.error.ProviderError');
 /** The marker every Keel error carries, so `KeelError.isKeelError` recognises this one too. */
@@ -18,6 +19,19 @@ const retryableKinds: ReadonlySet<ProviderErrorKind> = new Set<ProviderErrorKind
   'network',
 ]);
 
+/**
+ * What a {@link ProviderError} keeps of the underlying failure: never the SDK's error object, its
+ * headers, request or body — only these fields, with secrets redacted.
+ */
+export interface ProviderErrorCause {
+  readonly name: string;
+  readonly message: string;
+  /** The HTTP status, when the failure had one. */
+  readonly status?: number;
+  /** The vendor's request id, for support tickets. */
+  readonly requestId?: string;
+}
+
 /** Constructor fields of {@link ProviderError}. */
 export interface ProviderErrorOptions {
   /** Human-readable description of what went wrong. */
@@ -30,14 +44,69 @@ export interface ProviderErrorOptions {
   readonly retryAfterMs?: number;
   /** The provider's name, e.g. `anthropic`, `openai`. */
   readonly provider: string;
-  /** The underlying error (usually the vendor SDK's), kept for debugging. */
+  /** The underlying error (usually the vendor SDK's); only its name, message, status and request id are kept. */
   readonly cause?: unknown;
+  /** Strings (the API key) replaced by `[redacted]` wherever they appear in the message and cause. */
+  readonly secrets?: readonly string[];
+}
+
+function read(value: object, key: string): unknown {
+  try {
+    return (value as Record<string, unknown>)[key];
+  } catch {
+    return undefined;
+  }
+}
+
+/** The request id of an SDK error: its `requestID`, or a `request-id` / `x-request-id` header. */
+function requestIdOf(cause: object): string | undefined {
+  const direct = read(cause, 'requestID') ?? read(cause, 'requestId') ?? read(cause, 'request_id');
+  if (typeof direct === 'string' && direct !== '') return direct;
+  const headers = read(cause, 'headers');
+  const get = headers && typeof headers === 'object' ? read(headers, 'get') : undefined;
+  if (typeof get !== 'function') return undefined;
+  try {
+    const header: unknown = get.call(headers, 'request-id') ?? get.call(headers, 'x-request-id');
+    return typeof header === 'string' && header !== '' ? header : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Text of any value, never throwing. */
+function textOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'symbol') return value.toString();
+  try {
+    return String(value);
+  } catch {
+    return '[unprintable value]';
+  }
+}
+
+/** Reduces any cause to {@link ProviderErrorCause}, secrets redacted. */
+function reduceCause(cause: unknown, secrets: readonly string[]): ProviderErrorCause {
+  const isObject = typeof cause === 'object' && cause !== null;
+  const rawName = isObject ? read(cause, 'name') : undefined;
+  const rawMessage = isObject ? read(cause, 'message') : undefined;
+  const name = typeof rawName === 'string' && rawName !== '' ? rawName : 'Error';
+  const message = rawMessage === undefined ? textOf(cause) : textOf(rawMessage);
+  const reduced: { -readonly [K in keyof ProviderErrorCause]: ProviderErrorCause[K] } = { name: redactSecrets(name, secrets), message: redactSecrets(message, secrets) };
+  if (typeof cause === 'object' && cause !== null) {
+    const status = read(cause, 'status');
+    if (typeof status === 'number' && Number.isFinite(status)) reduced.status = status;
+    const requestId = requestIdOf(cause);
+    if (requestId !== undefined) reduced.requestId = redactSecrets(requestId, secrets);
+  }
+  return Object.freeze(reduced);
 }
 
 /**
  * A model call failed. Every error a Keel provider throws is one of these: `errorKind` names the
  * failure exactly, `retryAfterMs` carries the server's requested delay, and `retryable` says
  * whether sending the same request again could succeed. Providers never retry on their own.
+ * Its `cause` is a reduced record (name, message, status, request id), never the SDK's error with
+ * its headers; the configured API key never appears in it.
  */
 export class ProviderError extends Error {
   private readonly [marker] = true;
@@ -54,8 +123,11 @@ export class ProviderError extends Error {
   /** True for rate limits, overload, server errors, timeouts and network faults. */
   readonly retryable: boolean;
 
-  constructor({ message, errorKind, status, retryAfterMs, provider, cause }: ProviderErrorOptions) {
-    super(message, cause === undefined ? undefined : { cause });
+  /** What is kept of the underlying failure (never the SDK error itself). */
+  declare readonly cause?: ProviderErrorCause;
+
+  constructor({ message, errorKind, status, retryAfterMs, provider, cause, secrets = [] }: ProviderErrorOptions) {
+    super(redactSecrets(message, secrets), cause === undefined ? undefined : { cause: reduceCause(cause, secrets) });
     this.errorKind = errorKind;
     if (status !== undefined) this.status = status;
     if (retryAfterMs !== undefined) this.retryAfterMs = retryAfterMs;

@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import type { ModelCallOptions, ModelProviderV1, ModelRequest, ModelResponse, ModelStreamPart } from '@keel/core';
+import { secretsOf } from '../shared/redact-secrets';
 import { resolveModel } from '../shared/resolve-model';
 import { mapOpenAIError } from './map-openai-error';
 import { mapOpenAIRequest } from './map-request';
@@ -77,7 +78,9 @@ export function openai(options: OpenAIProviderOptions = {}): ModelProviderV1 {
 
   const body = (request: ModelRequest) =>
     mapOpenAIRequest(request, { model: resolveModel(request.model, options.model, providerName), structuredOutput, maxTokensField });
-  const toError = (error: unknown, signal: AbortSignal | undefined) => mapOpenAIError(error, { provider: providerName, signal });
+  // The key the client sends, however it was given (option, environment, prebuilt client): redacted from every error.
+  const secrets = secretsOf([client.apiKey]);
+  const toError = (error: unknown, signal: AbortSignal | undefined) => mapOpenAIError(error, { provider: providerName, signal, secrets });
 
   return {
     specificationVersion: 'v1',

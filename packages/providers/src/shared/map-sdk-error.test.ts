@@ -24,11 +24,11 @@ describe('mapSdkError', () => {
     [400, 'bad-request'],
     [404, 'bad-request'],
     [422, 'bad-request'],
-  ] as const)('maps HTTP %i to %s, keeping the status and the cause', (status, errorKind) => {
+  ] as const)('maps HTTP %i to %s, keeping the status and a reduced cause', (status, errorKind) => {
     const cause = apiError(status);
     const error = mapSdkError(cause, context);
     expect(error).toMatchObject({ errorKind, status, provider: 'anthropic' });
-    expect(error.cause).toBe(cause);
+    expect(error.cause).toEqual({ name: cause.name, message: cause.message, status });
   });
 
   it('reads retry-after into retryAfterMs', () => {
@@ -53,13 +53,13 @@ describe('mapSdkError', () => {
     expect(mapSdkError(terminated, context).errorKind).toBe('network');
   });
 
-  it('reports every failure after the signal aborted as aborted, with the reason as cause', () => {
+  it('reports every failure after the signal aborted as aborted, with the reason as cause (reduced)', () => {
     const controller = new AbortController();
     controller.abort(new Error('user cancelled'));
     const dropped = new ProviderError({ message: 'stream ended early', errorKind: 'network', provider: 'anthropic' });
     const error = mapSdkError(dropped, { ...context, signal: controller.signal });
     expect(error.errorKind).toBe('aborted');
-    expect(error.cause).toBe(controller.signal.reason);
+    expect(error.cause).toEqual({ name: 'Error', message: 'user cancelled' });
   });
 
   it('passes a ProviderError through and maps anything else to unknown', () => {

@@ -1,6 +1,7 @@
 import { ProviderError } from '../errors/provider-error';
 import type { ProviderErrorKind } from '../errors/provider-error';
 import { kindFromErrorType } from './kind-from-error-type';
+import { redactSecrets } from './redact-secrets';
 import { kindFromStatus } from './kind-from-status';
 import { parseRetryAfter } from './parse-retry-after';
 import type { HeaderReader } from './parse-retry-after';
@@ -27,6 +28,8 @@ export interface MapSdkErrorContext {
   readonly classes: SdkErrorClasses;
   /** The caller's signal: once it has aborted, any failure is reported as `aborted`. */
   readonly signal?: AbortSignal | undefined;
+  /** Strings (the API key) redacted from the error's message and cause, even when the server echoes them. */
+  readonly secrets?: readonly string[] | undefined;
 }
 
 const networkCodes = new Set([
@@ -65,23 +68,40 @@ function isAbortLike(error: unknown): boolean {
   return field(error, 'name') === 'AbortError' || field(error, 'code') === 'ABORT_ERR';
 }
 
+/** A provider error with every secret redacted: the same object when none appears in it. */
+function redacted(error: ProviderError, secrets: readonly string[]): ProviderError {
+  if (secrets.length === 0) return error;
+  const text = `${error.message}\n${error.cause?.message ?? ''}\n${error.cause?.name ?? ''}\n${error.cause?.requestId ?? ''}`;
+  if (redactSecrets(text, secrets) === text) return error;
+  return new ProviderError({
+    message: error.message,
+    errorKind: error.errorKind,
+    provider: error.provider,
+    secrets,
+    ...(error.status === undefined ? {} : { status: error.status }),
+    ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+    ...(error.cause === undefined ? {} : { cause: error.cause }),
+  });
+}
+
 /**
  * Turns whatever a vendor SDK threw into a {@link ProviderError}: aborts → `aborted`; the client
  * timeout → `timeout`; connection failures → `network`; HTTP statuses by {@link kindFromStatus}
  * with `retry-after-ms` / `retry-after` read into `retryAfterMs`; stream `error` events by their
  * vendor type. Once the caller's signal has aborted, every failure is `aborted` (the SDKs end an
  * aborted stream silently, which would otherwise look like a dropped connection). Any other
- * `ProviderError` passes through unchanged.
+ * `ProviderError` passes through (redacted). Every message and cause has `secrets` replaced by `[redacted]`.
  */
 export function mapSdkError(error: unknown, context: MapSdkErrorContext): ProviderError {
   const { provider, label, classes, signal } = context;
+  const secrets = context.secrets ?? [];
   if (signal?.aborted === true) {
-    if (ProviderError.isInstance(error) && error.errorKind === 'aborted') return error;
-    return new ProviderError({ message: `${label} request was aborted`, errorKind: 'aborted', provider, cause: signal.reason });
+    if (ProviderError.isInstance(error) && error.errorKind === 'aborted') return redacted(error, secrets);
+    return new ProviderError({ message: `${label} request was aborted`, errorKind: 'aborted', provider, cause: signal.reason, secrets });
   }
-  if (ProviderError.isInstance(error)) return error;
+  if (ProviderError.isInstance(error)) return redacted(error, secrets);
   const make = (errorKind: ProviderErrorKind, message: string, extra: { status?: number; retryAfterMs?: number } = {}) =>
-    new ProviderError({ message, errorKind, provider, cause: error, ...extra });
+    new ProviderError({ message, errorKind, provider, cause: error, secrets, ...extra });
 
   if (error instanceof classes.userAbort || isAbortLike(error)) {
     return make('aborted', `${label} request was aborted`);

@@ -32,12 +32,51 @@ export function hasMarker(value: unknown, marker: symbol): boolean {
   return typeof value === 'object' && value !== null && marker in value;
 }
 
-/** Reduces any thrown value to `{ name, message }`, so no other field of the original leaks. */
-export function reduceError(error: unknown): { readonly name: string; readonly message: string } {
-  if (error instanceof Error) return { name: error.name, message: error.message };
-  if (typeof error === 'object' && error !== null && 'message' in error) {
-    const { message, name } = error as { message: unknown; name?: unknown };
-    return { name: typeof name === 'string' ? name : 'Error', message: String(message) };
+/** Longest message {@link reduceError} keeps, in characters. */
+const MAX_REDUCED_MESSAGE = 2000;
+
+/** Reads a property without letting a getter or a Proxy trap throw; `undefined` when it does. */
+function safeRead(value: object, key: string): unknown {
+  try {
+    return (value as Record<string, unknown>)[key];
+  } catch {
+    return undefined;
   }
-  return { name: 'Error', message: String(error) };
+}
+
+/** A printable form of any primitive or object, never throwing (a throwing `toString` gives a placeholder). */
+function safeText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'symbol') return value.description === undefined ? 'Symbol()' : `Symbol(${value.description})`;
+  if (value === null || typeof value !== 'object') {
+    if (typeof value === 'function') return '[function]';
+    return String(value);
+  }
+  try {
+    const text: unknown = String(value);
+    return typeof text === 'string' ? text : '[unprintable value]';
+  } catch {
+    return '[unprintable value]';
+  }
+}
+
+const cap = (text: string) => (text.length > MAX_REDUCED_MESSAGE ? `${text.slice(0, MAX_REDUCED_MESSAGE)}…` : text);
+
+/**
+ * Reduces any thrown value to `{ name, message }`, so no other field of the original leaks. Never
+ * throws, whatever is thrown: a throwing `toString` or getter, a Proxy, a symbol, `undefined`.
+ */
+export function reduceError(error: unknown): { readonly name: string; readonly message: string } {
+  if (typeof error !== 'object' || error === null) return { name: 'Error', message: cap(safeText(error)) };
+  const name = safeRead(error, 'name');
+  const message = safeRead(error, 'message');
+  const safeName = typeof name === 'string' && name !== '' ? cap(name) : 'Error';
+  if (message !== undefined) return { name: safeName, message: cap(safeText(message)) };
+  let isError = false;
+  try {
+    isError = error instanceof Error;
+  } catch {
+    // A Proxy whose getPrototypeOf trap throws.
+  }
+  return { name: safeName, message: isError ? '' : cap(safeText(error)) };
 }

@@ -1,4 +1,4 @@
-import { formatPath, type ValidationIssue } from '../validation/issue';
+import { renderPath, type ValidationIssue } from '../validation/issue';
 import { describeType, MAX_QUOTED_CHARS, quote } from './quote';
 
 const formatExamples: Readonly<Record<string, string>> = {
@@ -22,7 +22,7 @@ function got(issue: ValidationIssue): string {
 
 /** The rendered path as quoted data: field names can come from model output, so they are escaped and capped. */
 function quotedPath(issue: ValidationIssue): string {
-  const path = formatPath(issue.path);
+  const path = renderPath(issue.path);
   const cut = path.length > MAX_QUOTED_CHARS ? `${path.slice(0, MAX_QUOTED_CHARS)}…` : path;
   return JSON.stringify(cut).slice(1, -1).replace(/'/g, "\\'");
 }

@@ -1,5 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { InvalidSchemaError } from '../errors/invalid-schema-error';
+import { reduceError } from '../errors/keel-error';
 import type { IssueKind, IssuePath, ValidationIssue } from './issue';
 import type { SchemaValidator } from './schema-validator';
 import { valueAt } from './value-at';
@@ -8,8 +10,13 @@ import { valueAt } from './value-at';
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
   addFormatsModule) as typeof addFormatsModule;
 
+/**
+ * Strict about the schema itself (unknown keywords and formats are errors, so a plain object of
+ * Zod fields is refused rather than read as a schema that accepts anything), lenient about style
+ * (union types, `properties` without `type`).
+ */
 function newAjv(): Ajv {
-  const instance = new Ajv({ allErrors: true, strict: false });
+  const instance = new Ajv({ allErrors: true, strict: true, strictTypes: false, strictTuples: false, strictRequired: false, allowUnionTypes: true });
   addFormats(instance);
   return instance;
 }
@@ -112,9 +119,19 @@ export function issuesFromAjv(errors: readonly ErrorObject[], data: unknown): Va
   return issues;
 }
 
+/** The compile error of a schema as an {@link InvalidSchemaError}, with a hint for the usual mistake. */
+function invalidSchema(error: unknown): InvalidSchemaError {
+  const message = reduceError(error).message;
+  const hint = /unknown keyword/.test(message)
+    ? ' (a plain object of fields is not a schema: wrap Zod fields in z.object({...}), TypeBox ones in Type.Object({...}))'
+    : '';
+  return new InvalidSchemaError({ message: `not a valid JSON Schema: ${message}${hint}`, cause: error });
+}
+
 /**
  * A validator for a JSON Schema (TypeBox schemas are JSON Schema), compiled once per schema
- * object with ajv (`allErrors`, formats from ajv-formats) and cached.
+ * object with ajv (`allErrors`, formats from ajv-formats, strict about unknown keywords) and cached.
+ * @throws {InvalidSchemaError} when the schema fails the meta-schema or uses an unknown keyword or format.
  */
 export function ajvValidator<T>(schema: object): SchemaValidator<T> {
   let validate = compiled.get(schema);
@@ -123,8 +140,12 @@ export function ajvValidator<T>(schema: object): SchemaValidator<T> {
       validate = ajv().compile(schema);
     } catch (error) {
       // Another schema object already took this `$id` in the shared instance: compile on its own.
-      if ((schema as { $id?: unknown }).$id === undefined) throw error;
-      validate = newAjv().compile(schema);
+      if ((schema as { $id?: unknown }).$id === undefined) throw invalidSchema(error);
+      try {
+        validate = newAjv().compile(schema);
+      } catch (retryError) {
+        throw invalidSchema(retryError);
+      }
     }
     compiled.set(schema, validate);
   }

@@ -28,8 +28,8 @@ export interface ValidationIssue {
   readonly message: string;
 }
 
-/** Renders a path as `items[0].name`; the root is `(root)`. */
-export function formatPath(path: IssuePath): string {
+/** Renders a path as `items[0].name` as it is, control characters included (callers that quote it escape it). */
+export function renderPath(path: IssuePath): string {
   if (path.length === 0) return '(root)';
   let out = '';
   for (const segment of path) {
@@ -37,6 +37,25 @@ export function formatPath(path: IssuePath): string {
     else out += out === '' ? segment : `.${segment}`;
   }
   return out;
+}
+
+/** Control characters and line separators: never placed raw in a message. */
+const controlCharacters = /[\u0000-\u001f\u007f\u2028\u2029]/g;
+
+/** Escapes control characters as JSON does (`\n`, `\u0000`), so text from a model cannot break a log line. */
+export function escapeControl(text: string): string {
+  return text.replace(controlCharacters, (character) => {
+    const escaped = JSON.stringify(character).slice(1, -1);
+    return escaped.length > 1 ? escaped : `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  });
+}
+
+/**
+ * Renders a path as `items[0].name`; the root is `(root)`. Control characters in keys (which can
+ * come from model output) are escaped, so the path is always one line.
+ */
+export function formatPath(path: IssuePath): string {
+  return escapeControl(renderPath(path));
 }
 
 /**

@@ -5,6 +5,7 @@ import { ajvValidator } from './ajv-validator';
 import { formatPath, type ValidationIssue } from './issue';
 import type { SchemaValidationResult } from './schema-validator';
 import { toValidator } from './to-validator';
+import { InvalidSchemaError } from '../errors/invalid-schema-error';
 
 async function issuesOf<T>(result: SchemaValidationResult<T> | Promise<SchemaValidationResult<T>>): Promise<readonly ValidationIssue[]> {
   const settled = await result;
@@ -280,11 +281,29 @@ describe('toValidator with { parse } objects', () => {
 });
 
 describe('toValidator with invalid input', () => {
-  it('throws a TypeError for values that are not schemas', () => {
-    expect(() => toValidator(null as never)).toThrow(TypeError);
-    expect(() => toValidator(undefined as never)).toThrow(TypeError);
-    expect(() => toValidator('string' as never)).toThrow(TypeError);
-    expect(() => toValidator(42 as never)).toThrow(TypeError);
+  it('throws InvalidSchemaError for values that are not schemas', () => {
+    for (const value of [null, undefined, 'string', 42, []]) {
+      expect(() => toValidator(value as never)).toThrow(InvalidSchemaError);
+    }
+  });
+
+  it('refuses a plain object of Zod fields instead of reading it as an accept-anything schema', () => {
+    const fields = { n: z.number() };
+    expect(() => toValidator(fields as never)).toThrow(InvalidSchemaError);
+    expect(() => toValidator(fields as never)).toThrow(/unknown keyword.*"n".*z\.object/);
+  });
+
+  it('refuses unknown keywords, unknown formats and schemas that fail the meta-schema', () => {
+    expect(() => toValidator({ type: 'object', propertys: {} } as never)).toThrow(/not a valid JSON Schema: .*unknown keyword/);
+    expect(() => toValidator({ type: 'string', format: 'no-such-format' } as never)).toThrow(InvalidSchemaError);
+    expect(() => toValidator({ type: 'strin' } as never)).toThrow(InvalidSchemaError);
+    expect(() => toValidator({ type: 'object', required: 'a' } as never)).toThrow(InvalidSchemaError);
+  });
+
+  it('still accepts annotations, union types and properties without a type', () => {
+    const schema = { title: 'T', description: 'd', examples: [1], $comment: 'c', type: ['string', 'null'], default: null };
+    expect(toValidator(schema as never).validate(null)).toMatchObject({ ok: true });
+    expect(toValidator({ properties: { a: { type: 'number' } } } as never).validate({ a: 'x' })).toMatchObject({ ok: false });
   });
 });
 

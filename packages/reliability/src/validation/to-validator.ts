@@ -1,6 +1,8 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
 import { ajvValidator } from './ajv-validator';
+import { InvalidSchemaError } from '../errors/invalid-schema-error';
+import { reduceError } from '../errors/keel-error';
 import type { SchemaValidationResult, SchemaValidator } from './schema-validator';
 import { type ForeignIssue, issuesFromStandard } from './standard-issues';
 
@@ -53,9 +55,14 @@ function standardValidator<T>(schema: StandardSchemaV1): SchemaValidator<T> {
 
 function parseValidator<T>(schema: ParseSchema<T>): SchemaValidator<T> {
   const fail = (value: unknown, error: unknown): SchemaValidationResult<T> => {
-    const foreign = (error as { issues?: unknown })?.issues;
+    let foreign: unknown;
+    try {
+      foreign = (error as { issues?: unknown } | undefined)?.issues;
+    } catch {
+      foreign = undefined;
+    }
     if (Array.isArray(foreign)) return { ok: false, issues: issuesFromStandard(foreign as ForeignIssue[], value) };
-    const message = error instanceof Error ? error.message : String(error);
+    const message = reduceError(error).message;
     return { ok: false, issues: [{ path: [], kind: 'other', received: value, message }] };
   };
   return {
@@ -79,10 +86,11 @@ const validators = new WeakMap<object, SchemaValidator<unknown>>();
  * Turns any accepted schema into a {@link SchemaValidator} whose issues are normalised. Standard
  * Schema is detected first (Zod objects also have `parse`), then `{ parse }`, then JSON Schema.
  * The validator is built once per schema object and cached.
+ * @throws {InvalidSchemaError} when the schema is none of these kinds.
  */
 export function toValidator<S extends AnySchema>(schema: S): SchemaValidator<InferSchema<S>> {
-  if (typeof schema !== 'object' || schema === null) {
-    throw new TypeError('A schema must be a TypeBox/JSON Schema object, a Standard Schema, or an object with parse()');
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+    throw new InvalidSchemaError({ message: `a schema must be a TypeBox/JSON Schema object, a Standard Schema, or an object with parse(); got ${schema === null ? 'null' : Array.isArray(schema) ? 'an array' : typeof schema}` });
   }
   const cached = validators.get(schema);
   if (cached) return cached as SchemaValidator<InferSchema<S>>;

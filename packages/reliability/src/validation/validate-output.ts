@@ -1,6 +1,12 @@
 import { ValidationFailure } from '../errors/validation-failure';
 import { extractJson, type JsonRepair } from '../json/extract-json';
-import { formatPath } from './issue';
+import { escapeControl, formatPath } from './issue';
+
+/** Longest validator or parser message kept in a failure's message, in characters. */
+const MAX_MESSAGE_CHARS = 300;
+
+/** A message that may quote model output, as one bounded line. */
+const oneLine = (message: string) => escapeControl(message.length > MAX_MESSAGE_CHARS ? `${message.slice(0, MAX_MESSAGE_CHARS)}…` : message);
 import type { SchemaValidationResult, SchemaValidator } from './schema-validator';
 
 /** Settings of {@link validateOutput}. */
@@ -42,7 +48,7 @@ export function checkOutput<T>(text: string, validator: SchemaValidator<T>, opti
       ok: false,
       failure: new ValidationFailure({
         stage: 'json-parse',
-        message: extracted.message,
+        message: oneLine(extracted.message),
         rawOutput: text,
         issues: [{ path: [], kind: 'other', message: extracted.message }],
       }),
@@ -66,7 +72,7 @@ function settle<T>(text: string, value: unknown, repairs: readonly JsonRepair[],
     value,
     failure: new ValidationFailure({
       stage: 'schema-validate',
-      message: `${count} validation issue${count === 1 ? '' : 's'}${first ? `, first at '${formatPath(first.path)}': ${first.message}` : ''}`,
+      message: `${count} validation issue${count === 1 ? '' : 's'}${first ? `, first at '${formatPath(first.path)}': ${oneLine(first.message)}` : ''}`,
       rawOutput: text,
       issues: result.issues,
       ...(first ? { path: formatPath(first.path) } : {}),

@@ -1,0 +1,90 @@
+import { inspect } from 'node:util';
+import { Agent, type AgentEvents, ReliabilityFailFastError } from '@keel/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { anthropic } from './anthropic/anthropic-provider';
+import { ProviderError } from './errors/provider-error';
+import { openai } from './openai/openai-provider';
+import { anthropicErrorBody } from './testing/fixtures/anthropic-fixtures';
+import { errorReply } from './testing/wire-reply';
+import { startWireServer, type WireServer } from './testing/wire-server';
+
+/** Secrets never leave: a server that echoes the API key back, through the real SDKs and the agent. */
+
+const KEY = 'sk-test-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c';
+const servers: WireServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+async function echoingServer(status: number) {
+  const body = anthropicErrorBody('authentication_error', `invalid x-api-key: ${KEY} (key ${KEY})`);
+  const wire = await startWireServer(
+    errorReply(status, body, { 'request-id': 'req_0123456789', 'x-echo-key': KEY, 'set-cookie': `session=${KEY}` }),
+    errorReply(status, body, { 'request-id': 'req_0123456789', 'x-echo-key': KEY }),
+    errorReply(status, body, { 'request-id': 'req_0123456789', 'x-echo-key': KEY }),
+  );
+  servers.push(wire);
+  return wire;
+}
+
+function recordAll(builder: ReturnType<typeof Agent.create>) {
+  const seen: unknown[] = [];
+  const names: (keyof AgentEvents)[] = ['model.error', 'model.request', 'model.response', 'reliability.fail_fast', 'reliability.retry', 'run.end'];
+  let next = builder;
+  for (const name of names) next = next.on(name, (payload) => void seen.push(payload));
+  return { builder: next, seen };
+}
+
+const providers = {
+  anthropic: (url: string) => anthropic({ baseURL: url, apiKey: KEY }),
+  openai: (url: string) => openai({ baseURL: url, apiKey: KEY }),
+};
+
+describe.each(Object.entries(providers))('%s: the API key never leaves', (_name, make) => {
+  it('a direct call: the error and its cause are redacted, at inspect depth 10, with no headers', async () => {
+    const wire = await echoingServer(401);
+    const provider = make(wire.url);
+    const error = await provider.generate({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }, {}).catch((thrown: unknown) => thrown);
+    expect(ProviderError.isInstance(error)).toBe(true);
+    const printed = inspect(error, { depth: 10, showHidden: true });
+    expect(printed).not.toContain(KEY);
+    expect(printed).toContain('[redacted]');
+    expect(printed).not.toMatch(/x-echo-key|set-cookie|content-type/i);
+    const providerError = error as ProviderError;
+    expect(providerError.errorKind).toBe('auth');
+    expect(providerError.cause).toMatchObject({ status: 401, requestId: 'req_0123456789' });
+    expect(Object.keys(providerError.cause ?? {}).sort()).toEqual(['message', 'name', 'requestId', 'status']);
+  });
+
+  it('through an agent: fail-fast message, cause, attempts and every event are redacted', async () => {
+    const wire = await echoingServer(500);
+    const { builder, seen } = recordAll(Agent.create({ provider: make(wire.url), model: 'm' }));
+    const error = await builder.build().run('hi').catch((thrown: unknown) => thrown);
+    expect(ReliabilityFailFastError.isInstance(error)).toBe(true);
+    expect(wire.requests).toHaveLength(3);
+    expect(inspect(error, { depth: 10, showHidden: true })).not.toContain(KEY);
+    expect(JSON.stringify((error as ReliabilityFailFastError).attempts)).not.toContain(KEY);
+    expect(seen.length).toBeGreaterThan(5);
+    expect(inspect(seen, { depth: 10 })).not.toContain(KEY);
+    expect(inspect(seen, { depth: 10 })).toContain('[redacted]');
+  });
+});
+
+describe('ProviderError keeps a reduced cause', () => {
+  it('keeps name, message, status and request id of any cause, never the object', () => {
+    const headers = new Headers({ 'request-id': 'req_1', authorization: `Bearer ${KEY}` });
+    const cause = Object.assign(new Error(`bad key ${KEY}`), { status: 401, headers, request: { body: KEY } });
+    const error = new ProviderError({ message: `failed: ${KEY}`, errorKind: 'auth', provider: 'p', cause, secrets: [KEY] });
+    expect(error.message).toBe('failed: [redacted]');
+    expect(error.cause).toEqual({ name: 'Error', message: 'bad key [redacted]', status: 401, requestId: 'req_1' });
+    expect(inspect(error, { depth: 10, showHidden: true })).not.toContain(KEY);
+  });
+
+  it('survives a hostile cause', () => {
+    const trap = () => { throw new Error('trap'); };
+    const proxy = new Proxy({}, { get: trap, getPrototypeOf: trap, has: trap });
+    const error = new ProviderError({ message: 'x', errorKind: 'unknown', provider: 'p', cause: proxy });
+    expect(error.cause).toEqual({ name: 'Error', message: '[unprintable value]' });
+    expect(new ProviderError({ message: 'x', errorKind: 'unknown', provider: 'p', cause: Symbol('s') }).cause).toEqual({ name: 'Error', message: 'Symbol(s)' });
+  });
+});
