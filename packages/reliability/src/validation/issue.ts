@@ -39,15 +39,22 @@ export function renderPath(path: IssuePath): string {
   return out;
 }
 
-/** Control characters and line separators: never placed raw in a message. */
-const controlCharacters = /[\u0000-\u001f\u007f\u2028\u2029]/g;
+/** True for control characters and line separators, never placed raw in a message. */
+const isControl = (code: number) => code < 0x20 || code === 0x7f || code === 0x2028 || code === 0x2029;
 
 /** Escapes control characters as JSON does (`\n`, `\u0000`), so text from a model cannot break a log line. */
 export function escapeControl(text: string): string {
-  return text.replace(controlCharacters, (character) => {
+  let out = '';
+  let from = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (!isControl(code)) continue;
+    const character = text[index] as string;
     const escaped = JSON.stringify(character).slice(1, -1);
-    return escaped.length > 1 ? escaped : `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
-  });
+    out += text.slice(from, index) + (escaped.length > 1 ? escaped : `\\u${code.toString(16).padStart(4, '0')}`);
+    from = index + 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
 }
 
 /**
