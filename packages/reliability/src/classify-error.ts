@@ -9,7 +9,7 @@ export interface ErrorClassification {
 
 const knownKinds = new Set<string>([
   'rate-limit', 'overloaded', 'server-error', 'timeout', 'network', 'schema-fail', 'parse-fail',
-  'refusal', 'truncated', 'auth', 'bad-request', 'aborted', 'unknown',
+  'refusal', 'truncated', 'auth', 'bad-request', 'bad-response', 'aborted', 'unknown',
 ]);
 
 const networkCodes = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'UND_ERR_SOCKET']);

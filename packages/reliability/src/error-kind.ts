@@ -15,6 +15,7 @@ export type ErrorKind =
   | 'truncated'
   | 'auth'
   | 'bad-request'
+  | 'bad-response'
   | 'aborted'
   | 'unknown';
 
@@ -25,12 +26,13 @@ export const TRANSIENT_ERROR_KINDS: readonly ErrorKind[] = Object.freeze([
   'server-error',
   'timeout',
   'network',
+  'bad-response',
 ]);
 
 /** Failures of the model's output (not of the call) that feedback can fix. */
 export const VALIDATION_ERROR_KINDS: readonly ErrorKind[] = Object.freeze(['schema-fail', 'parse-fail']);
 
-/** True for rate limits, overload, 5xx, timeouts and network faults. */
+/** True for rate limits, overload, 5xx, timeouts, network faults and responses that broke the model spec. */
 export function isTransientErrorKind(kind: ErrorKind): boolean {
   return TRANSIENT_ERROR_KINDS.includes(kind);
 }

@@ -8,6 +8,7 @@ export {
   VALIDATION_ERROR_KINDS,
 } from './error-kind';
 export { AbortedError } from './errors/aborted-error';
+export { BadResponseError } from './errors/bad-response-error';
 export { InvalidSchemaError } from './errors/invalid-schema-error';
 export { hasMarker, KeelError, type KeelErrorOptions, reduceError } from './errors/keel-error';
 export {

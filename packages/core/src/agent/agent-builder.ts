@@ -132,6 +132,7 @@ export class AgentBuilder<TOutput = string> {
     if (options.maxTokens !== undefined && !isWholeAtLeast(options.maxTokens, 1)) fail('maxTokens', `must be a whole number >= 1, got ${options.maxTokens}`);
     if (!isWholeAtLeast(options.maxRetryAfterMs, 0)) fail('maxRetryAfterMs', `must be a whole number >= 0, got ${options.maxRetryAfterMs}`);
     if (!isWholeAtLeast(options.toolTimeoutMs, 1)) fail('toolTimeoutMs', `must be a whole number >= 1, got ${options.toolTimeoutMs}`);
+    if (!isWholeAtLeast(options.maxRawOutputChars, 64)) fail('maxRawOutputChars', `must be a whole number >= 64, got ${options.maxRawOutputChars}`);
     if (!isWholeAtLeast(options.maxToolResultBytes, 64)) fail('maxToolResultBytes', `must be a whole number >= 64, got ${options.maxToolResultBytes}`);
     if (options.temperature !== undefined && !(typeof options.temperature === 'number' && Number.isFinite(options.temperature) && options.temperature >= 0)) {
       fail('temperature', `must be a finite number >= 0, got ${String(options.temperature)}`);
@@ -189,6 +190,7 @@ export class AgentBuilder<TOutput = string> {
       maxAttemptsPerStep: options.maxAttemptsPerStep ?? 10,
       maxRetryAfterMs: options.maxRetryAfterMs ?? 30_000,
       maxToolResultBytes: options.maxToolResultBytes ?? DEFAULT_MAX_TOOL_RESULT_BYTES,
+      maxRawOutputChars: options.maxRawOutputChars ?? 16_384,
       ...(options.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: options.toolTimeoutMs }),
       ...(state.system === undefined ? {} : { system: state.system }),
       tools,

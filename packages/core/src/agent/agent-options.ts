@@ -35,6 +35,8 @@ export interface AgentOptions extends ModelTarget {
   readonly maxToolResultBytes?: number;
   /** Milliseconds a tool call may run before it ends with an error result coded `TOOL_TIMEOUT` (the run goes on). A tool's own `timeoutMs` wins. No limit by default. */
   readonly toolTimeoutMs?: number;
+  /** Cap on the model output kept in attempt records and `validation.failed` events, in characters (cut with a marker). Default 16 384. */
+  readonly maxRawOutputChars?: number;
 }
 
 /** Settings of `.outputSchema()`. */

@@ -51,6 +51,11 @@ export interface RunResult<T = string> {
 export interface RunOptions {
   /** Cancels the run: reaches the provider request, every wait and running tools. */
   readonly signal?: AbortSignal;
+  /**
+   * Milliseconds the whole run may take: then it is aborted like a signal, and ends with an
+   * `AbortedError` whose `timedOut` is true (its cause a `TimeoutError`). No limit by default.
+   */
+  readonly timeoutMs?: number;
   /** Id tying the run's events together. Default: a random UUID. */
   readonly runId?: string;
   /** Memory conversation to load and append to. Default `default` when the agent has memory. */

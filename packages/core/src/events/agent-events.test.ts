@@ -13,6 +13,7 @@ const everyEvent: Record<AgentEventName, true> = {
   'model.request': true,
   'model.response': true,
   'model.error': true,
+  'usage.invalid': true,
   'tool.start': true,
   'tool.end': true,
   'tool.validation': true,

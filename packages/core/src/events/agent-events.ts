@@ -86,6 +86,17 @@ export interface AgentEvents {
     readonly latencyMs: number;
     readonly retryAfterMs?: number;
   };
+  /** A provider reported a token count that is not a finite, non-negative number: it was recorded as 0. */
+  'usage.invalid': EventBase & {
+    readonly attempt: number;
+    readonly purpose: CallPurpose;
+    readonly provider: string;
+    readonly model: string;
+    /** `inputTokens`, `outputTokens`, `cacheReadTokens`, `cacheWriteTokens`, or `usage` when the whole record was missing. */
+    readonly field: string;
+    /** What was received: the number, or the type when not a number. */
+    readonly received: string;
+  };
   'tool.start': EventBase & { readonly toolCallId: string; readonly tool: string };
   'tool.end': EventBase & {
     readonly toolCallId: string;

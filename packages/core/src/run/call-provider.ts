@@ -1,4 +1,5 @@
-import { classifyError, reduceError } from '@keel/reliability';
+import { BadResponseError, classifyError, reduceError } from '@keel/reliability';
+import { checkResponse } from './check-response';
 import { IncompleteStreamError } from '../errors/incomplete-stream-error';
 import { StreamInterruptedError } from '../errors/stream-interrupted-error';
 import type { CallPurpose } from '../events/agent-events';
@@ -48,8 +49,11 @@ export async function callProvider(state: RunState, call: ProviderCall): Promise
   try {
     const stream = state.sink && purpose === 'step' ? target.provider.stream?.bind(target.provider) : undefined;
     const options = state.signal ? { signal: state.signal } : {};
-    response = stream ? await consumeStream(state, stream(request, options), attempt) : await raceAbort(target.provider.generate(request, options), state.signal);
-  } catch (error) {
+    const answered: unknown = stream ? await consumeStream(state, stream(request, options), attempt) : await raceAbort(Promise.resolve(target.provider.generate(request, options)), state.signal);
+    response = checkResponse(answered);
+  } catch (thrown) {
+    // Throwing `undefined` or `null` breaks the spec like a missing response does.
+    const error = thrown === undefined || thrown === null ? new BadResponseError({ message: `the provider threw ${String(thrown)}` }) : thrown;
     const { kind, retryAfterMs } = classifyError(error);
     const { name, message } = reduceError(error);
     emit(state, 'model.error', {

@@ -1,6 +1,7 @@
 import { feedbackInput, type GateResult, type ReliabilityScope, runGate, type ValidationFailure } from '@keel/reliability';
 import type { Message } from '../model/message';
 import type { ModelRequest, ModelResponse, ToolChoice } from '../model/model-provider-v1';
+import { sanitizeUsage } from '../usage/sanitize-usage';
 import { callProvider } from './call-provider';
 import { outputVerdict } from './output-verdict';
 import { emit, type RunState } from './run-state';
@@ -68,7 +69,15 @@ export function gatedCall(state: RunState, call: GatedCall): Promise<GateResult<
       return callProvider(state, { target, request: buildRequest(state, target.model, messages, call.toolChoice), attempt: context.attempt, purpose: call.purpose });
     },
     validate: (response) => (isStep ? outputVerdict(config, response) : { status: 'accept', value: undefined, rawOutput: response.text }),
-    usageOf: (response, context) => state.ledger.price((config.targets[context.providerIndex] ?? config.targets[0])?.model ?? '', response.usage),
+    usageOf: (response, context) => {
+      const target = config.targets[context.providerIndex] ?? (config.targets[0] as (typeof config.targets)[number]);
+      // The ledger's entry: bad counts are recorded as 0 and reported, never added up.
+      const { invalid } = sanitizeUsage(response.usage);
+      for (const { field, received } of invalid) {
+        emit(state, 'usage.invalid', { attempt: context.attempt, purpose: call.purpose, provider: target.provider.name, model: target.model, field, received });
+      }
+      return state.ledger.price(target.model, response.usage);
+    },
     onAttempt: (record) => {
       state.attempts.push(record);
       state.ledger.record(record.usage);
@@ -99,7 +108,10 @@ export function gatedCall(state: RunState, call: GatedCall): Promise<GateResult<
     },
     step: state.step,
     purpose: call.purpose,
-    runUsage: state.ledger.usage,
+    // Live: every rule reads the run's one ledger, so concurrent re-asks see each other's spend.
+    runUsage: () => state.ledger.usage,
+    exclusive: state.exclusive,
+    maxRawOutputChars: config.maxRawOutputChars,
     priorAttempts: state.attempts.slice(),
   });
 }

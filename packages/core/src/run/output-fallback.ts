@@ -1,4 +1,5 @@
-import { reduceError, ValidationFailure } from '@keel/reliability';
+import { AbortedError, reduceError, ValidationFailure } from '@keel/reliability';
+import { raceAbort } from '../shared/race-abort';
 import type { Provenance } from '../agent/run-result';
 import { emit, type RunState } from './run-state';
 
@@ -21,14 +22,16 @@ export async function resolveFallback(state: RunState, failure: ValidationFailur
   if (options.fallback) {
     const cause = failure ?? new ValidationFailure({ stage: 'schema-validate', message: reason, rawOutput: '', issues: [] });
     try {
-      const candidate = await options.fallback(cause, cause.rawOutput);
-      const checked = await validator.validate(candidate);
+      // User code and async validators are raced against the signal: neither can hold the run.
+      const candidate = await raceAbort(Promise.resolve().then(() => options.fallback?.(cause, cause.rawOutput)), state.signal);
+      const checked = await raceAbort(Promise.resolve(validator.validate(candidate)), state.signal);
       if (checked.ok) {
         emit(state, 'output.fallback_used', { tier: 'fallback', reason });
         return { value: checked.value, tier: 'fallback' };
       }
       why = `${reason}; the fallback value failed the schema: ${checked.issues.map((issue) => issue.message).join('; ')}`;
     } catch (error) {
+      if (state.signal?.aborted || AbortedError.isInstance(error)) throw error;
       why = `${reason}; the fallback threw: ${reduceError(error).message}`;
     }
   }

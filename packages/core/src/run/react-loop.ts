@@ -11,7 +11,9 @@ import { toResultPart, type ToolCallRecord } from '../tools/tool-result';
 import { UsageLedger } from '../usage/usage-ledger';
 import { gatedCall } from './gated-call';
 import type { RunConfig } from './run-config';
-import { emit, listens, type RunState } from './run-state';
+import { emit, listens, runLock, type RunState } from './run-state';
+import { raceAbort } from '../shared/race-abort';
+import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import { stepOutcome } from './step-outcome';
 
 /** The kept messages of the input (copies; never system or ephemeral ones). */
@@ -33,12 +35,41 @@ function runSystem(config: RunConfig, input: RunInput): string | undefined {
  * messages never contain ephemeral ones; memory receives the accepted exchange only.
  */
 export async function reactLoop(config: RunConfig, bus: EventBus, input: RunInput, options: RunOptions, sink?: StreamSink): Promise<RunResult<unknown>> {
+  const timeoutMs = options.timeoutMs;
+  if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs >= 1)) {
+    throw new AgentConfigurationError({ setting: 'run.timeoutMs', message: `must be a whole number >= 1, got ${timeoutMs}` });
+  }
+  const deadline = timeoutMs === undefined ? undefined : runDeadline(timeoutMs, options.signal);
+  try {
+    return await loop(config, bus, input, options, deadline?.signal ?? options.signal, sink);
+  } finally {
+    deadline?.clear();
+  }
+}
+
+/** A signal aborted by the caller's or, after `timeoutMs`, with a `TimeoutError` reason. */
+function runDeadline(timeoutMs: number, caller: AbortSignal | undefined): { readonly signal: AbortSignal; clear(): void } {
+  const controller = new AbortController();
+  const forward = () => controller.abort(caller?.reason);
+  if (caller?.aborted) forward();
+  else caller?.addEventListener('abort', forward, { once: true });
+  const timer = setTimeout(() => controller.abort(new DOMException(`the run took longer than its timeoutMs (${timeoutMs} ms)`, 'TimeoutError')), timeoutMs);
+  return {
+    signal: controller.signal,
+    clear: () => {
+      clearTimeout(timer);
+      caller?.removeEventListener('abort', forward);
+    },
+  };
+}
+
+async function loop(config: RunConfig, bus: EventBus, input: RunInput, options: RunOptions, signal: AbortSignal | undefined, sink?: StreamSink): Promise<RunResult<unknown>> {
   const system = runSystem(config, input);
   const state: RunState = {
     config,
     runId: options.runId ?? randomUUID(),
     system,
-    signal: options.signal,
+    signal,
     toolSignal: undefined,
     bus,
     ledger: new UsageLedger(config.pricing),
@@ -46,6 +77,7 @@ export async function reactLoop(config: RunConfig, bus: EventBus, input: RunInpu
     sink,
     step: 0,
     shownText: false,
+    exclusive: (config.rules.preCheck?.length ?? 0) > 0 ? runLock(signal) : undefined,
   };
   const startedAt = Date.now();
   const started = performance.now();
@@ -94,7 +126,8 @@ export async function reactLoop(config: RunConfig, bus: EventBus, input: RunInpu
   };
 
   try {
-    const history = config.memory && conversationId !== undefined ? (await config.memory.load(conversationId)).filter((message) => !message.ephemeral) : [];
+    // Stores are raced against the signal: a store that never answers cannot hold the run.
+    const history = config.memory && conversationId !== undefined ? (await raceAbort(Promise.resolve().then(() => config.memory?.load(conversationId) ?? []), state.signal)).filter((message) => !message.ephemeral) : [];
     runMessages.push(...inputMessages(input));
 
     for (let step = 1; step <= config.maxSteps; step++) {
@@ -137,7 +170,7 @@ export async function reactLoop(config: RunConfig, bus: EventBus, input: RunInpu
       steps.push({ step, finishReason, text, toolCalls: 0, modelCalls: state.attempts.length - callsBefore, durationMs: performance.now() - stepStarted });
       if (listens(state, 'step.end')) emit(state, 'step.end', { finishReason, toolCalls: 0, final: true });
       sink?.push({ type: 'step-end', step, finishReason });
-      if (config.memory && conversationId !== undefined) await config.memory.append(conversationId, runMessages);
+      if (config.memory && conversationId !== undefined) await raceAbort(Promise.resolve().then(() => config.memory?.append(conversationId, runMessages)), state.signal);
       const result = snapshot(text, outcome.value, outcome.provenance, outcome.repairs, outcome.issues);
       end('ok');
       return result;
@@ -171,6 +204,7 @@ function toolEnvironment(state: RunState, kept: readonly Message[]): ToolRunEnvi
     guards: config.guards,
     toolRetries: config.toolRetries,
     maxResultBytes: config.maxToolResultBytes,
+    maxEchoTokens: config.output?.options.maxFeedbackTokens,
     toolTimeoutMs: config.toolTimeoutMs,
     runId: state.runId,
     step: state.step,

@@ -18,6 +18,7 @@ export interface RunConfig {
   readonly maxAttemptsPerStep: number;
   readonly maxRetryAfterMs: number;
   readonly maxToolResultBytes: number;
+  readonly maxRawOutputChars: number;
   readonly toolTimeoutMs?: number;
   readonly system?: string;
   readonly tools: ReadonlyMap<string, AnyTool>;

@@ -1,4 +1,5 @@
 import type { AttemptRecord } from '@keel/reliability';
+import { raceAbort } from '../shared/race-abort';
 import type { AgentEventName, EventPayload } from '../events/agent-events';
 import type { EventBus } from '../events/event-bus';
 import type { UsageLedger } from '../usage/usage-ledger';
@@ -26,6 +27,26 @@ export interface RunState {
   step: number;
   /** Whether the current attempt has shown text to a pass-through stream. */
   shownText: boolean;
+  /**
+   * Admits the run's model calls one at a time (PreCheck and call together) when PreCheck rules are
+   * configured, so concurrent tool re-asks each see what the others spent; absent otherwise.
+   */
+  readonly exclusive: (<T>(work: () => Promise<T>) => Promise<T>) | undefined;
+}
+
+/**
+ * A lock running work one piece at a time, in arrival order. Waiting for a turn is raced against
+ * `signal`, so an aborted run never queues behind a call that hangs.
+ */
+export function runLock(signal: AbortSignal | undefined): <T>(work: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return <T>(work: () => Promise<T>): Promise<T> => {
+    const turn = tail.then(() => undefined, () => undefined);
+    const result = raceAbort(turn, signal).then(work);
+    // The next caller waits for this work to settle, whatever its outcome.
+    tail = result.then(() => undefined, () => undefined);
+    return result;
+  };
 }
 
 /** True when anything listens to `event`: callers skip building payloads nobody reads. */

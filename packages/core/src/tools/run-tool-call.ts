@@ -1,4 +1,4 @@
-import { AbortedError, escapeControl, formatFeedback, issueSignature, quote, reduceError, type ValidationIssue } from '@keel/reliability';
+import { AbortedError, CHARS_PER_TOKEN, escapeControl, truncateEcho, formatFeedback, issueSignature, quote, reduceError, type ValidationIssue } from '@keel/reliability';
 import { raceAbort } from '../shared/race-abort';
 import type { EventPayload, ToolValidationOutcome } from '../events/agent-events';
 import type { Message, ToolCallPart } from '../model/message';
@@ -30,6 +30,8 @@ export interface ToolRunEnvironment {
   readonly toolTimeoutMs?: number | undefined;
   /** Cap on a result sent to the model, in bytes (default 64 KB); longer ones are cut with a marker. */
   readonly maxResultBytes?: number | undefined;
+  /** Cap on the invalid arguments echoed in a re-ask, in tokens (the output's `maxFeedbackTokens`). Default 4000. */
+  readonly maxEchoTokens?: number | undefined;
   /** Makes a re-ask model call with the kept context plus these ephemeral messages. */
   readonly reask: (ephemeral: readonly Message[], toolChoice: ToolChoice) => Promise<ModelResponse>;
 }
@@ -179,8 +181,10 @@ async function validateWithReasks(env: ToolRunEnvironment, tool: AnyTool, call: 
   for (let retryCount = 0; ; retryCount++) {
     let result: Awaited<ReturnType<AnyTool['validator']['validate']>>;
     try {
-      result = await tool.validator.validate(args);
+      // An async validator that never settles cannot hold the run.
+      result = await raceAbort(Promise.resolve(tool.validator.validate(args)), env.abortSignal);
     } catch (error) {
+      if (env.abortSignal?.aborted || AbortedError.isInstance(error)) throw env.abortSignal ? AbortedError.fromSignal(env.abortSignal) : error;
       return { status: 'validator_error', args, retryCount, issues: [], message: reduceError(error).message };
     }
     if (result.ok) return { status: 'valid', args, value: result.value, retryCount };
@@ -200,7 +204,7 @@ async function validateWithReasks(env: ToolRunEnvironment, tool: AnyTool, call: 
     env.emit('tool.retry', { toolCallId: call.id, tool: call.name, retry: retryCount + 1, feedback });
     const response = await env.reask(
       [
-        { role: 'assistant', content: [{ ...call, arguments: args }], ephemeral: true },
+        { role: 'assistant', content: [{ ...call, arguments: echoArguments(args, env.maxEchoTokens ?? DEFAULT_ECHO_TOKENS) }], ephemeral: true },
         { role: 'tool', content: [{ type: 'tool-result', toolCallId: call.id, toolName: call.name, output: errorOutput('VALIDATION_FAILED', feedback), isError: true }], ephemeral: true },
       ],
       { type: 'tool', name: call.name },
@@ -211,6 +215,27 @@ async function validateWithReasks(env: ToolRunEnvironment, tool: AnyTool, call: 
     const rejection = runGuards(guards, call.name, args);
     if (rejection) return { status: 'guard_rejected_on_retry', args, retryCount: retryCount + 1, issues: [], rejection };
   }
+}
+
+/** Default cap on echoed arguments, in tokens (as the output's `maxFeedbackTokens`). */
+const DEFAULT_ECHO_TOKENS = 4000;
+
+/**
+ * The invalid arguments as echoed to the model in a re-ask: as they are when small, else their
+ * JSON cut to the echo budget around the truncation marker (sent as raw text), so a 5 MB argument
+ * never goes back out in full.
+ */
+function echoArguments(args: unknown, maxTokens: number): unknown {
+  const maxChars = maxTokens * CHARS_PER_TOKEN;
+  if (typeof args === 'string') return args.length <= maxChars ? args : truncateEcho(args, maxTokens);
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(args);
+  } catch {
+    return '[arguments that could not be serialised]';
+  }
+  if (json === undefined || json.length <= maxChars) return args;
+  return truncateEcho(json, maxTokens);
 }
 
 function validationMessage(outcome: ToolValidationOutcome, retryCount: number, issues: readonly ValidationIssue[]): string {

@@ -2,6 +2,19 @@ import { KeelError, hasMarker } from './keel-error';
 
 const marker = Symbol.for('keel.error.AbortedError');
 
+function isTimeout(reason: unknown): boolean {
+  try {
+    return typeof reason === 'object' && reason !== null && (reason as { name?: unknown }).name === 'TimeoutError';
+  } catch {
+    return false;
+  }
+}
+
+function timeoutDetail(reason: unknown): string {
+  const message = (reason as { message?: unknown }).message;
+  return typeof message === 'string' && message !== '' ? `: ${message}` : '';
+}
+
 /** The operation was cancelled through its `AbortSignal`. Never retried. */
 export class AbortedError extends KeelError {
   private readonly [marker] = true;
@@ -18,8 +31,15 @@ export class AbortedError extends KeelError {
     return hasMarker(value, marker);
   }
 
-  /** Builds the error for an aborted signal, keeping its reason as the cause. */
+  /** True when the abort was a timeout (the signal's reason is a `TimeoutError`), e.g. a run's `timeoutMs`. */
+  get timedOut(): boolean {
+    return isTimeout(this.cause);
+  }
+
+  /** Builds the error for an aborted signal, keeping its reason as the cause; a timeout says so in the message. */
   static fromSignal(signal: AbortSignal): AbortedError {
-    return new AbortedError({ cause: signal.reason });
+    const reason: unknown = signal.reason;
+    if (isTimeout(reason)) return new AbortedError({ message: `The operation timed out${timeoutDetail(reason)}`, cause: reason });
+    return new AbortedError({ cause: reason });
   }
 }

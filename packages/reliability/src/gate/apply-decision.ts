@@ -1,4 +1,5 @@
 import { reduceError } from '../errors/keel-error';
+import { raceSignal, rethrowIfAborted } from '../race-signal';
 import { sleep } from '../sleep';
 import type { AttemptRecord } from './attempt-record';
 import { buildFeedback } from './build-feedback';
@@ -58,8 +59,9 @@ export async function applyDecision<TResponse, TValue>(
       if (!fallback) return stop(rule?.kind ?? 'fallback', 'a rule chose fallback but none is configured');
       let value: TValue;
       try {
-        value = await fallback(outcome.scope, run.lastFailure);
+        value = await raceSignal(fallback(outcome.scope, run.lastFailure), run.signal);
       } catch (error) {
+        rethrowIfAborted(run.signal, error);
         return stop('fallback-failed', rule?.kind, error);
       }
       return accept(run, outcome, value, 'fallback');
@@ -98,8 +100,11 @@ async function prepareRetry<TResponse, TValue>(
     if (retryAfterMs !== undefined) delayMs = Math.min(retryAfterMs, run.maxRetryAfterMs);
     else {
       try {
-        delayMs = Math.max(0, (await resolveValue(rule.backoff, scope)) ?? 0);
+        const backoff = await raceSignal(resolveValue(rule.backoff, scope), run.signal);
+        // A backoff that is not a finite number waits nothing rather than forever.
+        delayMs = typeof backoff === 'number' && Number.isFinite(backoff) ? Math.max(0, backoff) : 0;
       } catch (error) {
+        rethrowIfAborted(run.signal, error);
         emitGateEvent(run, { type: 'reliability.rule_error', phase: 'post-decide', ruleKind: rule.kind, part: 'backoff', message: reduceError(error).message });
         stop('rule-error', rule.kind, 'rule-error', error);
       }

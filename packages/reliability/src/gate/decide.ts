@@ -1,4 +1,5 @@
 import { reduceError } from '../errors/keel-error';
+import { isPromiseLike, raceSignal, rethrowIfAborted } from '../race-signal';
 import { emitGateEvent, failFast, type GateRun, scopeOf } from './gate-run';
 import type { AttemptOutcome } from './make-attempt';
 import type { ReliabilityRule, RuleDecision } from './rule';
@@ -31,10 +32,14 @@ function match<TResponse, TValue>(
     } catch (error) {
       return ruleError(run, rule, scope, error);
     }
-    if (answer instanceof Promise) {
-      return answer.then(
+    if (isPromiseLike<boolean>(answer)) {
+      // A `when` that never settles cannot hold the run: it is raced against the signal.
+      return raceSignal(answer, run.signal).then(
         (matched) => (matched ? rule : match(run, list, scope, index + 1)),
-        (error: unknown) => ruleError(run, rule, scope, error),
+        (error: unknown) => {
+          rethrowIfAborted(run.signal, error);
+          return ruleError(run, rule, scope, error);
+        },
       );
     }
     if (answer) return rule;

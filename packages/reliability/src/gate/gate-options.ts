@@ -32,7 +32,10 @@ export type GateVerdict<TValue> =
 
 /** Settings of {@link runGate}. Optional settings may also be given as `undefined`. */
 export interface GateOptions<TResponse, TValue = TResponse> {
-  /** Makes one attempt. Throwing is a provider failure, classified by `classify`. */
+  /**
+   * Makes one attempt. Throwing is a provider failure, classified by `classify`; resolving to
+   * `undefined` or `null`, or throwing a non-error, is a `bad-response`. Raced against `signal`.
+   */
   readonly call: (context: GateAttemptContext) => Promise<TResponse>;
   /** Judges a response. Default: accept it as the value. */
   readonly validate?: ((response: TResponse, context: GateAttemptContext) => GateVerdict<TValue> | Promise<GateVerdict<TValue>>) | undefined;
@@ -69,8 +72,20 @@ export interface GateOptions<TResponse, TValue = TResponse> {
   /** Reported in attempt records. */
   readonly step?: number | undefined;
   readonly purpose?: AttemptRecord['purpose'] | undefined;
-  /** Usage of the run before this gate run, for run-wide budgets. */
-  readonly runUsage?: UsageTotals | undefined;
+  /**
+   * Usage of the enclosing run, for run-wide budgets: a snapshot of the run before this gate run
+   * (this run's attempts are added to it), or a function returning the live total of the whole run
+   * — this gate run and any concurrent ones included — read each time a rule runs.
+   */
+  readonly runUsage?: UsageTotals | (() => UsageTotals) | undefined;
+  /**
+   * Runs each attempt's PreCheck and call inside it. Concurrent gate runs that share one budget pass
+   * the same lock (a function running work one at a time) so every PreCheck sees what the others
+   * spent: a cap is then exceeded by at most one call's usage.
+   */
+  readonly exclusive?: (<T>(work: () => Promise<T>) => Promise<T>) | undefined;
+  /** Cap on the raw output kept in attempt records and `validation.failed` events, in characters. Default 16 384. */
+  readonly maxRawOutputChars?: number | undefined;
   /** Classifies thrown values. Default {@link classifyError}. */
   readonly classify?: ((error: unknown) => ErrorClassification) | undefined;
   /** Attempts the enclosing run made before this gate run: a fail-fast error lists them first, so it carries the whole run's attempts. */

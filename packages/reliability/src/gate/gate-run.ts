@@ -108,6 +108,13 @@ export function failFast<TResponse, TValue>(run: GateRun<TResponse, TValue>, { l
   });
 }
 
+/** The run's usage: the live total when the caller gives one, else the snapshot plus this gate run's. */
+function runUsageOf<TResponse, TValue>(run: GateRun<TResponse, TValue>): UsageTotals {
+  const runUsage = run.options.runUsage;
+  if (typeof runUsage === 'function') return runUsage();
+  return runUsage ? addUsage(runUsage, run.usage) : run.usage;
+}
+
 /** The scope rules see for `attempt`: the facts of the run so far, with live (read-only) history views. */
 export function scopeOf<TResponse, TValue>(run: GateRun<TResponse, TValue>, attempt: number, phase: ReliabilityScope['phase']): Mutable<ReliabilityScope<TResponse>> {
   const scope: Mutable<ReliabilityScope<TResponse>> = {
@@ -120,7 +127,7 @@ export function scopeOf<TResponse, TValue>(run: GateRun<TResponse, TValue>, atte
     // Live views, read-only by type: a scope is valid during the rule call that receives it.
     validationErrorHistory: run.validationErrorHistory,
     history: run.history,
-    usage: { step: run.usage, run: run.options.runUsage ? addUsage(run.options.runUsage, run.usage) : run.usage },
+    usage: { step: run.usage, run: runUsageOf(run) },
     retries: attempt - 1,
   };
   if (run.signal) scope.signal = run.signal;

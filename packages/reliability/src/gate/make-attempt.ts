@@ -1,5 +1,8 @@
 import type { ErrorKind } from '../error-kind';
 import { AbortedError } from '../errors/aborted-error';
+import { BadResponseError } from '../errors/bad-response-error';
+import { CHARS_PER_TOKEN, truncateEcho } from '../feedback/truncate-echo';
+import { isPromiseLike, raceSignal } from '../race-signal';
 import type { ValidationFailure } from '../errors/validation-failure';
 import { addUsage, type UsageTotals, ZERO_USAGE } from '../usage';
 import { issueSignature, type ValidationIssue } from '../validation/issue';
@@ -7,6 +10,14 @@ import type { AttemptRecord } from './attempt-record';
 import { emitGateEvent, failFast, type GateRun, type Mutable, scopeOf } from './gate-run';
 import type { GateAttemptContext, GateVerdict } from './gate-options';
 import type { ReliabilityScope } from './scope';
+
+/** Default cap on raw output kept in attempt records and events, in characters. */
+export const DEFAULT_MAX_RAW_OUTPUT_CHARS = 16_384;
+
+/** Raw output as kept in records and events: at most `maxChars`, cut around the truncation marker. */
+function capRawOutput(text: string, maxChars: number): string {
+  return text.length <= maxChars ? text : truncateEcho(text, maxChars / CHARS_PER_TOKEN);
+}
 
 /** What one attempt produced, as plain data: the input of the decision. */
 export interface AttemptOutcome<TResponse, TValue> {
@@ -42,23 +53,30 @@ async function callAndJudge<TResponse, TValue>(run: GateRun<TResponse, TValue>, 
   const { options, signal } = run;
   const started = performance.now();
   let response: TResponse;
-  try {
-    response = await options.call(context);
-  } catch (thrown) {
+  const failed = (thrown: unknown): Judged<TResponse, TValue> => {
     const latencyMs = performance.now() - started;
     const classified = run.classify(thrown);
     const kind = signal?.aborted ? 'aborted' : classified.kind;
     return { response: undefined, thrown, verdict: undefined, validatorError: undefined, kind, retryAfterMs: classified.retryAfterMs, usage: ZERO_USAGE, latencyMs };
+  };
+  try {
+    response = await raceSignal(options.call(context), signal);
+  } catch (thrown) {
+    // Throwing `undefined` or `null` breaks the spec: there is no error to classify.
+    return failed(thrown === undefined || thrown === null ? new BadResponseError({ message: `the call threw ${String(thrown)}` }) : thrown);
   }
+  if (response === undefined || response === null) return failed(new BadResponseError({ message: `the call returned ${String(response)}` }));
   const latencyMs = performance.now() - started;
   const usage = options.usageOf?.(response, context) ?? ZERO_USAGE;
   const answered = { response, thrown: undefined, retryAfterMs: undefined, usage, latencyMs };
   try {
     const judged = options.validate ? options.validate(response, context) : { status: 'accept' as const, value: response as unknown as TValue };
-    const verdict = judged instanceof Promise ? await judged : judged;
+    // An async validator that never settles cannot hold the run.
+    const verdict = isPromiseLike<GateVerdict<TValue>>(judged) ? await raceSignal(judged, signal) : judged;
     const kind = verdict.status === 'accept' ? 'ok' : verdict.status === 'invalid' ? (verdict.failure.stage === 'json-parse' ? 'parse-fail' : 'schema-fail') : verdict.errorKind;
     return { ...answered, verdict, validatorError: undefined, kind };
   } catch (error) {
+    if (signal?.aborted || AbortedError.isInstance(error)) return { ...answered, verdict: undefined, validatorError: undefined, thrown: error, kind: 'aborted' };
     // A validator that crashes is a bug, not a model failure: counted, reported, never retried.
     return { ...answered, verdict: undefined, validatorError: error, kind: 'unknown' };
   }
@@ -94,7 +112,8 @@ export async function makeAttempt<TResponse, TValue>(run: GateRun<TResponse, TVa
     usage: judged.usage,
     feedbackSent: run.feedback !== undefined,
   };
-  if (rawOutput !== undefined) record.rawOutput = rawOutput;
+  const maxRawOutputChars = options.maxRawOutputChars ?? DEFAULT_MAX_RAW_OUTPUT_CHARS;
+  if (rawOutput !== undefined) record.rawOutput = capRawOutput(rawOutput, maxRawOutputChars);
   run.attempts.push(record);
   try {
     options.onAttempt?.(record);
@@ -116,7 +135,7 @@ export async function makeAttempt<TResponse, TValue>(run: GateRun<TResponse, TVa
       message: failure.message,
       stage: failure.stage,
       ...(failure.path === undefined ? {} : { path: failure.path }),
-      rawOutput: failure.rawOutput,
+      rawOutput: capRawOutput(failure.rawOutput, maxRawOutputChars),
       attempt,
       cumulativeRetries: run.validationErrorHistory.length,
       issueCount: failure.issues.length,

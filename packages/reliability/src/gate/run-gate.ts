@@ -22,8 +22,12 @@ export async function runGate<TResponse, TValue = TResponse>(options: GateOption
   const run = startGateRun(options);
   for (let attempt = 1; ; attempt++) {
     if (run.signal?.aborted) throw AbortedError.fromSignal(run.signal);
-    await preCheck(run, attempt);
-    const outcome = await makeAttempt(run, attempt);
+    const checkAndCall = async () => {
+      await preCheck(run, attempt);
+      return makeAttempt(run, attempt);
+    };
+    // With a shared lock, PreCheck and the call happen together, so no sibling spends in between.
+    const outcome = run.options.exclusive ? await run.options.exclusive(checkAndCall) : await checkAndCall();
     const decision = await decide(run, outcome);
     const result = await applyDecision(run, outcome, decision);
     if (result) return result;
