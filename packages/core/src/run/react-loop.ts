@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { AbortedError, type JsonRepair, reduceError, type ValidationIssue } from '@keel/reliability';
 import type { Provenance, RunInput, RunOptions, RunResult, StepRecord } from '../agent/run-result';
 import type { StreamSink } from '../agent/stream-part';
@@ -67,7 +66,7 @@ async function loop(config: RunConfig, bus: EventBus, input: RunInput, options: 
   const system = runSystem(config, input);
   const state: RunState = {
     config,
-    runId: options.runId ?? randomUUID(),
+    runId: options.runId ?? globalThis.crypto.randomUUID(),
     system,
     signal,
     toolSignal: undefined,

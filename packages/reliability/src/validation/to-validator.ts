@@ -3,6 +3,8 @@ import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/sp
 import { ajvValidator } from './ajv-validator';
 import { InvalidSchemaError } from '../errors/invalid-schema-error';
 import { reduceError } from '../errors/keel-error';
+import { canGenerateCode } from './code-generation';
+import { interpretiveValidator } from './interpretive-validator';
 import type { SchemaValidationResult, SchemaValidator } from './schema-validator';
 import { type ForeignIssue, issuesFromStandard } from './standard-issues';
 
@@ -84,7 +86,8 @@ const validators = new WeakMap<object, SchemaValidator<unknown>>();
 
 /**
  * Turns any accepted schema into a {@link SchemaValidator} whose issues are normalised. Standard
- * Schema is detected first (Zod objects also have `parse`), then `{ parse }`, then JSON Schema.
+ * Schema is detected first (Zod objects also have `parse`), then `{ parse }`, then JSON Schema:
+ * compiled with ajv, or interpreted where the runtime forbids code generation (edge runtimes).
  * The validator is built once per schema object and cached.
  * @throws {InvalidSchemaError} when the schema is none of these kinds.
  */
@@ -98,7 +101,9 @@ export function toValidator<S extends AnySchema>(schema: S): SchemaValidator<Inf
     ? standardValidator<InferSchema<S>>(schema)
     : typeof (schema as ParseSchema<unknown>).parse === 'function'
       ? parseValidator(schema as ParseSchema<InferSchema<S>>)
-      : ajvValidator<InferSchema<S>>(schema);
+      : canGenerateCode()
+        ? ajvValidator<InferSchema<S>>(schema)
+        : interpretiveValidator<InferSchema<S>>(schema);
   validators.set(schema, validator);
   return validator;
 }

@@ -1,0 +1,186 @@
+import { dereference, type OutputUnit, type Schema, validate } from '@cfworker/json-schema';
+import { parsePointer } from './ajv-validator';
+import { keywordWording } from './ajv-message';
+import type { IssuePath, ValidationIssue } from './issue';
+import type { SchemaValidator } from './schema-validator';
+import { valueAt } from './value-at';
+
+/** Keywords that only say "a subschema failed": their nested units carry the real problems. */
+const WRAPPERS: ReadonlySet<string> = new Set([
+  'properties',
+  'patternProperties',
+  'items',
+  'prefixItems',
+  'additionalItems',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'dependentSchemas',
+  '$ref',
+  '$recursiveRef',
+  'allOf',
+]);
+
+const UNIONS: ReadonlySet<string> = new Set(['anyOf', 'oneOf']);
+
+type SchemaNode = Readonly<Record<string, unknown>>;
+type Lookup = Readonly<Record<string, Schema | boolean>>;
+
+function decodeSegment(segment: string): string {
+  return decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/** An instance location (`#/items/0`) as an issue path (`['items', 0]`). */
+function pathOf(instanceLocation: string): IssuePath {
+  return parsePointer(instanceLocation.slice(1).split('/').map(decodeURIComponent).join('/'));
+}
+
+/** The schema node a keyword location points into (following `$ref`), or an empty node. */
+function nodeAt(root: Schema, lookup: Lookup, keywordLocation: string): SchemaNode {
+  const segments = keywordLocation.slice(2).split('/').slice(0, -1);
+  let node: unknown = root;
+  for (const raw of segments) {
+    if (typeof node !== 'object' || node === null) return {};
+    const current = node as Schema;
+    node = raw === '$ref' && typeof current.__absolute_ref__ === 'string' ? lookup[current.__absolute_ref__] : current[decodeSegment(raw)];
+  }
+  return typeof node === 'object' && node !== null ? (node as SchemaNode) : {};
+}
+
+/**
+ * Turns an interpretive validator's output units into issues identical to ajv's for the same
+ * schema and value: same paths, kinds, expected values, messages and order.
+ */
+function issuesFromUnits(units: readonly OutputUnit[], root: Schema, lookup: Lookup, data: unknown): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  /** Where an object's own issues go: before its properties' issues, as ajv reports them. */
+  const insertAt = new Map<string, number>();
+  const failedUnions: string[] = [];
+  const tooLong = new Set<string>();
+
+  const cursor = (target: string | undefined) => (target === undefined ? issues.length : (insertAt.get(target) ?? issues.length));
+  const emit = (issue: ValidationIssue, target: string | undefined) => {
+    if (target === undefined) {
+      issues.push(issue);
+      return;
+    }
+    const index = cursor(target);
+    issues.splice(index, 0, issue);
+    for (const [location, at] of insertAt) if (at > index || location === target) insertAt.set(location, at + 1);
+    if (!insertAt.has(target)) insertAt.set(target, index + 1);
+  };
+  const keywordIssue = (unit: OutputUnit): ValidationIssue => {
+    const path = pathOf(unit.instanceLocation);
+    const wording = keywordWording(unit.keyword, nodeAt(root, lookup, unit.keywordLocation));
+    const kind = kindByKeyword[unit.keyword] ?? 'other';
+    return {
+      path,
+      kind,
+      message: wording.message,
+      ...(wording.expected === undefined ? {} : { expected: wording.expected }),
+      received: valueAt(data, path),
+    };
+  };
+  const unionIssue = (unit: OutputUnit, index: number): ValidationIssue => {
+    const prefix = `${unit.keywordLocation}/`;
+    const branches = units.slice(index + 1).filter((candidate) => candidate.keywordLocation.startsWith(prefix) && !WRAPPERS.has(candidate.keyword));
+    if (branches.length > 0 && branches.every((branch) => branch.keyword === 'const')) {
+      const values = branches.map((branch) => JSON.stringify(nodeAt(root, lookup, branch.keywordLocation).const));
+      const path = pathOf(unit.instanceLocation);
+      return { path, kind: 'enum', expected: values.join(', '), received: valueAt(data, path), message: `must be one of ${values.join(', ')}` };
+    }
+    return keywordIssue(unit);
+  };
+
+  const walk = (from: number, to: number, target: string | undefined, additionalOf: string | undefined) => {
+    for (let index = from; index < to; index++) {
+      const unit = units[index] as OutputUnit;
+      if (failedUnions.some((location) => unit.keywordLocation.startsWith(`${location}/`))) continue;
+      if (unit.keyword === 'additionalProperties') {
+        // The units the additional property produced follow it; ajv reports them before the properties'.
+        const prefix = `${unit.keywordLocation}/`;
+        let end = index + 1;
+        if (units[end]?.keyword === 'false') end++;
+        else while (end < to && (units[end] as OutputUnit).keywordLocation.startsWith(prefix)) end++;
+        walk(index + 1, end, unit.instanceLocation, unit.instanceLocation);
+        index = end - 1;
+        continue;
+      }
+      if (unit.keyword === 'additionalItems' && units[index + 1]?.keyword === 'false') {
+        // One issue for the whole array, as ajv reports it, before its items' issues.
+        index++;
+        if (tooLong.has(unit.instanceLocation)) continue;
+        tooLong.add(unit.instanceLocation);
+        const path = pathOf(unit.instanceLocation);
+        const count = (nodeAt(root, lookup, unit.keywordLocation).items as unknown[] | undefined)?.length ?? 0;
+        emit({ path, kind: 'other', message: `must NOT have more than ${count} items`, expected: `additionalItems ${count}`, received: valueAt(data, path) }, unit.instanceLocation);
+        continue;
+      }
+      if (unit.keyword === 'properties' || unit.keyword === 'patternProperties' || unit.keyword === 'items' || unit.keyword === 'prefixItems') {
+        if (!insertAt.has(unit.instanceLocation)) insertAt.set(unit.instanceLocation, cursor(target));
+        continue;
+      }
+      if (WRAPPERS.has(unit.keyword)) continue;
+      if (unit.keyword === 'false' && additionalOf !== undefined) {
+        const path = pathOf(unit.instanceLocation);
+        emit({ path, kind: 'extra', message: 'must NOT have additional properties', received: valueAt(data, path) }, target);
+        continue;
+      }
+      if (UNIONS.has(unit.keyword)) {
+        emit(unionIssue(unit, index), target);
+        failedUnions.push(unit.keywordLocation);
+        continue;
+      }
+      if (unit.keyword === 'required') {
+        const missing = /^Instance does not have required property "(.*)"\.$/s.exec(unit.error)?.[1] ?? '';
+        const path = [...pathOf(unit.instanceLocation), missing];
+        emit({ path, kind: 'missing', message: `must have required property '${missing}'` }, target);
+        continue;
+      }
+      emit(keywordIssue(unit), target);
+    }
+  };
+  walk(0, units.length, undefined, undefined);
+  return issues;
+}
+
+const kindByKeyword: Readonly<Record<string, ValidationIssue['kind']>> = {
+  type: 'type',
+  enum: 'enum',
+  const: 'enum',
+  format: 'format',
+  minimum: 'too-small',
+  exclusiveMinimum: 'too-small',
+  minLength: 'too-small',
+  minItems: 'too-small',
+  minProperties: 'too-small',
+  maximum: 'too-big',
+  exclusiveMaximum: 'too-big',
+  maxLength: 'too-big',
+  maxItems: 'too-big',
+  maxProperties: 'too-big',
+  pattern: 'pattern',
+  anyOf: 'union',
+  oneOf: 'union',
+};
+
+/**
+ * A validator for a JSON Schema (TypeBox schemas are JSON Schema) that interprets the schema
+ * instead of compiling it (`@cfworker/json-schema`, draft-07), for runtimes that forbid code
+ * generation. Its issues match {@link ajvValidator}'s: same kinds, paths, wording and feedback.
+ */
+export function interpretiveValidator<T>(schema: object): SchemaValidator<T> {
+  const jsonSchema = JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
+  // The interpreter annotates the schema it is given; it gets a copy of its own.
+  const own = JSON.parse(JSON.stringify(schema)) as Schema;
+  const lookup = dereference(own);
+  const description = typeof jsonSchema.description === 'string' ? jsonSchema.description : undefined;
+  return {
+    jsonSchema,
+    ...(description === undefined ? {} : { description }),
+    validate(value) {
+      const result = validate(value, own, '7', lookup, false);
+      if (result.valid) return { ok: true, value: value as T };
+      return { ok: false, issues: issuesFromUnits(result.errors, own, lookup, value) };
+    },
+  };
+}
