@@ -13,6 +13,10 @@ interface AbortSignal {
 
 declare var AbortSignal: {
   readonly prototype: AbortSignal;
+  /** A signal that aborts when any of the given ones does. */
+  any(signals: readonly AbortSignal[]): AbortSignal;
+  /** A signal that aborts after the given time. */
+  timeout(milliseconds: number): AbortSignal;
 };
 
 interface AbortController {
@@ -25,9 +29,22 @@ declare var AbortController: {
   new (): AbortController;
 };
 
-declare function setTimeout(callback: () => void, milliseconds?: number): unknown;
+declare function setTimeout<A extends unknown[]>(callback: (...args: A) => void, milliseconds?: number, ...args: A): unknown;
 declare function clearTimeout(handle: unknown): void;
 declare function structuredClone<T>(value: T): T;
 
 declare var performance: { now(): number };
 declare var crypto: { randomUUID(): string };
+
+interface TextEncoder {
+  encode(input?: string): Uint8Array;
+}
+declare var TextEncoder: { readonly prototype: TextEncoder; new (): TextEncoder };
+
+interface TextDecoder {
+  decode(input?: Uint8Array, options?: { readonly stream?: boolean }): string;
+}
+declare var TextDecoder: {
+  readonly prototype: TextDecoder;
+  new (label?: string, options?: { readonly fatal?: boolean; readonly ignoreBOM?: boolean }): TextDecoder;
+};

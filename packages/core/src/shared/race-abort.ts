@@ -6,7 +6,11 @@ import { AbortedError } from '@keel/reliability';
  */
 export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(AbortedError.fromSignal(signal));
+  if (signal.aborted) {
+    // The work was already started: its own rejection must not go unhandled.
+    promise.catch(() => undefined);
+    return Promise.reject(AbortedError.fromSignal(signal));
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(AbortedError.fromSignal(signal));
     signal.addEventListener('abort', onAbort, { once: true });

@@ -1,5 +1,6 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
+import { InvalidSchemaError } from '../errors/invalid-schema-error';
 import { formatFeedback } from '../feedback/format-feedback';
 import { ajvValidator } from './ajv-validator';
 import { interpretiveValidator } from './interpretive-validator';
@@ -138,6 +139,22 @@ describe('interpretiveValidator (no code generation)', () => {
       expect(failures).toBeGreaterThan(inputs.length / 2);
     });
   }
+
+  it('refuses the schemas ajv refuses, with the same hint', () => {
+    const refused: readonly object[] = [
+      { type: 'object', properties: { a: { type: 'string', foo: 1 } } },
+      { type: 'string', format: 'nope' },
+      { name: { type: 'string' } },
+      { type: 'strin' },
+      { anyOf: [{ type: 'string' }, { minimum: 1, bogus: true }] },
+    ];
+    for (const schema of refused) {
+      expect(() => ajvValidator(schema)).toThrow(InvalidSchemaError);
+      expect(() => interpretiveValidator(schema)).toThrow(InvalidSchemaError);
+    }
+    expect(() => interpretiveValidator({ name: { type: 'string' } })).toThrow(/unknown keyword: "name".*z\.object/);
+    for (const { schema } of corpus) expect(() => interpretiveValidator(schema)).not.toThrow();
+  });
 
   it('accepts a valid value and returns it unchanged', () => {
     const value = { x: 1, y: 2 };

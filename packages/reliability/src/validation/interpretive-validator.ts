@@ -1,6 +1,7 @@
 import { dereference, type OutputUnit, type Schema, validate } from '@cfworker/json-schema';
 import { parsePointer } from './ajv-validator';
 import { keywordWording } from './ajv-message';
+import { checkSchema } from './check-schema';
 import type { IssuePath, ValidationIssue } from './issue';
 import type { SchemaValidator } from './schema-validator';
 import { valueAt } from './value-at';
@@ -167,8 +168,10 @@ const kindByKeyword: Readonly<Record<string, ValidationIssue['kind']>> = {
  * A validator for a JSON Schema (TypeBox schemas are JSON Schema) that interprets the schema
  * instead of compiling it (`@cfworker/json-schema`, draft-07), for runtimes that forbid code
  * generation. Its issues match {@link ajvValidator}'s: same kinds, paths, wording and feedback.
+ * @throws {InvalidSchemaError} for what ajv's strict mode refuses: unknown keywords, formats, types.
  */
 export function interpretiveValidator<T>(schema: object): SchemaValidator<T> {
+  checkSchema(schema);
   const jsonSchema = JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
   // The interpreter annotates the schema it is given; it gets a copy of its own.
   const own = JSON.parse(JSON.stringify(schema)) as Schema;
