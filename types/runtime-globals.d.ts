@@ -48,3 +48,8 @@ declare var TextDecoder: {
   readonly prototype: TextDecoder;
   new (label?: string, options?: { readonly fatal?: boolean; readonly ignoreBOM?: boolean }): TextDecoder;
 };
+
+interface DOMException extends Error {
+  readonly name: string;
+}
+declare var DOMException: { readonly prototype: DOMException; new (message?: string, name?: string): DOMException };

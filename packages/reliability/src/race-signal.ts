@@ -13,7 +13,11 @@ export function isPromiseLike<T>(value: unknown): value is PromiseLike<T> {
 export function raceSignal<T>(work: T | PromiseLike<T>, signal: AbortSignal | undefined): Promise<T> {
   const promise = Promise.resolve(work);
   if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(AbortedError.fromSignal(signal));
+  if (signal.aborted) {
+    // The work was already started: its own rejection must not go unhandled.
+    promise.catch(() => undefined);
+    return Promise.reject(AbortedError.fromSignal(signal));
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(AbortedError.fromSignal(signal));
     signal.addEventListener('abort', onAbort, { once: true });
