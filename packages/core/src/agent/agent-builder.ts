@@ -131,6 +131,11 @@ export class AgentBuilder<TOutput = string> {
     if (!isWholeAtLeast(options.maxAttemptsPerStep, 1)) fail('maxAttemptsPerStep', `must be a whole number >= 1, got ${options.maxAttemptsPerStep}`);
     if (options.maxTokens !== undefined && !isWholeAtLeast(options.maxTokens, 1)) fail('maxTokens', `must be a whole number >= 1, got ${options.maxTokens}`);
     if (!isWholeAtLeast(options.maxRetryAfterMs, 0)) fail('maxRetryAfterMs', `must be a whole number >= 0, got ${options.maxRetryAfterMs}`);
+    for (const [model, price] of Object.entries(options.pricing ?? {})) {
+      for (const [field, value] of Object.entries(price ?? {})) {
+        if (!(typeof value === 'number' && Number.isFinite(value) && value >= 0)) fail(`pricing.${model}.${field}`, `must be a finite number >= 0, got ${String(value)}`);
+      }
+    }
     if (!isWholeAtLeast(options.toolTimeoutMs, 1)) fail('toolTimeoutMs', `must be a whole number >= 1, got ${options.toolTimeoutMs}`);
     if (!isWholeAtLeast(options.maxRawOutputChars, 64)) fail('maxRawOutputChars', `must be a whole number >= 64, got ${options.maxRawOutputChars}`);
     if (!isWholeAtLeast(options.maxToolResultBytes, 64)) fail('maxToolResultBytes', `must be a whole number >= 64, got ${options.maxToolResultBytes}`);

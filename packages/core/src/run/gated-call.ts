@@ -112,7 +112,7 @@ export function gatedCall(state: RunState, call: GatedCall): Promise<GateResult<
     runUsage: () => state.ledger.usage,
     exclusive: state.exclusive,
     maxRawOutputChars: config.maxRawOutputChars,
-    priorAttempts: state.attempts.slice(),
+    runAttempts: () => state.attempts,
   });
 }
 

@@ -90,6 +90,12 @@ export interface GateOptions<TResponse, TValue = TResponse> {
   readonly classify?: ((error: unknown) => ErrorClassification) | undefined;
   /** Attempts the enclosing run made before this gate run: a fail-fast error lists them first, so it carries the whole run's attempts. */
   readonly priorAttempts?: readonly AttemptRecord[] | undefined;
+  /**
+   * The enclosing run's attempts so far, live (this gate run's and concurrent ones' included, as
+   * recorded by `onAttempt`): when given, a fail-fast error carries these instead of `priorAttempts`
+   * plus this run's, so concurrent gate runs never lose each other's attempts.
+   */
+  readonly runAttempts?: (() => readonly AttemptRecord[]) | undefined;
   /** Called after every attempt with its record (for ledgers and live traces). */
   readonly onAttempt?: ((record: AttemptRecord) => void) | undefined;
 }

@@ -103,7 +103,7 @@ export function failFast<TResponse, TValue>(run: GateRun<TResponse, TValue>, { l
   throw new ReliabilityFailFastError({
     ...fields,
     ...labelled,
-    attempts: [...(run.options.priorAttempts ?? []), ...run.attempts],
+    attempts: run.options.runAttempts ? run.options.runAttempts().slice() : [...(run.options.priorAttempts ?? []), ...run.attempts],
     ...(run.lastFailure === undefined ? {} : { lastValidationFailure: run.lastFailure }),
   });
 }

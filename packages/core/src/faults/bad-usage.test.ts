@@ -1,0 +1,73 @@
+import { tokenBudget } from '@keel/reliability';
+import { describe, expect, it } from 'vitest';
+import { Agent, type AgentEvents, type ModelProviderV1, ReliabilityFailFastError } from '../index';
+
+/**
+ * Usage is sanitised at the ledger's entry: a count that is not a finite, non-negative number is
+ * recorded as 0, a `usage.invalid` event names the call and the field, and budgets keep counting.
+ */
+
+const good = { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 };
+
+function provider(usages: readonly unknown[]): ModelProviderV1 {
+  let call = 0;
+  return {
+    specificationVersion: 'v1',
+    name: 'counting',
+    generate: async () => {
+      const usage = usages[Math.min(call++, usages.length - 1)];
+      return { content: [{ type: 'text', text: 'ok' }], text: 'ok', finishReason: 'stop', usage: usage as never };
+    },
+  };
+}
+
+const badValues: [string, unknown, string][] = [
+  ['negative', -500, '-500'],
+  ['NaN', Number.NaN, 'NaN'],
+  ['Infinity', Number.POSITIVE_INFINITY, 'Infinity'],
+  ['a string', '250', 'string'],
+  ['null', null, 'null'],
+  ['an object', {}, 'object'],
+];
+
+describe.each(badValues)('an outputTokens count that is %s', (_name, value, received) => {
+  it('is recorded as 0 and reported once, naming the call and the field', async () => {
+    const invalid: AgentEvents['usage.invalid'][] = [];
+    const agent = Agent.create({ provider: provider([{ ...good, outputTokens: value }]), model: 'm' })
+      .on('usage.invalid', (payload) => void invalid.push(payload))
+      .build();
+    const result = await agent.run('go');
+    expect(result.usage).toMatchObject({ inputTokens: 10, outputTokens: 0, totalTokens: 10, modelCalls: 1 });
+    expect(typeof result.usage.outputTokens).toBe('number');
+    expect(result.attempts[0]?.usage.outputTokens).toBe(0);
+    expect(invalid).toHaveLength(1);
+    expect(invalid[0]).toMatchObject({ attempt: 1, purpose: 'step', provider: 'counting', model: 'm', field: 'outputTokens', received });
+  });
+});
+
+it('a missing usage record is all zeros, reported as field "usage"', async () => {
+  const invalid: AgentEvents['usage.invalid'][] = [];
+  const agent = Agent.create({ provider: provider([undefined]), model: 'm' }).on('usage.invalid', (payload) => void invalid.push(payload)).build();
+  const result = await agent.run('go');
+  expect(result.usage.totalTokens).toBe(0);
+  expect(invalid.map((event) => event.field)).toEqual(['usage']);
+});
+
+it('a token budget is not bypassed by a NaN count: later valid counts still reach it', async () => {
+  // First call NaN, then 15 tokens a call: a NaN total would never reach the cap.
+  const usages = [{ ...good, inputTokens: Number.NaN }, good, good, good];
+  let calls = 0;
+  const model: ModelProviderV1 = {
+    specificationVersion: 'v1',
+    name: 'looping',
+    generate: async () => {
+      const usage = usages[Math.min(calls++, usages.length - 1)];
+      return { content: [{ type: 'tool-call', id: `c${calls}`, name: 'missing', arguments: {} }], text: '', finishReason: 'tool-calls', usage: usage as never };
+    },
+  };
+  const error = await Agent.create({ provider: model, model: 'm', maxSteps: 50 }).rules({ preCheck: [tokenBudget(20)] }).build().run('go').catch((thrown: unknown) => thrown);
+  expect(ReliabilityFailFastError.isInstance(error)).toBe(true);
+  expect((error as ReliabilityFailFastError).kind).toBe('token-budget');
+  // 0 + 5 (the NaN input recorded as 0), then 20 ≥ 20: the third call is refused. A NaN total never would be.
+  expect(calls).toBe(2);
+});

@@ -1,0 +1,42 @@
+import { Agent, type AgentEvents } from '@keel/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { anthropic } from './anthropic/anthropic-provider';
+import { openai } from './openai/openai-provider';
+import { anthropicTextAnswer } from './testing/fixtures/anthropic-fixtures';
+import { openAITextAnswer } from './testing/fixtures/openai-fixtures';
+import { jsonReply } from './testing/wire-reply';
+import { startWireServer, type WireServer } from './testing/wire-server';
+
+/** Usage counts from the wire are checked: a string or negative count never reaches the totals. */
+
+const servers: WireServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+async function runAgainst(provider: (url: string) => Parameters<typeof Agent.create>[0]['provider'], body: unknown) {
+  const wire = await startWireServer(jsonReply(body));
+  servers.push(wire);
+  const invalid: AgentEvents['usage.invalid'][] = [];
+  const result = await Agent.create({ provider: provider(wire.url), model: 'm' })
+    .on('usage.invalid', (payload) => void invalid.push(payload))
+    .build()
+    .run('hi');
+  return { result, invalid };
+}
+
+describe('usage from the wire', () => {
+  it('Anthropic: a string and a negative count are recorded as 0 and reported', async () => {
+    const body = { ...anthropicTextAnswer, usage: { input_tokens: '21', output_tokens: -10, cache_read_input_tokens: 5, cache_creation_input_tokens: null } };
+    const { result, invalid } = await runAgainst((url) => anthropic({ baseURL: url, apiKey: 'test-key' }), body);
+    expect(result.usage).toMatchObject({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 5, cacheWriteTokens: 0, totalTokens: 5 });
+    expect(invalid.map((event) => [event.field, event.received])).toEqual([['inputTokens', 'NaN'], ['outputTokens', '-10']]);
+  });
+
+  it('OpenAI: a string completion count and a negative cached count are recorded as 0 and reported', async () => {
+    const body = { ...openAITextAnswer, usage: { prompt_tokens: 100, completion_tokens: 'lots', total_tokens: 0, prompt_tokens_details: { cached_tokens: -4 } } };
+    const { result, invalid } = await runAgainst((url) => openai({ baseURL: url, apiKey: 'test-key' }), body);
+    expect(result.usage).toMatchObject({ inputTokens: 100, outputTokens: 0, cacheReadTokens: 0, totalTokens: 100 });
+    expect(invalid.map((event) => event.field)).toEqual(['outputTokens', 'cacheReadTokens']);
+  });
+});
