@@ -17,7 +17,7 @@ export type {
   EventUsage,
   ToolValidationOutcome,
 } from './events/agent-events';
-export { InMemoryStore, type MemoryStore } from './memory/memory-store';
+export { InMemoryStore, type MemoryRun, type MemoryStore } from './memory/memory-store';
 export type {
   AssistantMessage,
   Message,

@@ -36,6 +36,7 @@ export type {
   RetryEvent,
   RuleErrorEvent,
   ValidationFailedEvent,
+  WaitEvent,
 } from './gate/gate-event';
 export type { GateAttemptContext, GateFeedback, GateOptions, GateResult, GateVerdict } from './gate/gate-options';
 export type { PreCheckDecision, PreCheckRule, ReliabilityRule, RuleDecision, ScopeValue } from './gate/rule';

@@ -20,6 +20,7 @@ const everyEvent: Record<AgentEventName, true> = {
   'tool.retry': true,
   'validation.failed': true,
   'reliability.retry': true,
+  'reliability.wait': true,
   'reliability.recovered': true,
   'reliability.fail_fast': true,
   'reliability.rule_error': true,

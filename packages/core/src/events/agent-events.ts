@@ -6,6 +6,7 @@ import type {
   RetryEvent,
   RuleErrorEvent,
   ValidationFailedEvent,
+  WaitEvent,
 } from '@keel/reliability';
 import type { FinishReason } from '../model/model-provider-v1';
 
@@ -122,6 +123,7 @@ export interface AgentEvents {
   };
   'validation.failed': FromGate<ValidationFailedEvent>;
   'reliability.retry': FromGate<RetryEvent>;
+  'reliability.wait': FromGate<WaitEvent>;
   'reliability.recovered': FromGate<RecoveredEvent>;
   'reliability.fail_fast': FromGate<FailFastEvent>;
   'reliability.rule_error': FromGate<RuleErrorEvent>;

@@ -1,14 +1,25 @@
 import type { Message } from '../model/message';
 
+/** The run a store is serving, passed to every call an agent makes on it. */
+export interface MemoryRun {
+  /** The run's id: stable for one run, so a store can tie a load to its append (and re-runs of one job share it when the caller sets it). */
+  readonly runId: string;
+  /** The run's signal: a store that waits (for a lease, a network call) should stop when it aborts. */
+  readonly signal?: AbortSignal;
+}
+
 /**
  * Where conversations are kept between runs. Keel appends only the accepted exchange of a run,
- * never ephemeral messages.
+ * never ephemeral messages. An agent run calls `load` once, then `append` once when it succeeds,
+ * or `release` (when present) when it ends without appending (failure, abort).
  */
 export interface MemoryStore {
   /** The conversation's messages, oldest first; empty for an unknown id. */
-  load(conversationId: string): Promise<readonly Message[]>;
+  load(conversationId: string, run?: MemoryRun): Promise<readonly Message[]>;
   /** Appends messages to the conversation. */
-  append(conversationId: string, messages: readonly Message[]): Promise<void>;
+  append(conversationId: string, messages: readonly Message[], run?: MemoryRun): Promise<void>;
+  /** Lets go of whatever `load` took for the run (a lease, say) when the run ends without appending. */
+  release?(conversationId: string, run: MemoryRun): Promise<void>;
 }
 
 /** A {@link MemoryStore} in process memory. Stores copies, so callers cannot change what is kept. */

@@ -154,3 +154,44 @@ describe('InMemoryStore', () => {
     expect(await store.load('c')).toEqual([{ role: 'user', content: 'original' }]);
   });
 });
+
+describe('memory stores learn which run calls them', () => {
+  /** A store that records the calls an agent makes on it. */
+  function recordingStore() {
+    const calls: string[] = [];
+    const inner = new InMemoryStore();
+    const store = {
+      load: async (id: string, run?: { runId: string; signal?: AbortSignal }) => {
+        calls.push(`load ${id} ${run?.runId} ${run?.signal ? 'signal' : 'no-signal'}`);
+        return inner.load(id);
+      },
+      append: async (id: string, messages: readonly Message[], run?: { runId: string }) => {
+        calls.push(`append ${id} ${run?.runId}`);
+        return inner.append(id, messages);
+      },
+      release: async (id: string, run: { runId: string }) => {
+        calls.push(`release ${id} ${run.runId}`);
+      },
+    };
+    return { calls, store };
+  }
+
+  it('passes the run id and signal to load and append, and does not release after an append', async () => {
+    const { calls, store } = recordingStore();
+    const agent = Agent.create({ provider: scriptedModel('hi'), model: 'm' }).memory(store).build();
+    await agent.run('hello', { conversationId: 'c', runId: 'run-1', signal: new AbortController().signal });
+    expect(calls).toEqual(['load c run-1 signal', 'append c run-1']);
+  });
+
+  it('releases what the load took when the run fails or aborts', async () => {
+    const { calls, store } = recordingStore();
+    const failing = Agent.create({ provider: scriptedModel(Object.assign(new Error('bad'), { status: 400 })), model: 'm' }).memory(store).build();
+    await expect(failing.run('hello', { conversationId: 'c', runId: 'run-2' })).rejects.toThrow();
+    const controller = new AbortController();
+    const slow = Agent.create({ provider: scriptedModel({ text: 'late', delayMs: 5_000 }), model: 'm' }).memory(store).build();
+    const aborted = slow.run('hello', { conversationId: 'c', runId: 'run-3', signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    await expect(aborted).rejects.toThrow();
+    expect(calls).toEqual(['load c run-2 no-signal', 'release c run-2', 'load c run-3 signal', 'release c run-3']);
+  });
+});

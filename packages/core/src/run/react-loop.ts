@@ -3,6 +3,7 @@ import type { Provenance, RunInput, RunOptions, RunResult, StepRecord } from '..
 import type { StreamSink } from '../agent/stream-part';
 import { MaxStepsExceededError } from '../errors/max-steps-exceeded-error';
 import type { EventBus } from '../events/event-bus';
+import type { MemoryRun, MemoryStore } from '../memory/memory-store';
 import type { AssistantMessage, Message, ToolCallPart } from '../model/message';
 import type { FinishReason, ModelResponse } from '../model/model-provider-v1';
 import { runToolCall, type ToolRunEnvironment } from '../tools/run-tool-call';
@@ -84,6 +85,13 @@ async function loop(config: RunConfig, bus: EventBus, input: RunInput, options: 
   const primary = config.targets[0] as RunConfig['targets'][number];
   if (listens(state, 'run.start')) emit(state, 'run.start', { provider: primary.provider.name, model: primary.model, ...(conversationId === undefined ? {} : { conversationId }) });
 
+  const memoryRun: MemoryRun = state.signal ? { runId: state.runId, signal: state.signal } : { runId: state.runId };
+  let loaded = false;
+  let appended = false;
+  const loadMemory = (memory: MemoryStore, id: string, run: MemoryRun) => {
+    loaded = true;
+    return Promise.resolve().then(() => memory.load(id, run));
+  };
   const runMessages: Message[] = [];
   const steps: StepRecord[] = [];
   const toolCalls: ToolCallRecord[] = [];
@@ -126,7 +134,7 @@ async function loop(config: RunConfig, bus: EventBus, input: RunInput, options: 
 
   try {
     // Stores are raced against the signal: a store that never answers cannot hold the run.
-    const history = config.memory && conversationId !== undefined ? (await raceAbort(Promise.resolve().then(() => config.memory?.load(conversationId) ?? []), state.signal)).filter((message) => !message.ephemeral) : [];
+    const history = config.memory && conversationId !== undefined ? (await raceAbort(loadMemory(config.memory, conversationId, memoryRun), state.signal)).filter((message) => !message.ephemeral) : [];
     runMessages.push(...inputMessages(input));
 
     for (let step = 1; step <= config.maxSteps; step++) {
@@ -169,13 +177,25 @@ async function loop(config: RunConfig, bus: EventBus, input: RunInput, options: 
       steps.push({ step, finishReason, text, toolCalls: 0, modelCalls: state.attempts.length - callsBefore, durationMs: performance.now() - stepStarted });
       if (listens(state, 'step.end')) emit(state, 'step.end', { finishReason, toolCalls: 0, final: true });
       sink?.push({ type: 'step-end', step, finishReason });
-      if (config.memory && conversationId !== undefined) await raceAbort(Promise.resolve().then(() => config.memory?.append(conversationId, runMessages)), state.signal);
+      if (config.memory && conversationId !== undefined) {
+        appended = true;
+        const memory = config.memory;
+        await raceAbort(Promise.resolve().then(() => memory.append(conversationId, runMessages, memoryRun)), state.signal);
+      }
       const result = snapshot(text, outcome.value, outcome.provenance, outcome.repairs, outcome.issues);
       end('ok');
       return result;
     }
     throw new MaxStepsExceededError({ maxSteps: config.maxSteps, partial: snapshot('', undefined, 'model', [], []) });
   } catch (error) {
+    const memory = config.memory;
+    if (loaded && !appended && memory?.release && conversationId !== undefined) {
+      // Not awaited: a store that cannot release (its backend is down, say) must neither hold
+      // the run nor hide why it failed.
+      Promise.resolve()
+        .then(() => memory.release?.(conversationId, memoryRun))
+        .catch(() => undefined);
+    }
     const aborted = state.signal?.aborted === true || AbortedError.isInstance(error);
     end(aborted ? 'aborted' : 'error', error);
     if (aborted && state.signal && !AbortedError.isInstance(error)) throw AbortedError.fromSignal(state.signal);

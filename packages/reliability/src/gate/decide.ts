@@ -1,9 +1,11 @@
 import { reduceError } from '../errors/keel-error';
 import { isPromiseLike, raceSignal, rethrowIfAborted } from '../race-signal';
+import { sleep } from '../sleep';
 import { emitGateEvent, failFast, type GateRun, scopeOf } from './gate-run';
 import type { AttemptOutcome } from './make-attempt';
 import type { ReliabilityRule, RuleDecision } from './rule';
 import type { ReliabilityScope } from './scope';
+import { resolveValue } from './scope-value';
 
 /** What PostDecide decided for an attempt, and the rule that decided it (none: the gate's own default). */
 export interface Decision<TResponse> {
@@ -53,9 +55,33 @@ function match<TResponse, TValue>(
  */
 export async function preCheck<TResponse, TValue>(run: GateRun<TResponse, TValue>, attempt: number): Promise<void> {
   if (run.preCheck.length === 0) return;
-  const matching = match(run, run.preCheck, scopeOf(run, attempt, 'pre-check'));
-  const rule = matching instanceof Promise ? await matching : matching;
+  const list: readonly ReliabilityRule<TResponse>[] = run.preCheck;
+  const scope = scopeOf(run, attempt, 'pre-check');
+  const matching = match(run, list, scope);
+  let rule = matching instanceof Promise ? await matching : matching;
+  // A `continue` rule with a backoff is a wait before the attempt; the rules after it still run.
+  while (rule?.then === 'continue' && rule.backoff !== undefined) {
+    await waitBefore(run, rule, scope);
+    rule = await match(run, list, scope, list.indexOf(rule) + 1);
+  }
   if (rule?.then === 'fail-fast') failFast(run, { kind: rule.kind, label: rule.label, phase: 'pre-check', attempt, errorKind: run.lastKind });
+}
+
+/** Waits as a PreCheck rule's backoff says (capped like a Retry-After), reported as `reliability.wait`. */
+async function waitBefore<TResponse, TValue>(run: GateRun<TResponse, TValue>, rule: ReliabilityRule<TResponse>, scope: ReliabilityScope<TResponse>): Promise<void> {
+  let delayMs = 0;
+  try {
+    const backoff = await raceSignal(resolveValue(rule.backoff, scope), run.signal);
+    // A backoff that is not a finite number waits nothing rather than forever.
+    delayMs = typeof backoff === 'number' && Number.isFinite(backoff) ? Math.min(Math.max(0, backoff), run.maxRetryAfterMs) : 0;
+  } catch (error) {
+    rethrowIfAborted(run.signal, error);
+    emitGateEvent(run, { type: 'reliability.rule_error', phase: 'pre-check', ruleKind: rule.kind, part: 'backoff', message: reduceError(error).message });
+    failFast(run, { kind: 'rule-error', label: rule.kind, phase: 'rule-error', attempt: scope.attempt, errorKind: scope.errorKind, cause: error });
+  }
+  if (!(delayMs > 0)) return;
+  emitGateEvent(run, { type: 'reliability.wait', attempt: scope.attempt, kind: rule.kind, delayMs });
+  await sleep(delayMs, run.signal);
 }
 
 /** Runs the PostDecide rules on an attempt; with no match, a success is `ok` and a failure `fail-fast`. */

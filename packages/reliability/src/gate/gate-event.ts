@@ -29,6 +29,19 @@ export interface RetryEvent {
   readonly feedback?: string;
 }
 
+/**
+ * The gate waits before an attempt because a PreCheck rule said so (a `continue` rule with a
+ * `backoff`), e.g. a backoff shared by a fleet of workers after one of them was rate-limited.
+ */
+export interface WaitEvent {
+  readonly type: 'reliability.wait';
+  /** The attempt about to be made. */
+  readonly attempt: number;
+  /** The rule that asked for the wait (e.g. `shared-backoff`). */
+  readonly kind: string;
+  readonly delayMs: number;
+}
+
 /** An attempt succeeded after earlier ones failed. */
 export interface RecoveredEvent {
   readonly type: 'reliability.recovered';
@@ -65,4 +78,4 @@ export interface FeedbackErrorEvent {
 }
 
 /** Every event the gate reports. */
-export type GateEvent = ValidationFailedEvent | RetryEvent | RecoveredEvent | FailFastEvent | RuleErrorEvent | FeedbackErrorEvent;
+export type GateEvent = ValidationFailedEvent | RetryEvent | WaitEvent | RecoveredEvent | FailFastEvent | RuleErrorEvent | FeedbackErrorEvent;

@@ -23,7 +23,11 @@ export interface ReliabilityRule<TResponse = unknown> {
   readonly label?: string;
   /** For `retry` after a validation failure: the feedback text to send instead of the default. */
   readonly feedbackForLLM?: ScopeValue<string, TResponse>;
-  /** For `retry`: milliseconds to wait before the next attempt. A Retry-After from the provider wins (capped). */
+  /**
+   * For `retry`: milliseconds to wait before the next attempt. A Retry-After from the provider wins (capped).
+   * For a PreCheck rule that decides `continue`: milliseconds to wait before this attempt (capped
+   * like a Retry-After, reported as `reliability.wait`); the PreCheck rules after it still run.
+   */
   readonly backoff?: ScopeValue<number, TResponse>;
 }
 

@@ -413,6 +413,39 @@ describe('runGate: PreCheck rules', () => {
     expect(error.attempts).toHaveLength(1);
   });
 
+  it('waits before the attempt when a continuing PreCheck rule gives a backoff, then runs the rules after it', async () => {
+    const { call } = script('{"title": "ok"}');
+    const { events, onEvent } = recorder();
+    const log: string[] = [];
+    const wait: PreCheckRule<string> = { kind: 'shared-backoff', then: 'continue', when: () => true, backoff: () => (log.push('backoff'), 30) };
+    const after: PreCheckRule<string> = { kind: 'budget', then: 'fail-fast', when: () => (log.push('budget'), false) };
+    const started = performance.now();
+    await gate({ call: async (context) => (log.push('call'), call(context)), preCheck: [wait, after], onEvent });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(25);
+    expect(log).toEqual(['backoff', 'budget', 'call']);
+    expect(events).toEqual([{ type: 'reliability.wait', attempt: 1, kind: 'shared-backoff', delayMs: 30 }]);
+  });
+
+  it('does not wait or report when a PreCheck backoff is zero, and a later fail-fast rule still stops the call', async () => {
+    const { call } = script('{"title": "ok"}');
+    const { events, onEvent } = recorder();
+    const wait: PreCheckRule<string> = { kind: 'shared-backoff', then: 'continue', when: () => true, backoff: 0 };
+    const blocked: PreCheckRule<string> = { kind: 'budget', then: 'fail-fast', when: () => true };
+    const error = await failFastOf(gate({ call, preCheck: [wait, blocked], onEvent }));
+    expect(error.kind).toBe('budget');
+    expect(call).not.toHaveBeenCalled();
+    expect(events.map((event) => event.type)).toEqual(['reliability.fail_fast']);
+  });
+
+  it('aborts a PreCheck wait with the signal', async () => {
+    const { call } = script('{"title": "ok"}');
+    const controller = new AbortController();
+    const wait: PreCheckRule<string> = { kind: 'shared-backoff', then: 'continue', when: () => true, backoff: 10_000 };
+    setTimeout(() => controller.abort(), 20);
+    await expect(gate({ call, preCheck: [wait], signal: controller.signal })).rejects.toSatisfy(AbortedError.isInstance);
+    expect(call).not.toHaveBeenCalled();
+  });
+
   it('rejects a PreCheck rule that decides anything but continue or fail-fast, before any call', async () => {
     const { call } = script('{"title": "ok"}');
     const retrying: ReliabilityRule<string> = { kind: 'bad-pre-check', then: 'retry', when: () => true };

@@ -1,0 +1,5 @@
+export { ConversationBusyError } from './errors/conversation-busy-error';
+export { MemoryLeaseLostError } from './errors/memory-lease-lost-error';
+export { RedisUnavailableError } from './errors/redis-unavailable-error';
+export { type ConversationPolicy, redisMemory, type RedisMemoryOptions } from './memory/redis-memory';
+export type { RedisClient } from './redis/redis-client';

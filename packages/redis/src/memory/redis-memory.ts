@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto';
+import type { MemoryRun, MemoryStore, Message } from '@keel/core';
+import { sleep } from '@keel/reliability';
+import { ConversationBusyError } from '../errors/conversation-busy-error';
+import { MemoryLeaseLostError } from '../errors/memory-lease-lost-error';
+import { boundedCall } from '../redis/bounded-call';
+import type { RedisClient } from '../redis/redis-client';
+import { appendScript, loadScript, releaseScript, renewScript } from './memory-scripts';
+
+/** What happens when a run loads a conversation another run holds. */
+export type ConversationPolicy = 'serialize' | 'reject';
+
+/** Settings of {@link redisMemory}. */
+export interface RedisMemoryOptions {
+  /** An ioredis client (`Redis` or `Cluster`). */
+  readonly redis: RedisClient;
+  /** Key prefix, without braces. Default `keel:`. */
+  readonly prefix?: string;
+  /** Conversations expire this long after their last append. Default: never. */
+  readonly ttlSeconds?: number;
+  /**
+   * `serialize` (default): a run waits until the conversation is free, so turns never interleave.
+   * `reject`: a run that finds it taken fails at once with {@link ConversationBusyError}.
+   */
+  readonly concurrency?: ConversationPolicy;
+  /** Lease time to live, renewed while the run lives; a crashed run's lease expires after it. Default 10 000. */
+  readonly leaseMs?: number;
+  /** Longest wait for a busy conversation under `serialize`. Default 60 000. */
+  readonly maxWaitMs?: number;
+  /** Longest wait for one Redis call. Default 2 000. */
+  readonly timeoutMs?: number;
+}
+
+/** The lease a run holds on a conversation in this process. */
+interface HeldLease {
+  readonly holder: string;
+  readonly renewal: ReturnType<typeof setInterval>;
+}
+
+const POLL_MS = 25;
+
+/**
+ * A {@link MemoryStore} on Redis. Each accepted exchange is stored by one Lua script, whole or
+ * not at all, so every worker sees the same conversation: a sequence of whole exchanges. While an
+ * agent run works on a conversation it holds a lease (a key with a TTL and a fencing token),
+ * renewed while the run lives, released when it ends (abort and failure included) and expiring
+ * on its own when the process dies; an append whose lease was lost is refused
+ * ({@link MemoryLeaseLostError}). An exchange is stored under its run id, so a run made again
+ * with the same id (a BullMQ job after a crash) replaces its exchange instead of adding one, and
+ * loads the conversation without it. Ephemeral messages are refused.
+ */
+export function redisMemory(options: RedisMemoryOptions): MemoryStore {
+  const { redis, prefix = 'keel:', ttlSeconds = 0, concurrency = 'serialize', leaseMs = 10_000, maxWaitMs = 60_000, timeoutMs = 2_000 } = options;
+  if (prefix.includes('{') || prefix.includes('}')) throw new TypeError('redisMemory: the prefix must not contain braces (they make Redis Cluster hash tags)');
+  for (const [name, value] of Object.entries({ ttlSeconds, leaseMs, maxWaitMs, timeoutMs })) {
+    if (!Number.isFinite(value) || value < 0) throw new TypeError(`redisMemory: ${name} must be a finite number >= 0, got ${value}`);
+  }
+  if (leaseMs < 100) throw new TypeError(`redisMemory: leaseMs must be at least 100, got ${leaseMs}`);
+  const held = new Map<string, HeldLease>();
+  const keysOf = (conversationId: string) => {
+    const base = `${prefix}memory:{${conversationId}}`;
+    return [`${base}:order`, `${base}:exchanges`, `${base}:lease`, `${base}:fence`];
+  };
+  const heldKey = (conversationId: string, runId: string) => `${conversationId}\u0000${runId}`;
+
+  const stopRenewing = (conversationId: string, runId: string): HeldLease | undefined => {
+    const lease = held.get(heldKey(conversationId, runId));
+    if (lease) {
+      clearInterval(lease.renewal);
+      held.delete(heldKey(conversationId, runId));
+    }
+    return lease;
+  };
+
+  const hold = (conversationId: string, runId: string, holder: string) => {
+    const leaseKey = keysOf(conversationId)[2] as string;
+    const renewal = setInterval(() => {
+      boundedCall(() => renewScript.run(redis, [leaseKey], [holder, leaseMs]), { operation: 'memory lease renewal', timeoutMs }).then(
+        (renewed) => {
+          // Lost (expired and taken): stop renewing but keep the holder, so the append is refused.
+          if (renewed !== 1) clearInterval(renewal);
+        },
+        () => undefined,
+      );
+    }, Math.max(50, Math.floor(leaseMs / 3)));
+    renewal.unref?.();
+    held.set(heldKey(conversationId, runId), { holder, renewal });
+  };
+
+  const parse = (exchanges: readonly string[]): Message[] => exchanges.flatMap((exchange) => JSON.parse(exchange) as Message[]);
+
+  return {
+    async load(conversationId, run?: MemoryRun) {
+      const keys = keysOf(conversationId);
+      if (!run) {
+        const answer = (await boundedCall(() => loadScript.run(redis, keys, ['', 0, ttlSeconds]), { operation: 'memory load', timeoutMs })) as string[];
+        return parse(answer.slice(2));
+      }
+      const waitUntil = Date.now() + maxWaitMs;
+      for (;;) {
+        const answer = (await boundedCall(() => loadScript.run(redis, keys, [run.runId, leaseMs, ttlSeconds]), {
+          operation: 'memory load',
+          timeoutMs,
+          signal: run.signal,
+        })) as [string, string | number, ...string[]];
+        if (answer[0] === 'ok') {
+          hold(conversationId, run.runId, `${answer[1]} ${run.runId}`);
+          return parse(answer.slice(2) as string[]);
+        }
+        if (concurrency === 'reject') {
+          throw new ConversationBusyError({ conversationId, message: `Conversation "${conversationId}" is in use by another run` });
+        }
+        const remaining = waitUntil - Date.now();
+        if (remaining <= 0) {
+          throw new ConversationBusyError({ conversationId, message: `Conversation "${conversationId}" stayed in use by another run for ${maxWaitMs} ms` });
+        }
+        // Poll: the holder's append or release frees it at once; a crashed holder's lease expires.
+        const leaseLeft = Number(answer[1]);
+        await sleep(Math.min(remaining, Math.max(1, Math.min(POLL_MS, leaseLeft > 0 ? leaseLeft : POLL_MS)) + Math.random() * 5), run.signal);
+      }
+    },
+
+    async append(conversationId, messages, run?: MemoryRun) {
+      if (messages.some((message) => message.ephemeral)) throw new TypeError('An ephemeral message cannot be stored in memory');
+      const lease = run ? stopRenewing(conversationId, run.runId) : undefined;
+      const exchangeId = run?.runId ?? randomUUID();
+      const stored = await boundedCall(
+        () => appendScript.run(redis, keysOf(conversationId), [exchangeId, JSON.stringify(messages), lease?.holder ?? '', ttlSeconds]),
+        { operation: 'memory append', timeoutMs, signal: run?.signal },
+      );
+      if (stored !== 1) throw new MemoryLeaseLostError({ conversationId });
+    },
+
+    async release(conversationId, run) {
+      const lease = stopRenewing(conversationId, run.runId);
+      if (!lease) return;
+      // Released even when the run was aborted: the signal is not passed on.
+      await boundedCall(() => releaseScript.run(redis, [keysOf(conversationId)[2] as string], [lease.holder]), { operation: 'memory release', timeoutMs });
+    },
+  };
+}
