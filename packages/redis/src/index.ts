@@ -1,3 +1,5 @@
+export { type SharedBackoff, sharedBackoff, type SharedBackoffOptions } from './backoff/shared-backoff';
+export { type BudgetSpent, type SharedBudget, sharedBudget, type SharedBudgetLimit, type SharedBudgetOptions } from './budget/shared-budget';
 export { ConversationBusyError } from './errors/conversation-busy-error';
 export { MemoryLeaseLostError } from './errors/memory-lease-lost-error';
 export { RedisUnavailableError } from './errors/redis-unavailable-error';

@@ -33,11 +33,16 @@ async function waitForPing(port: number, process: ChildProcess, output: () => st
     const answered = await new Promise<boolean>((resolve) => {
       const socket = new Socket();
       let data = '';
-      socket.setTimeout(500, () => (socket.destroy(), resolve(false)));
+      socket.setTimeout(500, () => {
+        socket.destroy();
+        resolve(false);
+      });
       socket.once('error', () => resolve(false));
       socket.on('data', (chunk) => {
         data += chunk.toString();
-        if (data.includes('PONG')) socket.end(), resolve(true);
+        if (!data.includes('PONG')) return;
+        socket.end();
+        resolve(true);
       });
       socket.connect(port, '127.0.0.1', () => socket.write('PING\r\n'));
     });

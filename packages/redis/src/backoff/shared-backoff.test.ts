@@ -1,0 +1,122 @@
+import { Agent, type AgentEvents } from '@keel/core';
+import { scriptedModel } from '@keel/core/test';
+import { Redis, type RedisOptions } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { RedisUnavailableError } from '../errors/redis-unavailable-error';
+import { startRedisServer, type TestRedisServer } from '../testing/redis-server';
+import { sharedBackoff } from './shared-backoff';
+
+let server: TestRedisServer;
+const clients: Redis[] = [];
+const client = (options: RedisOptions = { maxRetriesPerRequest: 1 }) => {
+  const redis = new Redis(server.port, '127.0.0.1', options);
+  redis.on('error', () => undefined); // reconnect noise while the fault tests have Redis down
+  clients.push(redis);
+  return redis;
+};
+
+beforeAll(async () => {
+  server = await startRedisServer();
+});
+afterEach(async () => {
+  await client().flushall();
+});
+afterAll(async () => {
+  for (const redis of clients) redis.disconnect();
+  await server.stop();
+});
+
+const rateLimited = (retryAfterMs: number) => Object.assign(new Error('429 Too Many Requests'), { status: 429, retryAfterMs });
+
+/** A worker: its own Redis connection, its own agent, the call times its model saw. */
+function worker(script: Parameters<typeof scriptedModel>[0]) {
+  const backoff = sharedBackoff({ redis: client(), key: 'provider:acme' });
+  const calls: number[] = [];
+  const waits: AgentEvents['reliability.wait'][] = [];
+  const retries: AgentEvents['reliability.retry'][] = [];
+  const model = scriptedModel(async (request, call) => {
+    calls.push(Date.now());
+    return typeof script === 'function' ? script(request, call) : (script as string);
+  });
+  const agent = Agent.create({ provider: model, model: 'm' })
+    .rules({ preCheck: [backoff.preCheck] })
+    .on('model.error', backoff.report)
+    .on('reliability.wait', (event) => void waits.push(event))
+    .on('reliability.retry', (event) => void retries.push(event))
+    .build();
+  return { agent, calls, waits, retries, backoff };
+}
+
+describe('sharedBackoff', () => {
+  it('a 429 with Retry-After at one worker delays the next call of every other worker', async () => {
+    const hit = worker((_request, call) => (call === 1 ? rateLimited(600) : 'recovered'));
+    const others = [worker('fine'), worker('fine'), worker('fine')];
+    const started = Date.now();
+    const first = hit.agent.run('go');
+    // The others start once the 429 has been seen and shared.
+    while ((await hit.backoff.remaining()) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    const rateLimitedAt = hit.calls[0] as number;
+    await Promise.all([first, ...others.map((other) => other.agent.run('go'))]);
+
+    for (const other of others) {
+      expect(other.calls).toHaveLength(1);
+      // Every other worker's call waited out the fleet's backoff (a few ms of slack for timer granularity).
+      expect((other.calls[0] as number) - rateLimitedAt).toBeGreaterThanOrEqual(580);
+      expect(other.waits).toHaveLength(1);
+      expect(other.waits[0]).toMatchObject({ kind: 'shared-backoff', attempt: 1 });
+      expect(other.waits[0]?.delayMs).toBeGreaterThan(400);
+    }
+    // The worker that was rate-limited retried after its own Retry-After.
+    expect(hit.retries).toEqual([expect.objectContaining({ errorKind: 'rate-limit', delayMs: 600 })]);
+    expect((hit.calls[1] as number) - rateLimitedAt).toBeGreaterThanOrEqual(590);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('never shortens a longer backoff, and does not wait when none is set', async () => {
+    const { backoff, agent, waits } = worker('fine');
+    await agent.run('go');
+    expect(waits).toEqual([]);
+    await backoff.backOff(1_000);
+    await backoff.backOff(100);
+    expect(await backoff.remaining()).toBeGreaterThan(800);
+  });
+
+  it('ignores failures without a Retry-After and kinds it does not handle', async () => {
+    const { backoff } = worker('fine');
+    const base = { runId: 'r', step: 1, timestamp: 0, attempt: 1, purpose: 'step' as const, provider: 'p', model: 'm', errorName: 'E', message: 'm', latencyMs: 1 };
+    await backoff.report({ ...base, errorKind: 'rate-limit' });
+    await backoff.report({ ...base, errorKind: 'bad-request', retryAfterMs: 5_000 });
+    expect(await backoff.remaining()).toBe(0);
+    await backoff.report({ ...base, errorKind: 'overloaded', retryAfterMs: 5_000 });
+    expect(await backoff.remaining()).toBeGreaterThan(4_000);
+  });
+
+  it('aborting a run stops its fleet wait at once', async () => {
+    const { backoff, agent, calls } = worker('fine');
+    await backoff.backOff(10_000);
+    const controller = new AbortController();
+    const run = agent.run('go', { signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    const started = Date.now();
+    await expect(run).rejects.toMatchObject({ name: 'AbortedError' });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(calls).toEqual([]);
+  });
+
+  it('fails open when Redis is down: the call goes ahead, the error is reported, nothing hangs', async () => {
+    const errors: RedisUnavailableError[] = [];
+    const redis = client({ maxRetriesPerRequest: null, retryStrategy: () => 50 });
+    await redis.ping();
+    const backoff = sharedBackoff({ redis, timeoutMs: 200, onError: (error) => errors.push(error) });
+    const agent = Agent.create({ provider: scriptedModel('fine'), model: 'm' }).rules({ preCheck: [backoff.preCheck] }).build();
+    await server.kill();
+    try {
+      const started = Date.now();
+      await expect(agent.run('go')).resolves.toMatchObject({ text: 'fine' });
+      expect(Date.now() - started).toBeLessThan(1_500);
+      expect(errors.map((error) => error.operation)).toEqual(['shared-backoff read']);
+    } finally {
+      await server.restart();
+    }
+  });
+});

@@ -1,0 +1,101 @@
+import type { AgentEvents, ModelResponse } from '@keel/core';
+import { AbortedError, type ErrorKind, type PreCheckRule } from '@keel/reliability';
+import { RedisUnavailableError } from '../errors/redis-unavailable-error';
+import { boundedCall } from '../redis/bounded-call';
+import type { RedisClient } from '../redis/redis-client';
+import { extendScript, remainingScript } from './backoff-scripts';
+
+/** Settings of {@link sharedBackoff}. */
+export interface SharedBackoffOptions {
+  /** An ioredis client (`Redis` or `Cluster`). */
+  readonly redis: RedisClient;
+  /**
+   * The Redis key of the provider account the fleet shares (one key per API key or rate limit).
+   * Default `keel:backoff`.
+   */
+  readonly key?: string;
+  /** Failures whose Retry-After the fleet honours. Default `rate-limit` and `overloaded`. */
+  readonly kinds?: readonly ErrorKind[];
+  /** Longest wait for one Redis call. Default 500. */
+  readonly timeoutMs?: number;
+  /** Told about every Redis failure; the backoff then fails open (calls go ahead). */
+  readonly onError?: (error: RedisUnavailableError) => void;
+}
+
+/** A backoff shared by a fleet: the PreCheck rule that waits, and the listener that tells the fleet. */
+export interface SharedBackoff {
+  /**
+   * The PreCheck rule `shared-backoff`: before every attempt it waits until the fleet's backoff
+   * has passed (reported as a `reliability.wait` event with kind `shared-backoff`). Put it
+   * before budget rules, so that they judge the call after the wait.
+   */
+  readonly preCheck: PreCheckRule<ModelResponse>;
+  /** A `model.error` listener: a rate-limit or overload with a Retry-After makes the whole fleet back off. */
+  readonly report: (event: AgentEvents['model.error']) => Promise<void>;
+  /** Makes the fleet wait `ms` milliseconds (never shortens a longer wait already set). */
+  backOff(ms: number): Promise<void>;
+  /** Milliseconds the fleet still waits (0 when none). */
+  remaining(signal?: AbortSignal): Promise<number>;
+}
+
+const DEFAULT_KINDS: readonly ErrorKind[] = Object.freeze(['rate-limit', 'overloaded']);
+
+/**
+ * A backoff shared by every worker using one provider account. When any worker gets a rate-limit
+ * or overloaded answer with a Retry-After, a Redis key is set with that millisecond TTL (only ever
+ * extended); before each call every worker reads the key's TTL and waits it out, so the fleet
+ * backs off together instead of stampeding. The wait obeys the run's signal and is capped by the
+ * agent's `maxRetryAfterMs`. When Redis is unreachable it fails open: calls go ahead, `onError`
+ * is told, and no Redis call waits longer than `timeoutMs`.
+ *
+ * Wire it with `.rules({ preCheck: [backoff.preCheck, ...] }).on('model.error', backoff.report)`.
+ */
+export function sharedBackoff(options: SharedBackoffOptions): SharedBackoff {
+  const { redis, key = 'keel:backoff', kinds = DEFAULT_KINDS, timeoutMs = 500, onError } = options;
+  if (typeof key !== 'string' || key === '') throw new TypeError('sharedBackoff: key must be a non-empty string');
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new TypeError(`sharedBackoff: timeoutMs must be a finite number > 0, got ${timeoutMs}`);
+  const report = (error: unknown) => {
+    // An abort is the run's to report: the attempt that follows sees the signal and stops.
+    if (AbortedError.isInstance(error)) return;
+    if (!RedisUnavailableError.isInstance(error)) throw error;
+    try {
+      onError?.(error);
+    } catch {
+      // An observer: it never changes what the backoff does.
+    }
+  };
+
+  const remaining = async (signal?: AbortSignal) => Number(await boundedCall(() => remainingScript.run(redis, [key], []), { operation: 'shared-backoff read', timeoutMs, signal }));
+
+  const backOff = async (ms: number) => {
+    if (!Number.isFinite(ms) || ms <= 0) return;
+    await boundedCall(() => extendScript.run(redis, [key], [Math.ceil(ms), Date.now() + Math.ceil(ms)]), { operation: 'shared-backoff write', timeoutMs });
+  };
+
+  return {
+    preCheck: {
+      kind: 'shared-backoff',
+      label: `wait while the fleet backs off ("${key}")`,
+      then: 'continue',
+      when: () => true,
+      backoff: async (scope) => {
+        try {
+          return await remaining(scope.signal);
+        } catch (error) {
+          report(error);
+          return 0;
+        }
+      },
+    },
+    report: async (event) => {
+      if (event.retryAfterMs === undefined || !kinds.includes(event.errorKind)) return;
+      try {
+        await backOff(event.retryAfterMs);
+      } catch (error) {
+        report(error);
+      }
+    },
+    backOff,
+    remaining,
+  };
+}
