@@ -16,7 +16,7 @@ const project = (name: string) => ({
 
 export default defineConfig({
   test: {
-    projects: [project('reliability'), project('core'), project('providers'), project('redis'), {
+    projects: [project('reliability'), project('core'), project('providers'), project('redis'), project('bullmq'), {
       ...project('examples'),
       test: { ...project('examples').test, root: 'examples' },
     }],
