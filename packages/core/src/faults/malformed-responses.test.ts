@@ -44,8 +44,9 @@ async function failure(model: ModelProviderV1, withSchema: boolean) {
   return agent.run('go').catch((thrown: unknown) => thrown);
 }
 
-describe.each([false, true])('with an output schema: %s', (withSchema) => {
-  it.each(Object.entries(malformed))('a response that is %s', async (_name, answer) => {
+// Concurrent: each case waits out the default backoff (about 1.5 s) on its own clock.
+describe.concurrent.each([false, true])('with an output schema: %s', (withSchema) => {
+  it.for(Object.entries(malformed))('a response that is %s', async ([_name, answer], { expect }) => {
     const model = provider(answer);
     const error = await failure(model, withSchema);
     expect(error).not.toBeInstanceOf(TypeError);
@@ -58,7 +59,7 @@ describe.each([false, true])('with an output schema: %s', (withSchema) => {
     expect(failFast.message).toContain("broke the model spec");
   });
 
-  it.each([['undefined', undefined], ['null', null]])('a provider that throws %s', async (_name, value) => {
+  it.for([['undefined', undefined], ['null', null]] as const)('a provider that throws %s', async ([_name, value], { expect }) => {
     const model = provider(() => value, 'throw');
     const error = await failure(model, withSchema);
     expect(ReliabilityFailFastError.isInstance(error)).toBe(true);

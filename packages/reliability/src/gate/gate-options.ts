@@ -92,8 +92,9 @@ export interface GateOptions<TResponse, TValue = TResponse> {
   readonly priorAttempts?: readonly AttemptRecord[] | undefined;
   /**
    * The enclosing run's attempts so far, live (this gate run's and concurrent ones' included, as
-   * recorded by `onAttempt`): when given, a fail-fast error carries these instead of `priorAttempts`
-   * plus this run's, so concurrent gate runs never lose each other's attempts.
+   * recorded by `onAttempt`): when given, a fail-fast error carries this list itself instead of
+   * `priorAttempts` plus this run's, so attempts of concurrent gate runs that settle after the stop
+   * are in it too once the enclosing run ends.
    */
   readonly runAttempts?: (() => readonly AttemptRecord[]) | undefined;
   /** Called after every attempt with its record (for ledgers and live traces). */

@@ -103,7 +103,8 @@ export function failFast<TResponse, TValue>(run: GateRun<TResponse, TValue>, { l
   throw new ReliabilityFailFastError({
     ...fields,
     ...labelled,
-    attempts: run.options.runAttempts ? run.options.runAttempts().slice() : [...(run.options.priorAttempts ?? []), ...run.attempts],
+    // The run's own list (not a copy): concurrent gate runs still settling add theirs before the caller sees the error.
+    attempts: run.options.runAttempts ? run.options.runAttempts() : [...(run.options.priorAttempts ?? []), ...run.attempts],
     ...(run.lastFailure === undefined ? {} : { lastValidationFailure: run.lastFailure }),
   });
 }
