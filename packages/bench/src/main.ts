@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { pairedRatio, us } from './measure';
 import { measureHeap } from './overhead';
 import { measureAiSdkOverhead } from './peers/ai-sdk-overhead';
+import { measureFleet } from './fleet/measure-fleet';
 import { measureFootprint } from './peers/footprint';
 import { measurePromptGrowth } from './prompt-growth';
 import { measureRecovery } from './recovery/measure-recovery';
@@ -29,6 +30,8 @@ step('Prompt growth over 3 attempts');
 const growth = await measurePromptGrowth();
 step('Cold import time and bundle size');
 const footprint = await measureFootprint();
+step('Fleet: BullMQ workers and a shared budget on Redis');
+const fleet = await measureFleet();
 const gcExposed = (globalThis as { gc?: unknown }).gc !== undefined;
 const perCallUs = overhead.keelOverheadUs / 2;
 const paired = pairedRatio(overhead.keel, overhead.bare);
@@ -51,7 +54,11 @@ side by side, are the figures to read.
 | heap flat over ${heap.runs.toLocaleString('en')} runs | ${heap.growthMb.toFixed(2)} MB | ${verdict(Math.abs(heap.growthMb) < 1)} |
 | every recoverable output recovered, syntax repaired locally, ≤ 1 re-ask per semantic defect set | ${recovery.targets.filter((target) => target.met).length} of ${recovery.targets.length} checks | ${verdict(recovery.targets.every((target) => target.met))} |
 | prompt of attempt 3 ≤ 1.5x attempt 1 | ${growth.keelRatio.toFixed(2)}x | ${verdict(growth.keelRatio <= 1.5)} |
-
+${
+  fleet.overshoot
+    ? `| shared budget overshoot ≤ the calls in flight (4 processes) | ${fleet.overshoot.map((row) => `${row.spentTokens - row.limitTokens} ≤ ${row.lanes * row.tokensPerCall}`).join(', ')} tokens | ${verdict(fleet.overshoot.every((row) => row.spentTokens - row.limitTokens <= row.lanes * row.tokensPerCall && row.spentTokens === row.calls * row.tokensPerCall))} |\n`
+    : ''
+}
 ${overhead.markdown}
 ### Against the bare baseline
 
@@ -94,6 +101,7 @@ Keel's attempt 3 is the size of attempt 2: only the latest failed output (capped
 \`maxFeedbackTokens\` to cap it.
 
 ${footprint.markdown}
+${fleet.markdown}
 Total bench time: ${((performance.now() - started) / 1000).toFixed(0)} s.
 `;
 

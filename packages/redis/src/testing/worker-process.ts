@@ -13,15 +13,16 @@ export interface WorkerProcess {
 }
 
 /**
- * Runs `script` (a path or file URL of a .ts file) with tsx and the workspace's source condition,
- * so it imports the packages' TypeScript sources. Its stdout must be JSON lines; stderr is kept
+ * Runs `script` (a path or file URL of a .ts file) with tsx and, unless `sources` is false, the
+ * workspace's source condition, so it imports the packages' TypeScript sources. Its stdout must be JSON lines; stderr is kept
  * for the error message when it fails.
  */
-export function startWorkerProcess(script: string | URL, args: readonly string[] = [], env: NodeJS.ProcessEnv = {}): WorkerProcess {
+export function startWorkerProcess(script: string | URL, args: readonly string[] = [], options: { readonly sources?: boolean } = {}): WorkerProcess {
   const path = script instanceof URL ? fileURLToPath(script) : script;
-  const child = spawn(process.execPath, ['--conditions=@keel/source', '--import', 'tsx', path, ...args], {
+  // Without the source condition, workspace packages resolve to their builds (dist).
+  const conditions = options.sources === false ? [] : ['--conditions=@keel/source'];
+  const child = spawn(process.execPath, [...conditions, '--import', 'tsx', path, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...env },
   });
   const messages: unknown[] = [];
   const waiters = new Set<() => void>();
