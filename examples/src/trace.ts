@@ -21,14 +21,14 @@ export function withTrace<T>(builder: AgentBuilder<T>, log: (line: string) => vo
       if (event.feedback) log(indent(event.feedback, '      │ '));
     })
     .on('reliability.recovered', (event) => log(`    ✓ recovered on attempt ${event.attempt} via ${event.via} after ${event.priorFailures} failure(s)`))
-    .on('reliability.fail_fast', (event) => log(`    ■ fail fast: ${event.kind} (${event.errorKind})`))
+    .on('reliability.fail-fast', (event) => log(`    ■ fail fast: ${event.kind} (${event.errorKind})`))
     .on('tool.retry', (event) => {
       log(`    ↻ re-ask ${event.retry} for ${event.tool} arguments, feedback sent:`);
       log(indent(event.feedback, '      │ '));
     })
     .on('tool.validation', (event) => log(`    ✓ ${event.tool} arguments: ${event.outcome} (${event.retryCount} re-ask${event.retryCount === 1 ? '' : 's'})`))
     .on('tool.end', (event) => log(`    ⚙ ${event.tool} ${event.isError ? `failed (${event.errorCode})` : 'ran'} ${dim(`(${event.durationMs.toFixed(1)} ms)`)}`))
-    .on('output.fallback_used', (event) => log(`    ⚠ fallback tier used: ${event.tier}`))
+    .on('output.fallback-used', (event) => log(`    ⚠ fallback tier used: ${event.tier}`))
     .on('run.end', (event) =>
       log(`■ run ${event.status}: ${event.steps} step(s), ${event.modelCalls} model call(s), ${event.inputTokens} in / ${event.outputTokens} out tokens ${dim(`(${event.durationMs.toFixed(1)} ms)`)}`),
     );

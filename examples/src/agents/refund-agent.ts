@@ -23,6 +23,6 @@ export function refundScript() {
 export function refundAgent(target: ModelTarget = { provider: refundScript(), model: 'scripted-demo' }) {
   return Agent.create({ ...target, maxSteps: 2 })
     .system('You decide refunds. Reply with JSON only: {"action": "refund" | "reject", "amount": number in USD}.')
-    .outputSchema(RefundDecision, { maxAttempts: 3 })
+    .outputSchema(RefundDecision, { maxRetries: 2 })
     .outputFallback({ canned: { action: 'reject', amount: 0 } });
 }

@@ -20,7 +20,7 @@ export async function measureValidationOverhead(): Promise<{ keel: Timing; bare:
         run: async () => {
           const check = await validateOutput(invalid, validator);
           if (check.ok) throw new Error('expected a failure');
-          return formatFeedback({ errorType: 'schema', issues: check.failure.issues });
+          return formatFeedback({ stage: 'schema-validate', issues: check.failure.issues });
         },
       },
       {

@@ -1,6 +1,6 @@
 export { Agent } from './agent/agent';
 export { AgentBuilder } from './agent/agent-builder';
-export type { AgentOptions, ModelTarget, OutputFallbackOptions, OutputOptions, RulesOptions } from './agent/agent-options';
+export type { AgentOptions, ModelTarget, OutputFallbackOptions, OutputOptions, ReliabilityOptions } from './agent/agent-options';
 export { AgentStream } from './agent/agent-stream';
 export type { Provenance, RunInput, RunOptions, RunResult, StepRecord } from './agent/run-result';
 export type { AgentStreamPart } from './agent/stream-part';

@@ -1,5 +1,5 @@
 import { Agent, AbortedError, type AgentEvents, ReliabilityFailFastError } from '@keel/core';
-import { providerFallbackRule } from '@keel/reliability';
+import { failoverRule } from '@keel/reliability';
 import { Type } from '@sinclair/typebox';
 import { afterEach, describe, expect, it } from 'vitest';
 import { anthropic } from './anthropic/anthropic-provider';
@@ -48,7 +48,7 @@ describe('provider faults through the gate', () => {
     const result = await builder.build().run('Capital of France?');
     expect(result.text).toBe('The capital of France is Paris.');
     expect(wire.requests).toHaveLength(2);
-    expect(result.attempts.map((attempt) => attempt.errorType)).toEqual(['rate-limit', 'ok']);
+    expect(result.attempts.map((attempt) => attempt.errorKind)).toEqual(['rate-limit', 'ok']);
     expect(retryDelays(events)).toEqual([25]);
     expect(result.usage.modelCalls).toBe(2);
     expect(result.usage).toMatchObject({ inputTokens: 21, outputTokens: 10, cacheReadTokens: 1800 });
@@ -69,7 +69,7 @@ describe('provider faults through the gate', () => {
     const result = await builder.build().run('Capital of France?');
     expect(wire.requests).toHaveLength(3);
     expect(errorKinds(events)).toEqual(['overloaded', 'overloaded']);
-    expect(result.attempts.map((attempt) => attempt.errorType)).toEqual(['overloaded', 'overloaded', 'ok']);
+    expect(result.attempts.map((attempt) => attempt.errorKind)).toEqual(['overloaded', 'overloaded', 'ok']);
     expect(events.find((event) => event.name === 'reliability.recovered')?.payload).toMatchObject({ attempt: 3, priorFailures: 2, via: 'retry' });
     const end = events.find((event) => event.name === 'run.end')?.payload;
     expect(end).toMatchObject({ status: 'ok', modelCalls: 3, inputTokens: 21, outputTokens: 10 });
@@ -81,16 +81,16 @@ describe('provider faults through the gate', () => {
     const result = await Agent.create({
       provider: anthropic({ baseURL: primary.url, apiKey: 'test-key' }),
       model: 'claude-sonnet-4-6',
-      fallbacks: [{ provider: openai({ baseURL: secondary.url, apiKey: 'test-key' }), model: 'gpt-4o-mini' }],
+      failover: [{ provider: openai({ baseURL: secondary.url, apiKey: 'test-key' }), model: 'gpt-4o-mini' }],
     })
-      .rules({ postDecide: [providerFallbackRule()] })
+      .reliability({ postDecide: [failoverRule()] })
       .build()
       .run('Capital of France?');
     expect(result.text).toBe('The capital of France is Paris.');
     expect(primary.requests).toHaveLength(1);
     expect(secondary.requests).toHaveLength(1);
     expect(secondary.requests[0]?.body).toMatchObject({ model: 'gpt-4o-mini' });
-    expect(result.attempts.map((attempt) => [attempt.providerIndex, attempt.errorType])).toEqual([
+    expect(result.attempts.map((attempt) => [attempt.providerIndex, attempt.errorKind])).toEqual([
       [0, 'server-error'],
       [1, 'ok'],
     ]);
@@ -101,7 +101,7 @@ describe('provider faults through the gate', () => {
     const { builder, events } = agentOn(wire);
     const result = await builder.build().run('Capital of France?');
     expect(errorKinds(events)).toEqual(['network']);
-    expect(result.attempts.map((attempt) => attempt.errorType)).toEqual(['network', 'ok']);
+    expect(result.attempts.map((attempt) => attempt.errorKind)).toEqual(['network', 'ok']);
     expect(wire.requests).toHaveLength(2);
   });
 
@@ -150,7 +150,7 @@ describe('provider faults through the gate', () => {
     const { builder, events } = agentOn(wire, { timeout: 150 });
     const result = await builder.build().run('Capital of France?');
     expect(errorKinds(events)).toEqual(['timeout']);
-    expect(result.attempts.map((attempt) => attempt.errorType)).toEqual(['timeout', 'ok']);
+    expect(result.attempts.map((attempt) => attempt.errorKind)).toEqual(['timeout', 'ok']);
   });
 
   it('abort during a request rejects promptly with AbortedError and no retry', async () => {

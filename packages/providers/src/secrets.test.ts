@@ -29,7 +29,7 @@ async function echoingServer(status: number) {
 
 function recordAll(builder: ReturnType<typeof Agent.create>) {
   const seen: unknown[] = [];
-  const names: (keyof AgentEvents)[] = ['model.error', 'model.request', 'model.response', 'reliability.fail_fast', 'reliability.retry', 'run.end'];
+  const names: (keyof AgentEvents)[] = ['model.error', 'model.request', 'model.response', 'reliability.fail-fast', 'reliability.retry', 'run.end'];
   let next = builder;
   for (const name of names) next = next.on(name, (payload) => void seen.push(payload));
   return { builder: next, seen };

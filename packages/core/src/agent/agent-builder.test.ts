@@ -33,7 +33,7 @@ describe('AgentBuilder immutability', () => {
       base.memory(store),
       base.on('run.start', () => {}),
       base.outputSchema(Type.Object({ a: Type.String() })),
-      base.rules({ defaults: false }),
+      base.reliability({ defaults: false }),
     ];
     for (const next of calls) expect(next).not.toBe(base);
     expect(new Set(calls).size).toBe(calls.length);
@@ -117,9 +117,9 @@ describe('AgentBuilder.build() validation', () => {
   it('rejects a fallback provider without specificationVersion, naming its index', () => {
     const { specificationVersion: _dropped, ...legacy } = scriptedModel('ok');
     const error = configurationError(() =>
-      Agent.create({ provider: scriptedModel('ok'), model: 'm', fallbacks: [{ provider: legacy as unknown as ModelProvider, model: 'n' }] }).build(),
+      Agent.create({ provider: scriptedModel('ok'), model: 'm', failover: [{ provider: legacy as unknown as ModelProvider, model: 'n' }] }).build(),
     );
-    expect(error.setting).toBe('fallbacks[0]');
+    expect(error.setting).toBe('failover[0]');
   });
 
   it.each(['', '   '])('rejects an empty model id %j', (model) => {
@@ -130,8 +130,8 @@ describe('AgentBuilder.build() validation', () => {
 
   it("rejects a PreCheck rule that decides 'retry'", () => {
     const rule: ReliabilityRule<ModelResponse> = { kind: 'my-precheck', when: () => true, then: 'retry' };
-    const error = configurationError(() => base().rules({ preCheck: [rule as unknown as PreCheckRule<ModelResponse>] }).build());
-    expect(error.setting).toBe('rules.preCheck:my-precheck');
+    const error = configurationError(() => base().reliability({ preCheck: [rule as unknown as PreCheckRule<ModelResponse>] }).build());
+    expect(error.setting).toBe('reliability.preCheck:my-precheck');
     expect(error.message).toContain('retry');
   });
 
@@ -175,9 +175,21 @@ describe('tool()', () => {
 });
 
 describe('configuration contradictions', () => {
-  it('rules({ defaults: false }) with outputSchema maxAttempts is rejected at build', () => {
-    const build = () => Agent.create({ provider: scriptedModel('{}'), model: 'm' }).outputSchema(Refund, { maxAttempts: 5 }).rules({ defaults: false }).build();
+  it('reliability({ defaults: false }) with outputSchema maxRetries is rejected at build', () => {
+    const build = () => Agent.create({ provider: scriptedModel('{}'), model: 'm' }).outputSchema(Refund, { maxRetries: 4 }).reliability({ defaults: false }).build();
     expect(build).toThrow(AgentConfigurationError);
-    expect(build).toThrow(/rules\.defaults/);
+    expect(build).toThrow(/reliability\.defaults/);
+  });
+});
+
+describe('renamed options', () => {
+  it('refuses an option of an earlier version, naming its new name', () => {
+    const legacy = { provider: scriptedModel('ok'), model: 'm', maxAttemptsPerStep: 3 } as unknown as Parameters<typeof Agent.create>[0];
+    const error = configurationError(() => Agent.create(legacy).build());
+    expect(error.setting).toBe('maxAttemptsPerStep');
+    expect(error.message).toContain('renamed to maxAttempts');
+    const output = configurationError(() => Agent.create({ provider: scriptedModel('{}'), model: 'm' }).outputSchema(Refund, { maxAttempts: 3 } as never).build());
+    expect(output.setting).toBe('outputSchema.maxAttempts');
+    expect(output.message).toContain('maxRetries');
   });
 });

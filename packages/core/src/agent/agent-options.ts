@@ -18,22 +18,28 @@ export interface ModelTarget {
 export interface AgentOptions extends ModelTarget {
   /** Most model turns in one run. Default 10. */
   readonly maxSteps?: number;
-  /** Providers `retry-other` moves through, in order, after the primary. */
-  readonly fallbacks?: readonly ModelTarget[];
+  /**
+   * Failover providers, in order, after the primary: a rule deciding `retry-other` (such as
+   * `failoverRule()`) moves to the next one. Not to be confused with `.outputFallback()`.
+   */
+  readonly failover?: readonly ModelTarget[];
   readonly maxTokens?: number;
   readonly temperature?: number;
   readonly stop?: readonly string[];
   /** Prices by model id; with it, usage and events carry cost. */
   readonly pricing?: PricingTable;
-  /** Re-asks allowed per tool call when its arguments fail validation. Default 2. */
+  /** Re-asks allowed per tool call when its arguments fail validation (a retry budget). Default 2. */
   readonly toolRetries?: number;
-  /** Hard cap on model calls per step, whatever the rules say. Default 10. */
-  readonly maxAttemptsPerStep?: number;
+  /**
+   * Hard cap on model calls per step (attempts: the first call, feedback retries, transient
+   * retries, failovers), whatever the rules say. Default 10.
+   */
+  readonly maxAttempts?: number;
   /** Longest provider Retry-After honoured, in ms. Default 30 000. */
   readonly maxRetryAfterMs?: number;
   /** Cap on a tool result sent to the model, in bytes of UTF-8; longer results are cut with a marker. Default 65 536. */
   readonly maxToolResultBytes?: number;
-  /** Milliseconds a tool call may run before it ends with an error result coded `TOOL_TIMEOUT` (the run goes on). A tool's own `timeoutMs` wins. No limit by default. */
+  /** Milliseconds a tool call may run before it ends with an error result coded `tool-timeout` (the run goes on). A tool's own `timeoutMs` wins. No limit by default. */
   readonly toolTimeoutMs?: number;
   /** Cap on the model output kept in attempt records and `validation.failed` events, in characters (cut with a marker). Default 16 384. */
   readonly maxRawOutputChars?: number;
@@ -41,20 +47,24 @@ export interface AgentOptions extends ModelTarget {
 
 /** Settings of `.outputSchema()`. */
 export interface OutputOptions {
-  /** Model calls allowed for a valid answer: 1 + feedback retries. Default 3; `1` opts out of retries. */
-  readonly maxAttempts?: number;
+  /** Feedback retries after the first answer fails validation. Default 2; `0` opts out of retries. */
+  readonly maxRetries?: number;
   /** Send feedback on retries (`false`: retry blind). Default true. */
   readonly feedback?: boolean;
   /** Static text appended to every feedback. */
   readonly retryHint?: string;
-  /** Failures retried within `maxAttempts`. Default `['schema', 'parse']`. */
+  /** Failures retried within `maxRetries`. Default `['schema', 'parse']`. */
   readonly retryOn?: readonly RetryOnKind[];
   /** `false`: return the parsed but unvalidated value, issues recorded, no retry. Default true. */
   readonly strict?: boolean;
   /** Cap on the echoed previous output, in tokens. Default 4000. */
   readonly maxFeedbackTokens?: number;
-  /** Writes the feedback text; a throw falls back to the default text (and emits an event). */
-  readonly feedbackTemplate?: FeedbackTemplate;
+  /**
+   * The feedback text of retries: a fixed string or a {@link FeedbackTemplate} (the same hook type
+   * rules and `runGate` take). A throw falls back to the default text (and emits
+   * `reliability.feedback-error`).
+   */
+  readonly feedbackForLLM?: string | FeedbackTemplate<ModelResponse>;
   /** Local JSON extraction/repair before parsing (fences, prose, trailing commas). Default true. */
   readonly repair?: boolean;
   /** Ask providers with a native JSON mode to use it. Default false. */
@@ -69,8 +79,8 @@ export interface OutputFallbackOptions<T> {
   readonly canned?: T;
 }
 
-/** Settings of `.rules()`. */
-export interface RulesOptions {
+/** Settings of `.reliability()`: the gate's rules around every model call. */
+export interface ReliabilityOptions {
   /** Run before every attempt; `continue` or `fail-fast` only. */
   readonly preCheck?: readonly PreCheckRule<ModelResponse>[];
   /** Run after every attempt; first match wins. */

@@ -126,7 +126,7 @@ describe('agent.stream', () => {
     const result = await Agent.create({ provider: recovering, model: 'm' }).build().stream('hi').result;
     expect(result.text).toBe('ok');
     expect(calls).toBe(2);
-    expect(result.attempts.map((attempt) => attempt.errorType)).toEqual(['network', 'ok']);
+    expect(result.attempts.map((attempt) => attempt.errorKind)).toEqual(['network', 'ok']);
   });
 });
 

@@ -22,10 +22,10 @@ const everyEvent: Record<AgentEventName, true> = {
   'reliability.retry': true,
   'reliability.wait': true,
   'reliability.recovered': true,
-  'reliability.fail_fast': true,
-  'reliability.rule_error': true,
-  'reliability.feedback_error': true,
-  'output.fallback_used': true,
+  'reliability.fail-fast': true,
+  'reliability.rule-error': true,
+  'reliability.feedback-error': true,
+  'output.fallback-used': true,
   'listener.error': true,
 };
 const eventNames = Object.keys(everyEvent) as AgentEventName[];

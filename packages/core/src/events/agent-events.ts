@@ -36,7 +36,7 @@ type FromGate<T extends { type: string }> = EventBase & Omit<T, 'type'>;
 export type CallPurpose = 'step' | 'tool-retry';
 
 /** Outcome of validating one tool call's arguments. */
-export type ToolValidationOutcome = 'no_retry' | 'success' | 'redundant' | 'exhausted' | 'gave_up' | 'guard_rejected_on_retry';
+export type ToolValidationOutcome = 'no-retry' | 'success' | 'redundant' | 'exhausted' | 'gave-up' | 'guard-rejected-on-retry';
 
 /**
  * Every event an agent emits, by name. Payloads are frozen and hold only strings, numbers and
@@ -103,7 +103,7 @@ export interface AgentEvents {
     readonly toolCallId: string;
     readonly tool: string;
     readonly isError: boolean;
-    /** `UNKNOWN_TOOL`, `VALIDATION_FAILED`, a guard's code, `TOOL_ERROR`, when `isError`. */
+    /** `unknown-tool`, `validation-failed`, a guard's code, `tool-error`, when `isError`. */
     readonly errorCode?: string;
     readonly durationMs: number;
   };
@@ -125,10 +125,10 @@ export interface AgentEvents {
   'reliability.retry': FromGate<RetryEvent>;
   'reliability.wait': FromGate<WaitEvent>;
   'reliability.recovered': FromGate<RecoveredEvent>;
-  'reliability.fail_fast': FromGate<FailFastEvent>;
-  'reliability.rule_error': FromGate<RuleErrorEvent>;
-  'reliability.feedback_error': FromGate<FeedbackErrorEvent>;
-  'output.fallback_used': EventBase & { readonly tier: 'fallback' | 'canned'; readonly reason: string };
+  'reliability.fail-fast': FromGate<FailFastEvent>;
+  'reliability.rule-error': FromGate<RuleErrorEvent>;
+  'reliability.feedback-error': FromGate<FeedbackErrorEvent>;
+  'output.fallback-used': EventBase & { readonly tier: 'fallback' | 'canned'; readonly reason: string };
   'listener.error': EventBase & { readonly event: string; readonly errorName: string; readonly message: string };
 }
 

@@ -65,7 +65,7 @@ it('a token budget is not bypassed by a NaN count: later valid counts still reac
       return { content: [{ type: 'tool-call', id: `c${calls}`, name: 'missing', arguments: {} }], text: '', finishReason: 'tool-calls', usage: usage as never };
     },
   };
-  const error = await Agent.create({ provider: model, model: 'm', maxSteps: 50 }).rules({ preCheck: [tokenBudget(20)] }).build().run('go').catch((thrown: unknown) => thrown);
+  const error = await Agent.create({ provider: model, model: 'm', maxSteps: 50 }).reliability({ preCheck: [tokenBudget(20)] }).build().run('go').catch((thrown: unknown) => thrown);
   expect(ReliabilityFailFastError.isInstance(error)).toBe(true);
   expect((error as ReliabilityFailFastError).kind).toBe('token-budget');
   // 0 + 5 (the NaN input recorded as 0), then 20 ≥ 20: the third call is refused. A NaN total never would be.

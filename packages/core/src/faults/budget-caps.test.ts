@@ -28,7 +28,7 @@ function setup(k: number) {
   };
   const model = scriptedModel(script);
   const lookup = tool({ name: 'lookup', description: 'look up', input: Type.Object({ n: Type.Number() }), execute: ({ n }) => n });
-  const agent = Agent.create({ provider: model, model: 'm', toolRetries: 3 }).tool(lookup).rules({ preCheck: [tokenBudget(CAP)] }).build();
+  const agent = Agent.create({ provider: model, model: 'm', toolRetries: 3 }).tool(lookup).reliability({ preCheck: [tokenBudget(CAP)] }).build();
   return { model, agent };
 }
 

@@ -44,7 +44,7 @@ describe('schemas must be a recognised kind', () => {
 describe('numeric options must be finite', () => {
   it.each([
     ['maxSteps', { maxSteps: Number.POSITIVE_INFINITY }],
-    ['maxAttemptsPerStep', { maxAttemptsPerStep: Number.NaN }],
+    ['maxAttempts', { maxAttempts: Number.NaN }],
     ['toolRetries', { toolRetries: -1 }],
     ['maxRetryAfterMs', { maxRetryAfterMs: Number.POSITIVE_INFINITY }],
     ['temperature', { temperature: Number.NaN }],

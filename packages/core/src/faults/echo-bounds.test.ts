@@ -31,7 +31,7 @@ describe('raw output in attempt records and events', () => {
   it('is capped at 16 KB by default, with the marker', async () => {
     const failed: AgentEvents['validation.failed'][] = [];
     const agent = Agent.create({ provider: scriptedModel(huge), model: 'm' })
-      .outputSchema(Type.Object({ n: Type.Number() }), { maxAttempts: 2 })
+      .outputSchema(Type.Object({ n: Type.Number() }), { maxRetries: 1 })
       .on('validation.failed', (payload) => void failed.push(payload))
       .build();
     const error = (await agent.run('go').catch((thrown: unknown) => thrown)) as ReliabilityFailFastError;
@@ -45,7 +45,7 @@ describe('raw output in attempt records and events', () => {
   });
 
   it('follows maxRawOutputChars', async () => {
-    const agent = Agent.create({ provider: scriptedModel(huge), model: 'm', maxRawOutputChars: 1000 }).outputSchema(Type.Object({ n: Type.Number() }), { maxAttempts: 1 }).build();
+    const agent = Agent.create({ provider: scriptedModel(huge), model: 'm', maxRawOutputChars: 1000 }).outputSchema(Type.Object({ n: Type.Number() }), { maxRetries: 0 }).build();
     const error = (await agent.run('go').catch((thrown: unknown) => thrown)) as ReliabilityFailFastError;
     expect(error.attempts[0]?.rawOutput?.length).toBeLessThanOrEqual(1000);
   });
@@ -57,9 +57,9 @@ describe('model-chosen keys with newlines', () => {
     const output = JSON.stringify({ n: 1, [forged]: 'x' });
     const messages: string[] = [];
     const agent = Agent.create({ provider: scriptedModel(output), model: 'm' })
-      .outputSchema(Type.Object({ n: Type.Number() }, { additionalProperties: false }), { maxAttempts: 1 })
+      .outputSchema(Type.Object({ n: Type.Number() }, { additionalProperties: false }), { maxRetries: 0 })
       .on('validation.failed', (payload) => void messages.push(payload.message, payload.path ?? ''))
-      .on('reliability.fail_fast', (payload) => void messages.push(payload.label ?? ''))
+      .on('reliability.fail-fast', (payload) => void messages.push(payload.label ?? ''))
       .build();
     const error = (await agent.run('go').catch((thrown: unknown) => thrown)) as ReliabilityFailFastError;
     messages.push(error.message);

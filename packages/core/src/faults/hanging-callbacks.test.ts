@@ -27,18 +27,18 @@ const hangingStore = (part: 'load' | 'append'): MemoryStore => {
 
 const cases: Record<string, () => AgentBuilder<unknown>> = {
   'a PreCheck when': () =>
-    Agent.create({ provider: scriptedModel('ok'), model: 'm' }).rules({ preCheck: [{ kind: 'hang', then: 'continue', when: () => never() }] }) as AgentBuilder<unknown>,
+    Agent.create({ provider: scriptedModel('ok'), model: 'm' }).reliability({ preCheck: [{ kind: 'hang', then: 'continue', when: () => never() }] }) as AgentBuilder<unknown>,
   'a PostDecide when': () =>
-    Agent.create({ provider: scriptedModel('ok'), model: 'm' }).rules({ postDecide: [{ kind: 'hang', then: 'ok', when: () => never() }] }) as AgentBuilder<unknown>,
+    Agent.create({ provider: scriptedModel('ok'), model: 'm' }).reliability({ postDecide: [{ kind: 'hang', then: 'ok', when: () => never() }] }) as AgentBuilder<unknown>,
   "a rule's backoff function": () =>
     Agent.create({ provider: invalidThenValid(), model: 'm' })
       .outputSchema(Answer)
-      .rules({ postDecide: [{ kind: 'slow', then: 'retry', when: (scope) => scope.errorKind === 'schema-fail', backoff: () => never() }] }) as AgentBuilder<unknown>,
+      .reliability({ postDecide: [{ kind: 'slow', then: 'retry', when: (scope) => scope.errorKind === 'schema-fail', backoff: () => never() }] }) as AgentBuilder<unknown>,
   "a rule's feedbackForLLM": () =>
     Agent.create({ provider: invalidThenValid(), model: 'm' })
       .outputSchema(Answer)
-      .rules({ postDecide: [{ kind: 'talk', then: 'retry', when: (scope) => scope.errorKind === 'schema-fail', feedbackForLLM: () => never() }] }) as AgentBuilder<unknown>,
-  'a feedbackTemplate': () => Agent.create({ provider: invalidThenValid(), model: 'm' }).outputSchema(Answer, { feedbackTemplate: () => never() }) as AgentBuilder<unknown>,
+      .reliability({ postDecide: [{ kind: 'talk', then: 'retry', when: (scope) => scope.errorKind === 'schema-fail', feedbackForLLM: () => never() }] }) as AgentBuilder<unknown>,
+  'a feedbackForLLM template': () => Agent.create({ provider: invalidThenValid(), model: 'm' }).outputSchema(Answer, { feedbackForLLM: () => never() }) as AgentBuilder<unknown>,
   'an async Standard Schema output validator': () => Agent.create({ provider: scriptedModel('{"n": 1}'), model: 'm' }).outputSchema(hangingSchema) as AgentBuilder<unknown>,
   'an async tool input validator': () =>
     Agent.create({ provider: scriptedModel([{ toolCalls: [{ name: 'probe', arguments: { n: 1 } }] }, 'done']), model: 'm' }).tool(
@@ -46,7 +46,7 @@ const cases: Record<string, () => AgentBuilder<unknown>> = {
     ) as AgentBuilder<unknown>,
   'an outputFallback.fallback': () =>
     Agent.create({ provider: scriptedModel('{"n": "x"}'), model: 'm' })
-      .outputSchema(Answer, { maxAttempts: 1 })
+      .outputSchema(Answer, { maxRetries: 0 })
       .outputFallback({ fallback: () => never() }) as AgentBuilder<unknown>,
   'memory.load': () => Agent.create({ provider: scriptedModel('ok'), model: 'm' }).memory(hangingStore('load')) as AgentBuilder<unknown>,
   'memory.append': () => Agent.create({ provider: scriptedModel('ok'), model: 'm' }).memory(hangingStore('append')) as AgentBuilder<unknown>,

@@ -11,8 +11,8 @@ import { scriptedModel } from '../test/index';
 const everyEvent: AgentEventName[] = [
   'run.start', 'run.end', 'step.start', 'step.end', 'model.request', 'model.response', 'model.error', 'usage.invalid',
   'tool.start', 'tool.end', 'tool.validation', 'tool.retry', 'validation.failed', 'reliability.retry',
-  'reliability.recovered', 'reliability.fail_fast', 'reliability.rule_error', 'reliability.feedback_error',
-  'output.fallback_used',
+  'reliability.recovered', 'reliability.fail-fast', 'reliability.rule-error', 'reliability.feedback-error',
+  'output.fallback-used',
 ];
 
 const Answer = Type.Object({ n: Type.Number() });

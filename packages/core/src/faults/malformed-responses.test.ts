@@ -55,7 +55,7 @@ describe.concurrent.each([false, true])('with an output schema: %s', (withSchema
     expect(failFast.errorKind).toBe('bad-response');
     expect(failFast.kind).not.toBe('validator-error');
     expect(model.calls).toBe(3);
-    expect(failFast.attempts.map((attempt) => attempt.errorType)).toEqual(['bad-response', 'bad-response', 'bad-response']);
+    expect(failFast.attempts.map((attempt) => attempt.errorKind)).toEqual(['bad-response', 'bad-response', 'bad-response']);
     expect(failFast.message).toContain("broke the model spec");
   });
 
@@ -77,5 +77,5 @@ it('recovers when a retry answers properly', async () => {
   };
   const result = await Agent.create({ provider: model, model: 'm' }).build().run('go');
   expect(result.text).toBe('fine');
-  expect(result.attempts.map((attempt) => attempt.errorType)).toEqual(['bad-response', 'ok']);
+  expect(result.attempts.map((attempt) => attempt.errorKind)).toEqual(['bad-response', 'ok']);
 });

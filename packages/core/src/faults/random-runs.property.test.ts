@@ -43,7 +43,7 @@ const moveArbitrary: fc.Arbitrary<Move> = fc.oneof(
 const scenarioArbitrary = fc.record({
   moves: fc.array(moveArbitrary, { maxLength: 12 }),
   withSchema: fc.boolean(),
-  maxAttemptsPerStep: fc.integer({ min: 1, max: 4 }),
+  maxAttempts: fc.integer({ min: 1, max: 4 }),
   toolRetries: fc.integer({ min: 0, max: 2 }),
   budget: fc.option(fc.integer({ min: 10, max: 200 }), { nil: undefined }),
   messagesInput: fc.boolean(),
@@ -118,10 +118,10 @@ async function check(scenario: Scenario): Promise<void> {
   const { provider, state } = scriptedProvider(scenario.moves, controller);
   const store = new InMemoryStore();
   await store.append('c', HISTORY);
-  let builder = Agent.create({ provider, model: 'm', maxSteps: 3, maxAttemptsPerStep: scenario.maxAttemptsPerStep, toolRetries: scenario.toolRetries })
+  let builder = Agent.create({ provider, model: 'm', maxSteps: 3, maxAttempts: scenario.maxAttempts, toolRetries: scenario.toolRetries })
     .tool(double)
     .memory(store)
-    .rules({
+    .reliability({
       postDecide: [transientRetryRule({ backoff: { baseMs: 0 } })],
       ...(scenario.budget === undefined ? {} : { preCheck: [tokenBudget(scenario.budget)] }),
     });
@@ -166,7 +166,7 @@ async function check(scenario: Scenario): Promise<void> {
   const attempts = result?.attempts ?? (ReliabilityFailFastError.isInstance(error) ? error.attempts : MaxStepsExceededError.isInstance(error) ? error.partial.attempts : undefined);
   if (attempts) {
     expect(attempts).toHaveLength(state.calls);
-    for (const attempt of attempts) expect(attempt.attempt).toBeLessThanOrEqual(scenario.maxAttemptsPerStep);
+    for (const attempt of attempts) expect(attempt.attempt).toBeLessThanOrEqual(scenario.maxAttempts);
   }
   // Run usage is the sum of the attempts' usage, and the run.end event agrees.
   expect(ended).toBeDefined();

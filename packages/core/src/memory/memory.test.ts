@@ -78,7 +78,7 @@ describe('memory keeps only the accepted exchange', () => {
     ]);
     expect(kept.some((message) => 'ephemeral' in message)).toBe(false);
     expect(textOfAll(kept)).not.toContain('BAD-ARGUMENT');
-    expect(textOfAll(kept)).not.toContain('VALIDATION_FAILED');
+    expect(textOfAll(kept)).not.toContain('validation-failed');
     expect(result.messages).toEqual(kept);
     // The final step's request saw the corrected call, not the rejected one.
     expect(textOfAll(model.requests[2]?.messages ?? [])).not.toContain('BAD-ARGUMENT');

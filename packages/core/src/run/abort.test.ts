@@ -98,7 +98,7 @@ describe('aborting a run', () => {
   it('does not retry an aborted model call even with an output schema that would retry', async () => {
     const model = scriptedModel({ text: '{"a":1}', delayMs: 60_000 });
     const agent = Agent.create({ provider: model, model: 'm' })
-      .outputSchema(Type.Object({ a: Type.Number() }), { maxAttempts: 5 })
+      .outputSchema(Type.Object({ a: Type.Number() }), { maxRetries: 4 })
       .build();
     const controller = new AbortController();
 

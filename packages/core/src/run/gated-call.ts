@@ -1,4 +1,4 @@
-import { feedbackInput, type GateResult, type ReliabilityScope, runGate, type ValidationFailure } from '@keel/reliability';
+import { type GateResult, type ReliabilityScope, runGate, type ValidationFailure } from '@keel/reliability';
 import type { Message } from '../model/message';
 import type { ModelRequest, ModelResponse, ToolChoice } from '../model/model-provider-v1';
 import { sanitizeUsage } from '../usage/sanitize-usage';
@@ -52,7 +52,6 @@ export function gatedCall(state: RunState, call: GatedCall): Promise<GateResult<
   const { config } = state;
   const isStep = call.purpose === 'step';
   const output = isStep ? config.output : undefined;
-  const template = output?.options.feedbackTemplate;
   const retryHint = output?.options.retryHint;
   const base = call.ephemeral ? [...call.messages, ...call.ephemeral] : call.messages;
 
@@ -82,17 +81,15 @@ export function gatedCall(state: RunState, call: GatedCall): Promise<GateResult<
       state.attempts.push(record);
       state.ledger.record(record.usage);
     },
-    preCheck: config.rules.preCheck,
-    rules: isStep ? config.stepRules : config.reaskRules,
-    defaultRules: false,
+    preCheck: config.preCheck,
+    postDecide: isStep ? config.stepRules : config.reaskRules,
+    defaults: false,
     providerCount: config.targets.length,
     fallback: call.fallback,
-    maxAttempts: config.maxAttemptsPerStep,
+    maxAttempts: config.maxAttempts,
     maxRetryAfterMs: config.maxRetryAfterMs,
     feedback: output?.options.feedback,
-    feedbackText: template
-      ? (failure: ValidationFailure, scope, previousOutput: string) => template(feedbackInput(failure, { attempt: scope.attempt, previousOutput, retryHint }))
-      : undefined,
+    feedbackForLLM: output?.options.feedbackForLLM,
     maxFeedbackTokens: output?.options.maxFeedbackTokens,
     retryHint,
     signal: state.signal,

@@ -26,7 +26,7 @@ export async function resolveFallback(state: RunState, failure: ValidationFailur
       const candidate = await raceAbort(Promise.resolve().then(() => options.fallback?.(cause, cause.rawOutput)), state.signal);
       const checked = await raceAbort(Promise.resolve(validator.validate(candidate)), state.signal);
       if (checked.ok) {
-        emit(state, 'output.fallback_used', { tier: 'fallback', reason });
+        emit(state, 'output.fallback-used', { tier: 'fallback', reason });
         return { value: checked.value, tier: 'fallback' };
       }
       why = `${reason}; the fallback value failed the schema: ${checked.issues.map((issue) => issue.message).join('; ')}`;
@@ -36,7 +36,7 @@ export async function resolveFallback(state: RunState, failure: ValidationFailur
     }
   }
   if (options.canned !== undefined) {
-    emit(state, 'output.fallback_used', { tier: 'canned', reason: why });
+    emit(state, 'output.fallback-used', { tier: 'canned', reason: why });
     return { value: options.canned, tier: 'canned' };
   }
   return undefined;

@@ -94,7 +94,7 @@ describe('ReAct loop', () => {
     expect(lastToolMessage(model.requests[1]).content.map((part) => part.toolCallId)).toEqual(['first', 'second']);
   });
 
-  it('turns an unknown tool into an UNKNOWN_TOOL error result the model sees, and continues', async () => {
+  it('turns an unknown tool into an unknown-tool error result the model sees, and continues', async () => {
     const lookup = tool({ name: 'lookup', description: 'looks things up', input: Type.Object({}), execute: () => 'found' });
     const model = scriptedModel([{ toolCalls: [{ id: 't1', name: 'search_web', arguments: { q: 'x' } }] }, 'I could not search.']);
     const agent = Agent.create({ provider: model, model: 'm' }).tool(lookup).build();
@@ -103,17 +103,17 @@ describe('ReAct loop', () => {
 
     expect(result.text).toBe('I could not search.');
     expect(result.toolCalls).toHaveLength(1);
-    expect(result.toolCalls[0]).toMatchObject({ id: 't1', name: 'search_web', isError: true, errorCode: 'UNKNOWN_TOOL' });
+    expect(result.toolCalls[0]).toMatchObject({ id: 't1', name: 'search_web', isError: true, errorCode: 'unknown-tool' });
     const part = lastToolMessage(model.requests[1]).content[0];
     expect(part?.isError).toBe(true);
     expect(part?.toolCallId).toBe('t1');
-    expect(part?.output).toContain('UNKNOWN_TOOL');
+    expect(part?.output).toContain('unknown-tool');
     expect(part?.output).toContain('search_web');
     expect(part?.output).toContain('lookup');
     expect(model.calls).toBe(2);
   });
 
-  it('turns a throwing tool into a TOOL_ERROR result with its message, without retrying it', async () => {
+  it('turns a throwing tool into a tool-error result with its message, without retrying it', async () => {
     let executions = 0;
     const flaky = tool({
       name: 'flaky',
@@ -131,10 +131,10 @@ describe('ReAct loop', () => {
 
     expect(result.text).toBe('The database is down.');
     expect(executions).toBe(1);
-    expect(result.toolCalls[0]).toMatchObject({ isError: true, errorCode: 'TOOL_ERROR' });
+    expect(result.toolCalls[0]).toMatchObject({ isError: true, errorCode: 'tool-error' });
     const part = lastToolMessage(model.requests[1]).content[0];
     expect(part?.isError).toBe(true);
-    expect(part?.output).toContain('TOOL_ERROR');
+    expect(part?.output).toContain('tool-error');
     expect(part?.output).toContain('database is down');
     expect(model.calls).toBe(2);
   });
@@ -208,8 +208,8 @@ describe('ReAct loop', () => {
     const result = await agent.run('weather?');
 
     expect(executions).toBe(0);
-    expect(result.toolCalls[0]).toMatchObject({ isError: true, errorCode: 'VALIDATION_FAILED' });
-    expect(lastToolMessage(model.requests[1]).content[0]?.output).toContain('VALIDATION_FAILED');
+    expect(result.toolCalls[0]).toMatchObject({ isError: true, errorCode: 'validation-failed' });
+    expect(lastToolMessage(model.requests[1]).content[0]?.output).toContain('validation-failed');
   });
 
   it('sends object outputs as JSON and strings as they are', async () => {
@@ -309,10 +309,10 @@ describe('ends of a run', () => {
   it("a rule accepting a failed call with 'ok' ends the run with no text and no value", async () => {
     const model = scriptedModel([Object.assign(new Error('upstream down'), { errorKind: 'server-error' })]);
     const result = await Agent.create({ provider: model, model: 'm' })
-      .rules({ postDecide: [{ kind: 'tolerate', then: 'ok', when: (scope) => scope.errorKind === 'server-error' }] })
+      .reliability({ postDecide: [{ kind: 'tolerate', then: 'ok', when: (scope) => scope.errorKind === 'server-error' }] })
       .build()
       .run('hi');
     expect(result).toMatchObject({ text: '', value: undefined, finishReason: 'error' });
-    expect(result.attempts.map((attempt) => attempt.errorType)).toEqual(['server-error']);
+    expect(result.attempts.map((attempt) => attempt.errorKind)).toEqual(['server-error']);
   });
 });

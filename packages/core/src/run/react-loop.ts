@@ -77,7 +77,7 @@ async function loop(config: RunConfig, bus: EventBus, input: RunInput, options: 
     sink,
     step: 0,
     shownText: false,
-    exclusive: (config.rules.preCheck?.length ?? 0) > 0 ? runLock(signal) : undefined,
+    exclusive: config.preCheck.length > 0 ? runLock(signal) : undefined,
   };
   const startedAt = Date.now();
   const started = performance.now();

@@ -1,5 +1,5 @@
-import type { PricingTable, ReliabilityRule, SchemaValidator } from '@keel/reliability';
-import type { ModelTarget, OutputFallbackOptions, OutputOptions, RulesOptions } from '../agent/agent-options';
+import type { PreCheckRule, PricingTable, ReliabilityRule, SchemaValidator } from '@keel/reliability';
+import type { ModelTarget, OutputFallbackOptions, OutputOptions } from '../agent/agent-options';
 import type { ListenerEntry } from '../events/event-bus';
 import type { MemoryStore } from '../memory/memory-store';
 import type { ModelResponse, ToolSpecification } from '../model/model-provider-v1';
@@ -15,7 +15,8 @@ export interface RunConfig {
   readonly stop?: readonly string[];
   readonly pricing?: PricingTable;
   readonly toolRetries: number;
-  readonly maxAttemptsPerStep: number;
+  /** Hard cap on model calls per step. */
+  readonly maxAttempts: number;
   readonly maxRetryAfterMs: number;
   readonly maxToolResultBytes: number;
   readonly maxRawOutputChars: number;
@@ -27,7 +28,8 @@ export interface RunConfig {
   readonly listeners: readonly ListenerEntry[];
   readonly output?: { readonly validator: SchemaValidator<unknown>; readonly options: OutputOptions };
   readonly outputFallback?: OutputFallbackOptions<unknown>;
-  readonly rules: RulesOptions;
+  /** PreCheck rules of every model call. */
+  readonly preCheck: readonly PreCheckRule<ModelResponse>[];
   /** PostDecide rules of a step call, resolved once at build: the user's, strict-output, defaults. */
   readonly stepRules: readonly ReliabilityRule<ModelResponse>[];
   /** PostDecide rules of a tool-argument re-ask call (no output validation there): the user's, defaults. */

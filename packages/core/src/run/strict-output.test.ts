@@ -1,4 +1,4 @@
-import { costBudget, type PreCheckRule, providerFallbackRule } from '@keel/reliability';
+import { costBudget, type PreCheckRule, failoverRule } from '@keel/reliability';
 import { Type } from '@sinclair/typebox';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
@@ -66,7 +66,7 @@ describe('strict output through the gate', () => {
 
     expect(model.calls).toBe(2);
     expect(result.value).toEqual({ action: 'refund', amount: 50 });
-    expect(result.attempts.map((attempt) => attempt.errorType)).toEqual(['parse-fail', 'ok']);
+    expect(result.attempts.map((attempt) => attempt.errorKind)).toEqual(['parse-fail', 'ok']);
     expect(requestOf(model, 1).messages[2]?.content).toContain('could not be parsed as JSON');
   });
 
@@ -107,7 +107,7 @@ describe('strict output through the gate', () => {
   });
 
   it('stops after maxAttempts with schema-retry-exhausted when every answer is wrong in a new way', async () => {
-    const { model, builder } = refundAgent([BAD_AMOUNT, BAD_ACTION, NOT_JSON, VALID], { maxAttempts: 3 });
+    const { model, builder } = refundAgent([BAD_AMOUNT, BAD_ACTION, NOT_JSON, VALID], { maxRetries: 2 });
     const error = await builder
       .build()
       .run('Refund order 42')
@@ -125,7 +125,7 @@ describe('strict output through the gate', () => {
   });
 
   it('stops after 2 calls with schema-stuck-loop when the model repeats the same bad answer', async () => {
-    const { model, builder } = refundAgent(BAD_AMOUNT, { maxAttempts: 5 });
+    const { model, builder } = refundAgent(BAD_AMOUNT, { maxRetries: 4 });
     const error = await builder
       .build()
       .run('Refund order 42')
@@ -185,10 +185,10 @@ describe('strict output through the gate', () => {
     expect(text).not.toContain('did not match the required schema');
   });
 
-  it('sends the default feedback and reports reliability.feedback_error when the template throws', async () => {
-    const events = recorder('reliability.feedback_error');
+  it('sends the default feedback and reports reliability.feedback-error when the template throws', async () => {
+    const events = recorder('reliability.feedback-error');
     const { model, builder } = refundAgent([BAD_AMOUNT, VALID], {
-      feedbackTemplate: () => {
+      feedbackForLLM: () => {
         throw new Error('template exploded');
       },
     });
@@ -197,18 +197,34 @@ describe('strict output through the gate', () => {
     expect(result.value).toEqual({ action: 'refund', amount: 50 });
     expect(model.calls).toBe(2);
     expect(requestOf(model, 1).messages[2]?.content).toContain(AMOUNT_LINE);
-    const errors = events.of('reliability.feedback_error');
+    const errors = events.of('reliability.feedback-error');
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatchObject({ source: 'template', message: 'template exploded' });
   });
 
   it('sends the text a custom feedback template writes', async () => {
     const { model, builder } = refundAgent([BAD_AMOUNT, VALID], {
-      feedbackTemplate: (input) => `Attempt ${input.attempt} failed at ${input.issues.map((issue) => issue.path.join('.')).join(', ')}. Previous: ${input.previousOutput}`,
+      feedbackForLLM: (input) => `Attempt ${input.attempt} failed at ${input.issues.map((issue) => issue.pathText).join(', ')}. Previous: ${input.previousOutput}`,
     });
     await builder.build().run('Refund order 42');
 
     expect(requestOf(model, 1).messages[2]).toEqual({ role: 'user', content: `Attempt 1 failed at amount. Previous: ${BAD_AMOUNT}`, ephemeral: true });
+  });
+
+  it('sends a fixed feedback string, and gives templates the scope rules see', async () => {
+    const fixed = refundAgent([BAD_AMOUNT, VALID], { feedbackForLLM: 'Amounts are numbers.' });
+    await fixed.builder.build().run('Refund order 42');
+    expect(requestOf(fixed.model, 1).messages[2]?.content).toBe('Amounts are numbers.');
+
+    const seen: { errorKind: string; validationErrorHistory: readonly string[] }[] = [];
+    const templated = refundAgent([BAD_AMOUNT, VALID], {
+      feedbackForLLM: ({ scope }) => {
+        seen.push({ errorKind: scope.errorKind, validationErrorHistory: [...scope.validationErrorHistory] });
+        return 'again';
+      },
+    });
+    await templated.builder.build().run('Refund order 42');
+    expect(seen).toEqual([{ errorKind: 'schema-fail', validationErrorHistory: ['amount|type'] }]);
   });
 
   it('appends the retryHint to the feedback', async () => {
@@ -241,7 +257,7 @@ describe('strict output through the gate', () => {
       },
     };
     const { model, builder } = refundAgent([BAD_AMOUNT, BAD_ACTION, VALID]);
-    await builder.rules({ preCheck: [counting] }).build().run('Refund order 42');
+    await builder.reliability({ preCheck: [counting] }).build().run('Refund order 42');
 
     expect(model.calls).toBe(3);
     expect(seen).toEqual([1, 2, 3]);
@@ -251,7 +267,7 @@ describe('strict output through the gate', () => {
     const model = scriptedModel([{ text: BAD_AMOUNT, usage: { inputTokens: 100, outputTokens: 10 } }, VALID]);
     const agent = Agent.create({ provider: model, model: 'm', pricing: { m: { inputPerMTok: 10_000, outputPerMTok: 10_000 } } })
       .outputSchema(Refund)
-      .rules({ preCheck: [costBudget({ maxUsd: 0.5 })] })
+      .reliability({ preCheck: [costBudget({ maxUsd: 0.5 })] })
       .build();
     const error = await agent.run('Refund order 42').catch((caught: unknown) => caught);
 
@@ -274,7 +290,7 @@ describe('strict output through the gate', () => {
     const retries = events.of('reliability.retry');
     expect(retries).toHaveLength(1);
     expect(retries[0]).toMatchObject({ errorKind: 'rate-limit', delayMs: 30, decision: 'retry' });
-    expect(result.attempts.map((attempt) => attempt.errorType)).toEqual(['rate-limit', 'ok']);
+    expect(result.attempts.map((attempt) => attempt.errorKind)).toEqual(['rate-limit', 'ok']);
     // A rate limit is not a validation failure: the retry carries no feedback.
     expect(requestOf(model, 1).messages).toEqual(requestOf(model, 0).messages);
   });
@@ -296,9 +312,9 @@ describe('strict output through the gate', () => {
     const serverError = Object.assign(new Error('500 Internal Server Error'), { errorKind: 'server-error' as const });
     const primary = scriptedModel([serverError], { name: 'a' });
     const backup = scriptedModel([VALID], { name: 'b' });
-    const agent = Agent.create({ provider: primary, model: 'm1', fallbacks: [{ provider: backup, model: 'm2' }] })
+    const agent = Agent.create({ provider: primary, model: 'm1', failover: [{ provider: backup, model: 'm2' }] })
       .outputSchema(Refund)
-      .rules({ postDecide: [providerFallbackRule()] })
+      .reliability({ postDecide: [failoverRule()] })
       .build();
     const result = await agent.run('Refund order 42');
 
@@ -311,7 +327,7 @@ describe('strict output through the gate', () => {
 
   describe('output fallback tiers', () => {
     it('uses the fallback function when the model never gives valid output', async () => {
-      const events = recorder('output.fallback_used');
+      const events = recorder('output.fallback-used');
       const { model, builder } = refundAgent([BAD_AMOUNT, BAD_ACTION, NOT_JSON]);
       const agent = events.attach(builder.outputFallback({ fallback: () => ({ action: 'reject', amount: 0 }) })).build();
       const result = await agent.run('Refund order 42');
@@ -319,13 +335,13 @@ describe('strict output through the gate', () => {
       expect(model.calls).toBe(3);
       expect(result.provenance).toBe('fallback');
       expect(result.value).toEqual({ action: 'reject', amount: 0 });
-      const used = events.of('output.fallback_used');
+      const used = events.of('output.fallback-used');
       expect(used).toHaveLength(1);
       expect(used[0]?.tier).toBe('fallback');
     });
 
     it('falls to the canned value when the fallback value is invalid', async () => {
-      const events = recorder('output.fallback_used');
+      const events = recorder('output.fallback-used');
       const { builder } = refundAgent(BAD_AMOUNT);
       const agent = events
         .attach(
@@ -339,7 +355,7 @@ describe('strict output through the gate', () => {
 
       expect(result.provenance).toBe('canned');
       expect(result.value).toEqual({ action: 'reject', amount: 0 });
-      expect(events.of('output.fallback_used').map((event) => event.tier)).toEqual(['canned']);
+      expect(events.of('output.fallback-used').map((event) => event.tier)).toEqual(['canned']);
     });
 
     it('refuses to build with a canned value that fails the schema', () => {
@@ -383,11 +399,11 @@ describe('strict output through the gate', () => {
     expect(model.calls).toBe(1);
     expect(result.value).toEqual({ action: 'refund', amount: 'USD 50' });
     expect(result.issues).toHaveLength(1);
-    expect(result.issues[0]).toMatchObject({ path: ['amount'], kind: 'type' });
+    expect(result.issues[0]).toMatchObject({ path: ['amount'], pathText: 'amount', kind: 'type' });
   });
 
   it('never retries with maxAttempts 1', async () => {
-    const { model, builder } = refundAgent([BAD_AMOUNT, VALID], { maxAttempts: 1 });
+    const { model, builder } = refundAgent([BAD_AMOUNT, VALID], { maxRetries: 0 });
     const error = await builder
       .build()
       .run('Refund order 42')
@@ -430,7 +446,7 @@ describe('failures that must surface, not degrade', () => {
     const agent = Agent.create({ provider: model, model: 'm' })
       .outputSchema(Refund)
       .outputFallback({ canned: { action: 'reject', amount: 0 } })
-      .rules({
+      .reliability({
         postDecide: [
           {
             kind: 'buggy',

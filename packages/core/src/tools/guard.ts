@@ -2,7 +2,7 @@ import { reduceError } from '@keel/reliability';
 
 /** Why a guard refused a tool call. Sent to the model as an error result; never retried. */
 export interface GuardRejection {
-  /** Machine-readable code, e.g. `FABRICATED_ID`. */
+  /** Machine-readable code, e.g. `fabricated-id`. */
   readonly code: string;
   /** What is wrong, for the model. */
   readonly message: string;
@@ -14,14 +14,14 @@ export interface GuardRejection {
  */
 export type ToolGuard = (toolName: string, args: unknown) => GuardRejection | undefined;
 
-/** Runs guards in order; the first rejection wins. A throwing guard rejects with `GUARD_ERROR`. */
+/** Runs guards in order; the first rejection wins. A throwing guard rejects with `guard-error`. */
 export function runGuards(guards: readonly ToolGuard[], toolName: string, args: unknown): GuardRejection | undefined {
   for (const guard of guards) {
     let rejection: GuardRejection | undefined;
     try {
       rejection = guard(toolName, args);
     } catch (error) {
-      return { code: 'GUARD_ERROR', message: `a guard failed: ${reduceError(error).message}` };
+      return { code: 'guard-error', message: `a guard failed: ${reduceError(error).message}` };
     }
     if (rejection) return rejection;
   }

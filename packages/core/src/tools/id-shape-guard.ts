@@ -28,7 +28,7 @@ function read(args: unknown, path: string): unknown {
 /**
  * Rejects fabricated ids: a listed field whose value is a string (or list of strings) that does
  * not have the real ids' shape, e.g. `project_id: "proj-123"` where ids are UUIDs. Code
- * `FABRICATED_ID`. Absent fields are left to validation.
+ * `fabricated-id`. Absent fields are left to validation.
  */
 export function idShapeGuard(options: IdShapeGuardOptions): ToolGuard {
   // Without the global and sticky flags: `test` on such a pattern keeps state between calls.
@@ -42,7 +42,7 @@ export function idShapeGuard(options: IdShapeGuardOptions): ToolGuard {
       for (const candidate of values) {
         if (typeof candidate === 'string' && !pattern.test(candidate)) {
           return {
-            code: 'FABRICATED_ID',
+            code: 'fabricated-id',
             message: `'${field}' must be ${shapeName} taken from a tool result or the user; got ${quote(candidate)}, which looks invented. Do not guess ids.`,
           };
         }

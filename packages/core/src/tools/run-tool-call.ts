@@ -26,7 +26,7 @@ export interface ToolRunEnvironment {
   readonly listens: (event: ToolEventName) => boolean;
   /** Emits a tool event of the run. */
   readonly emit: <E extends ToolEventName>(event: E, payload: EventPayload<E>) => void;
-  /** Milliseconds a tool call may run (unless the tool sets its own) before it ends with `TOOL_TIMEOUT`. */
+  /** Milliseconds a tool call may run (unless the tool sets its own) before it ends with `tool-timeout`. */
   readonly toolTimeoutMs?: number | undefined;
   /** Cap on a result sent to the model, in bytes (default 64 KB); longer ones are cut with a marker. */
   readonly maxResultBytes?: number | undefined;
@@ -107,7 +107,7 @@ async function settle(env: ToolRunEnvironment, call: ToolCallPart): Promise<Sett
   const tool = env.tools.get(call.name);
   if (!tool) {
     const known = [...env.tools.keys()].join(', ') || 'none';
-    return failed('UNKNOWN_TOOL', `there is no tool named ${quote(call.name)}; available tools: ${known}`, call.arguments);
+    return failed('unknown-tool', `there is no tool named ${quote(call.name)}; available tools: ${known}`, call.arguments);
   }
   const guards = tool.guards.length === 0 ? env.guards : [...env.guards, ...tool.guards];
   const rejected = (rejection: GuardRejection, args: unknown) => failed(rejection.code, rejection.message, args);
@@ -119,15 +119,15 @@ async function settle(env: ToolRunEnvironment, call: ToolCallPart): Promise<Sett
   let input: unknown = args;
   if (tool.validate) {
     const validated = await validateWithReasks(env, tool, call, guards);
-    if (validated.status === 'validator_error') return failed('VALIDATOR_ERROR', `the tool's input validator failed: ${validated.message}`, validated.args);
+    if (validated.status === 'validator-error') return failed('validator-error', `the tool's input validator failed: ${validated.message}`, validated.args);
     if (validated.status !== 'valid') {
       const retryCount = validated.retryCount;
       if (env.listens('tool.validation')) env.emit('tool.validation', { toolCallId: call.id, tool: call.name, outcome: validated.status, retryCount });
-      if (validated.status === 'guard_rejected_on_retry') return rejected(validated.rejection as GuardRejection, validated.args);
-      return failed('VALIDATION_FAILED', validationMessage(validated.status, retryCount, validated.issues), validated.args);
+      if (validated.status === 'guard-rejected-on-retry') return rejected(validated.rejection as GuardRejection, validated.args);
+      return failed('validation-failed', validationMessage(validated.status, retryCount, validated.issues), validated.args);
     }
     if (env.listens('tool.validation')) {
-      env.emit('tool.validation', { toolCallId: call.id, tool: call.name, outcome: validated.retryCount === 0 ? 'no_retry' : 'success', retryCount: validated.retryCount });
+      env.emit('tool.validation', { toolCallId: call.id, tool: call.name, outcome: validated.retryCount === 0 ? 'no-retry' : 'success', retryCount: validated.retryCount });
     }
     args = validated.args;
     input = validated.value;
@@ -146,15 +146,15 @@ async function settle(env: ToolRunEnvironment, call: ToolCallPart): Promise<Sett
     );
     if (output === TIMED_OUT) {
       timeout?.abort(new Error(`tool call timed out after ${timeoutMs} ms`));
-      return failed('TOOL_TIMEOUT', `the tool did not finish within ${timeoutMs} ms and was stopped`, args);
+      return failed('tool-timeout', `the tool did not finish within ${timeoutMs} ms and was stopped`, args);
     }
     const serialized = serializeToolResult(output, env.maxResultBytes);
-    if (!serialized.ok) return failed('TOOL_RESULT_INVALID', serialized.message, args);
+    if (!serialized.ok) return failed('tool-result-invalid', serialized.message, args);
     return { id: call.id, name: call.name, arguments: args, output: serialized.text, isError: false };
   } catch (error) {
     if (env.abortSignal?.aborted) throw AbortedError.fromSignal(env.abortSignal);
     if (AbortedError.isInstance(error)) throw error;
-    return failed('TOOL_ERROR', escapeControl(reduceError(error).message), args);
+    return failed('tool-error', escapeControl(reduceError(error).message), args);
   } finally {
     if (timer !== undefined) clearTimeout(timer);
   }
@@ -166,13 +166,13 @@ const TIMED_OUT: unique symbol = Symbol('timed out');
 type Validated =
   | { readonly status: 'valid'; readonly args: unknown; readonly value: unknown; readonly retryCount: number }
   | {
-      readonly status: Exclude<ToolValidationOutcome, 'no_retry' | 'success'>;
+      readonly status: Exclude<ToolValidationOutcome, 'no-retry' | 'success'>;
       readonly args: unknown;
       readonly retryCount: number;
       readonly issues: readonly ValidationIssue[];
       readonly rejection?: GuardRejection;
     }
-  | { readonly status: 'validator_error'; readonly args: unknown; readonly retryCount: number; readonly issues: readonly ValidationIssue[]; readonly message: string };
+  | { readonly status: 'validator-error'; readonly args: unknown; readonly retryCount: number; readonly issues: readonly ValidationIssue[]; readonly message: string };
 
 async function validateWithReasks(env: ToolRunEnvironment, tool: AnyTool, call: ToolCallPart, guards: readonly ToolGuard[]): Promise<Validated> {
   const budget = tool.retries ?? env.toolRetries;
@@ -185,7 +185,7 @@ async function validateWithReasks(env: ToolRunEnvironment, tool: AnyTool, call: 
       result = await raceAbort(Promise.resolve(tool.validator.validate(args)), env.abortSignal);
     } catch (error) {
       if (env.abortSignal?.aborted || AbortedError.isInstance(error)) throw env.abortSignal ? AbortedError.fromSignal(env.abortSignal) : error;
-      return { status: 'validator_error', args, retryCount, issues: [], message: reduceError(error).message };
+      return { status: 'validator-error', args, retryCount, issues: [], message: reduceError(error).message };
     }
     if (result.ok) return { status: 'valid', args, value: result.value, retryCount };
     const current = { args: stableStringify(args), signature: issueSignature(result.issues) };
@@ -196,7 +196,7 @@ async function validateWithReasks(env: ToolRunEnvironment, tool: AnyTool, call: 
     previous = current;
 
     const feedback = formatFeedback({
-      errorType: 'schema',
+      stage: 'schema-validate',
       issues: result.issues,
       subject: `The arguments of your call to '${call.name}'`,
       instruction: `Call '${call.name}' again with corrected arguments. Fix every problem listed; keep everything else as it was.`,
@@ -205,15 +205,15 @@ async function validateWithReasks(env: ToolRunEnvironment, tool: AnyTool, call: 
     const response = await env.reask(
       [
         { role: 'assistant', content: [{ ...call, arguments: echoArguments(args, env.maxEchoTokens ?? DEFAULT_ECHO_TOKENS) }], ephemeral: true },
-        { role: 'tool', content: [{ type: 'tool-result', toolCallId: call.id, toolName: call.name, output: errorOutput('VALIDATION_FAILED', feedback), isError: true }], ephemeral: true },
+        { role: 'tool', content: [{ type: 'tool-result', toolCallId: call.id, toolName: call.name, output: errorOutput('validation-failed', feedback), isError: true }], ephemeral: true },
       ],
       { type: 'tool', name: call.name },
     );
     const corrected = response.content.find((part): part is ToolCallPart => part.type === 'tool-call' && part.name === call.name);
-    if (!corrected) return { status: 'gave_up', args, retryCount: retryCount + 1, issues: result.issues };
+    if (!corrected) return { status: 'gave-up', args, retryCount: retryCount + 1, issues: result.issues };
     args = corrected.arguments;
     const rejection = runGuards(guards, call.name, args);
-    if (rejection) return { status: 'guard_rejected_on_retry', args, retryCount: retryCount + 1, issues: [], rejection };
+    if (rejection) return { status: 'guard-rejected-on-retry', args, retryCount: retryCount + 1, issues: [], rejection };
   }
 }
 
@@ -242,9 +242,9 @@ function validationMessage(outcome: ToolValidationOutcome, retryCount: number, i
   const reason =
     outcome === 'redundant'
       ? 'the corrected call repeated the same problems'
-      : outcome === 'gave_up'
+      : outcome === 'gave-up'
         ? 'the model did not call the tool again'
         : `still invalid after ${retryCount} correction${retryCount === 1 ? '' : 's'}`;
-  const lines = formatFeedback({ errorType: 'schema', issues, subject: 'The arguments' }).split('\n').slice(0, -1);
+  const lines = formatFeedback({ stage: 'schema-validate', issues, subject: 'The arguments' }).split('\n').slice(0, -1);
   return `the arguments did not match the tool's input schema (${reason}).\n${lines.join('\n')}`;
 }

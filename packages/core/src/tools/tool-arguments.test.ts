@@ -118,7 +118,7 @@ describe('tool-argument re-asks', () => {
     expect(reask.messages.slice(-2).every((message) => message.ephemeral === true)).toBe(true);
   });
 
-  it('gives up after the retry budget with VALIDATION_FAILED sent to the model, and the run goes on', async () => {
+  it('gives up after the retry budget with validation-failed sent to the model, and the run goes on', async () => {
     const { model, execute, events, builder } = setup([call(MISSING_PROJECT), call(TAGS_AS_STRING), call(EXTRA_FIELD), DONE]);
     const result = await builder.build().run('Add a task to write the report');
 
@@ -130,10 +130,10 @@ describe('tool-argument re-asks', () => {
     expect(events.of('tool.retry').map((event) => event.retry)).toEqual([1, 2]);
     const told = lastToolResult(requestAt(model.requests, 3))[0];
     expect(told?.isError).toBe(true);
-    expect(told?.output).toMatch(/^Error \[VALIDATION_FAILED\]/);
+    expect(told?.output).toMatch(/^Error \[validation-failed\]/);
     expect(told?.output).toContain(`- 'colour': unknown field — remove it`);
     expect(result.text).toBe(DONE);
-    expect(result.toolCalls[0]).toMatchObject({ errorCode: 'VALIDATION_FAILED', isError: true, arguments: EXTRA_FIELD });
+    expect(result.toolCalls[0]).toMatchObject({ errorCode: 'validation-failed', isError: true, arguments: EXTRA_FIELD });
   });
 
   it('never re-asks a tool whose own retries is 0', async () => {
@@ -144,7 +144,7 @@ describe('tool-argument re-asks', () => {
     expect(execute).not.toHaveBeenCalled();
     expect(events.of('tool.retry')).toHaveLength(0);
     expect(events.of('tool.validation')[0]).toMatchObject({ outcome: 'exhausted', retryCount: 0 });
-    expect(result.toolCalls[0]?.errorCode).toBe('VALIDATION_FAILED');
+    expect(result.toolCalls[0]?.errorCode).toBe('validation-failed');
   });
 
   it('never re-asks an unknown tool', async () => {
@@ -154,8 +154,8 @@ describe('tool-argument re-asks', () => {
     expect(model.calls).toBe(2);
     expect(execute).not.toHaveBeenCalled();
     expect(events.of('tool.retry')).toHaveLength(0);
-    expect(result.toolCalls[0]).toMatchObject({ name: 'delete_project', isError: true, errorCode: 'UNKNOWN_TOOL' });
-    expect(lastToolResult(requestAt(model.requests, 1))[0]?.output).toMatch(/^Error \[UNKNOWN_TOOL\]/);
+    expect(result.toolCalls[0]).toMatchObject({ name: 'delete_project', isError: true, errorCode: 'unknown-tool' });
+    expect(lastToolResult(requestAt(model.requests, 1))[0]?.output).toMatch(/^Error \[unknown-tool\]/);
   });
 
   it('never re-asks a call a guard rejects', async () => {
@@ -169,11 +169,11 @@ describe('tool-argument re-asks', () => {
     expect(execute).not.toHaveBeenCalled();
     expect(events.of('tool.retry')).toHaveLength(0);
     expect(events.of('tool.validation')).toHaveLength(0);
-    expect(result.toolCalls[0]).toMatchObject({ isError: true, errorCode: 'FABRICATED_ID' });
-    expect(lastToolResult(requestAt(model.requests, 1))[0]?.output).toMatch(/^Error \[FABRICATED_ID\]/);
+    expect(result.toolCalls[0]).toMatchObject({ isError: true, errorCode: 'fabricated-id' });
+    expect(lastToolResult(requestAt(model.requests, 1))[0]?.output).toMatch(/^Error \[fabricated-id\]/);
   });
 
-  it('rejects a fabricated id given on the retry with guard_rejected_on_retry', async () => {
+  it('rejects a fabricated id given on the retry with guard-rejected-on-retry', async () => {
     const { model, execute, events, builder } = setup([call(MISSING_PROJECT), call({ ...VALID_ARGS, project_id: 'proj-123' }), DONE]);
     const result = await builder
       .guards([idShapeGuard({ fields: ['project_id'] })])
@@ -182,10 +182,10 @@ describe('tool-argument re-asks', () => {
 
     expect(model.calls).toBe(3);
     expect(execute).not.toHaveBeenCalled();
-    expect(events.of('tool.validation')[0]).toMatchObject({ outcome: 'guard_rejected_on_retry', retryCount: 1 });
-    expect(result.toolCalls[0]).toMatchObject({ isError: true, errorCode: 'FABRICATED_ID' });
-    expect(result.toolCalls[0]?.output).toContain('FABRICATED_ID');
-    expect(lastToolResult(requestAt(model.requests, 2))[0]?.output).toMatch(/^Error \[FABRICATED_ID\]/);
+    expect(events.of('tool.validation')[0]).toMatchObject({ outcome: 'guard-rejected-on-retry', retryCount: 1 });
+    expect(result.toolCalls[0]).toMatchObject({ isError: true, errorCode: 'fabricated-id' });
+    expect(result.toolCalls[0]?.output).toContain('fabricated-id');
+    expect(lastToolResult(requestAt(model.requests, 2))[0]?.output).toMatch(/^Error \[fabricated-id\]/);
   });
 
   it('does not retry a tool that throws', async () => {
@@ -199,7 +199,7 @@ describe('tool-argument re-asks', () => {
     expect(model.calls).toBe(2);
     expect(execute).toHaveBeenCalledTimes(1);
     expect(events.of('tool.retry')).toHaveLength(0);
-    expect(result.toolCalls[0]).toMatchObject({ isError: true, errorCode: 'TOOL_ERROR', output: 'Error [TOOL_ERROR]: the task service is down' });
+    expect(result.toolCalls[0]).toMatchObject({ isError: true, errorCode: 'tool-error', output: 'Error [tool-error]: the task service is down' });
   });
 
   it('stops with redundant after one re-ask when the corrected call repeats the arguments', async () => {
@@ -210,18 +210,18 @@ describe('tool-argument re-asks', () => {
     expect(result.attempts.filter((attempt) => attempt.purpose === 'tool-retry')).toHaveLength(1);
     expect(execute).not.toHaveBeenCalled();
     expect(events.of('tool.validation')[0]).toMatchObject({ outcome: 'redundant', retryCount: 1 });
-    expect(result.toolCalls[0]?.errorCode).toBe('VALIDATION_FAILED');
+    expect(result.toolCalls[0]?.errorCode).toBe('validation-failed');
     expect(result.text).toBe(DONE);
   });
 
-  it('reports gave_up when the re-ask reply does not call the tool', async () => {
+  it('reports gave-up when the re-ask reply does not call the tool', async () => {
     const { model, execute, events, builder } = setup([call(MISSING_PROJECT), 'I do not know the project id.', DONE]);
     const result = await builder.build().run('Add a task to write the report');
 
     expect(model.calls).toBe(3);
     expect(execute).not.toHaveBeenCalled();
-    expect(events.of('tool.validation')[0]).toMatchObject({ outcome: 'gave_up', retryCount: 1 });
-    expect(result.toolCalls[0]).toMatchObject({ isError: true, errorCode: 'VALIDATION_FAILED' });
+    expect(events.of('tool.validation')[0]).toMatchObject({ outcome: 'gave-up', retryCount: 1 });
+    expect(result.toolCalls[0]).toMatchObject({ isError: true, errorCode: 'validation-failed' });
     expect(result.text).toBe(DONE);
   });
 
@@ -249,7 +249,7 @@ describe('tool-argument re-asks', () => {
     const kept = await store.load('default');
     expect(kept).toEqual(expected);
     for (const text of [JSON.stringify(result.messages), JSON.stringify(kept)]) {
-      expect(text).not.toContain('VALIDATION_FAILED');
+      expect(text).not.toContain('validation-failed');
       expect(text).not.toContain('"tags":"urgent"');
       expect(text).not.toContain('required field is missing');
     }
@@ -321,19 +321,19 @@ describe('tool-argument re-asks', () => {
     expect(result.toolCalls[0]).toMatchObject({ isError: false, output: 'ok' });
   });
 
-  it('reports no_retry for a valid first call', async () => {
+  it('reports no-retry for a valid first call', async () => {
     const { model, execute, events, builder } = setup([call(VALID_ARGS), DONE]);
     await builder.build().run('Add a task to write the report');
 
     expect(model.calls).toBe(2);
     expect(execute).toHaveBeenCalledTimes(1);
-    expect(events.of('tool.validation')).toEqual([expect.objectContaining({ outcome: 'no_retry', retryCount: 0 })]);
+    expect(events.of('tool.validation')).toEqual([expect.objectContaining({ outcome: 'no-retry', retryCount: 0 })]);
     expect(events.of('model.request').map((event) => event.toolChoice)).toEqual(['auto', 'auto']);
   });
 });
 
 describe('a crashing validator', () => {
-  it('a tool whose validator crashes gives the model a VALIDATOR_ERROR result; the run goes on', async () => {
+  it('a tool whose validator crashes gives the model a validator-error result; the run goes on', async () => {
     const base = tool({ name: 'lookup', description: 'Looks up', input: Type.Object({}), execute: () => 'never' });
     const broken = {
       ...base,
@@ -346,7 +346,7 @@ describe('a crashing validator', () => {
     };
     const model = scriptedModel([{ toolCalls: [{ name: 'lookup', arguments: {} }] }, 'done']);
     const result = await Agent.create({ provider: model, model: 'm' }).tool(broken).build().run('go');
-    expect(result.toolCalls[0]).toMatchObject({ isError: true, errorCode: 'VALIDATOR_ERROR' });
+    expect(result.toolCalls[0]).toMatchObject({ isError: true, errorCode: 'validator-error' });
     expect(result.text).toBe('done');
   });
 });

@@ -2,12 +2,12 @@ import type { ToolResultPart } from '../model/message';
 
 /** Error codes a tool result can carry. Guards add their own. */
 export type ToolErrorCode =
-  | 'UNKNOWN_TOOL'
-  | 'VALIDATION_FAILED'
-  | 'VALIDATOR_ERROR'
-  | 'TOOL_ERROR'
-  | 'TOOL_RESULT_INVALID'
-  | 'TOOL_TIMEOUT'
+  | 'unknown-tool'
+  | 'validation-failed'
+  | 'validator-error'
+  | 'tool-error'
+  | 'tool-result-invalid'
+  | 'tool-timeout'
   | (string & {});
 
 /** The one record of a logical tool call: final arguments, whatever the number of re-asks. */

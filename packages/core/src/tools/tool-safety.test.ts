@@ -16,24 +16,24 @@ function runWith(execute: (input: unknown, context: { signal: AbortSignal }) => 
 const toolMessage = (model: ReturnType<typeof scriptedModel>) => model.requests[1]?.messages.find((message): message is ToolMessage => message.role === 'tool');
 
 describe('tool results are JSON data', () => {
-  it('answers a function result with TOOL_RESULT_INVALID and never sends its source', async () => {
+  it('answers a function result with tool-result-invalid and never sends its source', async () => {
     const { model, agent } = runWith(() => function leak() { return 'SOURCE_OF_THE_FUNCTION'; });
     const result = await agent.run('go');
     expect(result.text).toBe('done');
-    expect(result.toolCalls[0]).toMatchObject({ isError: true, errorCode: 'TOOL_RESULT_INVALID' });
+    expect(result.toolCalls[0]).toMatchObject({ isError: true, errorCode: 'tool-result-invalid' });
     const sent = toolMessage(model)?.content[0];
     expect(sent).toMatchObject({ isError: true });
     expect(sent?.output).toContain('a function at the top level');
     expect(JSON.stringify(model.requests)).not.toContain('SOURCE_OF_THE_FUNCTION');
   });
 
-  it('answers BigInt and cyclic results with TOOL_RESULT_INVALID', async () => {
+  it('answers BigInt and cyclic results with tool-result-invalid', async () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.loop = cyclic;
     for (const value of [{ n: 1n }, cyclic]) {
       const { agent } = runWith(() => value);
       const result = await agent.run('go');
-      expect(result.toolCalls[0]).toMatchObject({ isError: true, errorCode: 'TOOL_RESULT_INVALID' });
+      expect(result.toolCalls[0]).toMatchObject({ isError: true, errorCode: 'tool-result-invalid' });
       expect(result.toolCalls[0]?.output).not.toContain('[object Object]');
     }
   });
@@ -49,7 +49,7 @@ describe('tool results are JSON data', () => {
 });
 
 describe('tool timeouts', () => {
-  it('ends a hanging tool with TOOL_TIMEOUT, aborts its signal, and the run goes on', async () => {
+  it('ends a hanging tool with tool-timeout, aborts its signal, and the run goes on', async () => {
     let seen: AbortSignal | undefined;
     const { agent } = runWith((_input, context) => {
       seen = context.signal;
@@ -57,7 +57,7 @@ describe('tool timeouts', () => {
     }, { timeoutMs: 20 });
     const result = await agent.run('go');
     expect(result.text).toBe('done');
-    expect(result.toolCalls[0]).toMatchObject({ isError: true, errorCode: 'TOOL_TIMEOUT' });
+    expect(result.toolCalls[0]).toMatchObject({ isError: true, errorCode: 'tool-timeout' });
     expect(result.toolCalls[0]?.output).toContain('did not finish within 20 ms');
     expect(seen?.aborted).toBe(true);
   });
@@ -65,7 +65,7 @@ describe('tool timeouts', () => {
   it('applies the agent-wide toolTimeoutMs; a tool setting wins', async () => {
     const hang = () => new Promise(() => undefined);
     const agentWide = await runWith(hang, { agentTimeoutMs: 15 }).agent.run('go');
-    expect(agentWide.toolCalls[0]?.errorCode).toBe('TOOL_TIMEOUT');
+    expect(agentWide.toolCalls[0]?.errorCode).toBe('tool-timeout');
     const slow = () => new Promise((resolve) => setTimeout(resolve, 40, 'late'));
     const toolWins = await runWith(slow, { agentTimeoutMs: 5, timeoutMs: 2000 }).agent.run('go');
     expect(toolWins.toolCalls[0]).toMatchObject({ isError: false, output: 'late' });

@@ -29,7 +29,7 @@ export interface ToolDefinition<S extends AnySchema, TOutput> {
   /** Guards for this tool only, run after the agent's guards. */
   readonly guards?: readonly ToolGuard[];
   /**
-   * Milliseconds a call may run before it ends with an error result coded `TOOL_TIMEOUT` (the
+   * Milliseconds a call may run before it ends with an error result coded `tool-timeout` (the
    * tool's signal aborts; the run goes on). Overrides the agent's `toolTimeoutMs`.
    */
   readonly timeoutMs?: number;
@@ -47,7 +47,7 @@ export interface Tool<TInput = unknown, TOutput = unknown> {
   readonly retries?: number;
   readonly validate: boolean;
   readonly guards: readonly ToolGuard[];
-  /** Milliseconds a call may run before it ends with `TOOL_TIMEOUT`. */
+  /** Milliseconds a call may run before it ends with `tool-timeout`. */
   readonly timeoutMs?: number;
 }
 

@@ -86,10 +86,16 @@ describe('anthropic() generate', () => {
     expect((await provider().generate(question, {})).finishReason).toBe('refusal');
   });
 
-  it('uses the provider model and maxTokens when the request sets none', async () => {
+  it("uses the provider maxTokens when the request sets none, and the request's model", async () => {
     reply(jsonReply(anthropicTextAnswer));
-    await provider({ model: 'claude-haiku-4-5', maxTokens: 512 }).generate({ ...question, model: '' }, {});
+    await provider({ maxTokens: 512 }).generate({ ...question, model: 'claude-haiku-4-5' }, {});
     expect(server.requests[0]?.body).toMatchObject({ model: 'claude-haiku-4-5', max_tokens: 512 });
+  });
+
+  it('refuses a request without a model id before sending anything', async () => {
+    const error = await provider().generate({ ...question, model: '' }, {}).catch((caught: unknown) => caught);
+    expect(ProviderError.isInstance(error) && error.errorKind).toBe('bad-request');
+    expect(server.requests).toHaveLength(0);
   });
 
   it('sends the cached prefix with breakpoints and the ephemeral retry feedback after it', async () => {

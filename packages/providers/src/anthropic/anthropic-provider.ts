@@ -10,8 +10,6 @@ import { sdkRequestOptions } from '../shared/request-options';
 
 /** Options of {@link anthropic}. */
 export interface AnthropicProviderOptions {
-  /** Model id used when a request's `model` is empty. */
-  readonly model?: string;
   /** API key; the SDK reads `ANTHROPIC_API_KEY` when omitted. Ignored with `client`. */
   readonly apiKey?: string;
   /** Base URL of the API (a proxy or a local test server). Ignored with `client`. */
@@ -54,7 +52,7 @@ export function anthropic(options: AnthropicProviderOptions = {}): ModelProvider
   const maxTokens = options.maxTokens ?? defaultAnthropicMaxTokens;
 
   const body = (request: ModelRequest) =>
-    mapAnthropicRequest(request, { model: resolveModel(request.model, options.model, providerName), maxTokens, cache });
+    mapAnthropicRequest(request, { model: resolveModel(request.model, providerName), maxTokens, cache });
   // The key the client sends, however it was given (option, environment, prebuilt client): redacted from every error.
   const secrets = secretsOf([client.apiKey, client.authToken]);
   const toError = (error: unknown, signal: AbortSignal | undefined) => mapAnthropicError(error, { provider: providerName, signal, secrets });

@@ -10,8 +10,6 @@ import { sdkRequestOptions } from '../shared/request-options';
 
 /** Options of {@link openai}. */
 export interface OpenAIProviderOptions {
-  /** Model id used when a request's `model` is empty. */
-  readonly model?: string;
   /**
    * API key; the SDK reads `OPENAI_API_KEY` when omitted. With a custom base URL and no key at
    * all, a placeholder is sent (local OpenAI-compatible servers need none). Ignored with `client`.
@@ -77,7 +75,7 @@ export function openai(options: OpenAIProviderOptions = {}): ModelProviderV1 {
   const maxTokensField = options.maxTokensField ?? 'max_tokens';
 
   const body = (request: ModelRequest) =>
-    mapOpenAIRequest(request, { model: resolveModel(request.model, options.model, providerName), structuredOutput, maxTokensField });
+    mapOpenAIRequest(request, { model: resolveModel(request.model, providerName), structuredOutput, maxTokensField });
   // The key the client sends, however it was given (option, environment, prebuilt client): redacted from every error.
   const secrets = secretsOf([client.apiKey]);
   const toError = (error: unknown, signal: AbortSignal | undefined) => mapOpenAIError(error, { provider: providerName, signal, secrets });

@@ -1,17 +1,12 @@
 import { ProviderError } from '../errors/provider-error';
 
 /**
- * The model id of a call: the request's, else the provider's default. Throws a `bad-request`
- * {@link ProviderError} when neither names one.
+ * The model id of a call. The model id lives in one place, the agent (`Agent.create({ model })`),
+ * which puts it on every request; a request without one is a `bad-request` {@link ProviderError}.
  */
-export function resolveModel(requestModel: string, defaultModel: string | undefined, provider: string): string {
-  const model = requestModel !== '' ? requestModel : defaultModel;
-  if (model === undefined || model === '') {
-    throw new ProviderError({
-      message: `No model id: the request names none and the ${provider} provider has no default \`model\``,
-      errorKind: 'bad-request',
-      provider,
-    });
+export function resolveModel(requestModel: string, provider: string): string {
+  if (requestModel.trim() === '') {
+    throw new ProviderError({ message: `No model id: the request to the ${provider} provider names none`, errorKind: 'bad-request', provider });
   }
-  return model;
+  return requestModel;
 }

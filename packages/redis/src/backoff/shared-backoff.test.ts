@@ -39,7 +39,7 @@ function worker(script: Parameters<typeof scriptedModel>[0]) {
     return typeof script === 'function' ? script(request, call) : (script as string);
   });
   const agent = Agent.create({ provider: model, model: 'm' })
-    .rules({ preCheck: [backoff.preCheck] })
+    .reliability({ preCheck: [backoff.preCheck] })
     .on('model.error', backoff.report)
     .on('reliability.wait', (event) => void waits.push(event))
     .on('reliability.retry', (event) => void retries.push(event))
@@ -108,7 +108,7 @@ describe('sharedBackoff', () => {
     const redis = client({ maxRetriesPerRequest: null, retryStrategy: () => 50 });
     await redis.ping();
     const backoff = sharedBackoff({ redis, timeoutMs: 200, onError: (error) => errors.push(error) });
-    const agent = Agent.create({ provider: scriptedModel('fine'), model: 'm' }).rules({ preCheck: [backoff.preCheck] }).build();
+    const agent = Agent.create({ provider: scriptedModel('fine'), model: 'm' }).reliability({ preCheck: [backoff.preCheck] }).build();
     await server.kill();
     try {
       const started = Date.now();

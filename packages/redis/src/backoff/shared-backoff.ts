@@ -48,7 +48,7 @@ const DEFAULT_KINDS: readonly ErrorKind[] = Object.freeze(['rate-limit', 'overlo
  * agent's `maxRetryAfterMs`. When Redis is unreachable it fails open: calls go ahead, `onError`
  * is told, and no Redis call waits longer than `timeoutMs`.
  *
- * Wire it with `.rules({ preCheck: [backoff.preCheck, ...] }).on('model.error', backoff.report)`.
+ * Wire it with `.reliability({ preCheck: [backoff.preCheck, ...] }).on('model.error', backoff.report)`.
  */
 export function sharedBackoff(options: SharedBackoffOptions): SharedBackoff {
   const { redis, key = 'keel:backoff', kinds = DEFAULT_KINDS, timeoutMs = 500, onError } = options;

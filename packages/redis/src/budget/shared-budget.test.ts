@@ -39,7 +39,7 @@ describe('sharedBudget', () => {
     const retryParseFailures = { kind: 'retry-parse', then: 'retry' as const, when: (scope: { errorKind: string }) => scope.errorKind === 'parse-fail' };
     const agent = Agent.create({ provider, model: 'm' })
       .outputSchema({ parse: (value: unknown) => value as { ok: boolean } })
-      .rules({ preCheck: [...budget.preCheck], postDecide: [retryParseFailures] })
+      .reliability({ preCheck: [...budget.preCheck], postDecide: [retryParseFailures] })
       .on('model.response', budget.debit)
       .build();
     const error = await agent.run('go').catch((caught: unknown) => caught);
@@ -49,7 +49,7 @@ describe('sharedBudget', () => {
     expect(provider.calls).toBe(3);
     expect(await budget.spent()).toEqual({ usd: 0, tokens: 300 });
     // Another agent on the same key (another worker) is refused at once.
-    const other = Agent.create({ provider: model('hi'), model: 'm' }).rules({ preCheck: [...sharedBudget({ redis: client(), key: 'tenant:a', limit: { tokens: 250 } }).preCheck] }).build();
+    const other = Agent.create({ provider: model('hi'), model: 'm' }).reliability({ preCheck: [...sharedBudget({ redis: client(), key: 'tenant:a', limit: { tokens: 250 } }).preCheck] }).build();
     await expect(other.run('go')).rejects.toMatchObject({ kind: 'shared-budget' });
   });
 
@@ -57,7 +57,7 @@ describe('sharedBudget', () => {
     const budget = sharedBudget({ redis: client(), key: 'tenant:usd', limit: { usd: 1 } });
     const pricing = { m: { inputPerMTok: 1_000, outputPerMTok: 1_000 } }; // 100 tokens = $0.10
     const agent = Agent.create({ provider: model('hi'), model: 'm', pricing })
-      .rules({ preCheck: [tokenBudget(1_000), ...budget.preCheck] })
+      .reliability({ preCheck: [tokenBudget(1_000), ...budget.preCheck] })
       .on('model.response', budget.debit)
       .build();
     for (let run = 0; run < 3; run++) await agent.run('go');
@@ -67,7 +67,7 @@ describe('sharedBudget', () => {
 
   it('starts afresh in each window', async () => {
     const budget = sharedBudget({ redis: client(), key: 'tenant:window', limit: { tokens: 100 }, window: 200 });
-    const agent = Agent.create({ provider: model('hi'), model: 'm' }).rules({ preCheck: [...budget.preCheck] }).on('model.response', budget.debit).build();
+    const agent = Agent.create({ provider: model('hi'), model: 'm' }).reliability({ preCheck: [...budget.preCheck] }).on('model.response', budget.debit).build();
     await agent.run('go');
     await budget.settled();
     await expect(agent.run('go')).rejects.toMatchObject({ kind: 'shared-budget' });
@@ -105,7 +105,7 @@ describe('sharedBudget', () => {
     await redis.ping();
     const closed = sharedBudget({ redis, key: 'down', limit: { tokens: 1_000 }, timeoutMs: 200, onError: (error) => errors.push(error) });
     const open = sharedBudget({ redis, key: 'down', limit: { tokens: 1_000 }, timeoutMs: 200, whenUnavailable: 'open' });
-    const build = (budget: typeof closed) => Agent.create({ provider: model('hi'), model: 'm' }).rules({ preCheck: [...budget.preCheck] }).on('model.response', budget.debit).build();
+    const build = (budget: typeof closed) => Agent.create({ provider: model('hi'), model: 'm' }).reliability({ preCheck: [...budget.preCheck] }).on('model.response', budget.debit).build();
     await server.kill();
     try {
       const started = Date.now();

@@ -69,7 +69,7 @@ const toNano = (usd: number) => Math.round(usd * NANO);
  * stored are kept and added to the next one. Works beside the run-level `costBudget` /
  * `tokenBudget` rules: list them together in `preCheck`.
  *
- * Wire it with `.rules({ preCheck: [...budget.preCheck] }).on('model.response', budget.debit)`.
+ * Wire it with `.reliability({ preCheck: [...budget.preCheck] }).on('model.response', budget.debit)`.
  */
 export function sharedBudget(options: SharedBudgetOptions): SharedBudget {
   const { redis, key, limit, window = 0, whenUnavailable = 'closed', timeoutMs = 1_000, onError } = options;

@@ -14,8 +14,8 @@ export interface ValidationFailureOptions {
   readonly rawOutput: string;
   /** Normalised issues; for a parse failure, one `other` issue at the root. */
   readonly issues: readonly ValidationIssue[];
-  /** Path of the first issue, when it has one. */
-  readonly path?: string;
+  /** The printed path of the first issue (`entries[0].confidence`), when there is one. */
+  readonly pathText?: string;
   readonly cause?: unknown;
 }
 
@@ -30,14 +30,15 @@ export class ValidationFailure extends KeelError {
   readonly stage: ValidationStage;
   readonly rawOutput: string;
   readonly issues: readonly ValidationIssue[];
-  readonly path?: string;
+  /** The printed path of the first issue (`entries[0].confidence`), when there is one. */
+  readonly pathText?: string;
 
   constructor(options: ValidationFailureOptions) {
     super(options);
     this.stage = options.stage;
     this.rawOutput = options.rawOutput;
     this.issues = options.issues;
-    if (options.path !== undefined) this.path = options.path;
+    if (options.pathText !== undefined) this.pathText = options.pathText;
   }
 
   static isInstance(value: unknown): value is ValidationFailure {

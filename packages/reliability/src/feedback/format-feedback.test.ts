@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { ValidationFailure } from '../errors/validation-failure';
+import type { ReliabilityScope } from '../gate/scope';
 import type { ValidationIssue } from '../validation/issue';
 import { toValidator } from '../validation/to-validator';
 import { feedbackInput, formatFeedback, MAX_FEEDBACK_LINES } from './format-feedback';
@@ -9,55 +10,55 @@ import { MAX_QUOTED_CHARS } from './quote';
 import { CHARS_PER_TOKEN, TRUNCATION_MARKER, truncateEcho } from './truncate-echo';
 
 function schemaFeedback(issues: readonly ValidationIssue[], retryHint?: string): string {
-  return formatFeedback({ errorType: 'schema', issues, ...(retryHint === undefined ? {} : { retryHint }) });
+  return formatFeedback({ stage: 'schema-validate', issues, ...(retryHint === undefined ? {} : { retryHint }) });
 }
 
 describe('formatIssue', () => {
   it('describes a wrong type with the received value quoted', () => {
-    expect(formatIssue({ path: ['amount'], kind: 'type', expected: 'number', received: 'USD 50', message: 'must be number' })).toBe(
+    expect(formatIssue({ path: ['amount'], pathText: 'amount', kind: 'type', expected: 'number', received: 'USD 50', message: 'must be number' })).toBe(
       `- 'amount': expected number, got string "USD 50"`,
     );
   });
 
   it('describes a missing field', () => {
-    expect(formatIssue({ path: ['title'], kind: 'missing', message: "must have required property 'title'" })).toBe(
+    expect(formatIssue({ path: ['title'], pathText: 'title', kind: 'missing', message: "must have required property 'title'" })).toBe(
       `- 'title': required field is missing — provide a value`,
     );
   });
 
   it('describes a date-time format with an example', () => {
-    expect(formatIssue({ path: ['due'], kind: 'format', expected: 'date-time', received: 'tomorrow', message: 'bad format' })).toBe(
+    expect(formatIssue({ path: ['due'], pathText: 'due', kind: 'format', expected: 'date-time', received: 'tomorrow', message: 'bad format' })).toBe(
       `- 'due': expected ISO date-time (e.g. '2026-05-03T00:00:00Z'), got "tomorrow"`,
     );
   });
 
   it('names arrays as list/array', () => {
-    expect(formatIssue({ path: ['tags'], kind: 'type', expected: 'array', received: 'a,b', message: 'must be array' })).toBe(
+    expect(formatIssue({ path: ['tags'], pathText: 'tags', kind: 'type', expected: 'array', received: 'a,b', message: 'must be array' })).toBe(
       `- 'tags': expected list/array, got string "a,b"`,
     );
   });
 
   it('describes an unknown field', () => {
-    expect(formatIssue({ path: ['colour'], kind: 'extra', received: 'red', message: 'must NOT have additional properties' })).toBe(
+    expect(formatIssue({ path: ['colour'], pathText: 'colour', kind: 'extra', received: 'red', message: 'must NOT have additional properties' })).toBe(
       `- 'colour': unknown field — remove it`,
     );
   });
 
   it('lists the allowed values of an enum and the received one', () => {
-    expect(formatIssue({ path: ['level'], kind: 'enum', expected: '"low", "high"', received: 'LOW', message: 'must be one of' })).toBe(
+    expect(formatIssue({ path: ['level'], pathText: 'level', kind: 'enum', expected: '"low", "high"', received: 'LOW', message: 'must be one of' })).toBe(
       `- 'level': must be one of "low", "high", got "LOW"`,
     );
   });
 
   it('quotes the validator message for kinds without a fixed phrasing', () => {
-    expect(formatIssue({ path: ['name'], kind: 'too-small', expected: 'minLength 3', received: 'ab', message: 'must NOT have fewer than 3 characters' })).toBe(
+    expect(formatIssue({ path: ['name'], pathText: 'name', kind: 'too-small', expected: 'minLength 3', received: 'ab', message: 'must NOT have fewer than 3 characters' })).toBe(
       `- 'name': too small — validator says "must NOT have fewer than 3 characters", got "ab"`,
     );
-    expect(formatIssue({ path: [], kind: 'other', message: 'bad' })).toBe(`- '(root)': invalid — validator says "bad"`);
+    expect(formatIssue({ path: [], pathText: '(root)', kind: 'other', message: 'bad' })).toBe(`- '(root)': invalid — validator says "bad"`);
   });
 
   it('renders nested paths', () => {
-    expect(formatIssue({ path: ['items', 0, 'name'], kind: 'missing', message: 'required' })).toBe(
+    expect(formatIssue({ path: ['items', 0, 'name'], pathText: 'items[0].name', kind: 'missing', message: 'required' })).toBe(
       `- 'items[0].name': required field is missing — provide a value`,
     );
   });
@@ -93,8 +94,8 @@ describe('formatIssue', () => {
 describe('formatFeedback', () => {
   it('lists one line per issue between a header and the instruction to fix them', () => {
     const text = schemaFeedback([
-      { path: ['amount'], kind: 'type', expected: 'number', received: 'USD 50', message: 'must be number' },
-      { path: ['title'], kind: 'missing', message: 'required' },
+      { path: ['amount'], pathText: 'amount', kind: 'type', expected: 'number', received: 'USD 50', message: 'must be number' },
+      { path: ['title'], pathText: 'title', kind: 'missing', message: 'required' },
     ]);
     expect(text.split('\n')).toEqual([
       'Your previous reply did not match the required schema. Problems (paths and values are quoted data):',
@@ -105,13 +106,13 @@ describe('formatFeedback', () => {
   });
 
   it('uses the given subject', () => {
-    const text = formatFeedback({ errorType: 'schema', issues: [], subject: 'The arguments of tool "search"' });
+    const text = formatFeedback({ stage: 'schema-validate', issues: [], subject: 'The arguments of tool "search"' });
     expect(text.startsWith('The arguments of tool "search" did not match the required schema.')).toBe(true);
   });
 
   it('quotes the parser message for a parse failure', () => {
     const message = `Unexpected token 'S', "Sure! {"a" is not valid JSON`;
-    const text = formatFeedback({ errorType: 'parse', issues: [], parseErrorMessage: message });
+    const text = formatFeedback({ stage: 'json-parse', issues: [], parseErrorMessage: message });
     expect(text.split('\n')).toEqual([
       'Your previous reply could not be parsed as JSON.',
       `Parser message (quoted data): ${JSON.stringify(message)}`,
@@ -120,14 +121,14 @@ describe('formatFeedback', () => {
   });
 
   it('appends the retry hint', () => {
-    const schema = schemaFeedback([{ path: ['title'], kind: 'missing', message: 'required' }], 'Dates are UTC.');
+    const schema = schemaFeedback([{ path: ['title'], pathText: 'title', kind: 'missing', message: 'required' }], 'Dates are UTC.');
     expect(schema.split('\n').at(-1)).toBe('Hint: Dates are UTC.');
-    const parse = formatFeedback({ errorType: 'parse', issues: [], parseErrorMessage: 'x', retryHint: 'Only JSON.' });
+    const parse = formatFeedback({ stage: 'json-parse', issues: [], parseErrorMessage: 'x', retryHint: 'Only JSON.' });
     expect(parse.split('\n').at(-1)).toBe('Hint: Only JSON.');
   });
 
   it(`lists at most ${MAX_FEEDBACK_LINES} issues and counts the rest`, () => {
-    const issues: ValidationIssue[] = Array.from({ length: 30 }, (_, index) => ({ path: ['items', index], kind: 'missing', message: 'required' }));
+    const issues: ValidationIssue[] = Array.from({ length: 30 }, (_, index) => ({ path: ['items', index], pathText: `items[${index}]`, kind: 'missing', message: 'required' }));
     const lines = schemaFeedback(issues).split('\n');
     const issueLines = lines.filter((line) => line.startsWith("- 'items["));
     expect(issueLines).toHaveLength(MAX_FEEDBACK_LINES);
@@ -136,7 +137,7 @@ describe('formatFeedback', () => {
   });
 
   it('does not summarise exactly the maximum number of issues', () => {
-    const issues: ValidationIssue[] = Array.from({ length: MAX_FEEDBACK_LINES }, (_, index) => ({ path: [index], kind: 'missing', message: 'required' }));
+    const issues: ValidationIssue[] = Array.from({ length: MAX_FEEDBACK_LINES }, (_, index) => ({ path: [index], pathText: `[${index}]`, kind: 'missing', message: 'required' }));
     expect(schemaFeedback(issues)).not.toContain('more problems');
   });
 
@@ -150,7 +151,7 @@ describe('formatFeedback', () => {
     }
 
     it('JSON-quotes received values containing quotes, newlines and instructions', () => {
-      const text = schemaFeedback([{ path: ['amount'], kind: 'type', expected: 'number', received: injection, message: 'must be number' }]);
+      const text = schemaFeedback([{ path: ['amount'], pathText: 'amount', kind: 'type', expected: 'number', received: injection, message: 'must be number' }]);
       expect(text).toContain(`- 'amount': expected number, got string ${JSON.stringify(injection)}`);
       assertNoBareInstruction(text);
       expect(text.split('\n')).toHaveLength(3);
@@ -158,8 +159,8 @@ describe('formatFeedback', () => {
 
     it('JSON-quotes enum and format values', () => {
       const text = schemaFeedback([
-        { path: ['level'], kind: 'enum', expected: '"low", "high"', received: injection, message: 'enum' },
-        { path: ['due'], kind: 'format', expected: 'date-time', received: injection, message: 'format' },
+        { path: ['level'], pathText: 'level', kind: 'enum', expected: '"low", "high"', received: injection, message: 'enum' },
+        { path: ['due'], pathText: 'due', kind: 'format', expected: 'date-time', received: injection, message: 'format' },
       ]);
       expect(text).toContain(`got ${JSON.stringify(injection)}`);
       assertNoBareInstruction(text);
@@ -167,14 +168,14 @@ describe('formatFeedback', () => {
     });
 
     it('JSON-quotes validator messages that echo model output', () => {
-      const text = schemaFeedback([{ path: ['code'], kind: 'other', message: `value ${injection} is bad`, received: injection }]);
+      const text = schemaFeedback([{ path: ['code'], pathText: 'code', kind: 'other', message: `value ${injection} is bad`, received: injection }]);
       expect(text).toContain(JSON.stringify(`value ${injection} is bad`));
       assertNoBareInstruction(text);
       expect(text.split('\n')).toHaveLength(3);
     });
 
     it('JSON-quotes the parser message', () => {
-      const text = formatFeedback({ errorType: 'parse', issues: [], parseErrorMessage: `Unexpected token in ${injection}` });
+      const text = formatFeedback({ stage: 'json-parse', issues: [], parseErrorMessage: `Unexpected token in ${injection}` });
       expect(text).toContain(JSON.stringify(`Unexpected token in ${injection}`));
       assertNoBareInstruction(text);
       expect(text.split('\n')).toHaveLength(3);
@@ -193,10 +194,10 @@ describe('formatFeedback', () => {
 
     it('caps long values', () => {
       const long = 'A'.repeat(10_000);
-      const line = formatIssue({ path: ['notes'], kind: 'type', expected: 'number', received: long, message: 'must be number' });
+      const line = formatIssue({ path: ['notes'], pathText: 'notes', kind: 'type', expected: 'number', received: long, message: 'must be number' });
       expect(line.length).toBeLessThan(MAX_QUOTED_CHARS + 60);
       expect(line).toContain(`"${'A'.repeat(MAX_QUOTED_CHARS)}…"`);
-      const message = formatIssue({ path: ['notes'], kind: 'other', message: long });
+      const message = formatIssue({ path: ['notes'], pathText: 'notes', kind: 'other', message: long });
       expect(message.length).toBeLessThan(MAX_QUOTED_CHARS + 60);
     });
 
@@ -210,20 +211,24 @@ describe('formatFeedback', () => {
 });
 
 describe('feedbackInput', () => {
+  const scope = { phase: 'post-decide', attempt: 2 } as ReliabilityScope;
+
   it('builds template input from a schema failure', () => {
-    const failure = new ValidationFailure({ stage: 'schema-validate', message: '1 issue', rawOutput: '{}', issues: [{ path: ['title'], kind: 'missing', message: 'required' }] });
-    expect(feedbackInput(failure, { attempt: 2, previousOutput: '{}', retryHint: 'hint' })).toEqual({
-      errorType: 'schema',
+    const failure = new ValidationFailure({ stage: 'schema-validate', message: '1 issue', rawOutput: '{}', issues: [{ path: ['title'], pathText: 'title', kind: 'missing', message: 'required' }] });
+    expect(feedbackInput(failure, { attempt: 2, previousOutput: '{}', retryHint: 'hint', scope })).toEqual({
+      stage: 'schema-validate',
       previousOutput: '{}',
       issues: failure.issues,
       attempt: 2,
       retryHint: 'hint',
+      scope,
     });
+    expect(feedbackInput(failure, { attempt: 2, previousOutput: '{}', scope }).issues[0]?.pathText).toBe('title');
   });
 
   it('carries the parser message for a parse failure', () => {
-    const failure = new ValidationFailure({ stage: 'json-parse', message: 'Unexpected end of JSON input', rawOutput: '{', issues: [{ path: [], kind: 'other', message: 'Unexpected end of JSON input' }] });
-    expect(feedbackInput(failure, { attempt: 1, previousOutput: '{' })).toMatchObject({ errorType: 'parse', parseErrorMessage: 'Unexpected end of JSON input' });
+    const failure = new ValidationFailure({ stage: 'json-parse', message: 'Unexpected end of JSON input', rawOutput: '{', issues: [{ path: [], pathText: '(root)', kind: 'other', message: 'Unexpected end of JSON input' }] });
+    expect(feedbackInput(failure, { attempt: 1, previousOutput: '{', scope })).toMatchObject({ stage: 'json-parse', parseErrorMessage: 'Unexpected end of JSON input' });
   });
 });
 

@@ -1,4 +1,5 @@
-import type { ValidationFailure } from '../errors/validation-failure';
+import type { ValidationFailure, ValidationStage } from '../errors/validation-failure';
+import type { ReliabilityScope } from '../gate/scope';
 import type { ValidationIssue } from '../validation/issue';
 import { formatIssue } from './format-issue';
 import { quote } from './quote';
@@ -6,32 +7,44 @@ import { quote } from './quote';
 /** Most issue lines listed in one feedback message; the rest are counted. */
 export const MAX_FEEDBACK_LINES = 25;
 
-/** What a feedback template receives. */
-export interface FeedbackTemplateInput {
-  /** `schema` when the JSON parsed but failed the schema, `parse` when it did not parse. */
-  readonly errorType: 'schema' | 'parse';
+/**
+ * What a feedback template receives: the failure, the rejected output (already capped), and the
+ * gate's scope of the failed attempt. Every issue carries its path printed (`pathText`).
+ */
+export interface FeedbackTemplateInput<TResponse = unknown> {
+  /** `schema-validate` when the JSON parsed but failed the schema, `json-parse` when it did not parse. */
+  readonly stage: ValidationStage;
   /** The model's previous output, already capped in size. */
   readonly previousOutput: string;
-  readonly issues: readonly Pick<ValidationIssue, 'path' | 'message' | 'kind'>[];
+  readonly issues: readonly ValidationIssue[];
   /** The JSON parser's message, for parse failures. */
   readonly parseErrorMessage?: string;
   /** The attempt that failed (1-based). */
   readonly attempt: number;
   readonly retryHint?: string;
+  /** What rules see about the failed attempt (history, usage, provider). */
+  readonly scope: ReliabilityScope<TResponse>;
 }
 
-/** A user function that writes the feedback text. */
-export type FeedbackTemplate = (input: FeedbackTemplateInput) => string | Promise<string>;
+/**
+ * The one feedback hook: writes the feedback text of a retry. Rules, output options and
+ * `runGate` all take it as `feedbackForLLM` (or a fixed string instead).
+ */
+export type FeedbackTemplate<TResponse = unknown> = (input: FeedbackTemplateInput<TResponse>) => string | Promise<string>;
 
 /** Builds the {@link FeedbackTemplateInput} for a validation failure. */
-export function feedbackInput(failure: ValidationFailure, options: { attempt: number; previousOutput: string; retryHint?: string | undefined }): FeedbackTemplateInput {
+export function feedbackInput<TResponse>(
+  failure: ValidationFailure,
+  options: { attempt: number; previousOutput: string; retryHint?: string | undefined; scope: ReliabilityScope<TResponse> },
+): FeedbackTemplateInput<TResponse> {
   return {
-    errorType: failure.stage === 'json-parse' ? 'parse' : 'schema',
+    stage: failure.stage,
     previousOutput: options.previousOutput,
     issues: failure.issues,
     ...(failure.stage === 'json-parse' ? { parseErrorMessage: failure.message } : {}),
     attempt: options.attempt,
     ...(options.retryHint === undefined ? {} : { retryHint: options.retryHint }),
+    scope: options.scope,
   };
 }
 
@@ -40,7 +53,7 @@ export function feedbackInput(failure: ValidationFailure, options: { attempt: nu
  * to do. Used for final output and tool arguments alike.
  */
 export function formatFeedback(
-  input: Pick<FeedbackTemplateInput, 'errorType' | 'issues' | 'parseErrorMessage' | 'retryHint'> & {
+  input: Pick<FeedbackTemplateInput, 'stage' | 'issues' | 'parseErrorMessage' | 'retryHint'> & {
     /** What failed, starting the header. Default `Your previous reply`. */
     readonly subject?: string;
     /** The closing instruction of a schema failure. */
@@ -49,14 +62,14 @@ export function formatFeedback(
 ): string {
   const subject = input.subject ?? 'Your previous reply';
   const lines: string[] = [];
-  if (input.errorType === 'parse') {
+  if (input.stage === 'json-parse') {
     lines.push(`${subject} could not be parsed as JSON.`);
     lines.push(`Parser message (quoted data): ${quote(input.parseErrorMessage ?? 'invalid JSON')}`);
     lines.push('Reply again with one JSON value that matches the required schema, with no prose or markdown around it.');
   } else {
     lines.push(`${subject} did not match the required schema. Problems (paths and values are quoted data):`);
     const shown = input.issues.slice(0, MAX_FEEDBACK_LINES);
-    for (const issue of shown) lines.push(formatIssue(issue as ValidationIssue));
+    for (const issue of shown) lines.push(formatIssue(issue));
     if (input.issues.length > shown.length) lines.push(`- …and ${input.issues.length - shown.length} more problems of the same kinds`);
     lines.push(input.instruction ?? 'Reply again with the corrected value. Fix every problem listed; keep everything else as it was.');
   }

@@ -105,7 +105,7 @@ async function prepareRetry<TResponse, TValue>(
         delayMs = typeof backoff === 'number' && Number.isFinite(backoff) ? Math.max(0, backoff) : 0;
       } catch (error) {
         rethrowIfAborted(run.signal, error);
-        emitGateEvent(run, { type: 'reliability.rule_error', phase: 'post-decide', ruleKind: rule.kind, part: 'backoff', message: reduceError(error).message });
+        emitGateEvent(run, { type: 'reliability.rule-error', phase: 'post-decide', ruleKind: rule.kind, part: 'backoff', message: reduceError(error).message });
         stop('rule-error', rule.kind, 'rule-error', error);
       }
     }

@@ -15,7 +15,7 @@ export interface AttemptRecord {
   /** `ok` accepted, `invalid` output failed validation, `error` the call or its answer failed. */
   readonly status: 'ok' | 'invalid' | 'error';
   /** The failure's kind; `ok` when accepted. */
-  readonly errorType: ErrorKind;
+  readonly errorKind: ErrorKind;
   /** Validation issues of this attempt's output (empty when none). */
   readonly issues: readonly ValidationIssue[];
   /** The output that was validated, when there was one. */

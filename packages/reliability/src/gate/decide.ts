@@ -15,7 +15,7 @@ export interface Decision<TResponse> {
 
 /** A rule's `when` threw: reported, then the run fails fast with kind `rule-error`. */
 function ruleError<TResponse, TValue>(run: GateRun<TResponse, TValue>, rule: ReliabilityRule<TResponse>, scope: ReliabilityScope<TResponse>, error: unknown): never {
-  emitGateEvent(run, { type: 'reliability.rule_error', phase: scope.phase, ruleKind: rule.kind, part: 'when', message: reduceError(error).message });
+  emitGateEvent(run, { type: 'reliability.rule-error', phase: scope.phase, ruleKind: rule.kind, part: 'when', message: reduceError(error).message });
   return failFast(run, { kind: 'rule-error', label: rule.kind, phase: 'rule-error', attempt: scope.attempt, errorKind: scope.errorKind, cause: error });
 }
 
@@ -76,7 +76,7 @@ async function waitBefore<TResponse, TValue>(run: GateRun<TResponse, TValue>, ru
     delayMs = typeof backoff === 'number' && Number.isFinite(backoff) ? Math.min(Math.max(0, backoff), run.maxRetryAfterMs) : 0;
   } catch (error) {
     rethrowIfAborted(run.signal, error);
-    emitGateEvent(run, { type: 'reliability.rule_error', phase: 'pre-check', ruleKind: rule.kind, part: 'backoff', message: reduceError(error).message });
+    emitGateEvent(run, { type: 'reliability.rule-error', phase: 'pre-check', ruleKind: rule.kind, part: 'backoff', message: reduceError(error).message });
     failFast(run, { kind: 'rule-error', label: rule.kind, phase: 'rule-error', attempt: scope.attempt, errorKind: scope.errorKind, cause: error });
   }
   if (!(delayMs > 0)) return;

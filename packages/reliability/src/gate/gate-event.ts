@@ -6,11 +6,12 @@ export interface ValidationFailedEvent {
   readonly type: 'validation.failed';
   readonly message: string;
   readonly stage: ValidationStage;
-  readonly path?: string;
+  /** The printed path of the first issue (`entries[0].confidence`), when there is one. */
+  readonly pathText?: string;
   readonly rawOutput: string;
   readonly attempt: number;
   /** Validation failures so far in this gate run, this one included. */
-  readonly cumulativeRetries: number;
+  readonly validationFailures: number;
   readonly issueCount: number;
 }
 
@@ -53,7 +54,7 @@ export interface RecoveredEvent {
 
 /** The gate stopped. */
 export interface FailFastEvent {
-  readonly type: 'reliability.fail_fast';
+  readonly type: 'reliability.fail-fast';
   readonly kind: string;
   readonly label?: string;
   readonly attempt: number;
@@ -63,7 +64,7 @@ export interface FailFastEvent {
 
 /** A rule's `when`, `backoff` or `feedbackForLLM` threw. */
 export interface RuleErrorEvent {
-  readonly type: 'reliability.rule_error';
+  readonly type: 'reliability.rule-error';
   readonly phase: 'pre-check' | 'post-decide';
   readonly ruleKind: string;
   readonly part: 'when' | 'backoff' | 'feedbackForLLM';
@@ -72,7 +73,7 @@ export interface RuleErrorEvent {
 
 /** A feedback template or callback threw; the default feedback was sent instead. */
 export interface FeedbackErrorEvent {
-  readonly type: 'reliability.feedback_error';
+  readonly type: 'reliability.feedback-error';
   readonly source: 'template' | 'rule';
   readonly message: string;
 }

@@ -1,6 +1,7 @@
 import type { ErrorClassification } from '../classify-error';
 import type { ErrorKind } from '../error-kind';
 import type { ValidationFailure } from '../errors/validation-failure';
+import type { FeedbackTemplate } from '../feedback/format-feedback';
 import type { UsageTotals } from '../usage';
 import type { AttemptRecord } from './attempt-record';
 import type { GateEvent } from './gate-event';
@@ -43,10 +44,10 @@ export interface GateOptions<TResponse, TValue = TResponse> {
   readonly usageOf?: ((response: TResponse, context: GateAttemptContext) => UsageTotals) | undefined;
   /** Rules run before every attempt: `continue` or `fail-fast` only. */
   readonly preCheck?: readonly PreCheckRule<TResponse>[] | undefined;
-  /** Rules run after every attempt; first match wins. */
-  readonly rules?: readonly ReliabilityRule<TResponse>[] | undefined;
-  /** Append the default rules (`defaultRules()`: transient-error retries, then fail on anything unhandled) after `rules`. Default true. */
-  readonly defaultRules?: boolean | undefined;
+  /** PostDecide rules, run after every attempt; first match wins. */
+  readonly postDecide?: readonly ReliabilityRule<TResponse>[] | undefined;
+  /** Append the default rules (`defaultRules()`: transient-error retries, then fail on anything unhandled) after `postDecide`. Default true. */
+  readonly defaults?: boolean | undefined;
   /** Number of providers `retry-other` can move through. Default 1. */
   readonly providerCount?: number | undefined;
   /**
@@ -60,8 +61,12 @@ export interface GateOptions<TResponse, TValue = TResponse> {
   readonly maxRetryAfterMs?: number | undefined;
   /** Send feedback on validation retries. Default true. */
   readonly feedback?: boolean | undefined;
-  /** Writes the feedback text; default {@link formatFeedback}. A throw falls back to the default. */
-  readonly feedbackText?: ((failure: ValidationFailure, scope: ReliabilityScope<TResponse>, previousOutput: string) => string | Promise<string>) | undefined;
+  /**
+   * The feedback text of validation retries, when the deciding rule gives none: a fixed string or
+   * a {@link FeedbackTemplate}. Default: the built-in prose (`formatFeedback`). A throw falls back
+   * to the default (and reports `reliability.feedback-error`).
+   */
+  readonly feedbackForLLM?: string | FeedbackTemplate<TResponse> | undefined;
   /** Echo cap for the rejected output, in tokens. Default 4000. */
   readonly maxFeedbackTokens?: number | undefined;
   /** Static text appended to every default feedback. */

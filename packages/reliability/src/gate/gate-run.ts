@@ -55,11 +55,11 @@ export function startGateRun<TResponse, TValue>(options: GateOptions<TResponse, 
       throw new TypeError(`PreCheck rule "${rule.kind}" decides "${rule.then}"; PreCheck rules may only continue or fail-fast`);
     }
   }
-  const rules = options.rules ?? [];
+  const rules = options.postDecide ?? [];
   return {
     options,
     preCheck,
-    rules: options.defaultRules === false ? rules : rules.concat(SHARED_DEFAULT_RULES as ReliabilityRule<TResponse>[]),
+    rules: options.defaults === false ? rules : rules.concat(SHARED_DEFAULT_RULES as ReliabilityRule<TResponse>[]),
     maxAttempts: options.maxAttempts ?? 10,
     maxRetryAfterMs: options.maxRetryAfterMs ?? 30_000,
     providerCount: options.providerCount ?? 1,
@@ -96,10 +96,10 @@ export interface FailFastFields {
   readonly cause?: unknown;
 }
 
-/** Stops the gate run: `reliability.fail_fast`, then a {@link ReliabilityFailFastError} with every attempt. */
+/** Stops the gate run: `reliability.fail-fast`, then a {@link ReliabilityFailFastError} with every attempt. */
 export function failFast<TResponse, TValue>(run: GateRun<TResponse, TValue>, { label, ...fields }: FailFastFields): never {
   const labelled = label === undefined ? {} : { label };
-  emitGateEvent(run, { type: 'reliability.fail_fast', kind: fields.kind, ...labelled, attempt: fields.attempt, errorKind: fields.errorKind, phase: fields.phase });
+  emitGateEvent(run, { type: 'reliability.fail-fast', kind: fields.kind, ...labelled, attempt: fields.attempt, errorKind: fields.errorKind, phase: fields.phase });
   throw new ReliabilityFailFastError({
     ...fields,
     ...labelled,

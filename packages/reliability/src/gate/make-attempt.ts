@@ -106,7 +106,7 @@ export async function makeAttempt<TResponse, TValue>(run: GateRun<TResponse, TVa
     purpose: options.purpose ?? 'step',
     providerIndex: run.providerIndex,
     status: kind === 'ok' ? 'ok' : failure ? 'invalid' : 'error',
-    errorType: kind,
+    errorKind: kind,
     issues,
     elapsedMs: judged.latencyMs,
     usage: judged.usage,
@@ -134,10 +134,10 @@ export async function makeAttempt<TResponse, TValue>(run: GateRun<TResponse, TVa
       type: 'validation.failed',
       message: failure.message,
       stage: failure.stage,
-      ...(failure.path === undefined ? {} : { path: failure.path }),
+      ...(failure.pathText === undefined ? {} : { pathText: failure.pathText }),
       rawOutput: capRawOutput(failure.rawOutput, maxRawOutputChars),
       attempt,
-      cumulativeRetries: run.validationErrorHistory.length,
+      validationFailures: run.validationErrorHistory.length,
       issueCount: failure.issues.length,
     });
   }
@@ -152,7 +152,7 @@ export async function makeAttempt<TResponse, TValue>(run: GateRun<TResponse, TVa
     scope.validationError = {
       message: failure.message,
       stage: failure.stage,
-      ...(failure.path === undefined ? {} : { path: failure.path }),
+      ...(failure.pathText === undefined ? {} : { pathText: failure.pathText }),
       rawOutput: failure.rawOutput,
       issues: failure.issues,
     };

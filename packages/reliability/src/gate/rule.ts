@@ -1,3 +1,4 @@
+import type { FeedbackTemplate } from '../feedback/format-feedback';
 import type { ReliabilityScope } from './scope';
 
 /** What a matching rule decides. */
@@ -21,8 +22,12 @@ export interface ReliabilityRule<TResponse = unknown> {
   readonly kind: string;
   /** Human-readable description. */
   readonly label?: string;
-  /** For `retry` after a validation failure: the feedback text to send instead of the default. */
-  readonly feedbackForLLM?: ScopeValue<string, TResponse>;
+  /**
+   * For `retry` after a validation failure: the feedback text to send instead of the default — a
+   * fixed string or a {@link FeedbackTemplate} (which sees the issues, the capped previous output
+   * and the scope). An empty string falls through to the gate's own `feedbackForLLM`, then the default.
+   */
+  readonly feedbackForLLM?: string | FeedbackTemplate<TResponse>;
   /**
    * For `retry`: milliseconds to wait before the next attempt. A Retry-After from the provider wins (capped).
    * For a PreCheck rule that decides `continue`: milliseconds to wait before this attempt (capped

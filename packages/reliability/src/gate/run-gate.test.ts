@@ -6,7 +6,7 @@ import { ValidationFailure } from '../errors/validation-failure';
 import { formatFeedback } from '../feedback/format-feedback';
 import { TRUNCATION_MARKER } from '../feedback/truncate-echo';
 import { costBudget, tokenBudget } from '../rules/budget-rules';
-import { providerFallbackRule } from '../rules/provider-fallback-rule';
+import { failoverRule } from '../rules/failover-rule';
 import { strictOutputRules } from '../rules/strict-output-rules';
 import { defaultStuckLoopRule, noProgressRule } from '../rules/stuck-loop-rules';
 import { lastNValidationErrorsMatch } from '../stuck-loop';
@@ -80,12 +80,12 @@ describe('runGate: acceptance and feedback', () => {
   it('accepts a valid first answer in one attempt with no failure events', async () => {
     const { call, contexts } = script('{"title": "Pay rent"}');
     const { events, onEvent } = recorder();
-    const result = await gate({ call, rules: strictOutputRules(), onEvent });
+    const result = await gate({ call, postDecide: strictOutputRules(), onEvent });
     expect(result.value).toEqual({ title: 'Pay rent' });
     expect(result.via).toBe('model');
     expect(result.response).toBe('{"title": "Pay rent"}');
     expect(result.attempts).toHaveLength(1);
-    expect(result.attempts[0]).toMatchObject({ attempt: 1, status: 'ok', errorType: 'ok', feedbackSent: false, providerIndex: 0, issues: [] });
+    expect(result.attempts[0]).toMatchObject({ attempt: 1, status: 'ok', errorKind: 'ok', feedbackSent: false, providerIndex: 0, issues: [] });
     expect(contexts[0]).not.toHaveProperty('feedback');
     expect(events).toEqual([]);
   });
@@ -110,7 +110,7 @@ describe('runGate: acceptance and feedback', () => {
     const events: GateEvent[] = [];
     const result = await gate({
       call,
-      rules: [probe, ...strictOutputRules()],
+      postDecide: [probe, ...strictOutputRules()],
       onEvent: (event) => {
         events.push(event);
         log.push(event.type);
@@ -126,11 +126,11 @@ describe('runGate: acceptance and feedback', () => {
     expect(feedback?.text.startsWith('Your previous reply did not match the required schema.')).toBe(true);
 
     expect(log).toEqual(['validation.failed', 'post-decide 1', 'reliability.retry', 'post-decide 2', 'reliability.recovered']);
-    expect(events[0]).toMatchObject({ type: 'validation.failed', stage: 'schema-validate', attempt: 1, cumulativeRetries: 1, issueCount: 1, rawOutput: '{"title": 5}', path: 'title' });
+    expect(events[0]).toMatchObject({ type: 'validation.failed', stage: 'schema-validate', attempt: 1, validationFailures: 1, issueCount: 1, rawOutput: '{"title": 5}', pathText: 'title' });
     expect(events[1]).toMatchObject({ type: 'reliability.retry', attempt: 1, kind: 'schema-retry', errorKind: 'schema-fail', delayMs: 0, decision: 'retry', feedback: feedback?.text });
     expect(events[2]).toEqual({ type: 'reliability.recovered', attempt: 2, priorFailures: 1, via: 'feedback' });
 
-    expect(result.attempts.map((record) => [record.status, record.errorType, record.feedbackSent])).toEqual([
+    expect(result.attempts.map((record) => [record.status, record.errorKind, record.feedbackSent])).toEqual([
       ['invalid', 'schema-fail', false],
       ['ok', 'ok', true],
     ]);
@@ -140,7 +140,7 @@ describe('runGate: acceptance and feedback', () => {
   it('sends parse feedback quoting the parser message for output that is not JSON', async () => {
     const { call, contexts } = script('{"title": "Pay', '{"title": "Pay rent"}');
     const { events, onEvent } = recorder();
-    await gate({ call, rules: strictOutputRules(), onEvent });
+    await gate({ call, postDecide: strictOutputRules(), onEvent });
     const text = contexts[1]?.feedback?.text ?? '';
     expect(text.startsWith('Your previous reply could not be parsed as JSON.')).toBe(true);
     expect(text).toContain('Parser message (quoted data): "');
@@ -150,7 +150,7 @@ describe('runGate: acceptance and feedback', () => {
   it('caps the echoed previous output to the feedback token budget', async () => {
     const huge = `{"title": 5, "notes": "${'x'.repeat(10_000)}"}`;
     const { call, contexts } = script(huge, '{"title": "ok"}');
-    await gate({ call, rules: strictOutputRules(), maxFeedbackTokens: 50 });
+    await gate({ call, postDecide: strictOutputRules(), maxFeedbackTokens: 50 });
     const previous = contexts[1]?.feedback?.previousOutput ?? '';
     expect(previous).toContain(TRUNCATION_MARKER);
     expect(previous.length).toBeLessThanOrEqual(200);
@@ -159,14 +159,14 @@ describe('runGate: acceptance and feedback', () => {
   it('sends no feedback when feedback is off, and reports recovery via retry', async () => {
     const { call, contexts } = script('{"title": 5}', '{"title": "ok"}');
     const { events, onEvent } = recorder();
-    await gate({ call, rules: strictOutputRules(), feedback: false, onEvent });
+    await gate({ call, postDecide: strictOutputRules(), feedback: false, onEvent });
     expect(contexts[1]).not.toHaveProperty('feedback');
     expect(events.find((event) => event.type === 'reliability.recovered')).toMatchObject({ via: 'retry' });
   });
 
   it('appends the retry hint to the default feedback', async () => {
     const { call, contexts } = script('{"title": 5}', '{"title": "ok"}');
-    await gate({ call, rules: strictOutputRules(), retryHint: 'Titles are text.' });
+    await gate({ call, postDecide: strictOutputRules(), retryHint: 'Titles are text.' });
     expect(contexts[1]?.feedback?.text.endsWith('Hint: Titles are text.')).toBe(true);
   });
 
@@ -176,13 +176,13 @@ describe('runGate: acceptance and feedback', () => {
       kind: 'custom-retry',
       then: 'retry',
       when: (scope) => scope.errorKind === 'schema-fail',
-      feedbackForLLM: (scope) => `fix ${scope.validationError?.issues.length ?? 0} problem`,
+      feedbackForLLM: ({ issues }) => `fix ${issues.length} problem`,
     };
-    await gate({ call, rules: [rule] });
+    await gate({ call, postDecide: [rule] });
     expect(contexts[1]?.feedback).toEqual({ previousOutput: '{"title": 5}', text: 'fix 1 problem' });
   });
 
-  it('falls back to the default feedback and reports feedback_error when feedbackForLLM throws', async () => {
+  it('falls back to the default feedback and reports feedback-error when feedbackForLLM throws', async () => {
     const { call, contexts } = script('{"title": 5}', '{"title": "ok"}');
     const { events, onEvent } = recorder();
     const rule: ReliabilityRule<string> = {
@@ -193,35 +193,35 @@ describe('runGate: acceptance and feedback', () => {
         throw new Error('feedback callback broke');
       },
     };
-    const result = await gate({ call, rules: [rule], onEvent });
+    const result = await gate({ call, postDecide: [rule], onEvent });
     expect(result.value).toEqual({ title: 'ok' });
-    const issues: ValidationIssue[] = [{ path: ['title'], kind: 'type', expected: 'string', received: 5, message: 'must be string' }];
-    expect(contexts[1]?.feedback?.text).toBe(formatFeedback({ errorType: 'schema', issues }));
-    expect(events).toContainEqual({ type: 'reliability.feedback_error', source: 'rule', message: 'feedback callback broke' });
+    const issues: ValidationIssue[] = [{ path: ['title'], pathText: 'title', kind: 'type', expected: 'string', received: 5, message: 'must be string' }];
+    expect(contexts[1]?.feedback?.text).toBe(formatFeedback({ stage: 'schema-validate', issues }));
+    expect(events).toContainEqual({ type: 'reliability.feedback-error', source: 'rule', message: 'feedback callback broke' });
     expect(events.find((event) => event.type === 'reliability.recovered')).toMatchObject({ via: 'feedback' });
   });
 
-  it('falls back to the default feedback and reports feedback_error when the feedback template throws', async () => {
+  it('falls back to the default feedback and reports feedback-error when the feedback template throws', async () => {
     const { call, contexts } = script('{"title": 5}', '{"title": "ok"}');
     const { events, onEvent } = recorder();
     const result = await gate({
       call,
-      rules: strictOutputRules(),
+      postDecide: strictOutputRules(),
       onEvent,
-      feedbackText: () => {
+      feedbackForLLM: () => {
         throw new Error('template broke');
       },
     });
     expect(result.value).toEqual({ title: 'ok' });
     expect(contexts[1]?.feedback?.text.startsWith('Your previous reply did not match the required schema.')).toBe(true);
-    expect(events).toContainEqual({ type: 'reliability.feedback_error', source: 'template', message: 'template broke' });
+    expect(events).toContainEqual({ type: 'reliability.feedback-error', source: 'template', message: 'template broke' });
   });
 
   it('keeps running when the event listener throws', async () => {
     const { call } = script('{"title": 5}', '{"title": "ok"}');
     const result = await gate({
       call,
-      rules: strictOutputRules(),
+      postDecide: strictOutputRules(),
       onEvent: () => {
         throw new Error('listener broke');
       },
@@ -234,7 +234,7 @@ describe('runGate: retry budgets and stuck loops', () => {
   it('makes exactly maxRetries + 1 calls, then fails fast with schema-retry-exhausted', async () => {
     const { call } = script('{}', '{"title": 1}', '{"title": "x", "colour": "red"}');
     const { events, onEvent } = recorder();
-    const error = await failFastOf(gate({ call, rules: strictOutputRules({ maxRetries: 2 }), onEvent }));
+    const error = await failFastOf(gate({ call, postDecide: strictOutputRules({ maxRetries: 2 }), onEvent }));
     expect(call).toHaveBeenCalledTimes(3);
     expect(error.kind).toBe('schema-retry-exhausted');
     expect(error.phase).toBe('post-decide');
@@ -244,12 +244,12 @@ describe('runGate: retry budgets and stuck loops', () => {
     expect(error.attempts).toHaveLength(3);
     expect(error.attempts.map((record) => record.status)).toEqual(['invalid', 'invalid', 'invalid']);
     expect(events.filter((event) => event.type === 'validation.failed')).toHaveLength(3);
-    expect(events.at(-1)).toMatchObject({ type: 'reliability.fail_fast', kind: 'schema-retry-exhausted', attempt: 3, errorKind: 'schema-fail' });
+    expect(events.at(-1)).toMatchObject({ type: 'reliability.fail-fast', kind: 'schema-retry-exhausted', attempt: 3, errorKind: 'schema-fail' });
   });
 
   it('stops after two identical failures with schema-stuck-loop, whatever the values', async () => {
     const { call } = script('{"title": 1}', '{"title": 2}', '{"title": "ok"}');
-    const error = await failFastOf(gate({ call, rules: strictOutputRules({ maxRetries: 5 }) }));
+    const error = await failFastOf(gate({ call, postDecide: strictOutputRules({ maxRetries: 5 }) }));
     expect(call).toHaveBeenCalledTimes(2);
     expect(error.kind).toBe('schema-stuck-loop');
     expect(error.attempts).toHaveLength(2);
@@ -261,13 +261,13 @@ describe('runGate: retry budgets and stuck loops', () => {
     const error = await failFastOf(gate({ call, onEvent }));
     expect(call).toHaveBeenCalledTimes(1);
     expect(error.kind).toBe('unhandled-failure');
-    expect(events.map((event) => event.type)).toEqual(['validation.failed', 'reliability.fail_fast']);
+    expect(events.map((event) => event.type)).toEqual(['validation.failed', 'reliability.fail-fast']);
   });
 
   it('stops at the attempt cap whatever the rules say', async () => {
     const { call } = script('{"title": "ok"}');
     const always: ReliabilityRule<string> = { kind: 'always-retry', then: 'retry', when: () => true };
-    const error = await failFastOf(gate({ call, rules: [always], maxAttempts: 4 }));
+    const error = await failFastOf(gate({ call, postDecide: [always], maxAttempts: 4 }));
     expect(call).toHaveBeenCalledTimes(4);
     expect(error.kind).toBe('loop-cap');
     expect(error.phase).toBe('loop-cap');
@@ -284,13 +284,13 @@ describe('runGate: retry budgets and stuck loops', () => {
     };
     const stuck = script('{"a": "x", "b": "x"}', '{"a": "x"}', '{"a": 1, "b": "x"}', '{"a": "x", "b": "x", "c": "x"}');
     const error = await failFastOf(
-      runGate({ call: stuck.call, validate, rules: [noProgressRule(3), ...strictOutputRules({ maxRetries: 10, stuckLoop: false })] }),
+      runGate({ call: stuck.call, validate, postDecide: [noProgressRule(3), ...strictOutputRules({ maxRetries: 10, stuckLoop: false })] }),
     );
     expect(stuck.call).toHaveBeenCalledTimes(3);
     expect(error.kind).toBe('schema-no-progress');
 
     const improving = script('{}', '{"a": "x"}', '{"a": "x", "b": "x"}', '{"a": "x", "b": "x", "c": "x"}');
-    const result = await runGate({ call: improving.call, validate, rules: [noProgressRule(3), ...strictOutputRules({ maxRetries: 10, stuckLoop: false })] });
+    const result = await runGate({ call: improving.call, validate, postDecide: [noProgressRule(3), ...strictOutputRules({ maxRetries: 10, stuckLoop: false })] });
     expect(improving.call).toHaveBeenCalledTimes(4);
     expect(result.value).toEqual({ a: 'x', b: 'x', c: 'x' });
   });
@@ -304,18 +304,18 @@ describe('runGate: retry budgets and stuck loops', () => {
     it('treats the same paths and kinds with other messages, values and order as the same failure', async () => {
       const verdicts = [
         failWith([
-          { path: ['title'], kind: 'type', expected: 'string', received: 1, message: 'must be string' },
-          { path: ['due'], kind: 'missing', message: "must have required property 'due'" },
+          { path: ['title'], pathText: 'title', kind: 'type', expected: 'string', received: 1, message: 'must be string' },
+          { path: ['due'], pathText: 'due', kind: 'missing', message: "must have required property 'due'" },
         ]),
         failWith([
-          { path: ['due'], kind: 'missing', message: 'Required' },
-          { path: ['title'], kind: 'type', expected: 'string', received: true, message: 'Expected string, received boolean' },
+          { path: ['due'], pathText: 'due', kind: 'missing', message: 'Required' },
+          { path: ['title'], pathText: 'title', kind: 'type', expected: 'string', received: true, message: 'Expected string, received boolean' },
         ]),
       ];
       const { call } = script('a', 'b', 'c');
       let index = 0;
       const error = await failFastOf(
-        gate({ call, validate: () => verdicts[Math.min(index++, verdicts.length - 1)] as GateVerdict<Task>, rules: [defaultStuckLoopRule(), ...strictOutputRules({ maxRetries: 5, stuckLoop: false })] }),
+        gate({ call, validate: () => verdicts[Math.min(index++, verdicts.length - 1)] as GateVerdict<Task>, postDecide: [defaultStuckLoopRule, ...strictOutputRules({ maxRetries: 5, stuckLoop: false })] }),
       );
       expect(error.kind).toBe('schema-stuck-loop');
       expect(call).toHaveBeenCalledTimes(2);
@@ -323,14 +323,14 @@ describe('runGate: retry budgets and stuck loops', () => {
 
     it('treats the same messages at other paths or kinds as different failures', async () => {
       const verdicts = [
-        failWith([{ path: ['title'], kind: 'type', message: 'bad value', received: 1 }]),
-        failWith([{ path: ['due'], kind: 'type', message: 'bad value', received: 1 }]),
-        failWith([{ path: ['due'], kind: 'format', message: 'bad value', received: 1 }]),
+        failWith([{ path: ['title'], pathText: 'title', kind: 'type', message: 'bad value', received: 1 }]),
+        failWith([{ path: ['due'], pathText: 'due', kind: 'type', message: 'bad value', received: 1 }]),
+        failWith([{ path: ['due'], pathText: 'due', kind: 'format', message: 'bad value', received: 1 }]),
       ];
       const { call } = script('a');
       let index = 0;
       const error = await failFastOf(
-        gate({ call, validate: () => verdicts[Math.min(index++, verdicts.length - 1)] as GateVerdict<Task>, rules: strictOutputRules({ maxRetries: 2 }) }),
+        gate({ call, validate: () => verdicts[Math.min(index++, verdicts.length - 1)] as GateVerdict<Task>, postDecide: strictOutputRules({ maxRetries: 2 }) }),
       );
       expect(error.kind).toBe('schema-retry-exhausted');
       expect(call).toHaveBeenCalledTimes(3);
@@ -338,14 +338,14 @@ describe('runGate: retry budgets and stuck loops', () => {
 
     it('lastNValidationErrorsMatch needs n equal signatures at the end of the history', () => {
       const a = issueSignature([
-        { path: ['x'], kind: 'missing', message: 'one' },
-        { path: ['y', 0], kind: 'type', message: 'two', received: 1 },
+        { path: ['x'], pathText: 'x', kind: 'missing', message: 'one' },
+        { path: ['y', 0], pathText: 'y[0]', kind: 'type', message: 'two', received: 1 },
       ]);
       const aReordered = issueSignature([
-        { path: ['y', 0], kind: 'type', message: 'different words', received: 'other value' },
-        { path: ['x'], kind: 'missing', message: 'Required' },
+        { path: ['y', 0], pathText: 'y[0]', kind: 'type', message: 'different words', received: 'other value' },
+        { path: ['x'], pathText: 'x', kind: 'missing', message: 'Required' },
       ]);
-      const b = issueSignature([{ path: ['x'], kind: 'type', message: 'one' }]);
+      const b = issueSignature([{ path: ['x'], pathText: 'x', kind: 'type', message: 'one' }]);
       expect(aReordered).toBe(a);
       expect(lastNValidationErrorsMatch({ validationErrorHistory: [a, aReordered] })).toBe(true);
       expect(lastNValidationErrorsMatch({ validationErrorHistory: [a, b] })).toBe(false);
@@ -371,7 +371,7 @@ describe('runGate: PreCheck rules', () => {
         return call(context);
       },
       preCheck: [counted],
-      rules: strictOutputRules(),
+      postDecide: strictOutputRules(),
     });
     expect(when).toHaveBeenCalledTimes(2);
     expect(log).toEqual(['pre-check pre-check 1', 'call 1', 'pre-check pre-check 2', 'call 2']);
@@ -388,7 +388,7 @@ describe('runGate: PreCheck rules', () => {
         return true;
       },
     };
-    await gate({ call, preCheck: [rule as PreCheckRule<string>], rules: strictOutputRules() });
+    await gate({ call, preCheck: [rule as PreCheckRule<string>], postDecide: strictOutputRules() });
     expect(seen).toEqual(['ok', 'schema-fail']);
   });
 
@@ -400,13 +400,13 @@ describe('runGate: PreCheck rules', () => {
     expect(call).not.toHaveBeenCalled();
     expect(error).toMatchObject({ kind: 'maintenance', label: 'closed for maintenance', phase: 'pre-check', attempt: 1 });
     expect(error.attempts).toEqual([]);
-    expect(events).toEqual([{ type: 'reliability.fail_fast', kind: 'maintenance', label: 'closed for maintenance', attempt: 1, errorKind: 'ok', phase: 'pre-check' }]);
+    expect(events).toEqual([{ type: 'reliability.fail-fast', kind: 'maintenance', label: 'closed for maintenance', attempt: 1, errorKind: 'ok', phase: 'pre-check' }]);
   });
 
   it('stops before a later attempt when a PreCheck rule starts matching', async () => {
     const { call } = script('{"title": 5}', '{"title": "ok"}');
     const secondAttempt: PreCheckRule<string> = { kind: 'one-shot', then: 'fail-fast', when: (scope) => scope.attempt === 2 };
-    const error = await failFastOf(gate({ call, preCheck: [secondAttempt], rules: strictOutputRules() }));
+    const error = await failFastOf(gate({ call, preCheck: [secondAttempt], postDecide: strictOutputRules() }));
     expect(call).toHaveBeenCalledTimes(1);
     expect(error.kind).toBe('one-shot');
     expect(error.errorKind).toBe('schema-fail');
@@ -434,7 +434,7 @@ describe('runGate: PreCheck rules', () => {
     const error = await failFastOf(gate({ call, preCheck: [wait, blocked], onEvent }));
     expect(error.kind).toBe('budget');
     expect(call).not.toHaveBeenCalled();
-    expect(events.map((event) => event.type)).toEqual(['reliability.fail_fast']);
+    expect(events.map((event) => event.type)).toEqual(['reliability.fail-fast']);
   });
 
   it('aborts a PreCheck wait with the signal', async () => {
@@ -466,11 +466,11 @@ describe('runGate: rules that throw', () => {
         throw new Error('rule bug');
       },
     };
-    const error = await failFastOf(gate({ call, rules: [broken, ...strictOutputRules()], onEvent }));
+    const error = await failFastOf(gate({ call, postDecide: [broken, ...strictOutputRules()], onEvent }));
     expect(call).toHaveBeenCalledTimes(1);
     expect(error).toMatchObject({ kind: 'rule-error', label: 'broken-rule', phase: 'rule-error', attempt: 1 });
     expect(error.cause).toEqual({ name: 'Error', message: 'rule bug' });
-    expect(events).toContainEqual({ type: 'reliability.rule_error', phase: 'post-decide', ruleKind: 'broken-rule', part: 'when', message: 'rule bug' });
+    expect(events).toContainEqual({ type: 'reliability.rule-error', phase: 'post-decide', ruleKind: 'broken-rule', part: 'when', message: 'rule bug' });
   });
 
   it('fails fast with rule-error when a rule throws on an otherwise accepted answer', async () => {
@@ -482,7 +482,7 @@ describe('runGate: rules that throw', () => {
         throw new Error('async rule bug');
       },
     };
-    const error = await failFastOf(gate({ call, rules: [broken] }));
+    const error = await failFastOf(gate({ call, postDecide: [broken] }));
     expect(error.kind).toBe('rule-error');
     expect(call).toHaveBeenCalledTimes(1);
   });
@@ -500,7 +500,7 @@ describe('runGate: rules that throw', () => {
     const error = await failFastOf(gate({ call, preCheck: [broken], onEvent }));
     expect(call).not.toHaveBeenCalled();
     expect(error.kind).toBe('rule-error');
-    expect(events).toContainEqual({ type: 'reliability.rule_error', phase: 'pre-check', ruleKind: 'broken-pre-check', part: 'when', message: 'pre-check bug' });
+    expect(events).toContainEqual({ type: 'reliability.rule-error', phase: 'pre-check', ruleKind: 'broken-pre-check', part: 'when', message: 'pre-check bug' });
   });
 
   it('fails fast with rule-error when a backoff throws', async () => {
@@ -514,10 +514,10 @@ describe('runGate: rules that throw', () => {
         throw new Error('backoff bug');
       },
     };
-    const error = await failFastOf(gate({ call, rules: [rule], onEvent }));
+    const error = await failFastOf(gate({ call, postDecide: [rule], onEvent }));
     expect(error.kind).toBe('rule-error');
     expect(call).toHaveBeenCalledTimes(1);
-    expect(events).toContainEqual({ type: 'reliability.rule_error', phase: 'post-decide', ruleKind: 'bad-backoff', part: 'backoff', message: 'backoff bug' });
+    expect(events).toContainEqual({ type: 'reliability.rule-error', phase: 'post-decide', ruleKind: 'bad-backoff', part: 'backoff', message: 'backoff bug' });
   });
 });
 
@@ -530,7 +530,7 @@ describe('runGate: provider errors', () => {
     expect(result.value).toEqual({ title: 'ok' });
     expect(events).toContainEqual({ type: 'reliability.retry', attempt: 1, kind: 'transient-retry', errorKind: 'rate-limit', delayMs: 20, decision: 'retry' });
     expect(events.at(-1)).toEqual({ type: 'reliability.recovered', attempt: 2, priorFailures: 1, via: 'retry' });
-    expect(result.attempts[0]).toMatchObject({ status: 'error', errorType: 'rate-limit', usage: ZERO_USAGE });
+    expect(result.attempts[0]).toMatchObject({ status: 'error', errorKind: 'rate-limit', usage: ZERO_USAGE });
   });
 
   it('caps Retry-After at 30 s by default and waits that long', async () => {
@@ -576,7 +576,7 @@ describe('runGate: provider errors', () => {
     ['bad-request', { errorKind: 'bad-request', message: 'bad' }],
   ] as const)('never retries %s errors', async (kind, thrown) => {
     const { call } = script({ throws: thrown }, '{"title": "ok"}');
-    const error = await failFastOf(gate({ call, rules: strictOutputRules() }));
+    const error = await failFastOf(gate({ call, postDecide: strictOutputRules() }));
     expect(call).toHaveBeenCalledTimes(1);
     expect(error.errorKind).toBe(kind);
     expect(error.attempts).toHaveLength(1);
@@ -619,7 +619,7 @@ describe('runGate: abort', () => {
     const error = await running.catch((thrown: unknown) => thrown);
     expect(AbortedError.isInstance(error)).toBe(true);
     expect(call).toHaveBeenCalledTimes(1);
-    expect(events.some((event) => event.type === 'reliability.fail_fast')).toBe(false);
+    expect(events.some((event) => event.type === 'reliability.fail-fast')).toBe(false);
   });
 
   it('makes no call when the signal is already aborted', async () => {
@@ -639,7 +639,7 @@ describe('runGate: abort', () => {
       controller.abort();
       throw new DOMException('aborted', 'AbortError');
     });
-    const error = await gate({ call, signal: controller.signal, rules: [always] }).catch((thrown: unknown) => thrown);
+    const error = await gate({ call, signal: controller.signal, postDecide: [always] }).catch((thrown: unknown) => thrown);
     expect(AbortedError.isInstance(error)).toBe(true);
     expect(call).toHaveBeenCalledTimes(1);
   });
@@ -647,7 +647,7 @@ describe('runGate: abort', () => {
   it('treats a thrown AbortError as aborted even when the gate has no signal', async () => {
     const always: ReliabilityRule<string> = { kind: 'always-retry', then: 'retry', when: () => true };
     const { call } = script({ throws: new DOMException('aborted', 'AbortError') });
-    const error = await gate({ call, rules: [always] }).catch((thrown: unknown) => thrown);
+    const error = await gate({ call, postDecide: [always] }).catch((thrown: unknown) => thrown);
     expect(AbortedError.isInstance(error)).toBe(true);
     expect(call).toHaveBeenCalledTimes(1);
   });
@@ -657,30 +657,30 @@ describe('runGate: providers and fallback', () => {
   it('moves to the next provider on retry-other', async () => {
     const { call, contexts } = script({ throws: { status: 503 } }, '{"title": "ok"}');
     const { events, onEvent } = recorder();
-    const result = await gate({ call, rules: [providerFallbackRule()], providerCount: 2, onEvent });
+    const result = await gate({ call, postDecide: [failoverRule()], providerCount: 2, onEvent });
     expect(contexts.map((context) => context.providerIndex)).toEqual([0, 1]);
     expect(result.attempts.map((record) => record.providerIndex)).toEqual([0, 1]);
-    expect(events).toContainEqual({ type: 'reliability.retry', attempt: 1, kind: 'provider-fallback', errorKind: 'server-error', delayMs: 0, decision: 'retry-other' });
+    expect(events).toContainEqual({ type: 'reliability.retry', attempt: 1, kind: 'provider-failover', errorKind: 'server-error', delayMs: 0, decision: 'retry-other' });
     expect(events.at(-1)).toEqual({ type: 'reliability.recovered', attempt: 2, priorFailures: 1, via: 'retry-other' });
   });
 
   it('fails fast when a rule decides retry-other and no provider is left', async () => {
     const { call, contexts } = script({ throws: { status: 503 } });
     const always: ReliabilityRule<string> = { kind: 'always-other', then: 'retry-other', when: (scope) => scope.errorKind !== 'ok' };
-    const error = await failFastOf(gate({ call, rules: [always], providerCount: 2 }));
+    const error = await failFastOf(gate({ call, postDecide: [always], providerCount: 2 }));
     expect(call).toHaveBeenCalledTimes(2);
     expect(contexts.map((context) => context.providerIndex)).toEqual([0, 1]);
     expect(error).toMatchObject({ kind: 'always-other', label: 'no other provider is configured', errorKind: 'server-error' });
   });
 
-  it('providerFallbackRule stops matching on the last provider, so later rules decide', async () => {
+  it('failoverRule stops matching on the last provider, so later rules decide', async () => {
     const { call, contexts } = script({ throws: { status: 503 } });
-    const error = await failFastOf(gate({ call, rules: [providerFallbackRule()], providerCount: 2, defaultRules: false }));
+    const error = await failFastOf(gate({ call, postDecide: [failoverRule()], providerCount: 2, defaults: false }));
     expect(contexts.map((context) => context.providerIndex)).toEqual([0, 1]);
     expect(error).toMatchObject({ kind: 'unhandled-failure', errorKind: 'server-error' });
 
     const single = script({ throws: { status: 503 } });
-    await failFastOf(gate({ call: single.call, rules: [providerFallbackRule()], defaultRules: false }));
+    await failFastOf(gate({ call: single.call, postDecide: [failoverRule()], defaults: false }));
     expect(single.call).toHaveBeenCalledTimes(1);
   });
 
@@ -693,7 +693,7 @@ describe('runGate: providers and fallback', () => {
         validate: () => {
           throw new Error('schema bug');
         },
-        rules: strictOutputRules(),
+        postDecide: strictOutputRules(),
       }),
     );
     expect(call).toHaveBeenCalledTimes(1);
@@ -717,7 +717,7 @@ describe('runGate: providers and fallback', () => {
     const { events, onEvent } = recorder();
     const rule: ReliabilityRule<string> = { kind: 'use-default', then: 'fallback', when: (scope) => scope.errorKind !== 'ok' };
     const fallback = vi.fn(async (scope: ReliabilityScope<string>) => ({ title: `default after ${scope.attempt}` }));
-    const result = await gate({ call, rules: [rule], fallback, onEvent });
+    const result = await gate({ call, postDecide: [rule], fallback, onEvent });
     expect(result.via).toBe('fallback');
     expect(result.value).toEqual({ title: 'default after 1' });
     expect(result).not.toHaveProperty('response');
@@ -728,14 +728,14 @@ describe('runGate: providers and fallback', () => {
   it('fails fast when a rule decides fallback but none is configured', async () => {
     const { call } = script('{"title": 5}');
     const rule: ReliabilityRule<string> = { kind: 'use-default', then: 'fallback', when: (scope) => scope.errorKind !== 'ok' };
-    const error = await failFastOf(gate({ call, rules: [rule] }));
+    const error = await failFastOf(gate({ call, postDecide: [rule] }));
     expect(error.kind).toBe('use-default');
   });
 
   it('fails fast with fallback-failed (the cause reduced) when the fallback throws', async () => {
     const { call } = script('{"title": 5}');
     const rule: ReliabilityRule<string> = { kind: 'use-default', then: 'fallback', when: (scope) => scope.errorKind !== 'ok' };
-    const error = await failFastOf(gate({ call, rules: [rule], fallback: async () => Promise.reject(new Error('cache down')) }));
+    const error = await failFastOf(gate({ call, postDecide: [rule], fallback: async () => Promise.reject(new Error('cache down')) }));
     expect(error).toMatchObject({ kind: 'fallback-failed', label: 'use-default', errorKind: 'schema-fail' });
     expect(error.cause).toEqual({ name: 'Error', message: 'cache down' });
   });
@@ -743,7 +743,7 @@ describe('runGate: providers and fallback', () => {
   it("an 'ok' rule accepting invalid output reports its issues and gives the parsed value", async () => {
     const { call } = script('{"title": 5}');
     const accept: ReliabilityRule<string> = { kind: 'accept-anyway', then: 'ok', when: () => true };
-    const result = await gate({ call, rules: [accept], validate: async (text) => ({ ...(await judge(text)), partialValue: JSON.parse(text) }) as GateVerdict<Task> });
+    const result = await gate({ call, postDecide: [accept], validate: async (text) => ({ ...(await judge(text)), partialValue: JSON.parse(text) }) as GateVerdict<Task> });
     expect(result.value).toEqual({ title: 5 });
     expect(result.acceptedIssues?.map((issue) => issue.kind)).toEqual(['type']);
   });
@@ -766,7 +766,7 @@ describe('runGate: usage and budgets', () => {
       usageOf: () => tokens(10, 3),
       runUsage: tokens(100, 7),
       preCheck: [observer],
-      rules: [observer, ...strictOutputRules()],
+      postDecide: [observer, ...strictOutputRules()],
     });
     expect(result.usage).toEqual(tokens(20, 6));
     expect(result.attempts.map((record) => record.usage)).toEqual([tokens(10, 3), tokens(10, 3)]);
@@ -780,14 +780,14 @@ describe('runGate: usage and budgets', () => {
 
   it('keeps the usage of failed attempts on the fail-fast error', async () => {
     const { call } = script('{}', '{"title": 1}', '{"title": "x", "colour": "red"}');
-    const error = await failFastOf(gate({ call, usageOf: () => tokens(10, 2), rules: strictOutputRules({ maxRetries: 2 }) }));
+    const error = await failFastOf(gate({ call, usageOf: () => tokens(10, 2), postDecide: strictOutputRules({ maxRetries: 2 }) }));
     expect(error.attempts.map((record) => record.usage)).toEqual([tokens(10, 2), tokens(10, 2), tokens(10, 2)]);
   });
 
   it('reports every attempt to onAttempt', async () => {
     const { call } = script('{"title": 5}', '{"title": "ok"}');
     const onAttempt = vi.fn();
-    await gate({ call, onAttempt, step: 3, rules: strictOutputRules() });
+    await gate({ call, onAttempt, step: 3, postDecide: strictOutputRules() });
     expect(onAttempt).toHaveBeenCalledTimes(2);
     expect(onAttempt.mock.calls.map(([record]) => [record.step, record.attempt, record.purpose, record.status])).toEqual([
       [3, 1, 'step', 'invalid'],
@@ -803,14 +803,14 @@ describe('runGate: usage and budgets', () => {
         call,
         usageOf: () => tokens(100, 50, 0.006),
         preCheck: [costBudget({ maxUsd: 0.01 })],
-        rules: strictOutputRules({ maxRetries: 5 }),
+        postDecide: strictOutputRules({ maxRetries: 5 }),
         onEvent,
       }),
     );
     expect(call).toHaveBeenCalledTimes(2);
     expect(error).toMatchObject({ kind: 'cost-budget', phase: 'pre-check', attempt: 3 });
     expect(error.attempts).toHaveLength(2);
-    expect(events.at(-1)).toMatchObject({ type: 'reliability.fail_fast', kind: 'cost-budget', phase: 'pre-check' });
+    expect(events.at(-1)).toMatchObject({ type: 'reliability.fail-fast', kind: 'cost-budget', phase: 'pre-check' });
   });
 
   it('counts the run’s earlier cost toward the cost budget', async () => {
@@ -827,7 +827,7 @@ describe('runGate: usage and budgets', () => {
       call,
       usageOf: () => tokens(100, 50, 0.006),
       preCheck: [costBudget({ maxUsd: 0.01, mode: 'warn', onWarn })],
-      rules: strictOutputRules({ maxRetries: 5 }),
+      postDecide: strictOutputRules({ maxRetries: 5 }),
     });
     expect(result.value).toEqual({ title: 'ok' });
     expect(call).toHaveBeenCalledTimes(3);
@@ -838,7 +838,7 @@ describe('runGate: usage and budgets', () => {
   it('halts once the token budget is used', async () => {
     const { call } = script('{}', '{"title": 1}', '{"title": "x", "colour": "red"}', '{"title": 2}', '{"title": "ok"}');
     const error = await failFastOf(
-      gate({ call, usageOf: () => tokens(6, 4), preCheck: [tokenBudget(25)], rules: strictOutputRules({ maxRetries: 10 }) }),
+      gate({ call, usageOf: () => tokens(6, 4), preCheck: [tokenBudget(25)], postDecide: strictOutputRules({ maxRetries: 10 }) }),
     );
     expect(call).toHaveBeenCalledTimes(3);
     expect(error).toMatchObject({ kind: 'token-budget', phase: 'pre-check', attempt: 4 });

@@ -7,7 +7,8 @@ import type { ValidationIssue } from '../validation/issue';
 export interface ScopeValidationError {
   readonly message: string;
   readonly stage: ValidationStage;
-  readonly path?: string;
+  /** The printed path of the first issue (`entries[0].confidence`), when there is one. */
+  readonly pathText?: string;
   readonly rawOutput?: string;
   readonly issues: readonly ValidationIssue[];
 }

@@ -26,16 +26,17 @@ const kindOf: Readonly<Record<RetryOnKind, ErrorKind>> = {
 
 /**
  * The rule set for validated output: stop on a stuck loop, retry with feedback while the budget
- * lasts, then fail fast with `schema-retry-exhausted`. The default when an output schema is set
- * and no rules are given.
+ * lasts, then fail fast with `schema-retry-exhausted`. The default when an output schema is set.
+ * `strictOutputRules(3)` is `strictOutputRules({ maxRetries: 3 })`.
  */
-export function strictOutputRules<TResponse = unknown>(options: StrictOutputRulesOptions = {}): ReliabilityRule<TResponse>[] {
-  const { maxRetries = 2, retryOn = ['schema', 'parse'], stuckLoop = true } = options;
+export function strictOutputRules<TResponse = unknown>(options: number | StrictOutputRulesOptions = {}): ReliabilityRule<TResponse>[] {
+  const { maxRetries = 2, retryOn = ['schema', 'parse'], stuckLoop = true } = typeof options === 'number' ? { maxRetries: options } : options;
+  if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new RangeError(`strictOutputRules: maxRetries must be a whole number >= 0, got ${maxRetries}`);
   const kinds = retryOn.map((name) => kindOf[name]);
   const isValidation = (kind: ErrorKind) => kind === 'schema-fail' || kind === 'parse-fail';
   const counted = (scope: { history: readonly { errorKind: ErrorKind }[] }) =>
     scope.history.filter((entry) => kinds.includes(entry.errorKind)).length;
-  const rules: ReliabilityRule<TResponse>[] = stuckLoop ? [defaultStuckLoopRule<TResponse>()] : [];
+  const rules: ReliabilityRule<TResponse>[] = stuckLoop ? [defaultStuckLoopRule] : [];
   rules.push(
     {
       kind: 'schema-retry',

@@ -2,7 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { InvalidSchemaError } from '../errors/invalid-schema-error';
 import { reduceError } from '../errors/keel-error';
-import type { IssueKind, IssuePath, ValidationIssue } from './issue';
+import { formatPath, type IssueKind, type IssuePath, type ValidationIssue } from './issue';
 import type { SchemaValidator } from './schema-validator';
 import { valueAt } from './value-at';
 
@@ -85,6 +85,7 @@ function toIssue(error: ErrorObject, data: unknown): ValidationIssue {
   const expected = expectedOf(error);
   const issue: { -readonly [K in keyof ValidationIssue]: ValidationIssue[K] } = {
     path,
+    pathText: formatPath(path),
     kind,
     message: error.message ?? error.keyword,
   };
@@ -110,7 +111,7 @@ export function issuesFromAjv(errors: readonly ErrorObject[], data: unknown): Va
       if (branches.length > 0 && branches.every((branch) => branch.keyword === 'const')) {
         const values = branches.map((branch) => JSON.stringify((branch.params as { allowedValue: unknown }).allowedValue));
         const path = parsePointer(error.instancePath);
-        issues.push({ path, kind: 'enum', expected: values.join(', '), received: valueAt(data, path), message: `must be one of ${values.join(', ')}` });
+        issues.push({ path, pathText: formatPath(path), kind: 'enum', expected: values.join(', '), received: valueAt(data, path), message: `must be one of ${values.join(', ')}` });
         continue;
       }
     }

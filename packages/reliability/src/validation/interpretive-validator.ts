@@ -2,7 +2,7 @@ import { dereference, type OutputUnit, type Schema, validate } from '@cfworker/j
 import { parsePointer } from './ajv-validator';
 import { keywordWording } from './ajv-message';
 import { checkSchema } from './check-schema';
-import type { IssuePath, ValidationIssue } from './issue';
+import { formatPath, type IssuePath, type ValidationIssue } from './issue';
 import type { SchemaValidator } from './schema-validator';
 import { valueAt } from './value-at';
 
@@ -75,6 +75,7 @@ function issuesFromUnits(units: readonly OutputUnit[], root: Schema, lookup: Loo
     const kind = kindByKeyword[unit.keyword] ?? 'other';
     return {
       path,
+      pathText: formatPath(path),
       kind,
       message: wording.message,
       ...(wording.expected === undefined ? {} : { expected: wording.expected }),
@@ -87,7 +88,7 @@ function issuesFromUnits(units: readonly OutputUnit[], root: Schema, lookup: Loo
     if (branches.length > 0 && branches.every((branch) => branch.keyword === 'const')) {
       const values = branches.map((branch) => JSON.stringify(nodeAt(root, lookup, branch.keywordLocation).const));
       const path = pathOf(unit.instanceLocation);
-      return { path, kind: 'enum', expected: values.join(', '), received: valueAt(data, path), message: `must be one of ${values.join(', ')}` };
+      return { path, pathText: formatPath(path), kind: 'enum', expected: values.join(', '), received: valueAt(data, path), message: `must be one of ${values.join(', ')}` };
     }
     return keywordIssue(unit);
   };
@@ -113,7 +114,7 @@ function issuesFromUnits(units: readonly OutputUnit[], root: Schema, lookup: Loo
         tooLong.add(unit.instanceLocation);
         const path = pathOf(unit.instanceLocation);
         const count = (nodeAt(root, lookup, unit.keywordLocation).items as unknown[] | undefined)?.length ?? 0;
-        emit({ path, kind: 'other', message: `must NOT have more than ${count} items`, expected: `additionalItems ${count}`, received: valueAt(data, path) }, unit.instanceLocation);
+        emit({ path, pathText: formatPath(path), kind: 'other', message: `must NOT have more than ${count} items`, expected: `additionalItems ${count}`, received: valueAt(data, path) }, unit.instanceLocation);
         continue;
       }
       if (unit.keyword === 'properties' || unit.keyword === 'patternProperties' || unit.keyword === 'items' || unit.keyword === 'prefixItems') {
@@ -123,7 +124,7 @@ function issuesFromUnits(units: readonly OutputUnit[], root: Schema, lookup: Loo
       if (WRAPPERS.has(unit.keyword)) continue;
       if (unit.keyword === 'false' && additionalOf !== undefined) {
         const path = pathOf(unit.instanceLocation);
-        emit({ path, kind: 'extra', message: 'must NOT have additional properties', received: valueAt(data, path) }, target);
+        emit({ path, pathText: formatPath(path), kind: 'extra', message: 'must NOT have additional properties', received: valueAt(data, path) }, target);
         continue;
       }
       if (UNIONS.has(unit.keyword)) {
@@ -134,7 +135,7 @@ function issuesFromUnits(units: readonly OutputUnit[], root: Schema, lookup: Loo
       if (unit.keyword === 'required') {
         const missing = /^Instance does not have required property "(.*)"\.$/s.exec(unit.error)?.[1] ?? '';
         const path = [...pathOf(unit.instanceLocation), missing];
-        emit({ path, kind: 'missing', message: `must have required property '${missing}'` }, target);
+        emit({ path, pathText: formatPath(path), kind: 'missing', message: `must have required property '${missing}'` }, target);
         continue;
       }
       emit(keywordIssue(unit), target);

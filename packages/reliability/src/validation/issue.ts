@@ -16,8 +16,10 @@ export type IssuePath = readonly (string | number)[];
 
 /** One problem found by a validator, in one shape whatever the validator was. */
 export interface ValidationIssue {
-  /** Where the problem is; empty for the root value. */
+  /** Where the problem is, as segments; empty for the root value. */
   readonly path: IssuePath;
+  /** The same path printed, as `entries[0].confidence`; `(root)` for the root value. */
+  readonly pathText: string;
   /** What kind of problem it is. */
   readonly kind: IssueKind;
   /** What was expected: a type name, a format, the allowed values, a bound. */

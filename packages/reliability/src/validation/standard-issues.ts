@@ -1,4 +1,4 @@
-import type { IssueKind, IssuePath, ValidationIssue } from './issue';
+import { formatPath, type IssueKind, type IssuePath, type ValidationIssue } from './issue';
 import { isMissingAt, valueAt } from './value-at';
 
 /** An issue as Standard Schema (and Zod) report it; extra fields are read when present. */
@@ -52,18 +52,19 @@ export function issuesFromStandard(foreign: readonly ForeignIssue[], data: unkno
     if (issue.code === 'unrecognized_keys' && Array.isArray(issue.keys)) {
       for (const key of issue.keys) {
         const keyPath = [...path, String(key)];
-        issues.push({ path: keyPath, kind: 'extra', received: valueAt(data, keyPath), message: issue.message });
+        issues.push({ path: keyPath, pathText: formatPath(keyPath), kind: 'extra', received: valueAt(data, keyPath), message: issue.message });
       }
       continue;
     }
     if (path.length > 0 && isMissingAt(data, path)) {
-      issues.push({ path, kind: 'missing', message: issue.message });
+      issues.push({ path, pathText: formatPath(path), kind: 'missing', message: issue.message });
       continue;
     }
     const kind = (typeof issue.code === 'string' ? kindByCode[issue.code] : undefined) ?? 'other';
     const expected = expectedOf(issue, kind);
     issues.push({
       path,
+      pathText: formatPath(path),
       kind,
       ...(expected === undefined ? {} : { expected }),
       received: valueAt(data, path),

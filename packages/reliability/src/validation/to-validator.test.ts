@@ -41,30 +41,30 @@ describe('toValidator with TypeBox (ajv)', () => {
     const { title: _omitted, ...rest } = validTask;
     const issues = await issuesOf(toValidator(task).validate(rest));
     expect(issues).toHaveLength(1);
-    expect(issues[0]).toMatchObject({ path: ['title'], kind: 'missing' });
+    expect(issues[0]).toMatchObject({ path: ['title'], pathText: 'title', kind: 'missing' });
     expect(issues[0]).not.toHaveProperty('received');
   });
 
   it('reports a wrong type with expected and received', async () => {
     const issues = await issuesOf(toValidator(task).validate({ ...validTask, amount: 'USD 50' }));
-    expect(issues).toEqual([{ path: ['amount'], kind: 'type', expected: 'number', received: 'USD 50', message: expect.any(String) }]);
+    expect(issues).toEqual([{ path: ['amount'], pathText: 'amount', kind: 'type', expected: 'number', received: 'USD 50', message: expect.any(String) }]);
   });
 
   it('reports a property forbidden by additionalProperties: false as extra, at its own path', async () => {
     const issues = await issuesOf(toValidator(task).validate({ ...validTask, colour: 'red' }));
-    expect(issues).toEqual([{ path: ['colour'], kind: 'extra', received: 'red', message: expect.any(String) }]);
+    expect(issues).toEqual([{ path: ['colour'], pathText: 'colour', kind: 'extra', received: 'red', message: expect.any(String) }]);
   });
 
   it('reports a union of literals as one enum issue listing every value', async () => {
     const issues = await issuesOf(toValidator(task).validate({ ...validTask, level: 'LOW' }));
     expect(issues).toHaveLength(1);
-    expect(issues[0]).toMatchObject({ path: ['level'], kind: 'enum', received: 'LOW' });
+    expect(issues[0]).toMatchObject({ path: ['level'], pathText: 'level', kind: 'enum', received: 'LOW' });
     expect(issues[0]?.expected).toBe('"low", "high"');
   });
 
   it('reports a bad date-time as a format issue', async () => {
     const issues = await issuesOf(toValidator(task).validate({ ...validTask, due: 'tomorrow' }));
-    expect(issues).toEqual([{ path: ['due'], kind: 'format', expected: 'date-time', received: 'tomorrow', message: expect.any(String) }]);
+    expect(issues).toEqual([{ path: ['due'], pathText: 'due', kind: 'format', expected: 'date-time', received: 'tomorrow', message: expect.any(String) }]);
   });
 
   it('reports every issue at once (allErrors)', async () => {
@@ -77,15 +77,15 @@ describe('toValidator with TypeBox (ajv)', () => {
   it('maps minLength and maximum to too-small and too-big with the bound', async () => {
     const schema = Type.Object({ name: Type.String({ minLength: 3 }), count: Type.Integer({ maximum: 10 }) });
     const issues = await issuesOf(toValidator(schema).validate({ name: 'ab', count: 11 }));
-    expect(issues).toContainEqual({ path: ['name'], kind: 'too-small', expected: 'minLength 3', received: 'ab', message: expect.any(String) });
-    expect(issues).toContainEqual({ path: ['count'], kind: 'too-big', expected: 'maximum 10', received: 11, message: expect.any(String) });
+    expect(issues).toContainEqual({ path: ['name'], pathText: 'name', kind: 'too-small', expected: 'minLength 3', received: 'ab', message: expect.any(String) });
+    expect(issues).toContainEqual({ path: ['count'], pathText: 'count', kind: 'too-big', expected: 'maximum 10', received: 11, message: expect.any(String) });
     expect(issues).toHaveLength(2);
   });
 
   it('maps pattern to kind pattern with the pattern as expected', async () => {
     const schema = Type.Object({ code: Type.String({ pattern: '^[A-Z]{3}$' }) });
     const issues = await issuesOf(toValidator(schema).validate({ code: 'usd' }));
-    expect(issues).toEqual([{ path: ['code'], kind: 'pattern', expected: '^[A-Z]{3}$', received: 'usd', message: expect.any(String) }]);
+    expect(issues).toEqual([{ path: ['code'], pathText: 'code', kind: 'pattern', expected: '^[A-Z]{3}$', received: 'usd', message: expect.any(String) }]);
   });
 
   it('gives nested paths that formatPath renders as items[0].name', async () => {
@@ -95,13 +95,13 @@ describe('toValidator with TypeBox (ajv)', () => {
     expect(formatPath(wrongType[0]?.path ?? [])).toBe('items[0].name');
 
     const missing = await issuesOf(toValidator(schema).validate({ items: [{ name: 'ok' }, {}] }));
-    expect(missing[0]).toMatchObject({ path: ['items', 1, 'name'], kind: 'missing' });
+    expect(missing[0]).toMatchObject({ path: ['items', 1, 'name'], pathText: 'items[1].name', kind: 'missing' });
     expect(formatPath(missing[0]?.path ?? [])).toBe('items[1].name');
   });
 
   it('renders the root path as (root)', async () => {
     const issues = await issuesOf(toValidator(Type.Object({})).validate('text'));
-    expect(issues[0]).toMatchObject({ path: [], kind: 'type', expected: 'object', received: 'text' });
+    expect(issues[0]).toMatchObject({ path: [], pathText: '(root)', kind: 'type', expected: 'object', received: 'text' });
     expect(formatPath([])).toBe('(root)');
   });
 
@@ -117,7 +117,7 @@ describe('toValidator with TypeBox (ajv)', () => {
     const first = ajvValidator(schema);
     const second = ajvValidator(schema);
     expect(await first.validate({ a: 'x' })).toEqual({ ok: true, value: { a: 'x' } });
-    expect(await second.validate({})).toMatchObject({ ok: false, issues: [{ path: ['a'], kind: 'missing' }] });
+    expect(await second.validate({})).toMatchObject({ ok: false, issues: [{ path: ['a'], pathText: 'a', kind: 'missing' }] });
   });
 });
 
@@ -150,31 +150,31 @@ describe('toValidator with Zod 4 (Standard Schema)', () => {
     const { title: _omitted, ...rest } = validTask;
     const issues = await issuesOf(toValidator(zodTask).validate(rest));
     expect(issues).toHaveLength(1);
-    expect(issues[0]).toMatchObject({ path: ['title'], kind: 'missing' });
+    expect(issues[0]).toMatchObject({ path: ['title'], pathText: 'title', kind: 'missing' });
     expect(issues[0]).not.toHaveProperty('received');
   });
 
   it('reports a wrong type with expected and received', async () => {
     const issues = await issuesOf(toValidator(zodTask).validate({ ...validTask, amount: 'USD 50' }));
-    expect(issues).toEqual([{ path: ['amount'], kind: 'type', expected: 'number', received: 'USD 50', message: expect.any(String) }]);
+    expect(issues).toEqual([{ path: ['amount'], pathText: 'amount', kind: 'type', expected: 'number', received: 'USD 50', message: expect.any(String) }]);
   });
 
   it('turns unrecognized_keys into one extra issue per key', async () => {
     const issues = await issuesOf(toValidator(zodTask).validate({ ...validTask, colour: 'red', size: 3 }));
     expect(issues).toEqual([
-      { path: ['colour'], kind: 'extra', received: 'red', message: expect.any(String) },
-      { path: ['size'], kind: 'extra', received: 3, message: expect.any(String) },
+      { path: ['colour'], pathText: 'colour', kind: 'extra', received: 'red', message: expect.any(String) },
+      { path: ['size'], pathText: 'size', kind: 'extra', received: 3, message: expect.any(String) },
     ]);
   });
 
   it('reports an enum miss with the allowed values', async () => {
     const issues = await issuesOf(toValidator(zodTask).validate({ ...validTask, level: 'LOW' }));
-    expect(issues).toEqual([{ path: ['level'], kind: 'enum', expected: '"low", "high"', received: 'LOW', message: expect.any(String) }]);
+    expect(issues).toEqual([{ path: ['level'], pathText: 'level', kind: 'enum', expected: '"low", "high"', received: 'LOW', message: expect.any(String) }]);
   });
 
   it('reports a bad datetime as format date-time', async () => {
     const issues = await issuesOf(toValidator(zodTask).validate({ ...validTask, due: 'tomorrow' }));
-    expect(issues).toEqual([{ path: ['due'], kind: 'format', expected: 'date-time', received: 'tomorrow', message: expect.any(String) }]);
+    expect(issues).toEqual([{ path: ['due'], pathText: 'due', kind: 'format', expected: 'date-time', received: 'tomorrow', message: expect.any(String) }]);
   });
 
   it('reports too-small and too-big bounds', async () => {
@@ -200,7 +200,7 @@ describe('toValidator with Zod 4 (Standard Schema)', () => {
     const validator = toValidator(schema);
     expect(await validator.validate({ a: 'yes' })).toEqual({ ok: true, value: { a: 'yes' } });
     const issues = await issuesOf(validator.validate({ a: 'no' }));
-    expect(issues).toEqual([{ path: ['a'], kind: 'other', received: 'no', message: 'must be yes' }]);
+    expect(issues).toEqual([{ path: ['a'], pathText: 'a', kind: 'other', received: 'no', message: 'must be yes' }]);
   });
 
   it('builds the validator once per schema object', () => {
@@ -231,7 +231,7 @@ describe('toValidator with { parse } objects', () => {
 
   it('turns a thrown plain error into one other issue carrying its message', async () => {
     const issues = await issuesOf(toValidator(positive).validate(-1));
-    expect(issues).toEqual([{ path: [], kind: 'other', received: -1, message: 'expected a positive number' }]);
+    expect(issues).toEqual([{ path: [], pathText: '(root)', kind: 'other', received: -1, message: 'expected a positive number' }]);
   });
 
   it('turns a thrown non-error into one other issue', async () => {
@@ -240,7 +240,7 @@ describe('toValidator with { parse } objects', () => {
         throw 'nope';
       },
     };
-    expect(await issuesOf(toValidator(schema).validate(1))).toEqual([{ path: [], kind: 'other', received: 1, message: 'nope' }]);
+    expect(await issuesOf(toValidator(schema).validate(1))).toEqual([{ path: [], pathText: '(root)', kind: 'other', received: 1, message: 'nope' }]);
   });
 
   it('normalises a thrown error carrying zod-like issues', async () => {
@@ -257,9 +257,9 @@ describe('toValidator with { parse } objects', () => {
     };
     const issues = await issuesOf(toValidator(schema).validate({ amount: 'USD 50', colour: 'red' }));
     expect(issues).toEqual([
-      { path: ['amount'], kind: 'type', expected: 'number', received: 'USD 50', message: 'Expected number' },
-      { path: ['title'], kind: 'missing', message: 'Required' },
-      { path: ['colour'], kind: 'extra', received: 'red', message: 'Unrecognized key' },
+      { path: ['amount'], pathText: 'amount', kind: 'type', expected: 'number', received: 'USD 50', message: 'Expected number' },
+      { path: ['title'], pathText: 'title', kind: 'missing', message: 'Required' },
+      { path: ['colour'], pathText: 'colour', kind: 'extra', received: 'red', message: 'Unrecognized key' },
     ]);
   });
 
@@ -272,7 +272,7 @@ describe('toValidator with { parse } objects', () => {
     };
     const validator = toValidator(schema);
     expect(await validator.validate('x')).toEqual({ ok: true, value: 'x' });
-    expect(await issuesOf(validator.validate(3))).toEqual([{ path: [], kind: 'other', received: 3, message: 'not a string' }]);
+    expect(await issuesOf(validator.validate(3))).toEqual([{ path: [], pathText: '(root)', kind: 'other', received: 3, message: 'not a string' }]);
   });
 
   it('builds the validator once per schema object', () => {

@@ -1,3 +1,4 @@
+import { formatPath } from './issue';
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
 import { ajvValidator } from './ajv-validator';
@@ -65,7 +66,7 @@ function parseValidator<T>(schema: ParseSchema<T>): SchemaValidator<T> {
     }
     if (Array.isArray(foreign)) return { ok: false, issues: issuesFromStandard(foreign as ForeignIssue[], value) };
     const message = reduceError(error).message;
-    return { ok: false, issues: [{ path: [], kind: 'other', received: value, message }] };
+    return { ok: false, issues: [{ path: [], pathText: formatPath([]), kind: 'other', received: value, message }] };
   };
   return {
     jsonSchema: schema.jsonSchema ?? { type: 'object' },

@@ -50,7 +50,7 @@ export function checkOutput<T>(text: string, validator: SchemaValidator<T>, opti
         stage: 'json-parse',
         message: oneLine(extracted.message),
         rawOutput: text,
-        issues: [{ path: [], kind: 'other', message: extracted.message }],
+        issues: [{ path: [], pathText: formatPath([]), kind: 'other', message: extracted.message }],
       }),
     };
   }
@@ -72,10 +72,10 @@ function settle<T>(text: string, value: unknown, repairs: readonly JsonRepair[],
     value,
     failure: new ValidationFailure({
       stage: 'schema-validate',
-      message: `${count} validation issue${count === 1 ? '' : 's'}${first ? `, first at '${formatPath(first.path)}': ${oneLine(first.message)}` : ''}`,
+      message: `${count} validation issue${count === 1 ? '' : 's'}${first ? `, first at '${first.pathText}': ${oneLine(first.message)}` : ''}`,
       rawOutput: text,
       issues: result.issues,
-      ...(first ? { path: formatPath(first.path) } : {}),
+      ...(first ? { pathText: first.pathText } : {}),
     }),
   };
 }

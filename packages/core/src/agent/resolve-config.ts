@@ -1,0 +1,162 @@
+import { type AnySchema, defaultRules, reduceError, strictOutputRules, toValidator } from '@keel/reliability';
+import { AgentConfigurationError } from '../errors/agent-configuration-error';
+import type { ListenerEntry } from '../events/event-bus';
+import type { MemoryStore } from '../memory/memory-store';
+import type { ModelResponse } from '../model/model-provider-v1';
+import type { RunConfig } from '../run/run-config';
+import type { ToolGuard } from '../tools/guard';
+import { DEFAULT_MAX_TOOL_RESULT_BYTES } from '../tools/serialize-tool-result';
+import type { AnyTool } from '../tools/tool';
+import type { AgentOptions, OutputFallbackOptions, OutputOptions, ReliabilityOptions } from './agent-options';
+
+/** What the builder has collected: the user's settings, unvalidated. */
+export interface BuilderSettings {
+  readonly options: AgentOptions;
+  readonly system?: string;
+  readonly tools: readonly AnyTool[];
+  readonly guards: readonly ToolGuard[];
+  readonly memory?: MemoryStore;
+  readonly listeners: readonly ListenerEntry[];
+  readonly outputSchema?: AnySchema;
+  readonly outputOptions?: OutputOptions;
+  readonly outputFallback?: OutputFallbackOptions<unknown>;
+  readonly reliability?: ReliabilityOptions;
+  /** Single-valued settings given more than once. */
+  readonly repeated: readonly string[];
+}
+
+const fail = (setting: string, message: string): never => {
+  throw new AgentConfigurationError({ setting, message });
+};
+
+/** Unset, or a whole (hence finite) number of at least `min`. */
+const isWholeAtLeast = (value: number | undefined, min: number) => value === undefined || (Number.isInteger(value) && value >= min);
+
+/** Option names of earlier versions, refused with their new name (plain JavaScript gets no type error). */
+const RENAMED: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  '': { fallbacks: 'failover', maxAttemptsPerStep: 'maxAttempts' },
+  'outputSchema.': { maxAttempts: 'maxRetries (feedback retries: maxAttempts - 1)', feedbackTemplate: 'feedbackForLLM' },
+};
+
+function refuseRenamed(prefix: keyof typeof RENAMED, options: object | undefined): void {
+  for (const [old, current] of Object.entries(RENAMED[prefix] ?? {})) {
+    if (options && old in options) fail(`${prefix}${old}`, `was renamed to ${current}`);
+  }
+}
+
+/**
+ * The PostDecide rules of step calls and of tool-argument re-asks, resolved once: the user's
+ * first, then unless `defaults` is false the strict-output rules (steps with an output schema, so
+ * adding e.g. a failover rule keeps feedback retries) and the default transient retries.
+ */
+function resolveRules(reliability: ReliabilityOptions | undefined, output: RunConfig['output']): Pick<RunConfig, 'stepRules' | 'reaskRules'> {
+  const user = reliability?.postDecide ?? [];
+  if (reliability?.defaults === false) return { stepRules: user, reaskRules: user };
+  const defaults = defaultRules<ModelResponse>();
+  const strict =
+    output && output.options.strict !== false
+      ? strictOutputRules<ModelResponse>({ maxRetries: output.options.maxRetries ?? 2, ...(output.options.retryOn ? { retryOn: output.options.retryOn } : {}) })
+      : [];
+  return { stepRules: [...user, ...strict, ...defaults], reaskRules: [...user, ...defaults] };
+}
+
+function resolveOutput(settings: BuilderSettings): RunConfig['output'] {
+  if (settings.outputSchema === undefined) return undefined;
+  const options = settings.outputOptions ?? {};
+  refuseRenamed('outputSchema.', options);
+  if (!isWholeAtLeast(options.maxRetries, 0)) fail('outputSchema.maxRetries', `must be a whole number >= 0, got ${options.maxRetries}`);
+  if (!isWholeAtLeast(options.maxFeedbackTokens, 1)) fail('outputSchema.maxFeedbackTokens', `must be a whole number >= 1, got ${options.maxFeedbackTokens}`);
+  try {
+    return { validator: toValidator(settings.outputSchema), options };
+  } catch (error) {
+    return fail('outputSchema', reduceError(error).message);
+  }
+}
+
+function checkOutputFallback(fallbackOptions: OutputFallbackOptions<unknown>, output: RunConfig['output']): void {
+  if (!output) fail('outputFallback', 'needs an outputSchema');
+  const { canned, fallback } = fallbackOptions;
+  if (canned === undefined && fallback === undefined) fail('outputFallback', 'give a fallback function, a canned value, or both');
+  if (canned === undefined) return;
+  const checked = output?.validator.validate(canned);
+  if (checked instanceof Promise) fail('outputFallback.canned', 'the output schema validates asynchronously; a canned value needs a synchronous schema');
+  else if (checked && !checked.ok) fail('outputFallback.canned', `the canned value fails the output schema: ${checked.issues.map((issue) => issue.message).join('; ')}`);
+}
+
+/**
+ * Validates the builder's settings as a whole and resolves them into the frozen configuration
+ * runs execute.
+ * @throws {AgentConfigurationError} naming the setting at fault.
+ */
+export function resolveConfig(settings: BuilderSettings): RunConfig {
+  const { options } = settings;
+  if (settings.repeated.length > 0) fail(String(settings.repeated[0]), 'was given twice; give it once');
+  refuseRenamed('', options);
+  const targets = [{ provider: options.provider, model: options.model }, ...(options.failover ?? [])];
+  targets.forEach((target, index) => {
+    const setting = index === 0 ? 'provider' : `failover[${index - 1}]`;
+    if (target.provider?.specificationVersion !== 'v1' || typeof target.provider.generate !== 'function') {
+      fail(setting, 'must be a ModelProvider with specificationVersion "v1" and generate()');
+    }
+    if (typeof target.model !== 'string' || target.model.trim() === '') fail(index === 0 ? 'model' : `${setting}.model`, 'needs a model id');
+  });
+  if (!isWholeAtLeast(options.maxSteps, 1)) fail('maxSteps', `must be a whole number >= 1, got ${options.maxSteps}`);
+  if (!isWholeAtLeast(options.toolRetries, 0)) fail('toolRetries', `must be a whole number >= 0, got ${options.toolRetries}`);
+  if (!isWholeAtLeast(options.maxAttempts, 1)) fail('maxAttempts', `must be a whole number >= 1, got ${options.maxAttempts}`);
+  if (options.maxTokens !== undefined && !isWholeAtLeast(options.maxTokens, 1)) fail('maxTokens', `must be a whole number >= 1, got ${options.maxTokens}`);
+  if (!isWholeAtLeast(options.maxRetryAfterMs, 0)) fail('maxRetryAfterMs', `must be a whole number >= 0, got ${options.maxRetryAfterMs}`);
+  for (const [model, price] of Object.entries(options.pricing ?? {})) {
+    for (const [field, value] of Object.entries(price ?? {})) {
+      if (!(typeof value === 'number' && Number.isFinite(value) && value >= 0)) fail(`pricing.${model}.${field}`, `must be a finite number >= 0, got ${String(value)}`);
+    }
+  }
+  if (!isWholeAtLeast(options.toolTimeoutMs, 1)) fail('toolTimeoutMs', `must be a whole number >= 1, got ${options.toolTimeoutMs}`);
+  if (!isWholeAtLeast(options.maxRawOutputChars, 64)) fail('maxRawOutputChars', `must be a whole number >= 64, got ${options.maxRawOutputChars}`);
+  if (!isWholeAtLeast(options.maxToolResultBytes, 64)) fail('maxToolResultBytes', `must be a whole number >= 64, got ${options.maxToolResultBytes}`);
+  if (options.temperature !== undefined && !(typeof options.temperature === 'number' && Number.isFinite(options.temperature) && options.temperature >= 0)) {
+    fail('temperature', `must be a finite number >= 0, got ${String(options.temperature)}`);
+  }
+
+  const tools = new Map<string, AnyTool>();
+  for (const tool of settings.tools) {
+    if (typeof tool !== 'object' || tool === null || typeof tool.name !== 'string' || typeof tool.execute !== 'function' || typeof tool.validator?.validate !== 'function') {
+      fail(`tools[${settings.tools.indexOf(tool)}]`, 'is not a tool: define it with tool({ name, description, input, execute })');
+    }
+    if (tools.has(tool.name)) fail(`tool:${tool.name}`, 'the tool name is used twice');
+    tools.set(tool.name, tool);
+  }
+  const reliability = settings.reliability ?? {};
+  for (const rule of reliability.preCheck ?? []) {
+    if (rule.then !== 'continue' && rule.then !== 'fail-fast') fail(`reliability.preCheck:${rule.kind}`, `a PreCheck rule may only continue or fail-fast, not ${rule.then}`);
+  }
+  const output = resolveOutput(settings);
+  if (output && reliability.defaults === false && (output.options.maxRetries !== undefined || output.options.retryOn !== undefined)) {
+    fail('reliability.defaults', 'false turns the strict-output rules off, so outputSchema maxRetries/retryOn would have no effect; drop one or the other');
+  }
+  if (settings.outputFallback) checkOutputFallback(settings.outputFallback, output);
+
+  return Object.freeze({
+    targets,
+    maxSteps: options.maxSteps ?? 10,
+    ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
+    ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+    ...(options.stop === undefined ? {} : { stop: options.stop }),
+    ...(options.pricing === undefined ? {} : { pricing: options.pricing }),
+    toolRetries: options.toolRetries ?? 2,
+    maxAttempts: options.maxAttempts ?? 10,
+    maxRetryAfterMs: options.maxRetryAfterMs ?? 30_000,
+    maxToolResultBytes: options.maxToolResultBytes ?? DEFAULT_MAX_TOOL_RESULT_BYTES,
+    maxRawOutputChars: options.maxRawOutputChars ?? 16_384,
+    ...(options.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: options.toolTimeoutMs }),
+    ...(settings.system === undefined ? {} : { system: settings.system }),
+    tools,
+    guards: settings.guards,
+    ...(settings.memory === undefined ? {} : { memory: settings.memory }),
+    listeners: settings.listeners,
+    ...(output === undefined ? {} : { output }),
+    ...(settings.outputFallback === undefined ? {} : { outputFallback: settings.outputFallback }),
+    preCheck: reliability.preCheck ?? [],
+    ...resolveRules(reliability, output),
+    toolSpecifications: [...tools.values()].map((tool) => tool.specification),
+  });
+}
