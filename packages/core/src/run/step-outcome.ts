@@ -17,39 +17,30 @@ export interface StepOutcome {
   readonly issues: readonly ValidationIssue[];
 }
 
-/** The step's answer failed for good (or a rule chose `fallback`): the fallback tiers may stand in. */
-interface FallbackRequest {
-  readonly failure: ValidationFailure | undefined;
-  readonly reason: string;
-  /** The gate's stop, rethrown when no tier produces a value. */
-  readonly error: unknown;
-}
-
 /** Failures of the model's answer (not of the call) that the fallback tiers may stand in for. */
 const fallbackKinds = new Set<ErrorKind>(['schema-fail', 'parse-fail', 'truncated', 'refusal']);
 
 const NONE: readonly never[] = Object.freeze([]);
 
 /**
- * Makes the step's gated call. The gate ends in one of three plain values: an answer, a fallback
- * request (a rule decided `fallback`, or the gate stopped on a failure of the answer), or an error
- * that is not the answer's fault. Fallback requests all go through {@link fallbackOutcome}.
+ * Makes the step's gated call and returns its outcome as a plain value: the model's answer, or a
+ * fallback tier's value. One function, {@link fallbackOutcome}, produces every fallback outcome;
+ * it is reached when a rule decides `fallback` (inside the gate, which stops with kind
+ * `fallback-failed` when no tier applies) and when the gate stops on a failure of the answer
+ * itself (then the stop is rethrown when no tier applies).
  */
 export async function stepOutcome(state: RunState, kept: readonly Message[]): Promise<StepOutcome> {
-  const settled = await gatedStep(state, kept);
-  if ('reason' in settled) return fallbackOutcome(state, settled);
-  return settled;
-}
-
-async function gatedStep(state: RunState, kept: readonly Message[]): Promise<StepOutcome | FallbackRequest> {
   try {
     const result = await gatedCall(state, {
       messages: kept,
       purpose: 'step',
-      fallback: (_scope, failure): Promise<FallbackRequest> =>
-        Promise.resolve({ failure, reason: 'a rule chose fallback', error: new Error('A rule chose fallback but no fallback tier produced a valid value') }),
+      fallback: async (_scope, failure) => {
+        const outcome = await fallbackOutcome(state, failure, 'a rule chose fallback');
+        if (!outcome) throw new Error('A rule chose fallback but no fallback tier produced a valid value');
+        return outcome;
+      },
     });
-    if (result.via === 'fallback') return result.value as FallbackRequest;
+    if (result.via === 'fallback') return result.value as StepOutcome;
     const response = result.response;
     // A rule may accept a failed call ('ok'): then there is no checked output.
     const checked = result.value as CheckedOutput | undefined;
@@ -58,15 +49,15 @@ async function gatedStep(state: RunState, kept: readonly Message[]): Promise<Ste
   } catch (error) {
     // A rule or validator that crashed is a bug to surface, never a reason to hand out a degraded answer.
     if (ReliabilityFailFastError.isInstance(error) && error.phase !== 'rule-error' && error.kind !== 'validator-error' && fallbackKinds.has(error.errorKind)) {
-      return { failure: error.lastValidationFailure, reason: `${error.kind}: ${error.message}`, error };
+      const outcome = await fallbackOutcome(state, error.lastValidationFailure, `${error.kind}: ${error.message}`);
+      if (outcome) return outcome;
     }
     throw error;
   }
 }
 
-/** The one path to the fallback tiers: a tier's value, or the request's error when none applies. */
-async function fallbackOutcome(state: RunState, request: FallbackRequest): Promise<StepOutcome> {
-  const tier = await resolveFallback(state, request.failure, request.reason);
-  if (!tier) throw request.error;
-  return { response: undefined, value: tier.value, provenance: tier.tier, repairs: NONE, issues: NONE };
+/** The fallback tiers' outcome for the step, or `undefined` when no tier applies. */
+async function fallbackOutcome(state: RunState, failure: ValidationFailure | undefined, reason: string): Promise<StepOutcome | undefined> {
+  const tier = await resolveFallback(state, failure, reason);
+  return tier && { response: undefined, value: tier.value, provenance: tier.tier, repairs: NONE, issues: NONE };
 }

@@ -358,6 +358,41 @@ describe('strict output through the gate', () => {
       expect(events.of('output.fallback-used').map((event) => event.tier)).toEqual(['canned']);
     });
 
+    it('answers a rule that decides fallback with a tier, given the latest validation failure', async () => {
+      const seen: string[] = [];
+      const { model, builder } = refundAgent([BAD_AMOUNT, VALID]);
+      const agent = builder
+        .outputFallback({
+          fallback: (failure) => {
+            seen.push(failure.issues.map((issue) => issue.pathText).join(','));
+            return { action: 'reject', amount: 0 };
+          },
+        })
+        .reliability({ postDecide: [{ kind: 'give-up-at-once', then: 'fallback', when: (scope) => scope.errorKind === 'schema-fail' }] })
+        .build();
+      const result = await agent.run('Refund order 42');
+
+      expect(model.calls).toBe(1);
+      expect(result).toMatchObject({ provenance: 'fallback', value: { action: 'reject', amount: 0 } });
+      expect(seen).toEqual(['amount']);
+    });
+
+    it('stops with fallback-failed when a rule decides fallback and no tier produces a value', async () => {
+      const events = recorder('reliability.recovered');
+      const { builder } = refundAgent([BAD_AMOUNT, VALID]);
+      const agent = events
+        .attach(
+          builder
+            .outputFallback({ fallback: () => ({ action: 'escalate', amount: 0 }) as unknown as RefundValue })
+            .reliability({ postDecide: [{ kind: 'give-up-at-once', then: 'fallback', when: (scope) => scope.errorKind === 'schema-fail' }] }),
+        )
+        .build();
+      const error = await agent.run('Refund order 42').catch((caught: unknown) => caught);
+
+      expect(ReliabilityFailFastError.isInstance(error) && [error.kind, error.label]).toEqual(['fallback-failed', 'give-up-at-once']);
+      expect(events.of('reliability.recovered')).toHaveLength(0);
+    });
+
     it('refuses to build with a canned value that fails the schema', () => {
       const { builder } = refundAgent(VALID);
       const build = () => builder.outputFallback({ canned: { action: 'refund', amount: '50' } as unknown as RefundValue }).build();
