@@ -118,7 +118,7 @@ function rest(record: Record<string, unknown>): Record<string, unknown> {
 }
 
 function feedbackOf(result: SchemaValidationResult<unknown>): string | undefined {
-  return result.ok ? undefined : formatFeedback({ errorType: 'schema', issues: result.issues });
+  return result.ok ? undefined : formatFeedback({ stage: 'schema-validate', issues: result.issues });
 }
 
 describe('interpretiveValidator (no code generation)', () => {
