@@ -58,7 +58,7 @@ describe('model-chosen keys with newlines', () => {
     const messages: string[] = [];
     const agent = Agent.create({ provider: scriptedModel(output), model: 'm' })
       .outputSchema(Type.Object({ n: Type.Number() }, { additionalProperties: false }), { maxRetries: 0 })
-      .on('validation.failed', (payload) => void messages.push(payload.message, payload.path ?? ''))
+      .on('validation.failed', (payload) => void messages.push(payload.message, payload.pathText ?? ''))
       .on('reliability.fail-fast', (payload) => void messages.push(payload.label ?? ''))
       .build();
     const error = (await agent.run('go').catch((thrown: unknown) => thrown)) as ReliabilityFailFastError;
