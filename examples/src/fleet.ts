@@ -37,7 +37,7 @@ const agentFor = (tenant: string, tokens: number) => {
   return Agent.create({ provider: model, model: 'scripted' })
     .system('You keep notes for a support team.')
     .memory(redisMemory({ redis, prefix: 'example:' }))
-    .rules({ preCheck: [backoff.preCheck, ...budget.preCheck] })
+    .reliability({ preCheck: [backoff.preCheck, ...budget.preCheck] })
     .on('model.error', backoff.report)
     .on('model.response', budget.debit)
     .on('reliability.wait', (event) => console.log(`  [${tenant}] waited ${Math.round(event.delayMs)} ms: the fleet is backing off`))
