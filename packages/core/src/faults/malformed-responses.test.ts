@@ -79,3 +79,31 @@ it('recovers when a retry answers properly', async () => {
   expect(result.text).toBe('fine');
   expect(result.attempts.map((attempt) => attempt.errorKind)).toEqual(['bad-response', 'ok']);
 });
+
+describe('malformed streams', () => {
+  const streaming = (stream: () => unknown): ModelProviderV1 => ({
+    specificationVersion: 'v1',
+    name: 'broken-stream',
+    generate: async () => ({ content: [], text: '', finishReason: 'stop', usage }),
+    stream: stream as never,
+  });
+
+  it.for([
+    ['not an async iterable', () => 42],
+    ['a null part', async function* () { yield null; }],
+    ['a finish part without a response', async function* () { yield { type: 'finish' }; }],
+  ] as const)('%s is a bad-response, never a TypeError', async ([_name, stream], { expect }) => {
+    const agent = Agent.create({ provider: streaming(stream), model: 'm' }).rules({ postDecide: [{ kind: 'stop', then: 'fail-fast', when: (scope) => scope.errorKind !== 'ok' }] }).build();
+    const parts: unknown[] = [];
+    const error = await (async () => {
+      try {
+        for await (const part of agent.stream('go')) parts.push(part);
+      } catch (thrown) {
+        return thrown;
+      }
+      return undefined;
+    })();
+    expect(ReliabilityFailFastError.isInstance(error)).toBe(true);
+    expect((error as ReliabilityFailFastError).errorKind).toBe('bad-response');
+  });
+});

@@ -91,7 +91,9 @@ async function consumeStream(state: RunState, parts: AsyncIterable<ModelStreamPa
   const sink = state.sink;
   const step = state.step;
   const passText = sink?.mode === 'pass-through' || !state.config.output;
-  const iterator = parts[Symbol.asyncIterator]();
+  const open = (parts as Partial<AsyncIterable<ModelStreamPart>> | null | undefined)?.[Symbol.asyncIterator];
+  if (typeof open !== 'function') throw new BadResponseError({ message: 'stream() returned something that is not an async iterable' });
+  const iterator = open.call(parts);
   let shown = false;
   try {
     for (;;) {
@@ -99,6 +101,7 @@ async function consumeStream(state: RunState, parts: AsyncIterable<ModelStreamPa
       const next = await raceAbort(iterator.next(), state.signal);
       if (next.done) throw new IncompleteStreamError();
       const part = next.value;
+      if (typeof part !== 'object' || part === null) throw new BadResponseError({ message: `a stream part is ${part === null ? 'null' : typeof part}` });
       if (part.type === 'finish') return part.response;
       if (part.type === 'text-delta' && passText) {
         shown = true;

@@ -1,4 +1,5 @@
 import type { ModelResponse, TextPart, ToolCallPart } from '@keel/core';
+import { badResponse, shapeOf } from '../shared/bad-response';
 import type { ContentBlock } from './anthropic-types';
 import { mapAnthropicFinishReason } from './map-finish-reason';
 import { mapAnthropicUsage } from './map-usage';
@@ -16,13 +17,24 @@ export interface AnthropicMessageFields {
 /**
  * Maps a Messages API response: `text` blocks → text parts, `tool_use` blocks → tool calls (the
  * `input` object as arguments), other blocks (thinking, server tools) are left out; `text` joins
- * the text parts; the stop reason and usage are mapped.
+ * the text parts; the stop reason and usage are mapped. A body that breaks the format throws a
+ * `bad-response` ProviderError.
  */
-export function mapAnthropicResponse(message: AnthropicMessageFields): ModelResponse {
+export function mapAnthropicResponse(message: AnthropicMessageFields, provider = 'anthropic'): ModelResponse {
+  const bad = (problem: string) => badResponse(provider, 'Anthropic', problem);
+  if (typeof message !== 'object' || message === null) throw bad(`the body is ${shapeOf(message)}`);
+  if (!Array.isArray(message.content)) throw bad(`content is ${shapeOf(message.content)}, not a list`);
   const content: (TextPart | ToolCallPart)[] = [];
-  for (const block of message.content) {
-    if (block.type === 'text') content.push({ type: 'text', text: block.text });
-    else if (block.type === 'tool_use') content.push({ type: 'tool-call', id: block.id, name: block.name, arguments: block.input });
+  for (const block of message.content as readonly unknown[]) {
+    if (typeof block !== 'object' || block === null) throw bad(`a content block is ${shapeOf(block)}`);
+    const typed = block as ContentBlock;
+    if (typed.type === 'text') {
+      if (typeof typed.text !== 'string') throw bad(`a text block's text is ${shapeOf(typed.text)}`);
+      content.push({ type: 'text', text: typed.text });
+    } else if (typed.type === 'tool_use') {
+      if (typeof typed.id !== 'string' || typeof typed.name !== 'string') throw bad('a tool_use block has no string id and name');
+      content.push({ type: 'tool-call', id: typed.id, name: typed.name, arguments: typed.input });
+    }
   }
   return {
     content,

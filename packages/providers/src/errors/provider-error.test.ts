@@ -20,9 +20,9 @@ describe('ProviderError', () => {
   });
 
   it('is retryable exactly for transient kinds', () => {
-    const kinds: ProviderErrorKind[] = ['rate-limit', 'overloaded', 'server-error', 'timeout', 'network', 'auth', 'bad-request', 'aborted', 'unknown'];
+    const kinds: ProviderErrorKind[] = ['rate-limit', 'overloaded', 'server-error', 'timeout', 'network', 'auth', 'bad-request', 'bad-response', 'aborted', 'unknown'];
     const retryable = kinds.filter((errorKind) => new ProviderError({ message: '', errorKind, provider: 'p' }).retryable);
-    expect(retryable).toEqual(['rate-limit', 'overloaded', 'server-error', 'timeout', 'network']);
+    expect(retryable).toEqual(['rate-limit', 'overloaded', 'server-error', 'timeout', 'network', 'bad-response']);
   });
 
   it('is recognised by its marker, across copies of the package', () => {

@@ -8,7 +8,7 @@ const keelErrorMarker = Symbol.for('keel.error');
 /** The kinds of failure a provider call can end in. */
 export type ProviderErrorKind = Extract<
   ErrorKind,
-  'rate-limit' | 'overloaded' | 'server-error' | 'timeout' | 'network' | 'auth' | 'bad-request' | 'aborted' | 'unknown'
+  'rate-limit' | 'overloaded' | 'server-error' | 'timeout' | 'network' | 'auth' | 'bad-request' | 'bad-response' | 'aborted' | 'unknown'
 >;
 
 const retryableKinds: ReadonlySet<ProviderErrorKind> = new Set<ProviderErrorKind>([
@@ -17,6 +17,7 @@ const retryableKinds: ReadonlySet<ProviderErrorKind> = new Set<ProviderErrorKind
   'server-error',
   'timeout',
   'network',
+  'bad-response',
 ]);
 
 /**
@@ -120,7 +121,7 @@ export class ProviderError extends Error {
   declare readonly retryAfterMs?: number;
   /** The provider that failed, e.g. `anthropic`. */
   readonly provider: string;
-  /** True for rate limits, overload, server errors, timeouts and network faults. */
+  /** True for rate limits, overload, server errors, timeouts, network faults and malformed responses. */
   readonly retryable: boolean;
 
   /** What is kept of the underlying failure (never the SDK error itself). */

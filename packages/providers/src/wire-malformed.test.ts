@@ -1,0 +1,50 @@
+import { Agent, ReliabilityFailFastError } from '@keel/core';
+import { transientRetryRule } from '@keel/reliability';
+import { afterEach, describe, expect, it } from 'vitest';
+import { anthropic } from './anthropic/anthropic-provider';
+import { openai } from './openai/openai-provider';
+import { anthropicTextAnswer } from './testing/fixtures/anthropic-fixtures';
+import { openAITextAnswer } from './testing/fixtures/openai-fixtures';
+import { jsonReply } from './testing/wire-reply';
+import { startWireServer, type WireServer } from './testing/wire-server';
+
+/** A body that breaks the vendor's format is a `bad-response`: retried, then a typed stop — never a TypeError. */
+
+const servers: WireServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+const anthropicBodies: Record<string, unknown> = {
+  'null content': { ...anthropicTextAnswer, content: null },
+  'content as a string': { ...anthropicTextAnswer, content: 'hi' },
+  'a text block without text': { ...anthropicTextAnswer, content: [{ type: 'text' }] },
+  'a tool_use block without a name': { ...anthropicTextAnswer, content: [{ type: 'tool_use', id: 'x', input: {} }] },
+};
+
+const openAIBodies: Record<string, unknown> = {
+  'choices as an object': { ...openAITextAnswer, choices: {} },
+  'a choice without a message': { ...openAITextAnswer, choices: [{ index: 0, finish_reason: 'stop' }] },
+  'content as a number': { ...openAITextAnswer, choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 42 } }] },
+};
+
+async function runAgainst(make: (url: string) => Parameters<typeof Agent.create>[0]['provider'], body: unknown) {
+  const wire = await startWireServer(jsonReply(body), jsonReply(body), jsonReply(body));
+  servers.push(wire);
+  const agent = Agent.create({ provider: make(wire.url), model: 'm' }).rules({ postDecide: [transientRetryRule({ backoff: { baseMs: 0 } })] }).build();
+  const error = await agent.run('hi').catch((thrown: unknown) => thrown);
+  return { error, requests: wire.requests.length };
+}
+
+describe.each([
+  ['Anthropic', anthropicBodies, (url: string) => anthropic({ baseURL: url, apiKey: 'test-key' })],
+  ['OpenAI', openAIBodies, (url: string) => openai({ baseURL: url, apiKey: 'test-key' })],
+] as const)('%s', (_vendor, bodies, make) => {
+  it.each(Object.entries(bodies))('%s: bad-response after 2 retries', async (_name, body) => {
+    const { error, requests } = await runAgainst(make, body);
+    expect(ReliabilityFailFastError.isInstance(error)).toBe(true);
+    expect((error as ReliabilityFailFastError).errorKind).toBe('bad-response');
+    expect((error as Error).message).toContain('malformed');
+    expect(requests).toBe(3);
+  });
+});
