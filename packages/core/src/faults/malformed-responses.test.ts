@@ -89,9 +89,9 @@ describe('malformed streams', () => {
   });
 
   it.for([
-    ['not an async iterable', () => 42],
-    ['a null part', async function* () { yield null; }],
-    ['a finish part without a response', async function* () { yield { type: 'finish' }; }],
+    ['not an async iterable', (): unknown => 42],
+    ['a null part', async function* (): AsyncGenerator<unknown> { yield null; }],
+    ['a finish part without a response', async function* (): AsyncGenerator<unknown> { yield { type: 'finish' }; }],
   ] as const)('%s is a bad-response, never a TypeError', async ([_name, stream], { expect }) => {
     const agent = Agent.create({ provider: streaming(stream), model: 'm' }).rules({ postDecide: [{ kind: 'stop', then: 'fail-fast', when: (scope) => scope.errorKind !== 'ok' }] }).build();
     const parts: unknown[] = [];
