@@ -31,7 +31,7 @@ const openAIBodies: Record<string, unknown> = {
 async function runAgainst(make: (url: string) => Parameters<typeof Agent.create>[0]['provider'], body: unknown) {
   const wire = await startWireServer(jsonReply(body), jsonReply(body), jsonReply(body));
   servers.push(wire);
-  const agent = Agent.create({ provider: make(wire.url), model: 'm' }).rules({ postDecide: [transientRetryRule({ backoff: { baseMs: 0 } })] }).build();
+  const agent = Agent.create({ provider: make(wire.url), model: 'm' }).reliability({ postDecide: [transientRetryRule({ backoff: { baseMs: 0 } })] }).build();
   const error = await agent.run('hi').catch((thrown: unknown) => thrown);
   return { error, requests: wire.requests.length };
 }

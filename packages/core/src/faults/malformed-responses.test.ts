@@ -93,7 +93,7 @@ describe('malformed streams', () => {
     ['a null part', async function* (): AsyncGenerator<unknown> { yield null; }],
     ['a finish part without a response', async function* (): AsyncGenerator<unknown> { yield { type: 'finish' }; }],
   ] as const)('%s is a bad-response, never a TypeError', async ([_name, stream], { expect }) => {
-    const agent = Agent.create({ provider: streaming(stream), model: 'm' }).rules({ postDecide: [{ kind: 'stop', then: 'fail-fast', when: (scope) => scope.errorKind !== 'ok' }] }).build();
+    const agent = Agent.create({ provider: streaming(stream), model: 'm' }).reliability({ postDecide: [{ kind: 'stop', then: 'fail-fast', when: (scope) => scope.errorKind !== 'ok' }] }).build();
     const parts: unknown[] = [];
     const error = await (async () => {
       try {
