@@ -4,6 +4,7 @@ import { Redis, type RedisOptions } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RedisUnavailableError } from '../errors/redis-unavailable-error';
 import { startRedisServer, type TestRedisServer } from '../testing/redis-server';
+import { startWorkerProcess } from '../testing/worker-process';
 import { sharedBackoff } from './shared-backoff';
 
 let server: TestRedisServer;
@@ -71,6 +72,27 @@ describe('sharedBackoff', () => {
     expect((hit.calls[1] as number) - rateLimitedAt).toBeGreaterThanOrEqual(590);
     expect(Date.now() - started).toBeLessThan(5_000);
   });
+
+  it('worker processes whose runs start after another worker’s 429 wait until its Retry-After has passed', async () => {
+    const processes = Array.from({ length: 3 }, () => startWorkerProcess(new URL('../testing/backoff-worker.ts', import.meta.url), [String(server.port), 'provider:acme']));
+    await Promise.all(processes.map((process) => process.waitFor((message) => (message as { event?: string }).event === 'ready', 20_000)));
+    const hit = worker((_request, call) => (call === 1 ? rateLimited(1_000) : 'recovered'));
+    const first = hit.agent.run('go');
+    while ((await hit.backoff.remaining()) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    const rateLimitedAt = hit.calls[0] as number;
+    await client().set('go', '1');
+    const reports = (await Promise.all(processes.map((process) => process.waitFor((message) => 'calledAt' in (message as object), 20_000)))) as {
+      startedAt: number;
+      calledAt: number;
+      waits: { kind: string; delayMs: number }[];
+    }[];
+    await first;
+    for (const report of reports) {
+      expect(report.startedAt - rateLimitedAt).toBeLessThan(1_000);
+      expect(report.calledAt - rateLimitedAt).toBeGreaterThanOrEqual(980);
+      expect(report.waits).toEqual([expect.objectContaining({ kind: 'shared-backoff' })]);
+    }
+  }, 30_000);
 
   it('never shortens a longer backoff, and does not wait when none is set', async () => {
     const { backoff, agent, waits } = worker('fine');
