@@ -1,10 +1,11 @@
-import { Agent, tool } from '@keel/core';
+import { Agent, type AgentBuilder, tool } from '@keel/core';
 import { Type } from '@sinclair/typebox';
 import { scriptedModel } from '@keel/core/test';
 import { redisMemory } from '@keel/redis';
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { WorkerAgent } from './agent-runner';
 import { startRedisServer, type TestRedisServer } from '../../redis/src/testing/redis-server';
 import { startWorkerProcess, type WorkerProcess } from '../../redis/src/testing/worker-process';
 import { cancelRun } from './cancel-run';
@@ -41,7 +42,7 @@ async function queue() {
   return { name, jobs, events };
 }
 
-function worker(name: string, agents: Record<string, Agent<unknown>>, options: Partial<Parameters<typeof createAgentWorker>[0]> = {}): AgentWorker {
+function worker(name: string, agents: Record<string, WorkerAgent>, options: Partial<Parameters<typeof createAgentWorker>[0]> = {}): AgentWorker {
   const made = createAgentWorker({ connection: connection(), queue: name, agents, ...options });
   closers.push(() => made.close(true));
   return made;
@@ -59,11 +60,14 @@ describe('createAgentWorker and enqueueRun', () => {
       input: Type.Object({ id: Type.Number() }),
       execute: async () => 'found',
     });
-    const agent = Agent.create({ provider: model, model: 'm' })
+    let streamed = 0;
+    const stream = model.stream as NonNullable<typeof model.stream>;
+    const provider = { ...model, generate: model.generate, stream: (...args: Parameters<typeof stream>) => (streamed++, stream(...args)) };
+    // A builder: the worker adds its progress listeners and builds it; runs use run(), not stream().
+    const agent = Agent.create({ provider, model: 'm' })
       .tool(lookup)
-      .outputSchema({ parse: (value: unknown) => value as { answer: number } })
-      .build();
-    worker(name, { assistant: agent as Agent<unknown> });
+      .outputSchema({ parse: (value: unknown) => value as { answer: number } });
+    worker(name, { assistant: agent as AgentBuilder<unknown> });
     const progress: RunJobProgress[] = [];
     events.on('progress', ({ data }) => void progress.push(data as RunJobProgress));
     const job = await enqueueRun(jobs, { agent: 'assistant', input: 'what is it?', tenant: 'acme', jobId: 'job-1' });
@@ -81,9 +85,23 @@ describe('createAgentWorker and enqueueRun', () => {
     expect(summary.usage.modelCalls).toBe(2);
     expect(JSON.parse(JSON.stringify(summary))).toEqual(summary);
     expect(progress.at(-1)).toMatchObject({ step: 2, toolCalls: 1, last: 'step-end' });
+    expect(streamed).toBe(0);
     // Enqueueing the same job id again adds nothing.
     await enqueueRun(jobs, { agent: 'assistant', input: 'again', jobId: 'job-1' });
     expect(await jobs.getJobCounts('completed', 'wait', 'active')).toEqual({ completed: 1, wait: 0, active: 0 });
+  });
+
+  it('reports progress for a built agent too, read from its stream', async () => {
+    const { name, jobs, events } = await queue();
+    const model = scriptedModel([Object.assign(new Error('busy'), { status: 529 }), 'done']);
+    worker(name, { assistant: Agent.create({ provider: model, model: 'm' }).build() });
+    const progress: RunJobProgress[] = [];
+    events.on('progress', ({ data }) => void progress.push(data as RunJobProgress));
+    const job = await enqueueRun(jobs, { agent: 'assistant', input: 'hi' });
+    const summary = (await job.waitUntilFinished(events, 10_000)) as RunJobSummary;
+    expect(summary).toMatchObject({ text: 'done', attempts: 2, steps: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(progress.at(-1)).toMatchObject({ step: 1, retries: 1, last: 'step-end' });
   });
 
   it('fails a non-transient failure for good, with its kind, whatever the job’s attempts', async () => {

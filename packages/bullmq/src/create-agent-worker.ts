@@ -1,6 +1,6 @@
-import type { Agent } from '@keel/core';
 import { type ConnectionOptions, type Job, UnrecoverableError, Worker, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { agentRunner, type RunProgressKind, type WorkerAgent } from './agent-runner';
 import { cancelChannel } from './cancel-channel';
 import { jobFailure } from './job-failure';
 import { isRunJobData, type RunJobData, type RunJobProgress, type RunJobSummary } from './run-job';
@@ -11,8 +11,12 @@ export interface AgentWorkerOptions {
   readonly connection: ConnectionOptions;
   /** The queue's name. */
   readonly queue: string;
-  /** The agents this worker runs, by the name jobs give. */
-  readonly agents: Readonly<Record<string, Agent<unknown>>>;
+  /**
+   * The agents this worker runs, by the name jobs give. Prefer builders (`Agent.create(...)…`
+   * without `.build()`): the worker adds the listeners that report progress and builds them. A
+   * built agent works too; its progress is then read from `stream()`, so its provider calls stream.
+   */
+  readonly agents: Readonly<Record<string, WorkerAgent>>;
   /** Jobs run at once by this worker. Default 1. */
   readonly concurrency?: number;
   /** Milliseconds one run may take (the run's `timeoutMs`). Default: no limit. */
@@ -40,12 +44,13 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
   const { connection, queue, agents, concurrency = 1, runTimeoutMs, workerOptions = {} } = options;
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new TypeError(`createAgentWorker: concurrency must be a whole number >= 1, got ${concurrency}`);
   if (Object.keys(agents).length === 0) throw new TypeError('createAgentWorker: give at least one agent');
+  const runners = new Map(Object.entries(agents).map(([name, agent]) => [name, agentRunner(agent)]));
 
   const processor = async (job: Job<RunJobData, RunJobSummary>, _token?: string, signal?: AbortSignal): Promise<RunJobSummary> => {
     if (!isRunJobData(job.data)) throw new UnrecoverableError('bad-request: the job data is not an agent run (use enqueueRun)');
     const { agent: name, input, conversationId, tenant } = job.data;
-    const agent = Object.hasOwn(agents, name) ? agents[name] : undefined;
-    if (!agent) throw new UnrecoverableError(`bad-request: this worker has no agent named "${name}"`);
+    const run = runners.get(name);
+    if (!run) throw new UnrecoverableError(`bad-request: this worker has no agent named "${name}"`);
     const runId = `${queue}:${job.id}`;
     let progress: RunJobProgress = { step: 0, retries: 0, toolCalls: 0, last: 'start' };
     // Progress updates go out one at a time, never holding the run; a failed update is dropped.
@@ -54,20 +59,20 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
       progress = next;
       reporting = reporting.then(() => job.updateProgress({ ...progress })).catch(() => undefined);
     };
-    const stream = agent.stream(input, {
+    const onProgress = (kind: RunProgressKind, step: number) => {
+      if (kind === 'step-start') report({ ...progress, step, last: kind });
+      else if (kind === 'retry') report({ ...progress, retries: progress.retries + 1, last: kind });
+      else if (kind === 'tool-result') report({ ...progress, toolCalls: progress.toolCalls + 1, last: kind });
+      else report({ ...progress, last: kind });
+    };
+    const runOptions = {
       runId,
       ...(signal ? { signal } : {}),
       ...(conversationId === undefined ? {} : { conversationId }),
       ...(runTimeoutMs === undefined ? {} : { timeoutMs: runTimeoutMs }),
-    });
+    };
     try {
-      for await (const part of stream) {
-        if (part.type === 'step-start') report({ ...progress, step: part.step, last: part.type });
-        else if (part.type === 'step-end') report({ ...progress, last: part.type });
-        else if (part.type === 'retry') report({ ...progress, retries: progress.retries + 1, last: part.type });
-        else if (part.type === 'tool-result') report({ ...progress, toolCalls: progress.toolCalls + 1, last: part.type });
-      }
-      const result = await stream.result;
+      const result = await run(input, runOptions, onProgress);
       await reporting;
       return {
         runId: result.runId,

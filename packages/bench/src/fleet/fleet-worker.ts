@@ -3,7 +3,7 @@
  * model (a tool call, then the final answer), `concurrency` jobs at a time. Prints `ready`.
  * Arguments: port queue concurrency
  */
-import { Agent, tool } from '@keel/core';
+import { Agent, type AgentBuilder, tool } from '@keel/core';
 import { createAgentWorker } from '@keel/bullmq';
 import { Type } from '@sinclair/typebox';
 import { finalTurn, toolTurn, zeroLatencyModel } from '../zero-latency-model';
@@ -17,12 +17,11 @@ const lookupOrder = tool({
 });
 const agent = Agent.create({ provider: zeroLatencyModel(toolTurn, finalTurn), model: 'zero-latency' })
   .tool(lookupOrder)
-  .outputSchema(Type.Object({ action: Type.String(), amount: Type.Number() }))
-  .build();
+  .outputSchema(Type.Object({ action: Type.String(), amount: Type.Number() }));
 const { worker } = createAgentWorker({
   connection: { host: '127.0.0.1', port: Number(port), maxRetriesPerRequest: null },
   queue: String(queue),
-  agents: { refunds: agent as Agent<unknown> },
+  agents: { refunds: agent as AgentBuilder<unknown> },
   concurrency: Number(concurrency),
 });
 await worker.waitUntilReady();
