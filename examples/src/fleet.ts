@@ -4,7 +4,7 @@
  * A REDIS SERVER: `redis-server --port 6379 --save '' --appendonly no` (or set REDIS_URL).
  * Not part of `pnpm demo`. Run it with: pnpm --filter @keel/examples exec tsx --conditions=@keel/source src/fleet.ts
  */
-import { Agent, type RunUsage } from '@keel/core';
+import { Agent, type AgentBuilder, type RunUsage } from '@keel/core';
 import { scriptedModel } from '@keel/core/test';
 import { createAgentWorker, enqueueRun, type RunJobSummary } from '@keel/bullmq';
 import { redisMemory, sharedBackoff, sharedBudget } from '@keel/redis';
@@ -31,8 +31,8 @@ const model = scriptedModel((request) => {
 });
 
 const backoff = sharedBackoff({ redis, key: 'example:backoff:scripted' });
-/** One agent per tenant: the same model, its own fleet-wide budget. */
-const agentFor = (tenant: string, tokens: number) => {
+/** One agent per tenant (a builder: the worker adds its progress listeners): the same model, its own fleet-wide budget. */
+const agentFor = (tenant: string, tokens: number): AgentBuilder<string> => {
   const budget = sharedBudget({ redis, key: `example:budget:${tenant}`, limit: { tokens } });
   return Agent.create({ provider: model, model: 'scripted' })
     .system('You keep notes for a support team.')
@@ -40,8 +40,7 @@ const agentFor = (tenant: string, tokens: number) => {
     .reliability({ preCheck: [backoff.preCheck, ...budget.preCheck] })
     .on('model.error', backoff.report)
     .on('model.response', budget.debit)
-    .on('reliability.wait', (event) => console.log(`  [${tenant}] waited ${Math.round(event.delayMs)} ms: the fleet is backing off`))
-    .build();
+    .on('reliability.wait', (event) => console.log(`  [${tenant}] waited ${Math.round(event.delayMs)} ms: the fleet is backing off`));
 };
 const agents = { acme: agentFor('acme', 10_000), globex: agentFor('globex', 1_200) };
 

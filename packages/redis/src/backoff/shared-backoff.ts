@@ -39,6 +39,7 @@ export interface SharedBackoff {
 }
 
 const DEFAULT_KINDS: readonly ErrorKind[] = Object.freeze(['rate-limit', 'overloaded']);
+const MIN_WAIT_MS = 10;
 
 /**
  * A backoff shared by every worker using one provider account. When any worker gets a rate-limit
@@ -80,7 +81,9 @@ export function sharedBackoff(options: SharedBackoffOptions): SharedBackoff {
       when: () => true,
       backoff: async (scope) => {
         try {
-          return await remaining(scope.signal);
+          const left = await remaining(scope.signal);
+          // The last few milliseconds are not worth a wait (the rate-limited worker's own retry wakes just before the key expires).
+          return left < MIN_WAIT_MS ? 0 : left;
         } catch (error) {
           report(error);
           return 0;
