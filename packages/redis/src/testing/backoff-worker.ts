@@ -18,7 +18,7 @@ const model = scriptedModel(() => {
   return 'fine';
 });
 const agent = Agent.create({ provider: model, model: 'm' })
-  .rules({ preCheck: [backoff.preCheck] })
+  .reliability({ preCheck: [backoff.preCheck] })
   .on('model.error', backoff.report)
   .on('reliability.wait', (event) => void waits.push(event))
   .build();
