@@ -191,7 +191,7 @@ describe('provider faults through the gate', () => {
       content: [{ type: 'tool_use', id: 'toolu_01', name: 'add', input }],
       stop_reason: 'tool_use',
     });
-    const wire = await server(jsonReply(toolUse({ a: 1, b: '2' })), jsonReply(toolUse({ a: 1, b: 2 })), jsonReply(anthropicTextAnswer));
+    const wire = await server(jsonReply(toolUse({ a: 1, b: 'two' })), jsonReply(toolUse({ a: 1, b: 2 })), jsonReply(anthropicTextAnswer));
     const { builder } = agentOn(wire);
     const { tool } = await import('@keel/core');
     const add = tool({ name: 'add', description: 'Adds', input: Type.Object({ a: Type.Number(), b: Type.Number() }), execute: ({ a, b }) => a + b });

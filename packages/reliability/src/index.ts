@@ -42,7 +42,15 @@ export type { GateAttemptContext, GateFeedback, GateOptions, GateResult, GateVer
 export type { PreCheckDecision, PreCheckRule, ReliabilityRule, RuleDecision, ScopeValue } from './gate/rule';
 export { runGate } from './gate/run-gate';
 export type { AttemptSummary, ReliabilityScope, ScopeValidationError } from './gate/scope';
-export { extractJson, type ExtractJsonResult, type JsonRepair } from './json/extract-json';
+export {
+  extractJson,
+  extractJsonCandidates,
+  type ExtractJsonOptions,
+  type ExtractJsonResult,
+  type JsonCandidate,
+  type JsonCandidates,
+} from './json/extract-json';
+export type { JsonDefect, JsonRepair } from './json/json-repair';
 export { costBudget, type CostBudgetOptions, tokenBudget } from './rules/budget-rules';
 export { failoverRule } from './rules/failover-rule';
 export { type RetryOnKind, strictOutputRules, type StrictOutputRulesOptions } from './rules/strict-output-rules';
@@ -55,5 +63,7 @@ export { ajvValidator, issuesFromAjv, parsePointer } from './validation/ajv-vali
 export { escapeControl, formatPath, type IssueKind, type IssuePath, issueSignature, type ValidationIssue } from './validation/issue';
 export type { SchemaValidationResult, SchemaValidator } from './validation/schema-validator';
 export { type ForeignIssue, issuesFromStandard } from './validation/standard-issues';
+export { type Coercion, type CoercionKind, coerceToSchema } from './validation/coerce-to-schema';
+export { withShapes } from './validation/with-shapes';
 export { type AnySchema, type InferSchema, type ParseSchema, toValidator } from './validation/to-validator';
 export { checkOutput, type OutputCheck, validateOutput, type ValidateOutputOptions } from './validation/validate-output';

@@ -55,7 +55,10 @@ export interface OutputOptions {
   readonly retryHint?: string;
   /** Failures retried within `maxRetries`. Default `['schema', 'parse']`. */
   readonly retryOn?: readonly RetryOnKind[];
-  /** `false`: return the parsed but unvalidated value, issues recorded, no retry. Default true. */
+  /**
+   * `false` (partial mode): a reply that parses is returned with its schema issues recorded and no
+   * retry; a reply that does not parse is still retried per `retryOn`. Default true.
+   */
   readonly strict?: boolean;
   /** Cap on the echoed previous output, in tokens. Default 4000. */
   readonly maxFeedbackTokens?: number;
@@ -65,8 +68,17 @@ export interface OutputOptions {
    * `reliability.feedback-error`).
    */
   readonly feedbackForLLM?: string | FeedbackTemplate<ModelResponse>;
-  /** Local JSON extraction/repair before parsing (fences, prose, trailing commas). Default true. */
+  /**
+   * Local JSON extraction and lossless repair before parsing (fences, prose, quotes, bare keys,
+   * comments, commas...; see docs/strict-output.md). Lossy fixes are never applied. Default true.
+   */
   readonly repair?: boolean;
+  /**
+   * Schema-guided coercion of unique, lossless mismatches (`"50"` → 50, `"true"` → true, a single
+   * value → a one-item array, enum casing, `null` for an optional property → absent), each recorded
+   * in `result.coercions`. Default true.
+   */
+  readonly coerce?: boolean;
   /** Ask providers with a native JSON mode to use it. Default false. */
   readonly nativeStructuredOutput?: boolean;
 }

@@ -54,7 +54,8 @@ function resolveRules(reliability: ReliabilityOptions | undefined, output: RunCo
   if (reliability?.defaults === false) return { stepRules: user, reaskRules: user };
   const defaults = defaultRules<ModelResponse>();
   const strict =
-    output && output.options.strict !== false
+    // With `strict: false` schema issues never fail a step, but a reply that does not parse still retries.
+    output
       ? strictOutputRules<ModelResponse>({ maxRetries: output.options.maxRetries ?? 2, ...(output.options.retryOn ? { retryOn: output.options.retryOn } : {}) })
       : [];
   return { stepRules: [...user, ...strict, ...defaults], reaskRules: [...user, ...defaults] };

@@ -1,4 +1,4 @@
-import type { AttemptRecord, JsonRepair, ValidationIssue } from '@keel/reliability';
+import type { AttemptRecord, Coercion, JsonRepair, ValidationIssue } from '@keel/reliability';
 import type { Message } from '../model/message';
 import type { FinishReason } from '../model/model-provider-v1';
 import type { ToolCallRecord } from '../tools/tool-result';
@@ -28,8 +28,10 @@ export interface RunResult<T = string> {
   readonly value: T;
   /** Whether `value` is the model's answer or a degraded one. */
   readonly provenance: Provenance;
-  /** Local repairs applied to the final answer before parsing. */
+  /** Lossless local repairs applied to the final answer before parsing, by name. */
   readonly repairs: readonly JsonRepair[];
+  /** Schema-guided coercions applied to the final answer (path, from, to). */
+  readonly coercions: readonly Coercion[];
   /** With `strict: false`, the issues the returned value has. */
   readonly issues: readonly ValidationIssue[];
   /** The messages of this run that are kept (input, model turns, tool results); never ephemeral ones. */

@@ -25,6 +25,7 @@ const everyEvent: Record<AgentEventName, true> = {
   'reliability.fail-fast': true,
   'reliability.rule-error': true,
   'reliability.feedback-error': true,
+  'output.repaired': true,
   'output.fallback-used': true,
   'listener.error': true,
 };

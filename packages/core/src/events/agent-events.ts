@@ -128,6 +128,15 @@ export interface AgentEvents {
   'reliability.fail-fast': FromGate<FailFastEvent>;
   'reliability.rule-error': FromGate<RuleErrorEvent>;
   'reliability.feedback-error': FromGate<FeedbackErrorEvent>;
+  /** The final answer was accepted after lossless local repairs or schema-guided coercions (zero model calls). */
+  'output.repaired': EventBase & {
+    /** Repair names, comma-separated (`unquoted-keys, trailing-comma`). */
+    readonly repairs: string;
+    /** Number of coercions. */
+    readonly coercions: number;
+    /** Paths of the coerced values, comma-separated. */
+    readonly coercedPaths: string;
+  };
   'output.fallback-used': EventBase & { readonly tier: 'fallback' | 'canned'; readonly reason: string };
   'listener.error': EventBase & { readonly event: string; readonly errorName: string; readonly message: string };
 }

@@ -1,4 +1,4 @@
-import { checkOutput, type GateVerdict, type JsonRepair, type OutputCheck, type ValidationIssue } from '@keel/reliability';
+import { checkOutput, type Coercion, type GateVerdict, type JsonRepair, type OutputCheck, type ValidationIssue } from '@keel/reliability';
 import type { ModelResponse } from '../model/model-provider-v1';
 import type { RunConfig } from './run-config';
 
@@ -8,6 +8,8 @@ export interface CheckedOutput {
   readonly value: unknown;
   /** Local repairs applied before parsing. */
   readonly repairs: readonly JsonRepair[];
+  /** Schema-guided coercions applied to the value. */
+  readonly coercions: readonly Coercion[];
   /** Issues the value still has (`strict: false`, or a rule that accepted invalid output). */
   readonly issues: readonly ValidationIssue[];
 }
@@ -22,24 +24,28 @@ const NONE: readonly never[] = Object.freeze([]);
  */
 export function outputVerdict(config: RunConfig, response: ModelResponse): GateVerdict<CheckedOutput> | Promise<GateVerdict<CheckedOutput>> {
   const output = config.output;
-  if (hasToolCall(response)) return { status: 'accept', value: { value: undefined, repairs: NONE, issues: NONE }, rawOutput: response.text };
-  if (!output) return { status: 'accept', value: { value: response.text, repairs: NONE, issues: NONE }, rawOutput: response.text };
+  if (hasToolCall(response)) return { status: 'accept', value: { value: undefined, repairs: NONE, coercions: NONE, issues: NONE }, rawOutput: response.text };
+  if (!output) return { status: 'accept', value: { value: response.text, repairs: NONE, coercions: NONE, issues: NONE }, rawOutput: response.text };
   if (response.finishReason === 'length') {
     return { status: 'error', errorKind: 'truncated', message: 'The answer was cut off at the token limit (finish reason length)', rawOutput: response.text };
   }
   if (response.finishReason === 'refusal' || response.finishReason === 'content-filter') {
     return { status: 'error', errorKind: 'refusal', message: `The model declined to answer (finish reason ${response.finishReason})`, rawOutput: response.text };
   }
-  const check = checkOutput(response.text, output.validator, { repair: output.options.repair ?? true, strict: output.options.strict ?? true });
+  const check = checkOutput(response.text, output.validator, {
+    repair: output.options.repair ?? true,
+    coerce: output.options.coerce ?? true,
+    strict: output.options.strict ?? true,
+  });
   return check instanceof Promise ? check.then((settled) => verdictOf(settled, response)) : verdictOf(check, response);
 }
 
 function verdictOf(check: OutputCheck<unknown>, response: ModelResponse): GateVerdict<CheckedOutput> {
   if (!check.ok) {
     // Kept for a rule that accepts invalid output with `ok`: the parsed value and its issues.
-    return { status: 'invalid', failure: check.failure, partialValue: { value: check.value, repairs: NONE, issues: check.failure.issues } satisfies CheckedOutput };
+    return { status: 'invalid', failure: check.failure, partialValue: { value: check.value, repairs: NONE, coercions: NONE, issues: check.failure.issues } satisfies CheckedOutput };
   }
-  return { status: 'accept', value: { value: check.value, repairs: check.repairs, issues: check.issues }, rawOutput: response.text };
+  return { status: 'accept', value: { value: check.value, repairs: check.repairs, coercions: check.coercions, issues: check.issues }, rawOutput: response.text };
 }
 
 function hasToolCall(response: ModelResponse): boolean {

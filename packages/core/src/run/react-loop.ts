@@ -1,5 +1,5 @@
-import { AbortedError, type JsonRepair, reduceError, type ValidationIssue } from '@keel/reliability';
-import type { Provenance, RunInput, RunOptions, RunResult, StepRecord } from '../agent/run-result';
+import { AbortedError, formatPath, reduceError } from '@keel/reliability';
+import type { RunInput, RunOptions, RunResult, StepRecord } from '../agent/run-result';
 import type { StreamSink } from '../agent/stream-part';
 import { MaxStepsExceededError } from '../errors/max-steps-exceeded-error';
 import type { EventBus } from '../events/event-bus';
@@ -14,7 +14,12 @@ import type { RunConfig } from './run-config';
 import { emit, listens, runLock, type RunState } from './run-state';
 import { raceAbort } from '../shared/race-abort';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
-import { stepOutcome } from './step-outcome';
+import { type StepOutcome, stepOutcome } from './step-outcome';
+
+/** What a result says about the answer. */
+type Answer = Pick<StepOutcome, 'value' | 'provenance' | 'repairs' | 'coercions' | 'issues'>;
+
+const NO_ANSWER: Answer = Object.freeze({ value: undefined, provenance: 'model', repairs: Object.freeze([]), coercions: Object.freeze([]), issues: Object.freeze([]) });
 
 /** The kept messages of the input (copies; never system or ephemeral ones). */
 function inputMessages(input: RunInput): Message[] {
@@ -97,13 +102,14 @@ async function loop(config: RunConfig, bus: EventBus, input: RunInput, options: 
   const toolCalls: ToolCallRecord[] = [];
   let finishReason: FinishReason = 'other';
 
-  const snapshot = (text: string, value: unknown, provenance: Provenance, repairs: readonly JsonRepair[], issues: readonly ValidationIssue[]): RunResult<unknown> => ({
+  const snapshot = (text: string, answer: Answer): RunResult<unknown> => ({
     runId: state.runId,
     text,
-    value,
-    provenance,
-    repairs,
-    issues,
+    value: answer.value,
+    provenance: answer.provenance,
+    repairs: answer.repairs,
+    coercions: answer.coercions,
+    issues: answer.issues,
     // The run is over when a result is made, so its lists are handed over as they are.
     messages: runMessages,
     steps,
@@ -182,11 +188,18 @@ async function loop(config: RunConfig, bus: EventBus, input: RunInput, options: 
         const memory = config.memory;
         await raceAbort(Promise.resolve().then(() => memory.append(conversationId, runMessages, memoryRun)), state.signal);
       }
-      const result = snapshot(text, outcome.value, outcome.provenance, outcome.repairs, outcome.issues);
+      if ((outcome.repairs.length > 0 || outcome.coercions.length > 0) && listens(state, 'output.repaired')) {
+        emit(state, 'output.repaired', {
+          repairs: outcome.repairs.join(', '),
+          coercions: outcome.coercions.length,
+          coercedPaths: outcome.coercions.map((coercion) => formatPath(coercion.path)).join(', '),
+        });
+      }
+      const result = snapshot(text, outcome);
       end('ok');
       return result;
     }
-    throw new MaxStepsExceededError({ maxSteps: config.maxSteps, partial: snapshot('', undefined, 'model', [], []) });
+    throw new MaxStepsExceededError({ maxSteps: config.maxSteps, partial: snapshot('', NO_ANSWER) });
   } catch (error) {
     const memory = config.memory;
     if (loaded && !appended && memory?.release && conversationId !== undefined) {

@@ -1,4 +1,4 @@
-import { type ErrorKind, type JsonRepair, ReliabilityFailFastError, type ValidationFailure, type ValidationIssue } from '@keel/reliability';
+import { type Coercion, type ErrorKind, type JsonRepair, ReliabilityFailFastError, type ValidationFailure, type ValidationIssue } from '@keel/reliability';
 import type { Provenance } from '../agent/run-result';
 import type { Message } from '../model/message';
 import { textOf } from '../model/message';
@@ -14,6 +14,7 @@ export interface StepOutcome {
   readonly value: unknown;
   readonly provenance: Provenance;
   readonly repairs: readonly JsonRepair[];
+  readonly coercions: readonly Coercion[];
   readonly issues: readonly ValidationIssue[];
 }
 
@@ -45,7 +46,7 @@ export async function stepOutcome(state: RunState, kept: readonly Message[]): Pr
     // A rule may accept a failed call ('ok'): then there is no checked output.
     const checked = result.value as CheckedOutput | undefined;
     const value = state.config.output || !response ? checked?.value : textOf(response);
-    return { response, value, provenance: 'model', repairs: checked?.repairs ?? NONE, issues: checked?.issues ?? result.acceptedIssues ?? NONE };
+    return { response, value, provenance: 'model', repairs: checked?.repairs ?? NONE, coercions: checked?.coercions ?? NONE, issues: checked?.issues ?? result.acceptedIssues ?? NONE };
   } catch (error) {
     // A rule or validator that crashed is a bug to surface, never a reason to hand out a degraded answer.
     if (ReliabilityFailFastError.isInstance(error) && error.phase !== 'rule-error' && error.kind !== 'validator-error' && fallbackKinds.has(error.errorKind)) {
@@ -59,5 +60,5 @@ export async function stepOutcome(state: RunState, kept: readonly Message[]): Pr
 /** The fallback tiers' outcome for the step, or `undefined` when no tier applies. */
 async function fallbackOutcome(state: RunState, failure: ValidationFailure | undefined, reason: string): Promise<StepOutcome | undefined> {
   const tier = await resolveFallback(state, failure, reason);
-  return tier && { response: undefined, value: tier.value, provenance: tier.tier, repairs: NONE, issues: NONE };
+  return tier && { response: undefined, value: tier.value, provenance: tier.tier, repairs: NONE, coercions: NONE, issues: NONE };
 }

@@ -1,4 +1,4 @@
-import { AbortedError, CHARS_PER_TOKEN, escapeControl, truncateEcho, formatFeedback, issueSignature, quote, reduceError, type ValidationIssue } from '@keel/reliability';
+import { AbortedError, CHARS_PER_TOKEN, escapeControl, truncateEcho, type Coercion, coerceToSchema, formatFeedback, issueSignature, quote, reduceError, type ValidationIssue, withShapes } from '@keel/reliability';
 import { raceAbort } from '../shared/race-abort';
 import type { EventPayload, ToolValidationOutcome } from '../events/agent-events';
 import type { Message, ToolCallPart } from '../model/message';
@@ -92,6 +92,7 @@ export async function runToolCall(env: ToolRunEnvironment, call: ToolCallPart): 
     durationMs,
   };
   if (settled.errorCode !== undefined) record.errorCode = settled.errorCode;
+  if (settled.coercions !== undefined && settled.coercions.length > 0) record.coercions = settled.coercions;
   return record;
 }
 
@@ -117,6 +118,7 @@ async function settle(env: ToolRunEnvironment, call: ToolCallPart): Promise<Sett
 
   let args = call.arguments;
   let input: unknown = args;
+  let coercions: readonly Coercion[] | undefined;
   if (tool.validate) {
     const validated = await validateWithReasks(env, tool, call, guards);
     if (validated.status === 'validator-error') return failed('validator-error', `the tool's input validator failed: ${validated.message}`, validated.args);
@@ -131,6 +133,7 @@ async function settle(env: ToolRunEnvironment, call: ToolCallPart): Promise<Sett
     }
     args = validated.args;
     input = validated.value;
+    coercions = validated.coercions;
   }
 
   const timeoutMs = tool.timeoutMs ?? env.toolTimeoutMs;
@@ -150,7 +153,7 @@ async function settle(env: ToolRunEnvironment, call: ToolCallPart): Promise<Sett
     }
     const serialized = serializeToolResult(output, env.maxResultBytes);
     if (!serialized.ok) return failed('tool-result-invalid', serialized.message, args);
-    return { id: call.id, name: call.name, arguments: args, output: serialized.text, isError: false };
+    return { id: call.id, name: call.name, arguments: args, output: serialized.text, isError: false, ...(coercions ? { coercions } : {}) };
   } catch (error) {
     if (env.abortSignal?.aborted) throw AbortedError.fromSignal(env.abortSignal);
     if (AbortedError.isInstance(error)) throw error;
@@ -164,7 +167,7 @@ async function settle(env: ToolRunEnvironment, call: ToolCallPart): Promise<Sett
 const TIMED_OUT: unique symbol = Symbol('timed out');
 
 type Validated =
-  | { readonly status: 'valid'; readonly args: unknown; readonly value: unknown; readonly retryCount: number }
+  | { readonly status: 'valid'; readonly args: unknown; readonly value: unknown; readonly retryCount: number; readonly coercions?: readonly Coercion[] }
   | {
       readonly status: Exclude<ToolValidationOutcome, 'no-retry' | 'success'>;
       readonly args: unknown;
@@ -188,6 +191,20 @@ async function validateWithReasks(env: ToolRunEnvironment, tool: AnyTool, call: 
       return { status: 'validator-error', args, retryCount, issues: [], message: reduceError(error).message };
     }
     if (result.ok) return { status: 'valid', args, value: result.value, retryCount };
+    if (tool.coerce) {
+      // A unique, lossless fix the schema allows saves the re-ask; the tool runs with the coerced arguments.
+      const coerced = coerceToSchema(args, tool.validator.jsonSchema);
+      if (coerced.coercions.length > 0) {
+        let again: Awaited<ReturnType<AnyTool['validator']['validate']>>;
+        try {
+          again = await tool.validator.validate(coerced.value);
+        } catch (error) {
+          return { status: 'validator-error', args, retryCount, issues: [], message: error instanceof Error ? error.message : String(error) };
+        }
+        if (again.ok) return { status: 'valid', args: coerced.value, value: again.value, retryCount, coercions: coerced.coercions };
+      }
+    }
+    result = { ok: false, issues: withShapes(result.issues, tool.validator.jsonSchema) };
     const current = { args: stableStringify(args), signature: issueSignature(result.issues) };
     if (previous && (previous.args === current.args || previous.signature === current.signature)) {
       return { status: 'redundant', args, retryCount, issues: result.issues };

@@ -27,10 +27,11 @@ const CreateTask = Type.Object(
 
 const VALID_ARGS = { project_id: PROJECT, title: 'Write the report', due_date: DUE };
 const MISSING_PROJECT = { title: 'Write the report', due_date: DUE };
-const TAGS_AS_STRING = { ...VALID_ARGS, tags: 'urgent' };
+const TAGS_AS_NUMBER = { ...VALID_ARGS, tags: 5 };
 const EXTRA_FIELD = { ...VALID_ARGS, colour: 'red' };
 
-const MISSING_LINE = `- 'project_id': required field is missing — provide a value`;
+const SHAPE = ' (expected shape of the object: {project_id: string, title: string, due_date: string, tags?: string[]})';
+const MISSING_LINE = `- 'project_id': required field is missing — provide a value${SHAPE}`;
 
 /** A create_task tool whose executions are recorded. */
 function createTaskTool(options: { retries?: number; execute?: (input: unknown) => unknown } = {}) {
@@ -100,8 +101,8 @@ describe('tool-argument re-asks', () => {
   });
 
   it.each([
-    ['a list given as a string', TAGS_AS_STRING, `- 'tags': expected list/array, got string "urgent"`],
-    ['an unknown field', EXTRA_FIELD, `- 'colour': unknown field — remove it`],
+    ['a list given as a number', TAGS_AS_NUMBER, `- 'tags': expected list/array, got integer "5"`],
+    ['an unknown field', EXTRA_FIELD, `- 'colour': unknown field — remove it${SHAPE}`],
     ['a date-time that is not ISO', { ...VALID_ARGS, due_date: 'tomorrow' }, `- 'due_date': expected ISO date-time (e.g. '2026-05-03T00:00:00Z'), got "tomorrow"`],
   ])('re-asks once for %s with the exact feedback line', async (_name, bad, line) => {
     const { model, execute, events, builder } = setup([call(bad), call(VALID_ARGS), DONE]);
@@ -119,7 +120,7 @@ describe('tool-argument re-asks', () => {
   });
 
   it('gives up after the retry budget with validation-failed sent to the model, and the run goes on', async () => {
-    const { model, execute, events, builder } = setup([call(MISSING_PROJECT), call(TAGS_AS_STRING), call(EXTRA_FIELD), DONE]);
+    const { model, execute, events, builder } = setup([call(MISSING_PROJECT), call(TAGS_AS_NUMBER), call(EXTRA_FIELD), DONE]);
     const result = await builder.build().run('Add a task to write the report');
 
     // 1 first call + 2 re-asks for the tool call, then the final answer.
@@ -131,7 +132,7 @@ describe('tool-argument re-asks', () => {
     const told = lastToolResult(requestAt(model.requests, 3))[0];
     expect(told?.isError).toBe(true);
     expect(told?.output).toMatch(/^Error \[validation-failed\]/);
-    expect(told?.output).toContain(`- 'colour': unknown field — remove it`);
+    expect(told?.output).toContain(`- 'colour': unknown field — remove it${SHAPE}`);
     expect(result.text).toBe(DONE);
     expect(result.toolCalls[0]).toMatchObject({ errorCode: 'validation-failed', isError: true, arguments: EXTRA_FIELD });
   });
@@ -227,7 +228,7 @@ describe('tool-argument re-asks', () => {
 
   it('keeps one record per logical call with the final arguments, and no retry trace in history or memory', async () => {
     const store = new InMemoryStore();
-    const { builder } = setup([call(MISSING_PROJECT), call(TAGS_AS_STRING), call({ ...VALID_ARGS, tags: ['urgent'] }), DONE]);
+    const { builder } = setup([call(MISSING_PROJECT), call(TAGS_AS_NUMBER), call({ ...VALID_ARGS, tags: ['urgent'] }), DONE]);
     const result = await builder.memory(store).build().run('Add a task to write the report');
     const finalArgs = { ...VALID_ARGS, tags: ['urgent'] };
 
@@ -270,7 +271,7 @@ describe('tool-argument re-asks', () => {
         return {
           toolCalls: [
             { id: 'call_1', name: 'create_task', arguments: { title: 'First', due_date: DUE } },
-            { id: 'call_2', name: 'create_task', arguments: { project_id: PROJECT, title: 'Second', due_date: DUE, tags: 'b' } },
+            { id: 'call_2', name: 'create_task', arguments: { project_id: PROJECT, title: 'Second', due_date: DUE, tags: 7 } },
           ],
         };
       }
@@ -348,5 +349,31 @@ describe('a crashing validator', () => {
     const result = await Agent.create({ provider: model, model: 'm' }).tool(broken).build().run('go');
     expect(result.toolCalls[0]).toMatchObject({ isError: true, errorCode: 'validator-error' });
     expect(result.text).toBe('done');
+  });
+
+  it('coerces a unique, lossless mismatch with no re-ask; the tool and the kept call get the coerced arguments', async () => {
+    const store = new InMemoryStore();
+    const model = scriptedModel([call({ ...VALID_ARGS, tags: 'urgent' }), DONE]);
+    const { createTask, execute } = createTaskTool();
+    const result = await Agent.create({ provider: model, model: 'm' }).tool(createTask).memory(store).build().run('Add a task');
+
+    expect(model.calls).toBe(2);
+    const coerced = { ...VALID_ARGS, tags: ['urgent'] };
+    expect(execute).toHaveBeenCalledWith(coerced);
+    expect(result.toolCalls[0]).toMatchObject({ arguments: coerced, isError: false, coercions: [{ path: ['tags'], kind: 'single-to-array', from: 'urgent', to: ['urgent'] }] });
+    const kept = result.messages.find((message) => message.role === 'assistant');
+    expect(kept?.role === 'assistant' ? kept.content : []).toEqual([{ type: 'tool-call', id: 'call_a', name: 'create_task', arguments: coerced }]);
+    const remembered = await store.load('default');
+    expect(JSON.stringify(remembered)).toContain('"tags":["urgent"]');
+  });
+
+  it('re-asks instead with coerce: false', async () => {
+    const model = scriptedModel([call({ ...VALID_ARGS, tags: 'urgent' }), call(VALID_ARGS), DONE]);
+    const execute = vi.fn(() => 'ok');
+    const createTask = tool({ name: 'create_task', description: 'Creates a task', input: CreateTask, coerce: false, execute });
+    const result = await Agent.create({ provider: model, model: 'm' }).tool(createTask).build().run('Add a task');
+    expect(model.calls).toBe(3);
+    expect(execute).toHaveBeenCalledWith(VALID_ARGS, expect.anything());
+    expect(result.toolCalls[0]).not.toHaveProperty('coercions');
   });
 });

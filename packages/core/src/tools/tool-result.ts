@@ -1,3 +1,4 @@
+import type { Coercion } from '@keel/reliability';
 import type { ToolResultPart } from '../model/message';
 
 /** Error codes a tool result can carry. Guards add their own. */
@@ -14,8 +15,10 @@ export type ToolErrorCode =
 export interface ToolCallRecord {
   readonly id: string;
   readonly name: string;
-  /** The arguments the tool ran with (or the last ones it was refused with). */
+  /** The arguments the tool ran with, coerced when coercion applied (or the last ones it was refused with). */
   readonly arguments: unknown;
+  /** Schema-guided coercions applied to the arguments the tool ran with (present when there were any). */
+  readonly coercions?: readonly Coercion[];
   /** What the model was sent. */
   readonly output: string;
   readonly isError: boolean;

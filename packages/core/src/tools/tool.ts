@@ -26,6 +26,12 @@ export interface ToolDefinition<S extends AnySchema, TOutput> {
   readonly retries?: number;
   /** `false` skips validation: `execute` receives the raw arguments. Default true. */
   readonly validate?: boolean;
+  /**
+   * Schema-guided coercion of arguments that fail validation only in a unique, lossless way
+   * (`"2"` → 2, `"true"` → true, a single value → a one-item array, enum casing, `null` for an
+   * optional property → absent): the tool runs with the coerced arguments, no re-ask. Default true.
+   */
+  readonly coerce?: boolean;
   /** Guards for this tool only, run after the agent's guards. */
   readonly guards?: readonly ToolGuard[];
   /**
@@ -46,6 +52,8 @@ export interface Tool<TInput = unknown, TOutput = unknown> {
   execute(input: TInput, context: ToolContext): TOutput | Promise<TOutput>;
   readonly retries?: number;
   readonly validate: boolean;
+  /** Apply schema-guided coercion to arguments before re-asking. */
+  readonly coerce: boolean;
   readonly guards: readonly ToolGuard[];
   /** Milliseconds a call may run before it ends with `tool-timeout`. */
   readonly timeoutMs?: number;
@@ -93,6 +101,7 @@ export function tool<S extends AnySchema, TOutput>(definition: ToolDefinition<S,
     ...(definition.retries === undefined ? {} : { retries: definition.retries }),
     ...(definition.timeoutMs === undefined ? {} : { timeoutMs: definition.timeoutMs }),
     validate: definition.validate ?? true,
+    coerce: definition.coerce ?? true,
     guards: definition.guards ?? [],
   });
 }

@@ -1,3 +1,4 @@
+import type { JsonDefect } from '../json/json-repair';
 import type { ValidationIssue } from '../validation/issue';
 import { KeelError, hasMarker } from './keel-error';
 
@@ -16,6 +17,8 @@ export interface ValidationFailureOptions {
   readonly issues: readonly ValidationIssue[];
   /** The printed path of the first issue (`entries[0].confidence`), when there is one. */
   readonly pathText?: string;
+  /** For a parse failure, the defect no lossless repair could fix (`truncated`, `ellipsis`...). */
+  readonly defect?: JsonDefect;
   readonly cause?: unknown;
 }
 
@@ -32,6 +35,7 @@ export class ValidationFailure extends KeelError {
   readonly issues: readonly ValidationIssue[];
   /** The printed path of the first issue (`entries[0].confidence`), when there is one. */
   readonly pathText?: string;
+  readonly defect?: JsonDefect;
 
   constructor(options: ValidationFailureOptions) {
     super(options);
@@ -39,6 +43,7 @@ export class ValidationFailure extends KeelError {
     this.rawOutput = options.rawOutput;
     this.issues = options.issues;
     if (options.pathText !== undefined) this.pathText = options.pathText;
+    if (options.defect !== undefined) this.defect = options.defect;
   }
 
   static isInstance(value: unknown): value is ValidationFailure {

@@ -128,11 +128,11 @@ describe('formatFeedback', () => {
   });
 
   it(`lists at most ${MAX_FEEDBACK_LINES} issues and counts the rest`, () => {
-    const issues: ValidationIssue[] = Array.from({ length: 30 }, (_, index) => ({ path: ['items', index], pathText: `items[${index}]`, kind: 'missing', message: 'required' }));
+    const issues: ValidationIssue[] = Array.from({ length: 30 }, (_, index) => ({ path: [`field${index}`], pathText: `field${index}`, kind: 'missing', message: 'required' }));
     const lines = schemaFeedback(issues).split('\n');
-    const issueLines = lines.filter((line) => line.startsWith("- 'items["));
+    const issueLines = lines.filter((line) => line.startsWith("- 'field"));
     expect(issueLines).toHaveLength(MAX_FEEDBACK_LINES);
-    expect(issueLines.at(-1)).toBe(`- 'items[24]': required field is missing — provide a value`);
+    expect(issueLines.at(-1)).toBe(`- 'field24': required field is missing — provide a value`);
     expect(lines).toContain('- …and 5 more problems of the same kinds');
   });
 

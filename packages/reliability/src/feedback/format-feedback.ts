@@ -1,7 +1,8 @@
 import type { ValidationFailure, ValidationStage } from '../errors/validation-failure';
 import type { ReliabilityScope } from '../gate/scope';
 import type { ValidationIssue } from '../validation/issue';
-import { formatIssue } from './format-issue';
+import { formatIssueGroup } from './format-issue';
+import { groupIssues } from './group-issues';
 import { quote } from './quote';
 
 /** Most issue lines listed in one feedback message; the rest are counted. */
@@ -68,9 +69,13 @@ export function formatFeedback(
     lines.push('Reply again with one JSON value that matches the required schema, with no prose or markdown around it.');
   } else {
     lines.push(`${subject} did not match the required schema. Problems (paths and values are quoted data):`);
-    const shown = input.issues.slice(0, MAX_FEEDBACK_LINES);
-    for (const issue of shown) lines.push(formatIssue(issue));
-    if (input.issues.length > shown.length) lines.push(`- …and ${input.issues.length - shown.length} more problems of the same kinds`);
+    // The same problem across array items is one line, so many bad items fit under the line cap.
+    const groups = groupIssues(input.issues as readonly ValidationIssue[]);
+    const shown = groups.slice(0, MAX_FEEDBACK_LINES);
+    for (const group of shown) lines.push(formatIssueGroup(group));
+    let hidden = 0;
+    for (const group of groups.slice(shown.length)) hidden += group.issues.length;
+    if (hidden > 0) lines.push(`- …and ${hidden} more problems of the same kinds`);
     lines.push(input.instruction ?? 'Reply again with the corrected value. Fix every problem listed; keep everything else as it was.');
   }
   if (input.retryHint) lines.push(`Hint: ${input.retryHint}`);

@@ -106,17 +106,22 @@ describe('extractJson', () => {
     expect(extractJson('{"a": 1}', { repair: false })).toEqual({ ok: true, value: { a: 1 }, repairs: [] });
   });
 
-  it('reports truncated JSON as a parse failure with the parser message', () => {
+  it('reports truncated JSON as a truncated parse failure naming the closers it lacks', () => {
     const truncated = '{"title": "Pay rent", "tags": ["home", "mon';
-    const result = extractJson(truncated);
-    expect(result).toEqual({ ok: false, message: parserMessage(truncated) });
-    if (result.ok) return;
-    expect(result.message.length).toBeGreaterThan(0);
+    expect(extractJson(truncated)).toEqual({
+      ok: false,
+      defect: 'truncated',
+      message: "The reply ends before its JSON value is complete (truncated): ']}' never closes the value opened at position 0",
+    });
   });
 
-  it('reports truncated JSON inside a fence with the parser message of the original text', () => {
+  it('reports truncated JSON inside an unclosed fence as truncated', () => {
     const truncated = '```json\n{"title": "Pay rent", "amount": 5';
-    expect(extractJson(truncated)).toEqual({ ok: false, message: parserMessage(truncated) });
+    expect(extractJson(truncated)).toEqual({
+      ok: false,
+      defect: 'truncated',
+      message: "The reply ends before its JSON value is complete (truncated): '}' never closes the value opened at position 8",
+    });
   });
 
   it('reports prose with no JSON at all as a parse failure', () => {
@@ -128,7 +133,8 @@ describe('extractJson', () => {
 describe('extractJson with brackets in the prose', () => {
   it('skips a bracketed aside before the JSON value', () => {
     const result = extractJson('As noted [1], here is the answer: {"action": "refund", "amount": 50} — thanks');
-    expect(result).toEqual({ ok: true, value: { action: 'refund', amount: 50 }, repairs: ['prose-removed'] });
+    // "[1]" is a JSON value too: without a schema the last value is taken, and that is recorded.
+    expect(result).toEqual({ ok: true, value: { action: 'refund', amount: 50 }, repairs: ['prose-removed', 'last-candidate'] });
   });
 });
 
@@ -145,8 +151,103 @@ describe('extractJson with unbalanced brackets or apostrophes in the prose', () 
 describe('extractJson never returns an inner object of a broken or truncated value', () => {
   it.each([
     '{"customer": {"name": "Ada", "email": "ada@example.com"}, "items": [{"sku": "A1", "qty": 2}',
-    '{customer: {"name": "Ada"}}',
+    '{"customer": {"name": "Ada"}, "items": [{"sku": "A1"}, ...]}',
   ])('fails on %j', (text) => {
     expect(extractJson(text).ok).toBe(false);
+  });
+});
+
+describe('extractJson lossless repairs, each recorded by name', () => {
+  it.each([
+    ['{title: "a", amount: 5}', { title: 'a', amount: 5 }, ['unquoted-keys']],
+    ["{'title': 'a'}", { title: 'a' }, ['single-quotes']],
+    ['{"title": \u201ca\u201d, "note": \u2018b\u2019}', { title: 'a', note: 'b' }, ['smart-quotes']],
+    ['{"done": True, "failed": False, "note": None}', { done: true, failed: false, note: null }, ['python-literals']],
+    ['{\n  // the title\n  "title": "a", /* amount */ "amount": 5\n}', { title: 'a', amount: 5 }, ['comments']],
+    ['[\n  {"a": 1}\n  {"a": 2}\n]', [{ a: 1 }, { a: 2 }], ['missing-comma']],
+    ['{"a": 1\n "b": 2}', { a: 1, b: 2 }, ['missing-comma']],
+    ['{"text": "line one\nline two\ttabbed"}', { text: 'line one\nline two\ttabbed' }, ['control-characters']],
+    ['{"a":\u00a01,\u3000"b": 2}', { a: 1, b: 2 }, ['odd-whitespace']],
+    ['[1, 2,]', [1, 2], ['trailing-comma']],
+    ['[, 1, 2]', [1, 2], ['leading-comma']],
+    ['callback({"a": 1});', { a: 1 }, ['prose-removed']],
+    ['```json\n{"a": 1}\n```', { a: 1 }, ['fence-stripped']],
+  ])('repairs %j', (text, value, repairs) => {
+    expect(extractJson(text)).toEqual({ ok: true, value, repairs });
+  });
+
+  it('records several repairs of one value once each', () => {
+    const result = extractJson("Here: {a: 'x', b: True, // note\n c: [1, 2,],}");
+    expect(result).toEqual({
+      ok: true,
+      value: { a: 'x', b: true, c: [1, 2] },
+      repairs: ['prose-removed', 'unquoted-keys', 'single-quotes', 'python-literals', 'comments', 'trailing-comma'],
+    });
+  });
+});
+
+describe('extractJson never accepts a lossy repair', () => {
+  it.each([
+    ['{"items": [1, 2, ...]}', 'ellipsis', "'...' stands where content was left out"],
+    ['{"status": pending}', 'unquoted-value', "the bare word 'pending' stands where a value belongs"],
+    ['{"amount": undefined}', 'unquoted-value', "the bare word 'undefined'"],
+    ['{"amount": 12 EUR}', 'unquoted-value', "the bare word 'EUR' follows a value on the same line"],
+    ['{"text": "a" + "b"}', 'string-concatenation', "values are joined with '+'"],
+    ['{"a": , "b": 1}', 'missing-value', "a value is missing before ','"],
+    ['{"a" 1}', 'missing-colon', "a ':' is missing after a property name"],
+    ['{"title": "a", "amount": 5', 'truncated', "'}' never closes the value"],
+    ['{"title": "a", "note": "unfinished', 'truncated', 'never closes the value'],
+  ] as const)('refuses %j as %s', (text, defect, words) => {
+    const result = extractJson(text);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.defect).toBe(defect);
+    expect(result.message).toContain(words);
+  });
+
+  it('never returns the complete draft when a later value is truncated', () => {
+    const result = extractJson('Draft: {"a": 1}\nFinal: {"a": 2, "b": [3');
+    expect(result).toMatchObject({ ok: false, defect: 'truncated' });
+  });
+});
+
+describe('extractJson with several values', () => {
+  it('takes the last complete top-level value and records it', () => {
+    expect(extractJson('Draft: {"a": 1}\nFinal: {"a": 2}')).toEqual({ ok: true, value: { a: 2 }, repairs: ['prose-removed', 'last-candidate'] });
+  });
+
+  it('reads one value per fence', () => {
+    expect(extractJson('Example:\n```json\n{"a": 0}\n```\nAnswer:\n```json\n{"a": 5}\n```')).toEqual({
+      ok: true,
+      value: { a: 5 },
+      repairs: ['fence-stripped', 'last-candidate'],
+    });
+  });
+});
+
+describe('extractJson is linear in its input', () => {
+  const cpuMs = (work: () => void): number => {
+    const before = process.cpuUsage();
+    work();
+    const used = process.cpuUsage(before);
+    return (used.user + used.system) / 1000;
+  };
+
+  it.each([
+    ['balanced non-JSON brackets', '{a}[b] '],
+    ['bracketed asides', 'see [x] and [y] '],
+    ['deep balanced brackets', ''],
+    ['unclosed fences', '```\n'],
+    ['items missing commas', ''],
+  ])('handles 2 MB of %s well under the bound', (name, unit) => {
+    const size = 2 * 1024 * 1024;
+    const text =
+      name === 'deep balanced brackets'
+        ? `${'{['.repeat(size / 4)}${']}'.repeat(size / 4)}`
+        : name === 'items missing commas'
+          ? `[${'{"a": 1}\n'.repeat(size / 9)}]`
+          : unit.repeat(Math.ceil(size / unit.length));
+    // The issue asks for under 1 s; the bound is generous for a loaded shared machine (CPU time, not wall time).
+    expect(cpuMs(() => extractJson(text))).toBeLessThan(4000);
   });
 });

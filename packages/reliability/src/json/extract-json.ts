@@ -1,69 +1,101 @@
-/** A local repair applied before parsing. */
-export type JsonRepair = 'fence-stripped' | 'prose-removed' | 'trailing-comma' | 'single-quotes';
+import { findFences } from './find-fences';
+import { findJsonSpans, opensJson } from './find-json-spans';
+import type { JsonDefect, JsonRepair } from './json-repair';
+import { repairJson, type RepairJsonResult } from './repair-json';
+import { scanLenientJson } from './scan-lenient-json';
+
+/** One JSON value found in a reply, with the lossless repairs it took. */
+export interface JsonCandidate {
+  readonly value: unknown;
+  readonly repairs: readonly JsonRepair[];
+}
+
+/** Every JSON value a reply holds, and why the rest could not be used. */
+export interface JsonCandidates {
+  /** Values that parsed (after lossless repairs), in text order. */
+  readonly candidates: readonly JsonCandidate[];
+  /** When no value is usable: what went wrong, the defect named when there is one. */
+  readonly failure?: { readonly message: string; readonly defect?: JsonDefect };
+  /** A value that never closes: the reply is cut short, whatever else it holds. */
+  readonly truncated?: { readonly message: string };
+}
 
 /** Outcome of {@link extractJson}. */
 export type ExtractJsonResult =
   | { readonly ok: true; readonly value: unknown; readonly repairs: readonly JsonRepair[] }
-  | { readonly ok: false; readonly message: string };
+  | { readonly ok: false; readonly message: string; readonly defect?: JsonDefect };
 
-const fencePattern = /```[a-zA-Z0-9_-]*[ \t]*\r?\n([\s\S]*?)\r?\n?```/;
+/** Settings of {@link extractJson} and {@link extractJsonCandidates}. */
+export interface ExtractJsonOptions {
+  /** Apply local extraction and lossless repair. `false`: the text must be JSON as it is. Default true. */
+  readonly repair?: boolean;
+}
 
 /**
- * Extracts one JSON value from model text at no model cost: strips a markdown fence and prose
- * around a single JSON object or array, and repairs trailing commas and single-quoted strings.
- * Records every repair it made. Anything else is a parse failure with the parser's message.
+ * Finds every JSON value in model text at no model cost: markdown fences and prose are stripped,
+ * and each bracketed value is repaired losslessly or not at all (see {@link repairJson}). A value
+ * that never closes makes the whole reply truncated. Linear in the text's length.
  */
-export function extractJson(text: string, options: { readonly repair?: boolean } = {}): ExtractJsonResult {
-  const repair = options.repair ?? true;
+export function extractJsonCandidates(text: string, options: ExtractJsonOptions = {}): JsonCandidates {
   const direct = tryParse(text);
-  if (direct.ok) return { ok: true, value: direct.value, repairs: [] };
-  if (!repair) return { ok: false, message: direct.message };
+  if (direct.ok) return { candidates: [{ value: direct.value, repairs: [] }] };
+  if (options.repair === false) return { candidates: [], failure: { message: direct.message } };
 
-  const repairs: JsonRepair[] = [];
-  let candidate = text.trim();
-  const fence = fencePattern.exec(candidate);
-  if (fence?.[1] !== undefined) {
-    candidate = fence[1].trim();
-    repairs.push('fence-stripped');
-  }
-  // Prose may hold brackets of its own ("see [1]"): of the balanced spans that parse, the longest wins.
-  let best: { value: unknown; length: number; trimmed: boolean; repairs: readonly JsonRepair[] } | undefined;
-  let from = 0;
-  for (let tries = 0; tries < MAX_SPANS; tries++) {
-    const span = findJsonSpan(candidate, from);
-    if (!span) break;
-    // A bracket that opens what looks like JSON is never searched inside: a truncated or broken
-    // value must fail as a whole, not yield one of its inner objects. A bracket in prose
-    // ("[Note: it's below]") is stepped over.
-    const jsonLike = opensJson(candidate, span.start);
-    if (span.end < 0) {
-      if (jsonLike) break;
-      from = span.start + 1;
+  const fences = findFences(text);
+  const regions = fences.length > 0 ? fences : [{ start: 0, end: text.length }];
+  const base: readonly JsonRepair[] = fences.length > 0 ? ['fence-stripped'] : [];
+  const candidates: JsonCandidate[] = [];
+  let rejected: { message: string; defect: JsonDefect } | undefined;
+  for (const region of regions) {
+    const body = text.slice(region.start, region.end);
+    const search = findJsonSpans(body);
+    if (fences.length > 0 && search.spans.length === 0 && !search.truncated && /^\s*["\d\-tfn]/.test(body)) {
+      const scalar = tryParse(body);
+      if (scalar.ok) candidates.push({ value: scalar.value, repairs: base });
       continue;
     }
-    const fixed = repairSyntax(candidate.slice(span.start, span.end));
-    const parsed = tryParse(fixed.text);
-    if (parsed.ok && (!best || span.end - span.start > best.length)) {
-      best = { value: parsed.value, length: span.end - span.start, trimmed: span.start > 0 || span.end < candidate.length, repairs: fixed.repairs };
+    if (search.truncated) {
+      const message = `The reply ends before its JSON value is complete (truncated): '${search.truncated.missing}' never closes the value opened at position ${region.start + search.truncated.start}`;
+      return { candidates: [], truncated: { message }, failure: { message, defect: 'truncated' } };
     }
-    from = parsed.ok || jsonLike ? span.end : span.start + 1;
+    const trimmedStart = body.length - body.trimStart().length;
+    const trimmedEnd = body.trimEnd().length;
+    for (const span of search.spans) {
+      const prose: readonly JsonRepair[] = span.start > trimmedStart || span.end < trimmedEnd ? ['prose-removed'] : [];
+      // A bracket in prose ("[Note: see below]") is not a candidate.
+      if (!opensJson(body, span.start)) continue;
+      const slice = body.slice(span.start, span.end);
+      const scan = scanLenientJson(slice);
+      const repaired = scan.ok && scan.repairs.size === 0 ? parseScanned(slice) : repairJson(slice, scan);
+      if (repaired.ok) candidates.push({ value: repaired.value, repairs: [...base, ...prose, ...repaired.repairs] });
+      else rejected = { message: `The JSON value at position ${region.start + span.start} cannot be used: ${repaired.message}`, defect: repaired.defect };
+    }
   }
-  if (!best) return { ok: false, message: direct.message };
-  return { ok: true, value: best.value, repairs: [...repairs, ...(best.trimmed ? (['prose-removed'] as const) : []), ...best.repairs] };
+  if (candidates.length > 0) return { candidates };
+  return { candidates, failure: rejected ?? { message: direct.message } };
 }
 
 /**
- * True when the bracket at `index` opens what looks like JSON: every `{` (prose rarely has braces;
- * an object with unquoted keys still counts), or a `[` followed by a JSON value's first token.
+ * Extracts one JSON value from model text at no model cost (see {@link extractJsonCandidates}).
+ * When the reply holds several values, the last one is taken and `last-candidate` recorded; with
+ * a schema, prefer `checkOutput`, which picks the one value that matches it.
  */
-function opensJson(text: string, index: number): boolean {
-  if (text[index] === '{') return true;
-  const next = /\S/.exec(text.slice(index + 1, index + 64));
-  return next === null || /["'{}[\]\d-]/.test(next[0]) || /^(true|false|null)\b/.test(text.slice(index + 1).trimStart());
+export function extractJson(text: string, options: ExtractJsonOptions = {}): ExtractJsonResult {
+  const found = extractJsonCandidates(text, options);
+  const last = found.candidates[found.candidates.length - 1];
+  if (!last || found.truncated) {
+    const failure = found.failure ?? { message: 'no JSON value found' };
+    return { ok: false, message: failure.message, ...(failure.defect === undefined ? {} : { defect: failure.defect }) };
+  }
+  if (found.candidates.length === 1) return { ok: true, value: last.value, repairs: last.repairs };
+  return { ok: true, value: last.value, repairs: [...last.repairs, 'last-candidate'] };
 }
 
-/** Most bracketed spans tried in one text. */
-const MAX_SPANS = 16;
+/** Parses text the scanner found to be strict JSON. */
+function parseScanned(text: string): RepairJsonResult {
+  const parsed = tryParse(text);
+  return parsed.ok ? { ok: true, value: parsed.value, repairs: [] } : { ok: false, defect: 'syntax', message: parsed.message };
+}
 
 function tryParse(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
   try {
@@ -71,64 +103,4 @@ function tryParse(text: string): { ok: true; value: unknown } | { ok: false; mes
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
   }
-}
-
-/**
- * Finds the first `{` or `[` at or after `from` and the end of its balanced value, respecting
- * quoted strings; `end` is -1 when it never balances.
- */
-function findJsonSpan(text: string, from: number): { start: number; end: number } | undefined {
-  const offset = text.slice(from).search(/[{[]/);
-  if (offset < 0) return undefined;
-  const start = from + offset;
-  let depth = 0;
-  let quote: string | undefined;
-  for (let index = start; index < text.length; index++) {
-    const char = text[index];
-    if (quote) {
-      if (char === '\\') index++;
-      else if (char === quote) quote = undefined;
-      continue;
-    }
-    if (char === '"' || char === "'") quote = char;
-    else if (char === '{' || char === '[') depth++;
-    else if (char === '}' || char === ']') {
-      depth--;
-      if (depth === 0) return { start, end: index + 1 };
-    }
-  }
-  return { start, end: -1 };
-}
-
-/** Removes trailing commas and turns single-quoted strings into JSON strings, in one pass. */
-function repairSyntax(text: string): { text: string; repairs: JsonRepair[] } {
-  const repairs = new Set<JsonRepair>();
-  let out = '';
-  let quote: string | undefined;
-  for (let index = 0; index < text.length; index++) {
-    const char = text[index] as string;
-    if (quote) {
-      if (char === '\\') {
-        const next = text[index + 1] ?? '';
-        out += quote === "'" && next === "'" ? "'" : char + next;
-        index++;
-      } else if (char === quote) {
-        out += '"';
-        quote = undefined;
-      } else {
-        out += quote === "'" && char === '"' ? '\\"' : char;
-      }
-      continue;
-    }
-    if (char === '"' || char === "'") {
-      if (char === "'") repairs.add('single-quotes');
-      quote = char;
-      out += '"';
-    } else if (char === ',' && /^\s*[}\]]/.test(text.slice(index + 1))) {
-      repairs.add('trailing-comma');
-    } else {
-      out += char;
-    }
-  }
-  return { text: out, repairs: [...repairs] };
 }

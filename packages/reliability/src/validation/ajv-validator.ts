@@ -94,26 +94,56 @@ function toIssue(error: ErrorObject, data: unknown): ValidationIssue {
   return issue;
 }
 
+function isUnion(error: ErrorObject): boolean {
+  return error.keyword === 'anyOf' || error.keyword === 'oneOf';
+}
+
 /**
  * Turns ajv errors into issues. A union whose branches are all constants (TypeBox's
- * `Union([Literal('a'), Literal('b')])`) becomes one `enum` issue; a union's branch errors are
- * folded into the union issue rather than listed one by one.
+ * `Union([Literal('a'), Literal('b')])`) becomes one `enum` issue listing each allowed value once;
+ * a union's branch errors are folded into the union issue rather than listed one by one. Branch
+ * errors are matched to their union by instance path and schema path, so each array item's union
+ * gets its own branches: linear in the number of errors.
  */
 export function issuesFromAjv(errors: readonly ErrorObject[], data: unknown): ValidationIssue[] {
-  const unions = errors.filter((error) => error.keyword === 'anyOf' || error.keyword === 'oneOf');
-  const branchOf = (error: ErrorObject) =>
-    unions.find((union) => union !== error && error.schemaPath.startsWith(`${union.schemaPath}/`));
+  const unionsAt = new Map<string, ErrorObject[]>();
+  for (const error of errors) {
+    if (!isUnion(error)) continue;
+    const list = unionsAt.get(error.instancePath);
+    if (list) list.push(error);
+    else unionsAt.set(error.instancePath, [error]);
+  }
+  if (unionsAt.size === 0) return errors.map((error) => toIssue(error, data));
+
+  const unionOf = (error: ErrorObject): ErrorObject | undefined => {
+    let path = error.instancePath;
+    while (true) {
+      for (const union of unionsAt.get(path) ?? []) {
+        if (union !== error && error.schemaPath.startsWith(`${union.schemaPath}/`)) return union;
+      }
+      if (path === '') return undefined;
+      path = path.slice(0, path.lastIndexOf('/'));
+    }
+  };
+  const branches = new Map<ErrorObject, ErrorObject[]>();
+  const folded = new Set<ErrorObject>();
+  for (const error of errors) {
+    const union = unionOf(error);
+    if (!union) continue;
+    folded.add(error);
+    const list = branches.get(union);
+    if (list) list.push(error);
+    else branches.set(union, [error]);
+  }
   const issues: ValidationIssue[] = [];
   for (const error of errors) {
-    if (branchOf(error)) continue;
-    if (error.keyword === 'anyOf' || error.keyword === 'oneOf') {
-      const branches = errors.filter((candidate) => candidate.schemaPath.startsWith(`${error.schemaPath}/`));
-      if (branches.length > 0 && branches.every((branch) => branch.keyword === 'const')) {
-        const values = branches.map((branch) => JSON.stringify((branch.params as { allowedValue: unknown }).allowedValue));
-        const path = parsePointer(error.instancePath);
-        issues.push({ path, pathText: formatPath(path), kind: 'enum', expected: values.join(', '), received: valueAt(data, path), message: `must be one of ${values.join(', ')}` });
-        continue;
-      }
+    if (folded.has(error)) continue;
+    const own = isUnion(error) ? branches.get(error) : undefined;
+    if (own && own.length > 0 && own.every((branch) => branch.keyword === 'const')) {
+      const values = [...new Set(own.map((branch) => JSON.stringify((branch.params as { allowedValue: unknown }).allowedValue)))];
+      const path = parsePointer(error.instancePath);
+      issues.push({ path, pathText: formatPath(path), kind: 'enum', expected: values.join(', '), received: valueAt(data, path), message: `must be one of ${values.join(', ')}` });
+      continue;
     }
     issues.push(toIssue(error, data));
   }

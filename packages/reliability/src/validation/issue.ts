@@ -28,6 +28,8 @@ export interface ValidationIssue {
   readonly received?: unknown;
   /** The validator's own message. */
   readonly message: string;
+  /** For a missing or extra property: the compact expected shape of the object holding it. */
+  readonly shape?: string;
 }
 
 /** Renders a path as `items[0].name` as it is, control characters included (callers that quote it escape it). */

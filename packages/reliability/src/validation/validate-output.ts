@@ -1,6 +1,8 @@
 import { ValidationFailure } from '../errors/validation-failure';
-import { extractJson, type JsonRepair } from '../json/extract-json';
-import { escapeControl, formatPath } from './issue';
+import { extractJsonCandidates, type JsonCandidate } from '../json/extract-json';
+import type { JsonRepair } from '../json/json-repair';
+import { type Coercion, coerceToSchema } from './coerce-to-schema';
+import { escapeControl, formatPath, type ValidationIssue } from './issue';
 
 /** Longest validator or parser message kept in a failure's message, in characters. */
 const MAX_MESSAGE_CHARS = 300;
@@ -8,11 +10,14 @@ const MAX_MESSAGE_CHARS = 300;
 /** A message that may quote model output, as one bounded line. */
 const oneLine = (message: string) => escapeControl(message.length > MAX_MESSAGE_CHARS ? `${message.slice(0, MAX_MESSAGE_CHARS)}…` : message);
 import type { SchemaValidationResult, SchemaValidator } from './schema-validator';
+import { withShapes } from './with-shapes';
 
 /** Settings of {@link validateOutput}. */
 export interface ValidateOutputOptions {
-  /** Apply local JSON extraction and repair before parsing. Default true. */
+  /** Apply local JSON extraction and lossless repair before parsing. Default true. */
   readonly repair?: boolean;
+  /** Apply schema-guided coercions (see `coerceToSchema`). Default true. */
+  readonly coerce?: boolean;
   /** Validate against the schema. `false` returns the parsed value with its issues. Default true. */
   readonly strict?: boolean;
 }
@@ -24,14 +29,35 @@ export type OutputCheck<T> =
       readonly value: T;
       /** Local repairs applied before parsing (empty when the text was clean JSON). */
       readonly repairs: readonly JsonRepair[];
+      /** Schema-guided coercions applied to the parsed value (empty when none was needed). */
+      readonly coercions: readonly Coercion[];
       /** With `strict: false`, the issues the value has (empty when valid). */
       readonly issues: ValidationFailure['issues'];
     }
   | { readonly ok: false; readonly failure: ValidationFailure; readonly value?: unknown };
 
+/** One candidate as the schema judged it. */
+interface Judged {
+  readonly candidate: JsonCandidate;
+  /** The validated value, or the value as parsed when invalid. */
+  readonly value: unknown;
+  readonly coercions: readonly Coercion[];
+  /** Issues of the value as parsed (empty when valid): what feedback describes. */
+  readonly issues: readonly ValidationIssue[];
+  readonly valid: boolean;
+  /** Coercions that did not make the value valid: the coerced value and its remaining issues (partial mode returns them). */
+  readonly partial?: { readonly value: unknown; readonly coercions: readonly Coercion[]; readonly issues: readonly ValidationIssue[] };
+}
+
+const NONE: readonly never[] = Object.freeze([]);
+
 /**
- * Turns model text into a validated value: local JSON extraction/repair (zero model calls), then
- * the schema. A failure is a {@link ValidationFailure} at stage `json-parse` or `schema-validate`.
+ * Turns model text into a validated value: local JSON extraction and lossless repair (zero model
+ * calls), schema-guided coercion, then the schema. When the reply holds several JSON values, each
+ * is validated: exactly one valid value is taken (`candidate-selected`); several different valid
+ * values are a parse failure asking for exactly one; with none valid, the one with the fewest
+ * issues is reported. A failure is a {@link ValidationFailure} at stage `json-parse` or
+ * `schema-validate`.
  */
 export async function validateOutput<T>(text: string, validator: SchemaValidator<T>, options: ValidateOutputOptions = {}): Promise<OutputCheck<T>> {
   return checkOutput(text, validator, options);
@@ -42,40 +68,93 @@ export async function validateOutput<T>(text: string, validator: SchemaValidator
  * Schema, most Standard Schemas): for hot paths that should not pay a microtask per check.
  */
 export function checkOutput<T>(text: string, validator: SchemaValidator<T>, options: ValidateOutputOptions = {}): OutputCheck<T> | Promise<OutputCheck<T>> {
-  const extracted = extractJson(text, { repair: options.repair ?? true });
-  if (!extracted.ok) {
-    return {
-      ok: false,
-      failure: new ValidationFailure({
-        stage: 'json-parse',
-        message: oneLine(extracted.message),
-        rawOutput: text,
-        issues: [{ path: [], pathText: formatPath([]), kind: 'other', message: extracted.message }],
-      }),
-    };
+  const found = extractJsonCandidates(text, { repair: options.repair ?? true });
+  if (found.candidates.length === 0) {
+    const failure = found.failure ?? { message: 'no JSON value found' };
+    return parseFailure(text, failure.message, failure.defect);
   }
-  const result = validator.validate(extracted.value);
-  return result instanceof Promise
-    ? result.then((settled) => settle(text, extracted.value, extracted.repairs, settled, options))
-    : settle(text, extracted.value, extracted.repairs, result, options);
+  const coerce = options.coerce ?? true;
+  const judged: (Judged | Promise<Judged>)[] = found.candidates.map((candidate) => judge(candidate, validator, coerce));
+  if (judged.some((entry) => entry instanceof Promise)) {
+    return Promise.all(judged).then((settled) => decide(text, settled, validator, options));
+  }
+  return decide(text, judged as Judged[], validator, options);
 }
 
-function settle<T>(text: string, value: unknown, repairs: readonly JsonRepair[], result: SchemaValidationResult<T>, options: ValidateOutputOptions): OutputCheck<T> {
-  if (result.ok) return { ok: true, value: result.value, repairs, issues: [] };
-  if (options.strict === false) {
-    return { ok: true, value: value as T, repairs, issues: result.issues };
+function judge<T>(candidate: JsonCandidate, validator: SchemaValidator<T>, coerce: boolean): Judged | Promise<Judged> {
+  const first = validator.validate(candidate.value);
+  const afterFirst = (result: SchemaValidationResult<T>): Judged | Promise<Judged> => {
+    if (result.ok) return { candidate, value: result.value, coercions: NONE, issues: NONE, valid: true };
+    const coerced = coerce ? coerceToSchema(candidate.value, validator.jsonSchema) : undefined;
+    if (!coerced || coerced.coercions.length === 0) return { candidate, value: candidate.value, coercions: NONE, issues: result.issues, valid: false };
+    const second = validator.validate(coerced.value);
+    // Coercions that do not make the value valid are not applied: feedback describes the value the model sent.
+    const afterSecond = (again: SchemaValidationResult<T>): Judged =>
+      again.ok
+        ? { candidate, value: again.value, coercions: coerced.coercions, issues: NONE, valid: true }
+        : {
+            candidate,
+            value: candidate.value,
+            coercions: NONE,
+            issues: result.issues,
+            valid: false,
+            partial: { value: coerced.value, coercions: coerced.coercions, issues: again.issues },
+          };
+    return second instanceof Promise ? second.then(afterSecond) : afterSecond(second);
+  };
+  return first instanceof Promise ? first.then(afterFirst) : afterFirst(first);
+}
+
+function decide<T>(text: string, judged: readonly Judged[], validator: SchemaValidator<T>, options: ValidateOutputOptions): OutputCheck<T> {
+  const several = judged.length > 1;
+  const valid = judged.filter((entry) => entry.valid);
+  if (valid.length > 0) {
+    const distinct = several ? new Set(valid.map((entry) => JSON.stringify(entry.value))).size : 1;
+    if (distinct > 1) {
+      return parseFailure(
+        text,
+        `The reply held ${judged.length} JSON values, ${distinct} of them different and each matching the schema; reply with exactly one JSON value`,
+        'several-values',
+      );
+    }
+    const chosen = valid[valid.length - 1] as Judged;
+    return { ok: true, value: chosen.value as T, repairs: repairsOf(chosen, several), coercions: chosen.coercions, issues: NONE };
   }
-  const first = result.issues[0];
-  const count = result.issues.length;
+  let best = judged[0] as Judged;
+  for (const entry of judged) if (entry.issues.length < best.issues.length) best = entry;
+  if (options.strict === false) {
+    const partial = best.partial ?? best;
+    return { ok: true, value: partial.value as T, repairs: repairsOf(best, several), coercions: partial.coercions, issues: withShapes(partial.issues, validator.jsonSchema) };
+  }
+  const issues = withShapes(best.issues, validator.jsonSchema);
+  const first = issues[0];
+  const count = issues.length;
   return {
     ok: false,
-    value,
+    value: best.value,
     failure: new ValidationFailure({
       stage: 'schema-validate',
       message: `${count} validation issue${count === 1 ? '' : 's'}${first ? `, first at '${first.pathText}': ${oneLine(first.message)}` : ''}`,
       rawOutput: text,
-      issues: result.issues,
+      issues,
       ...(first ? { pathText: first.pathText } : {}),
+    }),
+  };
+}
+
+function repairsOf(entry: Judged, several: boolean): readonly JsonRepair[] {
+  return several ? [...entry.candidate.repairs, 'candidate-selected'] : entry.candidate.repairs;
+}
+
+function parseFailure(text: string, message: string, defect: ValidationFailure['defect']): OutputCheck<never> {
+  return {
+    ok: false,
+    failure: new ValidationFailure({
+      stage: 'json-parse',
+      message: oneLine(message),
+      rawOutput: text,
+      issues: [{ path: [], pathText: formatPath([]), kind: 'other', message }],
+      ...(defect === undefined ? {} : { defect }),
     }),
   };
 }

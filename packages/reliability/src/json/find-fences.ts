@@ -1,0 +1,32 @@
+/** The body of a markdown code fence: `text.slice(start, end)`. */
+export interface FenceBody {
+  readonly start: number;
+  readonly end: number;
+}
+
+const FENCE = '```';
+
+/**
+ * Finds closed markdown code fences (```` ```json ```` … ```` ``` ````) in one pass: an opening
+ * fence is three backticks, an optional language tag and a line break; it closes at the next three
+ * backticks. Linear in the text's length.
+ */
+export function findFences(text: string): FenceBody[] {
+  const bodies: FenceBody[] = [];
+  let from = 0;
+  while (true) {
+    const open = text.indexOf(FENCE, from);
+    if (open < 0) break;
+    const tag = /^[A-Za-z0-9_-]*[ \t]*\r?\n/.exec(text.slice(open + 3, open + 3 + 64));
+    if (!tag) {
+      from = open + 3;
+      continue;
+    }
+    const start = open + 3 + tag[0].length;
+    const close = text.indexOf(FENCE, start);
+    if (close < 0) break;
+    bodies.push({ start, end: close });
+    from = close + 3;
+  }
+  return bodies;
+}

@@ -1,0 +1,42 @@
+import { jsonrepair } from 'jsonrepair';
+import type { JsonDefect, JsonRepair } from './json-repair';
+import { applyEdits, type LenientScan, scanLenientJson } from './scan-lenient-json';
+
+/** Deepest nesting repaired locally (the repair library recurses per level). */
+export const MAX_REPAIR_DEPTH = 512;
+
+/** Outcome of {@link repairJson}. */
+export type RepairJsonResult =
+  | { readonly ok: true; readonly value: unknown; readonly repairs: readonly JsonRepair[] }
+  | { readonly ok: false; readonly defect: JsonDefect; readonly message: string };
+
+/**
+ * Repairs one JSON-like value, losslessly or not at all. Keel's scanner names every repair the
+ * text needs and refuses any that would guess content; commas are fixed here (in one pass), the
+ * rest by `jsonrepair`; the result is scanned again and must hold exactly the same tokens, so a
+ * repair that changed content is never accepted. Linear in the text's length.
+ */
+export function repairJson(text: string, scanned?: LenientScan): RepairJsonResult {
+  const scan = scanned ?? scanLenientJson(text);
+  if (!scan.ok) return { ok: false, defect: scan.defect, message: `${scan.message} (at position ${scan.position})` };
+  if (scan.maxDepth > MAX_REPAIR_DEPTH) return { ok: false, defect: 'too-deep', message: `the value nests ${scan.maxDepth} levels deep, more than ${MAX_REPAIR_DEPTH} repaired locally` };
+  let repaired: string;
+  let value: unknown;
+  try {
+    repaired = scan.repairs.size === 0 ? text : jsonrepair(applyEdits(text, scan.edits));
+    value = JSON.parse(repaired);
+  } catch (error) {
+    return { ok: false, defect: 'syntax', message: error instanceof Error ? error.message : String(error) };
+  }
+  const check = scanLenientJson(repaired);
+  if (!check.ok || !sameTokens(check.signature, scan.signature)) {
+    return { ok: false, defect: 'syntax', message: 'the value cannot be repaired without changing its content' };
+  }
+  return { ok: true, value, repairs: [...scan.repairs] };
+}
+
+function sameTokens(left: readonly string[], right: readonly string[]): boolean {
+  if (left.length !== right.length) return false;
+  for (let index = 0; index < left.length; index++) if (left[index] !== right[index]) return false;
+  return true;
+}

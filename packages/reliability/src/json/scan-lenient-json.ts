@@ -1,0 +1,336 @@
+import type { JsonDefect, JsonRepair } from './json-repair';
+
+/** A change to the text that fixes a comma: remove `remove` characters at `at`, then insert `insert`. */
+export interface TextEdit {
+  readonly at: number;
+  readonly remove: number;
+  readonly insert: string;
+}
+
+/** What {@link scanLenientJson} found in one candidate value. */
+export type LenientScan =
+  | {
+      readonly ok: true;
+      /** The lossless repairs the text needs (empty for strict JSON). */
+      readonly repairs: ReadonlySet<JsonRepair>;
+      /** Comma fixes, in text order. */
+      readonly edits: readonly TextEdit[];
+      /** The value's content, token by token, normalised: two texts with equal signatures mean the same value. */
+      readonly signature: readonly string[];
+      readonly maxDepth: number;
+    }
+  | { readonly ok: false; readonly defect: JsonDefect; readonly message: string; readonly position: number };
+
+const VALUE = 0;
+const ARRAY_START = 1;
+const OBJECT_START = 2;
+const KEY = 3;
+const COLON = 4;
+const AFTER_VALUE = 5;
+const DONE = 6;
+
+const numberPattern = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const wordPattern = /[A-Za-z_$][\w$]*/y;
+const closers: Readonly<Record<string, string>> = { '"': '"', "'": "'", '\u201c': '\u201c\u201d', '\u201d': '\u201c\u201d', '\u2018': '\u2018\u2019', '\u2019': '\u2018\u2019' };
+const escapes: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', "'": "'" };
+const pythonLiterals: Readonly<Record<string, string>> = { True: 'true', False: 'false', None: 'null' };
+
+/** Unicode spaces JSON does not allow between tokens. */
+export function isOddWhitespace(code: number): boolean {
+  return code === 0xa0 || code === 0x180e || (code >= 0x2000 && code <= 0x200b) || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
+}
+
+function startsValue(char: string): boolean {
+  return /[{["'\u201c\u201d\u2018\u2019\-0-9A-Za-z_$]/.test(char);
+}
+
+/** `'x'` for messages, the character JSON-encoded. */
+function shown(char: string | undefined): string {
+  return char === undefined ? 'the end of the text' : `'${JSON.stringify(char).slice(1, -1)}'`;
+}
+
+type Failure = Extract<LenientScan, { ok: false }>;
+
+/**
+ * Reads one JSON-like value in a single pass, without recursion, and says exactly what it would
+ * take to make it strict JSON: the lossless repairs (quotes, bare keys, Python literals, comments,
+ * commas, control characters, odd spaces), or the first defect whose fix would guess content.
+ * Linear in the text's length.
+ */
+export function scanLenientJson(text: string): LenientScan {
+  return new Scanner(text).run();
+}
+
+/** The scanner's state; methods rather than closures, so a scan allocates almost nothing. */
+class Scanner {
+  readonly repairs = new Set<JsonRepair>();
+  readonly edits: TextEdit[] = [];
+  readonly signature: string[] = [];
+  readonly stack: string[] = [];
+  state = VALUE;
+  maxDepth = 0;
+  lastValueEnd = 0;
+  lastComma = -1;
+  afterComma = false;
+  index = 0;
+  readonly length: number;
+
+  constructor(readonly text: string) {
+    this.length = text.length;
+  }
+
+  fail(defect: JsonDefect, message: string, position = this.index): Failure {
+    return { ok: false, defect, message, position };
+  }
+
+  run(): LenientScan {
+    const { text } = this;
+    while (true) {
+      const spaceFailure = this.skipSpace();
+      if (spaceFailure) return spaceFailure;
+      if (this.index >= this.length) break;
+      const char = text[this.index] as string;
+      const failure = this.step(char);
+      if (failure) return failure;
+    }
+    if (this.state !== DONE) {
+      const missing = this.stack
+        .slice()
+        .reverse()
+        .map((open) => (open === '{' ? '}' : ']'))
+        .join('');
+      return this.fail('truncated', missing === '' ? 'the text ends before a value' : `the text ends before the value is complete: '${missing}' never closes it`, this.length);
+    }
+    return { ok: true, repairs: this.repairs, edits: this.edits, signature: this.signature, maxDepth: this.maxDepth };
+  }
+
+  step(char: string): Failure | undefined {
+    let failure: Failure | undefined;
+    switch (this.state) {
+      case VALUE:
+        if (char === ']' && this.afterComma && this.stack[this.stack.length - 1] === '[') {
+          this.removeComma('trailing-comma', this.lastComma);
+          failure = this.closeContainer(char);
+        } else if (char === ',' || char === '}' || char === ']') {
+          failure = this.fail('missing-value', `a value is missing before ${shown(char)}`);
+        } else failure = this.readValue();
+        break;
+      case ARRAY_START:
+      case OBJECT_START:
+        if (char === ',') {
+          this.removeComma('leading-comma', this.index);
+          this.index++;
+        } else if (char === ']' || char === '}') failure = this.closeContainer(char);
+        else failure = this.state === ARRAY_START ? this.readValue() : this.readKey();
+        break;
+      case KEY:
+        if (char === '}' && this.afterComma) {
+          this.removeComma('trailing-comma', this.lastComma);
+          failure = this.closeContainer(char);
+        } else if (char === ',' || char === '}' || char === ']') failure = this.fail('missing-value', `a property is missing before ${shown(char)}`);
+        else failure = this.readKey();
+        break;
+      case COLON:
+        if (char === ':') {
+          this.index++;
+          this.state = VALUE;
+        } else failure = this.fail('missing-colon', `a ':' is missing after a property name, before ${shown(char)}`);
+        break;
+      case AFTER_VALUE:
+        if (char === ',') {
+          this.lastComma = this.index;
+          this.afterComma = true;
+          this.index++;
+          this.state = this.stack[this.stack.length - 1] === '{' ? KEY : VALUE;
+          return undefined;
+        }
+        failure = this.afterValue(char);
+        break;
+      default:
+        return this.fail('syntax', `unexpected ${shown(char)} after the end of the value`);
+    }
+    this.afterComma = false;
+    return failure;
+  }
+
+  afterValue(char: string): Failure | undefined {
+    const { text } = this;
+    if (char === '}' || char === ']') return this.closeContainer(char);
+    if (char === '+') return this.fail('string-concatenation', "values are joined with '+' (write one string instead)");
+    if (char === '.' && text.startsWith('...', this.index)) return this.fail('ellipsis', "'...' stands where content was left out");
+    if (!startsValue(char)) return this.fail('syntax', `unexpected ${shown(char)} after a value`);
+    // A bare word on the same line as a value ("12 EUR") is part of it, not a new item.
+    if (/[A-Za-z_$]/.test(char) && !text.slice(this.lastValueEnd, this.index).includes('\n')) {
+      const word = /^[^,\]}\n]*/.exec(text.slice(this.lastValueEnd, this.lastValueEnd + 60))?.[0].trim() ?? char;
+      return this.fail('unquoted-value', `the bare word ${shown(word)} follows a value on the same line (a string must be quoted)`);
+    }
+    this.repairs.add('missing-comma');
+    this.edits.push({ at: this.lastValueEnd, remove: 0, insert: ',' });
+    return this.stack[this.stack.length - 1] === '{' ? this.readKey() : this.readValue();
+  }
+
+  /** Reads a quoted string at `index`; returns its decoded content or a failure. */
+  readString(): string | Failure {
+    const { text, length } = this;
+    const opener = text[this.index] as string;
+    const ends = closers[opener] as string;
+    if (opener === "'") this.repairs.add('single-quotes');
+    else if (opener !== '"') this.repairs.add('smart-quotes');
+    let value = '';
+    let chunk = this.index + 1;
+    for (let at = this.index + 1; at < length; at++) {
+      const char = text[at] as string;
+      if (ends.includes(char)) {
+        value += text.slice(chunk, at);
+        this.index = at + 1;
+        return value;
+      }
+      if (char === '\\') {
+        value += text.slice(chunk, at);
+        const next = text[at + 1];
+        if (next === undefined) break;
+        if (next === 'u') {
+          const hex = text.slice(at + 2, at + 6);
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) {
+            return at + 6 > length ? this.fail('truncated', 'the text ends inside a string', at) : this.fail('syntax', `invalid escape '\\u${hex}' in a string`, at);
+          }
+          value += String.fromCharCode(Number.parseInt(hex, 16));
+          at += 5;
+        } else {
+          const decoded = escapes[next];
+          if (decoded === undefined) return this.fail('syntax', `invalid escape ${shown(`\\${next}`)} in a string`, at);
+          value += decoded;
+          at += 1;
+        }
+        chunk = at + 1;
+      } else if (char.charCodeAt(0) < 0x20) {
+        this.repairs.add('control-characters');
+      }
+    }
+    return this.fail('truncated', 'the text ends inside a string (its closing quote is missing)', length);
+  }
+
+  /** Skips whitespace and comments, recording the repairs they need. */
+  skipSpace(): Failure | undefined {
+    const { text, length } = this;
+    while (this.index < length) {
+      const code = text.charCodeAt(this.index);
+      if (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) this.index++;
+      else if (isOddWhitespace(code)) {
+        this.repairs.add('odd-whitespace');
+        this.index++;
+      } else if (code === 0x2f && text[this.index + 1] === '/') {
+        this.repairs.add('comments');
+        const end = text.indexOf('\n', this.index);
+        this.index = end < 0 ? length : end + 1;
+      } else if (code === 0x2f && text[this.index + 1] === '*') {
+        this.repairs.add('comments');
+        const end = text.indexOf('*/', this.index + 2);
+        if (end < 0) return this.fail('truncated', 'the text ends inside a comment');
+        this.index = end + 2;
+      } else break;
+    }
+    return undefined;
+  }
+
+  closeContainer(char: string): Failure | undefined {
+    const open = this.stack[this.stack.length - 1];
+    if ((char === '}' && open !== '{') || (char === ']' && open !== '[')) {
+      return this.fail('syntax', `unexpected ${shown(char)}${open ? ` where '${open === '{' ? '}' : ']'}' was expected` : ''}`);
+    }
+    this.stack.pop();
+    this.index++;
+    this.lastValueEnd = this.index;
+    this.state = this.stack.length === 0 ? DONE : AFTER_VALUE;
+    this.signature.push(char);
+    return undefined;
+  }
+
+  removeComma(kind: 'trailing-comma' | 'leading-comma', at: number): void {
+    this.repairs.add(kind);
+    this.edits.push({ at, remove: 1, insert: '' });
+  }
+
+  /** Reads a value at `index` (state VALUE). */
+  readValue(): Failure | undefined {
+    const { text, length } = this;
+    const char = text[this.index] as string;
+    if (char === '{' || char === '[') {
+      this.stack.push(char);
+      if (this.stack.length > this.maxDepth) this.maxDepth = this.stack.length;
+      this.signature.push(char);
+      this.index++;
+      this.state = char === '{' ? OBJECT_START : ARRAY_START;
+      return undefined;
+    }
+    if (char in closers) {
+      const value = this.readString();
+      if (typeof value !== 'string') return value;
+      this.signature.push(`s${value}`);
+    } else if (char === '.' && text.startsWith('...', this.index)) {
+      return this.fail('ellipsis', "'...' stands where content was left out");
+    } else if (char === '-' || (char >= '0' && char <= '9')) {
+      numberPattern.lastIndex = this.index;
+      const match = numberPattern.exec(text);
+      if (!match) return this.fail('syntax', `${shown(text.slice(this.index, this.index + 2))} is not a number`);
+      const end = this.index + match[0].length;
+      if (end < length && !/[\s,\]}/:]/.test(text[end] as string) && !isOddWhitespace(text.charCodeAt(end))) {
+        const word = /^[^\s,\]}]*/.exec(text.slice(this.index, this.index + 40))?.[0] ?? match[0];
+        return this.fail('unquoted-value', `the bare text ${shown(word)} stands where a value belongs (a string must be quoted)`);
+      }
+      this.signature.push(`n${match[0]}`);
+      this.index = end;
+    } else {
+      wordPattern.lastIndex = this.index;
+      const match = wordPattern.exec(text);
+      if (!match) return this.fail('syntax', `unexpected ${shown(char)} where a value was expected`);
+      const word = match[0];
+      if (word === 'true' || word === 'false' || word === 'null') this.signature.push(word);
+      else if (word in pythonLiterals) {
+        this.repairs.add('python-literals');
+        this.signature.push(pythonLiterals[word] as string);
+      } else {
+        return this.fail('unquoted-value', `the bare word ${shown(word)} stands where a value belongs (a string must be quoted)`);
+      }
+      this.index += word.length;
+    }
+    this.lastValueEnd = this.index;
+    this.state = this.stack.length === 0 ? DONE : AFTER_VALUE;
+    return undefined;
+  }
+
+  /** Reads a property name at `index` (states OBJECT_START and KEY). */
+  readKey(): Failure | undefined {
+    const { text } = this;
+    const char = text[this.index] as string;
+    if (char in closers) {
+      const key = this.readString();
+      if (typeof key !== 'string') return key;
+      this.signature.push(`k${key}`);
+    } else if (char === '.' && text.startsWith('...', this.index)) {
+      return this.fail('ellipsis', "'...' stands where properties were left out");
+    } else {
+      wordPattern.lastIndex = this.index;
+      const match = wordPattern.exec(text);
+      if (!match) return this.fail('syntax', `unexpected ${shown(char)} where a property name was expected`);
+      this.repairs.add('unquoted-keys');
+      this.signature.push(`k${match[0]}`);
+      this.index += match[0].length;
+    }
+    this.state = COLON;
+    return undefined;
+  }
+}
+
+/** Applies comma edits (in text order) in one pass. */
+export function applyEdits(text: string, edits: readonly TextEdit[]): string {
+  if (edits.length === 0) return text;
+  const parts: string[] = [];
+  let from = 0;
+  for (const edit of edits) {
+    parts.push(text.slice(from, edit.at), edit.insert);
+    from = edit.at + edit.remove;
+  }
+  parts.push(text.slice(from));
+  return parts.join('');
+}
