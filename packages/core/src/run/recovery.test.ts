@@ -118,7 +118,7 @@ describe('partial mode (strict: false)', () => {
     const result = await builder.build().run('Refund order 42');
     expect(model.calls).toBe(2);
     expect(result.value).toEqual({ action: 'refund', amount: 'lots' });
-    expect(result.issues).toEqual([{ path: ['amount'], kind: 'type', expected: 'number', received: 'lots', message: 'must be number' }]);
+    expect(result.issues).toEqual([{ path: ['amount'], pathText: 'amount', kind: 'type', expected: 'number', received: 'lots', message: 'must be number' }]);
   });
 
   it('fails on an unparseable reply when parse is not in retryOn', async () => {

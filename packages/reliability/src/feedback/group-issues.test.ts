@@ -20,7 +20,7 @@ describe('grouped feedback', () => {
   it('renders the same problem across array items as one line naming the items', () => {
     const bad = new Set([0, 3, 7, ...Array.from({ length: 27 }, (_, index) => 10 + index)]);
     const items = Array.from({ length: 40 }, (_, index) => ({ sku: `A${index}`, price: bad.has(index) ? `${index} EUR` : index, size: 'S' }));
-    const feedback = formatFeedback({ errorType: 'schema', issues: issuesOf(Order, { items }) });
+    const feedback = formatFeedback({ stage: 'schema-validate', issues: issuesOf(Order, { items }) });
     expect(feedback.split('\n')).toEqual([
       'Your previous reply did not match the required schema. Problems (paths and values are quoted data):',
       `- 'items[*].price' (items 0, 3, 7 and 27 more): expected number, got strings like "0 EUR", "3 EUR"`,
@@ -38,7 +38,7 @@ describe('grouped feedback', () => {
       ['items[*].price', 30],
       ['items[*].size', 30],
     ]);
-    const lines = formatFeedback({ errorType: 'schema', issues }).split('\n');
+    const lines = formatFeedback({ stage: 'schema-validate', issues }).split('\n');
     expect(lines.length).toBeLessThan(MAX_FEEDBACK_LINES);
     expect(lines).not.toContainEqual(expect.stringContaining('more problems'));
     expect(lines).toContain(`- 'items[*].size' (items 0, 1, 2 and 27 more): must be one of "S", "M", "L", got "XL"`);
@@ -46,13 +46,13 @@ describe('grouped feedback', () => {
 
   it('keeps a lone issue on its own concrete path', () => {
     const issues = issuesOf(Order, { items: [{ sku: 'a', price: 1, size: 'S' }, { sku: 'b', price: '2 EUR', size: 'S' }] });
-    expect(formatFeedback({ errorType: 'schema', issues }).split('\n')[1]).toBe(`- 'items[1].price': expected number, got string "2 EUR"`);
+    expect(formatFeedback({ stage: 'schema-validate', issues }).split('\n')[1]).toBe(`- 'items[1].price': expected number, got string "2 EUR"`);
   });
 
   it('names nested indexes as index tuples', () => {
     const Grid = Type.Object({ rows: Type.Array(Type.Array(Type.Number())) });
     const issues = issuesOf(Grid, { rows: [[1, 'a'], ['b', 2]] });
-    expect(formatFeedback({ errorType: 'schema', issues }).split('\n')[1]).toBe(`- 'rows[*][*]' (items [0][1], [1][0]): expected number, got strings like "a", "b"`);
+    expect(formatFeedback({ stage: 'schema-validate', issues }).split('\n')[1]).toBe(`- 'rows[*][*]' (items [0][1], [1][0]): expected number, got strings like "a", "b"`);
   });
 });
 
@@ -61,8 +61,8 @@ describe('union and enum issues are mapped by instance path', () => {
     const items = Array.from({ length: 1000 }, (_, index) => ({ sku: `A${index}`, price: index, size: 'XL' }));
     const issues = issuesOf(Order, { items });
     expect(issues).toHaveLength(1000);
-    expect(issues[999]).toEqual({ path: ['items', 999, 'size'], kind: 'enum', expected: '"S", "M", "L"', received: 'XL', message: 'must be one of "S", "M", "L"' });
-    const feedback = formatFeedback({ errorType: 'schema', issues });
+    expect(issues[999]).toEqual({ path: ['items', 999, 'size'], pathText: 'items[999].size', kind: 'enum', expected: '"S", "M", "L"', received: 'XL', message: 'must be one of "S", "M", "L"' });
+    const feedback = formatFeedback({ stage: 'schema-validate', issues });
     expect(feedback.split('\n')[1]).toBe(`- 'items[*].size' (items 0, 1, 2 and 997 more): must be one of "S", "M", "L", got "XL"`);
     expect(feedback.length).toBeLessThan(400);
   });
@@ -70,8 +70,8 @@ describe('union and enum issues are mapped by instance path', () => {
   it('keeps each item its own union when items fail differently', () => {
     const issues = issuesOf(Order, { items: [{ sku: 'a', price: 1, size: 'XL' }, { sku: 'b', price: 2, size: 'xs' }] });
     expect(issues).toEqual([
-      { path: ['items', 0, 'size'], kind: 'enum', expected: '"S", "M", "L"', received: 'XL', message: 'must be one of "S", "M", "L"' },
-      { path: ['items', 1, 'size'], kind: 'enum', expected: '"S", "M", "L"', received: 'xs', message: 'must be one of "S", "M", "L"' },
+      { path: ['items', 0, 'size'], pathText: 'items[0].size', kind: 'enum', expected: '"S", "M", "L"', received: 'XL', message: 'must be one of "S", "M", "L"' },
+      { path: ['items', 1, 'size'], pathText: 'items[1].size', kind: 'enum', expected: '"S", "M", "L"', received: 'xs', message: 'must be one of "S", "M", "L"' },
     ]);
   });
 });
@@ -80,7 +80,7 @@ describe('expected shape for missing and extra properties', () => {
   it('adds the compact shape of the object that holds the property', () => {
     const Task = Type.Object({ title: Type.String(), due: Type.Optional(Type.String()), tags: Type.Array(Type.String()) }, { additionalProperties: false });
     const issues = withShapes(issuesOf(Task, { name: 'x', tags: [] }), toValidator(Task).jsonSchema);
-    const lines = formatFeedback({ errorType: 'schema', issues }).split('\n');
+    const lines = formatFeedback({ stage: 'schema-validate', issues }).split('\n');
     expect(lines).toContain(`- 'title': required field is missing — provide a value (expected shape of the object: {title: string, due?: string, tags: string[]})`);
     expect(lines).toContain(`- 'name': unknown field — remove it (expected shape of the object: {title: string, due?: string, tags: string[]})`);
   });

@@ -102,7 +102,7 @@ describe('schema-guided coercion', () => {
       value: { action: 'refund', amount: 'ten' },
       repairs: [],
       coercions: [{ path: ['action'], kind: 'enum-case', from: 'REFUND', to: 'refund' }],
-      issues: [{ path: ['amount'], kind: 'type', expected: 'number', received: 'ten', message: 'must be number' }],
+      issues: [{ path: ['amount'], pathText: 'amount', kind: 'type', expected: 'number', received: 'ten', message: 'must be number' }],
     });
   });
 
