@@ -65,6 +65,21 @@ describe('sharedBudget', () => {
     expect(await budget.spent()).toEqual({ usd: 0.3, tokens: 300 });
   });
 
+  it('reports a dollar limit on an agent without prices instead of ignoring it', async () => {
+    const budget = sharedBudget({ redis: client(), key: 'tenant:unpriced', limit: { usd: 1 } });
+    const errors: string[] = [];
+    const agent = Agent.create({ provider: model('hi'), model: 'm' })
+      .reliability({ preCheck: [...budget.preCheck] })
+      .on('model.response', budget.debit)
+      .on('listener.error', (event) => void errors.push(event.message))
+      .build();
+    await agent.run('go');
+    await budget.settled();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(errors).toEqual([expect.stringContaining('a usd limit needs the agent')]);
+    expect(await budget.spent()).toEqual({ usd: 0, tokens: 100 });
+  });
+
   it('starts afresh in each window', async () => {
     const budget = sharedBudget({ redis: client(), key: 'tenant:window', limit: { tokens: 100 }, window: 200 });
     const agent = Agent.create({ provider: model('hi'), model: 'm' }).reliability({ preCheck: [...budget.preCheck] }).on('model.response', budget.debit).build();

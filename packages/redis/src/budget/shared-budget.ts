@@ -162,6 +162,12 @@ export function sharedBudget(options: SharedBudgetOptions): SharedBudget {
       const tokens = event.inputTokens + event.outputTokens + event.cacheReadTokens + event.cacheWriteTokens;
       const debit = store(toNano(event.costUsd ?? 0), tokens).finally(() => pending.delete(debit));
       pending.add(debit);
+      if (limit.usd !== undefined && event.costUsd === undefined) {
+        // The tokens are debited; the dollars cannot be. Reported (a `listener.error` event), never silent.
+        return debit.then(() => {
+          throw new TypeError(`sharedBudget "${key}": a usd limit needs the agent's pricing, and model "${event.model}" has no price; only tokens were debited`);
+        });
+      }
       return debit;
     },
     spent,
