@@ -1,4 +1,5 @@
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
+import type { AgentEventName, AgentListener } from '../events/agent-events';
 import { EventBus } from '../events/event-bus';
 import { reactLoop } from '../run/react-loop';
 import type { RunConfig } from '../run/run-config';
@@ -27,6 +28,15 @@ export class Agent<TOutput = string> {
   }
 
   /**
+   * Adds an event listener to this agent: it hears every run started afterwards, and runs already
+   * going from their next event. Returns the function that removes it. Listeners only observe: a
+   * throw is reported as `listener.error` and never changes a run.
+   */
+  on<E extends AgentEventName>(event: E, listener: AgentListener<E>): () => void {
+    return this.#bus.on(event, listener);
+  }
+
+  /**
    * Runs the agent to a final answer.
    * @throws {AbortedError} when the signal aborts.
    * @throws {ReliabilityFailFastError} when the gate stops (with every attempt recorded).
@@ -36,10 +46,14 @@ export class Agent<TOutput = string> {
     return (await reactLoop(this.#config, this.#bus, input, options)) as RunResult<TOutput>;
   }
 
-  /** Runs the agent and returns the validated value, typed from the output schema. */
-  async runTyped(input: RunInput, options: RunOptions = {}): Promise<TOutput> {
+  /**
+   * Runs the agent and returns the validated value: the typed shortcut for `run().value`. The
+   * type comes from the output schema; `runTyped<Refund>(...)` names it (it must fit the schema's).
+   * @throws {AgentConfigurationError} without an output schema.
+   */
+  async runTyped<T extends TOutput = TOutput>(input: RunInput, options: RunOptions = {}): Promise<T> {
     if (!this.#config.output) throw new AgentConfigurationError({ setting: 'outputSchema', message: 'runTyped() needs an output schema' });
-    return (await this.run(input, options)).value;
+    return (await this.run(input, options)).value as T;
   }
 
   /**

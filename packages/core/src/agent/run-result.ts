@@ -64,5 +64,5 @@ export interface RunOptions {
   readonly conversationId?: string;
 }
 
-/** What `run()` takes as input: a user message, or messages (never mutated). */
-export type RunInput = string | readonly Message[];
+/** What `run()` takes as input: a user message (a string, or `{ message }`), or messages (never mutated). */
+export type RunInput = string | { readonly message: string } | readonly Message[];

@@ -14,17 +14,24 @@ export interface ListenerEntry {
  */
 export class EventBus {
   private readonly emitter = new EventEmitter();
-  /** Listeners are fixed at construction, so which events have any is known once. */
-  private readonly heard: ReadonlySet<AgentEventName>;
 
   constructor(entries: readonly ListenerEntry[] = []) {
     for (const { event, listener } of entries) this.emitter.on(event, listener);
-    this.heard = new Set(entries.map((entry) => entry.event));
   }
 
   /** True when anything listens to `event`, so callers can skip building a payload. */
   has(event: AgentEventName): boolean {
-    return this.heard.has(event);
+    return this.emitter.listenerCount(event) > 0;
+  }
+
+  /** Adds a listener; returns the function that removes it (calling it twice is harmless). */
+  on<E extends AgentEventName>(event: E, listener: AgentListener<E>): () => void {
+    // A wrapper per registration, so the same function added twice is removed once per call.
+    const registered = (payload: AgentEvents[E]) => listener(payload);
+    this.emitter.on(event, registered);
+    return () => {
+      this.emitter.off(event, registered);
+    };
   }
 
   /** Delivers a frozen payload to every listener of `event`. */

@@ -14,25 +14,13 @@ import type { RunConfig } from './run-config';
 import { emit, listens, runLock, type RunState } from './run-state';
 import { raceAbort } from '../shared/race-abort';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
+import { inputAsMessages, keptInputMessages, runSystem } from './run-input';
 import { type StepOutcome, stepOutcome } from './step-outcome';
 
 /** What a result says about the answer. */
 type Answer = Pick<StepOutcome, 'value' | 'provenance' | 'repairs' | 'coercions' | 'issues'>;
 
 const NO_ANSWER: Answer = Object.freeze({ value: undefined, provenance: 'model', repairs: Object.freeze([]), coercions: Object.freeze([]), issues: Object.freeze([]) });
-
-/** The kept messages of the input (copies; never system or ephemeral ones). */
-function inputMessages(input: RunInput): Message[] {
-  if (typeof input === 'string') return [{ role: 'user', content: input }];
-  return structuredClone(input.filter((message) => !message.ephemeral && message.role !== 'system')) as Message[];
-}
-
-/** The agent's system prompt followed by the system messages of the input, if any. */
-function runSystem(config: RunConfig, input: RunInput): string | undefined {
-  const parts = config.system === undefined ? [] : [config.system];
-  if (typeof input !== 'string') for (const message of input) if (message.role === 'system') parts.push(message.content);
-  return parts.length === 0 ? undefined : parts.join('\n\n');
-}
 
 /**
  * Runs the ReAct loop: a gated model call per step; tool calls run concurrently (each with its own
@@ -69,7 +57,8 @@ function runDeadline(timeoutMs: number, caller: AbortSignal | undefined): { read
 }
 
 async function loop(config: RunConfig, bus: EventBus, input: RunInput, options: RunOptions, signal: AbortSignal | undefined, sink?: StreamSink): Promise<RunResult<unknown>> {
-  const system = runSystem(config, input);
+  const given = inputAsMessages(input);
+  const system = runSystem(config.system, given);
   const state: RunState = {
     config,
     runId: options.runId ?? globalThis.crypto.randomUUID(),
@@ -141,7 +130,7 @@ async function loop(config: RunConfig, bus: EventBus, input: RunInput, options: 
   try {
     // Stores are raced against the signal: a store that never answers cannot hold the run.
     const history = config.memory && conversationId !== undefined ? (await raceAbort(loadMemory(config.memory, conversationId, memoryRun), state.signal)).filter((message) => !message.ephemeral) : [];
-    runMessages.push(...inputMessages(input));
+    runMessages.push(...keptInputMessages(given));
 
     for (let step = 1; step <= config.maxSteps; step++) {
       if (state.signal?.aborted) throw AbortedError.fromSignal(state.signal);

@@ -1,0 +1,28 @@
+import type { RunInput } from '../agent/run-result';
+import { AgentConfigurationError } from '../errors/agent-configuration-error';
+import type { Message } from '../model/message';
+
+/**
+ * The input of a run as messages: a string or `{ message }` is one user message; an array is
+ * taken as it is (and never mutated).
+ * @throws {AgentConfigurationError} (setting `run.input`) for anything else.
+ */
+export function inputAsMessages(input: RunInput): readonly Message[] {
+  if (typeof input === 'string') return [{ role: 'user', content: input }];
+  if (Array.isArray(input)) return input as readonly Message[];
+  const message = typeof input === 'object' && input !== null ? (input as { message?: unknown }).message : undefined;
+  if (typeof message === 'string') return [{ role: 'user', content: message }];
+  throw new AgentConfigurationError({ setting: 'run.input', message: 'give a string, { message: string }, or an array of messages' });
+}
+
+/** The kept messages of the input (copies; never system or ephemeral ones). */
+export function keptInputMessages(input: readonly Message[]): Message[] {
+  return structuredClone(input.filter((message) => !message.ephemeral && message.role !== 'system')) as Message[];
+}
+
+/** The agent's system prompt followed by the system messages of the input, if any. */
+export function runSystem(system: string | undefined, input: readonly Message[]): string | undefined {
+  const parts = system === undefined ? [] : [system];
+  for (const message of input) if (message.role === 'system') parts.push(message.content);
+  return parts.length === 0 ? undefined : parts.join('\n\n');
+}
