@@ -15,7 +15,7 @@ type Refund = Static<typeof Refund>;
 const VALID = '{"orderId": "42", "action": "refund", "amount": 50}';
 const AMOUNT_AS_TEXT = '{"orderId": "42", "action": "refund", "amount": "USD 50"}';
 const AMOUNT_AS_TEXT_AGAIN = '{"orderId": "42", "action": "refund", "amount": "fifty"}';
-const BAD_ACTION = '{"orderId": "42", "action": "REFUND", "amount": 50}';
+const BAD_ACTION = '{"orderId": "42", "action": "escalate", "amount": 50}';
 const NO_ORDER = '{"action": "refund", "amount": 50}';
 const NEGATIVE = '{"orderId": "42", "action": "refund", "amount": -5}';
 
