@@ -14,8 +14,14 @@ const knownKinds = new Set<string>([
 
 const networkCodes = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'UND_ERR_SOCKET']);
 
+/** Reads a field of a thrown value; a getter or Proxy trap that throws reads as absent. */
 function field(value: unknown, name: string): unknown {
-  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[name] : undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  try {
+    return (value as Record<string, unknown>)[name];
+  } catch {
+    return undefined;
+  }
 }
 
 /** Maps an HTTP status to the kind the gate reasons about. */

@@ -138,6 +138,11 @@ export class ProviderError extends Error {
 
   /** True for a `ProviderError` from any copy of this package (`instanceof` is not enough). */
   static isInstance(value: unknown): value is ProviderError {
-    return typeof value === 'object' && value !== null && marker in value;
+    if (typeof value !== 'object' || value === null) return false;
+    try {
+      return marker in value;
+    } catch {
+      return false;
+    }
   }
 }

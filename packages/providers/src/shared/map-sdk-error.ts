@@ -36,13 +36,33 @@ const networkCodes = new Set([
   'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED',
 ]);
 
+/** Reads a field; a getter or Proxy trap that throws reads as absent. */
 function field(value: unknown, name: string): unknown {
-  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[name] : undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  try {
+    return (value as Record<string, unknown>)[name];
+  } catch {
+    return undefined;
+  }
+}
+
+/** `instanceof` that a Proxy with a throwing `getPrototypeOf` trap cannot break. */
+function isA(value: unknown, type: ErrorClass | typeof TypeError): boolean {
+  try {
+    return value instanceof type;
+  } catch {
+    return false;
+  }
 }
 
 function messageOf(error: unknown): string {
   const message = field(error, 'message');
-  return typeof message === 'string' && message !== '' ? message : String(error);
+  if (typeof message === 'string' && message !== '') return message;
+  try {
+    return String(error);
+  } catch {
+    return '[unprintable error]';
+  }
 }
 
 /** The vendor error `type` of an API error: the SDK's `type`, or the one in its error body. */
@@ -59,7 +79,8 @@ function isSocketFailure(error: unknown): boolean {
   for (let current = error, depth = 0; current !== undefined && depth < 4; current = field(current, 'cause'), depth += 1) {
     const code = field(current, 'code');
     if (typeof code === 'string' && networkCodes.has(code)) return true;
-    if (current instanceof TypeError && /terminated|fetch failed|socket|network/i.test(current.message)) return true;
+    const message = field(current, 'message');
+    if (isA(current, TypeError) && typeof message === 'string' && /terminated|fetch failed|socket|network/i.test(message)) return true;
   }
   return false;
 }
@@ -103,13 +124,13 @@ export function mapSdkError(error: unknown, context: MapSdkErrorContext): Provid
   const make = (errorKind: ProviderErrorKind, message: string, extra: { status?: number; retryAfterMs?: number } = {}) =>
     new ProviderError({ message, errorKind, provider, cause: error, secrets, ...extra });
 
-  if (error instanceof classes.userAbort || isAbortLike(error)) {
+  if (isA(error, classes.userAbort) || isAbortLike(error)) {
     return make('aborted', `${label} request was aborted`);
   }
-  if (error instanceof classes.connectionTimeout || field(error, 'name') === 'TimeoutError') {
+  if (isA(error, classes.connectionTimeout) || field(error, 'name') === 'TimeoutError') {
     return make('timeout', `${label} request timed out: ${messageOf(error)}`);
   }
-  if (error instanceof classes.connection) {
+  if (isA(error, classes.connection)) {
     return make('network', `${label} connection failed: ${messageOf(error)}`);
   }
   const status = field(error, 'status');

@@ -23,13 +23,19 @@ export abstract class KeelError extends Error {
 
   /** True for any Keel error, from any copy of the package. */
   static isKeelError(value: unknown): value is KeelError {
-    return typeof value === 'object' && value !== null && baseMarker in value;
+    return hasMarker(value, baseMarker);
   }
 }
 
 /** Tests a value for an error marker without relying on `instanceof`. */
 export function hasMarker(value: unknown, marker: symbol): boolean {
-  return typeof value === 'object' && value !== null && marker in value;
+  if (typeof value !== 'object' || value === null) return false;
+  try {
+    return marker in value;
+  } catch {
+    // A Proxy whose `has` trap throws is no Keel error.
+    return false;
+  }
 }
 
 /** Longest message {@link reduceError} keeps, in characters. */

@@ -1,0 +1,61 @@
+import { Type } from '@sinclair/typebox';
+import { describe, expect, it } from 'vitest';
+import { KeelError } from '@keel/reliability';
+import { Agent, type AgentBuilder, type ModelProviderV1, tool } from '../index';
+import { scriptedModel } from '../test/index';
+
+/**
+ * A thrown value whose every trap throws (a hostile Proxy), a throwing `toString`, a symbol: from a
+ * provider, a tool, a guard, a rule, the feedback hook or the output fallback, none escapes raw.
+ * The run ends with its value or a typed Keel error.
+ */
+
+const trap = () => {
+  throw new Error('trap');
+};
+const hostileValues: Record<string, () => unknown> = {
+  'a Proxy throwing on every trap': () => new Proxy({}, { get: trap, has: trap, getPrototypeOf: trap, ownKeys: trap, getOwnPropertyDescriptor: trap }),
+  'an object whose toString throws': () => ({ toString: trap }),
+  'a symbol': () => Symbol('thrown'),
+};
+
+const Answer = Type.Object({ n: Type.Number() });
+const invalidThenValid = () => scriptedModel(['{"n": "x"}', '{"n": 1}']);
+
+const sources: Record<string, (thrown: () => unknown) => AgentBuilder<unknown>> = {
+  'a provider': (thrown) => {
+    const provider: ModelProviderV1 = { specificationVersion: 'v1', name: 'hostile', generate: async () => { throw thrown(); } };
+    return Agent.create({ provider, model: 'm' }) as AgentBuilder<unknown>;
+  },
+  'a tool': (thrown) =>
+    Agent.create({ provider: scriptedModel([{ toolCalls: [{ name: 'probe', arguments: {} }] }, 'done']), model: 'm' }).tool(
+      tool({ name: 'probe', description: 'probe', input: Type.Object({}), execute: () => { throw thrown(); } }),
+    ) as AgentBuilder<unknown>,
+  'a guard': (thrown) =>
+    Agent.create({ provider: scriptedModel([{ toolCalls: [{ name: 'probe', arguments: {} }] }, 'done']), model: 'm' })
+      .tool(tool({ name: 'probe', description: 'probe', input: Type.Object({}), execute: () => 'x' }))
+      .guards([() => { throw thrown(); }]) as AgentBuilder<unknown>,
+  "a rule's when": (thrown) =>
+    Agent.create({ provider: scriptedModel('ok'), model: 'm' }).reliability({ postDecide: [{ kind: 'hostile', then: 'ok', when: () => { throw thrown(); } }] }) as AgentBuilder<unknown>,
+  'a PreCheck when (async)': (thrown) =>
+    Agent.create({ provider: scriptedModel('ok'), model: 'm' }).reliability({ preCheck: [{ kind: 'hostile', then: 'continue', when: () => Promise.reject(thrown()) }] }) as AgentBuilder<unknown>,
+  'the feedback hook': (thrown) => Agent.create({ provider: invalidThenValid(), model: 'm' }).outputSchema(Answer, { feedbackForLLM: () => { throw thrown(); } }) as AgentBuilder<unknown>,
+  'the output fallback': (thrown) =>
+    Agent.create({ provider: scriptedModel('{"n": "x"}'), model: 'm' })
+      .outputSchema(Answer, { maxRetries: 0 })
+      .outputFallback({ fallback: () => { throw thrown(); } }) as AgentBuilder<unknown>,
+};
+
+describe.each(Object.entries(sources))('%s throwing', (_source, make) => {
+  it.each(Object.entries(hostileValues))('%s: a value or a typed Keel error', async (_value, thrown) => {
+    let outcome: unknown;
+    try {
+      outcome = await make(thrown).build().run('go');
+    } catch (error) {
+      expect(KeelError.isKeelError(error)).toBe(true);
+      expect(typeof (error as Error).message).toBe('string');
+      return;
+    }
+    expect(outcome).toMatchObject({ runId: expect.any(String) });
+  });
+});
