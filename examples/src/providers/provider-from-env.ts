@@ -1,5 +1,6 @@
 import type { ModelTarget } from '@keel/core';
-import { anthropic, openai } from '@keel/providers';
+import { anthropic } from '@keel/providers/anthropic';
+import { openai } from '@keel/providers/openai';
 
 /** Environment variables read by {@link providerFromEnv}. */
 type Environment = Readonly<Record<string, string | undefined>>;

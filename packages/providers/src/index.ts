@@ -1,6 +1,4 @@
-export { anthropic } from './anthropic/anthropic-provider';
-export type { AnthropicProviderOptions } from './anthropic/anthropic-provider';
-export { openai } from './openai/openai-provider';
-export type { OpenAIProviderOptions } from './openai/openai-provider';
-export { ProviderError } from './errors/provider-error';
-export type { ProviderErrorKind, ProviderErrorOptions } from './errors/provider-error';
+export { anthropic, type AnthropicProviderOptions } from './anthropic/index';
+export { MissingSdkError, type MissingSdkErrorOptions } from './errors/missing-sdk-error';
+export { ProviderError, type ProviderErrorKind, type ProviderErrorOptions } from './errors/provider-error';
+export { openai, type OpenAIProviderOptions } from './openai/index';

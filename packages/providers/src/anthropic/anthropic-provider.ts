@@ -1,5 +1,6 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import type { ModelCallOptions, ModelProviderV1, ModelRequest, ModelResponse, ModelStreamPart } from '@keel/core';
+import { loadSdk } from '../shared/load-sdk';
 import { secretsOf } from '../shared/redact-secrets';
 import { resolveModel } from '../shared/resolve-model';
 import { mapAnthropicError } from './map-anthropic-error';
@@ -31,31 +32,47 @@ export interface AnthropicProviderOptions {
 }
 
 const providerName = 'anthropic';
+/** The `@anthropic-ai/sdk` versions this adapter is written for (its optional peer dependency). */
+const anthropicSdkRange = '~1.12.0';
+
+interface Connection {
+  readonly client: Anthropic;
+  readonly toError: (error: unknown, signal: AbortSignal | undefined) => Error;
+}
 /** `max_tokens` when neither the request nor the options set one. */
 export const defaultAnthropicMaxTokens = 4096;
 
 /**
  * A Keel model provider on the Anthropic Messages API (official SDK). It never retries: the SDK
  * runs with `maxRetries: 0` so the reliability gate sees, counts and bills every attempt. Errors
- * are thrown as {@link ProviderError} with an exact `errorKind`.
+ * are thrown as {@link ProviderError} with an exact `errorKind`. The SDK (`@anthropic-ai/sdk`, an
+ * optional peer dependency) is loaded on the first call; when it is not installed, that call throws
+ * {@link MissingSdkError}.
  */
 export function anthropic(options: AnthropicProviderOptions = {}): ModelProviderV1 {
-  const client =
-    options.client ??
-    new Anthropic({
-      maxRetries: 0,
-      ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
-      ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
-      ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
-    });
   const cache = options.cache ?? false;
   const maxTokens = options.maxTokens ?? defaultAnthropicMaxTokens;
 
   const body = (request: ModelRequest) =>
     mapAnthropicRequest(request, { model: resolveModel(request.model, providerName), maxTokens, cache });
-  // The key the client sends, however it was given (option, environment, prebuilt client): redacted from every error.
-  const secrets = secretsOf([client.apiKey, client.authToken]);
-  const toError = (error: unknown, signal: AbortSignal | undefined) => mapAnthropicError(error, { provider: providerName, signal, secrets });
+
+  // The SDK is loaded on the first call: it is an optional peer dependency.
+  let connection: Promise<Connection> | undefined;
+  const connect = () =>
+    (connection ??= loadSdk(() => import('@anthropic-ai/sdk'), { sdk: '@anthropic-ai/sdk', range: anthropicSdkRange, provider: providerName }).then((sdk) => {
+      const client =
+        options.client ??
+        new sdk.default({
+          maxRetries: 0,
+          ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+          ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+          ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
+        });
+      // The key the client sends, however it was given (option, environment, prebuilt client): redacted from every error.
+      const secrets = secretsOf([client.apiKey, client.authToken]);
+      const classes = { userAbort: sdk.APIUserAbortError, connectionTimeout: sdk.APIConnectionTimeoutError, connection: sdk.APIConnectionError };
+      return { client, toError: (error: unknown, signal: AbortSignal | undefined) => mapAnthropicError(error, { provider: providerName, signal, secrets, classes }) };
+    }));
 
   return {
     specificationVersion: 'v1',
@@ -63,6 +80,7 @@ export function anthropic(options: AnthropicProviderOptions = {}): ModelProvider
 
     async generate(request: ModelRequest, callOptions: ModelCallOptions): Promise<ModelResponse> {
       const { signal } = callOptions;
+      const { client, toError } = await connect();
       try {
         const message = await client.messages.create(body(request), sdkRequestOptions(signal));
         return mapAnthropicResponse(message);
@@ -73,6 +91,7 @@ export function anthropic(options: AnthropicProviderOptions = {}): ModelProvider
 
     async *stream(request: ModelRequest, callOptions: ModelCallOptions): AsyncGenerator<ModelStreamPart, void, undefined> {
       const { signal } = callOptions;
+      const { client, toError } = await connect();
       try {
         const events = await client.messages.create({ ...body(request), stream: true }, sdkRequestOptions(signal));
         yield* mapAnthropicStream(events, { provider: providerName });

@@ -1,6 +1,7 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { ModelCallOptions, ModelProviderV1, ModelRequest, ModelResponse, ModelStreamPart } from '@keel/core';
 import { secretsOf } from '../shared/redact-secrets';
+import { loadSdk } from '../shared/load-sdk';
 import { resolveModel } from '../shared/resolve-model';
 import { mapOpenAIError } from './map-openai-error';
 import { mapOpenAIRequest } from './map-request';
@@ -42,6 +43,13 @@ export interface OpenAIProviderOptions {
 }
 
 const providerName = 'openai';
+/** The `openai` SDK versions this adapter is written for (its optional peer dependency). */
+const openaiSdkRange = '^6.30.0';
+
+interface Connection {
+  readonly client: OpenAI;
+  readonly toError: (error: unknown, signal: AbortSignal | undefined) => Error;
+}
 
 /**
  * The key to give the SDK: the option's; else none (the SDK reads its environment), except for a
@@ -60,25 +68,33 @@ function apiKeyOption(options: OpenAIProviderOptions): { apiKey?: string } {
  * A Keel model provider on the Chat Completions API (official SDK), so it also serves
  * OpenAI-compatible servers. It never retries: the SDK runs with `maxRetries: 0` so the
  * reliability gate sees, counts and bills every attempt. Errors are thrown as
- * {@link ProviderError} with an exact `errorKind`.
+ * {@link ProviderError} with an exact `errorKind`. The SDK (`openai`, an optional peer dependency)
+ * is loaded on the first call; when it is not installed, that call throws {@link MissingSdkError}.
  */
 export function openai(options: OpenAIProviderOptions = {}): ModelProviderV1 {
-  const client =
-    options.client ??
-    new OpenAI({
-      maxRetries: 0,
-      ...apiKeyOption(options),
-      ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
-      ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
-    });
   const structuredOutput = options.structuredOutput ?? false;
   const maxTokensField = options.maxTokensField ?? 'max_tokens';
 
   const body = (request: ModelRequest) =>
     mapOpenAIRequest(request, { model: resolveModel(request.model, providerName), structuredOutput, maxTokensField });
-  // The key the client sends, however it was given (option, environment, prebuilt client): redacted from every error.
-  const secrets = secretsOf([client.apiKey]);
-  const toError = (error: unknown, signal: AbortSignal | undefined) => mapOpenAIError(error, { provider: providerName, signal, secrets });
+
+  // The SDK is loaded on the first call: it is an optional peer dependency.
+  let connection: Promise<Connection> | undefined;
+  const connect = () =>
+    (connection ??= loadSdk(() => import('openai'), { sdk: 'openai', range: openaiSdkRange, provider: providerName }).then((sdk) => {
+      const client =
+        options.client ??
+        new sdk.default({
+          maxRetries: 0,
+          ...apiKeyOption(options),
+          ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+          ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
+        });
+      // The key the client sends, however it was given (option, environment, prebuilt client): redacted from every error.
+      const secrets = secretsOf([client.apiKey]);
+      const classes = { userAbort: sdk.APIUserAbortError, connectionTimeout: sdk.APIConnectionTimeoutError, connection: sdk.APIConnectionError };
+      return { client, toError: (error: unknown, signal: AbortSignal | undefined) => mapOpenAIError(error, { provider: providerName, signal, secrets, classes }) };
+    }));
 
   return {
     specificationVersion: 'v1',
@@ -86,6 +102,7 @@ export function openai(options: OpenAIProviderOptions = {}): ModelProviderV1 {
 
     async generate(request: ModelRequest, callOptions: ModelCallOptions): Promise<ModelResponse> {
       const { signal } = callOptions;
+      const { client, toError } = await connect();
       try {
         const completion = await client.chat.completions.create(body(request), sdkRequestOptions(signal));
         return mapOpenAIResponse(completion, { provider: providerName });
@@ -96,6 +113,7 @@ export function openai(options: OpenAIProviderOptions = {}): ModelProviderV1 {
 
     async *stream(request: ModelRequest, callOptions: ModelCallOptions): AsyncGenerator<ModelStreamPart, void, undefined> {
       const { signal } = callOptions;
+      const { client, toError } = await connect();
       try {
         const chunks = await client.chat.completions.create(
           { ...body(request), stream: true, stream_options: { include_usage: true } },

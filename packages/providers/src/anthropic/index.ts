@@ -1,0 +1,1 @@
+export { anthropic, type AnthropicProviderOptions } from './anthropic-provider';

@@ -1,0 +1,1 @@
+export { openai, type OpenAIProviderOptions } from './openai-provider';

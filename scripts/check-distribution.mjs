@@ -1,0 +1,145 @@
+#!/usr/bin/env node
+/**
+ * Checks what users install, as they install it. Run after `pnpm build`:
+ *  1. packs every public package (`pnpm pack`: workspace ranges and publishConfig applied) and
+ *     checks the packed package.json has no source condition and ships README, LICENSE, engines;
+ *  2. lints each tarball with `publint --strict` and `attw` (every resolution profile, node10 too);
+ *  3. installs the tarballs into a fresh project with one provider SDK only and runs an ESM and a
+ *     CommonJS agent (scripted, then OpenAI over a local server; Anthropic reports its SDK missing);
+ *  4. bundles core + reliability from that install for the browser (any Node built-in fails the
+ *     build) and runs the bundle where code generation is forbidden, on Node and on Deno;
+ *  5. bundles the offline demo and runs it on Bun and Deno (installed from npm).
+ * Only package installs use the network.
+ */
+import { execFileSync } from 'node:child_process';
+import { builtinModules } from 'node:module';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const fixtures = join(root, 'scripts', 'distribution');
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+const work = mkdtempSync(join(tmpdir(), 'keel-distribution-'));
+const RUNTIMES = { bun: '1.4.5', deno: '2.9.6' };
+// No key may turn the offline checks into live calls.
+const env = { ...process.env };
+for (const name of ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'OPENAI_BASE_URL']) delete env[name];
+
+function run(command, args, options = {}) {
+  return execFileSync(command, args, { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', env, ...options });
+}
+function step(title) {
+  console.log(`\n── ${title}`);
+}
+function fail(message) {
+  console.error(`✗ ${message}`);
+  process.exit(1);
+}
+
+// 1. Pack.
+step('pack');
+const tarballs = join(work, 'tarballs');
+mkdirSync(tarballs);
+const packages = readdirSync(join(root, 'packages'))
+  .map((folder) => join(root, 'packages', folder))
+  .filter((folder) => existsSync(join(folder, 'package.json')) && !JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')).private);
+const packed = new Map();
+for (const folder of packages) {
+  const file = run('pnpm', ['pack', '--pack-destination', tarballs], { cwd: folder }).trim().split('\n').at(-1);
+  const unpacked = join(work, 'unpacked', folder.split('/').at(-1));
+  mkdirSync(unpacked, { recursive: true });
+  run('tar', ['-xzf', file, '-C', unpacked]);
+  const manifest = JSON.parse(readFileSync(join(unpacked, 'package', 'package.json'), 'utf8'));
+  if (JSON.stringify(manifest.exports ?? {}).includes('@keel/source')) fail(`${manifest.name}: the packed exports still carry the @keel/source condition`);
+  if (JSON.stringify(manifest).includes('workspace:')) fail(`${manifest.name}: a workspace: range was published`);
+  for (const shipped of ['README.md', 'LICENSE', 'dist']) if (!existsSync(join(unpacked, 'package', shipped))) fail(`${manifest.name}: ${shipped} is not in the tarball`);
+  if (!manifest.engines?.node) fail(`${manifest.name}: no engines.node`);
+  packed.set(manifest.name, { file, folder: join(unpacked, 'package') });
+  console.log(`✓ ${manifest.name}: ${file.split('/').at(-1)}`);
+}
+
+// 2. Lint the tarballs.
+step('publint --strict and attw');
+for (const [name, { file, folder }] of packed) {
+  run(bin('publint'), ['--strict', '--pack', 'false', folder], { stdio: ['ignore', 'ignore', 'inherit'] });
+  run(bin('attw'), ['--format', 'ascii', file], { stdio: ['ignore', 'ignore', 'inherit'] });
+  console.log(`✓ ${name}`);
+}
+
+// 3. A fresh project with the tarballs and one provider SDK.
+step('fresh project from the tarballs (ESM and CommonJS)');
+const app = join(work, 'app');
+mkdirSync(app);
+const local = Object.fromEntries([...packed].map(([name, { file }]) => [name, `file:${file}`]));
+const rootManifest = JSON.parse(readFileSync(join(root, 'packages', 'core', 'package.json'), 'utf8'));
+const providersManifest = JSON.parse(readFileSync(join(root, 'packages', 'providers', 'package.json'), 'utf8'));
+writeFileSync(
+  join(app, 'package.json'),
+  JSON.stringify({
+    name: 'keel-distribution-app',
+    private: true,
+    type: 'module',
+    dependencies: { ...local, '@sinclair/typebox': rootManifest.dependencies['@sinclair/typebox'], openai: providersManifest.peerDependencies.openai },
+    // The tarballs depend on each other by version: resolve those to the tarballs, not the registry.
+    overrides: local,
+  }),
+);
+run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd: app, stdio: ['ignore', 'ignore', 'inherit'] });
+if (existsSync(join(app, 'node_modules', '@anthropic-ai', 'sdk'))) fail('@anthropic-ai/sdk was installed though no one asked for it');
+cpSync(join(fixtures, 'app.mjs'), join(app, 'app.mjs'));
+cpSync(join(fixtures, 'app.cjs'), join(app, 'app.cjs'));
+console.log(run('node', ['app.mjs'], { cwd: app }).trim());
+console.log(run('node', ['app.cjs'], { cwd: app }).trim());
+
+// 4. The browser bundle of core + reliability, run without code generation.
+step('browser bundle (esbuild, platform browser)');
+const esbuild = await import(join(root, 'node_modules', 'esbuild', 'lib', 'main.js'));
+const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
+const noNodeBuiltins = {
+  name: 'no-node-builtins',
+  setup(build) {
+    build.onResolve({ filter: /.*/ }, (args) =>
+      builtins.has(args.path) || args.path.startsWith('node:') ? { errors: [{ text: `Node built-in "${args.path}" imported by ${args.importer}` }] } : undefined,
+    );
+  },
+};
+cpSync(join(fixtures, 'browser-entry.mjs'), join(app, 'browser-entry.mjs'));
+const browserBundle = join(app, 'browser-bundle.mjs');
+await esbuild.build({ entryPoints: [join(app, 'browser-entry.mjs')], bundle: true, platform: 'browser', format: 'esm', outfile: browserBundle, plugins: [noNodeBuiltins], logLevel: 'error' });
+console.log(`✓ bundled with no Node built-in (${Math.round(readFileSync(browserBundle).length / 1024)} KiB)`);
+console.log(`node, code generation forbidden: ${run('node', ['--disallow-code-generation-from-strings', browserBundle]).trim()}`);
+
+// 5. Bun and Deno, from npm.
+step(`Bun ${RUNTIMES.bun} and Deno ${RUNTIMES.deno}`);
+const runtimes = join(root, 'node_modules', '.cache', 'keel-runtimes');
+const runtimeBin = (name) => join(runtimes, 'node_modules', '.bin', name);
+if (!existsSync(runtimeBin('bun')) || !existsSync(runtimeBin('deno'))) {
+  mkdirSync(runtimes, { recursive: true });
+  writeFileSync(join(runtimes, 'package.json'), JSON.stringify({ private: true }));
+  run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...Object.entries(RUNTIMES).map(([name, version]) => `${name}@${version}`)], { cwd: runtimes, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+console.log(`deno, no permissions: ${run(runtimeBin('deno'), ['run', '--no-prompt', browserBundle], { cwd: app }).trim()}`);
+const demoBundle = join(work, 'demo.mjs');
+await esbuild.build({
+  entryPoints: [join(root, 'examples', 'src', 'demo.ts')],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  conditions: ['@keel/source'],
+  external: ['@anthropic-ai/sdk', 'openai'],
+  outfile: demoBundle,
+  logLevel: 'error',
+});
+const expected = run('node', [demoBundle]);
+if (!expected.includes('Value: {"action":"refund","amount":50}')) fail('the demo bundle did not run on Node');
+for (const [runtime, args] of [['bun', [demoBundle]], ['deno', ['run', '--allow-env', '--allow-read', demoBundle]]]) {
+  const output = run(runtimeBin(runtime), args, { cwd: work });
+  const strip = (text) => text.replace(/\(\d+(\.\d+)? ms\)/g, '(ms)').replace(/run [0-9a-f]{8}/g, 'run <id>');
+  if (strip(output) !== strip(expected)) fail(`the demo printed something else on ${runtime}:\n${output}`);
+  console.log(`✓ demo on ${runtime}: ${output.split('\n').filter((line) => line.startsWith('===')).length} scenarios, same trace as on Node`);
+}
+
+rmSync(work, { recursive: true, force: true });
+console.log('\n✓ distribution checks passed');
