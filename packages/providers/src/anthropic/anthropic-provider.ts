@@ -74,6 +74,9 @@ export function anthropic(options: AnthropicProviderOptions = {}): ModelProvider
       return { client, toError: (error: unknown, signal: AbortSignal | undefined) => mapAnthropicError(error, { provider: providerName, signal, secrets, classes }) };
     }));
 
+  // Start loading now, so the first call does not wait for it; a failure is reported by that call.
+  connect().catch(() => undefined);
+
   return {
     specificationVersion: 'v1',
     name: providerName,

@@ -96,6 +96,9 @@ export function openai(options: OpenAIProviderOptions = {}): ModelProviderV1 {
       return { client, toError: (error: unknown, signal: AbortSignal | undefined) => mapOpenAIError(error, { provider: providerName, signal, secrets, classes }) };
     }));
 
+  // Start loading now, so the first call does not wait for it; a failure is reported by that call.
+  connect().catch(() => undefined);
+
   return {
     specificationVersion: 'v1',
     name: providerName,
