@@ -66,8 +66,8 @@ const toNano = (usd: number) => Math.round(usd * NANO);
  * before it reads, so the overshoot is bounded by the calls in flight in the fleet when the limit
  * is crossed. When Redis cannot be reached the budget fails closed (kind
  * `shared-budget-unavailable`) unless `whenUnavailable` is `open`; debits that could not be
- * stored are kept and added to the next one. Works beside the run-level `costBudget` /
- * `tokenBudget` rules: list them together in `preCheck`.
+ * stored are kept and added to the next one. Works with the run-level `costBudget` /
+ * `tokenBudget` rules: the same PreCheck phase and error, listed together in `preCheck`.
  *
  * Wire it with `.reliability({ preCheck: [...budget.preCheck] }).on('model.response', budget.debit)`.
  */
