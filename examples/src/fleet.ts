@@ -31,7 +31,7 @@ const model = scriptedModel((request) => {
 });
 
 const backoff = sharedBackoff({ redis, key: 'example:backoff:scripted' });
-/** One agent per tenant (a builder: the worker adds its progress listeners): the same model, its own fleet-wide budget. */
+/** One agent per tenant (a builder: the worker builds it): the same model, its own fleet-wide budget. */
 const agentFor = (tenant: string, tokens: number): AgentBuilder<string> => {
   const budget = sharedBudget({ redis, key: `example:budget:${tenant}`, limit: { tokens } });
   return Agent.create({ provider: model, model: 'scripted' })

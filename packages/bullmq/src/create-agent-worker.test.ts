@@ -63,7 +63,7 @@ describe('createAgentWorker and enqueueRun', () => {
     let streamed = 0;
     const stream = model.stream as NonNullable<typeof model.stream>;
     const provider = { ...model, generate: model.generate, stream: (...args: Parameters<typeof stream>) => (streamed++, stream(...args)) };
-    // A builder: the worker adds its progress listeners and builds it; runs use run(), not stream().
+    // A builder: the worker builds it; runs use run(), not stream().
     const agent = Agent.create({ provider, model: 'm' })
       .tool(lookup)
       .outputSchema({ parse: (value: unknown) => value as { answer: number } });
@@ -91,10 +91,13 @@ describe('createAgentWorker and enqueueRun', () => {
     expect(await jobs.getJobCounts('completed', 'wait', 'active')).toEqual({ completed: 1, wait: 0, active: 0 });
   });
 
-  it('reports progress for a built agent too, read from its stream', async () => {
+  it('reports progress for a built agent too: retries included, without streaming', async () => {
     const { name, jobs, events } = await queue();
     const model = scriptedModel([Object.assign(new Error('busy'), { status: 529 }), 'done']);
-    worker(name, { assistant: Agent.create({ provider: model, model: 'm' }).build() });
+    let streamed = 0;
+    const stream = model.stream as NonNullable<typeof model.stream>;
+    const provider = { ...model, generate: model.generate, stream: (...args: Parameters<typeof stream>) => (streamed++, stream(...args)) };
+    worker(name, { assistant: Agent.create({ provider, model: 'm' }).build() });
     const progress: RunJobProgress[] = [];
     events.on('progress', ({ data }) => void progress.push(data as RunJobProgress));
     const job = await enqueueRun(jobs, { agent: 'assistant', input: 'hi' });
@@ -102,6 +105,7 @@ describe('createAgentWorker and enqueueRun', () => {
     expect(summary).toMatchObject({ text: 'done', attempts: 2, steps: 1 });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(progress.at(-1)).toMatchObject({ step: 1, retries: 1, last: 'step-end' });
+    expect(streamed).toBe(0);
   });
 
   it('fails a non-transient failure for good, with its kind, whatever the job’s attempts', async () => {

@@ -11,11 +11,7 @@ export interface AgentWorkerOptions {
   readonly connection: ConnectionOptions;
   /** The queue's name. */
   readonly queue: string;
-  /**
-   * The agents this worker runs, by the name jobs give. Prefer builders (`Agent.create(...)…`
-   * without `.build()`): the worker adds the listeners that report progress and builds them. A
-   * built agent works too; its progress is then read from `stream()`, so its provider calls stream.
-   */
+  /** The agents this worker runs, by the name jobs give: built agents, or builders it builds. */
   readonly agents: Readonly<Record<string, WorkerAgent>>;
   /** Jobs run at once by this worker. Default 1. */
   readonly concurrency?: number;
@@ -49,8 +45,8 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
   const processor = async (job: Job<RunJobData, RunJobSummary>, _token?: string, signal?: AbortSignal): Promise<RunJobSummary> => {
     if (!isRunJobData(job.data)) throw new UnrecoverableError('bad-request: the job data is not an agent run (use enqueueRun)');
     const { agent: name, input, conversationId, tenant } = job.data;
-    const run = runners.get(name);
-    if (!run) throw new UnrecoverableError(`bad-request: this worker has no agent named "${name}"`);
+    const runner = runners.get(name);
+    if (!runner) throw new UnrecoverableError(`bad-request: this worker has no agent named "${name}"`);
     const runId = `${queue}:${job.id}`;
     let progress: RunJobProgress = { step: 0, retries: 0, toolCalls: 0, last: 'start' };
     // Progress updates go out one at a time, never holding the run; a failed update is dropped.
@@ -72,7 +68,7 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
       ...(runTimeoutMs === undefined ? {} : { timeoutMs: runTimeoutMs }),
     };
     try {
-      const result = await run(input, runOptions, onProgress);
+      const result = await runner.run(input, runOptions, onProgress);
       await reporting;
       return {
         runId: result.runId,
@@ -114,6 +110,7 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
     worker,
     async close(force = false) {
       await worker.close(force);
+      for (const runner of runners.values()) runner.detach();
       const listener = await subscriber.catch(() => undefined);
       listener?.disconnect();
     },
