@@ -22,6 +22,17 @@ describe('several JSON values in one reply', () => {
     expect(await validateOutput(text, refund)).toEqual({ ok: true, value: { action: 'reject', amount: 0 }, repairs: ['prose-removed', 'candidate-selected'], coercions: [], issues: [] });
   });
 
+  it('never falls back to a valid draft when the final answer after it is invalid', async () => {
+    const check = await validateOutput('Draft: {"action": "refund", "amount": 40}\nFinal: {"action": "refund", "amount": "50 USD"}', refund);
+    expect(check.ok).toBe(false);
+    if (check.ok) return;
+    expect(check.failure.issues).toEqual([{ path: ['amount'], pathText: 'amount', kind: 'type', expected: 'number', received: '50 USD', message: 'must be number' }]);
+  });
+
+  it('ignores a bracketed aside of another shape after the answer', async () => {
+    expect(await validateOutput('{"action": "refund", "amount": 40} (see [1])', refund)).toMatchObject({ ok: true, value: { action: 'refund', amount: 40 }, repairs: ['prose-removed', 'candidate-selected'] });
+  });
+
   it('accepts the same value given twice', async () => {
     const check = await validateOutput('{"action": "refund", "amount": 5}\n```json\n{"action": "refund", "amount": 5}\n```', refund);
     expect(check).toMatchObject({ ok: true, value: { action: 'refund', amount: 5 } });

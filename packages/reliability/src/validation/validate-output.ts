@@ -54,9 +54,10 @@ const NONE: readonly never[] = Object.freeze([]);
 /**
  * Turns model text into a validated value: local JSON extraction and lossless repair (zero model
  * calls), schema-guided coercion, then the schema. When the reply holds several JSON values, each
- * is validated: exactly one valid value is taken (`candidate-selected`); several different valid
- * values are a parse failure asking for exactly one; with none valid, the one with the fewest
- * issues is reported. A failure is a {@link ValidationFailure} at stage `json-parse` or
+ * is validated: exactly one valid value is taken (`candidate-selected`) unless an invalid value of
+ * the same shape follows it (then that later value is reported); several different valid values
+ * are a parse failure asking for exactly one; with none valid, the one with the fewest issues is
+ * reported. A failure is a {@link ValidationFailure} at stage `json-parse` or
  * `schema-validate`.
  */
 export async function validateOutput<T>(text: string, validator: SchemaValidator<T>, options: ValidateOutputOptions = {}): Promise<OutputCheck<T>> {
@@ -118,10 +119,23 @@ function decide<T>(text: string, judged: readonly Judged[], validator: SchemaVal
       );
     }
     const chosen = valid[valid.length - 1] as Judged;
-    return { ok: true, value: chosen.value as T, repairs: repairsOf(chosen, several), coercions: chosen.coercions, issues: NONE };
+    // A later invalid value of the same shape (a final answer after a valid draft) is the answer
+    // the model meant: never fall back to the draft silently, report the final one instead.
+    const later = judged.slice(judged.lastIndexOf(chosen) + 1).filter((entry) => sameShape(entry.candidate.value, chosen.candidate.value));
+    if (later.length === 0) return { ok: true, value: chosen.value as T, repairs: repairsOf(chosen, several), coercions: chosen.coercions, issues: NONE };
+    return invalid(text, later[later.length - 1] as Judged, several, validator, options);
   }
   let best = judged[0] as Judged;
   for (const entry of judged) if (entry.issues.length < best.issues.length) best = entry;
+  return invalid(text, best, several, validator, options);
+}
+
+/** Both objects or both arrays: two answers to the same question, not an answer and an aside. */
+function sameShape(left: unknown, right: unknown): boolean {
+  return Array.isArray(left) === Array.isArray(right) && typeof left === typeof right;
+}
+
+function invalid<T>(text: string, best: Judged, several: boolean, validator: SchemaValidator<T>, options: ValidateOutputOptions): OutputCheck<T> {
   if (options.strict === false) {
     const partial = best.partial ?? best;
     return { ok: true, value: partial.value as T, repairs: repairsOf(best, several), coercions: partial.coercions, issues: withShapes(partial.issues, validator.jsonSchema) };
