@@ -11,6 +11,8 @@ import { measureAiSdkOverhead } from './peers/ai-sdk-overhead';
 import { measureFleet } from './fleet/measure-fleet';
 import { measureFootprint } from './peers/footprint';
 import { measurePromptGrowth } from './prompt-growth';
+import { measureGrowth } from './growth';
+import { measureIndependent } from './independent/measure-independent';
 import { measureRecovery } from './recovery/measure-recovery';
 import { measureValidationOverhead } from './validation-overhead';
 
@@ -26,6 +28,10 @@ step('Validation + feedback work per failed attempt');
 const validation = await measureValidationOverhead();
 step('Recovery on the malformed-output corpus');
 const recovery = await measureRecovery();
+step('Recovery on the independent corpus, with a model that reads feedback for its meaning');
+const independent = await measureIndependent();
+step('Costs as the work grows');
+const growthTables = await measureGrowth();
 step('Prompt growth over 3 attempts');
 const growth = await measurePromptGrowth();
 step('Cold import time and bundle size');
@@ -53,6 +59,7 @@ side by side, are the figures to read.
 | Keel overhead per step under 5x the bare baseline | ${overhead.keelOverBare.toFixed(1)}x | ${verdict(overhead.keelOverBare < 5)} |
 | heap flat over ${heap.runs.toLocaleString('en')} runs | ${heap.growthMb.toFixed(2)} MB | ${verdict(Math.abs(heap.growthMb) < 1)} |
 | every recoverable output recovered, syntax repaired locally, ≤ 1 re-ask per semantic defect set | ${recovery.targets.filter((target) => target.met).length} of ${recovery.targets.length} checks | ${verdict(recovery.targets.every((target) => target.met))} |
+${independent.targets.map((target) => `| ${target.name} | ${target.figure} | ${verdict(target.met)} |`).join('\n')}
 | prompt of attempt 3 ≤ 1.5x attempt 1 | ${growth.keelRatio.toFixed(2)}x | ${verdict(growth.keelRatio <= 1.5)} |
 ${
   fleet.overshoot
@@ -86,6 +93,8 @@ includes local JSON extraction, issue normalisation and writing the prose feedba
 figure sends the validator's raw errors.
 
 ${recovery.markdown}
+${independent.markdown}
+${growthTables.markdown}
 ## Prompt growth per attempt
 
 20 kept messages (about 1 KB each) and an 8 KB invalid output; tokens counted with a BPE tokenizer:
@@ -113,5 +122,7 @@ Keel / bare ${overhead.keelOverBare.toFixed(2)}x, Keel / AI SDK ${overhead.keelO
 Heap growth over ${heap.runs} runs: ${heap.growthMb.toFixed(2)} MB
 Validation + feedback / bare ajv: ${validation.ratio.toFixed(2)}x
 Recovery (Keel default): ${recovery.overall.keel.recoveredPct.toFixed(1)}% recovered, ${recovery.overall.keel.meanCalls.toFixed(2)} calls, ${recovery.overall.keel.meanPromptTokens.toFixed(0)} prompt tokens per output
+Independent corpus: Keel / fair baseline ${independent.callsRatio.toFixed(2)}x calls, ${independent.tokensRatio.toFixed(2)}x tokens per recovered output
+Metrics listener: ${growthTables.listenerRatio.toFixed(2)}x; 1,000 concurrent / sequential: ${growthTables.concurrencyRatio.toFixed(2)}x
 Prompt attempt 3 / attempt 1: ${growth.keelRatio.toFixed(2)}x (accumulate ${growth.accumulateRatio.toFixed(2)}x)
 Wrote ${target}`);

@@ -10,12 +10,16 @@ export const RefundSchema = Type.Object(
 const LookupInput = Type.Object({ orderId: Type.String() });
 const lookup = async ({ orderId }: { orderId: string }) => ({ orderId, paid: 50, status: 'damaged' });
 
-/** A Keel agent with one tool and a validated final answer, on the zero-latency model. */
-export function keelAgent() {
+/** The builder of {@link keelAgent}, for variants (listeners). */
+export function keelAgentBuilder() {
   return Agent.create({ provider: zeroLatencyModel(toolTurn, finalTurn), model: 'bench' })
     .tool(tool({ name: 'lookup_order', description: 'Look up an order', input: LookupInput, execute: lookup }))
-    .outputSchema(RefundSchema)
-    .build();
+    .outputSchema(RefundSchema);
+}
+
+/** A Keel agent with one tool and a validated final answer, on the zero-latency model. */
+export function keelAgent() {
+  return keelAgentBuilder().build();
 }
 
 /** The same work by hand: call, validate tool args, run the tool, call again, JSON.parse, compiled ajv validate. */

@@ -35,7 +35,7 @@ export async function measurePromptGrowth(): Promise<PromptGrowth> {
   }
   // Two different defects, so the stuck-loop rule does not stop the run after attempt 2.
   const notes = 'The customer reports the parcel arrived crushed; photos attached. '.repeat(125);
-  const outputs = [JSON.stringify({ action: 'refund', amount: 'USD 50', notes }), JSON.stringify({ action: 'REFUND', amount: 50, notes })];
+  const outputs = [JSON.stringify({ action: 'refund', amount: 'USD 50', notes }), JSON.stringify({ action: 'maybe', amount: 50, notes })];
   const model = scriptedModel([...outputs, JSON.stringify({ action: 'refund', amount: 50, notes: '' })]);
   const agent = Agent.create({ provider: model, model: 'bench' }).system('Decide refunds as JSON.').outputSchema(NotedRefund, { maxRetries: 2 }).build();
   await agent.run([...history, { role: 'user', content: 'Refund order A-1182?' }]);

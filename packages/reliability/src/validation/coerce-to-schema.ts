@@ -57,7 +57,8 @@ function hasType(value: unknown, types: readonly string[]): boolean {
 /**
  * Applies the fixes a schema makes unique and lossless, as a lax-mode parser does: a numeric
  * string where a number or integer is required (`"50"` → 50; never `"USD 50"`), `"true"`/`"false"`
- * where a boolean is, a single value where an array is (as its one item), a string that matches
+ * where a boolean is, a single value where an array is (as its one item; never a string holding
+ * `,`, `;`, `|` or a line break, which may be several items), a string that matches
  * exactly one allowed value once trimmed and compared case-insensitively, and `null` for an
  * optional property that does not allow it (removed). Only places whose value the schema rejects
  * are touched; the input is never mutated (changed containers are copied). Walks the value once,
@@ -95,7 +96,8 @@ function coerce(value: unknown, schema: Schema, path: IssuePath, out: Coercion[]
       out.push({ path, kind: 'boolean-from-string', from: current, to: current === 'true' });
       return current === 'true';
     }
-    if (types.includes('array') && current !== null && current !== undefined) {
+    // A string holding separators ("a, b") may be one item or several: ambiguous, left to feedback.
+    if (types.includes('array') && current !== null && current !== undefined && !(typeof current === 'string' && /[,;|\n]/.test(current))) {
       out.push({ path, kind: 'single-to-array', from: current, to: [current] });
       current = [current];
     }

@@ -95,6 +95,11 @@ describe('schema-guided coercion', () => {
     expect(check.failure.issues.map((issue) => issue.path[0])).toEqual(['total', 'count', 'paid', 'size']);
   });
 
+  it('never wraps a string that may hold several items', async () => {
+    const check = await validateOutput('{"total": 1, "count": 1, "paid": true, "tags": "gift, red", "size": "small"}', order);
+    expect(check).toMatchObject({ ok: false, failure: { issues: [{ path: ['tags'], kind: 'type' }] } });
+  });
+
   it('leaves a null alone where the property is required', () => {
     const check = checkOutput('{"total": 1, "count": 1, "paid": true, "tags": [], "size": "small", "note": "x"}', order);
     expect(check).toMatchObject({ ok: true, coercions: [] });

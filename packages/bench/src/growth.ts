@@ -1,0 +1,172 @@
+import { Agent, type Message, type ModelProviderV1 } from '@keel/core';
+import { checkOutput, extractJson, formatFeedback, toValidator } from '@keel/reliability';
+import { Type } from '@sinclair/typebox';
+import { compare, pairedRatio, type Timing } from './measure';
+import { keelAgent, keelAgentBuilder } from './overhead';
+import { finalTurn } from './zero-latency-model';
+
+/** One row of a growth table: the input size and the time it took. */
+export interface GrowthRow {
+  readonly size: number;
+  readonly label: string;
+  readonly timing: Timing;
+}
+
+const answering: ModelProviderV1 = { specificationVersion: 'v1', name: 'zero-latency', generate: async () => finalTurn };
+
+function conversation(length: number): Message[] {
+  return Array.from({ length }, (_, index): Message => (index % 2 === 0 ? { role: 'user', content: `Question ${index}: what is the status of order A-${1000 + index}?` } : { role: 'assistant', content: [{ type: 'text', text: `Order A-${1000 + index} shipped on Monday.` }] }));
+}
+
+/** Per-step cost of a run whose input holds `length` kept messages (one step, zero-latency model). */
+async function perStep(): Promise<GrowthRow[]> {
+  const agent = Agent.create({ provider: answering, model: 'bench' }).build();
+  const sizes = [10, 100, 1000, 5000];
+  const inputs = new Map(sizes.map((size) => [size, [...conversation(size - 1), { role: 'user', content: 'And order A-1?' } as Message]]));
+  const timings = await compare(
+    sizes.map((size) => ({ name: String(size), run: () => agent.run(inputs.get(size) as Message[]) })),
+    { rounds: 12, batch: 40, warmup: 100 },
+  );
+  return sizes.map((size) => ({ size, label: `${size.toLocaleString('en')} messages`, timing: timings.get(String(size)) as Timing }));
+}
+
+/** A JSON-like reply of about `bytes` characters with bare keys, single quotes and trailing commas, in prose. */
+function repairable(bytes: number): string {
+  const items: string[] = [];
+  let length = 40;
+  for (let index = 0; length < bytes; index++) {
+    const item = `{sku: 'SKU-${index}', qty: ${1 + (index % 5)}, tags: ['a', 'b',],}`;
+    items.push(item);
+    length += item.length + 2;
+  }
+  return `Here it is: {items: [${items.join(', ')}]} Thanks.`;
+}
+
+async function repairTime(): Promise<GrowthRow[]> {
+  const sizes = [1024, 100 * 1024, 1024 * 1024];
+  const texts = new Map(sizes.map((size) => [size, repairable(size)]));
+  for (const text of texts.values()) if (!extractJson(text).ok) throw new Error('the growth input did not repair');
+  const timings = await compare(
+    sizes.map((size) => ({ name: String(size), run: async () => extractJson(texts.get(size) as string) })),
+    { rounds: 6, batch: 3, warmup: 3 },
+  );
+  return sizes.map((size) => ({ size, label: size >= 1024 * 1024 ? `${size / 1024 / 1024} MB` : `${size / 1024} KB`, timing: timings.get(String(size)) as Timing }));
+}
+
+const Items = Type.Object({ items: Type.Array(Type.Object({ sku: Type.String(), size: Type.Union([Type.Literal('S'), Type.Literal('M'), Type.Literal('L')]), price: Type.Number() })) });
+
+async function feedbackTime(): Promise<GrowthRow[]> {
+  const validator = toValidator(Items);
+  const sizes = [10, 100, 1000];
+  const texts = new Map(sizes.map((size) => [size, JSON.stringify({ items: Array.from({ length: size }, (_, index) => ({ sku: `A${index}`, size: 'XL', price: `${index} EUR` })) })]));
+  const feedback = (size: number) => {
+    const check = checkOutput(texts.get(size) as string, validator, { coerce: false });
+    if (check instanceof Promise || check.ok) throw new Error('the growth input did not fail');
+    return formatFeedback({ stage: 'schema-validate', issues: check.failure.issues });
+  };
+  const timings = await compare(
+    sizes.map((size) => ({ name: String(size), run: async () => feedback(size) })),
+    { rounds: 8, batch: 5, warmup: 5 },
+  );
+  return sizes.map((size) => ({ size, label: `${size.toLocaleString('en')} bad items`, timing: timings.get(String(size)) as Timing }));
+}
+
+/** Per-run cost of 1,000 runs started at once against 1,000 runs one after another. */
+async function concurrency(): Promise<{ concurrentUs: number; sequentialUs: number; ratio: number }> {
+  const agent = keelAgent();
+  const runs = 1000;
+  const sequential = async () => {
+    for (let index = 0; index < runs; index++) await agent.run('Refund order A-1182');
+  };
+  const concurrent = () => Promise.all(Array.from({ length: runs }, () => agent.run('Refund order A-1182')));
+  const timings = await compare(
+    [
+      { name: 'sequential', run: sequential },
+      { name: 'concurrent', run: concurrent },
+    ],
+    { rounds: 8, batch: 1, warmup: 2 },
+  );
+  const sequentialUs = (timings.get('sequential') as Timing).medianUs / runs;
+  const concurrentUs = (timings.get('concurrent') as Timing).medianUs / runs;
+  return { concurrentUs, sequentialUs, ratio: concurrentUs / sequentialUs };
+}
+
+const METRIC_EVENTS = [
+  'run.start',
+  'run.end',
+  'step.start',
+  'step.end',
+  'model.request',
+  'model.response',
+  'model.error',
+  'tool.start',
+  'tool.end',
+  'tool.validation',
+  'tool.retry',
+  'validation.failed',
+  'reliability.retry',
+  'reliability.recovered',
+  'output.repaired',
+] as const;
+
+/** Keel's run with a metrics listener on 15 events against the same run without: per-round ratios. */
+async function listenerOverhead(): Promise<{ with: Timing; without: Timing; median: number; p25: number; p75: number }> {
+  const counts = new Map<string, number>();
+  const plain = keelAgent();
+  const observed = METRIC_EVENTS.reduce(
+    (next, name) => next.on(name, () => void counts.set(name, (counts.get(name) ?? 0) + 1)),
+    keelAgentBuilder(),
+  ).build();
+  const timings = await compare(
+    [
+      { name: 'with', run: () => observed.run('Refund order A-1182') },
+      { name: 'without', run: () => plain.run('Refund order A-1182') },
+    ],
+    { rounds: 40, batch: 200, warmup: 1000 },
+  );
+  const withListener = timings.get('with') as Timing;
+  const without = timings.get('without') as Timing;
+  return { with: withListener, without, ...pairedRatio(withListener, without) };
+}
+
+/** Every growth measurement, and the markdown for docs/benchmarks.md. */
+export async function measureGrowth(): Promise<{ markdown: string; listenerRatio: number; listenerP75: number; concurrencyRatio: number }> {
+  const steps = await perStep();
+  const repair = await repairTime();
+  const feedback = await feedbackTime();
+  const parallel = await concurrency();
+  const listener = await listenerOverhead();
+  const table = (rows: readonly GrowthRow[], unit: number, unitLabel: string) =>
+    rows.map((row) => `| ${row.label} | ${row.timing.medianUs.toFixed(1)} µs | ${(row.timing.medianUs / (row.size / unit)).toFixed(2)} µs ${unitLabel} |`).join('\n');
+  const markdown = `## Costs as the work grows
+
+Each table times one operation at growing input sizes, side by side in rounds; the last column
+divides by the size, so a flat column is linear growth.
+
+Per-step overhead of a run by kept messages in its input (one step, zero-latency model, no tools):
+
+| input | per step | per message |
+| --- | --- | --- |
+${table(steps, 1, 'per message')}
+
+Local extraction and repair (\`extractJson\`) of a reply with prose, bare keys, single quotes and trailing commas:
+
+| reply size | time | per KB |
+| --- | --- | --- |
+${table(repair, 1024, 'per KB')}
+
+Validation and feedback of a reply whose array items each have two bad fields (an enum and a number with a unit):
+
+| bad items | time | per item |
+| --- | --- | --- |
+${table(feedback, 1, 'per item')}
+
+1,000 runs of the tool-and-answer agent started at once: **${parallel.concurrentUs.toFixed(1)} µs** per run; one after
+another: **${parallel.sequentialUs.toFixed(1)} µs** per run; ratio **${parallel.ratio.toFixed(2)}x**.
+
+A metrics listener on ${METRIC_EVENTS.length} events (counting each) against the same agent without listeners: median
+per-round ratio **${listener.median.toFixed(2)}x** (interquartile range ${listener.p25.toFixed(2)}x – ${listener.p75.toFixed(2)}x;
+${listener.with.medianUs.toFixed(1)} µs vs ${listener.without.medianUs.toFixed(1)} µs per run).
+`;
+  return { markdown, listenerRatio: listener.median, listenerP75: listener.p75, concurrencyRatio: parallel.ratio };
+}
