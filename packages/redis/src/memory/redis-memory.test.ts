@@ -131,6 +131,17 @@ describe('redisMemory', () => {
     expect(await memory.load('c')).toHaveLength(2);
   });
 
+  it('renews the lease while a run lasts longer than leaseMs', async () => {
+    const memory = redisMemory({ redis: client(), leaseMs: 200, concurrency: 'reject' });
+    const slow = Agent.create({ provider: echoModel(800), model: 'm' }).memory(memory).build();
+    const running = slow.run('slow', { conversationId: 'c' });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const other = Agent.create({ provider: echoModel(0), model: 'm' }).memory(memory).build();
+    await expect(other.run('meanwhile', { conversationId: 'c' })).rejects.toSatisfy(ConversationBusyError.isInstance);
+    await expect(running).resolves.toMatchObject({ text: 'answer to slow' });
+    expect(await memory.load('c')).toHaveLength(2);
+  });
+
   it('lets a crashed holder’s lease expire: the next run gets the conversation after about leaseMs', async () => {
     const doomed = client();
     const crashed = redisMemory({ redis: doomed, leaseMs: 300 });
