@@ -4,7 +4,8 @@
  * A REDIS SERVER: `redis-server --port 6379 --save '' --appendonly no` (or set REDIS_URL).
  * Not part of `pnpm demo`. Run it with: pnpm --filter @keel/examples exec tsx --conditions=@keel/source src/fleet.ts
  */
-import { Agent, type AgentBuilder, type RunUsage } from '@keel/core';
+import { Agent, type AgentBuilder } from '@keel/core';
+import { type RunUsage } from '@keel/core/internal';
 import { scriptedModel } from '@keel/core/test';
 import { createAgentWorker, enqueueRun, type RunJobSummary } from '@keel/bullmq';
 import { redisMemory, sharedBackoff, sharedBudget } from '@keel/redis';

@@ -6,7 +6,8 @@
  *   pnpm --filter @keel/examples exec tsx --conditions=@keel/source src/providers/anthropic-live.ts
  */
 import { pathToFileURL } from 'node:url';
-import type { ModelRequest, ModelUsage } from '@keel/core';
+import type { ModelRequest } from '@keel/core';
+import type { ModelUsage } from '@keel/core/internal';
 import { anthropic, ProviderError } from '@keel/providers';
 
 function describeUsage(usage: ModelUsage): string {

@@ -1,4 +1,5 @@
-import type { ModelProviderV1, ModelRequest, ModelResponse } from '@keel/core';
+import type { ModelRequest, ModelResponse } from '@keel/core';
+import type { ModelProviderV1 } from '@keel/core/internal';
 
 /**
  * An in-process model with no latency that answers from fixed responses by turn: the first call

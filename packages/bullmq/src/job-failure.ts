@@ -1,4 +1,5 @@
-import { AbortedError, isTransientErrorKind, KeelError, reduceError, ReliabilityFailFastError } from '@keel/reliability';
+import { AbortedError, KeelError, ReliabilityFailFastError } from '@keel/reliability';
+import { isTransientErrorKind, reduceError } from '@keel/reliability/internal';
 import { UnrecoverableError } from 'bullmq';
 
 /**

@@ -1,4 +1,5 @@
-import type { Message, Provenance, RunInput, RunUsage } from '@keel/core';
+import type { Message, RunInput } from '@keel/core';
+import type { Provenance, RunUsage } from '@keel/core/internal';
 
 /** The data of an agent-run job, as `enqueueRun` stores it. */
 export interface RunJobData {

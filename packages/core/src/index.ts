@@ -1,56 +1,37 @@
+// The public API of @keel/core. Helpers that integrations (providers, stores, queues, tracers)
+// need are in `./internal` (unstable); `./test` has the scripted model.
+
+// Agents
 export { Agent } from './agent/agent';
-export { AgentBuilder } from './agent/agent-builder';
+export type { AgentBuilder } from './agent/agent-builder';
 export type { AgentOptions, ModelTarget, OutputFallbackOptions, OutputOptions, ReliabilityOptions } from './agent/agent-options';
-export { AgentStream } from './agent/agent-stream';
-export type { Provenance, RunInput, RunOptions, RunResult, StepRecord } from './agent/run-result';
+export type { AgentStream } from './agent/agent-stream';
 export type { AgentStreamPart } from './agent/stream-part';
+export type { RunInput, RunOptions, RunResult } from './agent/run-result';
 export { AgentConfigurationError } from './errors/agent-configuration-error';
-export { IncompleteStreamError } from './errors/incomplete-stream-error';
 export { MaxStepsExceededError } from './errors/max-steps-exceeded-error';
+export { IncompleteStreamError } from './errors/incomplete-stream-error';
 export { StreamInterruptedError } from './errors/stream-interrupted-error';
-export type {
-  AgentEventName,
-  AgentEvents,
-  AgentListener,
-  CallPurpose,
-  EventBase,
-  EventUsage,
-  ToolValidationOutcome,
-} from './events/agent-events';
-export { InMemoryStore, type MemoryRun, type MemoryStore } from './memory/memory-store';
-export type {
-  AssistantMessage,
-  Message,
-  SystemMessage,
-  TextPart,
-  ToolCallPart,
-  ToolMessage,
-  ToolResultPart,
-  UserMessage,
-} from './model/message';
-export { textOf, toolCallsOf } from './model/message';
-export type {
-  FinishReason,
-  ModelCallErrorShape,
-  ModelCallOptions,
-  ModelProvider,
-  ModelProviderV1,
-  ModelRequest,
-  ModelResponse,
-  ModelStreamPart,
-  ModelUsage,
-  ResponseFormat,
-  ToolChoice,
-  ToolSpecification,
-} from './model/model-provider-v1';
-export type { GuardRejection, ToolGuard } from './tools/guard';
-export { idShapeGuard, type IdShapeGuardOptions, UUID_PATTERN } from './tools/id-shape-guard';
-export { type AnyTool, type Tool, type ToolContext, type ToolDefinition, tool } from './tools/tool';
-export type { ToolCallRecord, ToolErrorCode } from './tools/tool-result';
-export type { RunUsage } from './usage/usage-ledger';
+
+// Events
+export type { AgentEventName, AgentEvents, AgentListener } from './events/agent-events';
+
+// Tools and guards
+export { tool, type Tool, type ToolContext } from './tools/tool';
+export type { ToolCallRecord } from './tools/tool-result';
+export type { ToolGuard } from './tools/guard';
+export { idShapeGuard } from './tools/id-shape-guard';
+
+// Memory
+export { InMemoryStore, type MemoryStore } from './memory/memory-store';
+
+// Models
+export type { Message } from './model/message';
+export type { ModelProvider, ModelRequest, ModelResponse, ModelStreamPart } from './model/model-provider-v1';
+
+// The reliability vocabulary an agent's user meets (the rest is in @keel/reliability)
 export {
   AbortedError,
-  type AttemptRecord,
   type ErrorKind,
   ReliabilityFailFastError,
   type ReliabilityRule,

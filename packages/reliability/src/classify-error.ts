@@ -12,7 +12,27 @@ const knownKinds = new Set<string>([
   'refusal', 'truncated', 'auth', 'bad-request', 'bad-response', 'aborted', 'unknown',
 ]);
 
-const networkCodes = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'UND_ERR_SOCKET']);
+/**
+ * Socket-level error codes (Node's `code`, undici's `UND_ERR_*`) that mean the request never got a
+ * complete answer: the one list every package classifies with. `ETIMEDOUT` is a timeout, the
+ * rest are network faults.
+ */
+export const NETWORK_ERROR_CODES: ReadonlySet<string> = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+]);
+
+/** The kind of a socket-level error code: `timeout` for `ETIMEDOUT`, `network` for the others, else `undefined`. */
+export function kindFromNetworkCode(code: unknown): 'network' | 'timeout' | undefined {
+  if (typeof code !== 'string' || !NETWORK_ERROR_CODES.has(code)) return undefined;
+  return code === 'ETIMEDOUT' ? 'timeout' : 'network';
+}
 
 /** Reads a field of a thrown value; a getter or Proxy trap that throws reads as absent. */
 function field(value: unknown, name: string): unknown {
@@ -56,6 +76,7 @@ export function classifyError(error: unknown): ErrorClassification {
   if (typeof status === 'number') return withRetry(kindFromStatus(status));
   if (name === 'TimeoutError') return { kind: 'timeout' };
   const code = field(error, 'code') ?? field(field(error, 'cause'), 'code');
-  if (typeof code === 'string' && networkCodes.has(code)) return { kind: code === 'ETIMEDOUT' ? 'timeout' : 'network' };
+  const networkKind = kindFromNetworkCode(code);
+  if (networkKind) return { kind: networkKind };
   return { kind: 'unknown' };
 }

@@ -1,4 +1,4 @@
-import { parsePointer } from '@keel/reliability';
+import { parsePointer } from '@keel/reliability/internal';
 import type { CorpusItem } from './corpus';
 import { type DefectKind, pathString, renderOutput, type SyntaxDefect, type ValueDefect } from './render';
 

@@ -1,11 +1,5 @@
-import type {
-  FeedbackTemplate,
-  PreCheckRule,
-  PricingTable,
-  ReliabilityRule,
-  RetryOnKind,
-  ValidationFailure,
-} from '@keel/reliability';
+import type { FeedbackTemplate, PreCheckRule, PricingTable, ReliabilityRule, ValidationFailure } from '@keel/reliability';
+import type { RetryOnKind } from '@keel/reliability/internal';
 import type { ModelProvider, ModelResponse } from '../model/model-provider-v1';
 
 /** A provider and the model to use on it. */

@@ -1,4 +1,5 @@
-import { type AnySchema, defaultRules, reduceError, strictOutputRules, toValidator } from '@keel/reliability';
+import { type AnySchema, defaultRules, strictOutputRules, toValidator } from '@keel/reliability';
+import { reduceError } from '@keel/reliability/internal';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import type { ListenerEntry } from '../events/event-bus';
 import type { MemoryStore } from '../memory/memory-store';

@@ -1,4 +1,5 @@
-import type { AttemptRecord, Coercion, JsonRepair, ValidationIssue } from '@keel/reliability';
+import type { AttemptRecord, JsonRepair, ValidationIssue } from '@keel/reliability';
+import type { Coercion } from '@keel/reliability/internal';
 import type { Message } from '../model/message';
 import type { FinishReason } from '../model/model-provider-v1';
 import type { ToolCallRecord } from '../tools/tool-result';

@@ -1,4 +1,5 @@
-import { hasMarker, KeelError } from '@keel/reliability';
+import { KeelError } from '@keel/reliability';
+import { hasMarker } from '@keel/reliability/internal';
 import type { RunResult } from '../agent/run-result';
 
 const marker = Symbol.for('keel.error.MaxStepsExceededError');

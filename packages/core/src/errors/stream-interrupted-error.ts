@@ -1,4 +1,5 @@
-import { hasMarker, KeelError, reduceError } from '@keel/reliability';
+import { KeelError } from '@keel/reliability';
+import { hasMarker, reduceError } from '@keel/reliability/internal';
 
 const marker = Symbol.for('keel.error.StreamInterruptedError');
 

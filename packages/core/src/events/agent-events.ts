@@ -1,13 +1,5 @@
-import type {
-  ErrorKind,
-  FailFastEvent,
-  FeedbackErrorEvent,
-  RecoveredEvent,
-  RetryEvent,
-  RuleErrorEvent,
-  ValidationFailedEvent,
-  WaitEvent,
-} from '@keel/reliability';
+import type { ErrorKind } from '@keel/reliability';
+import type { FailFastEvent, FeedbackErrorEvent, RecoveredEvent, RetryEvent, RuleErrorEvent, ValidationFailedEvent, WaitEvent } from '@keel/reliability/internal';
 import type { FinishReason } from '../model/model-provider-v1';
 
 /** Fields every event payload carries. */

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'eventemitter3';
-import { reduceError } from '@keel/reliability';
+import { reduceError } from '@keel/reliability/internal';
 import type { AgentEventName, AgentEvents, AgentListener } from './agent-events';
 
 /** A listener registration: the event name and its listener. */

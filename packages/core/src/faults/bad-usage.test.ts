@@ -1,6 +1,7 @@
 import { tokenBudget } from '@keel/reliability';
 import { describe, expect, it } from 'vitest';
-import { Agent, type AgentEvents, type ModelProviderV1, ReliabilityFailFastError } from '../index';
+import { Agent, type AgentEvents, ReliabilityFailFastError } from '../index';
+import { type ModelProviderV1 } from '../internal';
 
 /**
  * Usage is sanitised at the ledger's entry: a count that is not a finite, non-negative number is

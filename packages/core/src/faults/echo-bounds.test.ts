@@ -1,7 +1,8 @@
-import { TRUNCATION_MARKER } from '@keel/reliability';
+import { TRUNCATION_MARKER } from '@keel/reliability/internal';
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
-import { Agent, type AgentEvents, type ReliabilityFailFastError, tool, type ToolCallPart } from '../index';
+import { Agent, type AgentEvents, type ReliabilityFailFastError, tool } from '../index';
+import { type ToolCallPart } from '../internal';
 import { scriptedModel } from '../test/index';
 
 /** Everything echoed is bounded, and model-chosen keys never put a raw newline in a message. */

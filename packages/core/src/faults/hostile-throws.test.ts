@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { KeelError } from '@keel/reliability';
-import { Agent, type AgentBuilder, type ModelProviderV1, tool } from '../index';
+import { Agent, type AgentBuilder, tool } from '../index';
+import { type ModelProviderV1 } from '../internal';
 import { scriptedModel } from '../test/index';
 
 /**

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
-import { Agent, type ModelProviderV1, ReliabilityFailFastError } from '../index';
+import { Agent, ReliabilityFailFastError } from '../index';
+import { type ModelProviderV1 } from '../internal';
 
 /**
  * A provider that breaks the model spec ends the run with a typed ReliabilityFailFastError of

@@ -2,18 +2,8 @@ import { KeelError, tokenBudget, transientRetryRule } from '@keel/reliability';
 import { Type } from '@sinclair/typebox';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  AbortedError,
-  Agent,
-  type AgentEvents,
-  InMemoryStore,
-  type Message,
-  type ModelProviderV1,
-  type ModelResponse,
-  ReliabilityFailFastError,
-  type RunResult,
-  tool,
-} from '../index';
+import { AbortedError, Agent, type AgentEvents, InMemoryStore, type Message, type ModelResponse, ReliabilityFailFastError, type RunResult, tool } from '../index';
+import { type ModelProviderV1 } from '../internal';
 import { MaxStepsExceededError } from '../errors/max-steps-exceeded-error';
 
 /**

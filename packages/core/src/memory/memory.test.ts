@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { Agent, InMemoryStore, tool } from '../index';
-import type { Message, UserMessage } from '../index';
+import type { Message } from '../index';
+import type { UserMessage } from '../internal';
 import { scriptedModel } from '../test/index';
 
 /** Everything a message list says, as one string, to search for leaked text. */

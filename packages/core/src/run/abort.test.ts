@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { AbortedError, Agent, tool } from '../index';
-import type { AgentEvents, ModelProviderV1 } from '../index';
+import type { AgentEvents } from '../index';
+import type { ModelProviderV1 } from '../internal';
 import { scriptedModel } from '../test/index';
 
 /** Settles a promise into its rejection reason (fails the test when it resolves). */

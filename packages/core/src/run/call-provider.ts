@@ -1,4 +1,4 @@
-import { BadResponseError, classifyError, reduceError } from '@keel/reliability';
+import { BadResponseError, classifyError, reduceError } from '@keel/reliability/internal';
 import { checkResponse } from './check-response';
 import { IncompleteStreamError } from '../errors/incomplete-stream-error';
 import { StreamInterruptedError } from '../errors/stream-interrupted-error';

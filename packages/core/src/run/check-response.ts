@@ -1,4 +1,4 @@
-import { BadResponseError } from '@keel/reliability';
+import { BadResponseError } from '@keel/reliability/internal';
 import type { ModelResponse } from '../model/model-provider-v1';
 
 function partProblem(part: unknown, index: number): string | undefined {

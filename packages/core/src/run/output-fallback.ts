@@ -1,4 +1,5 @@
-import { AbortedError, reduceError, ValidationFailure } from '@keel/reliability';
+import { AbortedError, ValidationFailure } from '@keel/reliability';
+import { reduceError } from '@keel/reliability/internal';
 import { raceAbort } from '../shared/race-abort';
 import type { Provenance } from '../agent/run-result';
 import { emit, type RunState } from './run-state';

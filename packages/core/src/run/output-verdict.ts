@@ -1,4 +1,6 @@
-import { checkOutput, type Coercion, type GateVerdict, type JsonRepair, type OutputCheck, type ValidationIssue } from '@keel/reliability';
+import { type GateVerdict, type JsonRepair, type ValidationIssue } from '@keel/reliability';
+import { type Coercion } from '@keel/reliability/internal';
+import { checkOutput, type OutputCheck } from '@keel/reliability/internal';
 import type { ModelResponse } from '../model/model-provider-v1';
 import type { RunConfig } from './run-config';
 

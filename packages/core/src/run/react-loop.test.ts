@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { Agent, MaxStepsExceededError, ReliabilityFailFastError, tool } from '../index';
-import type { Message, ModelRequest, ToolMessage } from '../index';
+import type { Message, ModelRequest } from '../index';
+import type { ToolMessage } from '../internal';
 import { scriptedModel } from '../test/index';
 
 /** The tool message of a request (the latest one). */

@@ -1,4 +1,5 @@
-import { AbortedError, formatPath, reduceError } from '@keel/reliability';
+import { AbortedError } from '@keel/reliability';
+import { formatPath, reduceError } from '@keel/reliability/internal';
 import type { RunInput, RunOptions, RunResult, StepRecord } from '../agent/run-result';
 import type { StreamSink } from '../agent/stream-part';
 import { MaxStepsExceededError } from '../errors/max-steps-exceeded-error';

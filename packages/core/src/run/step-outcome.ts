@@ -1,4 +1,5 @@
-import { type Coercion, type ErrorKind, type JsonRepair, ReliabilityFailFastError, type ValidationFailure, type ValidationIssue } from '@keel/reliability';
+import { type ErrorKind, type JsonRepair, ReliabilityFailFastError, type ValidationFailure, type ValidationIssue } from '@keel/reliability';
+import { type Coercion } from '@keel/reliability/internal';
 import type { Provenance } from '../agent/run-result';
 import type { Message } from '../model/message';
 import { textOf } from '../model/message';

@@ -1,4 +1,5 @@
-import { AbortedError, sleep } from '@keel/reliability';
+import { AbortedError } from '@keel/reliability';
+import { sleep } from '@keel/reliability/internal';
 import { ScriptExhaustedError } from '../errors/script-exhausted-error';
 import type { TextPart, ToolCallPart } from '../model/message';
 import type {

@@ -1,4 +1,4 @@
-import { reduceError } from '@keel/reliability';
+import { reduceError } from '@keel/reliability/internal';
 
 /** Why a guard refused a tool call. Sent to the model as an error result; never retried. */
 export interface GuardRejection {

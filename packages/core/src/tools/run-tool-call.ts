@@ -1,4 +1,6 @@
-import { AbortedError, CHARS_PER_TOKEN, escapeControl, truncateEcho, type Coercion, coerceToSchema, formatFeedback, issueSignature, quote, reduceError, type ValidationIssue, withShapes } from '@keel/reliability';
+import { AbortedError, formatFeedback, quote, type ValidationIssue } from '@keel/reliability';
+import { type Coercion } from '@keel/reliability/internal';
+import { CHARS_PER_TOKEN, escapeControl, truncateEcho, coerceToSchema, issueSignature, reduceError, withShapes } from '@keel/reliability/internal';
 import { raceAbort } from '../shared/race-abort';
 import type { EventPayload, ToolValidationOutcome } from '../events/agent-events';
 import type { Message, ToolCallPart } from '../model/message';

@@ -1,4 +1,4 @@
-import { TRUNCATION_MARKER } from '@keel/reliability';
+import { TRUNCATION_MARKER } from '@keel/reliability/internal';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_TOOL_RESULT_BYTES, serializeToolResult } from './serialize-tool-result';
 

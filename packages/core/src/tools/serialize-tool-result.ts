@@ -1,4 +1,4 @@
-import { formatPath, TRUNCATION_MARKER } from '@keel/reliability';
+import { formatPath, TRUNCATION_MARKER } from '@keel/reliability/internal';
 
 /** Default cap on a tool result sent to the model, in bytes of UTF-8: 64 KB. */
 export const DEFAULT_MAX_TOOL_RESULT_BYTES = 64 * 1024;

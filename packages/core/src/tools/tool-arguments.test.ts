@@ -1,14 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it, vi } from 'vitest';
-import {
-  Agent,
-  idShapeGuard,
-  InMemoryStore,
-  type Message,
-  type ModelRequest,
-  tool,
-  type ToolMessage,
-} from '../index';
+import { Agent, idShapeGuard, InMemoryStore, type Message, type ModelRequest, tool } from '../index';
+import { type ToolMessage } from '../internal';
 import { type Script, type ScriptedTurn, scriptedModel } from '../test/index';
 import { recorder } from '../testing/event-recorder';
 

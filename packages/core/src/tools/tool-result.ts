@@ -1,4 +1,4 @@
-import type { Coercion } from '@keel/reliability';
+import type { Coercion } from '@keel/reliability/internal';
 import type { ToolResultPart } from '../model/message';
 
 /** Error codes a tool result can carry. Guards add their own. */

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Agent, AgentConfigurationError, tool, type ToolMessage } from '../index';
+import { Agent, AgentConfigurationError, tool } from '../index';
+import { type ToolMessage } from '../internal';
 import { scriptedModel } from '../test/index';
 
 const Empty = Type.Object({});

@@ -1,4 +1,5 @@
-import { type AnySchema, type InferSchema, reduceError, type SchemaValidator, toValidator } from '@keel/reliability';
+import { type AnySchema, type InferSchema, type SchemaValidator, toValidator } from '@keel/reliability';
+import { reduceError } from '@keel/reliability/internal';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import type { ToolSpecification } from '../model/model-provider-v1';
 import type { ToolGuard } from './guard';

@@ -1,4 +1,5 @@
-import { type PricingTable, priceUsage, type UsageTotals } from '@keel/reliability';
+import { type PricingTable } from '@keel/reliability';
+import { priceUsage, type UsageTotals } from '@keel/reliability/internal';
 import type { ModelUsage } from '../model/model-provider-v1';
 import { sanitizeUsage } from './sanitize-usage';
 

@@ -1,5 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { ModelCallOptions, ModelProviderV1, ModelRequest, ModelResponse, ModelStreamPart } from '@keel/core';
+import type { ModelRequest, ModelResponse, ModelStreamPart } from '@keel/core';
+import type { ModelCallOptions, ModelProviderV1 } from '@keel/core/internal';
 import { loadSdk } from '../shared/load-sdk';
 import { secretsOf } from '../shared/redact-secrets';
 import { resolveModel } from '../shared/resolve-model';

@@ -1,4 +1,4 @@
-import type { FinishReason } from '@keel/core';
+import type { FinishReason } from '@keel/core/internal';
 
 /**
  * Maps a Messages API `stop_reason`: `end_turn` and `stop_sequence` → `stop`, `tool_use` →

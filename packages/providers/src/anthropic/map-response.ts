@@ -1,4 +1,5 @@
-import type { ModelResponse, TextPart, ToolCallPart } from '@keel/core';
+import type { ModelResponse } from '@keel/core';
+import type { TextPart, ToolCallPart } from '@keel/core/internal';
 import { badResponse, shapeOf } from '../shared/bad-response';
 import type { ContentBlock } from './anthropic-types';
 import { mapAnthropicFinishReason } from './map-finish-reason';

@@ -1,4 +1,4 @@
-import type { FinishReason } from '@keel/core';
+import type { FinishReason } from '@keel/core/internal';
 
 /**
  * Maps a Chat Completions `finish_reason`: `stop` → `stop` (or `tool-calls` when the message has

@@ -1,4 +1,5 @@
-import type { ModelResponse, TextPart, ToolCallPart } from '@keel/core';
+import type { ModelResponse } from '@keel/core';
+import type { TextPart, ToolCallPart } from '@keel/core/internal';
 import { ProviderError } from '../errors/provider-error';
 import { badResponse, shapeOf } from '../shared/bad-response';
 import { parseToolArguments } from '../shared/parse-tool-arguments';

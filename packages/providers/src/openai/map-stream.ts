@@ -1,4 +1,5 @@
-import type { ModelStreamPart, TextPart, ToolCallPart } from '@keel/core';
+import type { ModelStreamPart } from '@keel/core';
+import type { TextPart, ToolCallPart } from '@keel/core/internal';
 import { ProviderError } from '../errors/provider-error';
 import { parseToolArguments } from '../shared/parse-tool-arguments';
 import { mapOpenAIFinishReason } from './map-finish-reason';

@@ -1,4 +1,4 @@
-import type { ToolChoice, ToolSpecification } from '@keel/core';
+import type { ToolChoice, ToolSpecification } from '@keel/core/internal';
 import type { ChatCompletionFunctionTool, ChatCompletionToolChoiceOption } from './openai-types';
 
 /** Maps Keel tools to Chat Completions function tools (`name`, `description`, `parameters`). */

@@ -1,5 +1,6 @@
 import type OpenAI from 'openai';
-import type { ModelCallOptions, ModelProviderV1, ModelRequest, ModelResponse, ModelStreamPart } from '@keel/core';
+import type { ModelRequest, ModelResponse, ModelStreamPart } from '@keel/core';
+import type { ModelCallOptions, ModelProviderV1 } from '@keel/core/internal';
 import { secretsOf } from '../shared/redact-secrets';
 import { loadSdk } from '../shared/load-sdk';
 import { resolveModel } from '../shared/resolve-model';

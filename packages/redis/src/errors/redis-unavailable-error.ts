@@ -1,4 +1,5 @@
-import { hasMarker, KeelError } from '@keel/reliability';
+import { KeelError } from '@keel/reliability';
+import { hasMarker } from '@keel/reliability/internal';
 
 const marker = Symbol.for('keel.error.RedisUnavailableError');
 

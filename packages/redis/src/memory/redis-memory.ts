@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { MemoryRun, MemoryStore, Message } from '@keel/core';
-import { sleep } from '@keel/reliability';
+import type { MemoryStore, Message } from '@keel/core';
+import type { MemoryRun } from '@keel/core/internal';
+import { sleep } from '@keel/reliability/internal';
 import { ConversationBusyError } from '../errors/conversation-busy-error';
 import { MemoryLeaseLostError } from '../errors/memory-lease-lost-error';
 import { boundedCall } from '../redis/bounded-call';

@@ -1,0 +1,39 @@
+/**
+ * Helpers integrations share: the full model spec for provider authors, message and event
+ * detail types, run-level helpers, and the runtime error vocabulary providers classify with.
+ * **Unstable**: names and signatures may change in any release. Applications use `@keel/core`.
+ */
+export type { AgentBuilder } from './agent/agent-builder';
+export type { Provenance, StepRecord } from './agent/run-result';
+export type { CallPurpose, EventBase, EventPayload, EventUsage, ToolValidationOutcome } from './events/agent-events';
+export type { MemoryRun } from './memory/memory-store';
+export type { AssistantMessage, SystemMessage, TextPart, ToolCallPart, ToolMessage, ToolResultPart, UserMessage } from './model/message';
+export { textOf, toolCallsOf } from './model/message';
+export type {
+  FinishReason,
+  ModelCallErrorShape,
+  ModelCallOptions,
+  ModelProviderV1,
+  ModelUsage,
+  ResponseFormat,
+  ToolChoice,
+  ToolSpecification,
+} from './model/model-provider-v1';
+export type { GuardRejection } from './tools/guard';
+export { type IdShapeGuardOptions, UUID_PATTERN } from './tools/id-shape-guard';
+export type { AnyTool, ToolDefinition } from './tools/tool';
+export type { ToolErrorCode } from './tools/tool-result';
+export type { RunUsage } from './usage/usage-ledger';
+export { raceAbort } from './shared/race-abort';
+
+// The runtime error vocabulary, one copy for every package (providers classify with it).
+export { KeelError, type AttemptRecord } from '@keel/reliability';
+export {
+  hasMarker,
+  isTransientErrorKind,
+  kindFromNetworkCode,
+  kindFromStatus,
+  NETWORK_ERROR_CODES,
+  reduceError,
+  TRANSIENT_ERROR_KINDS,
+} from '@keel/reliability/internal';

@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+/** The names a package's entry exports, split into runtime values and types, read with the TypeScript parser. */
+function exportsOf(entry: string): { readonly runtime: readonly string[]; readonly types: readonly string[]; readonly stars: number } {
+  const file = new URL(`../../../${entry}`, import.meta.url);
+  const source = ts.createSourceFile(entry, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const runtime: string[] = [];
+  const types: string[] = [];
+  let stars = 0;
+  for (const statement of source.statements) {
+    if (ts.isExportDeclaration(statement)) {
+      const clause = statement.exportClause;
+      if (!clause || !ts.isNamedExports(clause)) {
+        stars++;
+        continue;
+      }
+      for (const element of clause.elements) (statement.isTypeOnly || element.isTypeOnly ? types : runtime).push(element.name.text);
+      continue;
+    }
+    const exported = ts.canHaveModifiers(statement) && ts.getModifiers(statement)?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword);
+    if (!exported) continue;
+    if (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) types.push(statement.name.text);
+    else if (ts.isVariableStatement(statement)) for (const declaration of statement.declarationList.declarations) runtime.push(declaration.name.getText(source));
+    else if ((ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement)) && statement.name) runtime.push(statement.name.text);
+  }
+  return { runtime, types, stars };
+}
+
+/**
+ * The public surface budget of API 1.0: what a user imports from each package's main entry,
+ * runtime values and types alike. Integration helpers belong in `./internal`.
+ */
+const BUDGETS: Readonly<Record<string, number>> = {
+  'reliability/src/index.ts': 45,
+  'core/src/index.ts': 50,
+};
+
+describe('public surface', () => {
+  it.each(Object.entries(BUDGETS))('%s stays within its budget of %i names', (entry, budget) => {
+    const { runtime, types, stars } = exportsOf(entry);
+    const total = runtime.length + types.length;
+    console.log(`${entry}: ${total} names (${runtime.length} runtime, ${types.length} types), budget ${budget}`);
+    expect(stars, 'a closed surface lists every name: no `export *`').toBe(0);
+    expect(new Set([...runtime, ...types]).size, 'no name exported twice').toBe(total);
+    expect(total).toBeLessThanOrEqual(budget);
+  });
+
+  it('counts type exports, runtime exports and exported declarations alike', () => {
+    const counted = exportsOf('core/src/surface/fixtures/sample-index.ts');
+    expect(counted).toEqual({ runtime: ['a', 'B', 'dee', 'f', 'G'], types: ['C', 'E', 'H', 'I'], stars: 1 });
+  });
+});

@@ -1,0 +1,50 @@
+/**
+ * Helpers the Keel packages and integrations share: error classification, feedback building
+ * blocks, usage arithmetic, validator internals. **Unstable**: names and signatures may change in
+ * any release. Applications use the public entry, `@keel/reliability`.
+ */
+export { type ExponentialBackoffOptions } from './backoff';
+export { classifyError, type ErrorClassification, kindFromNetworkCode, kindFromStatus, NETWORK_ERROR_CODES } from './classify-error';
+export { isTransientErrorKind, isValidationErrorKind, TRANSIENT_ERROR_KINDS, VALIDATION_ERROR_KINDS } from './error-kind';
+export { BadResponseError } from './errors/bad-response-error';
+export { hasMarker, type KeelErrorOptions, reduceError } from './errors/keel-error';
+export { type FailFastPhase, type ReliabilityFailFastErrorOptions } from './errors/reliability-fail-fast-error';
+export { type ValidationFailureOptions, type ValidationStage } from './errors/validation-failure';
+export { feedbackInput, MAX_FEEDBACK_LINES } from './feedback/format-feedback';
+export { formatIssue } from './feedback/format-issue';
+export { CHARS_PER_TOKEN, TRUNCATION_MARKER, truncateEcho } from './feedback/truncate-echo';
+export type {
+  FailFastEvent,
+  FeedbackErrorEvent,
+  RecoveredEvent,
+  RetryEvent,
+  RuleErrorEvent,
+  ValidationFailedEvent,
+  WaitEvent,
+} from './gate/gate-event';
+export type { GateFeedback } from './gate/gate-options';
+export type { PreCheckDecision, RuleDecision, ScopeValue } from './gate/rule';
+export type { AttemptSummary, ScopeValidationError } from './gate/scope';
+export { failOnUnhandledRule, type TransientRetryOptions } from './gate/default-rules';
+export {
+  extractJson,
+  extractJsonCandidates,
+  type ExtractJsonOptions,
+  type ExtractJsonResult,
+  type JsonCandidate,
+  type JsonCandidates,
+} from './json/extract-json';
+export type { JsonDefect } from './json/json-repair';
+export { type CostBudgetOptions } from './rules/budget-rules';
+export { type RetryOnKind } from './rules/strict-output-rules';
+export { isPromiseLike, raceSignal, rethrowIfAborted } from './race-signal';
+export { sleep } from './sleep';
+export { addUsage, type ModelPrice, priceUsage, totalTokens, type UsageTotals, ZERO_USAGE } from './usage';
+export { ajvValidator, issuesFromAjv, parsePointer } from './validation/ajv-validator';
+export { escapeControl, formatPath, type IssueKind, type IssuePath, issueSignature } from './validation/issue';
+export type { SchemaValidationResult } from './validation/schema-validator';
+export { type ForeignIssue, issuesFromStandard } from './validation/standard-issues';
+export { type Coercion, type CoercionKind, coerceToSchema } from './validation/coerce-to-schema';
+export { withShapes } from './validation/with-shapes';
+export type { ParseSchema } from './validation/to-validator';
+export { checkOutput, type OutputCheck, type ValidateOutputOptions } from './validation/validate-output';
