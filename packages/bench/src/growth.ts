@@ -1,5 +1,7 @@
-import { Agent, type Message, type ModelProviderV1 } from '@keel/core';
-import { checkOutput, extractJson, formatFeedback, toValidator } from '@keel/reliability';
+import { Agent, type Message } from '@keel/core';
+import { type ModelProviderV1 } from '@keel/core/internal';
+import { formatFeedback, toValidator } from '@keel/reliability';
+import { checkOutput, extractJson } from '@keel/reliability/internal';
 import { Type } from '@sinclair/typebox';
 import { compare, pairedRatio, type Timing } from './measure';
 import { keelAgent, keelAgentBuilder } from './overhead';

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import { Agent, type Message, type ModelProviderV1, type ModelResponse, type OutputOptions } from '@keel/core';
+import { Agent, type Message, type ModelResponse, type OutputOptions } from '@keel/core';
+import { type ModelProviderV1 } from '@keel/core/internal';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { requestTokens } from '../recovery/strategies';
 import type { IndependentItem } from './independent-corpus';
