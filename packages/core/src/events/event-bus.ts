@@ -1,4 +1,3 @@
-import { EventEmitter } from 'eventemitter3';
 import { reduceError } from '@keel/reliability/internal';
 import type { AgentEventName, AgentEvents, AgentListener } from './agent-events';
 
@@ -13,31 +12,43 @@ export interface ListenerEntry {
  * (whose own listener failures are dropped) and never reaches the run.
  */
 export class EventBus {
-  private readonly emitter = new EventEmitter();
+  /**
+   * Listeners by event. Each list is replaced, never changed in place, when a listener is added or
+   * removed (copy-on-write), so an emit walks the current list without copying it.
+   */
+  private readonly listeners = new Map<AgentEventName, readonly AgentListener<AgentEventName>[]>();
 
   constructor(entries: readonly ListenerEntry[] = []) {
-    for (const { event, listener } of entries) this.emitter.on(event, listener);
+    for (const { event, listener } of entries) this.add(event, listener);
+  }
+
+  private add(event: AgentEventName, listener: AgentListener<AgentEventName>): void {
+    this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener]);
   }
 
   /** True when anything listens to `event`, so callers can skip building a payload. */
   has(event: AgentEventName): boolean {
-    return this.emitter.listenerCount(event) > 0;
+    return this.listeners.has(event);
   }
 
   /** Adds a listener; returns the function that removes it (calling it twice is harmless). */
   on<E extends AgentEventName>(event: E, listener: AgentListener<E>): () => void {
     // A wrapper per registration, so the same function added twice is removed once per call.
-    const registered = (payload: AgentEvents[E]) => listener(payload);
-    this.emitter.on(event, registered);
+    const registered = ((payload: AgentEvents[E]) => listener(payload)) as AgentListener<AgentEventName>;
+    this.add(event, registered);
     return () => {
-      this.emitter.off(event, registered);
+      const current = this.listeners.get(event);
+      if (!current?.includes(registered)) return;
+      const rest = current.filter((entry) => entry !== registered);
+      if (rest.length === 0) this.listeners.delete(event);
+      else this.listeners.set(event, rest);
     };
   }
 
   /** Delivers a frozen payload to every listener of `event`. */
   emit<E extends AgentEventName>(event: E, payload: AgentEvents[E]): void {
-    const listeners = this.emitter.listeners(event) as AgentListener<E>[];
-    if (listeners.length === 0) return;
+    const listeners = this.listeners.get(event) as readonly AgentListener<E>[] | undefined;
+    if (listeners === undefined) return;
     Object.freeze(payload);
     for (const listener of listeners) {
       try {

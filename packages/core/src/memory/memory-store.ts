@@ -22,18 +22,31 @@ export interface MemoryStore {
   release?(conversationId: string, run: MemoryRun): Promise<void>;
 }
 
-/** A {@link MemoryStore} in process memory. Stores copies, so callers cannot change what is kept. */
+/** Freezes a value and everything in it (a message copy the store owns). */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
+/**
+ * A {@link MemoryStore} in process memory. `append` keeps a deep, frozen copy of each message once;
+ * `load` hands out a new list of those frozen messages, so loading costs no copy of the
+ * conversation's content and nobody can change what is kept.
+ */
 export class InMemoryStore implements MemoryStore {
   private readonly conversations = new Map<string, Message[]>();
 
   async load(conversationId: string): Promise<readonly Message[]> {
-    return structuredClone(this.conversations.get(conversationId) ?? []);
+    return (this.conversations.get(conversationId) ?? []).slice();
   }
 
   async append(conversationId: string, messages: readonly Message[]): Promise<void> {
     if (messages.some((message) => message.ephemeral)) throw new TypeError('An ephemeral message cannot be stored in memory');
     const kept = this.conversations.get(conversationId) ?? [];
-    for (const message of messages) kept.push(structuredClone(message));
+    for (const message of messages) kept.push(deepFreeze(structuredClone(message)));
     this.conversations.set(conversationId, kept);
   }
 }

@@ -142,17 +142,26 @@ describe('InMemoryStore', () => {
     expect(await store.load('c')).toEqual([{ role: 'user', content: 'kept' }]);
   });
 
-  it('returns copies from load, and keeps copies on append', async () => {
+  it('keeps copies on append and hands out frozen messages in a new list from load', async () => {
     const store = new InMemoryStore();
     const original: { role: 'user'; content: string } = { role: 'user', content: 'original' };
-    await store.append('c', [original]);
+    const part = { type: 'text' as const, text: 'answer' };
+    await store.append('c', [original, { role: 'assistant', content: [part] }]);
     original.content = 'changed after append';
+    part.text = 'changed after append';
 
     const loaded = (await store.load('c')) as Message[];
-    (loaded[0] as { content: string }).content = 'changed after load';
+    expect(Object.isFrozen(loaded[0])).toBe(true);
+    expect(Object.isFrozen((loaded[1] as unknown as { content: unknown[] }).content[0])).toBe(true);
+    expect(() => {
+      (loaded[0] as { content: string }).content = 'changed after load';
+    }).toThrow(TypeError);
     loaded.push({ role: 'user', content: 'pushed after load' });
 
-    expect(await store.load('c')).toEqual([{ role: 'user', content: 'original' }]);
+    expect(await store.load('c')).toEqual([
+      { role: 'user', content: 'original' },
+      { role: 'assistant', content: [{ type: 'text', text: 'answer' }] },
+    ]);
   });
 });
 

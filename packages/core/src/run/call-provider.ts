@@ -26,7 +26,12 @@ function toolChoiceLabel(request: ModelRequest): string {
 /** The fields naming a call in its events. */
 const callNames = ({ attempt, purpose, target }: ProviderCall) => ({ attempt, purpose, provider: target.provider.name, model: target.model });
 
-const countEphemeral = (messages: readonly Message[]) => messages.reduce((count, message) => count + (message.ephemeral ? 1 : 0), 0);
+/** Ephemeral messages come last in a request (after the kept context): count them from the end. */
+const countEphemeral = (messages: readonly Message[]) => {
+  let count = 0;
+  for (let index = messages.length - 1; index >= 0 && messages[index]?.ephemeral === true; index--) count++;
+  return count;
+};
 
 /**
  * Calls the provider once, with `model.request` before and `model.response` or `model.error`

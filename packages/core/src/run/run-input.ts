@@ -15,9 +15,15 @@ export function inputAsMessages(input: RunInput): readonly Message[] {
   throw new AgentConfigurationError({ setting: 'run.input', message: 'give a string, { message: string }, or an array of messages' });
 }
 
-/** The kept messages of the input (copies; never system or ephemeral ones). */
+/**
+ * The kept messages of the input, never system or ephemeral ones: each message object is Keel's
+ * own shallow copy, its content shared with the caller's (Keel never writes to either), so a run
+ * costs no deep copy of its conversation.
+ */
 export function keptInputMessages(input: readonly Message[]): Message[] {
-  return structuredClone(input.filter((message) => !message.ephemeral && message.role !== 'system')) as Message[];
+  const kept: Message[] = [];
+  for (const message of input) if (!message.ephemeral && message.role !== 'system') kept.push({ ...message });
+  return kept;
 }
 
 /** The agent's system prompt followed by the system messages of the input, if any. */
