@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyError, kindFromStatus } from './classify-error';
+import { classifyError, kindFromNetworkCode, kindFromStatus, NETWORK_ERROR_CODES } from './classify-error';
 import { AbortedError } from './errors/aborted-error';
 
 describe('kindFromStatus', () => {
@@ -91,5 +91,16 @@ describe('classifyError and errors that are not retryable', () => {
     expect(classifyError({ errorKind: 'rate-limit', retryable: false })).toEqual({ kind: 'unknown' });
     expect(classifyError({ errorKind: 'auth', retryable: false })).toEqual({ kind: 'auth' });
     expect(classifyError({ errorKind: 'rate-limit', retryable: true, retryAfterMs: 5 })).toEqual({ kind: 'rate-limit', retryAfterMs: 5 });
+  });
+});
+
+describe('the one list of network error codes', () => {
+  it('holds the codes every package classifies with: ETIMEDOUT is a timeout, the rest network faults', () => {
+    expect([...NETWORK_ERROR_CODES].sort()).toEqual(['EAI_AGAIN', 'ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_CLOSED', 'UND_ERR_SOCKET']);
+    expect(kindFromNetworkCode('ETIMEDOUT')).toBe('timeout');
+    expect(kindFromNetworkCode('UND_ERR_CLOSED')).toBe('network');
+    expect(kindFromNetworkCode('EACCES')).toBeUndefined();
+    expect(kindFromNetworkCode(42)).toBeUndefined();
+    expect(classifyError(Object.assign(new Error('closed'), { code: 'UND_ERR_CLOSED' }))).toEqual({ kind: 'network' });
   });
 });

@@ -45,7 +45,7 @@ function field(value: unknown, name: string): unknown {
 }
 
 /** Maps an HTTP status to the kind the gate reasons about. */
-export function kindFromStatus(status: number): ErrorKind {
+export function kindFromStatus(status: number): Extract<ErrorKind, 'rate-limit' | 'overloaded' | 'timeout' | 'auth' | 'server-error' | 'bad-request' | 'unknown'> {
   if (status === 429) return 'rate-limit';
   if (status === 529) return 'overloaded';
   if (status === 408) return 'timeout';

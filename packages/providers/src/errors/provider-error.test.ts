@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { KeelError, TRANSIENT_ERROR_KINDS } from '@keel/core/internal';
 import { ProviderError } from './provider-error';
 import type { ProviderErrorKind } from './provider-error';
 
@@ -33,5 +34,16 @@ describe('ProviderError', () => {
     const fromAnotherCopy = { [Symbol.for('keel.error.ProviderError')]: true };
     expect(ProviderError.isInstance(fromAnotherCopy)).toBe(true);
     expect(Symbol.for('keel.error') in error).toBe(true);
+  });
+
+  it('is a KeelError, retryable exactly for the one list of transient kinds', () => {
+    const error = new ProviderError({ message: 'x', errorKind: 'rate-limit', provider: 'anthropic', cause: new Error('slow down') });
+    expect(error).toBeInstanceOf(KeelError);
+    expect(KeelError.isKeelError(error)).toBe(true);
+    expect(error.cause).toEqual({ name: 'Error', message: 'slow down' });
+    const kinds: ProviderErrorKind[] = ['rate-limit', 'overloaded', 'server-error', 'timeout', 'network', 'auth', 'bad-request', 'bad-response', 'aborted', 'unknown'];
+    for (const errorKind of kinds) {
+      expect(new ProviderError({ message: '', errorKind, provider: 'p' }).retryable).toBe(TRANSIENT_ERROR_KINDS.includes(errorKind));
+    }
   });
 });

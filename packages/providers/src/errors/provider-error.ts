@@ -1,24 +1,14 @@
 import type { ErrorKind } from '@keel/core';
+import { hasMarker, isTransientErrorKind, KeelError } from '@keel/core/internal';
 import { redactSecrets } from '../shared/redact-secrets';
 
 const marker = Symbol.for('keel.error.ProviderError');
-/** The marker every Keel error carries, so `KeelError.isKeelError` recognises this one too. */
-const keelErrorMarker = Symbol.for('keel.error');
 
 /** The kinds of failure a provider call can end in. */
 export type ProviderErrorKind = Extract<
   ErrorKind,
   'rate-limit' | 'overloaded' | 'server-error' | 'timeout' | 'network' | 'auth' | 'bad-request' | 'bad-response' | 'aborted' | 'unknown'
 >;
-
-const retryableKinds: ReadonlySet<ProviderErrorKind> = new Set<ProviderErrorKind>([
-  'rate-limit',
-  'overloaded',
-  'server-error',
-  'timeout',
-  'network',
-  'bad-response',
-]);
 
 /**
  * What a {@link ProviderError} keeps of the underlying failure: never the SDK's error object, its
@@ -109,9 +99,8 @@ function reduceCause(cause: unknown, secrets: readonly string[]): ProviderErrorC
  * Its `cause` is a reduced record (name, message, status, request id), never the SDK's error with
  * its headers; the configured API key never appears in it.
  */
-export class ProviderError extends Error {
+export class ProviderError extends KeelError {
   private readonly [marker] = true;
-  private readonly [keelErrorMarker] = true;
   override readonly name = 'ProviderError';
   /** What kind of failure this is. */
   readonly errorKind: ProviderErrorKind;
@@ -121,28 +110,23 @@ export class ProviderError extends Error {
   declare readonly retryAfterMs?: number;
   /** The provider that failed, e.g. `anthropic`. */
   readonly provider: string;
-  /** True for rate limits, overload, server errors, timeouts, network faults and malformed responses. */
+  /** True for the transient kinds (`TRANSIENT_ERROR_KINDS`): rate limits, overload, server errors, timeouts, network faults and malformed responses. */
   readonly retryable: boolean;
 
   /** What is kept of the underlying failure (never the SDK error itself). */
   declare readonly cause?: ProviderErrorCause;
 
   constructor({ message, errorKind, status, retryAfterMs, provider, cause, secrets = [] }: ProviderErrorOptions) {
-    super(redactSecrets(message, secrets), cause === undefined ? undefined : { cause: reduceCause(cause, secrets) });
+    super({ message: redactSecrets(message, secrets), ...(cause === undefined ? {} : { cause: reduceCause(cause, secrets) }) });
     this.errorKind = errorKind;
     if (status !== undefined) this.status = status;
     if (retryAfterMs !== undefined) this.retryAfterMs = retryAfterMs;
     this.provider = provider;
-    this.retryable = retryableKinds.has(errorKind);
+    this.retryable = isTransientErrorKind(errorKind);
   }
 
   /** True for a `ProviderError` from any copy of this package (`instanceof` is not enough). */
   static isInstance(value: unknown): value is ProviderError {
-    if (typeof value !== 'object' || value === null) return false;
-    try {
-      return marker in value;
-    } catch {
-      return false;
-    }
+    return hasMarker(value, marker);
   }
 }

@@ -53,6 +53,13 @@ describe('mapSdkError', () => {
     expect(mapSdkError(terminated, context).errorKind).toBe('network');
   });
 
+  it('classifies socket codes by the one shared list: UND_ERR_CLOSED is network, ETIMEDOUT a timeout', () => {
+    const closed = new TypeError('terminated', { cause: Object.assign(new Error('closed'), { code: 'UND_ERR_CLOSED' }) });
+    expect(mapSdkError(closed, context).errorKind).toBe('network');
+    const timedOut = Object.assign(new Error('connect ETIMEDOUT 10.0.0.1:443'), { code: 'ETIMEDOUT' });
+    expect(mapSdkError(timedOut, context).errorKind).toBe('timeout');
+  });
+
   it('reports every failure after the signal aborted as aborted, with the reason as cause (reduced)', () => {
     const controller = new AbortController();
     controller.abort(new Error('user cancelled'));

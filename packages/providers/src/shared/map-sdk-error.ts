@@ -1,8 +1,8 @@
+import { kindFromNetworkCode, kindFromStatus } from '@keel/core/internal';
 import { ProviderError } from '../errors/provider-error';
 import type { ProviderErrorKind } from '../errors/provider-error';
 import { kindFromErrorType } from './kind-from-error-type';
 import { redactSecrets } from './redact-secrets';
-import { kindFromStatus } from './kind-from-status';
 import { parseRetryAfter } from './parse-retry-after';
 import type { HeaderReader } from './parse-retry-after';
 
@@ -31,10 +31,6 @@ export interface MapSdkErrorContext {
   /** Strings (the API key) redacted from the error's message and cause, even when the server echoes them. */
   readonly secrets?: readonly string[] | undefined;
 }
-
-const networkCodes = new Set([
-  'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED',
-]);
 
 /** Reads a field; a getter or Proxy trap that throws reads as absent. */
 function field(value: unknown, name: string): unknown {
@@ -74,15 +70,18 @@ function errorTypeOf(error: unknown): string | undefined {
   return undefined;
 }
 
-/** A socket-level failure below the SDK (e.g. the body stream broke mid-way). */
-function isSocketFailure(error: unknown): boolean {
+/**
+ * The kind of a socket-level failure below the SDK (e.g. the body stream broke mid-way), by the
+ * one list of network error codes Keel classifies with: `timeout` for `ETIMEDOUT`, else `network`.
+ */
+function socketFailureKind(error: unknown): 'network' | 'timeout' | undefined {
   for (let current = error, depth = 0; current !== undefined && depth < 4; current = field(current, 'cause'), depth += 1) {
-    const code = field(current, 'code');
-    if (typeof code === 'string' && networkCodes.has(code)) return true;
+    const codeKind = kindFromNetworkCode(field(current, 'code'));
+    if (codeKind !== undefined) return codeKind;
     const message = field(current, 'message');
-    if (isA(current, TypeError) && typeof message === 'string' && /terminated|fetch failed|socket|network/i.test(message)) return true;
+    if (isA(current, TypeError) && typeof message === 'string' && /terminated|fetch failed|socket|network/i.test(message)) return 'network';
   }
-  return false;
+  return undefined;
 }
 
 function isAbortLike(error: unknown): boolean {
@@ -145,8 +144,8 @@ export function mapSdkError(error: unknown, context: MapSdkErrorContext): Provid
   if (typeKind !== undefined) {
     return make(typeKind, `${label} reported ${type} (${typeKind}): ${messageOf(error)}`);
   }
-  if (isSocketFailure(error)) {
-    return make('network', `${label} connection failed: ${messageOf(error)}`);
-  }
+  const socketKind = socketFailureKind(error);
+  if (socketKind === 'timeout') return make('timeout', `${label} request timed out: ${messageOf(error)}`);
+  if (socketKind === 'network') return make('network', `${label} connection failed: ${messageOf(error)}`);
   return make('unknown', `${label} request failed: ${messageOf(error)}`);
 }
