@@ -53,3 +53,5 @@ interface DOMException extends Error {
   readonly name: string;
 }
 declare var DOMException: { readonly prototype: DOMException; new (message?: string, name?: string): DOMException };
+
+declare var console: { log(...data: unknown[]): void };

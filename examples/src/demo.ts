@@ -3,22 +3,23 @@
  * stream) and prints a trace of each. Offline on the scripted model, or against a real API when
  * ANTHROPIC_API_KEY (or OPENAI_API_KEY / OPENAI_BASE_URL) is set.
  */
-import type { ModelTarget } from '@keel/core';
+import { consoleTrace, type ModelTarget } from '@keel/core';
 import { createTaskAgent } from './agents/create-task-agent';
 import { refundAgent } from './agents/refund-agent';
 import { weatherAgent } from './agents/weather-agent';
 import { providerFromEnv } from './providers/provider-from-env';
 import { streamRefund } from './streaming';
-import { withTrace } from './trace';
 
 const live: ModelTarget | undefined = providerFromEnv();
+/** The readable run trace, coloured on a terminal. */
+const trace = consoleTrace({ colors: process.stdout.isTTY === true });
 
 const demos: readonly { name: string; title: string; run: () => Promise<void> }[] = [
   {
     name: 'weather',
     title: 'Agent and tools: two parallel tool calls, then an answer',
     run: async () => {
-      const result = await withTrace(weatherAgent(live)).build().run('Is it warmer in Paris or London right now?');
+      const result = await weatherAgent(live).use(trace).build().run('Is it warmer in Paris or London right now?');
       console.log(`Answer: ${result.text}`);
     },
   },
@@ -26,7 +27,7 @@ const demos: readonly { name: string; title: string; run: () => Promise<void> }[
     name: 'refund',
     title: 'Strict output: the refund agent corrects "USD 50" from the feedback it is sent',
     run: async () => {
-      const result = await withTrace(refundAgent(live)).build().run('Order 1182 arrived broken; the customer paid $50. Decide.');
+      const result = await refundAgent(live).use(trace).build().run('Order 1182 arrived broken; the customer paid $50. Decide.');
       console.log(`Value: ${JSON.stringify(result.value)} (provenance: ${result.provenance}, ${result.attempts.length} model calls)`);
       console.log(`Kept messages: ${result.messages.length} (the rejected answer and the feedback were ephemeral)`);
     },
@@ -35,7 +36,7 @@ const demos: readonly { name: string; title: string; run: () => Promise<void> }[
     name: 'create-task',
     title: 'Tool-argument feedback: create_task without project_id and with due_date "tomorrow"',
     run: async () => {
-      const result = await withTrace(createTaskAgent(live)).build().run('Add a task "Draft launch post" to the Website relaunch project, due tomorrow at 9:00 UTC.');
+      const result = await createTaskAgent(live).use(trace).build().run('Add a task "Draft launch post" to the Website relaunch project, due tomorrow at 9:00 UTC.');
       console.log(`Answer: ${result.text}`);
       console.log(`Tool calls kept: ${result.toolCalls.map((call) => `${call.name}(${JSON.stringify(call.arguments)})`).join(', ')}`);
     },

@@ -1,3 +1,4 @@
+import { recordTrace } from '@keel/core';
 import { describe, expect, it } from 'vitest';
 import { createTaskAgent } from './create-task-agent';
 import { refundAgent } from './refund-agent';
@@ -14,7 +15,10 @@ describe('the example agents on their scripted models', () => {
   });
 
   it('refund: "USD 50" is corrected after one feedback retry, and the kept history stays clean', async () => {
-    const result = await refundAgent().build().run('Order 1182 arrived broken. Decide.');
+    const recorder = recordTrace();
+    const result = await refundAgent().use(recorder).build().run('Order 1182 arrived broken. Decide.');
+    const events = recorder.events(result.runId).map((entry) => entry.event);
+    expect(events.filter((name) => name === 'validation.failed' || name === 'reliability.recovered')).toEqual(['validation.failed', 'reliability.recovered']);
     expect(result.value).toEqual({ action: 'refund', amount: 50 });
     expect(result.provenance).toBe('model');
     expect(result.attempts.map((attempt) => attempt.status)).toEqual(['invalid', 'ok']);

@@ -16,6 +16,11 @@ export { StreamInterruptedError } from './errors/stream-interrupted-error';
 // Events
 export type { AgentEventName, AgentEvents, AgentListener } from './events/agent-events';
 
+// Integrations: `builder.use(extension)`
+export type { Extension } from './agent/extension';
+export { consoleTrace } from './trace/console-trace';
+export { recordTrace, type Trace, type TraceRecorder } from './trace/record-trace';
+
 // Tools and guards
 export { tool, type Tool, type ToolContext } from './tools/tool';
 export type { ToolCallRecord } from './tools/tool-result';

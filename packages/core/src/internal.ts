@@ -23,6 +23,8 @@ export type { GuardRejection } from './tools/guard';
 export { type IdShapeGuardOptions, UUID_PATTERN } from './tools/id-shape-guard';
 export type { AnyTool, ToolDefinition } from './tools/tool';
 export type { ToolErrorCode } from './tools/tool-result';
+export type { ConsoleTraceOptions } from './trace/console-trace';
+export type { RunTrace, TraceEvent } from './trace/record-trace';
 export type { RunUsage } from './usage/usage-ledger';
 export { raceAbort } from './shared/race-abort';
 

@@ -1,3 +1,6 @@
+// The SDKs load on a provider's first use; loading them here keeps that out of the timed tests.
+import '@anthropic-ai/sdk';
+import 'openai';
 import { Agent, AbortedError, type AgentEvents, ReliabilityFailFastError } from '@keel/core';
 import { failoverRule } from '@keel/reliability';
 import { Type } from '@sinclair/typebox';

@@ -5,7 +5,9 @@ import type { RunConfig } from '../run/run-config';
 import type { ToolGuard } from '../tools/guard';
 import type { AnyTool, Tool } from '../tools/tool';
 import type { Agent } from './agent';
+import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import type { AgentOptions, OutputFallbackOptions, OutputOptions, ReliabilityOptions } from './agent-options';
+import type { Extension } from './extension';
 import { type BuilderSettings, resolveConfig } from './resolve-config';
 
 /** Makes the agent from a validated configuration (given by `Agent.create`, which owns the constructor). */
@@ -75,6 +77,18 @@ export class AgentBuilder<TOutput = string> {
    */
   reliability(options: ReliabilityOptions): AgentBuilder<TOutput> {
     return this.with({ reliability: options }, 'reliability');
+  }
+
+  /**
+   * Attaches an integration: `Agent.create(…).use(telemetry()).use(consoleTrace())`. The one way
+   * integrations attach; an extension returns the builder it was given, extended.
+   * @throws {AgentConfigurationError} when the extension does not return a builder.
+   */
+  use(extension: Extension): AgentBuilder<TOutput> {
+    if (typeof extension !== 'function') throw new AgentConfigurationError({ setting: 'use', message: `use() takes an extension (a function from builder to builder), got ${typeof extension}` });
+    const extended = extension(this);
+    if (!(extended instanceof AgentBuilder)) throw new AgentConfigurationError({ setting: 'use', message: 'an extension must return the builder it was given, extended' });
+    return extended;
   }
 
   /**
