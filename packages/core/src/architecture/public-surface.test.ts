@@ -48,7 +48,7 @@ describe('public surface', () => {
   });
 
   it('counts type exports, runtime exports and exported declarations alike', () => {
-    const counted = exportsOf('core/src/surface/fixtures/sample-index.ts');
+    const counted = exportsOf('core/src/architecture/fixtures/sample-index.ts');
     expect(counted).toEqual({ runtime: ['a', 'B', 'dee', 'f', 'G'], types: ['C', 'E', 'H', 'I'], stars: 1 });
   });
 });
