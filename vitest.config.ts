@@ -16,7 +16,7 @@ const project = (name: string) => ({
 
 export default defineConfig({
   test: {
-    projects: [project('reliability'), project('core'), project('providers'), project('redis'), project('bullmq'), {
+    projects: [project('reliability'), project('core'), project('providers'), project('redis'), project('bullmq'), project('otel'), {
       ...project('examples'),
       test: { ...project('examples').test, root: 'examples' },
     }],

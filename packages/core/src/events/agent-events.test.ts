@@ -11,6 +11,7 @@ const everyEvent: Record<AgentEventName, true> = {
   'step.start': true,
   'step.end': true,
   'model.request': true,
+  'model.content': true,
   'model.response': true,
   'model.error': true,
   'usage.invalid': true,
@@ -77,6 +78,7 @@ describe('agent events', () => {
       'run.start',
       'step.start',
       'model.request',
+      'model.content',
       'model.response',
       'tool.start',
       'tool.validation',
@@ -84,6 +86,7 @@ describe('agent events', () => {
       'step.end',
       'step.start',
       'model.request',
+      'model.content',
       'model.response',
       'step.end',
       'run.end',
@@ -97,7 +100,7 @@ describe('agent events', () => {
     await agent.run('add 2 and 3', { runId: 'run-42' });
 
     expect(new Set(events.map((event) => event.payload.runId))).toEqual(new Set(['run-42']));
-    expect(events.map((event) => event.payload.step)).toEqual([0, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2]);
+    expect(events.map((event) => event.payload.step)).toEqual([0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2]);
     for (const event of events) expect(typeof event.payload.timestamp).toBe('number');
     const toolEnd = events.find((event) => event.name === 'tool.end')?.payload as AgentEvents['tool.end'];
     expect(toolEnd).toMatchObject({ toolCallId: 'add-1', tool: 'add', isError: false });

@@ -79,6 +79,22 @@ export interface AgentEvents {
     readonly latencyMs: number;
     readonly retryAfterMs?: number;
   };
+  /**
+   * What a model call sent and received, as JSON text: for tracers that record content (opt-in).
+   * Emitted only when something listens to it, after the response and before `model.response`.
+   */
+  'model.content': EventBase & {
+    readonly attempt: number;
+    readonly purpose: CallPurpose;
+    readonly provider: string;
+    readonly model: string;
+    /** The system prompt, when there is one. */
+    readonly system?: string;
+    /** The request's messages (ephemeral feedback included), as JSON. */
+    readonly input: string;
+    /** The response's content parts (text and tool calls), as JSON. */
+    readonly output: string;
+  };
   /** A provider reported a token count that is not a finite, non-negative number: it was recorded as 0. */
   'usage.invalid': EventBase & {
     readonly attempt: number;

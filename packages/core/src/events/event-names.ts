@@ -7,6 +7,7 @@ const names = {
   'step.start': true,
   'step.end': true,
   'model.request': true,
+  'model.content': true,
   'model.response': true,
   'model.error': true,
   'usage.invalid': true,

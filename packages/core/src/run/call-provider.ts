@@ -71,6 +71,13 @@ export async function callProvider(state: RunState, call: ProviderCall): Promise
     });
     throw error;
   }
+  if (listens(state, 'model.content'))
+    emit(state, 'model.content', {
+      ...callNames(call),
+      ...(request.system === undefined ? {} : { system: request.system }),
+      input: JSON.stringify(request.messages),
+      output: JSON.stringify(response.content),
+    });
   if (!listens(state, 'model.response')) return response;
   const priced = state.ledger.price(target.model, response.usage);
   emit(state, 'model.response', {

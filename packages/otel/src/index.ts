@@ -1,0 +1,2 @@
+export type { AttemptReason } from './attempt-reason';
+export { telemetry, type TelemetryOptions } from './telemetry';

@@ -1,0 +1,228 @@
+import type { AgentBuilder, Extension } from '@keel/core';
+import { type Attributes, context, type Span, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
+import { type AttemptReason, reasonOfRetry } from './attempt-reason';
+
+/** Options of {@link telemetry}. */
+export interface TelemetryOptions {
+  /** The tracer spans are made with. Default: the global tracer provider's `@keel/otel` tracer. */
+  readonly tracer?: Tracer;
+  /**
+   * Record prompts, outputs, rejected outputs and feedback text on the spans
+   * (`gen_ai.input.messages`, `gen_ai.output.messages`, `gen_ai.system_instructions`). They may
+   * hold personal data: default `false`.
+   */
+  readonly recordContent?: boolean;
+  /** `gen_ai.agent.name`, and the run span's name `invoke_agent {name}`. */
+  readonly agentName?: string;
+}
+
+/** What is open for one run. */
+interface RunSpans {
+  readonly run: Span;
+  readonly provider: string;
+  /** The current model call's span, ended when the run moves on (so validation lands inside it). */
+  call?: Span;
+  /** Why the next model call is made, from the last `reliability.retry`. */
+  nextReason?: AttemptReason;
+  /** The tool call whose arguments the next `tool-retry` call re-asks for. */
+  reAsk?: string;
+  readonly tools: Map<string, Span>;
+}
+
+/**
+ * Turns Keel's events into OpenTelemetry spans following the GenAI semantic conventions: a run
+ * span (`invoke_agent`), a span per model call (`chat {model}`, with the attempt number and why it
+ * was made), a span per tool call (`execute_tool {name}`, holding the re-asks for its arguments);
+ * validation failures, retries,
+ * re-asks and recoveries as span events; errors with `error.type`. Content only with
+ * `recordContent`. Attach it with `builder.use(telemetry())`.
+ */
+export function telemetry(options: TelemetryOptions = {}): Extension {
+  const tracer = options.tracer ?? trace.getTracer('@keel/otel');
+  const recordContent = options.recordContent ?? false;
+  const runs = new Map<string, RunSpans>();
+
+  const endCall = (spans: RunSpans) => {
+    spans.call?.end();
+    delete spans.call;
+  };
+  const within = (spans: RunSpans) => trace.setSpan(context.active(), spans.run);
+  /** The span an event of the run belongs on: the open model call's, else the run's. */
+  const current = (spans: RunSpans) => spans.call ?? spans.run;
+
+  const extension = <TOutput>(builder: AgentBuilder<TOutput>): AgentBuilder<TOutput> => {
+    let extended = builder
+      .on('run.start', (event) => {
+        const attributes: Attributes = {
+          'gen_ai.operation.name': 'invoke_agent',
+          'gen_ai.provider.name': event.provider,
+          'gen_ai.request.model': event.model,
+          'keel.run.id': event.runId,
+        };
+        if (options.agentName !== undefined) attributes['gen_ai.agent.name'] = options.agentName;
+        if (event.conversationId !== undefined) attributes['gen_ai.conversation.id'] = event.conversationId;
+        const name = options.agentName === undefined ? 'invoke_agent' : `invoke_agent ${options.agentName}`;
+        const run = tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes, startTime: event.timestamp }, context.active());
+        runs.set(event.runId, { run, provider: event.provider, tools: new Map() });
+      })
+      .on('model.request', (event) => {
+        const spans = runs.get(event.runId);
+        if (!spans) return;
+        endCall(spans);
+        const reason: AttemptReason = event.purpose === 'tool-retry' ? 'tool-re-ask' : event.attempt === 1 ? 'step' : (spans.nextReason ?? 'retry');
+        delete spans.nextReason;
+        // A re-ask for a tool's arguments belongs to that tool call's span.
+        const toolSpan = event.purpose === 'tool-retry' && spans.reAsk !== undefined ? spans.tools.get(spans.reAsk) : undefined;
+        const parent = toolSpan ? trace.setSpan(context.active(), toolSpan) : within(spans);
+        spans.call = tracer.startSpan(
+          `chat ${event.model}`,
+          {
+            kind: SpanKind.CLIENT,
+            attributes: {
+              'gen_ai.operation.name': 'chat',
+              'gen_ai.provider.name': event.provider,
+              'gen_ai.request.model': event.model,
+              'keel.step': event.step,
+              'keel.attempt': event.attempt,
+              'keel.attempt.reason': reason,
+              'keel.request.messages': event.messageCount,
+              'keel.request.ephemeral_messages': event.ephemeralCount,
+              'keel.request.tool_choice': event.toolChoice,
+            },
+          },
+          parent,
+        );
+      })
+      .on('model.response', (event) => {
+        const span = runs.get(event.runId)?.call;
+        if (!span) return;
+        span.setAttributes({
+          'gen_ai.response.model': event.model,
+          'gen_ai.response.finish_reasons': [event.finishReason],
+          'gen_ai.usage.input_tokens': event.inputTokens,
+          'gen_ai.usage.output_tokens': event.outputTokens,
+          'gen_ai.usage.cache_read.input_tokens': event.cacheReadTokens,
+          'gen_ai.usage.cache_creation.input_tokens': event.cacheWriteTokens,
+          'keel.response.tool_calls': event.toolCalls,
+        });
+        if (event.costUsd !== undefined) span.setAttribute('keel.cost_usd', event.costUsd);
+      })
+      .on('model.error', (event) => {
+        const spans = runs.get(event.runId);
+        if (!spans?.call) return;
+        spans.call.setAttribute('error.type', event.errorKind);
+        if (event.retryAfterMs !== undefined) spans.call.setAttribute('keel.retry_after_ms', event.retryAfterMs);
+        spans.call.setStatus({ code: SpanStatusCode.ERROR, message: `${event.errorName}: ${event.message}` });
+        // Left open until the run moves on, so the retry or fail-fast that follows lands on it.
+      })
+      .on('validation.failed', (event) => {
+        const spans = runs.get(event.runId);
+        if (!spans) return;
+        const attributes: Attributes = { 'keel.validation.stage': event.stage, 'keel.validation.issues': event.issueCount, 'keel.validation.message': event.message };
+        if (event.pathText !== undefined) attributes['keel.validation.path'] = event.pathText;
+        if (recordContent) attributes['keel.validation.output'] = event.rawOutput;
+        current(spans).addEvent('keel.validation.failed', attributes);
+        current(spans).setAttribute('error.type', event.stage === 'json-parse' ? 'parse-fail' : 'schema-fail');
+      })
+      .on('reliability.retry', (event) => {
+        const spans = runs.get(event.runId);
+        if (!spans) return;
+        spans.nextReason = reasonOfRetry(event);
+        const attributes: Attributes = { 'keel.retry.rule': event.kind, 'keel.retry.error_kind': event.errorKind, 'keel.retry.delay_ms': event.delayMs, 'keel.retry.decision': event.decision };
+        if (recordContent && event.feedback !== undefined) attributes['keel.retry.feedback'] = event.feedback;
+        current(spans).addEvent('keel.retry', attributes);
+        endCall(spans);
+      })
+      .on('reliability.wait', (event) => {
+        const spans = runs.get(event.runId);
+        spans?.run.addEvent('keel.wait', { 'keel.wait.rule': event.kind, 'keel.wait.delay_ms': event.delayMs, 'keel.attempt': event.attempt });
+      })
+      .on('reliability.recovered', (event) => {
+        const spans = runs.get(event.runId);
+        if (spans) current(spans).addEvent('keel.recovered', { 'keel.attempt': event.attempt, 'keel.recovered.via': event.via, 'keel.recovered.prior_failures': event.priorFailures });
+      })
+      .on('reliability.fail-fast', (event) => {
+        const spans = runs.get(event.runId);
+        if (spans) current(spans).addEvent('keel.fail_fast', { 'keel.fail_fast.rule': event.kind, 'error.type': event.errorKind, 'keel.fail_fast.phase': event.phase });
+      })
+      .on('tool.retry', (event) => {
+        const spans = runs.get(event.runId);
+        if (!spans) return;
+        const attributes: Attributes = { 'gen_ai.tool.name': event.tool, 'gen_ai.tool.call.id': event.toolCallId, 'keel.tool.retry': event.retry };
+        if (recordContent) attributes['keel.tool.feedback'] = event.feedback;
+        endCall(spans);
+        spans.reAsk = event.toolCallId;
+        (spans.tools.get(event.toolCallId) ?? spans.run).addEvent('keel.tool.re_ask', attributes);
+      })
+      .on('tool.validation', (event) => {
+        const spans = runs.get(event.runId);
+        if (spans) endCall(spans);
+        if (spans)
+          (spans.tools.get(event.toolCallId) ?? spans.run).addEvent('keel.tool.validation', { 'gen_ai.tool.name': event.tool, 'gen_ai.tool.call.id': event.toolCallId, 'keel.tool.validation.outcome': event.outcome, 'keel.tool.retries': event.retryCount });
+      })
+      .on('tool.start', (event) => {
+        const spans = runs.get(event.runId);
+        if (!spans) return;
+        endCall(spans);
+        const span = tracer.startSpan(
+          `execute_tool ${event.tool}`,
+          {
+            kind: SpanKind.INTERNAL,
+            attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': event.tool, 'gen_ai.tool.call.id': event.toolCallId, 'gen_ai.tool.type': 'function', 'keel.step': event.step },
+          },
+          within(spans),
+        );
+        spans.tools.set(event.toolCallId, span);
+      })
+      .on('tool.end', (event) => {
+        const spans = runs.get(event.runId);
+        const span = spans?.tools.get(event.toolCallId);
+        if (!spans || !span) return;
+        if (event.isError) {
+          span.setAttribute('error.type', event.errorCode ?? 'tool-error');
+          span.setStatus({ code: SpanStatusCode.ERROR, message: event.errorCode ?? 'tool-error' });
+        }
+        span.end();
+        spans.tools.delete(event.toolCallId);
+      })
+      .on('step.end', (event) => {
+        const spans = runs.get(event.runId);
+        if (spans) endCall(spans);
+      })
+      .on('output.fallback-used', (event) => {
+        runs.get(event.runId)?.run.addEvent('keel.fallback', { 'keel.fallback.tier': event.tier, 'keel.fallback.reason': event.reason });
+      })
+      .on('run.end', (event) => {
+        const spans = runs.get(event.runId);
+        if (!spans) return;
+        runs.delete(event.runId);
+        endCall(spans);
+        for (const span of spans.tools.values()) span.end();
+        spans.run.setAttributes({
+          'gen_ai.usage.input_tokens': event.inputTokens,
+          'gen_ai.usage.output_tokens': event.outputTokens,
+          'gen_ai.usage.cache_read.input_tokens': event.cacheReadTokens,
+          'gen_ai.usage.cache_creation.input_tokens': event.cacheWriteTokens,
+          'keel.run.status': event.status,
+          'keel.run.steps': event.steps,
+          'keel.run.model_calls': event.modelCalls,
+        });
+        if (event.costUsd !== undefined) spans.run.setAttribute('keel.cost_usd', event.costUsd);
+        if (event.status !== 'ok') {
+          spans.run.setAttribute('error.type', event.status === 'aborted' ? 'aborted' : (event.errorName ?? 'error'));
+          spans.run.setStatus({ code: SpanStatusCode.ERROR, message: event.errorMessage ?? event.status });
+        }
+        spans.run.end();
+      });
+    if (recordContent) {
+      extended = extended.on('model.content', (event) => {
+        const span = runs.get(event.runId)?.call;
+        if (!span) return;
+        if (event.system !== undefined) span.setAttribute('gen_ai.system_instructions', event.system);
+        span.setAttributes({ 'gen_ai.input.messages': event.input, 'gen_ai.output.messages': event.output });
+      });
+    }
+    return extended;
+  };
+  return extension;
+}
