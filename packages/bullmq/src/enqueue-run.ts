@@ -23,7 +23,9 @@ const DEFAULT_JOB_OPTIONS: JobsOptions = Object.freeze({ attempts: 3, backoff: {
 /** Adds an agent run to a BullMQ queue; a worker made by `createAgentWorker` runs it. */
 export async function enqueueRun(queue: Queue, options: EnqueueRunOptions): Promise<Job<RunJobData, RunJobSummary>> {
   if (typeof options.agent !== 'string' || options.agent === '') throw new TypeError('enqueueRun: agent must be the name of an agent');
-  if (typeof options.input !== 'string' && !Array.isArray(options.input)) throw new TypeError('enqueueRun: input must be a string or an array of messages');
+  const input: unknown = options.input;
+  const isMessage = typeof input === 'object' && input !== null && !Array.isArray(input) && typeof (input as { message?: unknown }).message === 'string';
+  if (typeof input !== 'string' && !Array.isArray(input) && !isMessage) throw new TypeError('enqueueRun: input must be a string, { message }, or an array of messages');
   const data: RunJobData = {
     agent: options.agent,
     input: options.input,

@@ -41,7 +41,10 @@ export interface RunJobProgress {
 export function isRunJobData(value: unknown): value is RunJobData {
   if (typeof value !== 'object' || value === null) return false;
   const data = value as Record<string, unknown>;
-  const inputOk = typeof data.input === 'string' || (Array.isArray(data.input) && data.input.every((message: Message) => typeof message === 'object' && message !== null && typeof message.role === 'string'));
+  const inputOk =
+    typeof data.input === 'string' ||
+    (typeof data.input === 'object' && data.input !== null && !Array.isArray(data.input) && typeof (data.input as { message?: unknown }).message === 'string') ||
+    (Array.isArray(data.input) && data.input.every((message: Message) => typeof message === 'object' && message !== null && typeof message.role === 'string'));
   return (
     typeof data.agent === 'string' &&
     inputOk &&
