@@ -1,10 +1,11 @@
 /**
  * `pnpm demo [name]`: runs the example agents (or the one named: weather, refund, create-task,
- * stream) and prints a trace of each. Offline on the scripted model, or against a real API when
+ * stream, hardening) and prints a trace of each. Offline on the scripted model, or against a real API when
  * ANTHROPIC_API_KEY (or OPENAI_API_KEY / OPENAI_BASE_URL) is set.
  */
 import { consoleTrace, type ModelTarget } from '@keel/core';
 import { createTaskAgent } from './agents/create-task-agent';
+import { budgetUnderFire, deadline, stuckTool } from './hardening';
 import { refundAgent } from './agents/refund-agent';
 import { weatherAgent } from './agents/weather-agent';
 import { providerFromEnv } from './providers/provider-from-env';
@@ -45,6 +46,15 @@ const demos: readonly { name: string; title: string; run: () => Promise<void> }[
     name: 'stream',
     title: 'Streaming: text is held until the output validates',
     run: () => streamRefund(live),
+  },
+  {
+    name: 'hardening',
+    title: 'Hardening (scripted): a budget under ten concurrent re-asks, a stuck tool, a run deadline',
+    run: async () => {
+      await budgetUnderFire();
+      await stuckTool();
+      await deadline();
+    },
   },
 ];
 
