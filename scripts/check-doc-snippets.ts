@@ -1,12 +1,12 @@
 /**
- * Every ```ts snippet in README.md and docs/*.md is compiled against the packages' sources
+ * Every ```ts snippet in README.md, docs/*.md and the packages' READMEs is compiled against the packages' sources
  * (strict, like the packages), each as a module of its own. Snippets that need names from the
  * prose (a `builder` from an earlier snippet, say) get them from CONTEXT below, as declarations
  * only. Snippets that run offline (on the scripted model, with nothing declared) are then run,
  * and must exit cleanly. Usage: `pnpm docs:check`.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -57,11 +57,13 @@ function snippetsOf(document: string): Snippet[] {
   for (let at = 0; at < lines.length; at++) {
     const fence = /^(\s*)```(ts|typescript)\s*$/.exec(lines[at] as string);
     if (!fence) continue;
+    // A package README may mark a snippet that needs software Keel does not install.
+    const skipped = /<!-- docs:check skip: .+ -->/.test(lines[at - 1] ?? '') && document.startsWith('packages/');
     const indent = (fence[1] as string).length;
     const body: string[] = [];
     let end = at + 1;
     for (; end < lines.length && !/^\s*```\s*$/.test(lines[end] as string); end++) body.push((lines[end] as string).slice(indent));
-    snippets.push({ document, index: snippets.length + 1, line: at + 1, code: body.join('\n') });
+    if (!skipped) snippets.push({ document, index: snippets.length + 1, line: at + 1, code: body.join('\n') });
     at = end;
   }
   return snippets;
@@ -70,7 +72,10 @@ function snippetsOf(document: string): Snippet[] {
 /** A snippet of declarations only (an interface sketch) is compiled but has nothing to run. */
 const declaresOnly = (code: string) => !/^(?:const|let|await|for|if|console|[a-z]+\()/m.test(code);
 
-const documents = ['README.md', ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const packageReadmes = readdirSync(join(root, 'packages'))
+  .map((name) => `packages/${name}/README.md`)
+  .filter((path) => existsSync(join(root, path)));
+const documents = ['README.md', ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`), ...packageReadmes];
 rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
 
