@@ -15,7 +15,10 @@ export type LenientScan =
       readonly repairs: ReadonlySet<JsonRepair>;
       /** Comma fixes, in text order. */
       readonly edits: readonly TextEdit[];
-      /** The value's content, token by token, normalised: two texts with equal signatures mean the same value. */
+      /**
+       * The value's content, token by token, normalised (a tag — `s`, `k`, `n` — then the decoded
+       * text, or a bracket or literal alone): two texts with equal signatures mean the same value.
+       */
       readonly signature: readonly string[];
       readonly maxDepth: number;
     }
@@ -266,7 +269,7 @@ class Scanner {
     if (char in closers) {
       const value = this.readString();
       if (typeof value !== 'string') return value;
-      this.signature.push(`s${value}`);
+      this.signature.push('s', value);
     } else if (char === '.' && text.startsWith('...', this.index)) {
       return this.fail('ellipsis', "'...' stands where content was left out");
     } else if (char === '-' || (char >= '0' && char <= '9')) {
@@ -278,7 +281,7 @@ class Scanner {
         const word = /^[^\s,\]}]*/.exec(text.slice(this.index, this.index + 40))?.[0] ?? match[0];
         return this.fail('unquoted-value', `the bare text ${shown(word)} stands where a value belongs (a string must be quoted)`);
       }
-      this.signature.push(`n${match[0]}`);
+      this.signature.push('n', match[0]);
       this.index = end;
     } else {
       wordPattern.lastIndex = this.index;
@@ -306,7 +309,7 @@ class Scanner {
     if (char in closers) {
       const key = this.readString();
       if (typeof key !== 'string') return key;
-      this.signature.push(`k${key}`);
+      this.signature.push('k', key);
     } else if (char === '.' && text.startsWith('...', this.index)) {
       return this.fail('ellipsis', "'...' stands where properties were left out");
     } else {
@@ -314,7 +317,7 @@ class Scanner {
       const match = wordPattern.exec(text);
       if (!match) return this.fail('syntax', `unexpected ${shown(char)} where a property name was expected`);
       this.repairs.add('unquoted-keys');
-      this.signature.push(`k${match[0]}`);
+      this.signature.push('k', match[0]);
       this.index += match[0].length;
     }
     this.state = COLON;
