@@ -17,6 +17,30 @@ export function keelAgentBuilder() {
     .outputSchema(RefundSchema);
 }
 
+/** The events a typical metrics listener counts (15 of them). */
+export const METRIC_EVENTS = [
+  'run.start',
+  'run.end',
+  'step.start',
+  'step.end',
+  'model.request',
+  'model.response',
+  'model.error',
+  'tool.start',
+  'tool.end',
+  'tool.validation',
+  'tool.retry',
+  'validation.failed',
+  'reliability.retry',
+  'reliability.recovered',
+  'output.repaired',
+] as const;
+
+/** {@link keelAgent} with a metrics listener (a counter per event) on {@link METRIC_EVENTS}: events are part of the product. */
+export function metricsAgent(counts = new Map<string, number>()) {
+  return METRIC_EVENTS.reduce((next, name) => next.on(name, () => void counts.set(name, (counts.get(name) ?? 0) + 1)), keelAgentBuilder()).build();
+}
+
 /** A Keel agent with one tool and a validated final answer, on the zero-latency model. */
 export function keelAgent() {
   return keelAgentBuilder().build();

@@ -3,7 +3,7 @@ import { generateText, jsonSchema, type JSONSchema7, Output, stepCountIs, tool }
 import { MockLanguageModelV3 } from 'ai/test';
 import { Ajv } from 'ajv';
 import { compare, type Timing, us } from '../measure';
-import { bareRun, keelAgent, RefundSchema } from '../overhead';
+import { bareRun, METRIC_EVENTS, metricsAgent, RefundSchema } from '../overhead';
 
 type GenerateResult = Awaited<ReturnType<MockLanguageModelV3['doGenerate']>>;
 
@@ -92,7 +92,8 @@ const range = (timing: Timing) => `${us(timing.minUs)} – ${us(timing.maxUs)}`;
  * tool step, then a validated final JSON answer) side by side in one `compare()`.
  */
 export async function measureAiSdkOverhead(options: { rounds?: number; batch?: number; warmup?: number } = {}): Promise<AiSdkOverheadResult> {
-  const agent = keelAgent();
+  // Events are part of the product: Keel runs with a metrics listener attached.
+  const agent = metricsAgent();
   const aiSdk = aiSdkRun();
   const bare = bareRun();
   const prompt = 'Order A-1182 arrived broken. Refund?';
@@ -125,7 +126,8 @@ export async function measureAiSdkOverhead(options: { rounds?: number; batch?: n
   const markdown = `## Keel against the Vercel AI SDK (v6)
 
 The same run for three contenders in one side-by-side comparison: one tool step (arguments
-validated), then a final JSON answer validated against the schema. Keel is \`agent.runTyped\`; the
+validated), then a final JSON answer validated against the schema. Keel is \`agent.runTyped\` with
+a metrics listener (a counter) on ${METRIC_EVENTS.length} events, since events are part of the product; the
 AI SDK is \`generateText\` with \`tool()\` + \`jsonSchema()\` (validated by a compiled ajv, as Keel
 validates), \`stopWhen: stepCountIs(3)\` and \`output: Output.object({ schema })\` on
 \`MockLanguageModelV3\`; bare is the same work by hand. Both models answer in-process with zero latency.
