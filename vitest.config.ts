@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 const sourceCondition = ['@keel/source', 'import', 'module', 'node', 'default'];
 
 /** One project per package; workspace imports resolve to TypeScript sources, so no build is needed. */
-const project = (name: string) => ({
+const project = (name: string, timeouts: { testTimeout?: number; hookTimeout?: number } = {}) => ({
   resolve: { conditions: sourceCondition },
   ssr: { resolve: { conditions: sourceCondition, externalConditions: ['@keel/source'] } },
   test: {
@@ -11,12 +11,16 @@ const project = (name: string) => ({
     root: `packages/${name}`,
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     environment: 'node' as const,
+    ...timeouts,
   },
 });
 
+/** Fleet tests start redis-server and worker processes: generous bounds, so a loaded machine never fails them. */
+const fleet = { testTimeout: 30_000, hookTimeout: 30_000 };
+
 export default defineConfig({
   test: {
-    projects: [project('reliability'), project('core'), project('providers'), project('redis'), project('bullmq'), project('otel'), {
+    projects: [project('reliability'), project('core'), project('providers'), project('redis', fleet), project('bullmq', fleet), project('otel'), {
       ...project('examples'),
       test: { ...project('examples').test, root: 'examples' },
     }],

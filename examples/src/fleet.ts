@@ -38,9 +38,8 @@ const agentFor = (tenant: string, tokens: number): AgentBuilder<string> => {
   return Agent.create({ provider: model, model: 'scripted' })
     .system('You keep notes for a support team.')
     .memory(redisMemory({ redis, prefix: 'example:' }))
-    .reliability({ preCheck: [backoff.preCheck, ...budget.preCheck] })
-    .on('model.error', backoff.report)
-    .on('model.response', budget.debit)
+    .use(backoff)
+    .use(budget)
     .on('reliability.wait', (event) => console.log(`  [${tenant}] waited ${Math.round(event.delayMs)} ms: the fleet is backing off`));
 };
 const agents = { acme: agentFor('acme', 10_000), globex: agentFor('globex', 1_200) };

@@ -193,3 +193,41 @@ describe('renamed options', () => {
     expect(output.message).toContain('maxRetries');
   });
 });
+
+describe('reliability() is additive', () => {
+  const refusing = (kind: string, seen: string[]): PreCheckRule<ModelResponse> => ({
+    kind,
+    then: 'fail-fast',
+    when: () => {
+      seen.push(kind);
+      return kind === 'second';
+    },
+  });
+
+  it('runs the PreCheck rules of every call, in the order given', async () => {
+    const seen: string[] = [];
+    const agent = Agent.create({ provider: scriptedModel('ok'), model: 'm' })
+      .reliability({ preCheck: [refusing('first', seen)] })
+      .reliability({ preCheck: [refusing('second', seen)] })
+      .build();
+    await expect(agent.run('hi')).rejects.toMatchObject({ kind: 'second', phase: 'pre-check' });
+    expect(seen).toEqual(['first', 'second']);
+  });
+
+  it('keeps the PostDecide rules of the first call first (first match wins)', async () => {
+    const rule = (kind: string): ReliabilityRule<ModelResponse> => ({ kind, when: () => true, then: 'fail-fast' });
+    const agent = Agent.create({ provider: scriptedModel('ok'), model: 'm' })
+      .reliability({ postDecide: [rule('mine')] })
+      .use((builder) => builder.reliability({ postDecide: [rule('extension')] }))
+      .build();
+    await expect(agent.run('hi')).rejects.toMatchObject({ kind: 'mine' });
+  });
+
+  it('keeps defaults: false given once, and refuses two different defaults', async () => {
+    const model = scriptedModel([Object.assign(new Error('busy'), { status: 529 }), 'ok']);
+    const agent = Agent.create({ provider: model, model: 'm' }).reliability({ defaults: false }).reliability({ preCheck: [] }).build();
+    await expect(agent.run('hi')).rejects.toMatchObject({ errorKind: 'overloaded' });
+    const error = configurationError(() => Agent.create({ provider: scriptedModel('ok'), model: 'm' }).reliability({ defaults: false }).reliability({ defaults: true }).build());
+    expect(error.setting).toBe('reliability.defaults');
+  });
+});

@@ -26,7 +26,8 @@ export class AgentBuilder<TOutput = string> {
   private constructor(private readonly state: BuilderState) {}
 
   private with<T = TOutput>(changes: Partial<BuilderState>, single?: keyof BuilderState): AgentBuilder<T> {
-    const repeated = single !== undefined && this.state[single] !== undefined ? [...this.state.repeated, single] : this.state.repeated;
+    const given = changes.repeated ?? this.state.repeated;
+    const repeated = single !== undefined && this.state[single] !== undefined ? [...given, single] : given;
     return new AgentBuilder<T>({ ...this.state, ...changes, repeated });
   }
 
@@ -71,12 +72,22 @@ export class AgentBuilder<TOutput = string> {
   }
 
   /**
-   * The reliability gate's rules (once): `preCheck` before every model call, `postDecide` after
-   * it (first match wins), then — unless `defaults: false` — the strict-output rules (with an
-   * output schema) and the transient-error retries.
+   * Adds reliability gate rules: `preCheck` before every model call, `postDecide` after it (first
+   * match wins), then — unless `defaults: false` — the strict-output rules (with an output schema)
+   * and the transient-error retries. Additive: each call appends its rules after those already
+   * given (so extensions can add theirs); `defaults` may be set once.
    */
   reliability(options: ReliabilityOptions): AgentBuilder<TOutput> {
-    return this.with({ reliability: options }, 'reliability');
+    const given = this.state.reliability;
+    if (given === undefined) return this.with({ reliability: options });
+    const defaults = options.defaults ?? given.defaults;
+    const merged: ReliabilityOptions = {
+      preCheck: [...(given.preCheck ?? []), ...(options.preCheck ?? [])],
+      postDecide: [...(given.postDecide ?? []), ...(options.postDecide ?? [])],
+      ...(defaults === undefined ? {} : { defaults }),
+    };
+    const conflicting = given.defaults !== undefined && options.defaults !== undefined && given.defaults !== options.defaults;
+    return this.with({ reliability: merged, ...(conflicting ? { repeated: [...this.state.repeated, 'reliability.defaults'] } : {}) });
   }
 
   /**

@@ -40,8 +40,7 @@ function worker(script: Parameters<typeof scriptedModel>[0]) {
     return typeof script === 'function' ? script(request, call) : (script as string);
   });
   const agent = Agent.create({ provider: model, model: 'm' })
-    .reliability({ preCheck: [backoff.preCheck] })
-    .on('model.error', backoff.report)
+    .use(backoff)
     .on('reliability.wait', (event) => void waits.push(event))
     .on('reliability.retry', (event) => void retries.push(event))
     .build();
@@ -121,7 +120,7 @@ describe('sharedBackoff', () => {
     setTimeout(() => controller.abort(), 50);
     const started = Date.now();
     await expect(run).rejects.toMatchObject({ name: 'AbortedError' });
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(Date.now() - started).toBeLessThan(3_000);
     expect(calls).toEqual([]);
   });
 
@@ -135,7 +134,7 @@ describe('sharedBackoff', () => {
     try {
       const started = Date.now();
       await expect(agent.run('go')).resolves.toMatchObject({ text: 'fine' });
-      expect(Date.now() - started).toBeLessThan(1_500);
+      expect(Date.now() - started).toBeLessThan(3_000);
       expect(errors.map((error) => error.operation)).toEqual(['shared-backoff read']);
     } finally {
       await server.restart();

@@ -1,4 +1,4 @@
-import type { AgentEvents, ModelResponse } from '@keel/core';
+import type { AgentEvents, Extension, ModelResponse } from '@keel/core';
 import { AbortedError, type ErrorKind, type PreCheckRule } from '@keel/reliability';
 import { RedisUnavailableError } from '../errors/redis-unavailable-error';
 import { boundedCall } from '../redis/bounded-call';
@@ -22,8 +22,12 @@ export interface SharedBackoffOptions {
   readonly onError?: (error: RedisUnavailableError) => void;
 }
 
-/** A backoff shared by a fleet: the PreCheck rule that waits, and the listener that tells the fleet. */
-export interface SharedBackoff {
+/**
+ * A backoff shared by a fleet. Attach it with `builder.use(backoff)`: it adds the PreCheck rule
+ * that waits and the `model.error` listener that tells the fleet. Attach it before budget rules,
+ * so that they judge the call after the wait. Its parts are there for wiring by hand.
+ */
+export interface SharedBackoff extends Extension {
   /**
    * The PreCheck rule `shared-backoff`: before every attempt it waits until the fleet's backoff
    * has passed (reported as a `reliability.wait` event with kind `shared-backoff`). Put it
@@ -49,13 +53,13 @@ const MIN_WAIT_MS = 10;
  * agent's `maxRetryAfterMs`. When Redis is unreachable it fails open: calls go ahead, `onError`
  * is told, and no Redis call waits longer than `timeoutMs`.
  *
- * Wire it with `.reliability({ preCheck: [backoff.preCheck, ...] }).on('model.error', backoff.report)`.
+ * Attach it with `Agent.create(…).use(backoff)`, before any budget.
  */
 export function sharedBackoff(options: SharedBackoffOptions): SharedBackoff {
   const { redis, key = 'keel:backoff', kinds = DEFAULT_KINDS, timeoutMs = 500, onError } = options;
   if (typeof key !== 'string' || key === '') throw new TypeError('sharedBackoff: key must be a non-empty string');
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new TypeError(`sharedBackoff: timeoutMs must be a finite number > 0, got ${timeoutMs}`);
-  const report = (error: unknown) => {
+  const reportUnavailable = (error: unknown) => {
     // An abort is the run's to report: the attempt that follows sees the signal and stops.
     if (AbortedError.isInstance(error)) return;
     if (!RedisUnavailableError.isInstance(error)) throw error;
@@ -73,32 +77,30 @@ export function sharedBackoff(options: SharedBackoffOptions): SharedBackoff {
     await boundedCall(() => extendScript.run(redis, [key], [Math.ceil(ms), Date.now() + Math.ceil(ms)]), { operation: 'shared-backoff write', timeoutMs });
   };
 
-  return {
-    preCheck: {
-      kind: 'shared-backoff',
-      label: `wait while the fleet backs off ("${key}")`,
-      then: 'continue',
-      when: () => true,
-      backoff: async (scope) => {
-        try {
-          const left = await remaining(scope.signal);
-          // The last few milliseconds are not worth a wait (the rate-limited worker's own retry wakes just before the key expires).
-          return left < MIN_WAIT_MS ? 0 : left;
-        } catch (error) {
-          report(error);
-          return 0;
-        }
-      },
-    },
-    report: async (event) => {
-      if (event.retryAfterMs === undefined || !kinds.includes(event.errorKind)) return;
+  const preCheck: PreCheckRule<ModelResponse> = {
+    kind: 'shared-backoff',
+    label: `wait while the fleet backs off ("${key}")`,
+    then: 'continue',
+    when: () => true,
+    backoff: async (scope) => {
       try {
-        await backOff(event.retryAfterMs);
+        const left = await remaining(scope.signal);
+        // The last few milliseconds are not worth a wait (the rate-limited worker's own retry wakes just before the key expires).
+        return left < MIN_WAIT_MS ? 0 : left;
       } catch (error) {
-        report(error);
+        reportUnavailable(error);
+        return 0;
       }
     },
-    backOff,
-    remaining,
   };
+  const report: SharedBackoff['report'] = async (event) => {
+    if (event.retryAfterMs === undefined || !kinds.includes(event.errorKind)) return;
+    try {
+      await backOff(event.retryAfterMs);
+    } catch (error) {
+      reportUnavailable(error);
+    }
+  };
+  const attach: Extension = (builder) => builder.reliability({ preCheck: [preCheck] }).on('model.error', report);
+  return Object.assign(attach, { preCheck, report, backOff, remaining });
 }

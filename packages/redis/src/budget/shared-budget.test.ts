@@ -2,7 +2,7 @@ import { Agent } from '@keel/core';
 import { scriptedModel } from '@keel/core/test';
 import { ReliabilityFailFastError, tokenBudget } from '@keel/reliability';
 import { Redis, type RedisOptions } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RedisUnavailableError } from '../errors/redis-unavailable-error';
 import { startRedisServer, type TestRedisServer } from '../testing/redis-server';
 import { startWorkerProcess } from '../testing/worker-process';
@@ -39,8 +39,8 @@ describe('sharedBudget', () => {
     const retryParseFailures = { kind: 'retry-parse', then: 'retry' as const, when: (scope: { errorKind: string }) => scope.errorKind === 'parse-fail' };
     const agent = Agent.create({ provider, model: 'm' })
       .outputSchema({ parse: (value: unknown) => value as { ok: boolean } })
-      .reliability({ preCheck: [...budget.preCheck], postDecide: [retryParseFailures] })
-      .on('model.response', budget.debit)
+      .reliability({ postDecide: [retryParseFailures] })
+      .use(budget)
       .build();
     const error = await agent.run('go').catch((caught: unknown) => caught);
     expect(ReliabilityFailFastError.isInstance(error)).toBe(true);
@@ -48,7 +48,7 @@ describe('sharedBudget', () => {
     // Three failed attempts (300 tokens) were made before the budget (250) stopped the fourth.
     expect(provider.calls).toBe(3);
     expect(await budget.spent()).toEqual({ usd: 0, tokens: 300 });
-    // Another agent on the same key (another worker) is refused at once.
+    // Another agent on the same key (another worker, its rules wired by hand) is refused at once.
     const other = Agent.create({ provider: model('hi'), model: 'm' }).reliability({ preCheck: [...sharedBudget({ redis: client(), key: 'tenant:a', limit: { tokens: 250 } }).preCheck] }).build();
     await expect(other.run('go')).rejects.toMatchObject({ kind: 'shared-budget' });
   });
@@ -57,8 +57,8 @@ describe('sharedBudget', () => {
     const budget = sharedBudget({ redis: client(), key: 'tenant:usd', limit: { usd: 1 } });
     const pricing = { m: { inputPerMTok: 1_000, outputPerMTok: 1_000 } }; // 100 tokens = $0.10
     const agent = Agent.create({ provider: model('hi'), model: 'm', pricing })
-      .reliability({ preCheck: [tokenBudget(1_000), ...budget.preCheck] })
-      .on('model.response', budget.debit)
+      .reliability({ preCheck: [tokenBudget(1_000)] })
+      .use(budget)
       .build();
     for (let run = 0; run < 3; run++) await agent.run('go');
     await budget.settled();
@@ -69,8 +69,7 @@ describe('sharedBudget', () => {
     const budget = sharedBudget({ redis: client(), key: 'tenant:unpriced', limit: { usd: 1 } });
     const errors: string[] = [];
     const agent = Agent.create({ provider: model('hi'), model: 'm' })
-      .reliability({ preCheck: [...budget.preCheck] })
-      .on('model.response', budget.debit)
+      .use(budget)
       .on('listener.error', (event) => void errors.push(event.message))
       .build();
     await agent.run('go');
@@ -81,13 +80,25 @@ describe('sharedBudget', () => {
   });
 
   it('starts afresh in each window', async () => {
-    const budget = sharedBudget({ redis: client(), key: 'tenant:window', limit: { tokens: 100 }, window: 200 });
-    const agent = Agent.create({ provider: model('hi'), model: 'm' }).reliability({ preCheck: [...budget.preCheck] }).on('model.response', budget.debit).build();
-    await agent.run('go');
-    await budget.settled();
-    await expect(agent.run('go')).rejects.toMatchObject({ kind: 'shared-budget' });
-    await new Promise((resolve) => setTimeout(resolve, 220));
-    await expect(agent.run('go')).resolves.toMatchObject({ text: 'hi' });
+    const window = 60_000;
+    // The workers' clocks decide the window: a fake clock makes the test independent of the machine's speed.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const start = (Math.floor(Date.now() / window) + 1) * window;
+      vi.setSystemTime(start);
+      const budget = sharedBudget({ redis: client(), key: 'tenant:window', limit: { tokens: 100 }, window });
+      const agent = Agent.create({ provider: model('hi'), model: 'm' }).use(budget).build();
+      await agent.run('go');
+      await budget.settled();
+      vi.setSystemTime(start + window - 1);
+      await expect(agent.run('go')).rejects.toMatchObject({ kind: 'shared-budget' });
+      vi.setSystemTime(start + window);
+      await expect(agent.run('go')).resolves.toMatchObject({ text: 'hi' });
+      await budget.settled();
+      expect(await budget.spent()).toEqual({ usd: 0, tokens: 100 });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('rejects bad settings', () => {
@@ -120,7 +131,7 @@ describe('sharedBudget', () => {
     await redis.ping();
     const closed = sharedBudget({ redis, key: 'down', limit: { tokens: 1_000 }, timeoutMs: 200, onError: (error) => errors.push(error) });
     const open = sharedBudget({ redis, key: 'down', limit: { tokens: 1_000 }, timeoutMs: 200, whenUnavailable: 'open' });
-    const build = (budget: typeof closed) => Agent.create({ provider: model('hi'), model: 'm' }).reliability({ preCheck: [...budget.preCheck] }).on('model.response', budget.debit).build();
+    const build = (budget: typeof closed) => Agent.create({ provider: model('hi'), model: 'm' }).use(budget).build();
     await server.kill();
     try {
       const started = Date.now();

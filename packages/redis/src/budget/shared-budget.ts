@@ -1,4 +1,4 @@
-import type { AgentEvents, ModelResponse } from '@keel/core';
+import type { AgentEvents, Extension, ModelResponse } from '@keel/core';
 import { AbortedError, type PreCheckRule, type ReliabilityScope } from '@keel/reliability';
 import { RedisUnavailableError } from '../errors/redis-unavailable-error';
 import { boundedCall } from '../redis/bounded-call';
@@ -40,8 +40,12 @@ export interface BudgetSpent {
   readonly tokens: number;
 }
 
-/** A fleet-wide budget: PreCheck rules that refuse calls once it is spent, and the listener that debits it. */
-export interface SharedBudget {
+/**
+ * A fleet-wide budget. Attach it with `builder.use(budget)`: it adds its PreCheck rules (after any
+ * given before, so a run-level `tokenBudget` listed first is checked first) and its debit listener.
+ * Its parts are there for wiring by hand.
+ */
+export interface SharedBudget extends Extension {
   /**
    * PreCheck rules, in this order: `shared-budget-unavailable` (fails fast when Redis cannot be
    * read and `whenUnavailable` is `closed`) and `shared-budget` (fails fast once the budget is spent).
@@ -69,7 +73,7 @@ const toNano = (usd: number) => Math.round(usd * NANO);
  * stored are kept and added to the next one. Works with the run-level `costBudget` /
  * `tokenBudget` rules: the same PreCheck phase and error, listed together in `preCheck`.
  *
- * Wire it with `.reliability({ preCheck: [...budget.preCheck] }).on('model.response', budget.debit)`.
+ * Attach it with `Agent.create(…).use(budget)`; `await budget.spent()` reads what the fleet spent.
  */
 export function sharedBudget(options: SharedBudgetOptions): SharedBudget {
   const { redis, key, limit, window = 0, whenUnavailable = 'closed', timeoutMs = 1_000, onError } = options;
@@ -156,21 +160,19 @@ export function sharedBudget(options: SharedBudgetOptions): SharedBudget {
     },
   };
 
-  return {
-    preCheck: Object.freeze([unavailableRule, spentRule]),
-    debit: (event) => {
-      const tokens = event.inputTokens + event.outputTokens + event.cacheReadTokens + event.cacheWriteTokens;
-      const debit = store(toNano(event.costUsd ?? 0), tokens).finally(() => pending.delete(debit));
-      pending.add(debit);
-      if (limit.usd !== undefined && event.costUsd === undefined) {
-        // The tokens are debited; the dollars cannot be. Reported (a `listener.error` event), never silent.
-        return debit.then(() => {
-          throw new TypeError(`sharedBudget "${key}": a usd limit needs the agent's pricing, and model "${event.model}" has no price; only tokens were debited`);
-        });
-      }
-      return debit;
-    },
-    spent,
-    settled,
+  const preCheck = Object.freeze([unavailableRule, spentRule]);
+  const debit: SharedBudget['debit'] = (event) => {
+    const tokens = event.inputTokens + event.outputTokens + event.cacheReadTokens + event.cacheWriteTokens;
+    const stored = store(toNano(event.costUsd ?? 0), tokens).finally(() => pending.delete(stored));
+    pending.add(stored);
+    if (limit.usd !== undefined && event.costUsd === undefined) {
+      // The tokens are debited; the dollars cannot be. Reported (a `listener.error` event), never silent.
+      return stored.then(() => {
+        throw new TypeError(`sharedBudget "${key}": a usd limit needs the agent's pricing, and model "${event.model}" has no price; only tokens were debited`);
+      });
+    }
+    return stored;
   };
+  const attach: Extension = (builder) => builder.reliability({ preCheck }).on('model.response', debit);
+  return Object.assign(attach, { preCheck, debit, spent, settled });
 }

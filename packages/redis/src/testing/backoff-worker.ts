@@ -18,8 +18,7 @@ const model = scriptedModel(() => {
   return 'fine';
 });
 const agent = Agent.create({ provider: model, model: 'm' })
-  .reliability({ preCheck: [backoff.preCheck] })
-  .on('model.error', backoff.report)
+  .use(backoff)
   .on('reliability.wait', (event) => void waits.push(event))
   .build();
 process.stdout.write(`${JSON.stringify({ event: 'ready' })}\n`);

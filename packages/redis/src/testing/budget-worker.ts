@@ -15,8 +15,7 @@ const redis = new Redis(Number(port), '127.0.0.1');
 const budget = sharedBudget({ redis, key: String(key), limit: { tokens: Number(limitTokens) } });
 const model = scriptedModel({ text: 'done', usage: { inputTokens: 60, outputTokens: 40 } });
 const agent = Agent.create({ provider: model, model: 'zero-latency' })
-  .reliability({ preCheck: [...budget.preCheck] })
-  .on('model.response', budget.debit)
+  .use(budget)
   .build();
 
 let completed = 0;
