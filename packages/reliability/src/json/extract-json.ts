@@ -31,10 +31,14 @@ export interface ExtractJsonOptions {
   readonly repair?: boolean;
 }
 
+/** Most bracketed values a reply may hold: past it, no one of them is taken (a cost bound, far above any real reply). */
+const MAX_SPANS = 1_000;
+
 /**
  * Finds every JSON value in model text at no model cost: markdown fences and prose are stripped,
  * and each bracketed value is repaired losslessly or not at all (see {@link repairJson}). A value
- * that never closes makes the whole reply truncated. Linear in the text's length.
+ * that never closes makes the whole reply truncated. A reply with more than 1,000 top-level
+ * bracketed values is a `several-values` failure. Linear in the text's length.
  */
 export function extractJsonCandidates(text: string, options: ExtractJsonOptions = {}): JsonCandidates {
   const direct = tryParse(text);
@@ -48,7 +52,10 @@ export function extractJsonCandidates(text: string, options: ExtractJsonOptions 
   let rejected: { message: string; defect: JsonDefect } | undefined;
   for (const region of regions) {
     const body = text.slice(region.start, region.end);
-    const search = findJsonSpans(body);
+    const search = findJsonSpans(body, MAX_SPANS);
+    if (search.overflow) {
+      return { candidates: [], failure: { message: `The reply holds more than ${MAX_SPANS} bracketed values; reply with exactly one JSON value`, defect: 'several-values' } };
+    }
     if (fences.length > 0 && search.spans.length === 0 && !search.truncated && /^\s*["\d\-tfn]/.test(body)) {
       const scalar = tryParse(body);
       if (scalar.ok) candidates.push({ value: scalar.value, repairs: base });

@@ -10,6 +10,8 @@ export interface SpanSearch {
   readonly spans: readonly JsonSpan[];
   /** A JSON-like value that never closes: where it opens and the closers it lacks. */
   readonly truncated?: { readonly start: number; readonly missing: string };
+  /** More top-level spans than the search's limit: it stopped there, `spans` holds those found. */
+  readonly overflow?: true;
 }
 
 const stringEnds: Readonly<Record<string, string>> = { '"': '"', '\u201c': '\u201c\u201d', '\u201d': '\u201c\u201d', "'": "'", '\u2018': '\u2018\u2019', '\u2019': '\u2018\u2019' };
@@ -27,9 +29,10 @@ export function opensJson(text: string, index: number): boolean {
 /**
  * Finds the top-level bracketed spans of a text in one pass, respecting quoted strings inside
  * brackets (a `'` opens a string only where a value or key may start, so apostrophes in prose do
- * not). A closer that does not match the innermost opener is ignored. Linear in the text's length.
+ * not). A closer that does not match the innermost opener is ignored. Linear in the text's length;
+ * stops once it has found more than `limit` top-level spans.
  */
-export function findJsonSpans(text: string): SpanSearch {
+export function findJsonSpans(text: string, limit = Number.POSITIVE_INFINITY): SpanSearch {
   const openers: number[] = [];
   const spans: JsonSpan[] = [];
   let lastSignificant = '';
@@ -52,6 +55,7 @@ export function findJsonSpans(text: string): SpanSearch {
         openers.pop();
         while (spans.length > 0 && (spans[spans.length - 1] as JsonSpan).start > start) spans.pop();
         spans.push({ start, end: index + 1 });
+        if (openers.length === 0 && spans.length > limit) return { spans, overflow: true };
       }
     }
     if (char !== ' ' && char !== '\n' && char !== '\r' && char !== '\t') lastSignificant = char;

@@ -39,7 +39,8 @@ export type JsonRepair =
  * - `missing-colon`: a property name not followed by `:`.
  * - `too-deep`: nested too deeply to repair locally.
  * - `syntax`: any other character that JSON does not allow there.
- * - `several-values`: the reply held several different JSON values that each match the schema.
+ * - `several-values`: the reply held several different JSON values that each match the schema
+ *   (or more than 1,000 bracketed values).
  */
 export type JsonDefect =
   | 'truncated'
