@@ -5,12 +5,17 @@ import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpa
 import { Type } from '@sinclair/typebox';
 import { afterEach, describe, expect, it } from 'vitest';
 import { telemetry } from './telemetry';
+import { namingViolations } from './testing/naming-violations';
 
 const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
 const tracer = provider.getTracer('test');
 
-afterEach(() => exporter.reset());
+afterEach(() => {
+  // Every span these runs make (content included) follows the attribute conventions.
+  expect(namingViolations(exporter.getFinishedSpans())).toEqual([]);
+  exporter.reset();
+});
 
 /** A run with a tool call whose arguments are re-asked once, a 429, then a feedback retry. */
 function scenario() {
@@ -61,7 +66,7 @@ describe('telemetry()', () => {
     expect(run.status.code).not.toBe(SpanStatusCode.ERROR);
 
     const children = childrenOf(spans, run).sort((a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1]);
-    const describe = (span: ReadableSpan) => [span.name, span.attributes['keel.attempt'], span.attributes['keel.attempt.reason']];
+    const describe = (span: ReadableSpan) => [span.name, span.attributes['keel.attempt'], span.attributes['keel.request.reason']];
     expect(children.map(describe)).toEqual([
       ['chat scripted-1', 1, 'step'],
       ['execute_tool lookup_order', undefined, undefined],
@@ -86,9 +91,9 @@ describe('telemetry()', () => {
       'gen_ai.usage.cache_creation.input_tokens': 0,
     });
     expect(eventNames(first)).toEqual([]);
-    expect(eventNames(toolSpan)).toEqual(['keel.tool.re_ask', 'keel.tool.validation']);
-    expect(toolSpan.events[0]?.attributes).toMatchObject({ 'gen_ai.tool.name': 'lookup_order', 'keel.tool.retry': 1 });
-    expect(toolSpan.events[1]?.attributes).toMatchObject({ 'keel.tool.validation.outcome': 'success', 'keel.tool.retries': 1 });
+    expect(eventNames(toolSpan)).toEqual(['keel.tool.retry', 'keel.tool.validation']);
+    expect(toolSpan.events[0]?.attributes).toMatchObject({ 'gen_ai.tool.name': 'lookup_order', 'keel.tool.retry.number': 1 });
+    expect(toolSpan.events[1]?.attributes).toMatchObject({ 'keel.tool.validation.outcome': 'success', 'keel.tool.validation.retries': 1 });
 
     expect(toolSpan.attributes).toMatchObject({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'lookup_order', 'gen_ai.tool.call.id': 'call-1', 'gen_ai.tool.type': 'function' });
     expect(toolSpan.status.code).not.toBe(SpanStatusCode.ERROR);
@@ -99,7 +104,7 @@ describe('telemetry()', () => {
 
     expect(eventNames(rejected)).toEqual(['keel.validation.failed', 'keel.retry']);
     expect(rejected.attributes['error.type']).toBe('schema-fail');
-    expect(rejected.events[0]?.attributes).toMatchObject({ 'keel.validation.stage': 'schema-validate', 'keel.validation.issues': 1, 'keel.validation.path': 'amount' });
+    expect(rejected.events[0]?.attributes).toMatchObject({ 'keel.validation.failed.stage': 'schema-validate', 'keel.validation.failed.issues': 1, 'keel.validation.failed.path': 'amount' });
     expect(rejected.events[1]?.attributes).toMatchObject({ 'keel.retry.rule': 'schema-retry', 'keel.retry.error_kind': 'schema-fail', 'keel.retry.decision': 'retry' });
     expect(eventNames(accepted)).toEqual(['keel.recovered']);
     expect(accepted.attributes['gen_ai.response.finish_reasons']).toEqual(['stop']);

@@ -1,6 +1,7 @@
 import type { AgentBuilder, Extension } from '@keel/core';
 import { type Attributes, context, type Span, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
 import { type AttemptReason, reasonOfRetry } from './attempt-reason';
+import { addSpanEvent } from './span-event';
 
 /** Options of {@link telemetry}. */
 export interface TelemetryOptions {
@@ -31,11 +32,12 @@ interface RunSpans {
 
 /**
  * Turns Keel's events into OpenTelemetry spans following the GenAI semantic conventions: a run
- * span (`invoke_agent`), a span per model call (`chat {model}`, with the attempt number and why it
- * was made), a span per tool call (`execute_tool {name}`, holding the re-asks for its arguments);
- * validation failures, retries,
- * re-asks and recoveries as span events; errors with `error.type`. Content only with
- * `recordContent`. Attach it with `builder.use(telemetry())`.
+ * span (`invoke_agent`, a child of the span active where the run starts), a span per model call
+ * (`chat {model}`, with the attempt number and why it was made), a span per tool call
+ * (`execute_tool {name}`, holding the re-asks for its arguments); validation failures, retries,
+ * waits, re-asks, recoveries, fail-fasts, repairs and errors of rules, feedback templates and
+ * listeners as span events named after core's events (`keel.retry`, `keel.wait`, ...); errors
+ * with `error.type`. Content only with `recordContent`. Attach it with `builder.use(telemetry())`.
  */
 export function telemetry(options: TelemetryOptions = {}): Extension {
   const tracer = options.tracer ?? trace.getTracer('@keel/otel');
@@ -84,7 +86,7 @@ export function telemetry(options: TelemetryOptions = {}): Extension {
               'gen_ai.request.model': event.model,
               'keel.step': event.step,
               'keel.attempt': event.attempt,
-              'keel.attempt.reason': reason,
+              'keel.request.reason': reason,
               'keel.request.messages': event.messageCount,
               'keel.request.ephemeral_messages': event.ephemeralCount,
               'keel.request.tool_choice': event.toolChoice,
@@ -118,47 +120,76 @@ export function telemetry(options: TelemetryOptions = {}): Extension {
       .on('validation.failed', (event) => {
         const spans = runs.get(event.runId);
         if (!spans) return;
-        const attributes: Attributes = { 'keel.validation.stage': event.stage, 'keel.validation.issues': event.issueCount, 'keel.validation.message': event.message };
-        if (event.pathText !== undefined) attributes['keel.validation.path'] = event.pathText;
-        if (recordContent) attributes['keel.validation.output'] = event.rawOutput;
-        current(spans).addEvent('keel.validation.failed', attributes);
+        addSpanEvent(current(spans), 'validation.failed', {
+          stage: event.stage,
+          issues: event.issueCount,
+          message: event.message,
+          path: event.pathText,
+          output: recordContent ? event.rawOutput : undefined,
+        });
         current(spans).setAttribute('error.type', event.stage === 'json-parse' ? 'parse-fail' : 'schema-fail');
       })
       .on('reliability.retry', (event) => {
         const spans = runs.get(event.runId);
         if (!spans) return;
         spans.nextReason = reasonOfRetry(event);
-        const attributes: Attributes = { 'keel.retry.rule': event.kind, 'keel.retry.error_kind': event.errorKind, 'keel.retry.delay_ms': event.delayMs, 'keel.retry.decision': event.decision };
-        if (recordContent && event.feedback !== undefined) attributes['keel.retry.feedback'] = event.feedback;
-        current(spans).addEvent('keel.retry', attributes);
+        addSpanEvent(current(spans), 'reliability.retry', {
+          rule: event.kind,
+          error_kind: event.errorKind,
+          delay_ms: event.delayMs,
+          decision: event.decision,
+          feedback: recordContent ? event.feedback : undefined,
+        });
         endCall(spans);
       })
       .on('reliability.wait', (event) => {
+        // Between calls, before the attempt it names: on the run span, beside the call it delays
+        // (a re-ask's wait too, as re-asks of parallel tool calls cannot be told apart here).
         const spans = runs.get(event.runId);
-        spans?.run.addEvent('keel.wait', { 'keel.wait.rule': event.kind, 'keel.wait.delay_ms': event.delayMs, 'keel.attempt': event.attempt });
+        if (spans) addSpanEvent(spans.run, 'reliability.wait', { rule: event.kind, delay_ms: event.delayMs }, { 'keel.step': event.step, 'keel.attempt': event.attempt });
       })
       .on('reliability.recovered', (event) => {
         const spans = runs.get(event.runId);
-        if (spans) current(spans).addEvent('keel.recovered', { 'keel.attempt': event.attempt, 'keel.recovered.via': event.via, 'keel.recovered.prior_failures': event.priorFailures });
+        if (spans) addSpanEvent(current(spans), 'reliability.recovered', { via: event.via, prior_failures: event.priorFailures }, { 'keel.attempt': event.attempt });
       })
       .on('reliability.fail-fast', (event) => {
         const spans = runs.get(event.runId);
-        if (spans) current(spans).addEvent('keel.fail_fast', { 'keel.fail_fast.rule': event.kind, 'error.type': event.errorKind, 'keel.fail_fast.phase': event.phase });
+        if (spans) addSpanEvent(current(spans), 'reliability.fail-fast', { rule: event.kind, label: event.label, phase: event.phase }, { 'error.type': event.errorKind, 'keel.attempt': event.attempt });
+      })
+      .on('reliability.rule-error', (event) => {
+        const spans = runs.get(event.runId);
+        if (spans) addSpanEvent(current(spans), 'reliability.rule-error', { rule: event.ruleKind, phase: event.phase, part: event.part, message: event.message });
+      })
+      .on('reliability.feedback-error', (event) => {
+        const spans = runs.get(event.runId);
+        if (spans) addSpanEvent(current(spans), 'reliability.feedback-error', { source: event.source, message: event.message });
+      })
+      .on('usage.invalid', (event) => {
+        const spans = runs.get(event.runId);
+        if (spans) addSpanEvent(current(spans), 'usage.invalid', { field: event.field, received: event.received }, { 'keel.attempt': event.attempt });
       })
       .on('tool.retry', (event) => {
         const spans = runs.get(event.runId);
         if (!spans) return;
-        const attributes: Attributes = { 'gen_ai.tool.name': event.tool, 'gen_ai.tool.call.id': event.toolCallId, 'keel.tool.retry': event.retry };
-        if (recordContent) attributes['keel.tool.feedback'] = event.feedback;
         endCall(spans);
         spans.reAsk = event.toolCallId;
-        (spans.tools.get(event.toolCallId) ?? spans.run).addEvent('keel.tool.re_ask', attributes);
+        addSpanEvent(
+          spans.tools.get(event.toolCallId) ?? spans.run,
+          'tool.retry',
+          { number: event.retry, feedback: recordContent ? event.feedback : undefined },
+          { 'gen_ai.tool.name': event.tool, 'gen_ai.tool.call.id': event.toolCallId },
+        );
       })
       .on('tool.validation', (event) => {
         const spans = runs.get(event.runId);
-        if (spans) endCall(spans);
-        if (spans)
-          (spans.tools.get(event.toolCallId) ?? spans.run).addEvent('keel.tool.validation', { 'gen_ai.tool.name': event.tool, 'gen_ai.tool.call.id': event.toolCallId, 'keel.tool.validation.outcome': event.outcome, 'keel.tool.retries': event.retryCount });
+        if (!spans) return;
+        endCall(spans);
+        addSpanEvent(
+          spans.tools.get(event.toolCallId) ?? spans.run,
+          'tool.validation',
+          { outcome: event.outcome, retries: event.retryCount },
+          { 'gen_ai.tool.name': event.tool, 'gen_ai.tool.call.id': event.toolCallId },
+        );
       })
       .on('tool.start', (event) => {
         const spans = runs.get(event.runId);
@@ -190,7 +221,17 @@ export function telemetry(options: TelemetryOptions = {}): Extension {
         if (spans) endCall(spans);
       })
       .on('output.fallback-used', (event) => {
-        runs.get(event.runId)?.run.addEvent('keel.fallback', { 'keel.fallback.tier': event.tier, 'keel.fallback.reason': event.reason });
+        const spans = runs.get(event.runId);
+        if (spans) addSpanEvent(spans.run, 'output.fallback-used', { tier: event.tier, reason: event.reason });
+      })
+      .on('output.repaired', (event) => {
+        // After the step's call has ended: the accepted answer is the run's.
+        const spans = runs.get(event.runId);
+        if (spans) addSpanEvent(spans.run, 'output.repaired', { repairs: event.repairs, coercions: event.coercions, coerced_paths: event.coercedPaths });
+      })
+      .on('listener.error', (event) => {
+        const spans = runs.get(event.runId);
+        if (spans) addSpanEvent(spans.run, 'listener.error', { event: event.event, message: event.message }, { 'error.type': event.errorName });
       })
       .on('run.end', (event) => {
         const spans = runs.get(event.runId);

@@ -1,0 +1,39 @@
+import type { AgentEventName } from '@keel/core';
+
+/**
+ * How {@link telemetry} treats an event: `recorded` (it opens, annotates or ends a span, or adds a
+ * span event), `content` (recorded only with `recordContent`), `ignored` (on purpose).
+ */
+export type EventHandling = 'recorded' | 'content' | 'ignored';
+
+/**
+ * Every core event and what telemetry does with it. A record over every event name: an event
+ * added to core fails the type check here until it is classified (and the test checks that
+ * telemetry listens to exactly the events marked as recorded).
+ */
+export const EVENT_HANDLING = {
+  'run.start': 'recorded',
+  'run.end': 'recorded',
+  // No span per step (the GenAI conventions have none): chat and execute_tool spans carry `keel.step`.
+  'step.start': 'ignored',
+  'step.end': 'recorded',
+  'model.request': 'recorded',
+  'model.content': 'content',
+  'model.response': 'recorded',
+  'model.error': 'recorded',
+  'usage.invalid': 'recorded',
+  'tool.start': 'recorded',
+  'tool.end': 'recorded',
+  'tool.validation': 'recorded',
+  'tool.retry': 'recorded',
+  'validation.failed': 'recorded',
+  'reliability.retry': 'recorded',
+  'reliability.wait': 'recorded',
+  'reliability.recovered': 'recorded',
+  'reliability.fail-fast': 'recorded',
+  'reliability.rule-error': 'recorded',
+  'reliability.feedback-error': 'recorded',
+  'output.repaired': 'recorded',
+  'output.fallback-used': 'recorded',
+  'listener.error': 'recorded',
+} as const satisfies Record<AgentEventName, EventHandling>;

@@ -1,0 +1,111 @@
+import { Agent, type ReliabilityRule } from '@keel/core';
+import type { ModelResponse } from '@keel/core';
+import { scriptedModel } from '@keel/core/test';
+import { SpanStatusCode } from '@opentelemetry/api';
+import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { Type } from '@sinclair/typebox';
+import { afterEach, describe, expect, it } from 'vitest';
+import { telemetry } from './telemetry';
+import { namingViolations } from './testing/naming-violations';
+
+const exporter = new InMemorySpanExporter();
+const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+const tracer = provider.getTracer('test');
+
+afterEach(() => {
+  // Every span these runs make follows the attribute conventions.
+  expect(namingViolations(exporter.getFinishedSpans())).toEqual([]);
+  exporter.reset();
+});
+
+const schema = Type.Object({ n: Type.Number() });
+const rateLimited = () => Object.assign(new Error('429 Too Many Requests'), { errorKind: 'rate-limit' as const, retryAfterMs: 1 });
+const eventNames = (span: ReadableSpan | undefined) => span?.events.map((event) => event.name);
+const eventOf = (span: ReadableSpan | undefined, name: string) => span?.events.find((event) => event.name === name)?.attributes;
+const spanNamed = (name: string) => exporter.getFinishedSpans().filter((span) => span.name === name);
+
+/** A PreCheck rule that pauses before every retry, as a fleet-wide backoff does. */
+const pauseBeforeRetries: ReliabilityRule<ModelResponse> & { then: 'continue' } = { kind: 'quota-pause', then: 'continue', when: (scope) => scope.attempt > 1, backoff: 5 };
+
+describe('telemetry() span events', () => {
+  it('records a PreCheck wait on the run span, with the rule, the delay, the step and the attempt it precedes', async () => {
+    const agent = Agent.create({ provider: scriptedModel([rateLimited(), 'hello']), model: 'm' })
+      .reliability({ preCheck: [pauseBeforeRetries] })
+      .use(telemetry({ tracer }))
+      .build();
+    await agent.run('hi');
+
+    const [run] = spanNamed('invoke_agent');
+    expect(eventNames(run)).toEqual(['keel.wait']);
+    expect(eventOf(run, 'keel.wait')).toEqual({ 'keel.wait.rule': 'quota-pause', 'keel.wait.delay_ms': 5, 'keel.step': 1, 'keel.attempt': 2 });
+    // The wait is not an event of the call that failed before it, nor of the call it delayed.
+    const [failed, retried] = spanNamed('chat m');
+    expect(eventNames(failed)).toEqual(['keel.retry']);
+    expect(retried?.attributes).toMatchObject({ 'keel.attempt': 2, 'keel.request.reason': 'transient-retry' });
+    expect(eventNames(retried)).toEqual(['keel.recovered']);
+  });
+
+  it('records a rule that throws, and the fail-fast it causes, on the span open at the time', async () => {
+    const broken = { ...pauseBeforeRetries, when: () => true, backoff: () => { throw new Error('quota store down'); } };
+    const agent = Agent.create({ provider: scriptedModel(['hello']), model: 'm' })
+      .reliability({ preCheck: [broken] })
+      .use(telemetry({ tracer }))
+      .build();
+    await expect(agent.run('hi')).rejects.toThrow();
+
+    const [run] = spanNamed('invoke_agent');
+    expect(spanNamed('chat m')).toEqual([]);
+    expect(run?.status.code).toBe(SpanStatusCode.ERROR);
+    expect(eventNames(run)).toEqual(['keel.rule_error', 'keel.fail_fast']);
+    expect(eventOf(run, 'keel.rule_error')).toEqual({ 'keel.rule_error.rule': 'quota-pause', 'keel.rule_error.phase': 'pre-check', 'keel.rule_error.part': 'backoff', 'keel.rule_error.message': 'quota store down' });
+    expect(eventOf(run, 'keel.fail_fast')).toMatchObject({ 'keel.fail_fast.rule': 'rule-error', 'keel.fail_fast.label': 'quota-pause', 'keel.attempt': 1 });
+  });
+
+  it('records a feedback template that throws on the rejected call', async () => {
+    const agent = Agent.create({ provider: scriptedModel(['{ "n": "one" }', '{ "n": 1 }']), model: 'm' })
+      .outputSchema(schema, {
+        feedbackForLLM: () => {
+          throw new Error('template broke');
+        },
+      })
+      .use(telemetry({ tracer }))
+      .build();
+    expect((await agent.run('hi')).value).toEqual({ n: 1 });
+
+    const [rejected] = spanNamed('chat m');
+    expect(eventNames(rejected)).toEqual(['keel.validation.failed', 'keel.feedback_error', 'keel.retry']);
+    expect(eventOf(rejected, 'keel.feedback_error')).toEqual({ 'keel.feedback_error.source': 'template', 'keel.feedback_error.message': 'template broke' });
+  });
+
+  it('records an invalid token count on its call, a local repair and a throwing listener on the run', async () => {
+    const agent = Agent.create({ provider: scriptedModel([{ text: '{ "n": 1, }', usage: { inputTokens: -1 } }]), model: 'm' })
+      .outputSchema(schema)
+      .on('step.start', () => {
+        throw new Error('metrics down');
+      })
+      .use(telemetry({ tracer }))
+      .build();
+    expect((await agent.run('hi')).value).toEqual({ n: 1 });
+
+    const [run] = spanNamed('invoke_agent');
+    const [call] = spanNamed('chat m');
+    expect(eventNames(call)).toEqual(['keel.usage.invalid']);
+    expect(eventOf(call, 'keel.usage.invalid')).toEqual({ 'keel.usage.invalid.field': 'inputTokens', 'keel.usage.invalid.received': '-1', 'keel.attempt': 1 });
+    expect(eventNames(run)).toEqual(['keel.listener.error', 'keel.output.repaired']);
+    expect(eventOf(run, 'keel.listener.error')).toEqual({ 'keel.listener.error.event': 'step.start', 'keel.listener.error.message': 'metrics down', 'error.type': 'Error' });
+    expect(eventOf(run, 'keel.output.repaired')).toMatchObject({ 'keel.output.repaired.coercions': 0 });
+    expect(String(eventOf(run, 'keel.output.repaired')?.['keel.output.repaired.repairs'])).toContain('comma');
+  });
+
+  it('records an output fallback on the run span', async () => {
+    const agent = Agent.create({ provider: scriptedModel(['no json here']), model: 'm' })
+      .outputSchema(schema, { maxRetries: 0 })
+      .outputFallback({ canned: { n: 0 } })
+      .use(telemetry({ tracer }))
+      .build();
+    expect((await agent.run('hi')).value).toEqual({ n: 0 });
+
+    const [run] = spanNamed('invoke_agent');
+    expect(eventOf(run, 'keel.output.fallback_used')).toMatchObject({ 'keel.output.fallback_used.tier': 'canned' });
+  });
+});
