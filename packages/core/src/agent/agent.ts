@@ -42,8 +42,8 @@ export class Agent<TOutput = string> {
    * @throws {ReliabilityFailFastError} when the gate stops (with every attempt recorded).
    * @throws {MaxStepsExceededError} with the partial result.
    */
-  async run(input: RunInput, options: RunOptions = {}): Promise<RunResult<TOutput>> {
-    return (await reactLoop(this.#config, this.#bus, input, options)) as RunResult<TOutput>;
+  run(input: RunInput, options: RunOptions = {}): Promise<RunResult<TOutput>> {
+    return reactLoop(this.#config, this.#bus, input, options) as Promise<RunResult<TOutput>>;
   }
 
   /**

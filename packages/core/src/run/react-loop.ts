@@ -28,21 +28,24 @@ const NO_ANSWER: Answer = Object.freeze({ value: undefined, provenance: 'model',
  * argument re-asks) and their results feed the next step; a final turn ends the run. Kept
  * messages never contain ephemeral ones; memory receives the accepted exchange only.
  */
-export async function reactLoop(config: RunConfig, bus: EventBus, input: RunInput, options: RunOptions, sink?: StreamSink): Promise<RunResult<unknown>> {
-  const timeoutMs = options.timeoutMs;
-  if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs >= 1)) {
-    throw new AgentConfigurationError({ setting: 'run.timeoutMs', message: `must be a whole number >= 1, got ${timeoutMs}` });
-  }
-  const deadline = timeoutMs === undefined ? undefined : runDeadline(timeoutMs, options.signal);
+export function reactLoop(config: RunConfig, bus: EventBus, input: RunInput, options: RunOptions, sink?: StreamSink): Promise<RunResult<unknown>> {
+  // Not an async function, so that a run without a deadline is the loop itself (no frame waiting
+  // on it while it runs); every failure still arrives as a rejection, never as a throw.
   try {
-    return await loop(config, bus, input, options, deadline?.signal ?? options.signal, sink);
-  } finally {
-    deadline?.clear();
+    const timeoutMs = options.timeoutMs;
+    if (timeoutMs === undefined) return loop(config, bus, input, options, options.signal, sink);
+    if (!(Number.isInteger(timeoutMs) && timeoutMs >= 1)) {
+      throw new AgentConfigurationError({ setting: 'run.timeoutMs', message: `must be a whole number >= 1, got ${timeoutMs}` });
+    }
+    const deadline = runDeadline(timeoutMs, options.signal);
+    return loop(config, bus, input, options, deadline.signal, sink).finally(deadline.clear);
+  } catch (error) {
+    return Promise.reject(error);
   }
 }
 
 /** A signal aborted by the caller's or, after `timeoutMs`, with a `TimeoutError` reason. */
-function runDeadline(timeoutMs: number, caller: AbortSignal | undefined): { readonly signal: AbortSignal; clear(): void } {
+function runDeadline(timeoutMs: number, caller: AbortSignal | undefined): { readonly signal: AbortSignal; readonly clear: () => void } {
   const controller = new AbortController();
   const forward = () => controller.abort(caller?.reason);
   if (caller?.aborted) forward();
@@ -211,13 +214,16 @@ async function loop(config: RunConfig, bus: EventBus, input: RunInput, options: 
  * reporting events) after the run has ended; then rethrows the first failure (an abort, or a
  * re-ask whose model call failed for good).
  */
-async function settleAll<T>(pending: readonly Promise<T>[]): Promise<T[]> {
-  if (pending.length === 1) return [await (pending[0] as Promise<T>)];
-  const settled = await Promise.allSettled(pending);
-  const failure = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
-  if (failure) throw failure.reason;
-  return settled.map((outcome) => (outcome as PromiseFulfilledResult<T>).value);
+function settleAll<T>(pending: readonly Promise<T>[]): Promise<T[]> {
+  if (pending.length === 1) return (pending[0] as Promise<T>).then(single);
+  return Promise.allSettled(pending).then((settled) => {
+    const failure = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    if (failure) throw failure.reason;
+    return settled.map((outcome) => (outcome as PromiseFulfilledResult<T>).value);
+  });
 }
+
+const single = <T>(value: T): T[] => [value];
 
 function toolEnvironment(state: RunState, kept: readonly Message[]): ToolRunEnvironment {
   const { config } = state;

@@ -33,14 +33,15 @@ function accept<TResponse, TValue>(run: GateRun<TResponse, TValue>, outcome: Att
 /**
  * Carries out a decision: a result (`ok`, `fallback`), a stop (`fail-fast`, or a retry the caps
  * forbid), or the preparation of the next attempt (`retry`, `retry-other`: provider switch,
- * feedback, backoff) — then `undefined`, and the gate makes that attempt.
+ * feedback, backoff) — then `undefined`, and the gate makes that attempt. An accepted answer and
+ * a stop are plain (no promise to wait for); a fallback and a retry are asynchronous.
  * @throws {ReliabilityFailFastError} on a stop.
  */
-export async function applyDecision<TResponse, TValue>(
+export function applyDecision<TResponse, TValue>(
   run: GateRun<TResponse, TValue>,
   outcome: AttemptOutcome<TResponse, TValue>,
   { decision, rule }: Decision<TResponse>,
-): Promise<GateResult<TResponse, TValue> | undefined> {
+): GateResult<TResponse, TValue> | Promise<GateResult<TResponse, TValue> | undefined> {
   const { attempt, kind, verdict, cause } = outcome;
   const stop = (kindName: string, label: string | undefined, error: unknown = cause): never =>
     failFast(run, { kind: kindName, label, phase: 'post-decide', attempt, errorKind: kind, cause: error });
@@ -54,23 +55,31 @@ export async function applyDecision<TResponse, TValue>(
       return stop(rule?.kind ?? 'unhandled-failure', rule?.label);
     case 'fail-fast':
       return stop(rule?.kind ?? 'unhandled-failure', rule?.label);
-    case 'fallback': {
-      const fallback = run.options.fallback;
-      if (!fallback) return stop(rule?.kind ?? 'fallback', 'a rule chose fallback but none is configured');
-      let value: TValue;
-      try {
-        value = await raceSignal(fallback(outcome.scope, run.lastFailure), run.signal);
-      } catch (error) {
-        rethrowIfAborted(run.signal, error);
-        return stop('fallback-failed', rule?.kind, error);
-      }
-      return accept(run, outcome, value, 'fallback');
-    }
+    case 'fallback':
+      return applyFallback(run, outcome, rule, stop);
     case 'retry-other':
     case 'retry':
-      await prepareRetry(run, outcome, decision, rule as ReliabilityRule<TResponse>);
-      return undefined;
+      return prepareRetry(run, outcome, decision, rule as ReliabilityRule<TResponse>).then(() => undefined);
   }
+}
+
+/** A `fallback` decision: the configured fallback's value, or a stop when there is none or it fails. */
+async function applyFallback<TResponse, TValue>(
+  run: GateRun<TResponse, TValue>,
+  outcome: AttemptOutcome<TResponse, TValue>,
+  rule: ReliabilityRule<TResponse> | undefined,
+  stop: (kindName: string, label: string | undefined, error?: unknown) => never,
+): Promise<GateResult<TResponse, TValue>> {
+  const fallback = run.options.fallback;
+  if (!fallback) return stop(rule?.kind ?? 'fallback', 'a rule chose fallback but none is configured');
+  let value: TValue;
+  try {
+    value = await raceSignal(fallback(outcome.scope, run.lastFailure), run.signal);
+  } catch (error) {
+    rethrowIfAborted(run.signal, error);
+    return stop('fallback-failed', rule?.kind, error);
+  }
+  return accept(run, outcome, value, 'fallback');
 }
 
 /** Checks the caps, moves provider on `retry-other`, builds feedback, waits the backoff, reports `reliability.retry`. */

@@ -84,9 +84,16 @@ async function waitBefore<TResponse, TValue>(run: GateRun<TResponse, TValue>, ru
   await sleep(delayMs, run.signal);
 }
 
-/** Runs the PostDecide rules on an attempt; with no match, a success is `ok` and a failure `fail-fast`. */
-export async function decide<TResponse, TValue>(run: GateRun<TResponse, TValue>, outcome: AttemptOutcome<TResponse, TValue>): Promise<Decision<TResponse>> {
+/**
+ * Runs the PostDecide rules on an attempt; with no match, a success is `ok` and a failure
+ * `fail-fast`. A plain value unless a rule's `when` returns a promise.
+ * @throws {ReliabilityFailFastError} when a rule's `when` throws.
+ */
+export function decide<TResponse, TValue>(run: GateRun<TResponse, TValue>, outcome: AttemptOutcome<TResponse, TValue>): Decision<TResponse> | Promise<Decision<TResponse>> {
   const matching = match(run, run.rules, outcome.scope);
-  const rule = matching instanceof Promise ? await matching : matching;
+  return matching instanceof Promise ? matching.then((rule) => decisionOf(outcome, rule)) : decisionOf(outcome, matching);
+}
+
+function decisionOf<TResponse, TValue>(outcome: AttemptOutcome<TResponse, TValue>, rule: ReliabilityRule<TResponse> | undefined): Decision<TResponse> {
   return { decision: rule?.then ?? (outcome.kind === 'ok' ? 'ok' : 'fail-fast'), rule };
 }

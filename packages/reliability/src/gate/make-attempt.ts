@@ -1,14 +1,13 @@
 import type { ErrorKind } from '../error-kind';
 import { AbortedError } from '../errors/aborted-error';
-import { BadResponseError } from '../errors/bad-response-error';
 import { CHARS_PER_TOKEN, truncateEcho } from '../feedback/truncate-echo';
-import { isPromiseLike, raceSignal } from '../race-signal';
 import type { ValidationFailure } from '../errors/validation-failure';
-import { addUsage, type UsageTotals, ZERO_USAGE } from '../usage';
+import { addUsage } from '../usage';
 import { issueSignature, type ValidationIssue } from '../validation/issue';
 import type { AttemptRecord } from './attempt-record';
 import { emitGateEvent, failFast, type GateRun, type Mutable, scopeOf } from './gate-run';
 import type { GateAttemptContext, GateVerdict } from './gate-options';
+import { callAndJudge } from './call-and-judge';
 import type { ReliabilityScope } from './scope';
 
 /** Default cap on raw output kept in attempt records and events, in characters. */
@@ -35,51 +34,6 @@ export interface AttemptOutcome<TResponse, TValue> {
   readonly retryAfterMs: number | undefined;
   /** The PostDecide scope of this attempt. */
   readonly scope: ReliabilityScope<TResponse>;
-}
-
-/** The provider call and the verdict on its answer: what happened, before anything is recorded. */
-interface Judged<TResponse, TValue> {
-  readonly response: TResponse | undefined;
-  readonly thrown: unknown;
-  readonly verdict: GateVerdict<TValue> | undefined;
-  readonly validatorError: unknown;
-  readonly kind: ErrorKind;
-  readonly retryAfterMs: number | undefined;
-  readonly usage: UsageTotals;
-  readonly latencyMs: number;
-}
-
-async function callAndJudge<TResponse, TValue>(run: GateRun<TResponse, TValue>, context: GateAttemptContext): Promise<Judged<TResponse, TValue>> {
-  const { options, signal } = run;
-  const started = performance.now();
-  let response: TResponse;
-  const failed = (thrown: unknown): Judged<TResponse, TValue> => {
-    const latencyMs = performance.now() - started;
-    const classified = run.classify(thrown);
-    const kind = signal?.aborted ? 'aborted' : classified.kind;
-    return { response: undefined, thrown, verdict: undefined, validatorError: undefined, kind, retryAfterMs: classified.retryAfterMs, usage: ZERO_USAGE, latencyMs };
-  };
-  try {
-    response = await raceSignal(options.call(context), signal);
-  } catch (thrown) {
-    // Throwing `undefined` or `null` breaks the spec: there is no error to classify.
-    return failed(thrown === undefined || thrown === null ? new BadResponseError({ message: `the call threw ${String(thrown)}` }) : thrown);
-  }
-  if (response === undefined || response === null) return failed(new BadResponseError({ message: `the call returned ${String(response)}` }));
-  const latencyMs = performance.now() - started;
-  const usage = options.usageOf?.(response, context) ?? ZERO_USAGE;
-  const answered = { response, thrown: undefined, retryAfterMs: undefined, usage, latencyMs };
-  try {
-    const judged = options.validate ? options.validate(response, context) : { status: 'accept' as const, value: response as unknown as TValue };
-    // An async validator that never settles cannot hold the run.
-    const verdict = isPromiseLike<GateVerdict<TValue>>(judged) ? await raceSignal(judged, signal) : judged;
-    const kind = verdict.status === 'accept' ? 'ok' : verdict.status === 'invalid' ? (verdict.failure.stage === 'json-parse' ? 'parse-fail' : 'schema-fail') : verdict.errorKind;
-    return { ...answered, verdict, validatorError: undefined, kind };
-  } catch (error) {
-    if (signal?.aborted || AbortedError.isInstance(error)) return { ...answered, verdict: undefined, validatorError: undefined, thrown: error, kind: 'aborted' };
-    // A validator that crashes is a bug, not a model failure: counted, reported, never retried.
-    return { ...answered, verdict: undefined, validatorError: error, kind: 'unknown' };
-  }
 }
 
 /**

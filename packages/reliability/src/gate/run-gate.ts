@@ -1,9 +1,9 @@
 import { AbortedError } from '../errors/aborted-error';
 import { applyDecision } from './apply-decision';
 import { decide, preCheck } from './decide';
-import { startGateRun } from './gate-run';
+import { type GateRun, startGateRun } from './gate-run';
 import type { GateOptions, GateResult } from './gate-options';
-import { makeAttempt } from './make-attempt';
+import { type AttemptOutcome, makeAttempt } from './make-attempt';
 
 /**
  * Runs one model call through the reliability gate: PreCheck rules before every attempt, the
@@ -13,6 +13,8 @@ import { makeAttempt } from './make-attempt';
  *
  * Each turn of the loop is three plain steps: {@link makeAttempt} (what happened),
  * {@link decide} (what the rules say), {@link applyDecision} (a result, a stop, or the next attempt).
+ * The decide and apply steps return plain values when no rule or callback is asynchronous, so the
+ * usual attempt waits once, for the call.
  *
  * @throws {ReliabilityFailFastError} when a rule fails fast, a rule throws, or the attempt cap is hit.
  * @throws {AbortedError} when the signal aborts (never retried).
@@ -22,14 +24,18 @@ export async function runGate<TResponse, TValue = TResponse>(options: GateOption
   const run = startGateRun(options);
   for (let attempt = 1; ; attempt++) {
     if (run.signal?.aborted) throw AbortedError.fromSignal(run.signal);
-    const checkAndCall = async () => {
-      await preCheck(run, attempt);
-      return makeAttempt(run, attempt);
-    };
+    const exclusive = run.options.exclusive;
     // With a shared lock, PreCheck and the call happen together, so no sibling spends in between.
-    const outcome = run.options.exclusive ? await run.options.exclusive(checkAndCall) : await checkAndCall();
-    const decision = await decide(run, outcome);
-    const result = await applyDecision(run, outcome, decision);
+    const outcome = exclusive ? await exclusive(() => checkAndCall(run, attempt)) : await checkAndCall(run, attempt);
+    const decided = decide(run, outcome);
+    const applied = applyDecision(run, outcome, decided instanceof Promise ? await decided : decided);
+    const result = applied instanceof Promise ? await applied : applied;
     if (result) return result;
   }
+}
+
+/** PreCheck (skipped without PreCheck rules), then the attempt. */
+function checkAndCall<TResponse, TValue>(run: GateRun<TResponse, TValue>, attempt: number): Promise<AttemptOutcome<TResponse, TValue>> {
+  if (run.preCheck.length === 0) return makeAttempt(run, attempt);
+  return preCheck(run, attempt).then(() => makeAttempt(run, attempt));
 }
