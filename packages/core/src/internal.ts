@@ -27,7 +27,6 @@ export type { ToolErrorCode } from './tools/tool-result';
 export type { ConsoleTraceOptions } from './trace/console-trace';
 export type { RunTrace, TraceEvent } from './trace/record-trace';
 export type { RunUsage } from './usage/usage-ledger';
-export { raceAbort } from './shared/race-abort';
 
 // The runtime error vocabulary, one copy for every package (providers classify with it).
 export { KeelError, type AttemptRecord } from '@keel/reliability';

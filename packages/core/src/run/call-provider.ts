@@ -1,4 +1,4 @@
-import { BadResponseError, classifyError, reduceError } from '@keel/reliability/internal';
+import { BadResponseError, classifyError, raceSignal, reduceError } from '@keel/reliability/internal';
 import { checkResponse } from './check-response';
 import { IncompleteStreamError } from '../errors/incomplete-stream-error';
 import { StreamInterruptedError } from '../errors/stream-interrupted-error';
@@ -6,7 +6,6 @@ import type { CallPurpose } from '../events/agent-events';
 import type { Message } from '../model/message';
 import type { ModelRequest, ModelResponse, ModelStreamPart } from '../model/model-provider-v1';
 import type { ModelTarget } from '../agent/agent-options';
-import { raceAbort } from '../shared/race-abort';
 import { emit, listens, type RunState } from './run-state';
 
 /** One provider call of an attempt. */
@@ -53,7 +52,7 @@ export async function callProvider(state: RunState, call: ProviderCall): Promise
   try {
     const stream = state.sink && purpose === 'step' ? target.provider.stream?.bind(target.provider) : undefined;
     const options = state.signal ? { signal: state.signal } : {};
-    const answered: unknown = stream ? await consumeStream(state, stream(request, options), attempt) : await raceAbort(Promise.resolve(target.provider.generate(request, options)), state.signal);
+    const answered: unknown = stream ? await consumeStream(state, stream(request, options), attempt) : await raceSignal(Promise.resolve(target.provider.generate(request, options)), state.signal);
     response = checkResponse(answered);
   } catch (thrown) {
     // Throwing `undefined` or `null` breaks the spec like a missing response does.
@@ -107,7 +106,7 @@ async function consumeStream(state: RunState, parts: AsyncIterable<ModelStreamPa
   try {
     for (;;) {
       // Each read is raced against the abort signal, so a stream that ignores it cannot hold the run.
-      const next = await raceAbort(iterator.next(), state.signal);
+      const next = await raceSignal(iterator.next(), state.signal);
       if (next.done) throw new IncompleteStreamError();
       const part = next.value;
       if (typeof part !== 'object' || part === null) throw new BadResponseError({ message: `a stream part is ${part === null ? 'null' : typeof part}` });

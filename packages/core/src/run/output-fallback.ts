@@ -1,6 +1,5 @@
 import { AbortedError, ValidationFailure } from '@keel/reliability';
-import { reduceError } from '@keel/reliability/internal';
-import { raceAbort } from '../shared/race-abort';
+import { raceSignal, reduceError } from '@keel/reliability/internal';
 import type { Provenance } from '../agent/run-result';
 import { emit, type RunState } from './run-state';
 
@@ -24,8 +23,8 @@ export async function resolveFallback(state: RunState, failure: ValidationFailur
     const cause = failure ?? new ValidationFailure({ stage: 'schema-validate', message: reason, rawOutput: '', issues: [] });
     try {
       // User code and async validators are raced against the signal: neither can hold the run.
-      const candidate = await raceAbort(Promise.resolve().then(() => options.fallback?.(cause, cause.rawOutput)), state.signal);
-      const checked = await raceAbort(Promise.resolve(validator.validate(candidate)), state.signal);
+      const candidate = await raceSignal(Promise.resolve().then(() => options.fallback?.(cause, cause.rawOutput)), state.signal);
+      const checked = await raceSignal(Promise.resolve(validator.validate(candidate)), state.signal);
       if (checked.ok) {
         emit(state, 'output.fallback-used', { tier: 'fallback', reason });
         return { value: checked.value, tier: 'fallback' };

@@ -1,5 +1,5 @@
 import { AbortedError } from '@keel/reliability';
-import { formatPath, reduceError } from '@keel/reliability/internal';
+import { formatPath, raceSignal, reduceError } from '@keel/reliability/internal';
 import type { RunInput, RunOptions, RunResult, StepRecord } from '../agent/run-result';
 import type { StreamSink } from '../agent/stream-part';
 import { MaxStepsExceededError } from '../errors/max-steps-exceeded-error';
@@ -13,7 +13,6 @@ import { UsageLedger } from '../usage/usage-ledger';
 import { gatedCall } from './gated-call';
 import type { RunConfig } from './run-config';
 import { emit, listens, runLock, type RunState } from './run-state';
-import { raceAbort } from '../shared/race-abort';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import { inputAsMessages, keptInputMessages, runSystem } from './run-input';
 import { type StepOutcome, stepOutcome } from './step-outcome';
@@ -133,7 +132,7 @@ async function loop(config: RunConfig, bus: EventBus, input: RunInput, options: 
 
   try {
     // Stores are raced against the signal: a store that never answers cannot hold the run.
-    const history = config.memory && conversationId !== undefined ? (await raceAbort(loadMemory(config.memory, conversationId, memoryRun), state.signal)).filter((message) => !message.ephemeral) : [];
+    const history = config.memory && conversationId !== undefined ? (await raceSignal(loadMemory(config.memory, conversationId, memoryRun), state.signal)).filter((message) => !message.ephemeral) : [];
     runMessages.push(...keptInputMessages(given));
 
     for (let step = 1; step <= config.maxSteps; step++) {
@@ -179,7 +178,7 @@ async function loop(config: RunConfig, bus: EventBus, input: RunInput, options: 
       if (config.memory && conversationId !== undefined) {
         appended = true;
         const memory = config.memory;
-        await raceAbort(Promise.resolve().then(() => memory.append(conversationId, runMessages, memoryRun)), state.signal);
+        await raceSignal(Promise.resolve().then(() => memory.append(conversationId, runMessages, memoryRun)), state.signal);
       }
       if ((outcome.repairs.length > 0 || outcome.coercions.length > 0) && listens(state, 'output.repaired')) {
         emit(state, 'output.repaired', {

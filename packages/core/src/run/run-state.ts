@@ -1,10 +1,10 @@
 import type { AttemptRecord } from '@keel/reliability';
-import { raceAbort } from '../shared/race-abort';
 import type { AgentEventName, EventPayload } from '../events/agent-events';
 import type { EventBus } from '../events/event-bus';
 import type { UsageLedger } from '../usage/usage-ledger';
 import type { RunConfig } from './run-config';
 import type { StreamSink } from '../agent/stream-part';
+import { raceSignal } from '@keel/reliability/internal';
 
 /**
  * The mutable state of one run. Nothing here is shared between runs. Every field is always
@@ -42,7 +42,7 @@ export function runLock(signal: AbortSignal | undefined): <T>(work: () => Promis
   let tail: Promise<unknown> = Promise.resolve();
   return <T>(work: () => Promise<T>): Promise<T> => {
     const turn = tail.then(() => undefined, () => undefined);
-    const result = raceAbort(turn, signal).then(work);
+    const result = raceSignal(turn, signal).then(work);
     // The next caller waits for this work to settle, whatever its outcome.
     tail = result.then(() => undefined, () => undefined);
     return result;

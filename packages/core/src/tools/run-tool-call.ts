@@ -1,7 +1,6 @@
 import { AbortedError, formatFeedback, quote, type ValidationIssue } from '@keel/reliability';
 import { type Coercion } from '@keel/reliability/internal';
-import { CHARS_PER_TOKEN, escapeControl, truncateEcho, coerceToSchema, issueSignature, reduceError, withShapes } from '@keel/reliability/internal';
-import { raceAbort } from '../shared/race-abort';
+import { CHARS_PER_TOKEN, escapeControl, truncateEcho, coerceToSchema, issueSignature, reduceError, withShapes, raceSignal } from '@keel/reliability/internal';
 import type { EventPayload, ToolValidationOutcome } from '../events/agent-events';
 import type { Message, ToolCallPart } from '../model/message';
 import type { ModelResponse, ToolChoice } from '../model/model-provider-v1';
@@ -143,7 +142,7 @@ async function settle(env: ToolRunEnvironment, call: ToolCallPart): Promise<Sett
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     const running = Promise.resolve().then(() => tool.execute(input, new RunToolContext(env, call.id, timeout?.signal)));
-    const output = await raceAbort(
+    const output = await raceSignal(
       timeout === undefined
         ? running
         : Promise.race([running, new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(resolve, timeoutMs, TIMED_OUT)))]),
@@ -187,7 +186,7 @@ async function validateWithReasks(env: ToolRunEnvironment, tool: AnyTool, call: 
     let result: Awaited<ReturnType<AnyTool['validator']['validate']>>;
     try {
       // An async validator that never settles cannot hold the run.
-      result = await raceAbort(Promise.resolve(tool.validator.validate(args)), env.abortSignal);
+      result = await raceSignal(Promise.resolve(tool.validator.validate(args)), env.abortSignal);
     } catch (error) {
       if (env.abortSignal?.aborted || AbortedError.isInstance(error)) throw env.abortSignal ? AbortedError.fromSignal(env.abortSignal) : error;
       return { status: 'validator-error', args, retryCount, issues: [], message: reduceError(error).message };

@@ -1,3 +1,4 @@
+import type { IssueKind } from './issue';
 /**
  * The message and `expected` text ajv gives for a failed keyword, rebuilt from the keyword and the
  * schema node holding it, so that an interpretive validator reports issues worded as ajv does (the
@@ -7,6 +8,29 @@ export interface KeywordWording {
   readonly message: string;
   readonly expected?: string;
 }
+
+/** The issue kind of each failed JSON Schema keyword (any other keyword: `other`). */
+export const kindByKeyword: Readonly<Record<string, IssueKind>> = {
+  required: 'missing',
+  type: 'type',
+  additionalProperties: 'extra',
+  enum: 'enum',
+  const: 'enum',
+  format: 'format',
+  minimum: 'too-small',
+  exclusiveMinimum: 'too-small',
+  minLength: 'too-small',
+  minItems: 'too-small',
+  minProperties: 'too-small',
+  maximum: 'too-big',
+  exclusiveMaximum: 'too-big',
+  maxLength: 'too-big',
+  maxItems: 'too-big',
+  maxProperties: 'too-big',
+  pattern: 'pattern',
+  anyOf: 'union',
+  oneOf: 'union',
+};
 
 const comparison: Readonly<Record<string, string>> = {
   minimum: '>=',

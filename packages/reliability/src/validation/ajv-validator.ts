@@ -2,7 +2,8 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { InvalidSchemaError } from '../errors/invalid-schema-error';
 import { reduceError } from '../errors/keel-error';
-import { formatPath, type IssueKind, type IssuePath, type ValidationIssue } from './issue';
+import { kindByKeyword } from './ajv-message';
+import { formatPath, type IssuePath, type ValidationIssue } from './issue';
 import type { SchemaValidator } from './schema-validator';
 import { valueAt } from './value-at';
 
@@ -26,27 +27,6 @@ const ajv = (): Ajv => (sharedAjv ??= newAjv());
 
 const compiled = new WeakMap<object, ValidateFunction>();
 
-const kindByKeyword: Readonly<Record<string, IssueKind>> = {
-  required: 'missing',
-  type: 'type',
-  additionalProperties: 'extra',
-  enum: 'enum',
-  const: 'enum',
-  format: 'format',
-  minimum: 'too-small',
-  exclusiveMinimum: 'too-small',
-  minLength: 'too-small',
-  minItems: 'too-small',
-  minProperties: 'too-small',
-  maximum: 'too-big',
-  exclusiveMaximum: 'too-big',
-  maxLength: 'too-big',
-  maxItems: 'too-big',
-  maxProperties: 'too-big',
-  pattern: 'pattern',
-  anyOf: 'union',
-  oneOf: 'union',
-};
 
 /** Turns a JSON Pointer (`/items/0/name`) into an issue path (`['items', 0, 'name']`). */
 export function parsePointer(pointer: string): (string | number)[] {

@@ -1,6 +1,6 @@
 import { dereference, type OutputUnit, type Schema, validate } from '@cfworker/json-schema';
 import { parsePointer } from './ajv-validator';
-import { keywordWording } from './ajv-message';
+import { keywordWording, kindByKeyword } from './ajv-message';
 import { checkSchema } from './check-schema';
 import { formatPath, type IssuePath, type ValidationIssue } from './issue';
 import type { SchemaValidator } from './schema-validator';
@@ -145,25 +145,6 @@ function issuesFromUnits(units: readonly OutputUnit[], root: Schema, lookup: Loo
   return issues;
 }
 
-const kindByKeyword: Readonly<Record<string, ValidationIssue['kind']>> = {
-  type: 'type',
-  enum: 'enum',
-  const: 'enum',
-  format: 'format',
-  minimum: 'too-small',
-  exclusiveMinimum: 'too-small',
-  minLength: 'too-small',
-  minItems: 'too-small',
-  minProperties: 'too-small',
-  maximum: 'too-big',
-  exclusiveMaximum: 'too-big',
-  maxLength: 'too-big',
-  maxItems: 'too-big',
-  maxProperties: 'too-big',
-  pattern: 'pattern',
-  anyOf: 'union',
-  oneOf: 'union',
-};
 
 /**
  * A validator for a JSON Schema (TypeBox schemas are JSON Schema) that interprets the schema
