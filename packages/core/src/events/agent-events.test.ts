@@ -3,34 +3,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { Agent, tool } from '../index';
 import type { AgentBuilder, AgentEventName, AgentEvents, RunResult } from '../index';
 import { scriptedModel } from '../test/index';
+import { AGENT_EVENT_NAMES } from './event-names';
 
-/** Every event name (a Record, so the compiler insists on the complete list). */
-const everyEvent: Record<AgentEventName, true> = {
-  'run.start': true,
-  'run.end': true,
-  'step.start': true,
-  'step.end': true,
-  'model.request': true,
-  'model.content': true,
-  'model.response': true,
-  'model.error': true,
-  'usage.invalid': true,
-  'tool.start': true,
-  'tool.end': true,
-  'tool.validation': true,
-  'tool.retry': true,
-  'validation.failed': true,
-  'reliability.retry': true,
-  'reliability.wait': true,
-  'reliability.recovered': true,
-  'reliability.fail-fast': true,
-  'reliability.rule-error': true,
-  'reliability.feedback-error': true,
-  'output.repaired': true,
-  'output.fallback-used': true,
-  'listener.error': true,
-};
-const eventNames = Object.keys(everyEvent) as AgentEventName[];
 
 interface Recorded {
   readonly name: AgentEventName;
@@ -39,7 +13,7 @@ interface Recorded {
 
 /** Adds a listener to every event that records name and payload. */
 function recordAll<T>(builder: AgentBuilder<T>, into: Recorded[]): AgentBuilder<T> {
-  return eventNames.reduce((next, name) => next.on(name, (payload) => void into.push({ name, payload })), builder);
+  return AGENT_EVENT_NAMES.reduce((next, name) => next.on(name, (payload) => void into.push({ name, payload })), builder);
 }
 
 /** A two-step agent: a tool turn, then a final answer. A new script each call, so runs can be compared. */

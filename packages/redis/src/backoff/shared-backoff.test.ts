@@ -1,31 +1,12 @@
 import { Agent, type AgentEvents } from '@keel/core';
 import { scriptedModel } from '@keel/core/test';
-import { Redis, type RedisOptions } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RedisUnavailableError } from '../errors/redis-unavailable-error';
-import { startRedisServer, type TestRedisServer } from '../testing/redis-server';
+import { useRedisServer } from '../testing/use-redis-server';
 import { startWorkerProcess } from '../testing/worker-process';
 import { sharedBackoff } from './shared-backoff';
 
-let server: TestRedisServer;
-const clients: Redis[] = [];
-const client = (options: RedisOptions = { maxRetriesPerRequest: 1 }) => {
-  const redis = new Redis(server.port, '127.0.0.1', options);
-  redis.on('error', () => undefined); // reconnect noise while the fault tests have Redis down
-  clients.push(redis);
-  return redis;
-};
-
-beforeAll(async () => {
-  server = await startRedisServer();
-});
-afterEach(async () => {
-  await client().flushall();
-});
-afterAll(async () => {
-  for (const redis of clients) redis.disconnect();
-  await server.stop();
-});
+const { server, client } = useRedisServer();
 
 const rateLimited = (retryAfterMs: number) => Object.assign(new Error('429 Too Many Requests'), { status: 429, retryAfterMs });
 

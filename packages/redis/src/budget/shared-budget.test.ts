@@ -1,32 +1,13 @@
 import { Agent } from '@keel/core';
 import { scriptedModel } from '@keel/core/test';
 import { ReliabilityFailFastError, tokenBudget } from '@keel/reliability';
-import { Redis, type RedisOptions } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { RedisUnavailableError } from '../errors/redis-unavailable-error';
-import { startRedisServer, type TestRedisServer } from '../testing/redis-server';
+import { useRedisServer } from '../testing/use-redis-server';
 import { startWorkerProcess } from '../testing/worker-process';
 import { sharedBudget } from './shared-budget';
 
-let server: TestRedisServer;
-const clients: Redis[] = [];
-const client = (options: RedisOptions = { maxRetriesPerRequest: 1 }) => {
-  const redis = new Redis(server.port, '127.0.0.1', options);
-  redis.on('error', () => undefined); // reconnect noise while the fault tests have Redis down
-  clients.push(redis);
-  return redis;
-};
-
-beforeAll(async () => {
-  server = await startRedisServer();
-});
-afterEach(async () => {
-  await client().flushall();
-});
-afterAll(async () => {
-  for (const redis of clients) redis.disconnect();
-  await server.stop();
-});
+const { server, client } = useRedisServer();
 
 /** A scripted model whose calls use `tokens` tokens each; an output schema makes the first answer fail validation. */
 const model = (replies: readonly string[] | string, tokens = 100) =>

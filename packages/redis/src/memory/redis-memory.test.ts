@@ -1,32 +1,13 @@
 import { Agent, type Message } from '@keel/core';
 import { scriptedModel } from '@keel/core/test';
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConversationBusyError } from '../errors/conversation-busy-error';
 import { MemoryLeaseLostError } from '../errors/memory-lease-lost-error';
 import { RedisUnavailableError } from '../errors/redis-unavailable-error';
-import { startRedisServer, type TestRedisServer } from '../testing/redis-server';
+import { useRedisServer } from '../testing/use-redis-server';
 import { redisMemory } from './redis-memory';
 
-let server: TestRedisServer;
-const clients: Redis[] = [];
-const client = () => {
-  const redis = new Redis(server.port, '127.0.0.1', { maxRetriesPerRequest: 1 });
-  redis.on('error', () => undefined); // reconnect noise while the fault tests have Redis down
-  clients.push(redis);
-  return redis;
-};
-
-beforeAll(async () => {
-  server = await startRedisServer();
-});
-afterEach(async () => {
-  await client().flushall();
-});
-afterAll(async () => {
-  for (const redis of clients) redis.disconnect();
-  await server.stop();
-});
+const { server, client } = useRedisServer();
 
 /** A model that answers `answer to <question>` after a short delay, so concurrent runs overlap. */
 const echoModel = (delayMs = 5) =>
@@ -166,9 +147,7 @@ describe('redisMemory', () => {
   });
 
   it('never hangs when Redis is down: a run fails with RedisUnavailableError within the timeout', async () => {
-    const redis = new Redis(server.port, '127.0.0.1', { maxRetriesPerRequest: null, retryStrategy: () => 50 });
-    redis.on('error', () => undefined);
-    clients.push(redis);
+    const redis = client({ maxRetriesPerRequest: null, retryStrategy: () => 50 });
     await redis.ping();
     const agent = Agent.create({ provider: echoModel(0), model: 'm' }).memory(redisMemory({ redis, timeoutMs: 300 })).build();
     await server.kill();
