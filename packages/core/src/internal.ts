@@ -5,7 +5,7 @@
  */
 export type { AgentBuilder } from './agent/agent-builder';
 export type { Provenance, StepRecord } from './agent/run-result';
-export type { CallPurpose, EventBase, EventPayload, EventUsage, ToolValidationOutcome } from './events/agent-events';
+export type { CallPurpose, EventBase, EventPayload, EventUsage, ReAskOf, ToolValidationOutcome } from './events/agent-events';
 export { AGENT_EVENT_NAMES } from './events/event-names';
 export type { MemoryRun } from './memory/memory-store';
 export type { AssistantMessage, SystemMessage, TextPart, ToolCallPart, ToolMessage, ToolResultPart, UserMessage } from './model/message';

@@ -67,6 +67,42 @@ describe('agent events', () => {
     ]);
   });
 
+  it('names the re-asked tool call in every event of a re-ask, and no tool call in a step call’s events', async () => {
+    const add = tool({ name: 'add', description: 'adds two numbers', input: Type.Object({ a: Type.Number(), b: Type.Number() }), execute: (input) => ({ sum: input.a + input.b }) });
+    const rateLimited = Object.assign(new Error('429'), { errorKind: 'rate-limit' as const, retryAfterMs: 1 });
+    const model = scriptedModel([
+      { toolCalls: [{ id: 'add-1', name: 'add', arguments: { a: 'two', b: 3 } }] },
+      rateLimited,
+      { toolCalls: [{ id: 'add-1', name: 'add', arguments: { a: 2, b: 3 } }], usage: { inputTokens: -1 } },
+      'The sum is 5.',
+    ]);
+    const events: Recorded[] = [];
+    await recordAll(Agent.create({ provider: model, model: 'm' }).tool(add), events).build().run('add 2 and 3');
+
+    const named = (event: Recorded) => [event.name, (event.payload as { toolCallId?: string }).toolCallId];
+    const from = events.findIndex((event) => event.name === 'tool.retry');
+    const to = events.findIndex((event) => event.name === 'tool.validation');
+    expect(events.slice(from + 1, to).map(named)).toEqual([
+      ['model.request', 'add-1'],
+      ['model.error', 'add-1'],
+      ['reliability.retry', 'add-1'],
+      ['model.request', 'add-1'],
+      ['model.content', 'add-1'],
+      ['model.response', 'add-1'],
+      ['usage.invalid', 'add-1'],
+      ['reliability.recovered', 'add-1'],
+    ]);
+    const stepCalls = events.filter((event, index) => event.name.startsWith('model.') && (index < from || index > to));
+    expect(stepCalls.map(named)).toEqual([
+      ['model.request', undefined],
+      ['model.content', undefined],
+      ['model.response', undefined],
+      ['model.request', undefined],
+      ['model.content', undefined],
+      ['model.response', undefined],
+    ]);
+  });
+
   it('ties every payload to the run and its step', async () => {
     const events: Recorded[] = [];
     const agent = recordAll(twoStepBuilder().builder, events).build();

@@ -22,7 +22,13 @@ export interface EventUsage {
   readonly costUsd?: number;
 }
 
-type FromGate<T extends { type: string }> = EventBase & Omit<T, 'type'>;
+/** Set on the events of a re-ask (`purpose: 'tool-retry'`), so parallel re-asks can be told apart. */
+export interface ReAskOf {
+  /** The tool call whose arguments the re-ask asks for again. */
+  readonly toolCallId?: string;
+}
+
+type FromGate<T extends { type: string }> = EventBase & Omit<T, 'type'> & ReAskOf;
 
 /** Why a model call was made. */
 export type CallPurpose = 'step' | 'tool-retry';
@@ -47,7 +53,8 @@ export interface AgentEvents {
     };
   'step.start': EventBase;
   'step.end': EventBase & { readonly finishReason: FinishReason; readonly toolCalls: number; readonly final: boolean };
-  'model.request': EventBase & {
+  'model.request': EventBase &
+    ReAskOf & {
     readonly attempt: number;
     readonly purpose: CallPurpose;
     readonly provider: string;
@@ -59,7 +66,8 @@ export interface AgentEvents {
     readonly toolChoice: string;
   };
   'model.response': EventBase &
-    EventUsage & {
+    EventUsage &
+    ReAskOf & {
       readonly attempt: number;
       readonly purpose: CallPurpose;
       readonly provider: string;
@@ -68,7 +76,8 @@ export interface AgentEvents {
       readonly latencyMs: number;
       readonly toolCalls: number;
     };
-  'model.error': EventBase & {
+  'model.error': EventBase &
+    ReAskOf & {
     readonly attempt: number;
     readonly purpose: CallPurpose;
     readonly provider: string;
@@ -83,7 +92,8 @@ export interface AgentEvents {
    * What a model call sent and received, as JSON text: for tracers that record content (opt-in).
    * Emitted only when something listens to it, after the response and before `model.response`.
    */
-  'model.content': EventBase & {
+  'model.content': EventBase &
+    ReAskOf & {
     readonly attempt: number;
     readonly purpose: CallPurpose;
     readonly provider: string;
@@ -96,7 +106,8 @@ export interface AgentEvents {
     readonly output: string;
   };
   /** A provider reported a token count that is not a finite, non-negative number: it was recorded as 0. */
-  'usage.invalid': EventBase & {
+  'usage.invalid': EventBase &
+    ReAskOf & {
     readonly attempt: number;
     readonly purpose: CallPurpose;
     readonly provider: string;

@@ -14,6 +14,8 @@ export interface ProviderCall {
   readonly request: ModelRequest;
   readonly attempt: number;
   readonly purpose: CallPurpose;
+  /** The tool call a re-ask is for (`purpose: 'tool-retry'`), named in the call's events. */
+  readonly toolCallId?: string;
 }
 
 function toolChoiceLabel(request: ModelRequest): string {
@@ -23,7 +25,8 @@ function toolChoiceLabel(request: ModelRequest): string {
 }
 
 /** The fields naming a call in its events (merged with `Object.assign`: an object spread in a payload is slow in V8). */
-const callNames = ({ attempt, purpose, target }: ProviderCall) => ({ attempt, purpose, provider: target.provider.name, model: target.model });
+const callNames = ({ attempt, purpose, target, toolCallId }: ProviderCall) =>
+  toolCallId === undefined ? { attempt, purpose, provider: target.provider.name, model: target.model } : { attempt, purpose, provider: target.provider.name, model: target.model, toolCallId };
 
 /** Ephemeral messages come last in a request (after the kept context): count them from the end. */
 const countEphemeral = (messages: readonly Message[]) => {

@@ -14,6 +14,8 @@ export interface GatedCall {
   readonly ephemeral?: readonly Message[];
   readonly toolChoice?: ToolChoice;
   readonly purpose: 'step' | 'tool-retry';
+  /** The tool call a re-ask is for: named in every event of the call. */
+  readonly toolCallId?: string;
   /**
    * What a `fallback` rule decision resolves to (step calls): its value becomes the gate result's
    * value, with `via: 'fallback'`. Without it, a `fallback` decision fails fast.
@@ -54,6 +56,7 @@ export function gatedCall(state: RunState, call: GatedCall): Promise<GateResult<
   const output = isStep ? config.output : undefined;
   const retryHint = output?.options.retryHint;
   const base = call.ephemeral ? [...call.messages, ...call.ephemeral] : call.messages;
+  const reAskOf = call.toolCallId === undefined ? {} : { toolCallId: call.toolCallId };
 
   return runGate<ModelResponse, unknown>({
     call: (context) => {
@@ -65,7 +68,8 @@ export function gatedCall(state: RunState, call: GatedCall): Promise<GateResult<
             { role: 'user', content: context.feedback.text, ephemeral: true },
           ]
         : base;
-      return callProvider(state, { target, request: buildRequest(state, target.model, messages, call.toolChoice), attempt: context.attempt, purpose: call.purpose });
+      const request = buildRequest(state, target.model, messages, call.toolChoice);
+      return callProvider(state, call.toolCallId === undefined ? { target, request, attempt: context.attempt, purpose: call.purpose } : { target, request, attempt: context.attempt, purpose: call.purpose, toolCallId: call.toolCallId });
     },
     validate: (response) => (isStep ? outputVerdict(config, response) : { status: 'accept', value: undefined, rawOutput: response.text }),
     usageOf: (response, context) => {
@@ -73,7 +77,7 @@ export function gatedCall(state: RunState, call: GatedCall): Promise<GateResult<
       // The ledger's entry: bad counts are recorded as 0 and reported, never added up.
       const { invalid } = sanitizeUsage(response.usage);
       for (const { field, received } of invalid) {
-        emit(state, 'usage.invalid', { attempt: context.attempt, purpose: call.purpose, provider: target.provider.name, model: target.model, field, received });
+        emit(state, 'usage.invalid', Object.assign({ attempt: context.attempt, purpose: call.purpose, provider: target.provider.name, model: target.model, field, received }, reAskOf));
       }
       return state.ledger.price(target.model, response.usage);
     },
@@ -95,7 +99,7 @@ export function gatedCall(state: RunState, call: GatedCall): Promise<GateResult<
     signal: state.signal,
     onEvent: (event) => {
       const { type, ...payload } = event;
-      emit(state, type, payload as never);
+      emit(state, type, Object.assign(payload, reAskOf) as never);
       if (state.sink && event.type === 'validation.failed') {
         state.sink.push({ type: 'validation-failed', step: state.step, attempt: event.attempt, message: event.message, issueCount: event.issueCount });
       }

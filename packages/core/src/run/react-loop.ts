@@ -240,8 +240,8 @@ function toolEnvironment(state: RunState, kept: readonly Message[]): ToolRunEnvi
     abortSignal: state.signal,
     listens: (event) => listens(state, event),
     emit: (event, payload) => emit(state, event, payload),
-    reask: async (ephemeral, toolChoice) => {
-      const result = await gatedCall(state, { messages: kept, ephemeral, purpose: 'tool-retry', toolChoice });
+    reask: async (ephemeral, toolChoice, toolCallId) => {
+      const result = await gatedCall(state, { messages: kept, ephemeral, purpose: 'tool-retry', toolChoice, toolCallId });
       return result.response as ModelResponse;
     },
   };

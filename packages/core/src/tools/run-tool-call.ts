@@ -34,7 +34,7 @@ export interface ToolRunEnvironment {
   /** Cap on the invalid arguments echoed in a re-ask, in tokens (the output's `maxFeedbackTokens`). Default 4000. */
   readonly maxEchoTokens?: number | undefined;
   /** Makes a re-ask model call with the kept context plus these ephemeral messages. */
-  readonly reask: (ephemeral: readonly Message[], toolChoice: ToolChoice) => Promise<ModelResponse>;
+  readonly reask: (ephemeral: readonly Message[], toolChoice: ToolChoice, toolCallId: string) => Promise<ModelResponse>;
 }
 
 type Settled = Omit<ToolCallRecord, 'step' | 'durationMs'>;
@@ -226,6 +226,7 @@ async function validateWithReasks(env: ToolRunEnvironment, tool: AnyTool, call: 
         { role: 'tool', content: [{ type: 'tool-result', toolCallId: call.id, toolName: call.name, output: errorOutput('validation-failed', feedback), isError: true }], ephemeral: true },
       ],
       { type: 'tool', name: call.name },
+      call.id,
     );
     const corrected = response.content.find((part): part is ToolCallPart => part.type === 'tool-call' && part.name === call.name);
     if (!corrected) return { status: 'gave-up', args, retryCount: retryCount + 1, issues: result.issues };
