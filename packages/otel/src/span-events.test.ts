@@ -1,4 +1,4 @@
-import { Agent, type ReliabilityRule } from '@keel/core';
+import { Agent, type ReliabilityRule, tool } from '@keel/core';
 import type { ModelResponse } from '@keel/core';
 import { scriptedModel } from '@keel/core/test';
 import { SpanStatusCode } from '@opentelemetry/api';
@@ -43,6 +43,28 @@ describe('telemetry() span events', () => {
     expect(eventNames(failed)).toEqual(['keel.retry']);
     expect(retried?.attributes).toMatchObject({ 'keel.attempt': 2, 'keel.request.reason': 'transient-retry' });
     expect(eventNames(retried)).toEqual(['keel.recovered']);
+  });
+
+  it('records a wait before a re-ask’s next attempt on the tool call’s span, where the delayed call goes', async () => {
+    const add = tool({ name: 'add', description: 'Adds.', input: Type.Object({ a: Type.Number() }), execute: ({ a }) => a + 1 });
+    const model = scriptedModel([{ toolCalls: [{ id: 'add-1', name: 'add', arguments: { a: 'one' } }] }, rateLimited(), { toolCalls: [{ id: 'add-1', name: 'add', arguments: { a: 1 } }] }, 'two']);
+    const agent = Agent.create({ provider: model, model: 'm' })
+      .tools([add])
+      .reliability({ preCheck: [pauseBeforeRetries] })
+      .use(telemetry({ tracer }))
+      .build();
+    await agent.run('add one');
+
+    const [run] = spanNamed('invoke_agent');
+    const [toolSpan] = spanNamed('execute_tool add');
+    expect(eventNames(run)).toEqual([]);
+    expect(eventNames(toolSpan)).toEqual(['keel.tool.retry', 'keel.wait', 'keel.tool.validation']);
+    expect(eventOf(toolSpan, 'keel.wait')).toEqual({ 'keel.wait.rule': 'quota-pause', 'keel.wait.delay_ms': 5, 'keel.step': 1, 'keel.attempt': 2 });
+    const reAsks = spanNamed('chat m').filter((span) => span.parentSpanContext?.spanId === toolSpan?.spanContext().spanId);
+    expect(reAsks.map((span) => [span.attributes['keel.attempt'], eventNames(span)])).toEqual([
+      [1, ['keel.retry']],
+      [2, ['keel.recovered']],
+    ]);
   });
 
   it('records a rule that throws, and the fail-fast it causes, on the span open at the time', async () => {

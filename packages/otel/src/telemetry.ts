@@ -21,12 +21,14 @@ export interface TelemetryOptions {
 interface RunSpans {
   readonly run: Span;
   readonly provider: string;
-  /** The current model call's span, ended when the run moves on (so validation lands inside it). */
-  call?: Span;
-  /** Why the next model call is made, from the last `reliability.retry`. */
+  /**
+   * The open model calls, ended when the run moves on (so validation and retries land inside
+   * them): the step's call under `undefined`, each re-ask under the tool call it is for (re-asks
+   * of parallel tool calls run at once).
+   */
+  readonly calls: Map<string | undefined, Span>;
+  /** Why the step's next model call is made, from the last `reliability.retry`. */
   nextReason?: AttemptReason;
-  /** The tool call whose arguments the next `tool-retry` call re-asks for. */
-  reAsk?: string;
   readonly tools: Map<string, Span>;
 }
 
@@ -44,13 +46,20 @@ export function telemetry(options: TelemetryOptions = {}): Extension {
   const recordContent = options.recordContent ?? false;
   const runs = new Map<string, RunSpans>();
 
-  const endCall = (spans: RunSpans) => {
-    spans.call?.end();
-    delete spans.call;
+  /** Ends the step's open call, or the open re-ask for `toolCallId`. */
+  const endCall = (spans: RunSpans, toolCallId?: string) => {
+    spans.calls.get(toolCallId)?.end();
+    spans.calls.delete(toolCallId);
   };
-  const within = (spans: RunSpans) => trace.setSpan(context.active(), spans.run);
-  /** The span an event of the run belongs on: the open model call's, else the run's. */
-  const current = (spans: RunSpans) => spans.call ?? spans.run;
+  /** Ends every open call. */
+  const endCalls = (spans: RunSpans) => {
+    for (const call of spans.calls.values()) call.end();
+    spans.calls.clear();
+  };
+  /** The span a model call's children go under: the re-asked tool call's, else the run's. */
+  const parentOf = (spans: RunSpans, toolCallId?: string) => (toolCallId === undefined ? undefined : spans.tools.get(toolCallId)) ?? spans.run;
+  /** The span an event of a call belongs on: the open model call's, else its parent. */
+  const current = (spans: RunSpans, toolCallId?: string) => spans.calls.get(toolCallId) ?? parentOf(spans, toolCallId);
 
   const extension = <TOutput>(builder: AgentBuilder<TOutput>): AgentBuilder<TOutput> => {
     let extended = builder
@@ -65,18 +74,20 @@ export function telemetry(options: TelemetryOptions = {}): Extension {
         if (event.conversationId !== undefined) attributes['gen_ai.conversation.id'] = event.conversationId;
         const name = options.agentName === undefined ? 'invoke_agent' : `invoke_agent ${options.agentName}`;
         const run = tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes, startTime: event.timestamp }, context.active());
-        runs.set(event.runId, { run, provider: event.provider, tools: new Map() });
+        runs.set(event.runId, { run, provider: event.provider, calls: new Map(), tools: new Map() });
       })
       .on('model.request', (event) => {
         const spans = runs.get(event.runId);
         if (!spans) return;
-        endCall(spans);
-        const reason: AttemptReason = event.purpose === 'tool-retry' ? 'tool-re-ask' : event.attempt === 1 ? 'step' : (spans.nextReason ?? 'retry');
-        delete spans.nextReason;
+        endCall(spans, event.toolCallId);
+        let reason: AttemptReason = 'tool-re-ask';
+        if (event.purpose === 'step') {
+          reason = event.attempt === 1 ? 'step' : (spans.nextReason ?? 'retry');
+          delete spans.nextReason;
+        }
         // A re-ask for a tool's arguments belongs to that tool call's span.
-        const toolSpan = event.purpose === 'tool-retry' && spans.reAsk !== undefined ? spans.tools.get(spans.reAsk) : undefined;
-        const parent = toolSpan ? trace.setSpan(context.active(), toolSpan) : within(spans);
-        spans.call = tracer.startSpan(
+        const parent = trace.setSpan(context.active(), parentOf(spans, event.toolCallId));
+        const call = tracer.startSpan(
           `chat ${event.model}`,
           {
             kind: SpanKind.CLIENT,
@@ -94,9 +105,10 @@ export function telemetry(options: TelemetryOptions = {}): Extension {
           },
           parent,
         );
+        spans.calls.set(event.toolCallId, call);
       })
       .on('model.response', (event) => {
-        const span = runs.get(event.runId)?.call;
+        const span = runs.get(event.runId)?.calls.get(event.toolCallId);
         if (!span) return;
         span.setAttributes({
           'gen_ai.response.model': event.model,
@@ -110,69 +122,68 @@ export function telemetry(options: TelemetryOptions = {}): Extension {
         if (event.costUsd !== undefined) span.setAttribute('keel.cost_usd', event.costUsd);
       })
       .on('model.error', (event) => {
-        const spans = runs.get(event.runId);
-        if (!spans?.call) return;
-        spans.call.setAttribute('error.type', event.errorKind);
-        if (event.retryAfterMs !== undefined) spans.call.setAttribute('keel.retry_after_ms', event.retryAfterMs);
-        spans.call.setStatus({ code: SpanStatusCode.ERROR, message: `${event.errorName}: ${event.message}` });
+        const span = runs.get(event.runId)?.calls.get(event.toolCallId);
+        if (!span) return;
+        span.setAttribute('error.type', event.errorKind);
+        if (event.retryAfterMs !== undefined) span.setAttribute('keel.retry_after_ms', event.retryAfterMs);
+        span.setStatus({ code: SpanStatusCode.ERROR, message: `${event.errorName}: ${event.message}` });
         // Left open until the run moves on, so the retry or fail-fast that follows lands on it.
       })
       .on('validation.failed', (event) => {
         const spans = runs.get(event.runId);
         if (!spans) return;
-        addSpanEvent(current(spans), 'validation.failed', {
+        const span = current(spans, event.toolCallId);
+        addSpanEvent(span, 'validation.failed', {
           stage: event.stage,
           issues: event.issueCount,
           message: event.message,
           path: event.pathText,
           output: recordContent ? event.rawOutput : undefined,
         });
-        current(spans).setAttribute('error.type', event.stage === 'json-parse' ? 'parse-fail' : 'schema-fail');
+        span.setAttribute('error.type', event.stage === 'json-parse' ? 'parse-fail' : 'schema-fail');
       })
       .on('reliability.retry', (event) => {
         const spans = runs.get(event.runId);
         if (!spans) return;
-        spans.nextReason = reasonOfRetry(event);
-        addSpanEvent(current(spans), 'reliability.retry', {
+        if (event.toolCallId === undefined) spans.nextReason = reasonOfRetry(event);
+        addSpanEvent(current(spans, event.toolCallId), 'reliability.retry', {
           rule: event.kind,
           error_kind: event.errorKind,
           delay_ms: event.delayMs,
           decision: event.decision,
           feedback: recordContent ? event.feedback : undefined,
         });
-        endCall(spans);
+        endCall(spans, event.toolCallId);
       })
       .on('reliability.wait', (event) => {
-        // Between calls, before the attempt it names: on the run span, beside the call it delays
-        // (a re-ask's wait too, as re-asks of parallel tool calls cannot be told apart here).
+        // Between calls, before the attempt it names: on the span the delayed call goes under.
         const spans = runs.get(event.runId);
-        if (spans) addSpanEvent(spans.run, 'reliability.wait', { rule: event.kind, delay_ms: event.delayMs }, { 'keel.step': event.step, 'keel.attempt': event.attempt });
+        if (spans) addSpanEvent(parentOf(spans, event.toolCallId), 'reliability.wait', { rule: event.kind, delay_ms: event.delayMs }, { 'keel.step': event.step, 'keel.attempt': event.attempt });
       })
       .on('reliability.recovered', (event) => {
         const spans = runs.get(event.runId);
-        if (spans) addSpanEvent(current(spans), 'reliability.recovered', { via: event.via, prior_failures: event.priorFailures }, { 'keel.attempt': event.attempt });
+        if (spans) addSpanEvent(current(spans, event.toolCallId), 'reliability.recovered', { via: event.via, prior_failures: event.priorFailures }, { 'keel.attempt': event.attempt });
       })
       .on('reliability.fail-fast', (event) => {
         const spans = runs.get(event.runId);
-        if (spans) addSpanEvent(current(spans), 'reliability.fail-fast', { rule: event.kind, label: event.label, phase: event.phase }, { 'error.type': event.errorKind, 'keel.attempt': event.attempt });
+        if (spans) addSpanEvent(current(spans, event.toolCallId), 'reliability.fail-fast', { rule: event.kind, label: event.label, phase: event.phase }, { 'error.type': event.errorKind, 'keel.attempt': event.attempt });
       })
       .on('reliability.rule-error', (event) => {
         const spans = runs.get(event.runId);
-        if (spans) addSpanEvent(current(spans), 'reliability.rule-error', { rule: event.ruleKind, phase: event.phase, part: event.part, message: event.message });
+        if (spans) addSpanEvent(current(spans, event.toolCallId), 'reliability.rule-error', { rule: event.ruleKind, phase: event.phase, part: event.part, message: event.message });
       })
       .on('reliability.feedback-error', (event) => {
         const spans = runs.get(event.runId);
-        if (spans) addSpanEvent(current(spans), 'reliability.feedback-error', { source: event.source, message: event.message });
+        if (spans) addSpanEvent(current(spans, event.toolCallId), 'reliability.feedback-error', { source: event.source, message: event.message });
       })
       .on('usage.invalid', (event) => {
         const spans = runs.get(event.runId);
-        if (spans) addSpanEvent(current(spans), 'usage.invalid', { field: event.field, received: event.received }, { 'keel.attempt': event.attempt });
+        if (spans) addSpanEvent(current(spans, event.toolCallId), 'usage.invalid', { field: event.field, received: event.received }, { 'keel.attempt': event.attempt });
       })
       .on('tool.retry', (event) => {
         const spans = runs.get(event.runId);
         if (!spans) return;
-        endCall(spans);
-        spans.reAsk = event.toolCallId;
+        endCall(spans, event.toolCallId);
         addSpanEvent(
           spans.tools.get(event.toolCallId) ?? spans.run,
           'tool.retry',
@@ -183,7 +194,7 @@ export function telemetry(options: TelemetryOptions = {}): Extension {
       .on('tool.validation', (event) => {
         const spans = runs.get(event.runId);
         if (!spans) return;
-        endCall(spans);
+        endCall(spans, event.toolCallId);
         addSpanEvent(
           spans.tools.get(event.toolCallId) ?? spans.run,
           'tool.validation',
@@ -201,7 +212,7 @@ export function telemetry(options: TelemetryOptions = {}): Extension {
             kind: SpanKind.INTERNAL,
             attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': event.tool, 'gen_ai.tool.call.id': event.toolCallId, 'gen_ai.tool.type': 'function', 'keel.step': event.step },
           },
-          within(spans),
+          trace.setSpan(context.active(), spans.run),
         );
         spans.tools.set(event.toolCallId, span);
       })
@@ -209,6 +220,7 @@ export function telemetry(options: TelemetryOptions = {}): Extension {
         const spans = runs.get(event.runId);
         const span = spans?.tools.get(event.toolCallId);
         if (!spans || !span) return;
+        endCall(spans, event.toolCallId);
         if (event.isError) {
           span.setAttribute('error.type', event.errorCode ?? 'tool-error');
           span.setStatus({ code: SpanStatusCode.ERROR, message: event.errorCode ?? 'tool-error' });
@@ -218,7 +230,7 @@ export function telemetry(options: TelemetryOptions = {}): Extension {
       })
       .on('step.end', (event) => {
         const spans = runs.get(event.runId);
-        if (spans) endCall(spans);
+        if (spans) endCalls(spans);
       })
       .on('output.fallback-used', (event) => {
         const spans = runs.get(event.runId);
@@ -237,7 +249,7 @@ export function telemetry(options: TelemetryOptions = {}): Extension {
         const spans = runs.get(event.runId);
         if (!spans) return;
         runs.delete(event.runId);
-        endCall(spans);
+        endCalls(spans);
         for (const span of spans.tools.values()) span.end();
         spans.run.setAttributes({
           'gen_ai.usage.input_tokens': event.inputTokens,
@@ -257,7 +269,7 @@ export function telemetry(options: TelemetryOptions = {}): Extension {
       });
     if (recordContent) {
       extended = extended.on('model.content', (event) => {
-        const span = runs.get(event.runId)?.call;
+        const span = runs.get(event.runId)?.calls.get(event.toolCallId);
         if (!span) return;
         if (event.system !== undefined) span.setAttribute('gen_ai.system_instructions', event.system);
         span.setAttributes({ 'gen_ai.input.messages': event.input, 'gen_ai.output.messages': event.output });
