@@ -133,6 +133,24 @@ describe('telemetry()', () => {
     expect(rejectedChat?.events.find((event) => event.name === 'keel.retry')?.attributes?.['keel.retry.feedback']).toContain("'amount': expected number");
   });
 
+  it('keeps a parser message, which can quote the output, as content', async () => {
+    const agent = (recordContent: boolean) =>
+      Agent.create({ provider: scriptedModel(['the secret plan {', '{ "ok": true }']), model: 'm' })
+        .outputSchema(Type.Object({ ok: Type.Boolean() }))
+        .use(telemetry({ tracer, recordContent }));
+    const failedValidation = () =>
+      exporter
+        .getFinishedSpans()
+        .flatMap((span) => span.events)
+        .find((event) => event.name === 'keel.validation.failed');
+    await agent(false).build().run('go');
+    expect(failedValidation()?.attributes).toMatchObject({ 'keel.validation.failed.stage': 'json-parse' });
+    expect(JSON.stringify(exporter.getFinishedSpans().map((span) => [span.attributes, span.events]))).not.toContain('secret plan');
+    exporter.reset();
+    await agent(true).build().run('go');
+    expect(String(failedValidation()?.attributes?.['keel.validation.failed.message'])).not.toBe('undefined');
+  });
+
   it('marks a failed run and its failing call with error.type', async () => {
     const failing = Agent.create({ provider: scriptedModel(Object.assign(new Error('bad key'), { errorKind: 'auth' as const })), model: 'm' }).use(telemetry({ tracer }));
     await expect(failing.build().run('hi')).rejects.toThrow();

@@ -136,7 +136,8 @@ export function telemetry(options: TelemetryOptions = {}): Extension {
         addSpanEvent(span, 'validation.failed', {
           stage: event.stage,
           issues: event.issueCount,
-          message: event.message,
+          // A parser's message can quote the output (`Unexpected token … "{"amount": x…"`): content.
+          message: recordContent ? event.message : undefined,
           path: event.pathText,
           output: recordContent ? event.rawOutput : undefined,
         });
