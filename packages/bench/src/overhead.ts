@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { Ajv } from 'ajv';
 import { Agent, type Message, tool } from '@keel/core';
+import type { ModelProviderV1 } from '@keel/core/internal';
 import { finalTurn, toolTurn, zeroLatencyModel } from './zero-latency-model';
 
 export const RefundSchema = Type.Object(
@@ -10,9 +11,9 @@ export const RefundSchema = Type.Object(
 const LookupInput = Type.Object({ orderId: Type.String() });
 const lookup = async ({ orderId }: { orderId: string }) => ({ orderId, paid: 50, status: 'damaged' });
 
-/** The builder of {@link keelAgent}, for variants (listeners). */
-export function keelAgentBuilder() {
-  return Agent.create({ provider: zeroLatencyModel(toolTurn, finalTurn), model: 'bench' })
+/** The builder of {@link keelAgent}, for variants (listeners, another model that answers the same turns). */
+export function keelAgentBuilder(provider: ModelProviderV1 = zeroLatencyModel(toolTurn, finalTurn)) {
+  return Agent.create({ provider, model: 'bench' })
     .tool(tool({ name: 'lookup_order', description: 'Look up an order', input: LookupInput, execute: lookup }))
     .outputSchema(RefundSchema);
 }
@@ -47,8 +48,7 @@ export function keelAgent() {
 }
 
 /** The same work by hand: call, validate tool args, run the tool, call again, JSON.parse, compiled ajv validate. */
-export function bareRun() {
-  const model = zeroLatencyModel(toolTurn, finalTurn);
+export function bareRun(model: ModelProviderV1 = zeroLatencyModel(toolTurn, finalTurn)) {
   const ajv = new Ajv({ allErrors: true });
   const validateArgs = ajv.compile(LookupInput);
   const validateOutput = ajv.compile(RefundSchema);
