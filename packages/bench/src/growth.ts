@@ -144,8 +144,8 @@ timestamp and freezing the payload (so no listener can change what another sees)
 its listener list without copying it, and payloads are built with \`Object.assign\` rather than an
 object spread, which V8 made about 50 times slower once frozen. ${
     listener.p75 < 1.6
-      ? `The issue measured 1.6x before; three quarters of the rounds now stay under ${listener.p75.toFixed(2)}x.`
-      : 'The issue measured 1.6x before; the spread above is too wide on a shared machine to claim less than that.'
+      ? `Before the payload and bus changes it was 1.6x; three quarters of the rounds now stay under ${listener.p75.toFixed(2)}x.`
+      : 'Before the payload and bus changes it was 1.6x; the spread above is too wide on a shared machine to claim less than that.'
   }
 
 `;

@@ -32,7 +32,7 @@ describe('2 MB of pathological output through an agent', () => {
     });
     expect(ReliabilityFailFastError.isInstance(error)).toBe(true);
     expect((error as ReliabilityFailFastError).attempts[0]?.rawOutput?.length).toBeLessThanOrEqual(16_384);
-    // The issue asks for extraction under 1 s; the bound is generous for a loaded machine and the whole run.
+    // Extraction alone takes under 1 s (extract-json.test.ts); the bound covers the whole run on a loaded machine.
     expect(spent).toBeLessThan(4000);
   });
 });
