@@ -18,6 +18,7 @@ export type { AgentEventName, AgentEvents, AgentListener } from './events/agent-
 
 // Integrations: `builder.use(extension)`
 export type { Extension } from './agent/extension';
+export type { CallWrapper, WrappedCall } from './shared/call-wrapper';
 export { consoleTrace } from './trace/console-trace';
 export { recordTrace, type Trace, type TraceRecorder } from './trace/record-trace';
 

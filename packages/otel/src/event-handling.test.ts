@@ -7,7 +7,7 @@ import { telemetry } from './telemetry';
 /** The events an extension listens to, from a stand-in builder that records `on()` calls. */
 function listenedTo(recordContent: boolean): AgentEventName[] {
   const names: AgentEventName[] = [];
-  const builder = { on: (name: AgentEventName) => (names.push(name), builder) };
+  const builder = { on: (name: AgentEventName) => (names.push(name), builder), wrapCalls: () => builder };
   telemetry({ recordContent })(builder as unknown as AgentBuilder<unknown>);
   return names.sort();
 }

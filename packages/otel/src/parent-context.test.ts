@@ -76,6 +76,27 @@ describe('telemetry() in a caller’s trace', () => {
     }
   });
 
+  it('makes each call’s span current while it runs: spans of the HTTP client and of the tool nest under it', async () => {
+    // What instrumented code does: start its span under whatever span is active, after awaits too.
+    const work = async (name: string) => {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      tracer.startSpan(name).end();
+    };
+    const model = scriptedModel([{ toolCalls: [{ id: 'call-1', name: 'fetch_page', arguments: {} }] }, 'done']);
+    const provider = { ...model, generate: async (...args: Parameters<typeof model.generate>) => (await work('POST /v1/messages'), model.generate(...args)) };
+    delete (provider as { stream?: unknown }).stream;
+    const fetchPage = tool({ name: 'fetch_page', description: 'Fetches a page.', input: Type.Object({}), execute: async () => (await work('GET /page'), 'page') });
+    await Agent.create({ provider, model: 'm' }).tools([fetchPage]).use(telemetry({ tracer })).build().run('go');
+
+    const spans = exporter.getFinishedSpans();
+    const named = (name: string) => spans.filter((span) => span.name === name);
+    const [firstChat, secondChat] = named('chat m');
+    const [toolSpan] = named('execute_tool fetch_page');
+    expect(named('POST /v1/messages').map(parentOf)).toEqual([firstChat?.spanContext().spanId, secondChat?.spanContext().spanId]);
+    expect(named('GET /page').map(parentOf)).toEqual([toolSpan?.spanContext().spanId]);
+    expect(trace.getActiveSpan()).toBeUndefined();
+  });
+
   it('starts a root span when nothing is active', async () => {
     await agentWithTool().run('What time is it?');
     const run = exporter.getFinishedSpans().find((span) => span.name === 'invoke_agent')!;

@@ -39,7 +39,9 @@ interface RunSpans {
  * (`execute_tool {name}`, holding the re-asks for its arguments); validation failures, retries,
  * waits, re-asks, recoveries, fail-fasts, repairs and errors of rules, feedback templates and
  * listeners as span events named after core's events (`keel.retry`, `keel.wait`, ...); errors
- * with `error.type`. Content only with `recordContent`. Attach it with `builder.use(telemetry())`.
+ * with `error.type`. Content only with `recordContent`. While a model call or a tool runs, its span
+ * is the active one, so the spans of instrumented HTTP clients and of the tool's own code nest
+ * under it. Attach it with `builder.use(telemetry())`.
  */
 export function telemetry(options: TelemetryOptions = {}): Extension {
   const tracer = options.tracer ?? trace.getTracer('@keel/otel');
@@ -268,6 +270,12 @@ export function telemetry(options: TelemetryOptions = {}): Extension {
         }
         spans.run.end();
       });
+    // The call's span is current while it runs: HTTP client spans and a tool's own spans nest under it.
+    extended = extended.wrapCalls((call, proceed) => {
+      const spans = runs.get(call.runId);
+      const span = call.kind === 'model' ? spans?.calls.get(call.toolCallId) : spans?.tools.get(call.toolCallId);
+      return span ? context.with(trace.setSpan(context.active(), span), proceed) : proceed();
+    });
     if (recordContent) {
       extended = extended.on('model.content', (event) => {
         const span = runs.get(event.runId)?.calls.get(event.toolCallId);

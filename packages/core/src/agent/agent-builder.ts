@@ -7,6 +7,7 @@ import type { AnyTool, Tool } from '../tools/tool';
 import type { Agent } from './agent';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import type { AgentOptions, OutputFallbackOptions, OutputOptions, ReliabilityOptions } from './agent-options';
+import type { CallWrapper } from '../shared/call-wrapper';
 import type { Extension } from './extension';
 import { type BuilderSettings, resolveConfig } from './resolve-config';
 
@@ -61,6 +62,14 @@ export class AgentBuilder<TOutput = string> {
     return this.with({ listeners: [...this.state.listeners, { event, listener: listener as AgentListener<AgentEventName> }] });
   }
 
+  /**
+   * Wraps every model call and tool execution of the agent's runs (e.g. in a tracing context);
+   * additive, the first given outermost. For integrations: see {@link CallWrapper}.
+   */
+  wrapCalls(wrapper: CallWrapper): AgentBuilder<TOutput> {
+    return this.with({ callWrappers: [...this.state.callWrappers, wrapper] });
+  }
+
   /** Validates final answers against a schema (once); `runTyped()` returns the typed value. */
   outputSchema<S extends AnySchema>(schema: S, options: OutputOptions = {}): AgentBuilder<InferSchema<S>> {
     return this.with<InferSchema<S>>({ outputSchema: schema, outputOptions: options }, 'outputSchema');
@@ -112,6 +121,6 @@ export class AgentBuilder<TOutput = string> {
 
   /** @internal Use `Agent.create()`. */
   static start(options: AgentOptions, construct: ConstructAgent): AgentBuilder<string> {
-    return new AgentBuilder<string>({ options, construct, tools: [], guards: [], listeners: [], repeated: [] });
+    return new AgentBuilder<string>({ options, construct, tools: [], guards: [], listeners: [], callWrappers: [], repeated: [] });
   }
 }

@@ -9,6 +9,7 @@ import type { ToolGuard } from '../tools/guard';
 import { DEFAULT_MAX_TOOL_RESULT_BYTES } from '../tools/serialize-tool-result';
 import type { AnyTool } from '../tools/tool';
 import type { AgentOptions, OutputFallbackOptions, OutputOptions, ReliabilityOptions } from './agent-options';
+import { type CallWrapper, composeWrappers } from '../shared/call-wrapper';
 
 /** What the builder has collected: the user's settings, unvalidated. */
 export interface BuilderSettings {
@@ -18,6 +19,7 @@ export interface BuilderSettings {
   readonly guards: readonly ToolGuard[];
   readonly memory?: MemoryStore;
   readonly listeners: readonly ListenerEntry[];
+  readonly callWrappers: readonly CallWrapper[];
   readonly outputSchema?: AnySchema;
   readonly outputOptions?: OutputOptions;
   readonly outputFallback?: OutputFallbackOptions<unknown>;
@@ -155,6 +157,7 @@ export function resolveConfig(settings: BuilderSettings): RunConfig {
     guards: settings.guards,
     ...(settings.memory === undefined ? {} : { memory: settings.memory }),
     listeners: settings.listeners,
+    wrapCall: composeWrappers(settings.callWrappers),
     ...(output === undefined ? {} : { output }),
     ...(settings.outputFallback === undefined ? {} : { outputFallback: settings.outputFallback }),
     preCheck: reliability.preCheck ?? [],

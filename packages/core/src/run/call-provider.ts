@@ -7,6 +7,7 @@ import type { Message } from '../model/message';
 import type { ModelRequest, ModelResponse, ModelStreamPart } from '../model/model-provider-v1';
 import type { ModelTarget } from '../agent/agent-options';
 import { emit, listens, type RunState } from './run-state';
+import type { WrappedCall } from '../shared/call-wrapper';
 
 /** One provider call of an attempt. */
 export interface ProviderCall {
@@ -27,6 +28,10 @@ function toolChoiceLabel(request: ModelRequest): string {
 /** The fields naming a call in its events (merged with `Object.assign`: an object spread in a payload is slow in V8). */
 const callNames = ({ attempt, purpose, target, toolCallId }: ProviderCall) =>
   toolCallId === undefined ? { attempt, purpose, provider: target.provider.name, model: target.model } : { attempt, purpose, provider: target.provider.name, model: target.model, toolCallId };
+
+/** The call as a call wrapper sees it. */
+const modelCall = (state: RunState, { attempt, toolCallId }: ProviderCall): WrappedCall =>
+  toolCallId === undefined ? { kind: 'model', runId: state.runId, step: state.step, attempt } : { kind: 'model', runId: state.runId, step: state.step, attempt, toolCallId };
 
 /** Ephemeral messages come last in a request (after the kept context): count them from the end. */
 const countEphemeral = (messages: readonly Message[]) => {
@@ -55,7 +60,9 @@ export async function callProvider(state: RunState, call: ProviderCall): Promise
   try {
     const stream = state.sink && purpose === 'step' ? target.provider.stream?.bind(target.provider) : undefined;
     const options = state.signal ? { signal: state.signal } : {};
-    const answered: unknown = stream ? await consumeStream(state, stream(request, options), attempt) : await raceSignal(Promise.resolve(target.provider.generate(request, options)), state.signal);
+    const invoke = stream ? () => consumeStream(state, stream(request, options), attempt) : () => raceSignal(target.provider.generate(request, options), state.signal);
+    const { wrapCall } = state.config;
+    const answered: unknown = await (wrapCall ? raceSignal(wrapCall(modelCall(state, call), invoke), state.signal) : invoke());
     response = checkResponse(answered);
   } catch (thrown) {
     // Throwing `undefined` or `null` breaks the spec like a missing response does.

@@ -233,6 +233,7 @@ function toolEnvironment(state: RunState, kept: readonly Message[]): ToolRunEnvi
     maxResultBytes: config.maxToolResultBytes,
     maxEchoTokens: config.output?.options.maxFeedbackTokens,
     toolTimeoutMs: config.toolTimeoutMs,
+    wrapCall: config.wrapCall,
     runId: state.runId,
     step: state.step,
     // A signal per run, made on first use: one shared by every run would collect their listeners.

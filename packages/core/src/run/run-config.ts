@@ -1,5 +1,6 @@
 import type { PreCheckRule, PricingTable, ReliabilityRule, SchemaValidator } from '@keel/reliability';
 import type { ModelTarget, OutputFallbackOptions, OutputOptions } from '../agent/agent-options';
+import type { CallWrapper } from '../shared/call-wrapper';
 import type { ListenerEntry } from '../events/event-bus';
 import type { MemoryStore } from '../memory/memory-store';
 import type { ModelResponse, ToolSpecification } from '../model/model-provider-v1';
@@ -26,6 +27,8 @@ export interface RunConfig {
   readonly guards: readonly ToolGuard[];
   readonly memory?: MemoryStore;
   readonly listeners: readonly ListenerEntry[];
+  /** The integrations' wrappers of model calls and tool executions, as one; absent when none. */
+  readonly wrapCall?: CallWrapper | undefined;
   readonly output?: { readonly validator: SchemaValidator<unknown>; readonly options: OutputOptions };
   readonly outputFallback?: OutputFallbackOptions<unknown>;
   /** PreCheck rules of every model call. */

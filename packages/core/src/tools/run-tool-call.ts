@@ -1,6 +1,7 @@
 import { AbortedError, formatFeedback, quote, type ValidationIssue } from '@keel/reliability';
 import { type Coercion } from '@keel/reliability/internal';
 import { CHARS_PER_TOKEN, escapeControl, truncateEcho, coerceToSchema, issueSignature, reduceError, withShapes, raceSignal } from '@keel/reliability/internal';
+import type { CallWrapper } from '../shared/call-wrapper';
 import type { EventPayload, ToolValidationOutcome } from '../events/agent-events';
 import type { Message, ToolCallPart } from '../model/message';
 import type { ModelResponse, ToolChoice } from '../model/model-provider-v1';
@@ -33,6 +34,8 @@ export interface ToolRunEnvironment {
   readonly maxResultBytes?: number | undefined;
   /** Cap on the invalid arguments echoed in a re-ask, in tokens (the output's `maxFeedbackTokens`). Default 4000. */
   readonly maxEchoTokens?: number | undefined;
+  /** Wraps each tool's `execute` (the agent's call wrappers), when there are any. */
+  readonly wrapCall?: CallWrapper | undefined;
   /** Makes a re-ask model call with the kept context plus these ephemeral messages. */
   readonly reask: (ephemeral: readonly Message[], toolChoice: ToolChoice, toolCallId: string) => Promise<ModelResponse>;
 }
@@ -141,7 +144,9 @@ async function settle(env: ToolRunEnvironment, call: ToolCallPart): Promise<Sett
   const timeout = timeoutMs === undefined ? undefined : new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    const running = Promise.resolve().then(() => tool.execute(input, new RunToolContext(env, call.id, timeout?.signal)));
+    const execute = () => tool.execute(input, new RunToolContext(env, call.id, timeout?.signal));
+    const { wrapCall } = env;
+    const running = Promise.resolve().then(wrapCall ? () => wrapCall({ kind: 'tool', runId: env.runId, step: env.step, toolCallId: call.id, tool: call.name }, execute) : execute);
     const output = await raceSignal(
       timeout === undefined
         ? running

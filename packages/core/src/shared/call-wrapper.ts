@@ -1,0 +1,21 @@
+/** A model call or a tool execution about to run, as a {@link CallWrapper} sees it. */
+export type WrappedCall =
+  | { readonly kind: 'model'; readonly runId: string; readonly step: number; readonly attempt: number; readonly toolCallId?: string }
+  | { readonly kind: 'tool'; readonly runId: string; readonly step: number; readonly toolCallId: string; readonly tool: string };
+
+/**
+ * Runs a model call or a tool's `execute` (`proceed`) and returns what it returns, e.g. inside a
+ * tracing context so that the spans of an HTTP client or of the tool's own code nest under the
+ * call's span. Given with `builder.wrapCalls()`, by integrations such as `telemetry()`. Call
+ * `proceed` once and return its result; what it throws is the call's error.
+ */
+export type CallWrapper = <T>(call: WrappedCall, proceed: () => T) => T;
+
+/** The wrappers of an agent as one, the first given outermost; `undefined` when there are none. */
+export function composeWrappers(wrappers: readonly CallWrapper[]): CallWrapper | undefined {
+  if (wrappers.length === 0) return undefined;
+  return wrappers.reduceRight<CallWrapper>(
+    (inner, outer) => (call, proceed) => outer(call, () => inner(call, proceed)),
+    (_call, proceed) => proceed(),
+  );
+}
