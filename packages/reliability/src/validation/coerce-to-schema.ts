@@ -1,3 +1,4 @@
+import { numberLoss } from '../json/exact-number';
 import type { IssuePath } from './issue';
 
 /** Which unique, lossless fix a coercion made. */
@@ -56,9 +57,11 @@ function hasType(value: unknown, types: readonly string[]): boolean {
 
 /**
  * Applies the fixes a schema makes unique and lossless, as a lax-mode parser does: a numeric
- * string where a number or integer is required (`"50"` → 50; never `"USD 50"`), `"true"`/`"false"`
+ * string where a number or integer is required (`"50"` → 50; never `"USD 50"`, never digits a number
+ * cannot hold exactly), `"true"`/`"false"`
  * where a boolean is, a single value where an array is (as its one item; never a string holding
- * `,`, `;`, `|` or a line break, which may be several items), a string that matches
+ * `,`, `;`, `|` or a line break, which may be several items, nor one starting with `[` or `{`,
+ * which may be a value written as a string), a string that matches
  * exactly one allowed value once trimmed and compared case-insensitively, and `null` for an
  * optional property that does not allow it (removed). Only places whose value the schema rejects
  * are touched; the input is never mutated (changed containers are copied). Walks the value once,
@@ -85,7 +88,8 @@ function coerce(value: unknown, schema: Schema, path: IssuePath, out: Coercion[]
   if (!types) return value;
   let current = value;
   if (!hasType(current, types)) {
-    if (typeof current === 'string' && (types.includes('number') || types.includes('integer')) && numeric.test(current.trim())) {
+    // Never a number that cannot hold the digits as written ("9007199254740993" would lose its last digit).
+    if (typeof current === 'string' && (types.includes('number') || types.includes('integer')) && numeric.test(current.trim()) && numberLoss(current.trim()) === undefined) {
       const number = Number(current.trim());
       if (hasType(number, types)) {
         out.push({ path, kind: 'number-from-string', from: current, to: number });
@@ -96,8 +100,9 @@ function coerce(value: unknown, schema: Schema, path: IssuePath, out: Coercion[]
       out.push({ path, kind: 'boolean-from-string', from: current, to: current === 'true' });
       return current === 'true';
     }
-    // A string holding separators ("a, b") may be one item or several: ambiguous, left to feedback.
-    if (types.includes('array') && current !== null && current !== undefined && !(typeof current === 'string' && /[,;|\n]/.test(current))) {
+    // A string holding separators ("a, b") may be one item or several, and one in brackets ("[]",
+    // "[\"a\"]") may be an array written as a string: ambiguous, left to feedback.
+    if (types.includes('array') && current !== null && current !== undefined && !(typeof current === 'string' && /[,;|\n]|^\s*[[{]/.test(current))) {
       out.push({ path, kind: 'single-to-array', from: current, to: [current] });
       current = [current];
     }

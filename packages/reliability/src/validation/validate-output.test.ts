@@ -128,3 +128,17 @@ describe('schema-guided coercion', () => {
     expect(check).toEqual({ ok: true, value: { items: [{ qty: 2, sku: 'A' }, { qty: 3, sku: 'B' }] }, repairs: [], issues: [], coercions: [{ path: ['items', 0, 'qty'], kind: 'number-from-string', from: '2', to: 2 }] });
   });
 });
+
+describe('coercion never changes what the model wrote', () => {
+  const Ids = Type.Object({ id: Type.Integer(), tags: Type.Array(Type.String()) });
+
+  it('does not turn digits a number cannot hold into a different number', () => {
+    const check = checkOutput('{"id": "9007199254740993", "tags": []}', toValidator(Ids));
+    expect(check).toMatchObject({ ok: false, failure: { stage: 'schema-validate', issues: [{ path: ['id'], kind: 'type' }] } });
+  });
+
+  it.each(['[\\"a\\"]', '[]', '{\\"a\\": 1}'])('does not wrap %j, an array or object written as a string, as one item', (tags) => {
+    const check = checkOutput(`{"id": 1, "tags": "${tags}"}`, toValidator(Ids));
+    expect(check).toMatchObject({ ok: false, failure: { stage: 'schema-validate', issues: [{ path: ['tags'], kind: 'type' }] } });
+  });
+});
