@@ -264,3 +264,95 @@ describe('extractJson is linear in its input', () => {
     expect(extractJson(`[${'[1], '.repeat(5_000)}[2]]`)).toMatchObject({ ok: true, repairs: [] });
   });
 });
+
+describe('extractJson never returns a value JSON.parse would silently change', () => {
+  it.each([
+    ['{"status": "open", "status": "closed"}', 'duplicate-key', "the property 'status' is given twice"],
+    ['{"status": "open", "status": "open"}', 'duplicate-key', "the property 'status' is given twice"],
+    ["Here: {'items': [{'qty': 1, 'qty': 2}],}", 'duplicate-key', "the property 'qty' is given twice"],
+    ['{"id": 9007199254740993}', 'imprecise-number', 'it would become 9007199254740992'],
+    ['{"id": 12345678901234567890, "a": [1,]}', 'imprecise-number', 'it would become 12345678901234567000'],
+    ['{"total": 1e400}', 'imprecise-number', 'too large'],
+    ['{"rate": 1e-400}', 'imprecise-number', 'would become 0'],
+    ['```json\n9007199254740993\n```', 'imprecise-number', 'it would become 9007199254740992'],
+  ] as const)('refuses %j as %s', (text, defect, words) => {
+    const result = extractJson(text);
+    expect(result).toMatchObject({ ok: false, defect });
+    expect(result.ok === false && result.message).toContain(words);
+  });
+
+  it('refuses them with repair off too', () => {
+    expect(extractJson('{"a": 1, "a": 2}', { repair: false })).toMatchObject({ ok: false, defect: 'duplicate-key' });
+  });
+
+  it('keeps numbers a double holds as written, and equal names in different objects', () => {
+    expect(extractJson('{"a": 9007199254740992, "b": 1e23, "c": 0.1, "d": 1.5e1, "e": 3.14159265358979323846}')).toEqual({
+      ok: true,
+      value: { a: 9007199254740992, b: 1e23, c: 0.1, d: 15, e: Math.PI },
+      repairs: [],
+    });
+    expect(extractJson('[{"a": 1}, {"a": 2}]')).toEqual({ ok: true, value: [{ a: 1 }, { a: 2 }], repairs: [] });
+  });
+});
+
+describe('extractJson never guesses where items of an array begin and end', () => {
+  it.each([
+    ['{"prices": [1 500, 2 250]}', "before '5'"],
+    ['{"tags": ["new" "york"]}', 'before \'\\"\''],
+    ["{'tags': ['a' 'b']}", "before '''"],
+  ])('refuses scalars side by side on one line: %j', (text, words) => {
+    const result = extractJson(text);
+    expect(result).toMatchObject({ ok: false, defect: 'syntax' });
+    expect(result.ok === false && result.message).toContain(`two values stand side by side with no comma between them, ${words}`);
+  });
+
+  it('still inserts the comma between containers on one line, and between properties', () => {
+    expect(extractJson('[{"a": 1} {"a": 2}]')).toEqual({ ok: true, value: [{ a: 1 }, { a: 2 }], repairs: ['missing-comma'] });
+    expect(extractJson('{"a": 1 "b": 2}')).toEqual({ ok: true, value: { a: 1, b: 2 }, repairs: ['missing-comma'] });
+  });
+
+  it.each(['[,,1]', '[,]', '{,}'])('refuses %j: more than one leading comma, or one alone, stands for a missing value', (text) => {
+    expect(extractJson(text)).toMatchObject({ ok: false, defect: 'missing-value' });
+  });
+});
+
+describe('extractJson and comments', () => {
+  it.each([
+    '{"items": [\n  {"a": 1},\n  {"a": 2}\n  // ... more items\n]}',
+    '{"items": [{"a": 1}, /* \u2026 */]}',
+  ])('refuses a comment with an ellipsis, which stands for content left out: %j', (text) => {
+    expect(extractJson(text)).toMatchObject({ ok: false, defect: 'ellipsis' });
+  });
+
+  it('reads past brackets inside a comment', () => {
+    expect(extractJson('{\n  "a": 1, // see [note\n  "b": 2 /* {"b": 3} */\n}')).toEqual({ ok: true, value: { a: 1, b: 2 }, repairs: ['comments'] });
+  });
+});
+
+describe('extractJson never returns an earlier value in place of a later one it cannot use', () => {
+  it.each([
+    ['Draft: {"a": 1}\nFinal: {"a": 2, "b": pending}', 'unquoted-value'],
+    ['Draft: {"a": 1}\nFinal: {"a": 2, ...}', 'ellipsis'],
+    ['[1, 2] and then [1, 2, 3 4]', 'syntax'],
+  ] as const)('fails on %j (%s)', (text, defect) => {
+    expect(extractJson(text)).toMatchObject({ ok: false, defect });
+  });
+
+  it('ignores braces in prose that hold no property', () => {
+    expect(extractJson('{"a": 1}\nReplace {name} as needed.')).toEqual({ ok: true, value: { a: 1 }, repairs: ['prose-removed'] });
+  });
+});
+
+describe('extractJson with fences and prose', () => {
+  it('reads the prose around fences too', () => {
+    expect(extractJson('The format:\n```json\n{"a": 0}\n```\nMy answer: {"a": 42}')).toEqual({ ok: true, value: { a: 42 }, repairs: ['prose-removed', 'last-candidate'] });
+  });
+
+  it('treats a fence inside a string of the value as part of the string', () => {
+    expect(extractJson("{'doc': 'Call it:\n```json\n{\"a\": 5}\n```', 'a': 7}")).toEqual({
+      ok: true,
+      value: { doc: 'Call it:\n```json\n{"a": 5}\n```', a: 7 },
+      repairs: ['prose-removed', 'single-quotes', 'control-characters'],
+    });
+  });
+});

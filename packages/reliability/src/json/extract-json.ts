@@ -1,6 +1,8 @@
+import { regionsAround } from './fence-regions';
 import { findFences } from './find-fences';
 import { findJsonSpans, opensJson } from './find-json-spans';
 import type { JsonDefect, JsonRepair } from './json-repair';
+import { parseExact, tryParse } from './parse-exact';
 import { repairJson, type RepairJsonResult } from './repair-json';
 import { scanLenientJson } from './scan-lenient-json';
 
@@ -10,10 +12,25 @@ export interface JsonCandidate {
   readonly repairs: readonly JsonRepair[];
 }
 
+/** A bracketed value that looks like JSON but cannot be used (a lossy defect), and where it stands. */
+export interface RejectedValue {
+  /** How many candidates come before it in the text. */
+  readonly after: number;
+  /** It opens with `[` rather than `{`. */
+  readonly array: boolean;
+  readonly message: string;
+  readonly defect: JsonDefect;
+}
+
 /** Every JSON value a reply holds, and why the rest could not be used. */
 export interface JsonCandidates {
   /** Values that parsed (after lossless repairs), in text order. */
   readonly candidates: readonly JsonCandidate[];
+  /**
+   * Values that look like JSON but cannot be used, in text order: one after a usable value of the
+   * same shape may be the final answer, so that value must not be taken in its place.
+   */
+  readonly rejected?: readonly RejectedValue[];
   /** When no value is usable: what went wrong, the defect named when there is one. */
   readonly failure?: { readonly message: string; readonly defect?: JsonDefect };
   /** A value that never closes: the reply is cut short, whatever else it holds. */
@@ -41,24 +58,26 @@ const MAX_SPANS = 1_000;
  * bracketed values is a `several-values` failure. Linear in the text's length.
  */
 export function extractJsonCandidates(text: string, options: ExtractJsonOptions = {}): JsonCandidates {
-  const direct = tryParse(text);
+  const direct = parseExact(text);
   if (direct.ok) return { candidates: [{ value: direct.value, repairs: [] }] };
-  if (options.repair === false) return { candidates: [], failure: { message: direct.message } };
+  if (options.repair === false || direct.defect !== undefined) return { candidates: [], failure: direct };
 
   const fences = findFences(text);
-  const regions = fences.length > 0 ? fences : [{ start: 0, end: text.length }];
-  const base: readonly JsonRepair[] = fences.length > 0 ? ['fence-stripped'] : [];
+  const regions = fences.length > 0 ? regionsAround(text, fences, MAX_SPANS) : [{ start: 0, end: text.length, fence: false }];
   const candidates: JsonCandidate[] = [];
-  let rejected: { message: string; defect: JsonDefect } | undefined;
+  const rejected: RejectedValue[] = [];
+  let lastFailure: { message: string; defect: JsonDefect } | undefined;
   for (const region of regions) {
+    const base: readonly JsonRepair[] = region.fence ? ['fence-stripped'] : fences.length > 0 ? ['prose-removed'] : [];
     const body = text.slice(region.start, region.end);
     const search = findJsonSpans(body, MAX_SPANS);
     if (search.overflow) {
       return { candidates: [], failure: { message: `The reply holds more than ${MAX_SPANS} bracketed values; reply with exactly one JSON value`, defect: 'several-values' } };
     }
-    if (fences.length > 0 && search.spans.length === 0 && !search.truncated && /^\s*["\d\-tfn]/.test(body)) {
-      const scalar = tryParse(body);
+    if (region.fence && search.spans.length === 0 && !search.truncated && /^\s*["\d\-tfn]/.test(body)) {
+      const scalar = parseExact(body);
       if (scalar.ok) candidates.push({ value: scalar.value, repairs: base });
+      else if (scalar.defect !== undefined) return { candidates: [], failure: scalar };
       continue;
     }
     if (search.truncated) {
@@ -68,18 +87,23 @@ export function extractJsonCandidates(text: string, options: ExtractJsonOptions 
     const trimmedStart = body.length - body.trimStart().length;
     const trimmedEnd = body.trimEnd().length;
     for (const span of search.spans) {
-      const prose: readonly JsonRepair[] = span.start > trimmedStart || span.end < trimmedEnd ? ['prose-removed'] : [];
+      const prose: readonly JsonRepair[] = (span.start > trimmedStart || span.end < trimmedEnd) && !base.includes('prose-removed') ? ['prose-removed'] : [];
       // A bracket in prose ("[Note: see below]") is not a candidate.
       if (!opensJson(body, span.start)) continue;
       const slice = body.slice(span.start, span.end);
       const scan = scanLenientJson(slice);
       const repaired = scan.ok && scan.repairs.size === 0 ? parseScanned(slice) : repairJson(slice, scan);
-      if (repaired.ok) candidates.push({ value: repaired.value, repairs: [...base, ...prose, ...repaired.repairs] });
-      else rejected = { message: `The JSON value at position ${region.start + span.start} cannot be used: ${repaired.message}`, defect: repaired.defect };
+      if (repaired.ok) {
+        candidates.push({ value: repaired.value, repairs: [...base, ...prose, ...repaired.repairs] });
+        continue;
+      }
+      lastFailure = { message: `The JSON value at position ${region.start + span.start} cannot be used: ${repaired.message}`, defect: repaired.defect };
+      // A brace pair with no ':' ("{name}" in prose) is not an object the model wrote.
+      if (slice.startsWith('[') || slice.includes(':')) rejected.push({ after: candidates.length, array: slice.startsWith('['), ...lastFailure });
     }
   }
-  if (candidates.length > 0) return { candidates };
-  return { candidates, failure: rejected ?? { message: direct.message } };
+  if (candidates.length > 0) return rejected.length > 0 ? { candidates, rejected } : { candidates };
+  return { candidates, failure: lastFailure ?? { message: direct.message } };
 }
 
 /**
@@ -90,8 +114,10 @@ export function extractJsonCandidates(text: string, options: ExtractJsonOptions 
 export function extractJson(text: string, options: ExtractJsonOptions = {}): ExtractJsonResult {
   const found = extractJsonCandidates(text, options);
   const last = found.candidates[found.candidates.length - 1];
-  if (!last || found.truncated) {
-    const failure = found.failure ?? { message: 'no JSON value found' };
+  // A value that cannot be used after the last usable one, of the same shape, may be the final answer.
+  const later = last && isObject(last.value) ? found.rejected?.filter((entry) => entry.after === found.candidates.length && entry.array === Array.isArray(last.value)).pop() : undefined;
+  if (!last || found.truncated || later) {
+    const failure = later || found.failure || { message: 'no JSON value found' };
     return { ok: false, message: failure.message, ...(failure.defect === undefined ? {} : { defect: failure.defect }) };
   }
   if (found.candidates.length === 1) return { ok: true, value: last.value, repairs: last.repairs };
@@ -104,10 +130,6 @@ function parseScanned(text: string): RepairJsonResult {
   return parsed.ok ? { ok: true, value: parsed.value, repairs: [] } : { ok: false, defect: 'syntax', message: parsed.message };
 }
 
-function tryParse(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch (error) {
-    return { ok: false, message: error instanceof Error ? error.message : String(error) };
-  }
+function isObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null;
 }

@@ -1,7 +1,9 @@
-/** The body of a markdown code fence: `text.slice(start, end)`. */
+/** A markdown code fence: its body is `text.slice(start, end)`, the whole fence `text.slice(open, close)`. */
 export interface FenceBody {
+  readonly open: number;
   readonly start: number;
   readonly end: number;
+  readonly close: number;
 }
 
 const FENCE = '```';
@@ -25,7 +27,7 @@ export function findFences(text: string): FenceBody[] {
     const start = open + 3 + tag[0].length;
     const close = text.indexOf(FENCE, start);
     if (close < 0) break;
-    bodies.push({ start, end: close });
+    bodies.push({ open, start, end: close, close: close + 3 });
     from = close + 3;
   }
   return bodies;

@@ -27,9 +27,9 @@ export function opensJson(text: string, index: number): boolean {
 }
 
 /**
- * Finds the top-level bracketed spans of a text in one pass, respecting quoted strings inside
- * brackets (a `'` opens a string only where a value or key may start, so apostrophes in prose do
- * not). A closer that does not match the innermost opener is ignored. Linear in the text's length;
+ * Finds the top-level bracketed spans of a text in one pass, respecting quoted strings and
+ * comments inside brackets (a `'` opens a string only where a value or key may start, so
+ * apostrophes in prose do not). A closer that does not match the innermost opener is ignored. Linear in the text's length;
  * stops once it has found more than `limit` top-level spans.
  */
 export function findJsonSpans(text: string, limit = Number.POSITIVE_INFINITY): SpanSearch {
@@ -39,6 +39,14 @@ export function findJsonSpans(text: string, limit = Number.POSITIVE_INFINITY): S
   for (let index = 0; index < text.length; index++) {
     const char = text[index] as string;
     if (openers.length > 0) {
+      // A comment inside a value ("// see {x}") holds no brackets of it; "http://" in prose is no comment.
+      if (char === '/' && (text[index + 1] === '/' || text[index + 1] === '*') && text[index - 1] !== ':') {
+        const end = text[index + 1] === '/' ? text.indexOf('\n', index + 2) : text.indexOf('*/', index + 2);
+        if (end >= 0) {
+          index = text[index + 1] === '/' ? end - 1 : end + 1;
+          continue;
+        }
+      }
       const ends = stringEnds[char];
       if (ends !== undefined && (char === '"' || char === '\u201c' || char === '\u201d' || /^[{[,:]$/.test(lastSignificant))) {
         let at = index + 1;

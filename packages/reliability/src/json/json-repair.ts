@@ -37,6 +37,9 @@ export type JsonRepair =
  * - `string-concatenation`: strings joined with `+`.
  * - `missing-value`: a property or item has no value (`"a": ,` or `[1,,2]`).
  * - `missing-colon`: a property name not followed by `:`.
+ * - `duplicate-key`: an object names the same property twice (JSON parsers keep only one of them).
+ * - `imprecise-number`: a number a JavaScript number cannot hold as written (a whole number past
+ *   2^53, a magnitude past the largest double, a non-zero value that would become 0).
  * - `too-deep`: nested too deeply to repair locally.
  * - `syntax`: any other character that JSON does not allow there.
  * - `several-values`: the reply held several different JSON values that each match the schema
@@ -49,6 +52,8 @@ export type JsonDefect =
   | 'string-concatenation'
   | 'missing-value'
   | 'missing-colon'
+  | 'duplicate-key'
+  | 'imprecise-number'
   | 'too-deep'
   | 'syntax'
   | 'several-values';

@@ -1,3 +1,4 @@
+import { numberLoss } from './exact-number';
 import type { JsonDefect, JsonRepair } from './json-repair';
 
 /** A change to the text that fixes a comma: remove `remove` characters at `at`, then insert `insert`. */
@@ -70,6 +71,8 @@ class Scanner {
   readonly edits: TextEdit[] = [];
   readonly signature: string[] = [];
   readonly stack: string[] = [];
+  /** The property names of each open object (its one name, then a set once it has two; `undefined` for an array or an empty object), to refuse a name given twice. */
+  readonly names: (string | Set<string> | undefined)[] = [];
   state = VALUE;
   maxDepth = 0;
   lastValueEnd = 0;
@@ -121,8 +124,10 @@ class Scanner {
       case ARRAY_START:
       case OBJECT_START:
         if (char === ',') {
+          // One comma right after the opener: another comma or the closer after it is a missing value.
           this.removeComma('leading-comma', this.index);
           this.index++;
+          this.state = this.state === ARRAY_START ? VALUE : KEY;
         } else if (char === ']' || char === '}') failure = this.closeContainer(char);
         else failure = this.state === ARRAY_START ? this.readValue() : this.readKey();
         break;
@@ -166,6 +171,11 @@ class Scanner {
     if (/[A-Za-z_$]/.test(char) && !text.slice(this.lastValueEnd, this.index).includes('\n')) {
       const word = /^[^,\]}\n]*/.exec(text.slice(this.lastValueEnd, this.lastValueEnd + 60))?.[0].trim() ?? char;
       return this.fail('unquoted-value', `the bare word ${shown(word)} follows a value on the same line (a string must be quoted)`);
+    }
+    // Two scalars side by side on one line in an array ("[1 500]", "['a' 'b']") may be one value
+    // (a thousands separator, implicit string concatenation) or two: only containers are told apart.
+    if (this.stack[this.stack.length - 1] === '[' && char !== '{' && char !== '[' && !/[}\]]/.test(text[this.lastValueEnd - 1] as string) && !text.slice(this.lastValueEnd, this.index).includes('\n')) {
+      return this.fail('syntax', `two values stand side by side with no comma between them, before ${shown(char)} (they may be one value or two)`);
     }
     this.repairs.add('missing-comma');
     this.edits.push({ at: this.lastValueEnd, remove: 0, insert: ',' });
@@ -225,11 +235,13 @@ class Scanner {
       } else if (code === 0x2f && text[this.index + 1] === '/') {
         this.repairs.add('comments');
         const end = text.indexOf('\n', this.index);
+        if (elides(text.slice(this.index, end < 0 ? length : end))) return this.fail('ellipsis', "a comment with '...' stands where content was left out");
         this.index = end < 0 ? length : end + 1;
       } else if (code === 0x2f && text[this.index + 1] === '*') {
         this.repairs.add('comments');
         const end = text.indexOf('*/', this.index + 2);
         if (end < 0) return this.fail('truncated', 'the text ends inside a comment');
+        if (elides(text.slice(this.index, end))) return this.fail('ellipsis', "a comment with '...' stands where content was left out");
         this.index = end + 2;
       } else break;
     }
@@ -242,6 +254,7 @@ class Scanner {
       return this.fail('syntax', `unexpected ${shown(char)}${open ? ` where '${open === '{' ? '}' : ']'}' was expected` : ''}`);
     }
     this.stack.pop();
+    this.names.pop();
     this.index++;
     this.lastValueEnd = this.index;
     this.state = this.stack.length === 0 ? DONE : AFTER_VALUE;
@@ -260,6 +273,7 @@ class Scanner {
     const char = text[this.index] as string;
     if (char === '{' || char === '[') {
       this.stack.push(char);
+      this.names.push(undefined);
       if (this.stack.length > this.maxDepth) this.maxDepth = this.stack.length;
       this.signature.push(char);
       this.index++;
@@ -281,6 +295,8 @@ class Scanner {
         const word = /^[^\s,\]}]*/.exec(text.slice(this.index, this.index + 40))?.[0] ?? match[0];
         return this.fail('unquoted-value', `the bare text ${shown(word)} stands where a value belongs (a string must be quoted)`);
       }
+      const loss = numberLoss(match[0]);
+      if (loss !== undefined) return this.fail('imprecise-number', `the number ${match[0]} cannot be kept as it is written: ${loss}`);
       this.signature.push('n', match[0]);
       this.index = end;
     } else {
@@ -305,11 +321,13 @@ class Scanner {
   /** Reads a property name at `index` (states OBJECT_START and KEY). */
   readKey(): Failure | undefined {
     const { text } = this;
+    const start = this.index;
     const char = text[this.index] as string;
+    let key: string;
     if (char in closers) {
-      const key = this.readString();
-      if (typeof key !== 'string') return key;
-      this.signature.push('k', key);
+      const read = this.readString();
+      if (typeof read !== 'string') return read;
+      key = read;
     } else if (char === '.' && text.startsWith('...', this.index)) {
       return this.fail('ellipsis', "'...' stands where properties were left out");
     } else {
@@ -317,12 +335,25 @@ class Scanner {
       const match = wordPattern.exec(text);
       if (!match) return this.fail('syntax', `unexpected ${shown(char)} where a property name was expected`);
       this.repairs.add('unquoted-keys');
-      this.signature.push('k', match[0]);
-      this.index += match[0].length;
+      key = match[0];
+      this.index += key.length;
     }
+    // JSON.parse keeps the last of two equal names: which one the model meant is a guess.
+    const depth = this.names.length - 1;
+    const names = this.names[depth];
+    if (names === key || (typeof names === 'object' && names.has(key))) return this.fail('duplicate-key', `the property ${shown(key)} is given twice (give each property once)`, start);
+    if (names === undefined) this.names[depth] = key;
+    else if (typeof names === 'string') this.names[depth] = new Set([names, key]);
+    else names.add(key);
+    this.signature.push('k', key);
     this.state = COLON;
     return undefined;
   }
+}
+
+/** True when a comment's text holds an ellipsis (`...` or `…`): it stands for content left out. */
+function elides(comment: string): boolean {
+  return comment.includes('...') || comment.includes('\u2026');
 }
 
 /** Applies comma edits (in text order) in one pass. */

@@ -129,6 +129,23 @@ describe('schema-guided coercion', () => {
   });
 });
 
+describe('a later answer that cannot be used is never replaced by an earlier valid one', () => {
+  it('fails when the final answer after a valid draft does not parse', () => {
+    const check = checkOutput('Draft: {"action": "refund", "amount": 40}\nFinal: {"action": "refund", "amount": 50 + 5}', refund);
+    expect(check).toMatchObject({ ok: false, failure: { stage: 'json-parse', defect: 'string-concatenation' } });
+  });
+
+  it('asks for one value when a fenced example and the answer in prose after it both match', () => {
+    const check = checkOutput('The format is:\n```json\n{"action": "reject", "amount": 0}\n```\nMy answer: {"action": "refund", "amount": 50}', refund);
+    expect(check).toMatchObject({ ok: false, failure: { stage: 'json-parse', defect: 'several-values' } });
+  });
+
+  it('still takes the valid value when the broken one comes first', () => {
+    const check = checkOutput('Format: {"action": refund|reject, "amount": n}\nAnswer: {"action": "refund", "amount": 50}', refund);
+    expect(check).toMatchObject({ ok: true, value: { action: 'refund', amount: 50 } });
+  });
+});
+
 describe('coercion never changes what the model wrote', () => {
   const Ids = Type.Object({ id: Type.Integer(), tags: Type.Array(Type.String()) });
 

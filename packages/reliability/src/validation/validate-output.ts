@@ -1,5 +1,5 @@
 import { ValidationFailure } from '../errors/validation-failure';
-import { extractJsonCandidates, type JsonCandidate } from '../json/extract-json';
+import { extractJsonCandidates, type JsonCandidate, type RejectedValue } from '../json/extract-json';
 import type { JsonRepair } from '../json/json-repair';
 import { type Coercion, coerceToSchema } from './coerce-to-schema';
 import { escapeControl, formatPath, type ValidationIssue } from './issue';
@@ -77,9 +77,9 @@ export function checkOutput<T>(text: string, validator: SchemaValidator<T>, opti
   const coerce = options.coerce ?? true;
   const judged: (Judged | Promise<Judged>)[] = found.candidates.map((candidate) => judge(candidate, validator, coerce));
   if (judged.some((entry) => entry instanceof Promise)) {
-    return Promise.all(judged).then((settled) => decide(text, settled, validator, options));
+    return Promise.all(judged).then((settled) => decide(text, settled, found.rejected ?? NONE, validator, options));
   }
-  return decide(text, judged as Judged[], validator, options);
+  return decide(text, judged as Judged[], found.rejected ?? NONE, validator, options);
 }
 
 function judge<T>(candidate: JsonCandidate, validator: SchemaValidator<T>, coerce: boolean): Judged | Promise<Judged> {
@@ -106,7 +106,7 @@ function judge<T>(candidate: JsonCandidate, validator: SchemaValidator<T>, coerc
   return first instanceof Promise ? first.then(afterFirst) : afterFirst(first);
 }
 
-function decide<T>(text: string, judged: readonly Judged[], validator: SchemaValidator<T>, options: ValidateOutputOptions): OutputCheck<T> {
+function decide<T>(text: string, judged: readonly Judged[], rejected: readonly RejectedValue[], validator: SchemaValidator<T>, options: ValidateOutputOptions): OutputCheck<T> {
   const several = judged.length > 1;
   const valid = judged.filter((entry) => entry.valid);
   if (valid.length > 0) {
@@ -121,13 +121,21 @@ function decide<T>(text: string, judged: readonly Judged[], validator: SchemaVal
     const chosen = valid[valid.length - 1] as Judged;
     // A later invalid value of the same shape (a final answer after a valid draft) is the answer
     // the model meant: never fall back to the draft silently, report the final one instead.
-    const later = judged.slice(judged.lastIndexOf(chosen) + 1).filter((entry) => sameShape(entry.candidate.value, chosen.candidate.value));
+    const index = judged.lastIndexOf(chosen);
+    const later = judged.slice(index + 1).filter((entry) => sameShape(entry.candidate.value, chosen.candidate.value));
+    // A later value that does not even parse (a lossy defect) counts the same way.
+    const broken = rejected.filter((entry) => entry.after > index && isContainer(chosen.candidate.value) && entry.array === Array.isArray(chosen.candidate.value)).pop();
+    if (broken && broken.after > judged.indexOf(later[later.length - 1] as Judged)) return parseFailure(text, broken.message, broken.defect);
     if (later.length === 0) return { ok: true, value: chosen.value as T, repairs: repairsOf(chosen, several), coercions: chosen.coercions, issues: NONE };
     return invalid(text, later[later.length - 1] as Judged, several, validator, options);
   }
   let best = judged[0] as Judged;
   for (const entry of judged) if (entry.issues.length < best.issues.length) best = entry;
   return invalid(text, best, several, validator, options);
+}
+
+function isContainer(value: unknown): boolean {
+  return typeof value === 'object' && value !== null;
 }
 
 /** Both objects or both arrays: two answers to the same question, not an answer and an aside. */
