@@ -10,16 +10,16 @@ export function numberLoss(literal: string): string | undefined {
   // At most 15 digits and no exponent: always exact (below 2^53, or a plain fraction).
   if (literal.length <= 15 && !/[eE]/.test(literal)) return undefined;
   const value = Number(literal);
-  if (!Number.isFinite(value)) return 'it is too large for a number';
+  if (!Number.isFinite(value)) return 'is too large for a number';
   const written = decimal(literal);
   if (written === undefined) return undefined;
-  if (value === 0) return 'it is too small for a number and would become 0';
+  if (value === 0) return 'is too small for a number (it would become 0)';
   // A fraction: rounding to the nearest double is what the literal means.
   if (written.exponent < 0) return undefined;
   const held = decimal(String(Math.abs(value)));
   return held !== undefined && held.digits === written.digits && held.exponent === written.exponent
     ? undefined
-    : `it has more digits than a number holds exactly (it would become ${String(value)})`;
+    : `has more digits than a number holds exactly (it would become ${String(value)})`;
 }
 
 /** A non-zero decimal as significant digits times 10^exponent (no leading or trailing zeros); `undefined` for zero. */

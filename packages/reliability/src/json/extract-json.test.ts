@@ -272,8 +272,8 @@ describe('extractJson never returns a value JSON.parse would silently change', (
     ["Here: {'items': [{'qty': 1, 'qty': 2}],}", 'duplicate-key', "the property 'qty' is given twice"],
     ['{"id": 9007199254740993}', 'imprecise-number', 'it would become 9007199254740992'],
     ['{"id": 12345678901234567890, "a": [1,]}', 'imprecise-number', 'it would become 12345678901234567000'],
-    ['{"total": 1e400}', 'imprecise-number', 'too large'],
-    ['{"rate": 1e-400}', 'imprecise-number', 'would become 0'],
+    ['{"total": 1e400}', 'imprecise-number', 'is too large for a number'],
+    ['{"rate": 1e-400}', 'imprecise-number', 'is too small for a number (it would become 0)'],
     ['```json\n9007199254740993\n```', 'imprecise-number', 'it would become 9007199254740992'],
   ] as const)('refuses %j as %s', (text, defect, words) => {
     const result = extractJson(text);

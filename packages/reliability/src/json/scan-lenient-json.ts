@@ -296,7 +296,7 @@ class Scanner {
         return this.fail('unquoted-value', `the bare text ${shown(word)} stands where a value belongs (a string must be quoted)`);
       }
       const loss = numberLoss(match[0]);
-      if (loss !== undefined) return this.fail('imprecise-number', `the number ${match[0]} cannot be kept as it is written: ${loss}`);
+      if (loss !== undefined) return this.fail('imprecise-number', `the number ${match[0]} ${loss}`);
       this.signature.push('n', match[0]);
       this.index = end;
     } else {
