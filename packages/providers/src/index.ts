@@ -1,4 +1,4 @@
-export { anthropic, type AnthropicProviderOptions } from './anthropic/index';
+export { anthropic, type AnthropicClient, type AnthropicProviderOptions } from './anthropic/index';
 export { MissingSdkError, type MissingSdkErrorOptions } from './errors/missing-sdk-error';
 export { ProviderError, type ProviderErrorKind, type ProviderErrorOptions } from './errors/provider-error';
-export { openai, type OpenAIProviderOptions } from './openai/index';
+export { openai, type OpenAIClient, type OpenAIProviderOptions } from './openai/index';

@@ -10,6 +10,20 @@ import { mapAnthropicResponse } from './map-response';
 import { mapAnthropicStream } from './map-stream';
 import { sdkRequestOptions } from '../shared/request-options';
 
+/**
+ * A prebuilt `@anthropic-ai/sdk` client (`new Anthropic(...)`), named by the part the provider
+ * uses, so that these types compile in a project without that SDK (`skipLibCheck: false`
+ * included). Any client of the SDK fits.
+ */
+export interface AnthropicClient {
+  /** The key the client sends; redacted from every error. */
+  readonly apiKey: string | null;
+  /** The token the client sends; redacted from every error. */
+  readonly authToken: string | null;
+  /** The Messages API: `create` takes the SDK's own arguments. */
+  readonly messages: { create(body: never, options?: never): unknown };
+}
+
 /** Options of {@link anthropic}. */
 export interface AnthropicProviderOptions {
   /** API key; the SDK reads `ANTHROPIC_API_KEY` when omitted. Ignored with `client`. */
@@ -22,7 +36,7 @@ export interface AnthropicProviderOptions {
    * A prebuilt SDK client. Its own retry setting is overridden: every request is sent with
    * `maxRetries: 0`.
    */
-  readonly client?: Anthropic;
+  readonly client?: AnthropicClient;
   /**
    * Place prompt-cache breakpoints on the system prompt, the last tool and the last non-ephemeral
    * message, so a retry pays full price only for the ephemeral feedback after them.
@@ -62,7 +76,7 @@ export function anthropic(options: AnthropicProviderOptions = {}): ModelProvider
   const connect = () =>
     (connection ??= loadSdk(() => import('@anthropic-ai/sdk'), { sdk: '@anthropic-ai/sdk', range: anthropicSdkRange, provider: providerName }).then((sdk) => {
       const client =
-        options.client ??
+        (options.client as Anthropic | undefined) ??
         new sdk.default({
           maxRetries: 0,
           ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),

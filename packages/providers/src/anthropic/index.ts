@@ -1,1 +1,1 @@
-export { anthropic, type AnthropicProviderOptions } from './anthropic-provider';
+export { anthropic, type AnthropicClient, type AnthropicProviderOptions } from './anthropic-provider';

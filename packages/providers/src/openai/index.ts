@@ -1,1 +1,1 @@
-export { openai, type OpenAIProviderOptions } from './openai-provider';
+export { openai, type OpenAIClient, type OpenAIProviderOptions } from './openai-provider';

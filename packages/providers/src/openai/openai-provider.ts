@@ -10,6 +10,18 @@ import { mapOpenAIResponse } from './map-response';
 import { mapOpenAIStream } from './map-stream';
 import { sdkRequestOptions } from '../shared/request-options';
 
+/**
+ * A prebuilt `openai` SDK client (`new OpenAI(...)`), named by the part the provider uses, so that
+ * these types compile in a project without that SDK (`skipLibCheck: false` included). Any client
+ * of the SDK fits.
+ */
+export interface OpenAIClient {
+  /** The key the client sends; redacted from every error. */
+  readonly apiKey: string | null;
+  /** The Chat Completions API: `create` takes the SDK's own arguments. */
+  readonly chat: { readonly completions: { create(body: never, options?: never): unknown } };
+}
+
 /** Options of {@link openai}. */
 export interface OpenAIProviderOptions {
   /**
@@ -28,7 +40,7 @@ export interface OpenAIProviderOptions {
    * A prebuilt SDK client. Its own retry setting is overridden: every request is sent with
    * `maxRetries: 0`.
    */
-  readonly client?: OpenAI;
+  readonly client?: OpenAIClient;
   /**
    * Send a request's `responseFormat` schema as native structured output
    * (`response_format: { type: 'json_schema', ... }`). Off by default: not every compatible server
@@ -84,7 +96,7 @@ export function openai(options: OpenAIProviderOptions = {}): ModelProviderV1 {
   const connect = () =>
     (connection ??= loadSdk(() => import('openai'), { sdk: 'openai', range: openaiSdkRange, provider: providerName }).then((sdk) => {
       const client =
-        options.client ??
+        (options.client as OpenAI | undefined) ??
         new sdk.default({
           maxRetries: 0,
           ...apiKeyOption(options),
