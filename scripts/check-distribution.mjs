@@ -6,6 +6,9 @@
  *  2. lints each tarball with `publint --strict` and `attw` (every resolution profile, node10 too);
  *  3. installs the tarballs into a fresh project with one provider SDK only and runs an ESM and a
  *     CommonJS agent (scripted, then OpenAI over a local server; Anthropic reports its SDK missing);
+ *  3b. installs what the READMEs tell users to (no peer dependency warning allowed), typechecks every
+ *     example of the package READMEs and the first docs against the tarballs (strict, skipLibCheck
+ *     off; nodenext, bundler, node10) and runs the offline ones (scripts/distribution/doc-examples.mjs);
  *  4. bundles core + reliability from that install for the browser (any Node built-in fails the
  *     build) and runs the bundle where code generation is forbidden, on Node and on Deno;
  *  5. bundles the offline demo and runs it on Bun and Deno (installed from npm).
@@ -17,6 +20,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkDocExamples } from './distribution/doc-examples.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const fixtures = join(root, 'scripts', 'distribution');
@@ -92,6 +96,10 @@ cpSync(join(fixtures, 'app.mjs'), join(app, 'app.mjs'));
 cpSync(join(fixtures, 'app.cjs'), join(app, 'app.cjs'));
 console.log(run('node', ['app.mjs'], { cwd: app }).trim());
 console.log(run('node', ['app.cjs'], { cwd: app }).trim());
+
+// 3b. The READMEs' and docs' examples, as users copy them.
+step('README and docs examples against the tarballs');
+checkDocExamples({ root, app, bin, env, fail });
 
 // 4. The browser bundle of core + reliability, run without code generation.
 step('browser bundle (esbuild, platform browser)');
