@@ -8,14 +8,17 @@
  *     CommonJS agent (scripted, then OpenAI over a local server; Anthropic reports its SDK missing);
  *  3b. installs what the READMEs tell users to (no peer dependency warning allowed), typechecks every
  *     example of the package READMEs and the first docs against the tarballs (strict, skipLibCheck
- *     off; nodenext, bundler, node10) and runs the offline ones (scripts/distribution/doc-examples.mjs);
+ *     off; nodenext, bundler, node10) and runs the offline ones (scripts/distribution/doc-examples.mjs),
+ *     then runs a job on a worker with redisMemory and sharedBudget on the app's own ioredis and
+ *     bullmq, against a local redis-server;
  *  4. bundles core + reliability from that install for the browser (any Node built-in fails the
  *     build) and runs the bundle where code generation is forbidden, on Node and on Deno;
  *  5. bundles the offline demo and runs it on Bun and Deno (installed from npm).
  * Only package installs use the network.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { builtinModules } from 'node:module';
+import { connect, createServer as createNetServer } from 'node:net';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -100,6 +103,34 @@ console.log(run('node', ['app.cjs'], { cwd: app }).trim());
 // 3b. The READMEs' and docs' examples, as users copy them.
 step('README and docs examples against the tarballs');
 checkDocExamples({ root, app, bin, env, fail });
+// @keel/redis and @keel/bullmq bring no Redis client of their own: run them on the app's ioredis and bullmq.
+const redisPort = await new Promise((resolve) => {
+  const probe = createNetServer().listen(0, '127.0.0.1', () => {
+    const { port } = probe.address();
+    probe.close(() => resolve(port));
+  });
+});
+const redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+try {
+  await new Promise((resolve, reject) => {
+    redis.once('error', reject);
+    const deadline = Date.now() + 20_000;
+    const attempt = () =>
+      connect(redisPort, '127.0.0.1')
+        .once('connect', function connected() {
+          this.destroy();
+          resolve();
+        })
+        .once('error', () => (Date.now() > deadline ? reject(new Error('redis-server did not start')) : setTimeout(attempt, 50)));
+    attempt();
+  });
+  cpSync(join(fixtures, 'fleet.mjs'), join(app, 'fleet.mjs'));
+  console.log(run('node', ['fleet.mjs', String(redisPort)], { cwd: app, timeout: 90_000 }).trim());
+} catch (error) {
+  redis.kill();
+  fail(`the fleet packages on the app's ioredis and bullmq (redis-server on port ${redisPort}): ${error.message}`);
+}
+redis.kill();
 
 // 4. The browser bundle of core + reliability, run without code generation.
 step('browser bundle (esbuild, platform browser)');
