@@ -348,6 +348,11 @@ describe('extractJson with fences and prose', () => {
     expect(extractJson('The format:\n```json\n{"a": 0}\n```\nMy answer: {"a": 42}')).toEqual({ ok: true, value: { a: 42 }, repairs: ['prose-removed', 'last-candidate'] });
   });
 
+  it('does not take an unclosed bracket in the prose before a fence for a cut-off answer', () => {
+    expect(extractJson('Result for {customer:\n```json\n{"a": 1}\n```')).toEqual({ ok: true, value: { a: 1 }, repairs: ['fence-stripped'] });
+    expect(extractJson('```json\n{"a": 1}\n```\nFinal: {"a": 2, "b": [3')).toMatchObject({ ok: false, defect: 'truncated' });
+  });
+
   it('treats a fence inside a string of the value as part of the string', () => {
     expect(extractJson("{'doc': 'Call it:\n```json\n{\"a\": 5}\n```', 'a': 7}")).toEqual({
       ok: true,

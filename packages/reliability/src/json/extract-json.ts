@@ -80,7 +80,8 @@ export function extractJsonCandidates(text: string, options: ExtractJsonOptions 
       else if (scalar.defect !== undefined) return { candidates: [], failure: scalar };
       continue;
     }
-    if (search.truncated) {
+    // An unclosed bracket in prose before a fence is not a cut-off answer: the reply goes on.
+    if (search.truncated && (region.fence || region === regions[regions.length - 1])) {
       const message = `The reply ends before its JSON value is complete (truncated): '${search.truncated.missing}' never closes the value opened at position ${region.start + search.truncated.start}`;
       return { candidates: [], truncated: { message }, failure: { message, defect: 'truncated' } };
     }
