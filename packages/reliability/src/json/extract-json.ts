@@ -52,10 +52,12 @@ export interface ExtractJsonOptions {
 const MAX_SPANS = 1_000;
 
 /**
- * Finds every JSON value in model text at no model cost: markdown fences and prose are stripped,
- * and each bracketed value is repaired losslessly or not at all (see {@link repairJson}). A value
- * that never closes makes the whole reply truncated. A reply with more than 1,000 top-level
- * bracketed values is a `several-values` failure. Linear in the text's length.
+ * Finds every JSON value in model text at no model cost: values in markdown fences and in the prose
+ * around them, each repaired losslessly or not at all (see {@link repairJson}); those that cannot
+ * be used are listed in `rejected`. Strict JSON that `JSON.parse` would change (a name given twice,
+ * a number a double cannot hold) is refused. A value that never closes (in a fence or after the
+ * last one) makes the whole reply truncated. A reply with more than 1,000 top-level bracketed
+ * values is a `several-values` failure. Linear in the text's length.
  */
 export function extractJsonCandidates(text: string, options: ExtractJsonOptions = {}): JsonCandidates {
   const direct = parseExact(text);

@@ -55,7 +55,8 @@ const NONE: readonly never[] = Object.freeze([]);
  * Turns model text into a validated value: local JSON extraction and lossless repair (zero model
  * calls), schema-guided coercion, then the schema. When the reply holds several JSON values, each
  * is validated: exactly one valid value is taken (`candidate-selected`) unless an invalid value of
- * the same shape follows it (then that later value is reported); several different valid values
+ * the same shape follows it (then that later value is reported; a parse failure when it cannot be
+ * used at all); several different valid values
  * are a parse failure asking for exactly one; with none valid, the one with the fewest issues is
  * reported. A failure is a {@link ValidationFailure} at stage `json-parse` or
  * `schema-validate`.
