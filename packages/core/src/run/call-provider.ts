@@ -1,5 +1,5 @@
 import { BadResponseError, classifyError, raceSignal, reduceError } from '@keel/reliability/internal';
-import { checkResponse } from './check-response';
+import { checkResponse, read } from './check-response';
 import { IncompleteStreamError } from '../errors/incomplete-stream-error';
 import { StreamInterruptedError } from '../errors/stream-interrupted-error';
 import type { CallPurpose } from '../events/agent-events';
@@ -63,6 +63,7 @@ export async function callProvider(state: RunState, call: ProviderCall): Promise
     const invoke = stream ? () => consumeStream(state, stream(request, options), attempt) : () => raceSignal(target.provider.generate(request, options), state.signal);
     const { wrapCall } = state.config;
     const answered: unknown = await (wrapCall ? raceSignal(wrapCall(modelCall(state, call), invoke), state.signal) : invoke());
+    // Checked and copied (see checkResponse) before anything reads it, whatever a wrapper returned.
     response = checkResponse(answered);
   } catch (thrown) {
     // Throwing `undefined` or `null` breaks the spec like a missing response does.
@@ -116,19 +117,29 @@ async function consumeStream(state: RunState, parts: AsyncIterable<ModelStreamPa
   try {
     for (;;) {
       // Each read is raced against the abort signal, so a stream that ignores it cannot hold the run.
-      const next = await raceSignal(iterator.next(), state.signal);
-      if (next.done) throw new IncompleteStreamError();
-      const part = next.value;
+      const next: unknown = await raceSignal(iterator.next(), state.signal);
+      if (typeof next !== 'object' || next === null) throw new BadResponseError({ message: `the stream's iterator returned ${next === null ? 'null' : typeof next}` });
+      if (read(next, 'done', 'a stream read')) throw new IncompleteStreamError();
+      const part = read(next, 'value', 'a stream read');
       if (typeof part !== 'object' || part === null) throw new BadResponseError({ message: `a stream part is ${part === null ? 'null' : typeof part}` });
-      if (part.type === 'finish') return part.response;
-      if (part.type === 'text-delta' && passText) {
+      // Each field is read once, guarded: a getter or Proxy part is a broken response, not a crash.
+      const type = read(part, 'type', 'a stream part');
+      if (type === 'finish') return checkResponse(read(part, 'response', 'the finish part'));
+      // A delta is only forwarded with the fields its type promises; the final response is checked whole.
+      if (type === 'text-delta' && passText) {
+        const text = read(part, 'text', 'a text delta');
+        if (typeof text !== 'string') continue;
         shown = true;
         state.shownText = true;
-        sink?.push({ type: 'text-delta', step, attempt, text: part.text });
-      } else if (part.type === 'tool-call-start') {
-        sink?.push({ type: 'tool-call-delta', step, id: part.id, name: part.name, argumentsDelta: '' });
-      } else if (part.type === 'tool-call-delta') {
-        sink?.push({ type: 'tool-call-delta', step, id: part.id, argumentsDelta: part.argumentsDelta });
+        sink?.push({ type: 'text-delta', step, attempt, text });
+      } else if (type === 'tool-call-start') {
+        const id = read(part, 'id', 'a tool call start');
+        const name = read(part, 'name', 'a tool call start');
+        if (typeof id === 'string' && typeof name === 'string') sink?.push({ type: 'tool-call-delta', step, id, name, argumentsDelta: '' });
+      } else if (type === 'tool-call-delta') {
+        const id = read(part, 'id', 'a tool call delta');
+        const argumentsDelta = read(part, 'argumentsDelta', 'a tool call delta');
+        if (typeof id === 'string' && typeof argumentsDelta === 'string') sink?.push({ type: 'tool-call-delta', step, id, argumentsDelta });
       }
     }
   } catch (error) {

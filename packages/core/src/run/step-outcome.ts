@@ -2,7 +2,6 @@ import { type ErrorKind, type JsonRepair, ReliabilityFailFastError, type Validat
 import { type Coercion } from '@keel/reliability/internal';
 import type { Provenance } from '../agent/run-result';
 import type { Message } from '../model/message';
-import { textOf } from '../model/message';
 import type { ModelResponse } from '../model/model-provider-v1';
 import { gatedCall } from './gated-call';
 import { resolveFallback } from './output-fallback';
@@ -46,7 +45,8 @@ export async function stepOutcome(state: RunState, kept: readonly Message[]): Pr
     const response = result.response;
     // A rule may accept a failed call ('ok'): then there is no checked output.
     const checked = result.value as CheckedOutput | undefined;
-    const value = state.config.output || !response ? checked?.value : textOf(response);
+    // Without a schema the value is the text the result reports, as validation would read it.
+    const value = state.config.output || !response ? checked?.value : response.text;
     return { response, value, provenance: 'model', repairs: checked?.repairs ?? NONE, coercions: checked?.coercions ?? NONE, issues: checked?.issues ?? result.acceptedIssues ?? NONE };
   } catch (error) {
     // A rule or validator that crashed is a bug to surface, never a reason to hand out a degraded answer.
