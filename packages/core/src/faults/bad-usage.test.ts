@@ -26,6 +26,8 @@ const badValues: [string, unknown, string][] = [
   ['negative', -500, '-500'],
   ['NaN', Number.NaN, 'NaN'],
   ['Infinity', Number.POSITIVE_INFINITY, 'Infinity'],
+  ['1e308 (finite, but two of them add up to Infinity)', 1e308, '1e+308'],
+  ['above Number.MAX_SAFE_INTEGER', Number.MAX_SAFE_INTEGER + 1, '9007199254740992'],
   ['a string', '250', 'string'],
   ['null', null, 'null'],
   ['an object', {}, 'object'],
@@ -71,4 +73,12 @@ it('a token budget is not bypassed by a NaN count: later valid counts still reac
   expect((error as ReliabilityFailFastError).kind).toBe('token-budget');
   // 0 + 5 (the NaN input recorded as 0), then 20 ≥ 20: the third call is refused. A NaN total never would be.
   expect(calls).toBe(2);
+});
+
+it('counts too large to add up exactly never make a total infinite or a cost NaN', async () => {
+  const huge = { inputTokens: 1e308, outputTokens: 1e308, cacheReadTokens: Number.MAX_SAFE_INTEGER + 2, cacheWriteTokens: 0 };
+  const agent = Agent.create({ provider: provider([huge]), model: 'm', pricing: { m: { inputPerMTok: 1, outputPerMTok: 1 } } }).build();
+  const result = await agent.run('go');
+  expect(result.usage).toMatchObject({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, totalTokens: 0 });
+  expect(Number.isFinite(result.usage.costUsd)).toBe(true);
 });

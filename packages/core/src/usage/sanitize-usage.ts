@@ -33,10 +33,16 @@ function read(usage: object, field: string): unknown {
 }
 
 /**
- * Makes a provider's usage safe to add up: a count that is not a finite, non-negative number
- * (NaN, Infinity, negative, a string, missing) is recorded as unknown — 0 — and listed in
- * `invalid`, so totals never go negative, become NaN or concatenate strings, and budget rules keep
- * comparing numbers. A missing or non-object usage is all zeros, listed as field `usage`.
+ * A count Keel can add up: a non-negative number no larger than `Number.MAX_SAFE_INTEGER`, so a
+ * run's totals stay finite and exact (two counts of 1e308 would add up to Infinity).
+ */
+const isCount = (value: unknown): value is number => typeof value === 'number' && value >= 0 && value <= Number.MAX_SAFE_INTEGER;
+
+/**
+ * Makes a provider's usage safe to add up: a count that is not a non-negative number up to
+ * `Number.MAX_SAFE_INTEGER` (NaN, Infinity, 1e308, negative, a string, missing) is recorded as
+ * unknown — 0 — and listed in `invalid`, so totals never go negative, infinite or NaN, or
+ * concatenate strings, and budget rules keep comparing numbers. A missing or non-object usage is all zeros, listed as field `usage`.
  */
 export function sanitizeUsage(usage: unknown): SanitizedUsage {
   if (typeof usage !== 'object' || usage === null) return { usage: ZERO, invalid: [{ field: 'usage', received: describe(usage) }] };
@@ -44,7 +50,7 @@ export function sanitizeUsage(usage: unknown): SanitizedUsage {
   const clean = { ...ZERO } as { -readonly [K in keyof ModelUsage]: number };
   for (const field of USAGE_FIELDS) {
     const value = read(usage, field);
-    if (typeof value === 'number' && Number.isFinite(value) && value >= 0) clean[field] = value;
+    if (isCount(value)) clean[field] = value;
     else (invalid ??= []).push({ field, received: describe(value) });
   }
   if (!invalid) return { usage: usage as ModelUsage, invalid: [] };
