@@ -1,6 +1,7 @@
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import type { AgentEventName, AgentListener } from '../events/agent-events';
 import { EventBus } from '../events/event-bus';
+import { checkRunOptions } from '../run/check-run-options';
 import { reactLoop } from '../run/react-loop';
 import type { RunConfig } from '../run/run-config';
 import { AgentBuilder } from './agent-builder';
@@ -62,7 +63,14 @@ export class Agent<TOutput = string> {
    * is held until it validates unless `textMode` is `pass-through`.
    */
   stream(input: RunInput, options: RunOptions & { readonly textMode?: 'buffer' | 'pass-through' } = {}): AgentStream<TOutput> {
-    const { textMode = 'buffer', signal, ...runOptions } = options;
+    let checked: typeof options;
+    try {
+      checked = checkRunOptions(options);
+    } catch (error) {
+      // As in `run()`: a bad option is the run's error, delivered through `result` and the iterator.
+      return new AgentStream<TOutput>(() => Promise.reject(error), 'buffer', () => undefined);
+    }
+    const { textMode = 'buffer', signal, ...runOptions } = checked;
     // The stream owns a controller so that it can be cancelled (or abandoned by a `break`).
     const controller = new AbortController();
     const forward = () => controller.abort(signal?.reason);

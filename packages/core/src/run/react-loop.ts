@@ -13,7 +13,8 @@ import { UsageLedger } from '../usage/usage-ledger';
 import { gatedCall } from './gated-call';
 import type { RunConfig } from './run-config';
 import { emit, listens, runLock, type RunState } from './run-state';
-import { AgentConfigurationError } from '../errors/agent-configuration-error';
+import { checkRunOptions } from './check-run-options';
+import { checkMessages } from './check-messages';
 import { inputAsMessages, keptInputMessages, runSystem } from './run-input';
 import { type StepOutcome, stepOutcome } from './step-outcome';
 
@@ -27,15 +28,13 @@ const NO_ANSWER: Answer = Object.freeze({ value: undefined, provenance: 'model',
  * argument re-asks) and their results feed the next step; a final turn ends the run. Kept
  * messages never contain ephemeral ones; memory receives the accepted exchange only.
  */
-export function reactLoop(config: RunConfig, bus: EventBus, input: RunInput, options: RunOptions, sink?: StreamSink): Promise<RunResult<unknown>> {
+export function reactLoop(config: RunConfig, bus: EventBus, input: RunInput, given: RunOptions | undefined, sink?: StreamSink): Promise<RunResult<unknown>> {
   // Not an async function, so that a run without a deadline is the loop itself (no frame waiting
   // on it while it runs); every failure still arrives as a rejection, never as a throw.
   try {
+    const options = checkRunOptions(given);
     const timeoutMs = options.timeoutMs;
     if (timeoutMs === undefined) return loop(config, bus, input, options, options.signal, sink);
-    if (!(Number.isInteger(timeoutMs) && timeoutMs >= 1)) {
-      throw new AgentConfigurationError({ setting: 'run.timeoutMs', message: `must be a whole number >= 1, got ${timeoutMs}` });
-    }
     const deadline = runDeadline(timeoutMs, options.signal);
     return loop(config, bus, input, options, deadline.signal, sink).finally(deadline.clear);
   } catch (error) {
@@ -132,7 +131,10 @@ async function loop(config: RunConfig, bus: EventBus, input: RunInput, options: 
 
   try {
     // Stores are raced against the signal: a store that never answers cannot hold the run.
-    const history = config.memory && conversationId !== undefined ? (await raceSignal(loadMemory(config.memory, conversationId, memoryRun), state.signal)).filter((message) => !message.ephemeral) : [];
+    const history =
+      config.memory && conversationId !== undefined
+        ? checkMessages(await raceSignal(loadMemory(config.memory, conversationId, memoryRun), state.signal), 'memory.load').filter((message) => !message.ephemeral)
+        : [];
     runMessages.push(...keptInputMessages(given));
 
     for (let step = 1; step <= config.maxSteps; step++) {

@@ -1,15 +1,16 @@
 import type { RunInput } from '../agent/run-result';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import type { Message } from '../model/message';
+import { checkMessages } from './check-messages';
 
 /**
  * The input of a run as messages: a string or `{ message }` is one user message; an array is
- * taken as it is (and never mutated).
- * @throws {AgentConfigurationError} (setting `run.input`) for anything else.
+ * checked (see {@link checkMessages}) and taken as it is (never mutated).
+ * @throws {AgentConfigurationError} (setting `run.input`) for anything else, or a malformed message.
  */
 export function inputAsMessages(input: RunInput): readonly Message[] {
   if (typeof input === 'string') return [{ role: 'user', content: input }];
-  if (Array.isArray(input)) return input as readonly Message[];
+  if (Array.isArray(input)) return checkMessages(input, 'run.input');
   const message = typeof input === 'object' && input !== null ? (input as { message?: unknown }).message : undefined;
   if (typeof message === 'string') return [{ role: 'user', content: message }];
   throw new AgentConfigurationError({ setting: 'run.input', message: 'give a string, { message: string }, or an array of messages' });
