@@ -26,6 +26,7 @@ export type { GateFeedback } from './gate/gate-options';
 export type { PreCheckDecision, RuleDecision, ScopeValue } from './gate/rule';
 export type { AttemptSummary, ScopeValidationError } from './gate/scope';
 export { failOnUnhandledRule, type TransientRetryOptions } from './gate/default-rules';
+export { ruleProblem } from './gate/gate-run';
 export {
   extractJson,
   extractJsonCandidates,

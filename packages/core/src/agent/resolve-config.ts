@@ -1,5 +1,5 @@
 import { type AnySchema, defaultRules, strictOutputRules, toValidator } from '@keel/reliability';
-import { reduceError } from '@keel/reliability/internal';
+import { reduceError, ruleProblem } from '@keel/reliability/internal';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import type { ListenerEntry } from '../events/event-bus';
 import type { MemoryStore } from '../memory/memory-store';
@@ -130,8 +130,13 @@ export function resolveConfig(settings: BuilderSettings): RunConfig {
     tools.set(tool.name, tool);
   }
   const reliability = settings.reliability ?? {};
-  for (const rule of reliability.preCheck ?? []) {
-    if (rule.then !== 'continue' && rule.then !== 'fail-fast') fail(`reliability.preCheck:${rule.kind}`, `a PreCheck rule may only continue or fail-fast, not ${rule.then}`);
+  for (const [list, phase] of [[reliability.preCheck ?? [], 'pre-check'], [reliability.postDecide ?? [], 'post-decide']] as const) {
+    const setting = phase === 'pre-check' ? 'reliability.preCheck' : 'reliability.postDecide';
+    list.forEach((rule: unknown, index) => {
+      const problem = ruleProblem(rule, phase);
+      const kind = typeof rule === 'object' && rule !== null ? (rule as { kind?: unknown }).kind : undefined;
+      if (problem) fail(`${setting}:${typeof kind === 'string' ? kind : index}`, problem);
+    });
   }
   const output = resolveOutput(settings);
   if (output && reliability.defaults === false && (output.options.maxRetries !== undefined || output.options.retryOn !== undefined)) {

@@ -14,16 +14,24 @@ export interface GuardRejection {
  */
 export type ToolGuard = (toolName: string, args: unknown) => GuardRejection | undefined;
 
-/** Runs guards in order; the first rejection wins. A throwing guard rejects with `guard-error`. */
+/**
+ * Runs guards in order; the first rejection wins. A throwing guard rejects with `guard-error`. A
+ * rejection is Keel's own copy, read once: a code or message that is not a string reads as
+ * `guard-rejected` or a generic message, and one that cannot be read at all is a `guard-error`.
+ */
 export function runGuards(guards: readonly ToolGuard[], toolName: string, args: unknown): GuardRejection | undefined {
   for (const guard of guards) {
-    let rejection: GuardRejection | undefined;
     try {
-      rejection = guard(toolName, args);
+      const rejection: unknown = guard(toolName, args);
+      if (!rejection) continue;
+      const { code, message } = (typeof rejection === 'object' ? rejection : {}) as { code?: unknown; message?: unknown };
+      return {
+        code: typeof code === 'string' && code !== '' ? code : 'guard-rejected',
+        message: typeof message === 'string' ? message : `a guard rejected the call to ${toolName}`,
+      };
     } catch (error) {
       return { code: 'guard-error', message: `a guard failed: ${reduceError(error).message}` };
     }
-    if (rejection) return rejection;
   }
   return undefined;
 }

@@ -111,7 +111,8 @@ export function serializeToolResult(value: unknown, maxBytes = DEFAULT_MAX_TOOL_
   else if (value === undefined) text = '';
   else {
     try {
-      text = JSON.stringify(toData(value, [], new Set()));
+      // A top-level `toJSON` returning `undefined` serialises to nothing: an empty result, as `undefined` is.
+      text = JSON.stringify(toData(value, [], new Set())) ?? '';
     } catch (error) {
       if (error instanceof NotData) {
         const where = error.path.length === 0 ? 'the top level' : formatPath(error.path);

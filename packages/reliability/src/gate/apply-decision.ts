@@ -60,6 +60,9 @@ export function applyDecision<TResponse, TValue>(
     case 'retry-other':
     case 'retry':
       return prepareRetry(run, outcome, decision, rule as ReliabilityRule<TResponse>).then(() => undefined);
+    default:
+      // Rules are checked when the gate starts; a decision that changed since is a stop, never a loop.
+      return stop('rule-error', rule?.kind);
   }
 }
 

@@ -57,19 +57,21 @@ function judge<TResponse, TValue>(run: GateRun<TResponse, TValue>, context: Gate
   const usage = options.usageOf?.(response, context) ?? ZERO_USAGE;
   const answered: Answered<TResponse> = { response, thrown: undefined, retryAfterMs: undefined, usage, latencyMs };
   let judged: GateVerdict<TValue> | Promise<GateVerdict<TValue>>;
+  let pending: boolean;
   try {
     judged = options.validate ? options.validate(response, context) : { status: 'accept' as const, value: response as unknown as TValue };
+    pending = isPromiseLike<GateVerdict<TValue>>(judged);
   } catch (error) {
     return validatorFailed(run, answered, error);
   }
   // An async validator that never settles cannot hold the run.
-  if (isPromiseLike<GateVerdict<TValue>>(judged)) {
-    return raceSignal(judged, signal).then(
+  if (pending) {
+    return raceSignal(judged as Promise<GateVerdict<TValue>>, signal).then(
       (verdict) => withVerdict(run, answered, verdict),
       (error: unknown) => validatorFailed(run, answered, error),
     );
   }
-  return withVerdict(run, answered, judged);
+  return withVerdict(run, answered, judged as GateVerdict<TValue>);
 }
 
 function withVerdict<TResponse, TValue>(run: GateRun<TResponse, TValue>, answered: Answered<TResponse>, verdict: GateVerdict<TValue>): Judged<TResponse, TValue> {

@@ -29,14 +29,17 @@ function match<TResponse, TValue>(
   for (let index = from; index < list.length; index++) {
     const rule = list[index] as ReliabilityRule<TResponse>;
     let answer: boolean | Promise<boolean>;
+    let pending: boolean;
     try {
       answer = rule.when(scope);
+      // Inside the try: an answer whose `then` getter throws (a hostile Proxy) is the rule's error.
+      pending = isPromiseLike<boolean>(answer);
     } catch (error) {
       return ruleError(run, rule, scope, error);
     }
-    if (isPromiseLike<boolean>(answer)) {
+    if (pending) {
       // A `when` that never settles cannot hold the run: it is raced against the signal.
-      return raceSignal(answer, run.signal).then(
+      return raceSignal(answer as Promise<boolean>, run.signal).then(
         (matched) => (matched ? rule : match(run, list, scope, index + 1)),
         (error: unknown) => {
           rethrowIfAborted(run.signal, error);

@@ -7,7 +7,7 @@ import type { AttemptRecord } from './attempt-record';
 import { defaultRules } from './default-rules';
 import type { GateEvent, RecoveredEvent } from './gate-event';
 import type { GateFeedback, GateOptions } from './gate-options';
-import type { PreCheckRule, ReliabilityRule } from './rule';
+import type { PreCheckRule, ReliabilityRule, RuleDecision } from './rule';
 import type { AttemptSummary, ReliabilityScope } from './scope';
 
 /** The default rules are stateless, so one set serves every gate run. */
@@ -44,18 +44,37 @@ export interface GateRun<TResponse, TValue> {
   lastFailure: ValidationFailure | undefined;
 }
 
+const DECISIONS: ReadonlySet<unknown> = new Set<RuleDecision>(['continue', 'ok', 'retry', 'retry-other', 'fallback', 'fail-fast']);
+
+/**
+ * Why `rule` cannot run, or `undefined`: it must be an object with a `when` function and a known
+ * decision (`continue` or `fail-fast` only, for a PreCheck rule). A rule deciding something else
+ * would leave the gate without a next step.
+ */
+export function ruleProblem(rule: unknown, phase: 'pre-check' | 'post-decide'): string | undefined {
+  if (typeof rule !== 'object' || rule === null) return `a rule is ${rule === null ? 'null' : typeof rule}, not a rule`;
+  const { when, then, kind } = rule as { when?: unknown; then?: unknown; kind?: unknown };
+  const name = typeof kind === 'string' ? `rule "${kind}"` : 'a rule';
+  if (typeof when !== 'function') return `${name} has no when function`;
+  if (!DECISIONS.has(then)) return `${name} decides ${typeof then === 'string' ? `"${then}"` : typeof then}, which is not a decision`;
+  if (phase === 'pre-check' && then !== 'continue' && then !== 'fail-fast') return `PreCheck ${name} decides "${String(then)}"; PreCheck rules may only continue or fail-fast`;
+  return undefined;
+}
+
 /**
  * Resolves the options of a gate run.
- * @throws {TypeError} for a PreCheck rule that decides anything but continue or fail-fast.
+ * @throws {TypeError} for a rule that is not one: no `when` function, an unknown decision, or a
+ * PreCheck rule that decides anything but continue or fail-fast.
  */
 export function startGateRun<TResponse, TValue>(options: GateOptions<TResponse, TValue>): GateRun<TResponse, TValue> {
   const preCheck = options.preCheck ?? [];
-  for (const rule of preCheck) {
-    if (rule.then !== 'continue' && rule.then !== 'fail-fast') {
-      throw new TypeError(`PreCheck rule "${rule.kind}" decides "${rule.then}"; PreCheck rules may only continue or fail-fast`);
+  const rules = options.postDecide ?? [];
+  for (const [list, phase] of [[preCheck, 'pre-check'], [rules, 'post-decide']] as const) {
+    for (const rule of list) {
+      const problem = ruleProblem(rule, phase);
+      if (problem) throw new TypeError(problem);
     }
   }
-  const rules = options.postDecide ?? [];
   return {
     options,
     preCheck,

@@ -1,7 +1,7 @@
 import { AbortedError } from '../errors/aborted-error';
 import { applyDecision } from './apply-decision';
 import { decide, preCheck } from './decide';
-import { type GateRun, startGateRun } from './gate-run';
+import { failFast, type GateRun, startGateRun } from './gate-run';
 import type { GateOptions, GateResult } from './gate-options';
 import { type AttemptOutcome, makeAttempt } from './make-attempt';
 
@@ -18,12 +18,15 @@ import { type AttemptOutcome, makeAttempt } from './make-attempt';
  *
  * @throws {ReliabilityFailFastError} when a rule fails fast, a rule throws, or the attempt cap is hit.
  * @throws {AbortedError} when the signal aborts (never retried).
- * @throws {TypeError} for a PreCheck rule that decides anything but continue or fail-fast.
+ * @throws {TypeError} for a rule that is not one (no `when` function, an unknown decision) or a
+ * PreCheck rule that decides anything but continue or fail-fast.
  */
 export async function runGate<TResponse, TValue = TResponse>(options: GateOptions<TResponse, TValue>): Promise<GateResult<TResponse, TValue>> {
   const run = startGateRun(options);
   for (let attempt = 1; ; attempt++) {
     if (run.signal?.aborted) throw AbortedError.fromSignal(run.signal);
+    // The cap holds whatever the rules decide: no path makes an attempt past it.
+    if (attempt > run.maxAttempts) failFast(run, { kind: 'loop-cap', label: `more than ${run.maxAttempts} attempts`, phase: 'loop-cap', attempt: attempt - 1, errorKind: run.lastKind });
     const exclusive = run.options.exclusive;
     // With a shared lock, PreCheck and the call happen together, so no sibling spends in between.
     const outcome = exclusive ? await exclusive(() => checkAndCall(run, attempt)) : await checkAndCall(run, attempt);
