@@ -1,14 +1,15 @@
-import { Agent, ReliabilityFailFastError } from '@keel/core';
+import { Agent, ReliabilityFailFastError, tool } from '@keel/core';
 import { transientRetryRule } from '@keel/reliability';
+import { Type } from '@sinclair/typebox';
 import { afterEach, describe, expect, it } from 'vitest';
 import { anthropic } from './anthropic/anthropic-provider';
 import { openai } from './openai/openai-provider';
 import { anthropicTextAnswer } from './testing/fixtures/anthropic-fixtures';
 import { openAITextAnswer } from './testing/fixtures/openai-fixtures';
-import { jsonReply } from './testing/wire-reply';
+import { jsonReply, sseReply } from './testing/wire-reply';
 import { startWireServer, type WireServer } from './testing/wire-server';
 
-/** A body that breaks the vendor's format is a `bad-response`: retried, then a typed stop — never a TypeError. */
+/** A body or stream chunk that breaks the vendor's format is a `bad-response`: retried, then a typed stop — never a TypeError. */
 
 const servers: WireServer[] = [];
 afterEach(async () => {
@@ -46,5 +47,43 @@ describe.each([
     expect((error as ReliabilityFailFastError).errorKind).toBe('bad-response');
     expect((error as Error).message).toContain('malformed');
     expect(requests).toBe(3);
+  });
+});
+
+describe('OpenAI stream chunks that break the format', () => {
+  const chunks: Record<string, unknown> = {
+    'choices as a string': { id: 'c', choices: 'x' },
+    'a null choice': { id: 'c', choices: [null] },
+    'tool_calls as an object': { id: 'c', choices: [{ index: 0, delta: { tool_calls: {} }, finish_reason: null }] },
+  };
+  it.each(Object.entries(chunks))('%s: bad-response after 2 retries, never a TypeError', async (_name, chunk) => {
+    const reply = sseReply([{ data: chunk }, { data: '[DONE]' }]);
+    const wire = await startWireServer(reply, reply, reply);
+    servers.push(wire);
+    const agent = Agent.create({ provider: openai({ baseURL: wire.url, apiKey: 'test-key' }), model: 'm' })
+      .reliability({ postDecide: [transientRetryRule({ backoff: { baseMs: 0 } })] })
+      .build();
+    const error = await agent.stream('hi').result.catch((thrown: unknown) => thrown);
+    expect(ReliabilityFailFastError.isInstance(error)).toBe(true);
+    expect((error as ReliabilityFailFastError).errorKind).toBe('bad-response');
+    expect(wire.requests).toHaveLength(3);
+  });
+});
+
+describe('OpenAI tool calls with missing or unusual arguments', () => {
+  it('a call without arguments is {} and an already-parsed object is taken as it is: the tools run', async () => {
+    const call = (id: string, fn: Record<string, unknown>) => ({ id, type: 'function', function: { name: 'echo', ...fn } });
+    const toolTurn = {
+      ...openAITextAnswer,
+      choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: null, tool_calls: [call('a', {}), call('b', { arguments: { n: 1 } })] } }],
+    };
+    const wire = await startWireServer(jsonReply(toolTurn), jsonReply(openAITextAnswer));
+    servers.push(wire);
+    const echo = tool({ name: 'echo', description: 'echo', input: Type.Object({ n: Type.Optional(Type.Number()) }), execute: (input) => input });
+    const result = await Agent.create({ provider: openai({ baseURL: wire.url, apiKey: 'test-key' }), model: 'm' }).tool(echo).build().run('hi');
+    expect(result.toolCalls.map((record) => [record.arguments, record.isError])).toEqual([
+      [{}, false],
+      [{ n: 1 }, false],
+    ]);
   });
 });

@@ -8,7 +8,7 @@ import { mapOpenAIUsage } from './map-usage';
 import type { ChatCompletion, ChatCompletionMessageToolCall } from './openai-types';
 
 function mapToolCall(call: ChatCompletionMessageToolCall, index: number): ToolCallPart {
-  const id = call.id === '' ? `call_${index}` : call.id;
+  const id = typeof call.id === 'string' && call.id !== '' ? call.id : `call_${index}`;
   if (call.type === 'custom') return { type: 'tool-call', id, name: call.custom.name, arguments: call.custom.input };
   return { type: 'tool-call', id, name: call.function.name, arguments: parseToolArguments(call.function.arguments) };
 }

@@ -1,6 +1,7 @@
 import type { ModelStreamPart } from '@keel/core';
 import type { TextPart, ToolCallPart } from '@keel/core/internal';
 import { ProviderError } from '../errors/provider-error';
+import { badResponse, shapeOf } from '../shared/bad-response';
 import { parseToolArguments } from '../shared/parse-tool-arguments';
 import { mapOpenAIFinishReason } from './map-finish-reason';
 import { mapOpenAIUsage } from './map-usage';
@@ -19,6 +20,8 @@ interface ToolCallState {
  * per argument delta (tracked by `index`), then a `tool-call` per call (arguments parsed) and
  * `finish` with the whole response and the usage chunk's counts. A stream that ends before any
  * `finish_reason` throws a `network` {@link ProviderError}: a dropped stream never ends silently.
+ * A chunk that breaks the format (not an object, choices or tool calls that are not lists) throws
+ * a `bad-response` one, retried like the same fault in a whole body.
  */
 export async function* mapOpenAIStream(
   chunks: AsyncIterable<ChatCompletionChunk>,
@@ -32,13 +35,19 @@ export async function* mapOpenAIStream(
   let id: string | undefined;
   let model: string | undefined;
 
+  const bad = (problem: string) => badResponse(context.provider, 'OpenAI', `a stream chunk ${problem}`);
   for await (const chunk of chunks) {
+    if (typeof chunk !== 'object' || chunk === null) throw bad(`is ${shapeOf(chunk)}`);
     if (typeof chunk.id === 'string' && chunk.id !== '') id ??= chunk.id;
     if (typeof chunk.model === 'string' && chunk.model !== '') model ??= chunk.model;
     if (chunk.usage !== undefined && chunk.usage !== null) usage = chunk.usage;
+    if (chunk.choices !== undefined && chunk.choices !== null && !Array.isArray(chunk.choices)) throw bad(`has choices that are ${shapeOf(chunk.choices)}, not a list`);
     const choice = chunk.choices?.[0];
     if (choice === undefined) continue;
-    const { delta } = choice;
+    if (typeof choice !== 'object' || choice === null) throw bad(`has a choice that is ${shapeOf(choice)}`);
+    const delta = choice.delta ?? {};
+    if (typeof delta !== 'object') throw bad(`has a delta that is ${shapeOf(delta)}`);
+    if (delta.tool_calls !== undefined && delta.tool_calls !== null && !Array.isArray(delta.tool_calls)) throw bad(`has tool_calls that are ${shapeOf(delta.tool_calls)}, not a list`);
     if (typeof delta.content === 'string' && delta.content !== '') {
       text += delta.content;
       yield { type: 'text-delta', text: delta.content };
