@@ -9,6 +9,7 @@
  *  3b. installs what the READMEs tell users to (no peer dependency warning allowed), typechecks every
  *     example of the package READMEs and the first docs against the tarballs (strict, skipLibCheck
  *     off; nodenext, bundler, node10) and runs the offline ones (scripts/distribution/doc-examples.mjs),
+ *     checks that no public type of any entry point resolves to any (scripts/distribution/no-any.mjs),
  *     then runs a job on a worker with redisMemory and sharedBudget on the app's own ioredis and
  *     bullmq, against a local redis-server;
  *  4. bundles core + reliability from that install for the browser (any Node built-in fails the
@@ -24,6 +25,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkDocExamples } from './distribution/doc-examples.mjs';
+import { checkNoAny } from './distribution/no-any.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const fixtures = join(root, 'scripts', 'distribution');
@@ -103,6 +105,12 @@ console.log(run('node', ['app.cjs'], { cwd: app }).trim());
 // 3b. The READMEs' and docs' examples, as users copy them.
 step('README and docs examples against the tarballs');
 checkDocExamples({ root, app, bin, env, fail });
+const entryPoints = [...packed].flatMap(([name, { folder }]) =>
+  Object.keys(JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')).exports)
+    .filter((subpath) => subpath !== './package.json')
+    .map((subpath) => (subpath === '.' ? name : `${name}/${subpath.slice(2)}`)),
+);
+await checkNoAny({ root, app, specifiers: entryPoints, fail });
 // @keel/redis and @keel/bullmq bring no Redis client of their own: run them on the app's ioredis and bullmq.
 const redisPort = await new Promise((resolve) => {
   const probe = createNetServer().listen(0, '127.0.0.1', () => {
