@@ -306,6 +306,13 @@ describe('extractJson never guesses where items of an array begin and end', () =
     expect(result.ok === false && result.message).toContain(`two values stand side by side with no comma between them, ${words}`);
   });
 
+  it('refuses two strings on their own lines in an array: one string split in two (as Python joins them) or two items', () => {
+    const result = extractJson('{"lines": [\n  "The order arrived "\n  "broken"\n]}');
+    expect(result).toMatchObject({ ok: false, defect: 'syntax' });
+    expect(result.ok === false && result.message).toContain('one string split in two, or two items');
+    expect(extractJson('[\n  1\n  2\n]')).toEqual({ ok: true, value: [1, 2], repairs: ['missing-comma'] });
+  });
+
   it('still inserts the comma between containers on one line, and between properties', () => {
     expect(extractJson('[{"a": 1} {"a": 2}]')).toEqual({ ok: true, value: [{ a: 1 }, { a: 2 }], repairs: ['missing-comma'] });
     expect(extractJson('{"a": 1 "b": 2}')).toEqual({ ok: true, value: { a: 1, b: 2 }, repairs: ['missing-comma'] });

@@ -172,10 +172,14 @@ class Scanner {
       const word = /^[^,\]}\n]*/.exec(text.slice(this.lastValueEnd, this.lastValueEnd + 60))?.[0].trim() ?? char;
       return this.fail('unquoted-value', `the bare word ${shown(word)} follows a value on the same line (a string must be quoted)`);
     }
-    // Two scalars side by side on one line in an array ("[1 500]", "['a' 'b']") may be one value
-    // (a thousands separator, implicit string concatenation) or two: only containers are told apart.
-    if (this.stack[this.stack.length - 1] === '[' && char !== '{' && char !== '[' && !/[}\]]/.test(text[this.lastValueEnd - 1] as string) && !text.slice(this.lastValueEnd, this.index).includes('\n')) {
-      return this.fail('syntax', `two values stand side by side with no comma between them, before ${shown(char)} (they may be one value or two)`);
+    // Two scalars side by side on one line in an array ("[1 500]", "['a' 'b']"), or two strings on
+    // any lines ("first part "\n"second part", as Python joins them), may be one value (a thousands
+    // separator, implicit string concatenation) or two: only containers are told apart.
+    const inArray = this.stack[this.stack.length - 1] === '[';
+    const scalars = char !== '{' && char !== '[' && !/[}\]]/.test(text[this.lastValueEnd - 1] as string);
+    const strings = char in closers && (text[this.lastValueEnd - 1] as string) in closers;
+    if (inArray && scalars && (strings || !text.slice(this.lastValueEnd, this.index).includes('\n'))) {
+      return this.fail('syntax', `two values stand side by side with no comma between them, before ${shown(char)} (they may be one value or two${strings ? ': one string split in two, or two items' : ''})`);
     }
     this.repairs.add('missing-comma');
     this.edits.push({ at: this.lastValueEnd, remove: 0, insert: ',' });
