@@ -1,11 +1,13 @@
 import { inspect } from 'node:util';
-import { Agent, type AgentEvents, ReliabilityFailFastError } from '@keel/core';
+import { Agent, type AgentEvents, InMemoryStore, ReliabilityFailFastError, tool } from '@keel/core';
+import { Type } from '@sinclair/typebox';
 import { afterEach, describe, expect, it } from 'vitest';
 import { anthropic } from './anthropic/anthropic-provider';
 import { ProviderError } from './errors/provider-error';
 import { openai } from './openai/openai-provider';
-import { anthropicErrorBody } from './testing/fixtures/anthropic-fixtures';
-import { errorReply } from './testing/wire-reply';
+import { anthropicErrorBody, anthropicTextAnswer, anthropicToolUse } from './testing/fixtures/anthropic-fixtures';
+import { openAIMultiToolCall, openAITextAnswer } from './testing/fixtures/openai-fixtures';
+import { errorReply, jsonReply } from './testing/wire-reply';
 import { startWireServer, type WireServer } from './testing/wire-server';
 
 /** Secrets never leave: a server that echoes the API key back, through the real SDKs and the agent. */
@@ -67,6 +69,33 @@ describe.each(Object.entries(providers))('%s: the API key never leaves', (_name,
     expect(seen.length).toBeGreaterThan(5);
     expect(inspect(seen, { depth: 10 })).not.toContain(KEY);
     expect(inspect(seen, { depth: 10 })).toContain('[redacted]');
+  });
+});
+
+describe.each([
+  ['anthropic', providers.anthropic, anthropicToolUse, anthropicTextAnswer],
+  ['openai', providers.openai, openAIMultiToolCall, openAITextAnswer],
+] as const)('%s: a tool error quoting the API key', (_name, make, toolTurn, finalTurn) => {
+  it('reaches the model, the result, memory and events redacted', async () => {
+    const wire = await startWireServer(jsonReply(toolTurn), jsonReply(finalTurn));
+    servers.push(wire);
+    const leaky = tool({
+      name: 'get_weather',
+      description: 'weather',
+      input: Type.Object({ city: Type.String() }, { additionalProperties: true }),
+      execute: () => {
+        throw new Error(`upstream refused key ${KEY}`);
+      },
+    });
+    const memory = new InMemoryStore();
+    const { builder, seen } = recordAll(Agent.create({ provider: make(wire.url), model: 'm' }));
+    const result = await builder.tool(leaky).memory(memory).on('tool.end', (payload) => void seen.push(payload)).build().run('hi');
+    expect(result.toolCalls[0]).toMatchObject({ isError: true, errorCode: 'tool-error' });
+    expect(result.toolCalls[0]?.output).toContain('[redacted]');
+    expect(inspect(result, { depth: 10 })).not.toContain(KEY);
+    expect(JSON.stringify(wire.requests[1]?.body)).not.toContain(KEY);
+    expect(JSON.stringify(await memory.load('default'))).not.toContain(KEY);
+    expect(inspect(seen, { depth: 10 })).not.toContain(KEY);
   });
 });
 

@@ -3,7 +3,7 @@ import { reduceError, ruleProblem } from '@keel/reliability/internal';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import type { ListenerEntry } from '../events/event-bus';
 import type { MemoryStore } from '../memory/memory-store';
-import type { ModelResponse } from '../model/model-provider-v1';
+import type { ModelProvider, ModelResponse } from '../model/model-provider-v1';
 import type { RunConfig } from '../run/run-config';
 import type { ToolGuard } from '../tools/guard';
 import { DEFAULT_MAX_TOOL_RESULT_BYTES } from '../tools/serialize-tool-result';
@@ -87,6 +87,31 @@ function checkOutputFallback(fallbackOptions: OutputFallbackOptions<unknown>, ou
   else if (checked && !checked.ok) fail('outputFallback.canned', `the canned value fails the output schema: ${checked.issues.map((issue) => issue.message).join('; ')}`);
 }
 
+/** What a redaction that failed leaves: nothing of the text, since it may hold the secret. */
+const UNREDACTABLE = '[text withheld: the provider could not redact it]';
+
+/**
+ * One function applying every provider's `redact` in turn. A `redact` that throws or returns
+ * something other than a string withholds the text: a secret is never let through by a broken hook.
+ */
+function redactorOf(providers: readonly ModelProvider[]): (text: string) => string {
+  const hooks = providers.flatMap((provider) => (typeof provider.redact === 'function' ? [provider] : []));
+  if (hooks.length === 0) return (text) => text;
+  return (text) => {
+    let out = text;
+    for (const provider of hooks) {
+      try {
+        const next: unknown = provider.redact?.(out);
+        if (typeof next !== 'string') return UNREDACTABLE;
+        out = next;
+      } catch {
+        return UNREDACTABLE;
+      }
+    }
+    return out;
+  };
+}
+
 /**
  * Validates the builder's settings as a whole and resolves them into the frozen configuration
  * runs execute.
@@ -168,5 +193,6 @@ export function resolveConfig(settings: BuilderSettings): RunConfig {
     preCheck: reliability.preCheck ?? [],
     ...resolveRules(reliability, output),
     toolSpecifications: [...tools.values()].map((tool) => tool.specification),
+    redact: redactorOf(targets.map((target) => target.provider)),
   });
 }

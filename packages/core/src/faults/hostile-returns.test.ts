@@ -94,3 +94,29 @@ describe('tool results', () => {
     expect(result.toolCalls[0]).toMatchObject({ isError: false, output: '' });
   });
 });
+
+describe("a provider's redact hook", () => {
+  const throwing = () =>
+    tool({ name: 'probe', description: 'probe', input: Type.Object({}), execute: () => { throw new Error('refused key SECRET-123456'); } });
+  const withRedact = (redact: (text: string) => unknown) => {
+    const model = scriptedModel([{ toolCalls: [{ name: 'probe', arguments: {} }] }, 'done']);
+    return Object.assign(model, { redact }) as typeof model;
+  };
+
+  it('is applied to tool error messages before the model, the result or memory see them', async () => {
+    const provider = withRedact((text) => text.replaceAll('SECRET-123456', '[redacted]'));
+    const result = await Agent.create({ provider, model: 'm' }).tool(throwing()).build().run('go');
+    expect(result.toolCalls[0]?.output).toContain('[redacted]');
+    expect(JSON.stringify(provider.requests[1])).not.toContain('SECRET-123456');
+    expect(JSON.stringify(result)).not.toContain('SECRET-123456');
+  });
+
+  it.each<[string, (text: string) => unknown]>([
+    ['throws', () => trap()],
+    ['returns something other than a string', () => undefined],
+  ])('that %s withholds the message rather than letting it through', async (_name, redact) => {
+    const result = await Agent.create({ provider: withRedact(redact), model: 'm' }).tool(throwing()).build().run('go');
+    expect(result.toolCalls[0]).toMatchObject({ isError: true, errorCode: 'tool-error' });
+    expect(JSON.stringify(result)).not.toContain('SECRET-123456');
+  });
+});

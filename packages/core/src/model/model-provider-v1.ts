@@ -121,6 +121,12 @@ export interface ModelProviderV1 {
   generate(request: ModelRequest, options: ModelCallOptions): Promise<ModelResponse>;
   /** Streams one call; optional. Ends with a `finish` part, or throws. */
   stream?(request: ModelRequest, options: ModelCallOptions): AsyncIterable<ModelStreamPart>;
+  /**
+   * Optional: returns `text` with the provider's secrets (its API key) replaced. A run applies it
+   * to every tool error message (a tool, validator or guard that throws an error quoting the key)
+   * before the message reaches the model, the result, memory or events.
+   */
+  redact?(text: string): string;
 }
 
 /** The current provider version. */

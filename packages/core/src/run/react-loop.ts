@@ -235,6 +235,7 @@ function toolEnvironment(state: RunState, kept: readonly Message[]): ToolRunEnvi
     maxResultBytes: config.maxToolResultBytes,
     maxEchoTokens: config.output?.options.maxFeedbackTokens,
     toolTimeoutMs: config.toolTimeoutMs,
+    redact: config.redact,
     wrapCall: config.wrapCall,
     runId: state.runId,
     step: state.step,

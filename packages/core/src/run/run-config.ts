@@ -37,6 +37,8 @@ export interface RunConfig {
   readonly stepRules: readonly ReliabilityRule<ModelResponse>[];
   /** PostDecide rules of a tool-argument re-ask call (no output validation there): the user's, defaults. */
   readonly reaskRules: readonly ReliabilityRule<ModelResponse>[];
+  /** Replaces every target provider's secrets in a text (see `ModelProviderV1.redact`). */
+  readonly redact: (text: string) => string;
   /** The tools as providers see them, in order. */
   readonly toolSpecifications: readonly ToolSpecification[];
 }

@@ -36,6 +36,8 @@ export interface ToolRunEnvironment {
   readonly maxEchoTokens?: number | undefined;
   /** Wraps each tool's `execute` (the agent's call wrappers), when there are any. */
   readonly wrapCall?: CallWrapper | undefined;
+  /** Replaces the providers' secrets in an error message (see `ModelProviderV1.redact`). */
+  readonly redact?: ((text: string) => string) | undefined;
   /** Makes a re-ask model call with the kept context plus these ephemeral messages. */
   readonly reask: (ephemeral: readonly Message[], toolChoice: ToolChoice, toolCallId: string) => Promise<ModelResponse>;
 }
@@ -105,7 +107,8 @@ async function settle(env: ToolRunEnvironment, call: ToolCallPart): Promise<Sett
     id: call.id,
     name: call.name,
     arguments: args,
-    output: errorOutput(code, message),
+    // Whatever a thrown value said, it reaches the model, the result and memory only redacted.
+    output: errorOutput(code, env.redact ? env.redact(message) : message),
     isError: true,
     errorCode: code,
   });

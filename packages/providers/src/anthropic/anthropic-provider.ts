@@ -2,7 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { ModelRequest, ModelResponse, ModelStreamPart } from '@keel/core';
 import type { ModelCallOptions, ModelProviderV1 } from '@keel/core/internal';
 import { loadSdk } from '../shared/load-sdk';
-import { secretsOf } from '../shared/redact-secrets';
+import { redactSecrets, secretsOf } from '../shared/redact-secrets';
 import { resolveModel } from '../shared/resolve-model';
 import { mapAnthropicError } from './map-anthropic-error';
 import { mapAnthropicRequest } from './map-request';
@@ -71,6 +71,9 @@ export function anthropic(options: AnthropicProviderOptions = {}): ModelProvider
   const body = (request: ModelRequest) =>
     mapAnthropicRequest(request, { model: resolveModel(request.model, providerName), maxTokens, cache });
 
+  // The secrets known now (the option, a prebuilt client's); the client's own once it is made.
+  let secrets = secretsOf([options.apiKey, options.client?.apiKey, options.client?.authToken]);
+
   // The SDK is loaded on the first call: it is an optional peer dependency.
   let connection: Promise<Connection> | undefined;
   const connect = () =>
@@ -84,7 +87,7 @@ export function anthropic(options: AnthropicProviderOptions = {}): ModelProvider
           ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
         });
       // The key the client sends, however it was given (option, environment, prebuilt client): redacted from every error.
-      const secrets = secretsOf([client.apiKey, client.authToken]);
+      secrets = secretsOf([client.apiKey, client.authToken, ...secrets]);
       const classes = { userAbort: sdk.APIUserAbortError, connectionTimeout: sdk.APIConnectionTimeoutError, connection: sdk.APIConnectionError };
       return { client, toError: (error: unknown, signal: AbortSignal | undefined) => mapAnthropicError(error, { provider: providerName, signal, secrets, classes }) };
     }));
@@ -95,6 +98,8 @@ export function anthropic(options: AnthropicProviderOptions = {}): ModelProvider
   return {
     specificationVersion: 'v1',
     name: providerName,
+
+    redact: (text: string) => redactSecrets(text, secrets),
 
     async generate(request: ModelRequest, callOptions: ModelCallOptions): Promise<ModelResponse> {
       const { signal } = callOptions;

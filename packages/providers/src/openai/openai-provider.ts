@@ -1,7 +1,7 @@
 import type OpenAI from 'openai';
 import type { ModelRequest, ModelResponse, ModelStreamPart } from '@keel/core';
 import type { ModelCallOptions, ModelProviderV1 } from '@keel/core/internal';
-import { secretsOf } from '../shared/redact-secrets';
+import { redactSecrets, secretsOf } from '../shared/redact-secrets';
 import { loadSdk } from '../shared/load-sdk';
 import { resolveModel } from '../shared/resolve-model';
 import { mapOpenAIError } from './map-openai-error';
@@ -91,6 +91,9 @@ export function openai(options: OpenAIProviderOptions = {}): ModelProviderV1 {
   const body = (request: ModelRequest) =>
     mapOpenAIRequest(request, { model: resolveModel(request.model, providerName), structuredOutput, maxTokensField });
 
+  // The secrets known now (the option, a prebuilt client's); the client's own once it is made.
+  let secrets = secretsOf([options.apiKey, options.client?.apiKey]);
+
   // The SDK is loaded on the first call: it is an optional peer dependency.
   let connection: Promise<Connection> | undefined;
   const connect = () =>
@@ -104,7 +107,7 @@ export function openai(options: OpenAIProviderOptions = {}): ModelProviderV1 {
           ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
         });
       // The key the client sends, however it was given (option, environment, prebuilt client): redacted from every error.
-      const secrets = secretsOf([client.apiKey]);
+      secrets = secretsOf([client.apiKey, ...secrets]);
       const classes = { userAbort: sdk.APIUserAbortError, connectionTimeout: sdk.APIConnectionTimeoutError, connection: sdk.APIConnectionError };
       return { client, toError: (error: unknown, signal: AbortSignal | undefined) => mapOpenAIError(error, { provider: providerName, signal, secrets, classes }) };
     }));
@@ -115,6 +118,8 @@ export function openai(options: OpenAIProviderOptions = {}): ModelProviderV1 {
   return {
     specificationVersion: 'v1',
     name: providerName,
+
+    redact: (text: string) => redactSecrets(text, secrets),
 
     async generate(request: ModelRequest, callOptions: ModelCallOptions): Promise<ModelResponse> {
       const { signal } = callOptions;
