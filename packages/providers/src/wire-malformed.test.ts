@@ -70,6 +70,37 @@ describe('OpenAI stream chunks that break the format', () => {
   });
 });
 
+describe('Anthropic stream events that break the format', () => {
+  const start = { event: 'message_start', data: { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: [], usage: { input_tokens: 1, output_tokens: 0 } } } };
+  const events: Record<string, readonly { event: string; data: unknown }[]> = {
+    'a message_start without a message': [{ event: 'message_start', data: { type: 'message_start', message: null } }],
+    'a block start without a block': [start, { event: 'content_block_start', data: { type: 'content_block_start', index: 0, content_block: null } }],
+    'a text block without text': [start, { event: 'content_block_start', data: { type: 'content_block_start', index: 0, content_block: { type: 'text' } } }],
+    'a delta that is null': [
+      start,
+      { event: 'content_block_start', data: { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } } },
+      { event: 'content_block_delta', data: { type: 'content_block_delta', index: 0, delta: null } },
+    ],
+    'a text delta that is a number': [
+      start,
+      { event: 'content_block_start', data: { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } } },
+      { event: 'content_block_delta', data: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 42 } } },
+    ],
+  };
+  it.each(Object.entries(events))('%s: bad-response after 2 retries, never a TypeError', async (_name, stream) => {
+    const reply = sseReply(stream);
+    const wire = await startWireServer(reply, reply, reply);
+    servers.push(wire);
+    const agent = Agent.create({ provider: anthropic({ baseURL: wire.url, apiKey: 'test-key' }), model: 'm' })
+      .reliability({ postDecide: [transientRetryRule({ backoff: { baseMs: 0 } })] })
+      .build();
+    const error = await agent.stream('hi').result.catch((thrown: unknown) => thrown);
+    expect(ReliabilityFailFastError.isInstance(error)).toBe(true);
+    expect((error as ReliabilityFailFastError).errorKind).toBe('bad-response');
+    expect(wire.requests).toHaveLength(3);
+  });
+});
+
 describe('OpenAI tool calls with missing or unusual arguments', () => {
   it('a call without arguments is {} and an already-parsed object is taken as it is: the tools run', async () => {
     const call = (id: string, fn: Record<string, unknown>) => ({ id, type: 'function', function: { name: 'echo', ...fn } });

@@ -1,6 +1,7 @@
 import type { ModelStreamPart } from '@keel/core';
 import type { TextPart, ToolCallPart } from '@keel/core/internal';
 import { ProviderError } from '../errors/provider-error';
+import { badResponse, shapeOf } from '../shared/bad-response';
 import { parseToolArguments } from '../shared/parse-tool-arguments';
 import type { RawMessageStreamEvent } from './anthropic-types';
 import { mapAnthropicFinishReason } from './map-finish-reason';
@@ -33,6 +34,9 @@ function finishToolCall(block: Extract<BlockState, { kind: 'tool' }>): ToolCallP
  * `tool-call` (arguments parsed) when the block closes, and `finish` with the whole response,
  * its usage merged from `message_start` and `message_delta`. A stream that ends without
  * `message_stop` throws a `network` {@link ProviderError}: a dropped stream never ends silently.
+ * An event that breaks the format (no message, block or delta object, a text or JSON delta that is
+ * not a string, a nameless tool block) throws a `bad-response` one, retried like the same fault in
+ * a whole body.
  */
 export async function* mapAnthropicStream(
   events: AsyncIterable<RawMessageStreamEvent>,
@@ -45,19 +49,30 @@ export async function* mapAnthropicStream(
   let stopReason: string | null | undefined;
   let stopped = false;
 
+  const bad = (problem: string) => badResponse(context.provider, 'Anthropic', `a stream event ${problem}`);
+  /** The object an event carries in `field`; an event without it breaks the format. */
+  const inner = <T>(event: object, field: string): T => {
+    const value = (event as Record<string, unknown>)[field];
+    if (typeof value !== 'object' || value === null) throw bad(`has ${field} that is ${shapeOf(value)}`);
+    return value as T;
+  };
   for await (const event of events) {
+    if (typeof event !== 'object' || event === null) throw bad(`is ${shapeOf(event)}`);
     switch (event.type) {
       case 'message_start':
+        inner(event, 'message');
         id = event.message.id;
         model = event.message.model;
         mergeUsage(usage, event.message.usage);
         break;
       case 'content_block_start': {
-        const block = event.content_block;
+        const block = inner<typeof event.content_block>(event, 'content_block');
         if (block.type === 'text') {
+          if (typeof block.text !== 'string') throw bad('opens a text block without text');
           blocks.set(event.index, { kind: 'text', text: block.text });
           if (block.text !== '') yield { type: 'text-delta', text: block.text };
         } else if (block.type === 'tool_use') {
+          if (typeof block.id !== 'string' || typeof block.name !== 'string') throw bad('opens a tool_use block without a string id and name');
           blocks.set(event.index, { kind: 'tool', id: block.id, name: block.name, json: '' });
           yield { type: 'tool-call-start', id: block.id, name: block.name };
         } else {
@@ -67,6 +82,10 @@ export async function* mapAnthropicStream(
       }
       case 'content_block_delta': {
         const block = blocks.get(event.index);
+        const delta = inner<typeof event.delta>(event, 'delta');
+        if ((delta.type === 'text_delta' && typeof delta.text !== 'string') || (delta.type === 'input_json_delta' && typeof delta.partial_json !== 'string')) {
+          throw bad(`has a ${delta.type} that is not a string`);
+        }
         if (event.delta.type === 'text_delta' && block?.kind === 'text') {
           block.text += event.delta.text;
           yield { type: 'text-delta', text: event.delta.text };
@@ -82,7 +101,7 @@ export async function* mapAnthropicStream(
         break;
       }
       case 'message_delta':
-        stopReason = event.delta.stop_reason;
+        stopReason = inner<typeof event.delta>(event, 'delta').stop_reason;
         mergeUsage(usage, event.usage);
         break;
       case 'message_stop':
