@@ -9,6 +9,7 @@ export type { AgentStream } from './agent/agent-stream';
 export type { AgentStreamPart } from './agent/stream-part';
 export type { RunInput, RunOptions, RunResult } from './agent/run-result';
 export { AgentConfigurationError } from './errors/agent-configuration-error';
+export { MemoryStoreError } from './errors/memory-store-error';
 export { MaxStepsExceededError } from './errors/max-steps-exceeded-error';
 export { IncompleteStreamError } from './errors/incomplete-stream-error';
 export { StreamInterruptedError } from './errors/stream-interrupted-error';

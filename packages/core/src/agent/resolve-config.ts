@@ -146,6 +146,9 @@ export function resolveConfig(settings: BuilderSettings): RunConfig {
     fail('temperature', `must be a finite number >= 0, got ${String(options.temperature)}`);
   }
 
+  settings.callWrappers.forEach((wrapper, index) => {
+    if (typeof wrapper !== 'function') fail(`wrapCalls[${index}]`, 'a call wrapper must be a function (call, proceed) => proceed()');
+  });
   const tools = new Map<string, AnyTool>();
   for (const tool of settings.tools) {
     if (typeof tool !== 'object' || tool === null || typeof tool.name !== 'string' || typeof tool.execute !== 'function' || typeof tool.validator?.validate !== 'function') {

@@ -120,3 +120,27 @@ describe("a provider's redact hook", () => {
     expect(JSON.stringify(result)).not.toContain('SECRET-123456');
   });
 });
+
+describe('call wrappers', () => {
+  it('a wrapper calling proceed twice makes one model call and runs a tool once', async () => {
+    const model = scriptedModel([{ toolCalls: [{ name: 'probe', arguments: {} }] }, 'done', 'extra', 'extra']);
+    let runs = 0;
+    const result = await Agent.create({ provider: model, model: 'm' })
+      .tool(probeTool(() => ++runs))
+      .wrapCalls((_call, proceed) => {
+        proceed();
+        return proceed();
+      })
+      .build()
+      .run('go');
+    expect(result.value).toBe('done');
+    expect(model.calls).toBe(2);
+    expect(result.usage.modelCalls).toBe(2);
+    expect(runs).toBe(1);
+  });
+
+  it('a wrapper that is not a function is refused at build()', () => {
+    const build = () => Agent.create({ provider: scriptedModel('ok'), model: 'm' }).wrapCalls({} as never).build();
+    expect(build).toThrow(AgentConfigurationError);
+  });
+});

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
-import { KeelError } from '@keel/reliability';
-import { Agent, type AgentBuilder, tool } from '../index';
+import { AbortedError, KeelError } from '@keel/reliability';
+import { Agent, type AgentBuilder, MemoryStoreError, tool } from '../index';
 import { type ModelProviderV1 } from '../internal';
 import { scriptedModel } from '../test/index';
 
@@ -41,6 +41,12 @@ const sources: Record<string, (thrown: () => unknown) => AgentBuilder<unknown>> 
   'a PreCheck when (async)': (thrown) =>
     Agent.create({ provider: scriptedModel('ok'), model: 'm' }).reliability({ preCheck: [{ kind: 'hostile', then: 'continue', when: () => Promise.reject(thrown()) }] }) as AgentBuilder<unknown>,
   'the feedback hook': (thrown) => Agent.create({ provider: invalidThenValid(), model: 'm' }).outputSchema(Answer, { feedbackForLLM: () => { throw thrown(); } }) as AgentBuilder<unknown>,
+  "a memory store's load": (thrown) =>
+    Agent.create({ provider: scriptedModel('ok'), model: 'm' }).memory({ load: () => { throw thrown(); }, append: async () => undefined }) as AgentBuilder<unknown>,
+  "a memory store's append": (thrown) =>
+    Agent.create({ provider: scriptedModel('ok'), model: 'm' }).memory({ load: async () => [], append: () => Promise.reject(thrown()) }) as AgentBuilder<unknown>,
+  'a call wrapper': (thrown) =>
+    Agent.create({ provider: scriptedModel('ok'), model: 'm' }).wrapCalls(() => { throw thrown(); }) as AgentBuilder<unknown>,
   'the output fallback': (thrown) =>
     Agent.create({ provider: scriptedModel('{"n": "x"}'), model: 'm' })
       .outputSchema(Answer, { maxRetries: 0 })
@@ -58,5 +64,29 @@ describe.each(Object.entries(sources))('%s throwing', (_source, make) => {
       return;
     }
     expect(outcome).toMatchObject({ runId: expect.any(String) });
+  });
+});
+
+describe('a memory store failing', () => {
+  it('with a plain error: a MemoryStoreError naming the operation, the error as its cause', async () => {
+    const failure = new Error('database down');
+    const error = await Agent.create({ provider: scriptedModel('ok'), model: 'm' })
+      .memory({ load: () => { throw failure; }, append: async () => undefined })
+      .build()
+      .run('go')
+      .catch((thrown: unknown) => thrown);
+    expect(MemoryStoreError.isInstance(error)).toBe(true);
+    expect((error as MemoryStoreError).operation).toBe('load');
+    expect((error as MemoryStoreError).cause).toBe(failure);
+  });
+
+  it('with a Keel error of its own (a busy conversation, say): that error, as it is', async () => {
+    const own = new AbortedError({ message: 'the store gave up' });
+    const error = await Agent.create({ provider: scriptedModel('ok'), model: 'm' })
+      .memory({ load: async () => [], append: () => Promise.reject(own) })
+      .build()
+      .run('go')
+      .catch((thrown: unknown) => thrown);
+    expect(error).toBe(own);
   });
 });

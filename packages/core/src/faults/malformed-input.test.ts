@@ -59,6 +59,13 @@ it('well-formed messages, and what the in-memory store keeps, pass the check', a
   expect(second.value).toBe('ok');
 });
 
+it('an input object whose message getter throws is refused as run.input', async () => {
+  const input = Object.defineProperty({}, 'message', { get: () => { throw new Error('trap'); } });
+  const error = await agentWith().agent.run(input as never).catch((thrown: unknown) => thrown);
+  expect(AgentConfigurationError.isInstance(error)).toBe(true);
+  expect((error as AgentConfigurationError).setting).toBe('run.input');
+});
+
 describe('run options', () => {
   it('null is no options', async () => {
     expect((await agentWith().agent.run('hi', null as never)).value).toBe('ok');

@@ -1,4 +1,5 @@
-import { AbortedError } from '@keel/reliability';
+import { AbortedError, KeelError } from '@keel/reliability';
+import { MemoryStoreError } from '../errors/memory-store-error';
 import { formatPath, raceSignal, reduceError } from '@keel/reliability/internal';
 import type { RunInput, RunOptions, RunResult, StepRecord } from '../agent/run-result';
 import type { StreamSink } from '../agent/stream-part';
@@ -133,7 +134,7 @@ async function loop(config: RunConfig, bus: EventBus, input: RunInput, options: 
     // Stores are raced against the signal: a store that never answers cannot hold the run.
     const history =
       config.memory && conversationId !== undefined
-        ? checkMessages(await raceSignal(loadMemory(config.memory, conversationId, memoryRun), state.signal), 'memory.load').filter((message) => !message.ephemeral)
+        ? checkMessages(await raceSignal(loadMemory(config.memory, conversationId, memoryRun), state.signal).catch(storeFailure('load')), 'memory.load').filter((message) => !message.ephemeral)
         : [];
     runMessages.push(...keptInputMessages(given));
 
@@ -180,7 +181,7 @@ async function loop(config: RunConfig, bus: EventBus, input: RunInput, options: 
       if (config.memory && conversationId !== undefined) {
         appended = true;
         const memory = config.memory;
-        await raceSignal(Promise.resolve().then(() => memory.append(conversationId, runMessages, memoryRun)), state.signal);
+        await raceSignal(Promise.resolve().then(() => memory.append(conversationId, runMessages, memoryRun)), state.signal).catch(storeFailure('append'));
       }
       if ((outcome.repairs.length > 0 || outcome.coercions.length > 0) && listens(state, 'output.repaired')) {
         emit(state, 'output.repaired', {
@@ -209,6 +210,17 @@ async function loop(config: RunConfig, bus: EventBus, input: RunInput, options: 
     throw error;
   }
 }
+
+/**
+ * Rethrows a store's failure typed: Keel errors (an abort, a busy conversation) as they are,
+ * anything else (a plain error, a hostile thrown value) as a {@link MemoryStoreError} with it as cause.
+ */
+const storeFailure =
+  (operation: 'load' | 'append') =>
+  (error: unknown): never => {
+    if (KeelError.isKeelError(error)) throw error;
+    throw new MemoryStoreError({ operation, cause: error });
+  };
 
 /**
  * Waits for every tool call of a turn to settle before going on, so no tool is still running (and

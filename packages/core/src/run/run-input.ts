@@ -11,7 +11,12 @@ import { checkMessages } from './check-messages';
 export function inputAsMessages(input: RunInput): readonly Message[] {
   if (typeof input === 'string') return [{ role: 'user', content: input }];
   if (Array.isArray(input)) return checkMessages(input, 'run.input');
-  const message = typeof input === 'object' && input !== null ? (input as { message?: unknown }).message : undefined;
+  let message: unknown;
+  try {
+    message = typeof input === 'object' && input !== null ? (input as { message?: unknown }).message : undefined;
+  } catch {
+    // A getter that throws is no message: refused below like any other input.
+  }
   if (typeof message === 'string') return [{ role: 'user', content: message }];
   throw new AgentConfigurationError({ setting: 'run.input', message: 'give a string, { message: string }, or an array of messages' });
 }

@@ -11,11 +11,33 @@ export type WrappedCall =
  */
 export type CallWrapper = <T>(call: WrappedCall, proceed: () => T) => T;
 
-/** The wrappers of an agent as one, the first given outermost; `undefined` when there are none. */
+/**
+ * `work`, run at most once: a later call returns (or throws) what the first did. A wrapper that
+ * calls `proceed` twice so never makes a second, uncounted model call or runs a tool twice.
+ */
+function once<T>(work: () => T): () => T {
+  let settled: { readonly value: T } | { readonly error: unknown } | undefined;
+  return () => {
+    if (!settled) {
+      try {
+        settled = { value: work() };
+      } catch (error) {
+        settled = { error };
+      }
+    }
+    if ('error' in settled) throw settled.error;
+    return settled.value;
+  };
+}
+
+/**
+ * The wrappers of an agent as one, the first given outermost; `undefined` when there are none.
+ * Each wrapper's `proceed` runs what it wraps at most once.
+ */
 export function composeWrappers(wrappers: readonly CallWrapper[]): CallWrapper | undefined {
   if (wrappers.length === 0) return undefined;
   return wrappers.reduceRight<CallWrapper>(
-    (inner, outer) => (call, proceed) => outer(call, () => inner(call, proceed)),
+    (inner, outer) => (call, proceed) => outer(call, once(() => inner(call, proceed))),
     (_call, proceed) => proceed(),
   );
 }
