@@ -171,3 +171,41 @@ describe.concurrent('stream parts are read guarded', () => {
     expect((await stream.result).value).toBe('ok');
   });
 });
+
+describe('a provider stream Keel stops reading is closed', () => {
+  const tracked = (after: 'finish' | 'a broken part') => {
+    const state = { closed: false, pulledAfter: 0 };
+    const model: ModelProviderV1 = {
+      specificationVersion: 'v1',
+      name: 'tracked',
+      generate: async () => answer(),
+      async *stream() {
+        try {
+          yield after === 'finish' ? { type: 'finish' as const, response: answer() } : (null as never);
+          state.pulledAfter++;
+          yield { type: 'text-delta' as const, text: 'after the end' };
+        } finally {
+          state.closed = true;
+        }
+      },
+    };
+    return { model, state };
+  };
+
+  it('after finish: nothing more is read, and its finally runs', async () => {
+    const { model, state } = tracked('finish');
+    const result = await Agent.create({ provider: model, model: 'm' }).build().stream('go').result;
+    expect(result.value).toBe('ok');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(state.pulledAfter).toBe(0);
+    expect(state.closed).toBe(true);
+  });
+
+  it('after a broken part: closed before the retry', async () => {
+    const { model, state } = tracked('a broken part');
+    await Agent.create({ provider: model, model: 'm', maxAttempts: 1 }).build().stream('go').result.catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(state.pulledAfter).toBe(0);
+    expect(state.closed).toBe(true);
+  });
+});

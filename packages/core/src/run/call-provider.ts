@@ -1,4 +1,4 @@
-import { BadResponseError, classifyError, raceSignal, reduceError } from '@keel/reliability/internal';
+import { BadResponseError, classifyError, isPromiseLike, raceSignal, reduceError } from '@keel/reliability/internal';
 import { checkResponse, read } from './check-response';
 import { IncompleteStreamError } from '../errors/incomplete-stream-error';
 import { StreamInterruptedError } from '../errors/stream-interrupted-error';
@@ -102,7 +102,8 @@ export async function callProvider(state: RunState, call: ProviderCall): Promise
 }
 
 /**
- * Forwards a provider stream to the run's sink and returns the final response. In pass-through
+ * Forwards a provider stream to the run's sink and returns the final response; parts after
+ * `finish` are never read, and the stream is closed once Keel stops reading it. In pass-through
  * mode a stream that fails after text was shown is reported as not retryable (`errorKind`
  * `unknown`): the reader already saw part of it, so a silent retry would splice two answers.
  */
@@ -143,8 +144,24 @@ async function consumeStream(state: RunState, parts: AsyncIterable<ModelStreamPa
       }
     }
   } catch (error) {
-    if (state.signal?.aborted) void iterator.return?.()?.catch(() => undefined);
     if (!shown || state.signal?.aborted) throw error;
     throw new StreamInterruptedError({ cause: error });
+  } finally {
+    // After `finish`, a broken part or an abort, nothing more is read: the stream is let go of.
+    closeStream(iterator);
+  }
+}
+
+/**
+ * Lets go of a provider stream Keel stops reading, so the provider can close its connection (an
+ * async generator runs its `finally` blocks). Never waited for, and nothing it throws or rejects
+ * with reaches the run.
+ */
+function closeStream(iterator: AsyncIterator<unknown>): void {
+  try {
+    const closing: unknown = iterator.return?.();
+    if (isPromiseLike(closing)) closing.then(undefined, () => undefined);
+  } catch {
+    // A stream that cannot be closed is the provider's to clean up.
   }
 }
