@@ -1,13 +1,12 @@
 import { Agent, tool } from '@keel/core';
 import { scriptedModel } from '@keel/core/test';
-import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
+import { inMemoryTracing } from './testing/in-memory-tracing';
 import { telemetry } from './telemetry';
 
-const exporter = new InMemorySpanExporter();
-const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-const tracer = provider.getTracer('test');
+const { exporter, tracer } = inMemoryTracing();
 
 const childrenOf = (spans: readonly ReadableSpan[], parent: ReadableSpan | undefined) => spans.filter((span) => span.parentSpanContext?.spanId === parent?.spanContext().spanId);
 

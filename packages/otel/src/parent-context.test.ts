@@ -2,20 +2,18 @@ import { Agent, tool } from '@keel/core';
 import { scriptedModel } from '@keel/core/test';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { context, trace } from '@opentelemetry/api';
-import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { Type } from '@sinclair/typebox';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inMemoryTracing } from './testing/in-memory-tracing';
 import { telemetry } from './telemetry';
 
-const exporter = new InMemorySpanExporter();
-const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-const tracer = provider.getTracer('test');
+const { exporter, tracer } = inMemoryTracing();
 const contextManager = new AsyncLocalStorageContextManager();
 
 // What NodeSDK and NodeTracerProvider register: the active span follows async work.
 beforeAll(() => void context.setGlobalContextManager(contextManager.enable()));
 afterAll(() => context.disable());
-afterEach(() => exporter.reset());
 
 const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
 

@@ -2,21 +2,15 @@ import { Agent, type ReliabilityRule, tool } from '@keel/core';
 import type { ModelResponse } from '@keel/core';
 import { scriptedModel } from '@keel/core/test';
 import { SpanStatusCode } from '@opentelemetry/api';
-import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { Type } from '@sinclair/typebox';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { inMemoryTracing } from './testing/in-memory-tracing';
 import { telemetry } from './telemetry';
-import { namingViolations } from './testing/naming-violations';
 
-const exporter = new InMemorySpanExporter();
-const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-const tracer = provider.getTracer('test');
+// Every span these runs make follows the attribute conventions.
+const { exporter, tracer } = inMemoryTracing({ checkNaming: true });
 
-afterEach(() => {
-  // Every span these runs make follows the attribute conventions.
-  expect(namingViolations(exporter.getFinishedSpans())).toEqual([]);
-  exporter.reset();
-});
 
 const schema = Type.Object({ n: Type.Number() });
 const rateLimited = () => Object.assign(new Error('429 Too Many Requests'), { errorKind: 'rate-limit' as const, retryAfterMs: 1 });

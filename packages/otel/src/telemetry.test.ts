@@ -1,21 +1,15 @@
 import { Agent, tool } from '@keel/core';
 import { scriptedModel } from '@keel/core/test';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { Type } from '@sinclair/typebox';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { inMemoryTracing } from './testing/in-memory-tracing';
 import { telemetry } from './telemetry';
-import { namingViolations } from './testing/naming-violations';
 
-const exporter = new InMemorySpanExporter();
-const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-const tracer = provider.getTracer('test');
+// Every span these runs make (content included) follows the attribute conventions.
+const { exporter, provider, tracer } = inMemoryTracing({ checkNaming: true });
 
-afterEach(() => {
-  // Every span these runs make (content included) follows the attribute conventions.
-  expect(namingViolations(exporter.getFinishedSpans())).toEqual([]);
-  exporter.reset();
-});
 
 /** A run with a tool call whose arguments are re-asked once, a 429, then a feedback retry. */
 function scenario() {

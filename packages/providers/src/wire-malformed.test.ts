@@ -6,7 +6,7 @@ import { anthropic } from './anthropic/anthropic-provider';
 import { openai } from './openai/openai-provider';
 import { anthropicTextAnswer } from './testing/fixtures/anthropic-fixtures';
 import { openAITextAnswer } from './testing/fixtures/openai-fixtures';
-import { jsonReply, sseReply } from './testing/wire-reply';
+import { jsonReply, sseReply, type WireReply } from './testing/wire-reply';
 import { startWireServer, type WireServer } from './testing/wire-server';
 
 /** A body or stream chunk that breaks the vendor's format is a `bad-response`: retried, then a typed stop — never a TypeError. */
@@ -29,12 +29,23 @@ const openAIBodies: Record<string, unknown> = {
   'content as a number': { ...openAITextAnswer, choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 42 } }] },
 };
 
-async function runAgainst(make: (url: string) => Parameters<typeof Agent.create>[0]['provider'], body: unknown) {
-  const wire = await startWireServer(jsonReply(body), jsonReply(body), jsonReply(body));
+type MakeProvider = (url: string) => Parameters<typeof Agent.create>[0]['provider'];
+
+/** Runs (or streams) an agent against a server giving `reply` to each of three requests. */
+async function runAgainst(make: MakeProvider, reply: WireReply, mode: 'run' | 'stream' = 'run') {
+  const wire = await startWireServer(reply, reply, reply);
   servers.push(wire);
   const agent = Agent.create({ provider: make(wire.url), model: 'm' }).reliability({ postDecide: [transientRetryRule({ backoff: { baseMs: 0 } })] }).build();
-  const error = await agent.run('hi').catch((thrown: unknown) => thrown);
+  const error = await (mode === 'run' ? agent.run('hi') : agent.stream('hi').result).catch((thrown: unknown) => thrown);
   return { error, requests: wire.requests.length };
+}
+
+/** A streamed reply that breaks the format: `bad-response` after the two default retries. */
+async function expectBadResponseAfterRetries(reply: WireReply, make: MakeProvider) {
+  const { error, requests } = await runAgainst(make, reply, 'stream');
+  expect(ReliabilityFailFastError.isInstance(error)).toBe(true);
+  expect((error as ReliabilityFailFastError).errorKind).toBe('bad-response');
+  expect(requests).toBe(3);
 }
 
 describe.each([
@@ -42,7 +53,7 @@ describe.each([
   ['OpenAI', openAIBodies, (url: string) => openai({ baseURL: url, apiKey: 'test-key' })],
 ] as const)('%s', (_vendor, bodies, make) => {
   it.each(Object.entries(bodies))('%s: bad-response after 2 retries', async (_name, body) => {
-    const { error, requests } = await runAgainst(make, body);
+    const { error, requests } = await runAgainst(make, jsonReply(body));
     expect(ReliabilityFailFastError.isInstance(error)).toBe(true);
     expect((error as ReliabilityFailFastError).errorKind).toBe('bad-response');
     expect((error as Error).message).toContain('malformed');
@@ -57,16 +68,7 @@ describe('OpenAI stream chunks that break the format', () => {
     'tool_calls as an object': { id: 'c', choices: [{ index: 0, delta: { tool_calls: {} }, finish_reason: null }] },
   };
   it.each(Object.entries(chunks))('%s: bad-response after 2 retries, never a TypeError', async (_name, chunk) => {
-    const reply = sseReply([{ data: chunk }, { data: '[DONE]' }]);
-    const wire = await startWireServer(reply, reply, reply);
-    servers.push(wire);
-    const agent = Agent.create({ provider: openai({ baseURL: wire.url, apiKey: 'test-key' }), model: 'm' })
-      .reliability({ postDecide: [transientRetryRule({ backoff: { baseMs: 0 } })] })
-      .build();
-    const error = await agent.stream('hi').result.catch((thrown: unknown) => thrown);
-    expect(ReliabilityFailFastError.isInstance(error)).toBe(true);
-    expect((error as ReliabilityFailFastError).errorKind).toBe('bad-response');
-    expect(wire.requests).toHaveLength(3);
+    await expectBadResponseAfterRetries(sseReply([{ data: chunk }, { data: '[DONE]' }]), (baseURL) => openai({ baseURL, apiKey: 'test-key' }));
   });
 });
 
@@ -88,16 +90,7 @@ describe('Anthropic stream events that break the format', () => {
     ],
   };
   it.each(Object.entries(events))('%s: bad-response after 2 retries, never a TypeError', async (_name, stream) => {
-    const reply = sseReply(stream);
-    const wire = await startWireServer(reply, reply, reply);
-    servers.push(wire);
-    const agent = Agent.create({ provider: anthropic({ baseURL: wire.url, apiKey: 'test-key' }), model: 'm' })
-      .reliability({ postDecide: [transientRetryRule({ backoff: { baseMs: 0 } })] })
-      .build();
-    const error = await agent.stream('hi').result.catch((thrown: unknown) => thrown);
-    expect(ReliabilityFailFastError.isInstance(error)).toBe(true);
-    expect((error as ReliabilityFailFastError).errorKind).toBe('bad-response');
-    expect(wire.requests).toHaveLength(3);
+    await expectBadResponseAfterRetries(sseReply(stream), (baseURL) => anthropic({ baseURL, apiKey: 'test-key' }));
   });
 });
 
