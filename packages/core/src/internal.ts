@@ -12,7 +12,9 @@ export type { AssistantMessage, SystemMessage, TextPart, ToolCallPart, ToolMessa
 export { textOf, toolCallsOf } from './model/message';
 export type {
   FinishReason,
+  LoweredSchema,
   ModelCallErrorShape,
+  ModelCapabilities,
   ModelCallOptions,
   ModelProviderV1,
   ModelUsage,

@@ -16,6 +16,13 @@ export interface ToolCallPart {
    * not valid JSON (validation then reports it).
    */
   readonly arguments: unknown;
+  /**
+   * The arguments exactly as the model wrote them (JSON text), when the provider has them. Core
+   * reads this text with the same exact parser as final answers, so duplicate keys and numbers a
+   * double cannot hold are validation failures rather than silently changed values. Providers
+   * should set it; when absent, `arguments` is taken as it is.
+   */
+  readonly argumentsText?: string;
 }
 
 /** The outcome of one tool call, sent back to the model. */

@@ -12,6 +12,13 @@ export interface ToolSpecification {
   readonly description: string;
   /** JSON Schema of the tool's input (an object schema). */
   readonly inputSchema: Readonly<Record<string, unknown>>;
+  /**
+   * Ask the provider to constrain the arguments to `inputSchema` (strict tools). Core sets it only
+   * where {@link ModelCapabilities.strictTools} says the model supports it, and then sends the
+   * schema already lowered by {@link ModelProviderV1.lowerSchema}. Keel validates the full schema
+   * either way.
+   */
+  readonly strict?: boolean;
 }
 
 /**
@@ -30,6 +37,31 @@ export interface ResponseFormat {
   /** JSON Schema the output must match. */
   readonly schema?: Readonly<Record<string, unknown>>;
   readonly name?: string;
+  /**
+   * Constrain decoding to `schema` (native structured output). Core sets it only where
+   * {@link ModelCapabilities.nativeOutput} says the model supports it, with the schema lowered by
+   * {@link ModelProviderV1.lowerSchema}; without it the format is a hint the decoder may ignore.
+   */
+  readonly strict?: boolean;
+}
+
+/** What a provider supports for one model id; every field defaults to `false`. */
+export interface ModelCapabilities {
+  /** Constrained decoding of the final answer to a JSON Schema (`responseFormat.strict`). */
+  readonly nativeOutput?: boolean;
+  /** Constrained decoding of tool arguments to their input schema (`ToolSpecification.strict`). */
+  readonly strictTools?: boolean;
+}
+
+/**
+ * A schema rewritten to the subset a provider's constrained decoder accepts. Keel still validates
+ * against the full schema; `removed` says what the decoder will not enforce.
+ */
+export interface LoweredSchema {
+  /** The schema to send. */
+  readonly schema: Readonly<Record<string, unknown>>;
+  /** What was changed, one line each, e.g. `removed maxLength at /properties/name`. */
+  readonly changes: readonly string[];
 }
 
 /** One model call. */
@@ -127,6 +159,14 @@ export interface ModelProviderV1 {
    * before the message reaches the model, the result, memory or events.
    */
   redact?(text: string): string;
+  /** Optional: what the provider supports for a model id. Absent means nothing native. */
+  capabilities?(modelId: string): ModelCapabilities;
+  /**
+   * Optional: rewrites a JSON Schema to the subset the provider's decoder accepts (`purpose` says
+   * whether it is for the final answer or a tool's input). Returns `undefined` when the schema
+   * cannot be lowered at all; Keel then uses the next output mode. Must be pure.
+   */
+  lowerSchema?(schema: Readonly<Record<string, unknown>>, purpose: 'output' | 'tool'): LoweredSchema | undefined;
 }
 
 /** The current provider version. */
