@@ -1,0 +1,21 @@
+import type { ModelCapabilities } from '@keel/core/internal';
+
+const NOTHING: ModelCapabilities = Object.freeze({});
+const GEMINI: ModelCapabilities = Object.freeze({ nativeOutput: true, strictTools: true });
+
+/**
+ * What the adapter knows a provider package does with the spec's structured-output fields, by the
+ * model's provider id. Only what the provider package's own code shows is declared:
+ * - `google.generative-ai` and `google.vertex.*` (`@ai-sdk/google`, `@ai-sdk/google-vertex`):
+ *   `responseFormat` with a schema becomes Gemini's `responseSchema` (constrained decoding), and a
+ *   `strict` function tool turns on function calling mode `VALIDATED` (arguments constrained to
+ *   the declaration): native output and strict tools. The package itself rewrites the schema to the
+ *   OpenAPI subset Gemini takes (unsupported keywords are dropped); Keel validates the full schema.
+ * - Anything else: nothing declared. Anthropic's package decides per model whether it decodes
+ *   natively or through a forced tool, OpenAI's by a provider option: pass `capabilities` to
+ *   {@link fromAISDK} when you know your model's.
+ */
+export function knownCapabilities(provider: string): ModelCapabilities {
+  if (provider === 'google.generative-ai' || provider.startsWith('google.vertex')) return GEMINI;
+  return NOTHING;
+}

@@ -1,0 +1,178 @@
+import { APICallError, AISDKError } from '@ai-sdk/provider';
+import { isTransientErrorKind, kindFromNetworkCode, kindFromStatus } from '@keel/core/internal';
+import { type AiSdkErrorCause, type AiSdkErrorKind, AiSdkProviderError } from './ai-sdk-provider-error';
+import { redactSecrets } from './redact';
+import { retryAfterFromGoogleBody, retryAfterFromHeaders } from './retry-after';
+
+/** What {@link mapAiSdkError} needs to know about the failed call. */
+export interface MapErrorContext {
+  /** The model's provider id, e.g. `google.generative-ai`. */
+  readonly provider: string;
+  /** The caller's signal: once it has aborted, any failure is `aborted`. */
+  readonly signal?: AbortSignal | undefined;
+  /** Strings (API keys) replaced by `[redacted]` in the message and cause. */
+  readonly secrets: readonly string[];
+}
+
+/** Reads a field; a getter or Proxy trap that throws reads as absent. */
+function field(value: unknown, name: string): unknown {
+  if (typeof value !== 'object' || value === null) return undefined;
+  try {
+    return (value as Record<string, unknown>)[name];
+  } catch {
+    return undefined;
+  }
+}
+
+/** An `isInstance` test that a hostile value cannot make throw. */
+function is(test: (value: unknown) => boolean, value: unknown): boolean {
+  try {
+    return test(value);
+  } catch {
+    return false;
+  }
+}
+
+function messageOf(error: unknown): string {
+  const message = field(error, 'message');
+  if (typeof message === 'string' && message !== '') return message;
+  try {
+    return String(error);
+  } catch {
+    return '[unprintable error]';
+  }
+}
+
+/** The AI SDK errors that mean the provider's answer broke its format (retried like a server fault). */
+const BAD_RESPONSE_ERRORS = new Set(['AI_NoContentGeneratedError', 'AI_InvalidResponseDataError', 'AI_EmptyResponseBodyError', 'AI_JSONParseError', 'AI_TypeValidationError']);
+/** The AI SDK errors that mean the request cannot be sent as it is (never retried). */
+const BAD_REQUEST_ERRORS = new Set(['AI_InvalidPromptError', 'AI_InvalidArgumentError', 'AI_UnsupportedFunctionalityError', 'AI_NoSuchModelError', 'AI_LoadSettingError']);
+
+/** Vendor error types carried by stream `error` parts (Anthropic's `type`, Google's RPC `status`). */
+const KIND_OF_VENDOR_TYPE: Readonly<Record<string, AiSdkErrorKind>> = {
+  rate_limit_error: 'rate-limit',
+  overloaded_error: 'overloaded',
+  api_error: 'server-error',
+  timeout_error: 'timeout',
+  authentication_error: 'auth',
+  permission_error: 'auth',
+  invalid_request_error: 'bad-request',
+  not_found_error: 'bad-request',
+  request_too_large: 'bad-request',
+  RESOURCE_EXHAUSTED: 'rate-limit',
+  UNAVAILABLE: 'overloaded',
+  INTERNAL: 'server-error',
+  DEADLINE_EXCEEDED: 'timeout',
+  UNAUTHENTICATED: 'auth',
+  PERMISSION_DENIED: 'auth',
+  INVALID_ARGUMENT: 'bad-request',
+  FAILED_PRECONDITION: 'bad-request',
+};
+
+/** The kind named by a vendor error object (`{ type }`, `{ status }`, or either under `error`). */
+function vendorKindOf(error: unknown): { kind: AiSdkErrorKind; type: string } | undefined {
+  for (const candidate of [error, field(error, 'error')]) {
+    for (const name of ['type', 'status', 'code']) {
+      const type = field(candidate, name);
+      if (typeof type === 'string' && Object.hasOwn(KIND_OF_VENDOR_TYPE, type)) return { kind: KIND_OF_VENDOR_TYPE[type] as AiSdkErrorKind, type };
+    }
+  }
+  return undefined;
+}
+
+/** A socket-level failure below the AI SDK (refused, reset, dropped mid-stream): `network` or `timeout`. */
+function socketKindOf(error: unknown): 'network' | 'timeout' | undefined {
+  for (let current = error, depth = 0; current !== undefined && current !== null && depth < 5; current = field(current, 'cause'), depth += 1) {
+    const codeKind = kindFromNetworkCode(field(current, 'code'));
+    if (codeKind !== undefined) return codeKind;
+    if (field(current, 'name') === 'TimeoutError') return 'timeout';
+    const message = field(current, 'message');
+    if (field(current, 'name') === 'TypeError' && typeof message === 'string' && /terminated|fetch failed|socket|network/i.test(message)) return 'network';
+  }
+  return undefined;
+}
+
+function requestIdOf(headers: unknown): string | undefined {
+  if (typeof headers !== 'object' || headers === null) return undefined;
+  for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
+    if (/^(x-)?request-id$/i.test(name) && typeof value === 'string' && value !== '') return value;
+  }
+  return undefined;
+}
+
+function isAbortLike(error: unknown): boolean {
+  return field(error, 'name') === 'AbortError' || field(error, 'code') === 'ABORT_ERR';
+}
+
+/**
+ * Turns whatever an AI SDK model threw (or put in a stream `error` part) into an
+ * {@link AiSdkProviderError}:
+ * - once the caller's signal has aborted, anything is `aborted`;
+ * - `APICallError` with an HTTP error status: the kind of the status (429 `rate-limit`, 529
+ *   `overloaded`, 5xx `server-error`, 401/403 `auth`, other 4xx `bad-request`), the delay from
+ *   `retry-after-ms` / `retry-after` (or Gemini's `RetryInfo` in the body); `isRetryable` is
+ *   honoured both ways: `false` makes the error not retryable, `true` on a status Keel would not
+ *   retry (409) makes it a `server-error`;
+ * - `APICallError` with a 2xx status (a body that did not parse) and the AI SDK's response errors
+ *   (no content, invalid response data, empty body, JSON parse, type validation): `bad-response`;
+ * - `APICallError` without a status (no response): `network`, or `timeout` for `ETIMEDOUT`;
+ * - invalid prompt or argument, unsupported functionality, unknown model: `bad-request`; a missing
+ *   API key: `auth`; vendor error objects of a stream by their `type` or `status`.
+ * Never the AI SDK's error object as cause: its request body and headers stay out.
+ */
+export function mapAiSdkError(error: unknown, context: MapErrorContext): AiSdkProviderError {
+  const { provider, signal, secrets } = context;
+  if (AiSdkProviderError.isInstance(error) && (signal?.aborted !== true || error.errorKind === 'aborted')) return error;
+  const name = field(error, 'name');
+  const make = (errorKind: AiSdkErrorKind, problem: string, extra: { status?: number; retryAfterMs?: number; retryable?: boolean; headers?: unknown } = {}) => {
+    const message = redactSecrets(messageOf(error), secrets);
+    const requestId = requestIdOf(extra.headers);
+    const cause: AiSdkErrorCause = {
+      name: typeof name === 'string' && name !== '' ? redactSecrets(name, secrets) : 'Error',
+      message,
+      ...(extra.status === undefined ? {} : { status: extra.status }),
+      ...(requestId === undefined ? {} : { requestId: redactSecrets(requestId, secrets) }),
+    };
+    return new AiSdkProviderError({
+      message: `${provider}: ${problem}: ${message}`,
+      errorKind,
+      provider,
+      cause,
+      ...(extra.status === undefined ? {} : { status: extra.status }),
+      ...(extra.retryAfterMs === undefined ? {} : { retryAfterMs: extra.retryAfterMs }),
+      ...(extra.retryable === undefined ? {} : { retryable: extra.retryable }),
+    });
+  };
+
+  if (signal?.aborted === true || isAbortLike(error)) return make('aborted', 'the request was aborted');
+
+  if (is((value) => APICallError.isInstance(value), error)) {
+    const status = field(error, 'statusCode');
+    const headers = field(error, 'responseHeaders');
+    const isRetryable = field(error, 'isRetryable') === true;
+    if (typeof status === 'number' && status >= 200 && status < 300) {
+      return make('bad-response', `the response (HTTP ${status}) could not be read`, { status, headers });
+    }
+    if (typeof status === 'number') {
+      const statusKind = kindFromStatus(status);
+      const kind: AiSdkErrorKind = isRetryable && !isTransientErrorKind(statusKind) ? 'server-error' : statusKind;
+      const retryAfterMs = retryAfterFromHeaders(headers as Record<string, string> | undefined) ?? retryAfterFromGoogleBody(field(error, 'responseBody'));
+      return make(kind, `HTTP ${status} (${kind})`, { status, headers, retryable: isRetryable, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
+    }
+    const socketKind = socketKindOf(field(error, 'cause'));
+    if (socketKind !== undefined) return make(socketKind, socketKind === 'timeout' ? 'the request timed out' : 'the connection failed');
+    return make(isRetryable ? 'network' : 'unknown', isRetryable ? 'no response' : 'the request failed');
+  }
+
+  if (is((value) => AISDKError.isInstance(value), error) && typeof name === 'string') {
+    if (BAD_RESPONSE_ERRORS.has(name)) return make('bad-response', 'the response is malformed');
+    if (BAD_REQUEST_ERRORS.has(name)) return make('bad-request', 'the request was refused by the provider package');
+    if (name === 'AI_LoadAPIKeyError') return make('auth', 'no API key');
+  }
+
+  const vendor = vendorKindOf(error);
+  if (vendor !== undefined) return make(vendor.kind, `the provider reported ${vendor.type} (${vendor.kind})`);
+  const socketKind = socketKindOf(error);
+  if (socketKind !== undefined) return make(socketKind, socketKind === 'timeout' ? 'the request timed out' : 'the connection failed');
+  return make('unknown', 'the call failed');
+}

@@ -1,0 +1,131 @@
+import type { ModelStreamPart } from '@keel/core';
+import type { TextPart, ToolCallPart } from '@keel/core/internal';
+import { AiSdkProviderError } from './ai-sdk-provider-error';
+import { badResponse, shapeOf } from './bad-response';
+import { mapAiSdkError } from './map-error';
+import { mapFinishReason } from './map-finish-reason';
+import { mapUsage } from './map-usage';
+import { toolCallOf } from './parse-tool-input';
+import type { ToolCallMetadata } from './tool-call-metadata';
+
+/** What {@link mapStream} needs besides the stream. */
+export interface StreamContext {
+  readonly provider: string;
+  readonly toolCalls: ToolCallMetadata;
+  readonly signal: AbortSignal | undefined;
+  readonly secrets: readonly string[];
+}
+
+/** Read afresh each time: the signal may abort while a read is pending. */
+const isAborted = (signal: AbortSignal | undefined): boolean => signal?.aborted === true;
+
+type Slot = { readonly kind: 'text'; text: string } | { readonly kind: 'tool'; call: ToolCallPart };
+
+/**
+ * Maps the spec's stream (`doStream`'s `ReadableStream`) to Keel stream parts: `text-delta` per
+ * text delta, `tool-call-start` per `tool-input-start` (or before a `tool-call` that had none),
+ * `tool-call-delta` per `tool-input-delta`, `tool-call` with the JSON-encoded input (and its raw
+ * text), and `finish` with the whole response once the spec's `finish` part arrives. Reading stops
+ * there, and the stream is cancelled whenever Keel stops reading (a finish, an error, an abort or
+ * a consumer that leaves early), so the connection is let go at once. An `error` part throws the
+ * mapped error; a stream that ends without `finish` throws a `network` error (a dropped stream
+ * never ends as a short answer); an aborted signal ends the read with an `aborted` error even when
+ * the model ignores the signal.
+ */
+export async function* mapStream(stream: ReadableStream<unknown>, context: StreamContext): AsyncGenerator<ModelStreamPart, void, undefined> {
+  const { provider, signal } = context;
+  const reader = stream.getReader();
+  const onAbort = () => void reader.cancel(signal?.reason).catch(() => undefined);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const slots: Slot[] = [];
+  const texts = new Map<string, Extract<Slot, { kind: 'text' }>>();
+  const started = new Set<string>();
+  let responseId: string | undefined;
+  let modelId: string | undefined;
+  try {
+    for (;;) {
+      if (isAborted(signal)) throw mapAiSdkError(signal?.reason, context);
+      const { done, value: part } = await reader.read();
+      if (isAborted(signal)) throw mapAiSdkError(signal?.reason, context);
+      if (done) break;
+      if (typeof part !== 'object' || part === null) throw badResponse(provider, `a stream part is ${shapeOf(part)}`);
+      const fields = part as Record<string, unknown>;
+      switch (fields.type) {
+        case 'response-metadata':
+          if (typeof fields.id === 'string') responseId = fields.id;
+          if (typeof fields.modelId === 'string') modelId = fields.modelId;
+          break;
+        case 'text-start':
+        case 'text-delta': {
+          const id = typeof fields.id === 'string' ? fields.id : '';
+          let slot = texts.get(id);
+          if (slot === undefined) {
+            slot = { kind: 'text', text: '' };
+            texts.set(id, slot);
+            slots.push(slot);
+          }
+          if (fields.type === 'text-delta') {
+            if (typeof fields.delta !== 'string') throw badResponse(provider, `a text delta is ${shapeOf(fields.delta)}`);
+            slot.text += fields.delta;
+            if (fields.delta !== '') yield { type: 'text-delta', text: fields.delta };
+          }
+          break;
+        }
+        case 'text-end':
+          // A later text part with the same id starts a new block.
+          if (typeof fields.id === 'string') texts.delete(fields.id);
+          break;
+        case 'tool-input-start':
+          if (fields.providerExecuted === true) break;
+          if (typeof fields.id !== 'string' || typeof fields.toolName !== 'string') throw badResponse(provider, 'a tool-input-start has no string id and toolName');
+          started.add(fields.id);
+          yield { type: 'tool-call-start', id: fields.id, name: fields.toolName };
+          break;
+        case 'tool-input-delta':
+          if (typeof fields.id !== 'string' || !started.has(fields.id)) break;
+          if (typeof fields.delta !== 'string') throw badResponse(provider, `a tool input delta is ${shapeOf(fields.delta)}`);
+          if (fields.delta !== '') yield { type: 'tool-call-delta', id: fields.id, argumentsDelta: fields.delta };
+          break;
+        case 'tool-call': {
+          if (fields.providerExecuted === true) break;
+          const { toolCallId, toolName } = fields;
+          if (typeof toolCallId !== 'string' || typeof toolName !== 'string') throw badResponse(provider, 'a tool call has no string toolCallId and toolName');
+          if (!started.has(toolCallId)) yield { type: 'tool-call-start', id: toolCallId, name: toolName };
+          const call = toolCallOf(toolCallId, toolName, fields.input);
+          context.toolCalls.remember(toolCallId, toolName, fields.providerMetadata as never);
+          slots.push({ kind: 'tool', call });
+          yield { type: 'tool-call', call };
+          break;
+        }
+        case 'error':
+          throw mapAiSdkError(fields.error, context);
+        case 'finish': {
+          const content = slots.flatMap((slot): (TextPart | ToolCallPart)[] => (slot.kind === 'tool' ? [slot.call] : slot.text === '' ? [] : [{ type: 'text', text: slot.text }]));
+          yield {
+            type: 'finish',
+            response: {
+              content,
+              text: content.map((piece) => (piece.type === 'text' ? piece.text : '')).join(''),
+              finishReason: mapFinishReason(fields.finishReason),
+              usage: mapUsage(fields.usage),
+              ...(modelId === undefined ? {} : { modelId }),
+              ...(responseId === undefined ? {} : { responseId }),
+            },
+          };
+          return;
+        }
+        default:
+          // stream-start, reasoning, sources, files, raw chunks, provider-executed tools: not Keel's.
+          break;
+      }
+    }
+    throw new AiSdkProviderError({ message: `${provider}: the stream ended before its finish part: the connection dropped mid-way`, errorKind: 'network', provider });
+  } catch (error) {
+    throw mapAiSdkError(error, context);
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    // Never awaited: a source whose cancel hangs must not hold the caller.
+    void reader.cancel().catch(() => undefined);
+    reader.releaseLock();
+  }
+}
