@@ -4,9 +4,10 @@ import { hasMarker } from '@keel/reliability/internal';
 const marker = Symbol.for('keel.error.MemoryLeaseLostError');
 
 /**
- * A run tried to append after its lease on the conversation had expired and another run took it
- * (its fencing token is stale), so the append was refused and nothing was stored. Not retryable
- * as is: the conversation moved on; run the turn again.
+ * A run tried to append after another run had taken the conversation (its fencing token is
+ * older than the conversation's), so the append was refused and nothing was stored. A lease that
+ * merely expired while nobody else came does not cause it. Not retryable as is: the conversation
+ * moved on; run the turn again.
  */
 export class MemoryLeaseLostError extends KeelError {
   private readonly [marker] = true;
@@ -15,7 +16,7 @@ export class MemoryLeaseLostError extends KeelError {
   readonly conversationId: string;
 
   constructor({ conversationId, cause }: { conversationId: string; cause?: unknown }) {
-    super({ message: `The lease on conversation "${conversationId}" expired and was taken by another run; the exchange was not stored`, cause });
+    super({ message: `Conversation "${conversationId}" was taken by another run after this run's lease expired; the exchange was not stored`, cause });
     this.conversationId = conversationId;
   }
 

@@ -1,5 +1,6 @@
 import { AbortedError } from '@keel/reliability';
 import { RedisUnavailableError } from '../errors/redis-unavailable-error';
+import { permanentReplyError } from './reply-error';
 
 /** How long a Redis call may take and what may cancel it. */
 export interface CallBounds {
@@ -11,8 +12,9 @@ export interface CallBounds {
 
 /**
  * Runs a Redis call that can neither hang nor outlive its run: it rejects with
- * {@link RedisUnavailableError} after `timeoutMs` or when Redis fails it, and with
- * {@link AbortedError} when the signal aborts. (A timed-out command may still reach the server
+ * {@link RedisUnavailableError} after `timeoutMs` or when Redis fails it, with `RedisKeyError`
+ * (permanent) when Redis refuses it because of what a key holds, and with {@link AbortedError}
+ * when the signal aborts. (A timed-out command may still reach the server
  * later: every write Keel makes is safe to land late.)
  */
 export function boundedCall<T>(call: () => Promise<T>, bounds: CallBounds): Promise<T> {
@@ -42,7 +44,9 @@ export function boundedCall<T>(call: () => Promise<T>, bounds: CallBounds): Prom
     pending.then(
       (value) => finish(() => resolve(value)),
       (error: unknown) =>
-        finish(() => reject(new RedisUnavailableError({ operation, message: error instanceof Error ? error.message : String(error), cause: error }))),
+        finish(() =>
+          reject(permanentReplyError(error, operation) ?? new RedisUnavailableError({ operation, message: error instanceof Error ? error.message : String(error), cause: error })),
+        ),
     );
   });
 }

@@ -9,6 +9,10 @@ export interface TestRedisServer {
   kill(): Promise<void>;
   /** Starts it again on the same port (empty: nothing is persisted). */
   restart(): Promise<void>;
+  /** Freezes the process (SIGSTOP): connections stay open, nothing is answered, its clock runs on. */
+  pause(): void;
+  /** Lets a paused server go on (SIGCONT). */
+  resume(): void;
   /** Stops it for good. */
   stop(): Promise<void>;
 }
@@ -52,9 +56,9 @@ async function waitForPing(port: number, process: ChildProcess, output: () => st
   throw new Error(`redis-server on port ${port} did not answer PING within 10 s: ${output()}`);
 }
 
-function launch(port: number): Promise<ChildProcess> {
+function launch(port: number, extraArguments: readonly string[]): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...extraArguments], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -80,20 +84,26 @@ function exited(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
 }
 
 /**
- * Starts `redis-server` (the Debian package) on a random free port with persistence off. Fails,
- * never skips, when redis-server is missing.
+ * Starts `redis-server` (the Debian package) on a random free port with persistence off, and
+ * `extraArguments` (e.g. `--cluster-enabled yes`). Fails, never skips, when redis-server is
+ * missing.
  */
-export async function startRedisServer(): Promise<TestRedisServer> {
+export async function startRedisServer(extraArguments: readonly string[] = []): Promise<TestRedisServer> {
   const port = await freePort();
-  let child = await launch(port);
+  let child = await launch(port, extraArguments);
   return {
     port,
     url: `redis://127.0.0.1:${port}`,
     kill: () => exited(child, 'SIGKILL'),
     async restart() {
       await exited(child, 'SIGKILL');
-      child = await launch(port);
+      child = await launch(port, extraArguments);
     },
-    stop: () => exited(child, 'SIGTERM'),
+    pause: () => void child.kill('SIGSTOP'),
+    resume: () => void child.kill('SIGCONT'),
+    stop: () => {
+      child.kill('SIGCONT');
+      return exited(child, 'SIGTERM');
+    },
   };
 }

@@ -5,7 +5,7 @@ import { startRedisServer, type TestRedisServer } from './redis-server';
 /** The test file's redis-server and a way to make clients of it. */
 export interface RedisServerForTests {
   /** The server (its port, and kill/restart for fault tests); read it inside tests, once started. */
-  readonly server: Pick<TestRedisServer, 'port' | 'kill' | 'restart'>;
+  readonly server: Pick<TestRedisServer, 'port' | 'kill' | 'restart' | 'pause' | 'resume'>;
   /** A client of the server, disconnected after the file's tests. */
   client(options?: RedisOptions): Redis;
 }
@@ -44,6 +44,8 @@ export function useRedisServer(): RedisServerForTests {
       },
       kill: () => running().kill(),
       restart: () => running().restart(),
+      pause: () => running().pause(),
+      resume: () => running().resume(),
     },
     client,
   };
