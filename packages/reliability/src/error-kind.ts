@@ -1,6 +1,8 @@
 /**
  * What happened on one attempt, as the gate classifies it. `ok` means the attempt produced an
- * acceptable response; every other kind names a failure.
+ * acceptable response; every other kind names a failure. `rule-rejected`: a PostDecide rule
+ * rejected an answer that passed validation (with feedback); `no-tool-call`: a tool-argument
+ * re-ask was answered without a call of the tool.
  */
 export type ErrorKind =
   | 'ok'
@@ -11,6 +13,8 @@ export type ErrorKind =
   | 'network'
   | 'schema-fail'
   | 'parse-fail'
+  | 'rule-rejected'
+  | 'no-tool-call'
   | 'refusal'
   | 'truncated'
   | 'auth'
@@ -30,14 +34,14 @@ export const TRANSIENT_ERROR_KINDS: readonly ErrorKind[] = Object.freeze([
 ]);
 
 /** Failures of the model's output (not of the call) that feedback can fix. */
-export const VALIDATION_ERROR_KINDS: readonly ErrorKind[] = Object.freeze(['schema-fail', 'parse-fail']);
+export const VALIDATION_ERROR_KINDS: readonly ErrorKind[] = Object.freeze(['schema-fail', 'parse-fail', 'rule-rejected']);
 
 /** True for rate limits, overload, 5xx, timeouts, network faults and responses that broke the model spec. */
 export function isTransientErrorKind(kind: ErrorKind): boolean {
   return TRANSIENT_ERROR_KINDS.includes(kind);
 }
 
-/** True for `schema-fail` and `parse-fail`. */
+/** True for `schema-fail`, `parse-fail` and `rule-rejected` (a rule's semantic check of a valid answer). */
 export function isValidationErrorKind(kind: ErrorKind): boolean {
   return VALIDATION_ERROR_KINDS.includes(kind);
 }

@@ -2,14 +2,15 @@
 
 // The gate
 export { runGate } from './gate/run-gate';
-export type { GateAttemptContext, GateOptions, GateResult, GateVerdict } from './gate/gate-options';
+export type { GateAttemptContext, GateLimits, GateOptions, GateResult, GateVerdict } from './gate/gate-options';
+export type { Decision } from './gate/decision';
 export type { GateEvent } from './gate/gate-event';
 export type { AttemptRecord } from './gate/attempt-record';
 export type { ErrorKind } from './error-kind';
 
 // Rules
 export type { PreCheckRule, ReliabilityRule } from './gate/rule';
-export type { ReliabilityScope } from './gate/scope';
+export type { AttemptPurpose, ReliabilityScope } from './gate/scope';
 export { defaultRules, transientRetryRule } from './gate/default-rules';
 export { strictOutputRules, type StrictOutputRulesOptions } from './rules/strict-output-rules';
 export { defaultStuckLoopRule, noProgressRule, stuckLoopRule } from './rules/stuck-loop-rules';

@@ -25,8 +25,12 @@ export type {
 export type { GateFeedback } from './gate/gate-options';
 export type { PreCheckDecision, RuleDecision, ScopeValue } from './gate/rule';
 export type { AttemptSummary, ScopeValidationError } from './gate/scope';
-export { failOnUnhandledRule, type TransientRetryOptions } from './gate/default-rules';
-export { ruleProblem } from './gate/gate-run';
+export { failOnUnhandledRule, transientExhaustedRule, type TransientRetryOptions } from './gate/default-rules';
+export { callAndJudge, type Judge, type Judged } from './gate/call-and-judge';
+export { applyRetry, decide, failFastError, preCheck, stop } from './gate/decide';
+export { unreachableDecision } from './gate/decision';
+export { failureSignature, maskMessage } from './gate/failure-signature';
+export { capRawOutput, checkRules, type FeedbackSettings, type GateSettings, type GateState, recordAttempt, ruleProblem, startGate } from './gate/gate-state';
 export {
   extractJson,
   extractJsonCandidates,
@@ -42,7 +46,7 @@ export { isPromiseLike, raceSignal, rethrowIfAborted } from './race-signal';
 export { sleep } from './sleep';
 export { addUsage, type ModelPrice, priceUsage, totalTokens, type UsageTotals, ZERO_USAGE } from './usage';
 export { ajvValidator, issuesFromAjv, parsePointer } from './validation/ajv-validator';
-export { escapeControl, formatPath, type IssueKind, type IssuePath, issueSignature } from './validation/issue';
+export { escapeControl, formatPath, type IssueKind, type IssuePath } from './validation/issue';
 export type { SchemaValidationResult } from './validation/schema-validator';
 export { type ForeignIssue, issuesFromStandard } from './validation/standard-issues';
 export { type Coercion, type CoercionKind, coerceToSchema } from './validation/coerce-to-schema';

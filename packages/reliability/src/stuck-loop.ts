@@ -1,8 +1,9 @@
 import type { ReliabilityScope } from './gate/scope';
 
 /**
- * True when the last `n` validation failures have the same normalised issue set (paths and
- * kinds, not wording or values): the model is not acting on the feedback.
+ * True when the last `n` validation failures have the same signature (see `failureSignature`:
+ * stage, parse defect, paths and kinds, and for opaque issues the message with values masked):
+ * the model is repeating the same mistake.
  */
 export function lastNValidationErrorsMatch(scope: Pick<ReliabilityScope, 'validationErrorHistory'>, n = 2): boolean {
   const history = scope.validationErrorHistory;

@@ -4,8 +4,11 @@ import { KeelError, hasMarker } from './keel-error';
 
 const marker = Symbol.for('keel.error.ValidationFailure');
 
-/** Which stage rejected the output. */
-export type ValidationStage = 'json-parse' | 'schema-validate';
+/**
+ * Which stage rejected the output: `json-parse` (not one JSON value), `schema-validate` (the
+ * schema), `rule-check` (a PostDecide rule rejected a valid value with feedback).
+ */
+export type ValidationStage = 'json-parse' | 'schema-validate' | 'rule-check';
 
 /** Constructor fields of {@link ValidationFailure}. */
 export interface ValidationFailureOptions {

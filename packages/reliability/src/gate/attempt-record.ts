@@ -9,7 +9,9 @@ export interface AttemptRecord {
   /** 1-based attempt number within its gate run. */
   readonly attempt: number;
   /** Why the call was made: the step's own call, or a re-ask for a tool call's arguments. */
-  readonly purpose: 'step' | 'tool-retry';
+  readonly purpose: 'step' | 'tool-re-ask';
+  /** The tool call a `tool-re-ask` asked about. */
+  readonly toolCallId?: string;
   /** Index of the provider used (0 = primary). */
   readonly providerIndex: number;
   /** `ok` accepted, `invalid` output failed validation, `error` the call or its answer failed. */

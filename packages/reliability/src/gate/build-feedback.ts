@@ -4,17 +4,18 @@ import { type FeedbackTemplate, feedbackInput, formatFeedback } from '../feedbac
 import { truncateEcho } from '../feedback/truncate-echo';
 import { raceSignal, rethrowIfAborted } from '../race-signal';
 import type { GateEvent } from './gate-event';
-import type { GateFeedback, GateOptions } from './gate-options';
+import type { GateFeedback } from './gate-options';
+import type { FeedbackSettings } from './gate-state';
 import type { ReliabilityRule } from './rule';
 import type { ReliabilityScope } from './scope';
 
 /** What {@link buildFeedback} needs. */
-export interface FeedbackSources<TResponse, TValue> {
+export interface FeedbackSources<TResponse> {
   readonly failure: ValidationFailure;
   /** The rule that decided the retry; its `feedbackForLLM` wins when it gives text. */
   readonly rule: ReliabilityRule<TResponse>;
   readonly scope: ReliabilityScope<TResponse>;
-  readonly options: Pick<GateOptions<TResponse, TValue>, 'maxFeedbackTokens' | 'retryHint' | 'feedbackForLLM' | 'signal'>;
+  readonly options: FeedbackSettings<TResponse> & { readonly signal?: AbortSignal | undefined };
   readonly emit: (event: GateEvent) => void;
 }
 
@@ -26,12 +27,12 @@ export interface FeedbackSources<TResponse, TValue> {
  * default text is sent. Every hook is raced against the signal: one that never settles cannot
  * hold the run.
  */
-export async function buildFeedback<TResponse, TValue>({ failure, rule, scope, options, emit }: FeedbackSources<TResponse, TValue>): Promise<GateFeedback> {
-  const previousOutput = truncateEcho(failure.rawOutput, options.maxFeedbackTokens ?? 4000);
+export async function buildFeedback<TResponse>({ failure, rule, scope, options, emit }: FeedbackSources<TResponse>): Promise<GateFeedback> {
+  const previousOutput = truncateEcho(failure.rawOutput, options.maxTokens);
   const input = feedbackInput(failure, { attempt: scope.attempt, previousOutput, retryHint: options.retryHint, scope });
   const hooks: readonly { readonly hook: string | FeedbackTemplate<TResponse> | undefined; readonly source: 'rule' | 'template' }[] = [
     { hook: rule.feedbackForLLM, source: 'rule' },
-    { hook: options.feedbackForLLM, source: 'template' },
+    { hook: options.template, source: 'template' },
   ];
   for (const { hook, source } of hooks) {
     if (hook === undefined) continue;
@@ -46,5 +47,5 @@ export async function buildFeedback<TResponse, TValue>({ failure, rule, scope, o
     }
     break;
   }
-  return { previousOutput, text: formatFeedback(input) };
+  return { previousOutput, text: formatFeedback({ ...input, ...(options.subject === undefined ? {} : { subject: options.subject }), ...(options.instruction === undefined ? {} : { instruction: options.instruction }) }) };
 }

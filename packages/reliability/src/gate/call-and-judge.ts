@@ -1,90 +1,88 @@
+import { classifyError } from '../classify-error';
 import type { ErrorKind } from '../error-kind';
 import { AbortedError } from '../errors/aborted-error';
 import { BadResponseError } from '../errors/bad-response-error';
 import { isPromiseLike, raceSignal } from '../race-signal';
-import { type UsageTotals, ZERO_USAGE } from '../usage';
-import type { GateAttemptContext, GateVerdict } from './gate-options';
-import type { GateRun } from './gate-run';
+import type { GateVerdict } from './gate-options';
 
 /** The provider call and the verdict on its answer: what happened, before anything is recorded. */
 export interface Judged<TResponse, TValue> {
   readonly response: TResponse | undefined;
   readonly thrown: unknown;
   readonly verdict: GateVerdict<TValue> | undefined;
+  /** What a crashing validator threw: a bug, counted and never retried. */
   readonly validatorError: unknown;
+  /** `ok` or the failure's kind. */
   readonly kind: ErrorKind;
+  /** Delay the provider asked for, in ms. */
   readonly retryAfterMs: number | undefined;
-  readonly usage: UsageTotals;
   readonly latencyMs: number;
 }
 
+/** Judges a response: `accept`, `invalid` (validation failure) or `error` (a failure of its own kind). */
+export type Judge<TResponse, TValue> = (response: TResponse) => GateVerdict<TValue> | Promise<GateVerdict<TValue>>;
+
 /**
- * Calls and judges one attempt. Not an async function: the attempt waits once for the call (and
- * once more only for an asynchronous validator), with no extra frame held while the call runs.
+ * Makes one call and judges its answer. Throwing is a provider failure, classified; resolving to
+ * `undefined` or `null`, or throwing either, is a `bad-response`. The call and an asynchronous
+ * judge are raced against `signal`. Not an async function: the attempt waits once for the call
+ * (and once more only for an asynchronous judge), with no extra frame held while the call runs.
  */
-export function callAndJudge<TResponse, TValue>(run: GateRun<TResponse, TValue>, context: GateAttemptContext): Promise<Judged<TResponse, TValue>> {
+export function callAndJudge<TResponse, TValue>(invoke: () => Promise<TResponse>, judge: Judge<TResponse, TValue>, signal: AbortSignal | undefined): Promise<Judged<TResponse, TValue>> {
   const started = performance.now();
   let called: Promise<TResponse>;
   try {
-    called = raceSignal(run.options.call(context), run.signal);
+    called = raceSignal(invoke(), signal);
   } catch (thrown) {
-    return Promise.resolve(failed(run, started, thrown));
+    return Promise.resolve(failed(signal, started, thrown));
   }
   return called.then(
-    (response) => judge(run, context, response, started),
-    (thrown: unknown) => failed(run, started, thrown),
+    (response) => answered(judge, signal, response, started),
+    (thrown: unknown) => failed(signal, started, thrown),
   );
 }
 
 /** A call that threw (or answered nothing): classified, with no response. */
-function failed<TResponse, TValue>(run: GateRun<TResponse, TValue>, started: number, thrown: unknown): Judged<TResponse, TValue> {
-  // Throwing `undefined` or `null` breaks the spec: there is no error to classify.
+function failed<TResponse, TValue>(signal: AbortSignal | undefined, started: number, thrown: unknown): Judged<TResponse, TValue> {
   const error = thrown === undefined || thrown === null ? new BadResponseError({ message: `the call threw ${String(thrown)}` }) : thrown;
-  const latencyMs = performance.now() - started;
-  const classified = run.classify(error);
-  const kind = run.signal?.aborted ? 'aborted' : classified.kind;
-  return { response: undefined, thrown: error, verdict: undefined, validatorError: undefined, kind, retryAfterMs: classified.retryAfterMs, usage: ZERO_USAGE, latencyMs };
+  const classified = classifyError(error);
+  const kind = signal?.aborted ? 'aborted' : classified.kind;
+  return { response: undefined, thrown: error, verdict: undefined, validatorError: undefined, kind, retryAfterMs: classified.retryAfterMs, latencyMs: performance.now() - started };
 }
 
-/** The fields of an answered attempt, before its verdict. */
-type Answered<TResponse> = Pick<Judged<TResponse, never>, 'response' | 'thrown' | 'retryAfterMs' | 'usage' | 'latencyMs'>;
+type Answered<TResponse> = Pick<Judged<TResponse, never>, 'response' | 'thrown' | 'retryAfterMs' | 'latencyMs'>;
 
-/** Judges an answer: its usage, then the verdict (raced against the signal when the validator is asynchronous). */
-function judge<TResponse, TValue>(run: GateRun<TResponse, TValue>, context: GateAttemptContext, response: TResponse, started: number): Judged<TResponse, TValue> | Promise<Judged<TResponse, TValue>> {
-  if (response === undefined || response === null) return failed(run, started, new BadResponseError({ message: `the call returned ${String(response)}` }));
-  const { options, signal } = run;
-  const latencyMs = performance.now() - started;
-  const usage = options.usageOf?.(response, context) ?? ZERO_USAGE;
-  const answered: Answered<TResponse> = { response, thrown: undefined, retryAfterMs: undefined, usage, latencyMs };
+function answered<TResponse, TValue>(judge: Judge<TResponse, TValue>, signal: AbortSignal | undefined, response: TResponse, started: number): Judged<TResponse, TValue> | Promise<Judged<TResponse, TValue>> {
+  if (response === undefined || response === null) return failed(signal, started, new BadResponseError({ message: `the call returned ${String(response)}` }));
+  const base: Answered<TResponse> = { response, thrown: undefined, retryAfterMs: undefined, latencyMs: performance.now() - started };
   let judged: GateVerdict<TValue> | Promise<GateVerdict<TValue>>;
   let pending: boolean;
   try {
-    judged = options.validate ? options.validate(response, context) : { status: 'accept' as const, value: response as unknown as TValue };
+    judged = judge(response);
     pending = isPromiseLike<GateVerdict<TValue>>(judged);
   } catch (error) {
-    return validatorFailed(run, answered, error);
+    return judgeFailed(signal, base, error);
   }
-  // An async validator that never settles cannot hold the run.
+  // An async judge that never settles cannot hold the run.
   if (pending) {
     return raceSignal(judged as Promise<GateVerdict<TValue>>, signal).then(
-      (verdict) => withVerdict(run, answered, verdict),
-      (error: unknown) => validatorFailed(run, answered, error),
+      (verdict) => withVerdict(signal, base, verdict),
+      (error: unknown) => judgeFailed(signal, base, error),
     );
   }
-  return withVerdict(run, answered, judged as GateVerdict<TValue>);
+  return withVerdict(signal, base, judged as GateVerdict<TValue>);
 }
 
-function withVerdict<TResponse, TValue>(run: GateRun<TResponse, TValue>, answered: Answered<TResponse>, verdict: GateVerdict<TValue>): Judged<TResponse, TValue> {
+function withVerdict<TResponse, TValue>(signal: AbortSignal | undefined, base: Answered<TResponse>, verdict: GateVerdict<TValue>): Judged<TResponse, TValue> {
   try {
     const kind = verdict.status === 'accept' ? 'ok' : verdict.status === 'invalid' ? (verdict.failure.stage === 'json-parse' ? 'parse-fail' : 'schema-fail') : verdict.errorKind;
-    return { ...answered, verdict, validatorError: undefined, kind };
+    return { ...base, verdict, validatorError: undefined, kind };
   } catch (error) {
-    return validatorFailed(run, answered, error);
+    return judgeFailed(signal, base, error);
   }
 }
 
-function validatorFailed<TResponse, TValue>(run: GateRun<TResponse, TValue>, answered: Answered<TResponse>, error: unknown): Judged<TResponse, TValue> {
-  if (run.signal?.aborted || AbortedError.isInstance(error)) return { ...answered, verdict: undefined, validatorError: undefined, thrown: error, kind: 'aborted' };
-  // A validator that crashes is a bug, not a model failure: counted, reported, never retried.
-  return { ...answered, verdict: undefined, validatorError: error, kind: 'unknown' };
+function judgeFailed<TResponse, TValue>(signal: AbortSignal | undefined, base: Answered<TResponse>, error: unknown): Judged<TResponse, TValue> {
+  if (signal?.aborted || AbortedError.isInstance(error)) return { ...base, verdict: undefined, validatorError: undefined, thrown: error, kind: 'aborted' };
+  return { ...base, verdict: undefined, validatorError: error, kind: 'unknown' };
 }

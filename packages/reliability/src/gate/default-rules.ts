@@ -28,6 +28,20 @@ export function transientRetryRule<TResponse = unknown>(options: TransientRetryO
   };
 }
 
+/**
+ * Stops once a transient failure's retries are used up, saying so
+ * (`transient retries exhausted: 2 of 2`), rather than as an unhandled failure.
+ */
+export function transientExhaustedRule<TResponse = unknown>(options: Pick<TransientRetryOptions, 'maxRetries' | 'kinds'> = {}): ReliabilityRule<TResponse> {
+  const { maxRetries = 2, kinds = TRANSIENT_ERROR_KINDS } = options;
+  return {
+    kind: 'transient-retries-exhausted',
+    label: `transient retries exhausted: ${maxRetries} of ${maxRetries}`,
+    then: 'fail-fast',
+    when: (scope) => kinds.includes(scope.errorKind) && scope.history.filter((entry) => kinds.includes(entry.errorKind)).length > maxRetries,
+  };
+}
+
 /** Stops on any failure no earlier rule handled: the failure's kind names the stop. */
 export function failOnUnhandledRule<TResponse = unknown>(): ReliabilityRule<TResponse> {
   return {
@@ -40,9 +54,9 @@ export function failOnUnhandledRule<TResponse = unknown>(): ReliabilityRule<TRes
 
 /**
  * The rules in force when the user gives none, and appended after the user's own unless they
- * opt out: transient errors retried up to 2 times; `auth`, `bad-request`, `refusal`, `truncated`
- * and every other failure fail fast.
+ * opt out: transient errors retried up to 2 times (then `transient-retries-exhausted`); `auth`,
+ * `bad-request`, `refusal`, `truncated` and every other failure fail fast.
  */
 export function defaultRules<TResponse = unknown>(): ReliabilityRule<TResponse>[] {
-  return [transientRetryRule<TResponse>(), failOnUnhandledRule<TResponse>()];
+  return [transientRetryRule<TResponse>(), transientExhaustedRule<TResponse>(), failOnUnhandledRule<TResponse>()];
 }

@@ -1,4 +1,3 @@
-import type { ErrorClassification } from '../classify-error';
 import type { ErrorKind } from '../error-kind';
 import type { ValidationFailure } from '../errors/validation-failure';
 import type { FeedbackTemplate } from '../feedback/format-feedback';
@@ -6,7 +5,7 @@ import type { UsageTotals } from '../usage';
 import type { AttemptRecord } from './attempt-record';
 import type { GateEvent } from './gate-event';
 import type { PreCheckRule, ReliabilityRule } from './rule';
-import type { ReliabilityScope } from './scope';
+import type { AttemptPurpose, ReliabilityScope } from './scope';
 
 /** Feedback the next attempt must carry: the rejected output and what was wrong with it. */
 export interface GateFeedback {
@@ -27,20 +26,39 @@ export interface GateAttemptContext {
 
 /** The verdict on a response. */
 export type GateVerdict<TValue> =
-  | { readonly status: 'accept'; readonly value: TValue; readonly rawOutput?: string }
+  | {
+      readonly status: 'accept';
+      readonly value: TValue;
+      readonly rawOutput?: string;
+      /** What the answer was, for rules (`scope.purpose`). Default `final-answer`. */
+      readonly purpose?: AttemptPurpose;
+    }
   | { readonly status: 'invalid'; readonly failure: ValidationFailure; readonly partialValue?: unknown }
   | { readonly status: 'error'; readonly errorKind: ErrorKind; readonly message: string; readonly rawOutput?: string };
 
-/** Settings of {@link runGate}. Optional settings may also be given as `undefined`. */
+/** Caps of one gate run; each has a default. */
+export interface GateLimits {
+  /** Hard cap on attempts, whatever the rules say. Default 10. */
+  readonly maxAttempts?: number | undefined;
+  /** Longest provider-requested Retry-After honoured, in ms. Default 30 000. */
+  readonly maxRetryAfterMs?: number | undefined;
+  /** Echo cap for the rejected output in feedback, in tokens. Default 4000. */
+  readonly maxFeedbackTokens?: number | undefined;
+  /** Cap on the raw output kept in attempt records and `validation.failed` events, in characters. Default 16 384. */
+  readonly maxRawOutputChars?: number | undefined;
+}
+
+/** Settings of {@link runGate}: twelve at most. Optional settings may also be given as `undefined`. */
 export interface GateOptions<TResponse, TValue = TResponse> {
   /**
-   * Makes one attempt. Throwing is a provider failure, classified by `classify`; resolving to
-   * `undefined` or `null`, or throwing a non-error, is a `bad-response`. Raced against `signal`.
+   * Makes one attempt. Throwing is a provider failure, classified (status, error kind, socket
+   * code); resolving to `undefined` or `null`, or throwing either, is a `bad-response`. Raced
+   * against `signal`.
    */
   readonly call: (context: GateAttemptContext) => Promise<TResponse>;
   /** Judges a response. Default: accept it as the value. */
   readonly validate?: ((response: TResponse, context: GateAttemptContext) => GateVerdict<TValue> | Promise<GateVerdict<TValue>>) | undefined;
-  /** Usage (and cost) of a response. Default: zero. */
+  /** Usage (and cost) of a response, for budgets and the result. Default: zero. */
   readonly usageOf?: ((response: TResponse, context: GateAttemptContext) => UsageTotals) | undefined;
   /** Rules run before every attempt: `continue` or `fail-fast` only. */
   readonly preCheck?: readonly PreCheckRule<TResponse>[] | undefined;
@@ -48,62 +66,23 @@ export interface GateOptions<TResponse, TValue = TResponse> {
   readonly postDecide?: readonly ReliabilityRule<TResponse>[] | undefined;
   /** Append the default rules (`defaultRules()`: transient-error retries, then fail on anything unhandled) after `postDecide`. Default true. */
   readonly defaults?: boolean | undefined;
-  /** Number of providers `retry-other` can move through. Default 1. */
+  /** Number of providers `retry-other` can move through (`context.providerIndex`). Default 1. */
   readonly providerCount?: number | undefined;
   /**
    * Produces a value when a rule decides `fallback`, from the deciding scope and the gate run's
    * latest validation failure; without it `fallback` fails fast.
    */
   readonly fallback?: ((scope: ReliabilityScope<TResponse>, lastFailure: ValidationFailure | undefined) => Promise<TValue>) | undefined;
-  /** Hard cap on attempts in one gate run, whatever the rules say. Default 10. */
-  readonly maxAttempts?: number | undefined;
-  /** Longest provider-requested Retry-After honoured, in ms. Default 30 000. */
-  readonly maxRetryAfterMs?: number | undefined;
-  /** Send feedback on validation retries. Default true. */
-  readonly feedback?: boolean | undefined;
+  readonly limits?: GateLimits | undefined;
   /**
    * The feedback text of validation retries, when the deciding rule gives none: a fixed string or
-   * a {@link FeedbackTemplate}. Default: the built-in prose (`formatFeedback`). A throw falls back
-   * to the default (and reports `reliability.feedback-error`).
+   * a {@link FeedbackTemplate}; `false` sends no feedback. Default: the built-in prose
+   * (`formatFeedback`). A throw falls back to the default (and reports `reliability.feedback-error`).
    */
-  readonly feedbackForLLM?: string | FeedbackTemplate<TResponse> | undefined;
-  /** Echo cap for the rejected output, in tokens. Default 4000. */
-  readonly maxFeedbackTokens?: number | undefined;
-  /** Static text appended to every default feedback. */
-  readonly retryHint?: string | undefined;
+  readonly feedbackForLLM?: string | FeedbackTemplate<TResponse> | false | undefined;
   readonly signal?: AbortSignal | undefined;
   /** Observer of gate events. Its throws are swallowed: wrap it to report them. */
   readonly onEvent?: ((event: GateEvent) => void) | undefined;
-  /** Reported in attempt records. */
-  readonly step?: number | undefined;
-  readonly purpose?: AttemptRecord['purpose'] | undefined;
-  /**
-   * Usage of the enclosing run, for run-wide budgets: a snapshot of the run before this gate run
-   * (this run's attempts are added to it), or a function returning the live total of the whole run
-   * — this gate run and any concurrent ones included — read each time a rule runs.
-   */
-  readonly runUsage?: UsageTotals | (() => UsageTotals) | undefined;
-  /**
-   * Runs each attempt's PreCheck and call inside it. Concurrent gate runs that share one budget pass
-   * the same lock (a function running work one at a time) so every PreCheck sees what the others
-   * spent: a cap is then exceeded by at most one call's usage.
-   */
-  readonly exclusive?: (<T>(work: () => Promise<T>) => Promise<T>) | undefined;
-  /** Cap on the raw output kept in attempt records and `validation.failed` events, in characters. Default 16 384. */
-  readonly maxRawOutputChars?: number | undefined;
-  /** Classifies thrown values. Default {@link classifyError}. */
-  readonly classify?: ((error: unknown) => ErrorClassification) | undefined;
-  /** Attempts the enclosing run made before this gate run: a fail-fast error lists them first, so it carries the whole run's attempts. */
-  readonly priorAttempts?: readonly AttemptRecord[] | undefined;
-  /**
-   * The enclosing run's attempts so far, live (this gate run's and concurrent ones' included, as
-   * recorded by `onAttempt`): when given, a fail-fast error carries this list itself instead of
-   * `priorAttempts` plus this run's, so attempts of concurrent gate runs that settle after the stop
-   * are in it too once the enclosing run ends.
-   */
-  readonly runAttempts?: (() => readonly AttemptRecord[]) | undefined;
-  /** Called after every attempt with its record (for ledgers and live traces). */
-  readonly onAttempt?: ((record: AttemptRecord) => void) | undefined;
 }
 
 /** What {@link runGate} resolves with. */

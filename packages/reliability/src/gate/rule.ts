@@ -8,15 +8,17 @@ export type RuleDecision = 'continue' | 'ok' | 'retry' | 'retry-other' | 'fallba
 export type PreCheckDecision = Extract<RuleDecision, 'continue' | 'fail-fast'>;
 
 /** A value or a function of the scope that computes it. */
-export type ScopeValue<T, TResponse> = T | ((scope: ReliabilityScope<TResponse>) => T | Promise<T>);
+export type ScopeValue<T, TResponse, TValue = unknown> = T | ((scope: ReliabilityScope<TResponse, TValue>) => T | Promise<T>);
 
 /**
  * An interceptor: when `when` matches, `then` is the decision. Rules are evaluated in order and the
- * first match wins.
+ * first match wins. A rule that decides `retry` on a valid value rejects it: the attempt becomes a
+ * `rule-rejected` failure whose feedback is the rule's `feedbackForLLM`, and the rules after it
+ * decide what follows (budgets and stuck detection apply as to any validation failure).
  */
-export interface ReliabilityRule<TResponse = unknown> {
+export interface ReliabilityRule<TResponse = unknown, TValue = unknown> {
   /** Whether the rule applies. A throw fails the run fast with kind `rule-error`. */
-  readonly when: (scope: ReliabilityScope<TResponse>) => boolean | Promise<boolean>;
+  when(scope: ReliabilityScope<TResponse, TValue>): boolean | Promise<boolean>;
   readonly then: RuleDecision;
   /** A stable machine-readable name, reported in events and errors (e.g. `schema-stuck-loop`). */
   readonly kind: string;
@@ -33,7 +35,7 @@ export interface ReliabilityRule<TResponse = unknown> {
    * For a PreCheck rule that decides `continue`: milliseconds to wait before this attempt (capped
    * like a Retry-After, reported as `reliability.wait`); the PreCheck rules after it still run.
    */
-  readonly backoff?: ScopeValue<number, TResponse>;
+  readonly backoff?: ScopeValue<number, TResponse, TValue>;
 }
 
 /** A rule that may run before an attempt: only `continue` or `fail-fast`. */

@@ -1,20 +1,45 @@
 import { AbortedError } from '../errors/aborted-error';
-import { applyDecision } from './apply-decision';
-import { decide, preCheck } from './decide';
-import { failFast, type GateRun, startGateRun } from './gate-run';
-import type { GateOptions, GateResult } from './gate-options';
-import { type AttemptOutcome, makeAttempt } from './make-attempt';
+import { raceSignal, rethrowIfAborted } from '../race-signal';
+import { sleep } from '../sleep';
+import { ZERO_USAGE } from '../usage';
+import { callAndJudge } from './call-and-judge';
+import { applyRetry, decide, failFastError, fallbackRecovered, preCheck, stop } from './decide';
+import { unreachableDecision } from './decision';
+import { defaultRules } from './default-rules';
+import type { GateEvent } from './gate-event';
+import type { GateAttemptContext, GateOptions, GateResult, GateVerdict } from './gate-options';
+import { checkRules, type GateSettings, recordAttempt, scopeOf, startGate } from './gate-state';
+import type { ReliabilityRule } from './rule';
+
+/** The default rules are stateless, so one set serves every gate run. */
+const SHARED_DEFAULT_RULES: readonly ReliabilityRule<unknown>[] = Object.freeze(defaultRules());
+
+/** The policy of a standalone gate run, resolved from its options. */
+function settingsOf<TResponse, TValue>(options: GateOptions<TResponse, TValue>): GateSettings<TResponse> {
+  const preCheckRules = options.preCheck ?? [];
+  const postDecide = options.postDecide ?? [];
+  checkRules(preCheckRules, postDecide);
+  const limits = options.limits ?? {};
+  const template = options.feedbackForLLM;
+  return {
+    preCheck: preCheckRules,
+    rules: options.defaults === false ? postDecide : postDecide.concat(SHARED_DEFAULT_RULES as ReliabilityRule<TResponse>[]),
+    maxAttempts: limits.maxAttempts ?? 10,
+    maxRetryAfterMs: limits.maxRetryAfterMs ?? 30_000,
+    providerCount: options.providerCount ?? 1,
+    feedback: template === false ? false : { template, maxTokens: limits.maxFeedbackTokens ?? 4000 },
+    maxRawOutputChars: limits.maxRawOutputChars ?? 16_384,
+    step: 0,
+    callPurpose: 'step',
+  };
+}
+
+const acceptAll = <TResponse, TValue>(response: TResponse): GateVerdict<TValue> => ({ status: 'accept', value: response as unknown as TValue });
 
 /**
- * Runs one model call through the reliability gate: PreCheck rules before every attempt, the
- * call, validation, the `validation.failed` event, then PostDecide rules deciding
- * ok / retry (with feedback and backoff) / retry-other / fallback / fail-fast. Every attempt is
- * recorded and counted. Usable around any model call, inside an agent or not.
- *
- * Each turn of the loop is three plain steps: {@link makeAttempt} (what happened),
- * {@link decide} (what the rules say), {@link applyDecision} (a result, a stop, or the next attempt).
- * The decide and apply steps return plain values when no rule or callback is asynchronous, so the
- * usual attempt waits once, for the call.
+ * Runs one model call through the reliability gate, around any call: PreCheck rules, the call,
+ * validation, `validation.failed`, then the policy ({@link decide}) deciding accept / retry (with
+ * feedback and backoff) / retry-other / fallback / fail-fast. Every attempt is recorded and counted.
  *
  * @throws {ReliabilityFailFastError} when a rule fails fast, a rule throws, or the attempt cap is hit.
  * @throws {AbortedError} when the signal aborts (never retried).
@@ -22,23 +47,63 @@ import { type AttemptOutcome, makeAttempt } from './make-attempt';
  * PreCheck rule that decides anything but continue or fail-fast.
  */
 export async function runGate<TResponse, TValue = TResponse>(options: GateOptions<TResponse, TValue>): Promise<GateResult<TResponse, TValue>> {
-  const run = startGateRun(options);
+  const gate = startGate(settingsOf(options));
+  const { signal } = options;
+  const report = (event: GateEvent) => {
+    try {
+      options.onEvent?.(event);
+    } catch {
+      // Observers never change the run.
+    }
+  };
   for (let attempt = 1; ; attempt++) {
-    if (run.signal?.aborted) throw AbortedError.fromSignal(run.signal);
-    // The cap holds whatever the rules decide: no path makes an attempt past it.
-    if (attempt > run.maxAttempts) failFast(run, { kind: 'loop-cap', label: `more than ${run.maxAttempts} attempts`, phase: 'loop-cap', attempt: attempt - 1, errorKind: run.lastKind });
-    const exclusive = run.options.exclusive;
-    // With a shared lock, PreCheck and the call happen together, so no sibling spends in between.
-    const outcome = exclusive ? await exclusive(() => checkAndCall(run, attempt)) : await checkAndCall(run, attempt);
-    const decided = decide(run, outcome);
-    const applied = applyDecision(run, outcome, decided instanceof Promise ? await decided : decided);
-    const result = applied instanceof Promise ? await applied : applied;
-    if (result) return result;
+    if (signal?.aborted) throw AbortedError.fromSignal(signal);
+    const stopped = await preCheck(gate, attempt, gate.usage, signal, report);
+    if (stopped) {
+      stopped.events.forEach(report);
+      throw failFastError(gate, attempt, stopped, gate.attempts);
+    }
+    const context: GateAttemptContext = { attempt, providerIndex: gate.providerIndex, ...(gate.feedback ? { feedback: gate.feedback } : {}), ...(signal ? { signal } : {}) };
+    const judged = await callAndJudge(() => options.call(context), (response) => (options.validate ?? acceptAll)(response, context), signal);
+    const usage = judged.response === undefined ? ZERO_USAGE : (options.usageOf?.(judged.response, context) ?? ZERO_USAGE);
+    const { event } = recordAttempt(gate, attempt, judged, usage, signal);
+    if (event) report(event);
+    const decision = await decide(gate, attempt, judged, gate.usage, signal);
+    decision.events.forEach(report);
+    switch (decision.type) {
+      case 'accept': {
+        const verdict = judged.verdict;
+        const value = (verdict?.status === 'accept' ? verdict.value : verdict?.status === 'invalid' ? verdict.partialValue : undefined) as TValue;
+        const result: { -readonly [K in keyof GateResult<TResponse, TValue>]: GateResult<TResponse, TValue>[K] } = { value, via: 'model', attempts: gate.attempts, usage: gate.usage };
+        if (judged.response !== undefined) result.response = judged.response;
+        if (verdict?.status === 'invalid') result.acceptedIssues = verdict.failure.issues;
+        return result;
+      }
+      case 'retry':
+      case 'retry-other':
+        applyRetry(gate, decision);
+        if (decision.delayMs > 0 || signal?.aborted) await sleep(decision.delayMs, signal);
+        continue;
+      case 'fallback': {
+        const halt = (fields: Parameters<typeof stop>[2]) => {
+          const stopped = stop(attempt, judged.kind, fields);
+          stopped.events.forEach(report);
+          return failFastError(gate, attempt, stopped, gate.attempts);
+        };
+        if (!options.fallback) throw halt({ kind: decision.kind, label: 'a rule chose fallback but none is configured', phase: 'post-decide' });
+        try {
+          const value = await raceSignal(options.fallback(scopeOf(gate, attempt, gate.usage, signal, judged), gate.lastFailure), signal);
+          report(fallbackRecovered(gate, attempt));
+          return { value, via: 'fallback', attempts: gate.attempts, usage: gate.usage };
+        } catch (error) {
+          rethrowIfAborted(signal, error);
+          throw halt({ kind: 'fallback-failed', label: decision.kind, phase: 'post-decide', cause: error });
+        }
+      }
+      case 'fail-fast':
+        throw failFastError(gate, attempt, decision, gate.attempts);
+      default:
+        return unreachableDecision(decision);
+    }
   }
-}
-
-/** PreCheck (skipped without PreCheck rules), then the attempt. */
-function checkAndCall<TResponse, TValue>(run: GateRun<TResponse, TValue>, attempt: number): Promise<AttemptOutcome<TResponse, TValue>> {
-  if (run.preCheck.length === 0) return makeAttempt(run, attempt);
-  return preCheck(run, attempt).then(() => makeAttempt(run, attempt));
 }

@@ -23,10 +23,18 @@ export interface AttemptSummary {
 }
 
 /**
- * What rules see. Rebuilt for every attempt: PreCheck rules see it before the call (with the
- * previous attempt's facts), PostDecide rules after it.
+ * What a model call was for, as rules see it: the step's `final-answer` (a turn with no tool
+ * call), a `tool-call-turn`, or a `tool-arguments` re-ask of one tool call's arguments. Before a
+ * step's call answers (PreCheck), a step call reads `final-answer`.
  */
-export interface ReliabilityScope<TResponse = unknown> {
+export type AttemptPurpose = 'final-answer' | 'tool-call-turn' | 'tool-arguments';
+
+/**
+ * What rules see. Rebuilt for every attempt: PreCheck rules see it before the call (with the
+ * previous attempt's facts), PostDecide rules after it. `TValue` is the validated value's type:
+ * write a rule as `ReliabilityRule<ModelResponse, Refund>` to read `scope.value` typed.
+ */
+export interface ReliabilityScope<TResponse = unknown, TValue = unknown> {
   /** Which rule phase is evaluating. */
   readonly phase: 'pre-check' | 'post-decide';
   /** 1-based number of the attempt about to be made (pre-check) or just made (post-decide). */
@@ -35,6 +43,16 @@ export interface ReliabilityScope<TResponse = unknown> {
   readonly providerIndex: number;
   /** Number of providers `retry-other` can move through. */
   readonly providerCount: number;
+  /** What the attempt was for. */
+  readonly purpose: AttemptPurpose;
+  /** The tool call a `tool-arguments` re-ask is for. */
+  readonly toolCall?: { readonly id: string; readonly name: string };
+  /**
+   * The validated value of this attempt, when it passed validation (PostDecide only): the parsed
+   * output, or a tool call's arguments as the tool will receive them. A rule that decides `retry`
+   * on it (with `feedbackForLLM`) rejects it: see `docs/custom-rules.md`.
+   */
+  readonly value?: TValue;
   /** The response of this attempt, when the call answered. */
   readonly response?: TResponse;
   /** What the call threw, when it threw. */
@@ -45,7 +63,7 @@ export interface ReliabilityScope<TResponse = unknown> {
   readonly latencyMs: number;
   /** The validation failure of this attempt, if any. */
   readonly validationError?: ScopeValidationError;
-  /** Normalised issue-set signatures (sorted `path|kind` pairs) of every validation failure so far. */
+  /** Signatures of every validation failure so far (see `failureSignature`): equal signatures are the same mistake. */
   readonly validationErrorHistory: readonly string[];
   /** Every attempt made so far in this gate run, this one included once it has run. */
   readonly history: readonly AttemptSummary[];

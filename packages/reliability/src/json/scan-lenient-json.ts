@@ -22,8 +22,21 @@ export type LenientScan =
        */
       readonly signature: readonly string[];
       readonly maxDepth: number;
+      /**
+       * The value holds bare text where a value belongs (`{status: pending}`): each stands in the
+       * value as {@link BARE_MARK} then its text, for a schema to resolve (see `coerceToSchema`); without
+       * one, this is why the value cannot be used.
+       */
+      readonly bare?: { readonly message: string; readonly position: number };
     }
   | { readonly ok: false; readonly defect: JsonDefect; readonly message: string; readonly position: number };
+
+/**
+ * Prefix of a string that stands for bare text in the value (`pending` in `{status: pending}`): a
+ * private-use character, and bare text is only marked in a text that holds none, so a marked string
+ * is never one the model wrote.
+ */
+export const BARE_MARK = '\uE000';
 
 const VALUE = 0;
 const ARRAY_START = 1;
@@ -35,6 +48,12 @@ const DONE = 6;
 
 const numberPattern = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const wordPattern = /[A-Za-z_$][\w$]*/y;
+/** An unquoted numeric property name JavaScript keeps as written (`{5: "b"}` is `{"5": "b"}`). */
+const numericKeyPattern = /(?:0|[1-9]\d{0,14})(?![\w$.])/y;
+/** Bare text standing where a value belongs, up to the next delimiter on its line. */
+const barePattern = /[\p{L}_][^,\]}\n\r]*/uy;
+/** Bare words that mean something else in JavaScript or Python, never read as text. */
+const codeWords: ReadonlySet<string> = new Set(['undefined', 'NaN', 'Infinity', 'nil', 'NULL', 'Null', 'TRUE', 'FALSE']);
 const closers: Readonly<Record<string, string>> = { '"': '"', "'": "'", '\u201c': '\u201c\u201d', '\u201d': '\u201c\u201d', '\u2018': '\u2018\u2019', '\u2019': '\u2018\u2019' };
 const escapes: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', "'": "'" };
 const pythonLiterals: Readonly<Record<string, string>> = { True: 'true', False: 'false', None: 'null' };
@@ -78,11 +97,19 @@ class Scanner {
   lastValueEnd = 0;
   lastComma = -1;
   afterComma = false;
+  /** What the last value read was: the rule for a missing comma depends on it. */
+  lastKind: 'string' | 'number' | 'literal' | 'container' = 'container';
+  /** Where the last property name ended (a missing colon goes there). */
+  keyEnd = 0;
+  bare: { message: string; position: number } | undefined;
+  /** Bare text may be marked (the text holds no {@link BARE_MARK} of its own). */
+  readonly markable: boolean;
   index = 0;
   readonly length: number;
 
   constructor(readonly text: string) {
     this.length = text.length;
+    this.markable = !text.includes(BARE_MARK);
   }
 
   fail(defect: JsonDefect, message: string, position = this.index): Failure {
@@ -107,7 +134,7 @@ class Scanner {
         .join('');
       return this.fail('truncated', missing === '' ? 'the text ends before a value' : `the text ends before the value is complete: '${missing}' never closes it`, this.length);
     }
-    return { ok: true, repairs: this.repairs, edits: this.edits, signature: this.signature, maxDepth: this.maxDepth };
+    return { ok: true, repairs: this.repairs, edits: this.edits, signature: this.signature, maxDepth: this.maxDepth, ...(this.bare ? { bare: this.bare } : {}) };
   }
 
   step(char: string): Failure | undefined {
@@ -123,8 +150,11 @@ class Scanner {
         break;
       case ARRAY_START:
       case OBJECT_START:
-        if (char === ',') {
-          // One comma right after the opener: another comma or the closer after it is a missing value.
+        if (char === ',' && this.state === ARRAY_START) {
+          // "[, 2, 3]": the first item is missing, and dropping the comma would shift every item.
+          failure = this.fail('missing-value', "a value is missing before ',' (the array's first item)");
+        } else if (char === ',') {
+          // One comma right after '{': properties are named, so nothing shifts; another comma or the closer after it is a missing value.
           this.removeComma('leading-comma', this.index);
           this.index++;
           this.state = this.state === ARRAY_START ? VALUE : KEY;
@@ -142,6 +172,12 @@ class Scanner {
         if (char === ':') {
           this.index++;
           this.state = VALUE;
+        } else if (startsValue(char) && !/[\n\r]/.test(this.text.slice(this.keyEnd, this.index))) {
+          // '{"a" 2}': a name then a value on its line, nothing between them: the colon is the only reading.
+          this.repairs.add('missing-colon');
+          this.edits.push({ at: this.keyEnd, remove: 0, insert: ':' });
+          this.state = VALUE;
+          failure = this.readValue();
         } else failure = this.fail('missing-colon', `a ':' is missing after a property name, before ${shown(char)}`);
         break;
       case AFTER_VALUE:

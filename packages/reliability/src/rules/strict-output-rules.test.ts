@@ -3,7 +3,7 @@ import type { ReliabilityScope } from '../gate/scope';
 import { strictOutputRules } from './strict-output-rules';
 
 const scopeOf = (errorKind: ReliabilityScope['errorKind'], history: ReliabilityScope['history'] = []): ReliabilityScope =>
-  ({ phase: 'post-decide', attempt: 1, providerIndex: 0, providerCount: 1, errorKind, latencyMs: 0, validationErrorHistory: ['a|type'], history, usage: { step: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, run: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 } }, retries: 0 }) as ReliabilityScope;
+  ({ phase: 'post-decide', purpose: 'final-answer', attempt: 1, providerIndex: 0, providerCount: 1, errorKind, latencyMs: 0, validationErrorHistory: ['a|type'], history, usage: { step: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, run: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 } }, retries: 0 }) as ReliabilityScope;
 
 async function decide(rules: ReturnType<typeof strictOutputRules>, scope: ReliabilityScope) {
   for (const rule of rules) if (await rule.when(scope)) return rule.kind;

@@ -68,14 +68,3 @@ export function escapeControl(text: string): string {
 export function formatPath(path: IssuePath): string {
   return escapeControl(renderPath(path));
 }
-
-/**
- * A stable signature of an issue set: sorted `path|kind` pairs. Two attempts with the same
- * signature failed the same way, whatever the validator's wording or the values.
- */
-export function issueSignature(issues: readonly ValidationIssue[]): string {
-  return issues
-    .map((issue) => `${formatPath(issue.path)}|${issue.kind}`)
-    .sort()
-    .join(';');
-}

@@ -1,0 +1,35 @@
+import type { FailFastPhase } from '../errors/reliability-fail-fast-error';
+import type { GateEvent } from './gate-event';
+import type { GateFeedback } from './gate-options';
+
+/**
+ * What the policy decided after an attempt, with everything needed to carry it out. A loop
+ * switches on `type` exhaustively, so a new decision is a compile error until every loop handles
+ * it. `events` are what to report before acting (rule errors, `reliability.retry`, ...), in order.
+ */
+export type Decision =
+  /** Take the attempt's value (a valid value, or an invalid one a rule accepted with `ok`). */
+  | { readonly type: 'accept'; readonly events: readonly GateEvent[] }
+  /** Make another attempt on the same provider, after `delayMs`, carrying `feedback` when given. */
+  | { readonly type: 'retry'; readonly kind: string; readonly delayMs: number; readonly feedback?: GateFeedback; readonly events: readonly GateEvent[] }
+  /** Make another attempt on provider `provider` (an index into the failover list). */
+  | { readonly type: 'retry-other'; readonly kind: string; readonly provider: number; readonly delayMs: number; readonly feedback?: GateFeedback; readonly events: readonly GateEvent[] }
+  /** Stand in a degraded value (the caller's fallback); `kind` names the deciding rule. */
+  | { readonly type: 'fallback'; readonly kind: string; readonly events: readonly GateEvent[] }
+  /** Stop: a rule said so, a budget or cap ran out, or a rule or validator threw. */
+  | {
+      readonly type: 'fail-fast';
+      readonly kind: string;
+      readonly label?: string | undefined;
+      readonly phase: FailFastPhase;
+      readonly cause?: unknown;
+      readonly events: readonly GateEvent[];
+    };
+
+/** The decision types, for exhaustive switches. */
+export type DecisionType = Decision['type'];
+
+/** Fails to compile when a switch over {@link Decision} misses a case; throws if reached anyway. */
+export function unreachableDecision(decision: never): never {
+  throw new TypeError(`unhandled decision ${JSON.stringify((decision as { type?: unknown }).type)}`);
+}
