@@ -1,0 +1,138 @@
+import { APICallError, InvalidPromptError, NoContentGeneratedError, type LanguageModelV3CallOptions } from '@ai-sdk/provider';
+import { Agent, type AgentEvents, ReliabilityFailFastError, tool } from '@keel/core';
+import { Type } from '@sinclair/typebox';
+import { convertArrayToReadableStream, MockLanguageModelV3, MockProviderV3 } from 'ai/test';
+import { describe, expect, it } from 'vitest';
+import { AiSdkProviderError } from './ai-sdk-provider-error';
+import { fromAISDK } from './from-ai-sdk';
+import { specUsage, textResult, textStreamParts, toolCallResult } from './testing/mock-results';
+
+const Forecast = Type.Object({ city: Type.String(), celsius: Type.Number() }, { additionalProperties: false });
+const getWeather = tool({
+  name: 'get_weather',
+  description: 'Current temperature of a city',
+  input: Type.Object({ city: Type.String({ minLength: 1 }) }),
+  execute: async ({ city }) => (city === 'Paris' ? '18' : 'unknown'),
+});
+
+/** A mock model answering from a list, one result per call. */
+function mockModel(...results: (ReturnType<typeof textResult> | Error)[]) {
+  let index = 0;
+  return new MockLanguageModelV3({
+    provider: 'mock.chat',
+    modelId: 'mock-model-1',
+    doGenerate: async () => {
+      const next = results[index++];
+      if (next === undefined) throw new Error(`mock: no result for call ${index}`);
+      if (next instanceof Error) throw next;
+      return next;
+    },
+  });
+}
+
+const apiError = (statusCode: number, headers: Record<string, string> = {}, body = '{"error":{"message":"nope"}}') =>
+  new APICallError({ message: `HTTP ${statusCode}`, url: 'http://127.0.0.1/v1', requestBodyValues: { secret: 'prompt' }, statusCode, responseHeaders: headers, responseBody: body });
+
+type Recorded = { name: keyof AgentEvents; payload: Record<string, unknown> };
+function agentOn(model: MockLanguageModelV3) {
+  const events: Recorded[] = [];
+  let builder = Agent.create({ provider: fromAISDK(model), model: 'mock-model-1', maxSteps: 4 });
+  for (const name of ['model.error', 'reliability.retry', 'tool.retry'] as const) builder = builder.on(name, (payload) => void events.push({ name, payload: payload as unknown as Record<string, unknown> }));
+  return { builder, events };
+}
+
+describe('fromAISDK on the AI SDK mock model', () => {
+  it('runs an agent with a tool and an output schema: the tool call, its result sent back, the validated answer, usage with cache reads', async () => {
+    const model = mockModel(toolCallResult('get_weather', '{"city":"Paris"}'), textResult('{"city":"Paris","celsius":18}', specUsage(300, 12, 200)));
+    const result = await agentOn(model).builder.tool(getWeather).outputSchema(Forecast).build().run('Weather in Paris?');
+    expect(result.value).toEqual({ city: 'Paris', celsius: 18 });
+    expect(model.doGenerateCalls).toHaveLength(2);
+    const second = model.doGenerateCalls[1] as LanguageModelV3CallOptions;
+    expect(second.prompt.at(-2)).toEqual({ role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'call-1', toolName: 'get_weather', input: { city: 'Paris' } }] });
+    expect(second.prompt.at(-1)).toEqual({ role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call-1', toolName: 'get_weather', output: { type: 'text', value: '18' } }] });
+    expect(second.tools).toEqual([{ type: 'function', name: 'get_weather', description: 'Current temperature of a city', inputSchema: expect.objectContaining({ type: 'object' }) }]);
+    expect(second.toolChoice).toEqual({ type: 'auto' });
+    // 100 + 10 uncached on the tool turn; 300 of which 200 cached on the answer.
+    expect(result.usage).toMatchObject({ inputTokens: 200, cacheReadTokens: 200, outputTokens: 22, modelCalls: 2 });
+  });
+
+  it('a tool-argument re-ask forces the tool, with the feedback ephemeral', async () => {
+    const model = mockModel(toolCallResult('get_weather', '{"city":""}'), toolCallResult('get_weather', '{"city":"Paris"}', 'call-2'), textResult('{"city":"Paris","celsius":18}'));
+    const { builder, events } = agentOn(model);
+    const result = await builder.tool(getWeather).outputSchema(Forecast).build().run('Weather in Paris?');
+    expect(result.value).toEqual({ city: 'Paris', celsius: 18 });
+    expect(model.doGenerateCalls[1]?.toolChoice).toEqual({ type: 'tool', toolName: 'get_weather' });
+    expect(model.doGenerateCalls[2]?.toolChoice).toEqual({ type: 'auto' });
+    expect(events.filter((event) => event.name === 'tool.retry')).toHaveLength(1);
+    expect(result.toolCalls.map((call) => call.arguments)).toEqual([{ city: 'Paris' }]);
+  });
+
+  it('strict output recovers: an answer that fails the schema is re-asked and the second one is the value', async () => {
+    const model = mockModel(textResult('{"city":"Paris","celsius":"eighteen"}'), textResult('{"city":"Paris","celsius":18}'));
+    const result = await agentOn(model).builder.outputSchema(Forecast).build().run('Weather in Paris?');
+    expect(result.value).toEqual({ city: 'Paris', celsius: 18 });
+    expect(result.attempts.map((attempt) => attempt.errorKind)).toEqual(['schema-fail', 'ok']);
+    const retry = model.doGenerateCalls[1]?.prompt ?? [];
+    expect(retry.at(-1)?.role).toBe('user');
+    expect(JSON.stringify(retry.at(-1))).toContain('celsius');
+  });
+
+  it('a 429 with Retry-After waits in the gate and retries there; the adapter calls the model once per attempt', async () => {
+    const model = mockModel(apiError(429, { 'Retry-After': '0.02' }), textResult('{"city":"Paris","celsius":18}'));
+    const { builder, events } = agentOn(model);
+    const result = await builder.outputSchema(Forecast).build().run('Weather in Paris?');
+    expect(result.attempts.map((attempt) => attempt.errorKind)).toEqual(['rate-limit', 'ok']);
+    expect(events.filter((event) => event.name === 'reliability.retry').map((event) => event.payload.delayMs)).toEqual([20]);
+    expect(model.doGenerateCalls).toHaveLength(2);
+  });
+
+  it('a 400 is a typed bad-request, never retried', async () => {
+    const model = mockModel(apiError(400));
+    const error = await agentOn(model).builder.build().run('hi').catch((caught: unknown) => caught);
+    expect(ReliabilityFailFastError.isInstance(error) && error.errorKind).toBe('bad-request');
+    expect(model.doGenerateCalls).toHaveLength(1);
+  });
+
+  it('no content generated is a bad-response, retried', async () => {
+    const model = mockModel(new NoContentGeneratedError(), textResult('fine'));
+    const result = await agentOn(model).builder.build().run('hi');
+    expect(result.text).toBe('fine');
+    expect(result.attempts.map((attempt) => attempt.errorKind)).toEqual(['bad-response', 'ok']);
+  });
+
+  it('an invalid prompt (the provider package refusing the request) is a bad-request', async () => {
+    const provider = fromAISDK(mockModel(new InvalidPromptError({ prompt: [], message: 'system messages only first' })));
+    const error = await provider.generate({ model: 'mock-model-1', messages: [{ role: 'user', content: 'hi' }] }, {}).catch((caught: unknown) => caught);
+    expect(AiSdkProviderError.isInstance(error) && error.errorKind).toBe('bad-request');
+  });
+
+  it('streams text deltas and a finish part with the whole answer', async () => {
+    const model = new MockLanguageModelV3({ modelId: 'mock-model-1', doStream: { stream: convertArrayToReadableStream(textStreamParts(['{"city":', '"Paris","celsius":18}'])) } });
+    const agent = Agent.create({ provider: fromAISDK(model), model: 'mock-model-1' }).outputSchema(Forecast).build();
+    const stream = agent.stream('Weather?');
+    const result = await stream.result;
+    expect(result.value).toEqual({ city: 'Paris', celsius: 18 });
+  });
+
+  it('picks the model by the agent model id when given a provider', async () => {
+    const gemini = mockModel(textResult('from gemini'));
+    const other = mockModel(textResult('from other'));
+    const provider = fromAISDK(new MockProviderV3({ languageModels: { 'gemini-x': gemini, other } }));
+    const result = await Agent.create({ provider, model: 'other' }).build().run('hi');
+    expect(result.text).toBe('from other');
+    expect(gemini.doGenerateCalls).toHaveLength(0);
+  });
+
+  it('refuses a model id other than the wrapped model, before any call', async () => {
+    const model = mockModel(textResult('unused'));
+    const error = await Agent.create({ provider: fromAISDK(model), model: 'gpt-typo' }).build().run('hi').catch((caught: unknown) => caught);
+    expect(ReliabilityFailFastError.isInstance(error) && error.errorKind).toBe('bad-request');
+    expect(String((error as Error).message)).toContain('mock-model-1');
+    expect(model.doGenerateCalls).toHaveLength(0);
+  });
+
+  it('refuses models of another spec version with what to install', () => {
+    expect(() => fromAISDK({ specificationVersion: 'v2', doGenerate: () => undefined } as never)).toThrow(/spec v2.*AI SDK 6/);
+    expect(() => fromAISDK({ specificationVersion: 'v4', doGenerate: () => undefined } as never)).toThrow(/spec v4.*spec v3/);
+  });
+});
