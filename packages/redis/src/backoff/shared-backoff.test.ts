@@ -121,4 +121,39 @@ describe('sharedBackoff', () => {
       await server.restart();
     }
   });
+
+  it('caps what one absurd Retry-After sets: a year-long header stalls the fleet for maxBackoffMs at most', async () => {
+    const hit = worker((_request, call) => (call === 1 ? rateLimited(365 * 24 * 3_600_000) : 'recovered'));
+    const year = 365 * 24 * 3_600_000;
+    await hit.backoff.report({
+      runId: 'r', step: 1, timestamp: 0, attempt: 1, purpose: 'step', provider: 'p', model: 'm',
+      errorKind: 'rate-limit', errorName: 'E', message: 'm', latencyMs: 1, retryAfterMs: year,
+    });
+    const ttl = await client().pttl('provider:acme');
+    expect(ttl).toBeGreaterThan(25_000);
+    expect(ttl).toBeLessThanOrEqual(30_000);
+    await hit.backoff.backOff(Number.POSITIVE_INFINITY);
+    expect(await client().pttl('provider:acme')).toBeLessThanOrEqual(30_000);
+    // A configured cap holds as well.
+    const short = sharedBackoff({ redis: client(), key: 'provider:short', maxBackoffMs: 500 });
+    await short.backOff(year);
+    expect(await short.remaining()).toBeLessThanOrEqual(500);
+  });
+
+  it('cuts down a key that already lives longer than the cap (set by hand, or before the cap), so restarting workers is not needed', async () => {
+    const redis = client();
+    await redis.set('provider:acme', 'x', 'PX', 365 * 24 * 3_600_000);
+    await redis.set('provider:forever', 'x');
+    const backoff = sharedBackoff({ redis, key: 'provider:acme', maxBackoffMs: 300 });
+    expect(await backoff.remaining()).toBe(300);
+    expect(await redis.pttl('provider:acme')).toBeLessThanOrEqual(300);
+    expect(await sharedBackoff({ redis, key: 'provider:forever', maxBackoffMs: 300 }).remaining()).toBe(300);
+    // A run waits the capped time, not a year.
+    const agent = Agent.create({ provider: scriptedModel('fine'), model: 'm' }).use(backoff).build();
+    const started = Date.now();
+    await expect(agent.run('go')).resolves.toMatchObject({ text: 'fine' });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(() => sharedBackoff({ redis, maxBackoffMs: 0 })).toThrow(TypeError);
+  });
 });
+

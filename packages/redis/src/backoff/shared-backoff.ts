@@ -16,6 +16,12 @@ export interface SharedBackoffOptions {
   readonly key?: string;
   /** Failures whose Retry-After the fleet honours. Default `rate-limit` and `overloaded`. */
   readonly kinds?: readonly ErrorKind[];
+  /**
+   * Longest backoff the fleet takes from one Retry-After, in milliseconds: a longer header (a
+   * year-long date from a gateway, say) sets the key for this long only. Default 30 000, the
+   * agent's default `maxRetryAfterMs`; keep it at or below your agents' `maxRetryAfterMs`.
+   */
+  readonly maxBackoffMs?: number;
   /** Longest wait for one Redis call. Default 500. */
   readonly timeoutMs?: number;
   /** Told about every Redis failure; the backoff then fails open (calls go ahead). */
@@ -36,7 +42,7 @@ export interface SharedBackoff extends Extension {
   readonly preCheck: PreCheckRule<ModelResponse>;
   /** A `model.error` listener: a rate-limit or overload with a Retry-After makes the whole fleet back off. */
   readonly report: (event: AgentEvents['model.error']) => Promise<void>;
-  /** Makes the fleet wait `ms` milliseconds (never shortens a longer wait already set). */
+  /** Makes the fleet wait `ms` milliseconds, at most `maxBackoffMs` (never shortens a longer wait already set). */
   backOff(ms: number): Promise<void>;
   /** Milliseconds the fleet still waits (0 when none). */
   remaining(signal?: AbortSignal): Promise<number>;
@@ -49,15 +55,17 @@ const MIN_WAIT_MS = 10;
  * A backoff shared by every worker using one provider account. When any worker gets a rate-limit
  * or overloaded answer with a Retry-After, a Redis key is set with that millisecond TTL (only ever
  * extended); before each call every worker reads the key's TTL and waits it out, so the fleet
- * backs off together instead of stampeding. The wait obeys the run's signal and is capped by the
+ * backs off together instead of stampeding. The key never lives longer than `maxBackoffMs`
+ * (default 30 s), whatever a header says; the wait obeys the run's signal and is capped by the
  * agent's `maxRetryAfterMs`. When Redis is unreachable it fails open: calls go ahead, `onError`
  * is told, and no Redis call waits longer than `timeoutMs`.
  *
  * Attach it with `Agent.create(…).use(backoff)`, before any budget.
  */
 export function sharedBackoff(options: SharedBackoffOptions): SharedBackoff {
-  const { redis, key = 'keel:backoff', kinds = DEFAULT_KINDS, timeoutMs = 500, onError } = options;
+  const { redis, key = 'keel:backoff', kinds = DEFAULT_KINDS, maxBackoffMs = 30_000, timeoutMs = 500, onError } = options;
   if (typeof key !== 'string' || key === '') throw new TypeError('sharedBackoff: key must be a non-empty string');
+  if (!Number.isSafeInteger(maxBackoffMs) || maxBackoffMs < 1) throw new TypeError(`sharedBackoff: maxBackoffMs must be a whole number >= 1, got ${maxBackoffMs}`);
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new TypeError(`sharedBackoff: timeoutMs must be a finite number > 0, got ${timeoutMs}`);
   const reportUnavailable = (error: unknown) => {
     // An abort is the run's to report: the attempt that follows sees the signal and stops.
@@ -70,11 +78,13 @@ export function sharedBackoff(options: SharedBackoffOptions): SharedBackoff {
     }
   };
 
-  const remaining = async (signal?: AbortSignal) => Number(await boundedCall(() => remainingScript.run(redis, [key], []), { operation: 'shared-backoff read', timeoutMs, signal }));
+  const remaining = async (signal?: AbortSignal) => Number(await boundedCall(() => remainingScript.run(redis, [key], [maxBackoffMs]), { operation: 'shared-backoff read', timeoutMs, signal }));
 
   const backOff = async (ms: number) => {
-    if (!Number.isFinite(ms) || ms <= 0) return;
-    await boundedCall(() => extendScript.run(redis, [key], [Math.ceil(ms), Date.now() + Math.ceil(ms)]), { operation: 'shared-backoff write', timeoutMs });
+    if (typeof ms !== 'number' || Number.isNaN(ms) || ms <= 0) return;
+    // A Retry-After is outside input: capped before it becomes a TTL.
+    const capped = Math.min(Math.ceil(ms), maxBackoffMs);
+    await boundedCall(() => extendScript.run(redis, [key], [capped, Date.now() + capped, maxBackoffMs]), { operation: 'shared-backoff write', timeoutMs });
   };
 
   const preCheck: PreCheckRule<ModelResponse> = {

@@ -2,6 +2,7 @@ import { Agent } from '@keel/core';
 import { scriptedModel } from '@keel/core/test';
 import { ReliabilityFailFastError, tokenBudget } from '@keel/reliability';
 import { describe, expect, it, vi } from 'vitest';
+import { RedisKeyError } from '../errors/redis-key-error';
 import { RedisUnavailableError } from '../errors/redis-unavailable-error';
 import { useRedisServer } from '../testing/use-redis-server';
 import { startWorkerProcess } from '../testing/worker-process';
@@ -107,7 +108,7 @@ describe('sharedBudget', () => {
   }, 90_000);
 
   it('fails closed when Redis is down (typed error reported, no hang), or open when asked', async () => {
-    const errors: RedisUnavailableError[] = [];
+    const errors: (RedisUnavailableError | RedisKeyError)[] = [];
     const redis = client({ maxRetriesPerRequest: null, retryStrategy: () => 50 });
     await redis.ping();
     const closed = sharedBudget({ redis, key: 'down', limit: { tokens: 1_000 }, timeoutMs: 200, onError: (error) => errors.push(error) });
@@ -132,4 +133,35 @@ describe('sharedBudget', () => {
     await open.settled();
     expect((await open.spent()).tokens).toBe(200);
   });
+
+  it('a budget key holding something else refuses calls (whatever whenUnavailable says) and names the key; it is never read as 0', async () => {
+    const redis = client();
+    const errors: unknown[] = [];
+    for (const corrupt of [() => redis.set('tenant:bad', 'x'), () => redis.hset('tenant:bad', 'tokens', 'lots')]) {
+      await redis.del('tenant:bad');
+      await corrupt();
+      const budget = sharedBudget({ redis, key: 'tenant:bad', limit: { tokens: 1_000 }, whenUnavailable: 'open', onError: (error) => errors.push(error) });
+      const fine = scriptedModel('fine');
+      const agent = Agent.create({ provider: fine, model: 'm' }).use(budget).build();
+      await expect(agent.run('go')).rejects.toMatchObject({ name: 'ReliabilityFailFastError', kind: 'shared-budget-unavailable' });
+      expect(fine.calls).toBe(0);
+    }
+    expect(errors).toHaveLength(2);
+    for (const error of errors) expect(RedisKeyError.isInstance(error) && error.key).toBe('tenant:bad');
+  });
+
+  it('an absurd usage or price spends the budget instead of breaking the debit', async () => {
+    const redis = client();
+    const errors: unknown[] = [];
+    const budget = sharedBudget({ redis, key: 'tenant:huge', limit: { usd: 1_000, tokens: 1e12 }, onError: (error) => errors.push(error) });
+    const base = { runId: 'r', step: 1, timestamp: 0, attempt: 1, purpose: 'step' as const, provider: 'p', model: 'm', finishReason: 'stop' as const, latencyMs: 1, toolCalls: 0 };
+    await budget.debit({ ...base, inputTokens: Number.MAX_SAFE_INTEGER, outputTokens: Number.MAX_SAFE_INTEGER, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 1e300 });
+    await budget.debit({ ...base, inputTokens: 10, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 1 });
+    await budget.settled();
+    expect(errors).toEqual([]);
+    const spent = await budget.spent();
+    expect(spent.usd).toBeGreaterThan(1_000);
+    expect(spent.tokens).toBeGreaterThan(1e12);
+  });
 });
+

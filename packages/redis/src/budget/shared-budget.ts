@@ -1,5 +1,6 @@
 import type { AgentEvents, Extension, ModelResponse } from '@keel/core';
 import { AbortedError, type PreCheckRule, type ReliabilityScope } from '@keel/reliability';
+import { RedisKeyError } from '../errors/redis-key-error';
 import { RedisUnavailableError } from '../errors/redis-unavailable-error';
 import { boundedCall } from '../redis/bounded-call';
 import type { RedisClient } from '../redis/redis-client';
@@ -30,8 +31,12 @@ export interface SharedBudgetOptions {
   readonly whenUnavailable?: 'closed' | 'open';
   /** Longest wait for one Redis call. Default 1 000. */
   readonly timeoutMs?: number;
-  /** Told about every Redis failure (a read before a call, a debit after one). */
-  readonly onError?: (error: RedisUnavailableError) => void;
+  /**
+   * Told about every Redis failure (a read before a call, a debit after one): Redis unreachable,
+   * or the budget key holding something else than a budget (`RedisKeyError`; calls are then
+   * refused, whatever `whenUnavailable` says).
+   */
+  readonly onError?: (error: RedisUnavailableError | RedisKeyError) => void;
 }
 
 /** What a shared budget has spent in its current window. */
@@ -60,7 +65,13 @@ export interface SharedBudget extends Extension {
 }
 
 const NANO = 1e9;
-const toNano = (usd: number) => Math.round(usd * NANO);
+/**
+ * A debit as Redis stores it: a whole number no larger than `Number.MAX_SAFE_INTEGER` (about 9
+ * million dollars in nano-dollars), so an absurd usage or price spends the budget instead of
+ * failing the `HINCRBY` and being owed for ever.
+ */
+const whole = (value: number) => (Number.isFinite(value) && value > 0 ? Math.min(Math.round(value), Number.MAX_SAFE_INTEGER) : value > 0 ? Number.MAX_SAFE_INTEGER : 0);
+const toNano = (usd: number) => whole(usd * NANO);
 
 /**
  * One budget for a fleet of workers, kept in Redis. Every model call that answers is debited
@@ -90,7 +101,7 @@ export function sharedBudget(options: SharedBudgetOptions): SharedBudget {
 
   const windowKey = () => (window > 0 ? `${key}:${Math.floor(Date.now() / window)}` : key);
   const report = (error: unknown) => {
-    if (RedisUnavailableError.isInstance(error)) {
+    if (RedisUnavailableError.isInstance(error) || RedisKeyError.isInstance(error)) {
       try {
         onError?.(error);
       } catch {
@@ -114,7 +125,7 @@ export function sharedBudget(options: SharedBudgetOptions): SharedBudget {
   };
 
   const store = (nanoUsd: number, tokens: number): Promise<void> => {
-    const owed = { nanoUsd: nanoUsd + unsynced.nanoUsd, tokens: tokens + unsynced.tokens };
+    const owed = { nanoUsd: whole(nanoUsd + unsynced.nanoUsd), tokens: whole(tokens + unsynced.tokens) };
     unsynced = { nanoUsd: 0, tokens: 0 };
     // Window keys live two windows, so a late debit still finds its window's key.
     const sent = debitScript.run(redis, [windowKey()], [owed.nanoUsd, owed.tokens, window * 2]).then(
@@ -144,6 +155,11 @@ export function sharedBudget(options: SharedBudgetOptions): SharedBudget {
       } catch (error) {
         // An abort is the run's to report: the attempt that follows sees the signal and stops.
         if (AbortedError.isInstance(error)) return false;
+        // A key that is not a budget cannot say what was spent: refused, whatever whenUnavailable says.
+        if (RedisKeyError.isInstance(error)) {
+          report(error);
+          return true;
+        }
         if (!RedisUnavailableError.isInstance(error)) throw error;
         report(error);
         return whenUnavailable === 'closed';
@@ -162,7 +178,7 @@ export function sharedBudget(options: SharedBudgetOptions): SharedBudget {
 
   const preCheck = Object.freeze([unavailableRule, spentRule]);
   const debit: SharedBudget['debit'] = (event) => {
-    const tokens = event.inputTokens + event.outputTokens + event.cacheReadTokens + event.cacheWriteTokens;
+    const tokens = whole(event.inputTokens + event.outputTokens + event.cacheReadTokens + event.cacheWriteTokens);
     const stored = store(toNano(event.costUsd ?? 0), tokens).finally(() => pending.delete(stored));
     pending.add(stored);
     if (limit.usd !== undefined && event.costUsd === undefined) {

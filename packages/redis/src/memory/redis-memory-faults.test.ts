@@ -8,12 +8,12 @@ import { useRedisServer } from '../testing/use-redis-server';
 import { redisMemory } from './redis-memory';
 
 const { server, client } = useRedisServer();
-/** A tool input that takes no arguments (a plain JSON Schema). */
-const EMPTY = { type: 'object', properties: {} } as const;
+/** A tool input that takes no arguments. */
+const EMPTY = { parse: (): Record<string, never> => ({}) };
 
 const echoModel = (delayMs = 0) =>
   scriptedModel((request) => {
-    const last = request.messages.findLast((message) => message.role === 'user');
+    const last = [...request.messages].reverse().find((message) => message.role === 'user');
     return { text: `answer to ${typeof last?.content === 'string' ? last.content : '?'}`, delayMs };
   });
 
