@@ -115,7 +115,8 @@ function isAbortLike(error: unknown): boolean {
  *   retry (409) makes it a `server-error`;
  * - `APICallError` with a 2xx status (a body that did not parse) and the AI SDK's response errors
  *   (no content, invalid response data, empty body, JSON parse, type validation): `bad-response`;
- * - `APICallError` without a status (no response): `network`, or `timeout` for `ETIMEDOUT`;
+ * - `APICallError` without a status (no response), or whose body broke off (a socket error under
+ *   a 200 stream): `network`, or `timeout` for `ETIMEDOUT`;
  * - invalid prompt or argument, unsupported functionality, unknown model: `bad-request`; a missing
  *   API key: `auth`; vendor error objects of a stream by their `type` or `status`.
  * Never the AI SDK's error object as cause: its request body and headers stay out.
@@ -150,6 +151,11 @@ export function mapAiSdkError(error: unknown, context: MapErrorContext): AiSdkPr
     const status = field(error, 'statusCode');
     const headers = field(error, 'responseHeaders');
     const isRetryable = field(error, 'isRetryable') === true;
+    // A body cut off mid-way (the socket closed under a 200 stream) is the connection's fault.
+    const causeKind = socketKindOf(field(error, 'cause'));
+    if (causeKind !== undefined && (typeof status !== 'number' || status < 300)) {
+      return make(causeKind, causeKind === 'timeout' ? 'the request timed out' : 'the connection failed', typeof status === 'number' ? { status, headers } : {});
+    }
     if (typeof status === 'number' && status >= 200 && status < 300) {
       return make('bad-response', `the response (HTTP ${status}) could not be read`, { status, headers });
     }
@@ -159,8 +165,6 @@ export function mapAiSdkError(error: unknown, context: MapErrorContext): AiSdkPr
       const retryAfterMs = retryAfterFromHeaders(headers as Record<string, string> | undefined) ?? retryAfterFromGoogleBody(field(error, 'responseBody'));
       return make(kind, `HTTP ${status} (${kind})`, { status, headers, retryable: isRetryable, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
     }
-    const socketKind = socketKindOf(field(error, 'cause'));
-    if (socketKind !== undefined) return make(socketKind, socketKind === 'timeout' ? 'the request timed out' : 'the connection failed');
     return make(isRetryable ? 'network' : 'unknown', isRetryable ? 'no response' : 'the request failed');
   }
 

@@ -19,6 +19,18 @@ export interface StreamContext {
 /** Read afresh each time: the signal may abort while a read is pending. */
 const isAborted = (signal: AbortSignal | undefined): boolean => signal?.aborted === true;
 
+/**
+ * A finish part the provider package made up at the end of a stream that never told why it
+ * finished: finish reason `other` with no raw reason and no token count at all. `@ai-sdk/google`
+ * emits one when the body ends cleanly but early; it is a dropped stream, not a short answer.
+ */
+function isCutShort(fields: Record<string, unknown>): boolean {
+  const reason = fields.finishReason as { unified?: unknown; raw?: unknown } | undefined;
+  if (typeof reason !== 'object' || reason === null || reason.unified !== 'other' || reason.raw !== undefined) return false;
+  const usage = fields.usage as { inputTokens?: { total?: unknown }; outputTokens?: { total?: unknown } } | undefined;
+  return typeof usage?.inputTokens?.total !== 'number' && typeof usage?.outputTokens?.total !== 'number';
+}
+
 type Slot = { readonly kind: 'text'; text: string } | { readonly kind: 'tool'; call: ToolCallPart };
 
 /**
@@ -28,8 +40,9 @@ type Slot = { readonly kind: 'text'; text: string } | { readonly kind: 'tool'; c
  * text), and `finish` with the whole response once the spec's `finish` part arrives. Reading stops
  * there, and the stream is cancelled whenever Keel stops reading (a finish, an error, an abort or
  * a consumer that leaves early), so the connection is let go at once. An `error` part throws the
- * mapped error; a stream that ends without `finish` throws a `network` error (a dropped stream
- * never ends as a short answer); an aborted signal ends the read with an `aborted` error even when
+ * mapped error; a stream that ends without `finish`, or with a finish that gives neither a raw
+ * reason nor any usage (what a provider package emits when the body ended early), throws a
+ * `network` error (a dropped stream never ends as a short answer); an aborted signal ends the read with an `aborted` error even when
  * the model ignores the signal.
  */
 export async function* mapStream(stream: ReadableStream<unknown>, context: StreamContext): AsyncGenerator<ModelStreamPart, void, undefined> {
@@ -100,6 +113,7 @@ export async function* mapStream(stream: ReadableStream<unknown>, context: Strea
         case 'error':
           throw mapAiSdkError(fields.error, context);
         case 'finish': {
+          if (isCutShort(fields)) throw new AiSdkProviderError({ message: `${provider}: the stream ended before the provider said why it finished (no finish reason, no usage): the connection ended early`, errorKind: 'network', provider });
           const content = slots.flatMap((slot): (TextPart | ToolCallPart)[] => (slot.kind === 'tool' ? [slot.call] : slot.text === '' ? [] : [{ type: 'text', text: slot.text }]));
           yield {
             type: 'finish',
