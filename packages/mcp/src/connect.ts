@@ -1,0 +1,135 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { reduceError } from '@keel/core/internal';
+import { McpConnectionError } from './errors/mcp-connection-error';
+import type { McpHttpSource, McpSource, McpStdioSource, McpTransportKind } from './mcp-source';
+
+/** A connected client, and whether this package made it (and so closes it). */
+export interface Connection {
+  readonly client: Client;
+  readonly owned: boolean;
+  readonly kind: McpTransportKind;
+  /** Ends the session (HTTP: asks the server to drop it) and the transport (stdio: the child process). */
+  close(): Promise<void>;
+}
+
+/** What `connect` needs besides the source. */
+export interface ConnectOptions {
+  readonly clientInfo: { readonly name: string; readonly version: string };
+  /** For errors: the server's name when the caller gave one. */
+  readonly label: string | undefined;
+  /** Bounds the handshake, so a command that is no MCP server cannot hang `mcpTools()`. */
+  readonly timeoutMs: number;
+}
+
+/** True for an SDK client (or anything that speaks like one). */
+export function isClient(source: McpSource): source is Client {
+  const candidate = source as Partial<Client>;
+  return typeof candidate.callTool === 'function' && typeof candidate.listTools === 'function';
+}
+
+function isStdio(source: McpSource): source is McpStdioSource {
+  return typeof (source as Partial<McpStdioSource>).command === 'string';
+}
+
+function isHttp(source: McpSource): source is McpHttpSource {
+  const url = (source as Partial<McpHttpSource>).url;
+  return typeof url === 'string' || url instanceof URL;
+}
+
+function connectFailed(label: string, what: string, cause: unknown): McpConnectionError {
+  return new McpConnectionError({ server: label, failure: 'connect-failed', message: `Could not connect to the MCP server ${label} (${what}): ${reduceError(cause).message}`, cause });
+}
+
+async function closeQuietly(client: Client): Promise<void> {
+  try {
+    await client.close();
+  } catch {
+    // Closing after a failed connect: nothing left to report.
+  }
+}
+
+async function connectStdio(source: McpStdioSource, options: ConnectOptions): Promise<Connection> {
+  const label = options.label ?? source.command;
+  const transport = new StdioClientTransport({
+    command: source.command,
+    args: [...(source.args ?? [])],
+    ...(source.env === undefined ? {} : { env: { ...source.env } }),
+    ...(source.cwd === undefined ? {} : { cwd: source.cwd }),
+    stderr: source.stderr ?? 'inherit',
+  });
+  const client = new Client(options.clientInfo);
+  try {
+    await client.connect(transport, { timeout: options.timeoutMs });
+  } catch (error) {
+    await closeQuietly(client);
+    throw connectFailed(label, `command ${JSON.stringify(source.command)}`, error);
+  }
+  return { client, owned: true, kind: 'stdio', close: () => client.close() };
+}
+
+/** A 4xx answer to the first Streamable HTTP request: the server may speak only HTTP+SSE. */
+function refusedStreamableHttp(error: unknown): boolean {
+  return error instanceof StreamableHTTPError && error.code !== undefined && error.code >= 400 && error.code < 500 && error.code !== 401 && error.code !== 403;
+}
+
+async function connectHttp(source: McpHttpSource, options: ConnectOptions): Promise<Connection> {
+  let url: URL;
+  try {
+    url = new URL(source.url);
+  } catch (error) {
+    throw connectFailed(options.label ?? 'at the given URL', 'the URL does not parse', error);
+  }
+  // The label never shows the URL's query or credentials, which may hold a token.
+  const label = options.label ?? `${url.protocol}//${url.host}${url.pathname}`;
+  const requestInit: RequestInit = source.headers === undefined ? {} : { headers: { ...source.headers } };
+  const streamable = new StreamableHTTPClientTransport(url, { requestInit });
+  const client = new Client(options.clientInfo);
+  try {
+    await client.connect(streamable, { timeout: options.timeoutMs });
+    return {
+      client,
+      owned: true,
+      kind: 'streamable-http',
+      async close() {
+        // Ask the server to drop the session; a server that cannot is no reason to keep the transport.
+        await streamable.terminateSession().catch(() => undefined);
+        await client.close();
+      },
+    };
+  } catch (error) {
+    await closeQuietly(client);
+    if (source.sseFallback === false || !refusedStreamableHttp(error)) throw connectFailed(label, 'Streamable HTTP', error);
+    const sse = new SSEClientTransport(url, { requestInit });
+    const sseClient = new Client(options.clientInfo);
+    try {
+      await sseClient.connect(sse, { timeout: options.timeoutMs });
+    } catch (sseError) {
+      await closeQuietly(sseClient);
+      throw connectFailed(label, `Streamable HTTP refused (${reduceError(error).message}), then HTTP+SSE`, sseError);
+    }
+    return { client: sseClient, owned: true, kind: 'sse', close: () => sseClient.close() };
+  }
+}
+
+/**
+ * Connects to an MCP server: spawns a command (stdio), or opens an HTTP session (Streamable
+ * HTTP, else HTTP+SSE), or takes a client already connected.
+ * @throws {McpConnectionError} `connect-failed`, naming the server.
+ */
+export async function connect(source: McpSource, options: ConnectOptions): Promise<Connection> {
+  if (typeof source !== 'object' || source === null) {
+    throw connectFailed(options.label ?? 'given', 'no source', new TypeError('mcpTools() takes { command }, { url } or a connected MCP SDK Client'));
+  }
+  if (isClient(source)) {
+    if (source.getServerVersion() === undefined) {
+      throw connectFailed(options.label ?? 'given', 'an SDK Client', new Error('the Client is not connected: await client.connect(transport) first'));
+    }
+    return { client: source, owned: false, kind: 'client', close: async () => undefined };
+  }
+  if (isStdio(source)) return connectStdio(source, options);
+  if (isHttp(source)) return connectHttp(source, options);
+  throw connectFailed(options.label ?? 'given', 'no source', new TypeError('mcpTools() takes { command }, { url } or a connected MCP SDK Client'));
+}

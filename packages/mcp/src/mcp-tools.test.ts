@@ -1,0 +1,208 @@
+import { Agent } from '@keel/core';
+import { scriptedModel } from '@keel/core/test';
+import { afterEach, describe, expect, it } from 'vitest';
+import { McpConnectionError } from './errors/mcp-connection-error';
+import { McpToolCallError } from './errors/mcp-tool-call-error';
+import { type McpTools, mcpTools } from './mcp-tools';
+import { context, eventually, serverLog, stdioServer, toolNamed } from './testing/helpers';
+
+const open: McpTools[] = [];
+async function connectStdio(options: Parameters<typeof mcpTools>[1] = {}): Promise<McpTools> {
+  const mcp = await mcpTools(stdioServer, options);
+  open.push(mcp);
+  return mcp;
+}
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((mcp) => mcp.close()));
+});
+
+describe('mcpTools over stdio (a child process)', () => {
+  it('lists the server tools as Keel tools whose input schema is the server JSON Schema', async () => {
+    const mcp = await connectStdio();
+    expect(mcp.server).toBe('keel-test');
+    expect(mcp.transport).toBe('stdio');
+    expect(mcp.tools.map((tool) => tool.name).sort()).toEqual(['add', 'crash', 'disable_extra', 'enable_extra', 'fail', 'log', 'media', 'slow', 'weather']);
+    const add = toolNamed(mcp.tools, 'add');
+    expect(add.description).toBe('Adds two whole numbers.');
+    expect(add.specification.inputSchema).toMatchObject({ type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } }, required: ['a', 'b'] });
+    expect(add.specification.inputSchema).not.toHaveProperty('$schema');
+  });
+
+  it('re-asks bad arguments with the tool forced, and runs the corrected call once on the server', async () => {
+    const mcp = await connectStdio();
+    const model = scriptedModel([
+      { toolCalls: [{ id: 'call-1', name: 'add', arguments: { a: 'two', b: 3 } }] },
+      { toolCalls: [{ id: 'call-1', name: 'add', arguments: { a: 2, b: 3 } }] },
+      'The sum is 5.',
+    ]);
+    const agent = Agent.create({ provider: model, model: 'scripted' }).tools(mcp.tools).build();
+    const retries: string[] = [];
+    agent.on('tool.retry', (event) => retries.push(event.feedback));
+    const result = await agent.run('What is 2 + 3?');
+
+    expect(result.text).toBe('The sum is 5.');
+    expect(retries).toHaveLength(1);
+    expect(retries[0]).toContain('a');
+    // The re-ask forced the tool.
+    expect(model.requests[1]?.toolChoice).toEqual({ type: 'tool', name: 'add' });
+    // One record of the logical call, with the arguments that ran.
+    expect(result.toolCalls).toHaveLength(1);
+    expect(result.toolCalls[0]).toMatchObject({ name: 'add', arguments: { a: 2, b: 3 }, output: '5', isError: false });
+    // The server ran the call once, with the corrected arguments: the bad ones never reached it.
+    expect((await serverLog(mcp.tools)).filter((line) => line.startsWith('call add'))).toEqual(['call add {"a":2,"b":3}']);
+  });
+
+  it('coerces a lossless mistake ("2" for 2) without a re-ask and sends the coerced value', async () => {
+    const mcp = await connectStdio();
+    const model = scriptedModel([{ toolCalls: [{ name: 'add', arguments: { a: '2', b: 3 } }] }, 'done']);
+    const result = await Agent.create({ provider: model, model: 'scripted' }).tools(mcp.tools).build().run('add');
+    expect(model.calls).toBe(2);
+    expect(result.toolCalls[0]).toMatchObject({ arguments: { a: 2, b: 3 }, output: '5' });
+    expect(await serverLog(mcp.tools)).toContain('call add {"a":2,"b":3}');
+  });
+
+  it('runs guards on every retry input, so a re-asked call a guard refuses never reaches the server', async () => {
+    const mcp = await connectStdio({ guards: [(_tool, args) => ((args as { a?: unknown }).a === 666 ? { code: 'forbidden-number', message: 'not that number' } : undefined)] });
+    const model = scriptedModel([
+      { toolCalls: [{ id: 'c', name: 'add', arguments: { a: 'x', b: 1 } }] },
+      { toolCalls: [{ id: 'c', name: 'add', arguments: { a: 666, b: 1 } }] },
+      'gave up',
+    ]);
+    const result = await Agent.create({ provider: model, model: 'scripted' }).tools(mcp.tools).build().run('add');
+    expect(result.toolCalls[0]).toMatchObject({ isError: true, errorCode: 'forbidden-number' });
+    expect((await serverLog(mcp.tools)).filter((line) => line.startsWith('call add'))).toEqual([]);
+  });
+
+  it('turns an isError result into an error result the model reads, with the server text', async () => {
+    const mcp = await connectStdio();
+    const model = scriptedModel([{ toolCalls: [{ name: 'fail', arguments: { reason: 'disk full' } }] }, 'sorry']);
+    const ends: { isError: boolean; errorCode?: string }[] = [];
+    const agent = Agent.create({ provider: model, model: 'scripted' }).tools(mcp.tools).build();
+    agent.on('tool.end', (event) => ends.push(event));
+    const result = await agent.run('do it');
+    expect(result.toolCalls[0]).toMatchObject({ isError: true, errorCode: 'tool-error' });
+    expect(result.toolCalls[0]?.output).toContain('could not do it: disk full');
+    expect(ends[0]).toMatchObject({ isError: true, errorCode: 'tool-error' });
+    await expect(toolNamed(mcp.tools, 'fail').execute({ reason: 'x' }, context())).rejects.toSatisfy(McpToolCallError.isInstance);
+  });
+
+  it('maps structured content and every kind of content to text, describing what it cannot show', async () => {
+    const mcp = await connectStdio();
+    // The structured content is already in the text block: not repeated.
+    expect(await toolNamed(mcp.tools, 'weather').execute({ city: 'Oslo' }, context())).toBe('{"city":"Oslo","celsius":21}');
+    const media = String(await toolNamed(mcp.tools, 'media').execute({}, context()));
+    expect(media.split('\n\n')).toEqual([
+      'a chart follows',
+      '[image: image/png, 70 bytes, not shown]',
+      '[audio: audio/wav, 4 bytes, not shown]',
+      '[resource file:///notes.txt, text/plain]\nthe notes',
+      '[resource file:///data.bin, application/octet-stream, 4 bytes of binary data, not shown]',
+      '[resource link report <file:///report.pdf>, application/pdf: the full report]',
+      '{"rows":3}',
+    ]);
+  });
+
+  it('a crash mid-call is a typed error result and a server.closed event, not a hang; later calls fail at once', async () => {
+    const mcp = await connectStdio();
+    const closed: McpConnectionError[] = [];
+    mcp.on('server.closed', (event) => closed.push(event.error));
+    const model = scriptedModel([{ toolCalls: [{ name: 'crash', arguments: {} }] }, { toolCalls: [{ name: 'add', arguments: { a: 1, b: 2 } }] }, 'the server is gone']);
+    const result = await Agent.create({ provider: model, model: 'scripted' }).tools(mcp.tools).build().run('crash it');
+    expect(result.text).toBe('the server is gone');
+    expect(result.toolCalls.map((call) => [call.name, call.isError, call.errorCode])).toEqual([
+      ['crash', true, 'tool-error'],
+      ['add', true, 'tool-error'],
+    ]);
+    expect(result.toolCalls[0]?.output).toContain('closed the connection');
+    expect(closed).toHaveLength(1);
+    expect(closed[0]?.failure).toBe('closed');
+    expect(McpConnectionError.isInstance(closed[0])).toBe(true);
+    await expect(toolNamed(mcp.tools, 'add').execute({ a: 1, b: 1 }, context())).rejects.toSatisfy(McpConnectionError.isInstance);
+  });
+
+  it('an abort cancels the MCP request on the server (notifications/cancelled)', async () => {
+    const mcp = await connectStdio();
+    const controller = new AbortController();
+    const model = scriptedModel([{ toolCalls: [{ name: 'slow', arguments: { ms: 30_000 } }] }, 'unreachable']);
+    const agent = Agent.create({ provider: model, model: 'scripted' }).tools(mcp.tools).build();
+    agent.on('tool.start', () => setTimeout(() => controller.abort(new Error('user stop')), 100));
+    await expect(agent.run('wait', { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortedError' });
+    let log: string[] = [];
+    await eventually(() => {
+      void serverLog(mcp.tools).then((lines) => (log = lines), () => undefined);
+      return log.includes('cancelled slow');
+    });
+    expect(log).toContain('call slow {"ms":30000}');
+  });
+
+  it('a per-call timeout ends the call with tool-timeout and cancels it on the server', async () => {
+    const mcp = await connectStdio({ timeoutMs: 200 });
+    const model = scriptedModel([{ toolCalls: [{ name: 'slow', arguments: { ms: 30_000 } }] }, 'too slow']);
+    const result = await Agent.create({ provider: model, model: 'scripted' }).tools(mcp.tools).build().run('wait');
+    expect(result.toolCalls[0]).toMatchObject({ isError: true, errorCode: 'tool-timeout' });
+    let log: string[] = [];
+    await eventually(() => {
+      void serverLog(mcp.tools).then((lines) => (log = lines), () => undefined);
+      return log.includes('cancelled slow');
+    });
+  });
+
+  it('follows the list-changed notification: the next agent built sees the new tool, and a removal', async () => {
+    const mcp = await connectStdio();
+    const changes: { added: readonly string[]; removed: readonly string[] }[] = [];
+    mcp.on('tools.changed', (event) => changes.push({ added: event.added, removed: event.removed }));
+    const first = scriptedModel([{ toolCalls: [{ name: 'enable_extra', arguments: {} }] }, 'enabled']);
+    await Agent.create({ provider: first, model: 'scripted' }).tools(mcp.tools).build().run('enable');
+    await eventually(() => changes.length === 1);
+    expect(changes[0]).toEqual({ added: ['extra'], removed: [] });
+
+    const second = scriptedModel([{ toolCalls: [{ name: 'extra', arguments: { word: 'hi' } }] }, 'ok']);
+    const result = await Agent.create({ provider: second, model: 'scripted' }).tools(mcp.tools).build().run('use extra');
+    expect(second.requests[0]?.tools?.map((tool) => tool.name)).toContain('extra');
+    expect(result.toolCalls[0]).toMatchObject({ name: 'extra', output: 'extra: hi', isError: false });
+
+    await toolNamed(mcp.tools, 'disable_extra').execute({}, context());
+    await eventually(() => changes.length === 2);
+    expect(changes[1]).toEqual({ added: [], removed: ['extra'] });
+    expect(mcp.tools.map((tool) => tool.name)).not.toContain('extra');
+  });
+
+  it('takes a filter and a prefix', async () => {
+    const mcp = await connectStdio({ prefix: 'calc', filter: ['add', 'log'] });
+    expect(mcp.tools.map((tool) => tool.name).sort()).toEqual(['calc_add', 'calc_log']);
+    const model = scriptedModel([{ toolCalls: [{ name: 'calc_add', arguments: { a: 1, b: 2 } }] }, 'three']);
+    const result = await Agent.create({ provider: model, model: 'scripted' }).tools(mcp.tools).build().run('add');
+    expect(result.toolCalls[0]).toMatchObject({ name: 'calc_add', output: '3' });
+    const byFunction = await connectStdio({ filter: (tool) => tool.name.startsWith('w') });
+    expect(byFunction.tools.map((tool) => tool.name)).toEqual(['weather']);
+  });
+
+  it('two servers with the same tool names live side by side under two prefixes', async () => {
+    const one = await connectStdio({ prefix: 'one' });
+    const two = await connectStdio({ prefix: 'two' });
+    const model = scriptedModel([{ toolCalls: [{ name: 'one_add', arguments: { a: 1, b: 1 } }, { name: 'two_add', arguments: { a: 2, b: 2 } }] }, 'both']);
+    const result = await Agent.create({ provider: model, model: 'scripted' }).tools([...one.tools, ...two.tools]).build().run('add twice');
+    expect(result.toolCalls.map((call) => call.output)).toEqual(['2', '4']);
+    // Without prefixes the agent refuses the duplicate names.
+    const plain = await connectStdio();
+    expect(() => Agent.create({ provider: model, model: 'scripted' }).tools([...plain.tools, ...plain.tools]).build()).toThrow(/used twice/);
+  });
+
+  it('close() ends the child process; calls after it fail with closed-by-client', async () => {
+    const mcp = await mcpTools(stdioServer);
+    const closed: string[] = [];
+    mcp.on('server.closed', (event) => closed.push(event.error.failure));
+    await mcp.close();
+    await mcp.close();
+    expect(closed).toEqual(['closed-by-client']);
+    await expect(toolNamed(mcp.tools, 'add').execute({ a: 1, b: 1 }, context())).rejects.toMatchObject({ name: 'McpConnectionError', failure: 'closed-by-client' });
+  });
+
+  it('refuses a command that does not start, and one that is no MCP server, with a typed error', async () => {
+    await expect(mcpTools({ command: '/nonexistent/keel-mcp-server' })).rejects.toMatchObject({ name: 'McpConnectionError', failure: 'connect-failed' });
+    const started = Date.now();
+    await expect(mcpTools({ command: process.execPath, args: ['-e', 'setTimeout(() => {}, 60000)'] }, { connectTimeoutMs: 300 })).rejects.toMatchObject({ name: 'McpConnectionError', failure: 'connect-failed' });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    await expect(mcpTools({ command: process.execPath, args: ['-e', 'process.exit(1)'] })).rejects.toMatchObject({ failure: 'connect-failed' });
+  });
+});
