@@ -1,0 +1,102 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { Agent, type AgentEvents, tool } from '@keel/core';
+import type { ModelStreamPart } from '@keel/core';
+import { Type } from '@sinclair/typebox';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AiSdkProviderError } from './ai-sdk-provider-error';
+import { fromAISDK } from './from-ai-sdk';
+import { anthropicError, anthropicText, anthropicTextEvents, anthropicToolUse, anthropicUsage } from './testing/anthropic-fixtures';
+import { jsonReply, sseReply, startWireServer, type WireReply, type WireServer } from './testing/wire-server';
+
+/** Claude through `@ai-sdk/anthropic` (the real provider package) against a local Messages API server. */
+
+const API_KEY = 'sk-ant-test-0123456789';
+const MODEL = 'claude-sonnet-4-5';
+const servers: WireServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+async function claude(options: { cache?: boolean }, ...replies: WireReply[]) {
+  const wire = await startWireServer(...replies);
+  servers.push(wire);
+  const anthropic = createAnthropic({ baseURL: wire.url, apiKey: API_KEY });
+  return { wire, provider: fromAISDK(anthropic(MODEL), { secrets: [API_KEY], ...options }) };
+}
+
+type Block = Record<string, unknown> & { cache_control?: unknown };
+type Body = { system?: Block[]; messages: { role: string; content: Block[] }[]; tools?: Block[]; tool_choice?: unknown };
+const bodyOf = (wire: WireServer, index: number) => wire.requests[index]?.body as Body;
+const ephemeral = { type: 'ephemeral' };
+
+const lookup = tool({ name: 'lookup_order', description: 'Look up an order', input: Type.Object({ orderId: Type.String({ pattern: '^A-\\d+$' }) }), execute: async () => '{"paid":50}' });
+const Refund = Type.Object({ amount: Type.Number() });
+
+describe('Claude via @ai-sdk/anthropic', () => {
+  it('an agent with a tool, cache breakpoints on the system prompt, the last tool and the last kept message; cache reads and writes counted', async () => {
+    const { wire, provider } = await claude(
+      { cache: true },
+      jsonReply(anthropicToolUse('lookup_order', { orderId: 'A-1' })),
+      jsonReply(anthropicText('{"amount":50}', anthropicUsage(40, 8, 1800, 200))),
+    );
+    const result = await Agent.create({ provider, model: MODEL }).system('You decide refunds.').tool(lookup).outputSchema(Refund).build().run('Refund order A-1?');
+    expect(result.value).toEqual({ amount: 50 });
+    const second = bodyOf(wire, 1);
+    expect(wire.requests[1]?.headers['x-api-key']).toBe(API_KEY);
+    expect(second.system).toEqual([{ type: 'text', text: 'You decide refunds.', cache_control: ephemeral }]);
+    expect(second.tools?.at(-1)?.cache_control).toEqual(ephemeral);
+    expect(second.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
+    expect(second.messages.at(-1)?.content.at(-1)).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_01', cache_control: ephemeral });
+    expect(second.messages[0]?.content.at(-1)?.cache_control).toBeUndefined();
+    expect(result.usage).toMatchObject({ inputTokens: 90, outputTokens: 18, cacheReadTokens: 1800, cacheWriteTokens: 200 });
+  });
+
+  it('retry feedback comes after the breakpoint: the rejected answer and the feedback are not cached', async () => {
+    const { wire, provider } = await claude({ cache: true }, jsonReply(anthropicText('{"amount":"fifty"}')), jsonReply(anthropicText('{"amount":50}')));
+    const result = await Agent.create({ provider, model: MODEL }).outputSchema(Refund).build().run('Refund?');
+    expect(result.value).toEqual({ amount: 50 });
+    const retry = bodyOf(wire, 1).messages;
+    expect(retry.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
+    expect(retry[0]?.content.at(-1)?.cache_control).toEqual(ephemeral);
+    expect(retry[1]?.content.some((block) => block.cache_control !== undefined)).toBe(false);
+    expect(retry[2]?.content.some((block) => block.cache_control !== undefined)).toBe(false);
+  });
+
+  it('no cache option, no breakpoints', async () => {
+    const { wire, provider } = await claude({}, jsonReply(anthropicText('hi')));
+    await Agent.create({ provider, model: MODEL }).system('Be brief.').build().run('hello');
+    expect(JSON.stringify(wire.requests[0]?.body)).not.toContain('cache_control');
+  });
+
+  it('a tool-argument re-ask forces the tool (tool_choice type tool)', async () => {
+    const { wire, provider } = await claude({}, jsonReply(anthropicToolUse('lookup_order', { orderId: '1182' })), jsonReply(anthropicToolUse('lookup_order', { orderId: 'A-1182' }, 'toolu_02')), jsonReply(anthropicText('{"amount":50}')));
+    const result = await Agent.create({ provider, model: MODEL }).tool(lookup).outputSchema(Refund).build().run('Refund order 1182?');
+    expect(result.value).toEqual({ amount: 50 });
+    expect(bodyOf(wire, 1).tool_choice).toEqual({ type: 'tool', name: 'lookup_order' });
+  });
+
+  it('529 overloaded is retried by the gate with the server delay; a 401 is auth', async () => {
+    const events: AgentEvents['reliability.retry'][] = [];
+    const { wire, provider } = await claude({}, jsonReply(anthropicError('overloaded_error', 'Overloaded'), 529, { 'retry-after-ms': '15' }), jsonReply(anthropicText('ok')), jsonReply(anthropicError('authentication_error', 'invalid x-api-key'), 401));
+    const result = await Agent.create({ provider, model: MODEL }).on('reliability.retry', (event) => void events.push(event)).build().run('hi');
+    expect(result.text).toBe('ok');
+    expect(result.attempts.map((attempt) => attempt.errorKind)).toEqual(['overloaded', 'ok']);
+    expect(events.map((event) => event.delayMs)).toEqual([15]);
+    const error = await provider.generate({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] }, {}).catch((caught: unknown) => caught);
+    expect(AiSdkProviderError.isInstance(error) && [error.errorKind, error.retryable]).toEqual(['auth', false]);
+    expect(wire.requests).toHaveLength(3);
+  });
+
+  it('streams text; an overloaded error event mid-stream is a retried overloaded error', async () => {
+    const { provider } = await claude({}, sseReply(anthropicTextEvents(['Hel', 'lo'])), sseReply([...anthropicTextEvents(['Hel']).slice(0, 3), anthropicError('overloaded_error', 'Overloaded')]));
+    const parts: ModelStreamPart[] = [];
+    for await (const part of provider.stream?.({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] }, {}) ?? []) parts.push(part);
+    expect(parts.filter((part) => part.type === 'text-delta').map((part) => part.text)).toEqual(['Hel', 'lo']);
+    const finish = parts.at(-1);
+    expect(finish?.type === 'finish' && finish.response).toMatchObject({ text: 'Hello', finishReason: 'stop', responseId: 'msg_01' });
+    const failed = await (async () => {
+      for await (const part of provider.stream?.({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] }, {}) ?? []) void part;
+    })().catch((caught: unknown) => caught);
+    expect(AiSdkProviderError.isInstance(failed) && [failed.errorKind, failed.retryable]).toEqual(['overloaded', true]);
+  });
+});
