@@ -73,7 +73,8 @@ describe('telemetry() span events', () => {
     expect(spanNamed('chat m')).toEqual([]);
     expect(run?.status.code).toBe(SpanStatusCode.ERROR);
     expect(eventNames(run)).toEqual(['keel.rule_error', 'keel.fail_fast']);
-    expect(eventOf(run, 'keel.rule_error')).toEqual({ 'keel.rule_error.rule': 'quota-pause', 'keel.rule_error.phase': 'pre-check', 'keel.rule_error.part': 'backoff', 'keel.rule_error.message': 'quota store down' });
+    // The thrown message is user code's text, which can quote the output: content only.
+    expect(eventOf(run, 'keel.rule_error')).toEqual({ 'keel.rule_error.rule': 'quota-pause', 'keel.rule_error.phase': 'pre-check', 'keel.rule_error.part': 'backoff' });
     expect(eventOf(run, 'keel.fail_fast')).toMatchObject({ 'keel.fail_fast.rule': 'rule-error', 'keel.fail_fast.label': 'quota-pause', 'keel.attempt': 1 });
   });
 
@@ -90,7 +91,7 @@ describe('telemetry() span events', () => {
 
     const [rejected] = spanNamed('chat m');
     expect(eventNames(rejected)).toEqual(['keel.validation.failed', 'keel.feedback_error', 'keel.retry']);
-    expect(eventOf(rejected, 'keel.feedback_error')).toEqual({ 'keel.feedback_error.source': 'template', 'keel.feedback_error.message': 'template broke' });
+    expect(eventOf(rejected, 'keel.feedback_error')).toEqual({ 'keel.feedback_error.source': 'template' });
   });
 
   it('records an invalid token count on its call, a local repair and a throwing listener on the run', async () => {
@@ -108,7 +109,7 @@ describe('telemetry() span events', () => {
     expect(eventNames(call)).toEqual(['keel.usage.invalid']);
     expect(eventOf(call, 'keel.usage.invalid')).toEqual({ 'keel.usage.invalid.field': 'inputTokens', 'keel.usage.invalid.received': '-1', 'keel.attempt': 1 });
     expect(eventNames(run)).toEqual(['keel.listener.error', 'keel.output.repaired']);
-    expect(eventOf(run, 'keel.listener.error')).toEqual({ 'keel.listener.error.event': 'step.start', 'keel.listener.error.message': 'metrics down', 'error.type': 'Error' });
+    expect(eventOf(run, 'keel.listener.error')).toEqual({ 'keel.listener.error.event': 'step.start', 'error.type': 'Error' });
     expect(eventOf(run, 'keel.output.repaired')).toMatchObject({ 'keel.output.repaired.coercions': 0 });
     expect(String(eventOf(run, 'keel.output.repaired')?.['keel.output.repaired.repairs'])).toContain('comma');
   });
@@ -124,4 +125,26 @@ describe('telemetry() span events', () => {
     const [run] = spanNamed('invoke_agent');
     expect(eventOf(run, 'keel.output.fallback_used')).toMatchObject({ 'keel.output.fallback_used.tier': 'canned' });
   });
+
+  it('records the messages of throwing rules, templates and listeners, and the fallback reason, with recordContent', async () => {
+    const broken = { ...pauseBeforeRetries, when: () => true, backoff: () => { throw new Error('quota store down'); } };
+    await expect(Agent.create({ provider: scriptedModel(['hello']), model: 'm' }).reliability({ preCheck: [broken] }).use(telemetry({ tracer, recordContent: true })).build().run('hi')).rejects.toThrow();
+    expect(eventOf(spanNamed('invoke_agent')[0], 'keel.rule_error')).toMatchObject({ 'keel.rule_error.message': 'quota store down' });
+    const [run] = spanNamed('invoke_agent');
+    expect(run?.status.message).toContain('quota store down');
+    exporter.reset();
+    const agent = Agent.create({ provider: scriptedModel(['no json here']), model: 'm' })
+      .outputSchema(schema, { maxRetries: 0 })
+      .outputFallback({ canned: { n: 0 } })
+      .on('step.start', () => {
+        throw new Error('metrics down');
+      })
+      .use(telemetry({ tracer, recordContent: true }))
+      .build();
+    await agent.run('hi');
+    const [withFallback] = spanNamed('invoke_agent');
+    expect(eventOf(withFallback, 'keel.listener.error')).toMatchObject({ 'keel.listener.error.message': 'metrics down' });
+    expect(String(eventOf(withFallback, 'keel.output.fallback_used')?.['keel.output.fallback_used.reason'])).not.toBe('undefined');
+  });
 });
+

@@ -98,7 +98,9 @@ describe('telemetry()', () => {
 
     expect(eventNames(rejected)).toEqual(['keel.validation.failed', 'keel.retry']);
     expect(rejected.attributes['error.type']).toBe('schema-fail');
-    expect(rejected.events[0]?.attributes).toMatchObject({ 'keel.validation.failed.stage': 'schema-validate', 'keel.validation.failed.issues': 1, 'keel.validation.failed.path': 'amount' });
+    expect(rejected.events[0]?.attributes).toMatchObject({ 'keel.validation.failed.stage': 'schema-validate', 'keel.validation.failed.issues': 1 });
+    // The path is a key the model wrote: content, recorded only with recordContent.
+    expect(rejected.events[0]?.attributes).not.toHaveProperty('keel.validation.failed.path');
     expect(rejected.events[1]?.attributes).toMatchObject({ 'keel.retry.rule': 'schema-retry', 'keel.retry.error_kind': 'schema-fail', 'keel.retry.decision': 'retry' });
     expect(eventNames(accepted)).toEqual(['keel.recovered']);
     expect(accepted.attributes['gen_ai.response.finish_reasons']).toEqual(['stop']);

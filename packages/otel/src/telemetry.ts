@@ -9,8 +9,10 @@ export interface TelemetryOptions {
   readonly tracer?: Tracer;
   /**
    * Record prompts, outputs, rejected outputs and feedback text on the spans
-   * (`gen_ai.input.messages`, `gen_ai.output.messages`, `gen_ai.system_instructions`). They may
-   * hold personal data: default `false`.
+   * (`gen_ai.input.messages`, `gen_ai.output.messages`, `gen_ai.system_instructions`), and every
+   * text that can quote them: error and status messages, validation paths (keys the model
+   * wrote), fallback reasons. They may hold personal data: default `false`, and then spans hold
+   * only Keel's own vocabulary (kinds, rule names, counts, token usage, ids you chose).
    */
   readonly recordContent?: boolean;
   /** `gen_ai.agent.name`, and the run span's name `invoke_agent {name}`. */
@@ -29,6 +31,8 @@ interface RunSpans {
   readonly calls: Map<string | undefined, Span>;
   /** Why the step's next model call is made, from the last `reliability.retry`. */
   nextReason?: AttemptReason;
+  /** The error kind of the last fail-fast, for the run span's status. */
+  failFastKind?: string;
   readonly tools: Map<string, Span>;
 }
 
@@ -39,7 +43,9 @@ interface RunSpans {
  * (`execute_tool {name}`, holding the re-asks for its arguments); validation failures, retries,
  * waits, re-asks, recoveries, fail-fasts, repairs and errors of rules, feedback templates and
  * listeners as span events named after core's events (`keel.retry`, `keel.wait`, ...); errors
- * with `error.type`. Content only with `recordContent`. While a model call or a tool runs, its span
+ * with `error.type`. Content only with `recordContent`: without it no span, event or attribute
+ * holds a byte the model wrote (status messages are the error's name and kind, paths are left
+ * out, the issue and coercion counts stay). While a model call or a tool runs, its span
  * is the active one, so the spans of instrumented HTTP clients and of the tool's own code nest
  * under it. Attach it with `builder.use(telemetry())`.
  */
@@ -128,7 +134,8 @@ export function telemetry(options: TelemetryOptions = {}): Extension {
         if (!span) return;
         span.setAttribute('error.type', event.errorKind);
         if (event.retryAfterMs !== undefined) span.setAttribute('keel.retry_after_ms', event.retryAfterMs);
-        span.setStatus({ code: SpanStatusCode.ERROR, message: `${event.errorName}: ${event.message}` });
+        // A provider's message can quote the output it could not read: content.
+        span.setStatus({ code: SpanStatusCode.ERROR, message: recordContent ? `${event.errorName}: ${event.message}` : `${event.errorName} (${event.errorKind})` });
         // Left open until the run moves on, so the retry or fail-fast that follows lands on it.
       })
       .on('validation.failed', (event) => {
@@ -140,7 +147,8 @@ export function telemetry(options: TelemetryOptions = {}): Extension {
           issues: event.issueCount,
           // A parser's message can quote the output (`Unexpected token … "{"amount": x…"`): content.
           message: recordContent ? event.message : undefined,
-          path: event.pathText,
+          // A path is made of keys the model wrote (a key can be personal data): content.
+          path: recordContent ? event.pathText : undefined,
           output: recordContent ? event.rawOutput : undefined,
         });
         span.setAttribute('error.type', event.stage === 'json-parse' ? 'parse-fail' : 'schema-fail');
@@ -169,15 +177,17 @@ export function telemetry(options: TelemetryOptions = {}): Extension {
       })
       .on('reliability.fail-fast', (event) => {
         const spans = runs.get(event.runId);
-        if (spans) addSpanEvent(current(spans, event.toolCallId), 'reliability.fail-fast', { rule: event.kind, label: event.label, phase: event.phase }, { 'error.type': event.errorKind, 'keel.attempt': event.attempt });
+        if (!spans) return;
+        spans.failFastKind = event.errorKind;
+        addSpanEvent(current(spans, event.toolCallId), 'reliability.fail-fast', { rule: event.kind, label: event.label, phase: event.phase }, { 'error.type': event.errorKind, 'keel.attempt': event.attempt });
       })
       .on('reliability.rule-error', (event) => {
         const spans = runs.get(event.runId);
-        if (spans) addSpanEvent(current(spans, event.toolCallId), 'reliability.rule-error', { rule: event.ruleKind, phase: event.phase, part: event.part, message: event.message });
+        if (spans) addSpanEvent(current(spans, event.toolCallId), 'reliability.rule-error', { rule: event.ruleKind, phase: event.phase, part: event.part, message: recordContent ? event.message : undefined });
       })
       .on('reliability.feedback-error', (event) => {
         const spans = runs.get(event.runId);
-        if (spans) addSpanEvent(current(spans, event.toolCallId), 'reliability.feedback-error', { source: event.source, message: event.message });
+        if (spans) addSpanEvent(current(spans, event.toolCallId), 'reliability.feedback-error', { source: event.source, message: recordContent ? event.message : undefined });
       })
       .on('usage.invalid', (event) => {
         const spans = runs.get(event.runId);
@@ -237,16 +247,16 @@ export function telemetry(options: TelemetryOptions = {}): Extension {
       })
       .on('output.fallback-used', (event) => {
         const spans = runs.get(event.runId);
-        if (spans) addSpanEvent(spans.run, 'output.fallback-used', { tier: event.tier, reason: event.reason });
+        if (spans) addSpanEvent(spans.run, 'output.fallback-used', { tier: event.tier, reason: recordContent ? event.reason : undefined });
       })
       .on('output.repaired', (event) => {
         // After the step's call has ended: the accepted answer is the run's.
         const spans = runs.get(event.runId);
-        if (spans) addSpanEvent(spans.run, 'output.repaired', { repairs: event.repairs, coercions: event.coercions, coerced_paths: event.coercedPaths });
+        if (spans) addSpanEvent(spans.run, 'output.repaired', { repairs: event.repairs, coercions: event.coercions, coerced_paths: recordContent ? event.coercedPaths : undefined });
       })
       .on('listener.error', (event) => {
         const spans = runs.get(event.runId);
-        if (spans) addSpanEvent(spans.run, 'listener.error', { event: event.event, message: event.message }, { 'error.type': event.errorName });
+        if (spans) addSpanEvent(spans.run, 'listener.error', { event: event.event, message: recordContent ? event.message : undefined }, { 'error.type': event.errorName });
       })
       .on('run.end', (event) => {
         const spans = runs.get(event.runId);
@@ -266,7 +276,10 @@ export function telemetry(options: TelemetryOptions = {}): Extension {
         if (event.costUsd !== undefined) spans.run.setAttribute('keel.cost_usd', event.costUsd);
         if (event.status !== 'ok') {
           spans.run.setAttribute('error.type', event.status === 'aborted' ? 'aborted' : (event.errorName ?? 'error'));
-          spans.run.setStatus({ code: SpanStatusCode.ERROR, message: event.errorMessage ?? event.status });
+          // A fail-fast's message quotes the output (the word a scanner saw, validator messages): content.
+          const kind = spans.failFastKind === undefined ? '' : ` (${spans.failFastKind})`;
+          const message = recordContent ? (event.errorMessage ?? event.status) : event.status === 'aborted' ? 'aborted' : `${event.errorName ?? 'error'}${kind}: the run failed`;
+          spans.run.setStatus({ code: SpanStatusCode.ERROR, message });
         }
         spans.run.end();
       });
