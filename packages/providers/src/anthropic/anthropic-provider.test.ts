@@ -68,7 +68,7 @@ describe('anthropic() generate', () => {
     const response = await provider().generate({ ...question, tools: [weatherTool] }, {});
     expect(response.finishReason).toBe('tool-calls');
     expect(response.text).toBe("I'll check the weather in Paris.");
-    expect(response.content[1]).toEqual({ type: 'tool-call', id: 'toolu_01A09q90qw90lq917835lq9', name: 'get_weather', arguments: { city: 'Paris', unit: 'celsius' } });
+    expect(response.content[1]).toEqual({ type: 'tool-call', id: 'toolu_01A09q90qw90lq917835lq9', name: 'get_weather', arguments: { city: 'Paris', unit: 'celsius' }, argumentsText: '{"city":"Paris","unit":"celsius"}' });
   });
 
   it('returns every tool call of a multi-tool turn, in order', async () => {
@@ -429,7 +429,7 @@ describe('anthropic() stream', () => {
     reply(sseReply(anthropicToolStream));
     const parts = await collectStream(provider().stream!({ ...question, tools: [weatherTool] }, {}));
     const id = 'toolu_01T1x1fJ34qAmk2tNTrN7Up6';
-    const call = { type: 'tool-call', id, name: 'get_weather', arguments: { city: 'Paris', unit: 'celsius' } };
+    const call = { type: 'tool-call', id, name: 'get_weather', arguments: { city: 'Paris', unit: 'celsius' }, argumentsText: '{"city": "Paris", "unit": "celsius"}' };
     expect(parts.slice(0, -1)).toEqual([
       { type: 'text-delta', text: 'Checking the weather.' },
       { type: 'tool-call-start', id, name: 'get_weather' },

@@ -1,7 +1,11 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ModelRequest, ModelResponse, ModelStreamPart } from '@keel/core';
-import type { ModelCallOptions, ModelProviderV1 } from '@keel/core/internal';
+import type { ModelCallOptions, ModelCapabilities, ModelProviderV1 } from '@keel/core/internal';
+import { checkDeclaredCapabilities, resolveCapabilities } from '../shared/declared-capabilities';
 import { loadSdk } from '../shared/load-sdk';
+import { strictPartsOf, type StrictParts } from '../shared/strict-parts';
+import { anthropicCapabilities } from './anthropic-capabilities';
+import { lowerAnthropicSchema } from './lower-schema';
 import { redactSecrets, secretsOf } from '../shared/redact-secrets';
 import { resolveModel } from '../shared/resolve-model';
 import { mapAnthropicError } from './map-anthropic-error';
@@ -44,6 +48,14 @@ export interface AnthropicProviderOptions {
   readonly cache?: boolean;
   /** `max_tokens` when a request sets none; the API requires one. Default 4096. */
   readonly maxTokens?: number;
+  /**
+   * What the models behind this provider support, overriding the built-in table field by field
+   * (by default Claude 4.5 and later have both; see `anthropicCapabilities`): `nativeOutput`
+   * (`output_config.format`) and `strictTools` (`strict: true` tools). For a proxy or gateway
+   * whose model ids the table does not know, or `{ nativeOutput: false }` to keep Keel's own
+   * output modes.
+   */
+  readonly capabilities?: ModelCapabilities;
 }
 
 const providerName = 'anthropic';
@@ -52,7 +64,7 @@ const anthropicSdkRange = '~1.12.0';
 
 interface Connection {
   readonly client: Anthropic;
-  readonly toError: (error: unknown, signal: AbortSignal | undefined) => Error;
+  readonly toError: (error: unknown, signal: AbortSignal | undefined, sent: StrictParts) => Error;
 }
 /** `max_tokens` when neither the request nor the options set one. */
 export const defaultAnthropicMaxTokens = 4096;
@@ -63,8 +75,14 @@ export const defaultAnthropicMaxTokens = 4096;
  * are thrown as {@link ProviderError} with an exact `errorKind`. The SDK (`@anthropic-ai/sdk`, an
  * optional peer dependency) is loaded on the first call; when it is not installed, that call throws
  * {@link MissingSdkError}.
+ *
+ * Native structured output: `capabilities(modelId)` says which models take `output_config.format`
+ * and strict tools, `lowerSchema` rewrites a schema to what their decoder accepts, and a request
+ * with `responseFormat.strict` or a tool with `strict` sends them. A 400 refusing such a schema is
+ * a `bad-request` ProviderError with `schemaRejected` set.
  */
 export function anthropic(options: AnthropicProviderOptions = {}): ModelProviderV1 {
+  const declared = checkDeclaredCapabilities(providerName, options.capabilities);
   const cache = options.cache ?? false;
   const maxTokens = options.maxTokens ?? defaultAnthropicMaxTokens;
 
@@ -89,7 +107,10 @@ export function anthropic(options: AnthropicProviderOptions = {}): ModelProvider
       // The key the client sends, however it was given (option, environment, prebuilt client): redacted from every error.
       secrets = secretsOf([client.apiKey, client.authToken, ...secrets]);
       const classes = { userAbort: sdk.APIUserAbortError, connectionTimeout: sdk.APIConnectionTimeoutError, connection: sdk.APIConnectionError };
-      return { client, toError: (error: unknown, signal: AbortSignal | undefined) => mapAnthropicError(error, { provider: providerName, signal, secrets, classes }) };
+      return {
+        client,
+        toError: (error: unknown, signal: AbortSignal | undefined, sent: StrictParts) => mapAnthropicError(error, { provider: providerName, signal, secrets, classes, sent }),
+      };
     }));
 
   // Start loading now, so the first call does not wait for it; a failure is reported by that call.
@@ -101,6 +122,10 @@ export function anthropic(options: AnthropicProviderOptions = {}): ModelProvider
 
     redact: (text: string) => redactSecrets(text, secrets),
 
+    capabilities: (modelId: string) => resolveCapabilities(anthropicCapabilities(modelId), declared),
+
+    lowerSchema: lowerAnthropicSchema,
+
     async generate(request: ModelRequest, callOptions: ModelCallOptions): Promise<ModelResponse> {
       const { signal } = callOptions;
       const { client, toError } = await connect();
@@ -108,7 +133,7 @@ export function anthropic(options: AnthropicProviderOptions = {}): ModelProvider
         const message = await client.messages.create(body(request), sdkRequestOptions(signal));
         return mapAnthropicResponse(message);
       } catch (error) {
-        throw toError(error, signal);
+        throw toError(error, signal, strictPartsOf(request));
       }
     },
 
@@ -119,7 +144,7 @@ export function anthropic(options: AnthropicProviderOptions = {}): ModelProvider
         const events = await client.messages.create({ ...body(request), stream: true }, sdkRequestOptions(signal));
         yield* mapAnthropicStream(events, { provider: providerName });
       } catch (error) {
-        throw toError(error, signal);
+        throw toError(error, signal, strictPartsOf(request));
       }
     },
   };

@@ -25,9 +25,22 @@ function mapSystem(text: string, cache: boolean): string | TextBlockParam[] {
 }
 
 /**
+ * The native output format of a request: `output_config.format` with the (already lowered)
+ * schema when core asks for strict output; nothing otherwise (the Messages API has no
+ * non-strict JSON mode, and Keel validates the output either way).
+ */
+function outputConfigOf(request: ModelRequest): Pick<MessageCreateParamsNonStreaming, 'output_config'> {
+  const format = request.responseFormat;
+  if (format?.strict !== true || format.schema === undefined) return {};
+  return { output_config: { format: { type: 'json_schema', schema: { ...format.schema } } } };
+}
+
+/**
  * Maps a Keel request to a Messages API body (without `stream`): model, `max_tokens`, system,
- * alternating turns, tools and tool choice, temperature and stop sequences. With `cache`, cache
- * breakpoints go on the system prompt, the last tool and the last non-ephemeral message.
+ * alternating turns, tools (`strict: true` where asked) and tool choice, the native output format
+ * (`output_config.format`, sent beside the tools: the model may still call them), temperature and
+ * stop sequences. With `cache`, cache breakpoints go on the system prompt, the last tool and the
+ * last non-ephemeral message.
  */
 export function mapAnthropicRequest(request: ModelRequest, settings: AnthropicRequestSettings): MessageCreateParamsNonStreaming {
   const system = systemTextOf(request);
@@ -39,6 +52,7 @@ export function mapAnthropicRequest(request: ModelRequest, settings: AnthropicRe
     messages: mapAnthropicMessages(request.messages, { cache: settings.cache }),
     ...(tools.length === 0 ? {} : { tools: mapAnthropicTools(tools, { cache: settings.cache }) }),
     ...(tools.length === 0 || request.toolChoice === undefined ? {} : { tool_choice: mapAnthropicToolChoice(request.toolChoice) }),
+    ...outputConfigOf(request),
     ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
     ...(request.stop === undefined || request.stop.length === 0 ? {} : { stop_sequences: [...request.stop] }),
   };

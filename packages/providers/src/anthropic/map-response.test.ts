@@ -29,7 +29,7 @@ describe('mapAnthropicResponse', () => {
     expect(response).toEqual({
       content: [
         { type: 'text', text: 'A' },
-        { type: 'tool-call', id: 't1', name: 'f', arguments: { x: 1 } },
+        { type: 'tool-call', id: 't1', name: 'f', arguments: { x: 1 }, argumentsText: '{"x":1}' },
         { type: 'text', text: 'B' },
       ],
       text: 'AB',

@@ -16,8 +16,26 @@ export interface AnthropicMessageFields {
 }
 
 /**
+ * The `argumentsText` of a non-streamed `tool_use` block. The API sends `input` already parsed
+ * (an object, not text), so its text is `JSON.stringify(input)`: there is nothing rawer to hand
+ * core. That is faithful because the vendor parsed the model's JSON before sending it: duplicate
+ * keys were already collapsed there, and this response body was read with `JSON.parse`, so a
+ * number beyond a double's precision was already rounded in transit (a stream, whose
+ * `input_json_delta` text is kept as it is, has neither loss).
+ */
+function argumentsTextOf(input: unknown): { argumentsText?: string } {
+  if (typeof input !== 'object' || input === null) return {};
+  try {
+    const text = JSON.stringify(input);
+    return typeof text === 'string' ? { argumentsText: text } : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
  * Maps a Messages API response: `text` blocks → text parts, `tool_use` blocks → tool calls (the
- * `input` object as arguments), other blocks (thinking, server tools) are left out; `text` joins
+ * `input` object as arguments, its JSON text as `argumentsText`), other blocks (thinking, server tools) are left out; `text` joins
  * the text parts; the stop reason and usage are mapped. A body that breaks the format throws a
  * `bad-response` ProviderError.
  */
@@ -34,7 +52,7 @@ export function mapAnthropicResponse(message: AnthropicMessageFields, provider =
       content.push({ type: 'text', text: typed.text });
     } else if (typed.type === 'tool_use') {
       if (typeof typed.id !== 'string' || typeof typed.name !== 'string') throw bad('a tool_use block has no string id and name');
-      content.push({ type: 'tool-call', id: typed.id, name: typed.name, arguments: typed.input });
+      content.push({ type: 'tool-call', id: typed.id, name: typed.name, arguments: typed.input, ...argumentsTextOf(typed.input) });
     }
   }
   return {

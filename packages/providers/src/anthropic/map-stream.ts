@@ -24,14 +24,21 @@ function mergeUsage(target: MutableUsage, update: AnthropicUsageFields | null | 
 }
 
 function finishToolCall(block: Extract<BlockState, { kind: 'tool' }>): ToolCallPart {
-  block.call ??= { type: 'tool-call', id: block.id, name: block.name, arguments: parseToolArguments(block.json) };
+  block.call ??= {
+    type: 'tool-call',
+    id: block.id,
+    name: block.name,
+    arguments: parseToolArguments(block.json),
+    // The input_json_delta pieces joined, exactly as the model wrote them, for core's exact parser.
+    ...(block.json.trim() === '' ? {} : { argumentsText: block.json }),
+  };
   return block.call;
 }
 
 /**
  * Maps a Messages API event stream to Keel stream parts: `text-delta` per text delta,
  * `tool-call-start` when a `tool_use` block opens, `tool-call-delta` per `input_json_delta`,
- * `tool-call` (arguments parsed) when the block closes, and `finish` with the whole response,
+ * `tool-call` (arguments parsed, and the joined JSON untouched as `argumentsText`) when the block closes, and `finish` with the whole response,
  * its usage merged from `message_start` and `message_delta`. A stream that ends without
  * `message_stop` throws a `network` {@link ProviderError}: a dropped stream never ends silently.
  * An event that breaks the format (no message, block or delta object, a text or JSON delta that is

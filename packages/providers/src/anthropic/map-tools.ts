@@ -3,15 +3,16 @@ import type { Tool, ToolChoice } from './anthropic-types';
 import { ephemeralCacheControl } from './cache-control';
 
 /**
- * Maps Keel tools to Messages API tool definitions (`name`, `description`, `input_schema`). With
- * `cache`, the last definition carries a cache breakpoint (tools precede the messages in the
- * cached prefix).
+ * Maps Keel tools to Messages API tool definitions (`name`, `description`, `input_schema`, and
+ * `strict: true` for a strict tool, whose schema core has already lowered). With `cache`, the
+ * last definition carries a cache breakpoint (tools precede the messages in the cached prefix).
  */
 export function mapAnthropicTools(tools: readonly ToolSpecification[], options: { readonly cache: boolean }): Tool[] {
   return tools.map((tool, index) => ({
     name: tool.name,
     ...(tool.description === '' ? {} : { description: tool.description }),
     input_schema: { type: 'object', ...tool.inputSchema },
+    ...(tool.strict === true ? { strict: true } : {}),
     ...(options.cache && index === tools.length - 1 ? { cache_control: ephemeralCacheControl } : {}),
   }));
 }

@@ -11,6 +11,15 @@ export type ProviderErrorKind = Extract<
 >;
 
 /**
+ * Which strict schema a provider refused with a `bad-request` (HTTP 400): `output` for the
+ * native output format (`responseFormat.strict`), `tool` for a strict tool's input schema
+ * (`ToolSpecification.strict`), `both` when the vendor refused the request's strict schemas
+ * together without saying which (Anthropic's limits on optional properties and unions span every
+ * strict schema of a request).
+ */
+export type SchemaRejection = 'output' | 'tool' | 'both';
+
+/**
  * What a {@link ProviderError} keeps of the underlying failure: never the SDK's error object, its
  * headers, request or body — only these fields, with secrets redacted.
  */
@@ -39,6 +48,8 @@ export interface ProviderErrorOptions {
   readonly cause?: unknown;
   /** Strings (the API key) replaced by `[redacted]` wherever they appear in the message and cause. */
   readonly secrets?: readonly string[];
+  /** Set on a `bad-request` that refused a strict schema the request sent; see {@link SchemaRejection}. */
+  readonly schemaRejected?: SchemaRejection;
 }
 
 function read(value: object, key: string): unknown {
@@ -113,14 +124,24 @@ export class ProviderError extends KeelError {
   /** True for the transient kinds (`TRANSIENT_ERROR_KINDS`): rate limits, overload, server errors, timeouts, network faults and malformed responses. */
   readonly retryable: boolean;
 
+  /**
+   * Set when the provider refused (HTTP 400, kind `bad-request`) a strict schema the request
+   * sent: `output` (the native output format), `tool` (a strict tool's input schema) or `both`.
+   * The schema was too large, too complex or used what the vendor's decoder does not accept; the
+   * same request will fail again, but the same request without that strict schema (the prompt or
+   * tool output mode, or the tools without `strict`) can succeed. Absent on every other error.
+   */
+  declare readonly schemaRejected?: SchemaRejection;
+
   /** What is kept of the underlying failure (never the SDK error itself). */
   declare readonly cause?: ProviderErrorCause;
 
-  constructor({ message, errorKind, status, retryAfterMs, provider, cause, secrets = [] }: ProviderErrorOptions) {
+  constructor({ message, errorKind, status, retryAfterMs, provider, cause, secrets = [], schemaRejected }: ProviderErrorOptions) {
     super({ message: redactSecrets(message, secrets), ...(cause === undefined ? {} : { cause: reduceCause(cause, secrets) }) });
     this.errorKind = errorKind;
     if (status !== undefined) this.status = status;
     if (retryAfterMs !== undefined) this.retryAfterMs = retryAfterMs;
+    if (schemaRejected !== undefined) this.schemaRejected = schemaRejected;
     this.provider = provider;
     this.retryable = isTransientErrorKind(errorKind);
   }

@@ -1,13 +1,24 @@
 import type { ProviderError } from '../errors/provider-error';
 import { mapSdkError, type SdkErrorClasses } from '../shared/map-sdk-error';
+import type { StrictParts } from '../shared/strict-parts';
+import { openAISchemaRejection } from './openai-schema-rejection';
 
-/** Maps anything the OpenAI SDK (or a stream of it) threw to a {@link ProviderError}; `classes` come from the loaded SDK. */
-export function mapOpenAIError(error: unknown, context: { readonly provider: string; readonly signal?: AbortSignal | undefined; readonly secrets?: readonly string[]; readonly classes: SdkErrorClasses }): ProviderError {
+/**
+ * Maps anything the OpenAI SDK (or a stream of it) threw to a {@link ProviderError}; `classes`
+ * come from the loaded SDK. With `sent` (the strict schemas of the request), a 400 that refused
+ * one of them carries `schemaRejected`.
+ */
+export function mapOpenAIError(
+  error: unknown,
+  context: { readonly provider: string; readonly signal?: AbortSignal | undefined; readonly secrets?: readonly string[]; readonly classes: SdkErrorClasses; readonly sent?: StrictParts | undefined },
+): ProviderError {
+  const { sent } = context;
   return mapSdkError(error, {
     provider: context.provider,
     label: 'OpenAI',
     signal: context.signal,
     secrets: context.secrets,
     classes: context.classes,
+    schemaRejection: sent === undefined ? undefined : (thrown) => openAISchemaRejection(thrown, sent),
   });
 }

@@ -4,8 +4,8 @@ import { fullRequest, timeTool, toolRound, weatherTool } from '../testing/fixtur
 import { openAIRequestIssues } from '../testing/validate-openai-request';
 import { mapOpenAIRequest } from './map-request';
 
-const map = (request: Omit<ModelRequest, 'model'>, structuredOutput = false, maxTokensField: 'max_tokens' | 'max_completion_tokens' = 'max_tokens') => {
-  const body = mapOpenAIRequest({ model: 'gpt-4o-mini', ...request }, { model: 'gpt-4o-mini', structuredOutput, maxTokensField });
+const map = (request: Omit<ModelRequest, 'model'>, maxTokensField: 'max_tokens' | 'max_completion_tokens' = 'max_tokens') => {
+  const body = mapOpenAIRequest({ model: 'gpt-4o-mini', ...request }, { model: 'gpt-4o-mini', maxTokensField });
   expect(openAIRequestIssues(body)).toEqual([]);
   return body;
 };
@@ -14,7 +14,7 @@ describe('mapOpenAIRequest', () => {
   it('puts the token limit in max_tokens by default, or in max_completion_tokens when asked', () => {
     const messages = [{ role: 'user' as const, content: 'Hi' }];
     expect(map({ messages, maxTokens: 256 })).toMatchObject({ max_tokens: 256 });
-    const reasoning = map({ messages, maxTokens: 256 }, false, 'max_completion_tokens');
+    const reasoning = map({ messages, maxTokens: 256 }, 'max_completion_tokens');
     expect(reasoning).toMatchObject({ max_completion_tokens: 256 });
     expect(reasoning).not.toHaveProperty('max_tokens');
   });
@@ -62,15 +62,25 @@ describe('mapOpenAIRequest', () => {
     expect(map({ messages: [{ role: 'user', content: 'Hi' }], tools: [weatherTool], toolChoice }).tool_choice).toEqual(expected);
   });
 
-  it('sends a json_schema response format only with structuredOutput and a schema', () => {
-    const responseFormat = { type: 'json', name: 'weather report', schema: { type: 'object', properties: { tempC: { type: 'number' } } } } as const;
-    const request = { messages: [{ role: 'user', content: 'Hi' }], responseFormat } as const;
-    expect(map(request)).not.toHaveProperty('response_format');
-    expect(map({ ...request, responseFormat: { type: 'json' } }, true)).not.toHaveProperty('response_format');
-    expect(map(request, true).response_format).toEqual({
+  it('sends a strict json_schema response format only when core asks for strict output with a schema', () => {
+    const schema = { type: 'object', properties: { tempC: { type: 'number' } }, required: ['tempC'], additionalProperties: false };
+    const request = { messages: [{ role: 'user' as const, content: 'Hi' }] };
+    expect(map({ ...request, responseFormat: { type: 'json', name: 'weather report', schema } })).not.toHaveProperty('response_format');
+    expect(map({ ...request, responseFormat: { type: 'json', strict: true } })).not.toHaveProperty('response_format');
+    expect(map({ ...request, responseFormat: { type: 'json', name: 'weather report', schema, strict: true } }).response_format).toEqual({
       type: 'json_schema',
-      json_schema: { name: 'weather_report', schema: responseFormat.schema, strict: false },
+      json_schema: { name: 'weather_report', schema, strict: true },
     });
+  });
+
+  it('marks strict tools strict and leaves the others as they are, beside a response format', () => {
+    const body = map({
+      messages: [{ role: 'user', content: 'Hi' }],
+      tools: [{ ...weatherTool, strict: true }, weatherTool],
+      responseFormat: { type: 'json', schema: { type: 'object', properties: {}, required: [], additionalProperties: false }, strict: true },
+    });
+    expect(body.tools?.map((tool) => (tool.type === 'function' ? tool.function.strict : 'custom'))).toEqual([true, undefined]);
+    expect(body.response_format).toMatchObject({ type: 'json_schema', json_schema: { strict: true } });
   });
 
   it('sends max_tokens, temperature and stop', () => {

@@ -8,21 +8,20 @@ import type { ChatCompletionCreateParamsNonStreaming } from './openai-types';
 export interface OpenAIRequestSettings {
   /** The resolved model id. */
   readonly model: string;
-  /** Send a request's response-format schema as native structured output. */
-  readonly structuredOutput: boolean;
   /** The body field that carries the token limit. */
   readonly maxTokensField: 'max_tokens' | 'max_completion_tokens';
 }
 
 /**
- * Maps a Keel request to a Chat Completions body (without `stream`): messages, tools and tool
- * choice, structured output when enabled, the token limit (`max_tokens` by default, the field
+ * Maps a Keel request to a Chat Completions body (without `stream`): messages, tools (`strict`
+ * where asked) and tool choice, native structured output when core asks for it (strict
+ * `response_format`, sent beside the tools: the model may still call them), the token limit (`max_tokens` by default, the field
  * OpenAI-compatible servers read; `max_completion_tokens` for models that require it),
  * temperature and `stop`.
  */
 export function mapOpenAIRequest(request: ModelRequest, settings: OpenAIRequestSettings): ChatCompletionCreateParamsNonStreaming {
   const tools = request.tools ?? [];
-  const responseFormat = settings.structuredOutput ? mapOpenAIResponseFormat(request.responseFormat) : undefined;
+  const responseFormat = mapOpenAIResponseFormat(request.responseFormat);
   return {
     model: settings.model,
     messages: mapOpenAIMessages(request.system, request.messages),

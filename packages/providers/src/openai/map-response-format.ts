@@ -3,7 +3,7 @@ import type { ResponseFormat } from '@keel/core/internal';
 /** The `response_format` of a native structured-output request. */
 export interface OpenAIJsonSchemaFormat {
   readonly type: 'json_schema';
-  readonly json_schema: { readonly name: string; readonly schema: Record<string, unknown>; readonly strict: false };
+  readonly json_schema: { readonly name: string; readonly schema: Record<string, unknown>; readonly strict: true };
 }
 
 /** A schema name the API accepts: letters, digits, `_` and `-`, at most 64 characters. */
@@ -13,11 +13,13 @@ function schemaNameOf(name: string | undefined): string {
 }
 
 /**
- * Maps a response format with a schema to `response_format: { type: 'json_schema' }` with
- * `strict: false` (Keel validates the output itself, and strict mode rejects many ordinary
- * schemas). `undefined` when there is no schema.
+ * Maps a strict response format (core asks for it where the model has native output, with the
+ * schema already lowered) to `response_format: { type: 'json_schema', json_schema: { name,
+ * schema, strict: true } }`. `undefined` without `strict` or without a schema: a non-strict format
+ * is not sent (compatible servers differ in what they do with one, and Keel validates the output
+ * either way).
  */
 export function mapOpenAIResponseFormat(format: ResponseFormat | undefined): OpenAIJsonSchemaFormat | undefined {
-  if (format?.schema === undefined) return undefined;
-  return { type: 'json_schema', json_schema: { name: schemaNameOf(format.name), schema: { ...format.schema }, strict: false } };
+  if (format?.strict !== true || format.schema === undefined) return undefined;
+  return { type: 'json_schema', json_schema: { name: schemaNameOf(format.name), schema: { ...format.schema }, strict: true } };
 }

@@ -21,7 +21,7 @@ describe('mapOpenAIResponse', () => {
       choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: null, tool_calls: [{ id: '', type: 'function', function: { name: 'f', arguments: '{"x":1}' } }] } }],
     } as unknown as ChatCompletion;
     expect(mapOpenAIResponse(completion, { provider: 'openai' })).toEqual({
-      content: [{ type: 'tool-call', id: 'call_0', name: 'f', arguments: { x: 1 } }],
+      content: [{ type: 'tool-call', id: 'call_0', name: 'f', arguments: { x: 1 }, argumentsText: '{"x":1}' }],
       text: '',
       finishReason: 'tool-calls',
       usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },

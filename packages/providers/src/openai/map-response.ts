@@ -10,12 +10,22 @@ import type { ChatCompletion, ChatCompletionMessageToolCall } from './openai-typ
 function mapToolCall(call: ChatCompletionMessageToolCall, index: number): ToolCallPart {
   const id = typeof call.id === 'string' && call.id !== '' ? call.id : `call_${index}`;
   if (call.type === 'custom') return { type: 'tool-call', id, name: call.custom.name, arguments: call.custom.input };
-  return { type: 'tool-call', id, name: call.function.name, arguments: parseToolArguments(call.function.arguments) };
+  const text = call.function.arguments as unknown;
+  return {
+    type: 'tool-call',
+    id,
+    name: call.function.name,
+    arguments: parseToolArguments(text),
+    // The text exactly as the model wrote it: core reads it with its exact parser (duplicate keys
+    // and numbers a double cannot hold fail validation instead of changing silently).
+    ...(typeof text === 'string' && text.trim() !== '' ? { argumentsText: text } : {}),
+  };
 }
 
 /**
  * Maps a Chat Completions response (first choice): the text, then the tool calls (arguments
- * parsed; the raw string when not valid JSON). A `refusal` is reported as text with finish
+ * parsed, the raw string when not valid JSON, and `argumentsText`, the raw `function.arguments`
+ * untouched). A `refusal` is reported as text with finish
  * reason `refusal`. A response without choices throws a `server-error` {@link ProviderError}; a
  * body that breaks the format (no choices list, a non-string content, a nameless tool call) a
  * `bad-response` one.

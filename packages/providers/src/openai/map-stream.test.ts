@@ -17,7 +17,7 @@ describe('mapOpenAIStream', () => {
     expect(parts.slice(0, 3)).toEqual([
       { type: 'tool-call-start', id: 'call_0', name: 'f' },
       { type: 'tool-call-delta', id: 'call_0', argumentsDelta: '{"x":1}' },
-      { type: 'tool-call', call: { type: 'tool-call', id: 'call_0', name: 'f', arguments: { x: 1 } } },
+      { type: 'tool-call', call: { type: 'tool-call', id: 'call_0', name: 'f', arguments: { x: 1 }, argumentsText: '{"x":1}' } },
     ]);
     expect(parts[3]).toMatchObject({ type: 'finish', response: { finishReason: 'tool-calls', modelId: 'llama3.2' } });
   });

@@ -17,7 +17,8 @@ interface ToolCallState {
 /**
  * Maps a Chat Completions chunk stream (first choice) to Keel stream parts: `text-delta` per
  * content delta, `tool-call-start` once a tool call's id and name are known, `tool-call-delta`
- * per argument delta (tracked by `index`), then a `tool-call` per call (arguments parsed) and
+ * per argument delta (tracked by `index`), then a `tool-call` per call (arguments parsed, and the
+ * joined deltas untouched as `argumentsText`) and
  * `finish` with the whole response and the usage chunk's counts. A stream that ends before any
  * `finish_reason` throws a `network` {@link ProviderError}: a dropped stream never ends silently.
  * A chunk that breaks the format (not an object, choices or tool calls that are not lists) throws
@@ -88,7 +89,14 @@ export async function* mapOpenAIStream(
   for (const index of [...toolCalls.keys()].sort((left, right) => left - right)) {
     const state = toolCalls.get(index);
     if (state === undefined) continue;
-    const call: ToolCallPart = { type: 'tool-call', id: state.id === '' ? `call_${index}` : state.id, name: state.name, arguments: parseToolArguments(state.json) };
+    const call: ToolCallPart = {
+      type: 'tool-call',
+      id: state.id === '' ? `call_${index}` : state.id,
+      name: state.name,
+      arguments: parseToolArguments(state.json),
+      // The argument deltas joined, exactly as the model wrote them, for core's exact parser.
+      ...(state.json.trim() === '' ? {} : { argumentsText: state.json }),
+    };
     calls.push(call);
     yield { type: 'tool-call', call };
   }

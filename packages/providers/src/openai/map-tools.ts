@@ -1,7 +1,10 @@
 import type { ToolChoice, ToolSpecification } from '@keel/core/internal';
 import type { ChatCompletionFunctionTool, ChatCompletionToolChoiceOption } from './openai-types';
 
-/** Maps Keel tools to Chat Completions function tools (`name`, `description`, `parameters`). */
+/**
+ * Maps Keel tools to Chat Completions function tools (`name`, `description`, `parameters`, and
+ * `strict: true` for a strict tool, whose schema core has already lowered).
+ */
 export function mapOpenAITools(tools: readonly ToolSpecification[]): ChatCompletionFunctionTool[] {
   return tools.map((tool) => ({
     type: 'function',
@@ -9,6 +12,7 @@ export function mapOpenAITools(tools: readonly ToolSpecification[]): ChatComplet
       name: tool.name,
       ...(tool.description === '' ? {} : { description: tool.description }),
       parameters: { ...tool.inputSchema },
+      ...(tool.strict === true ? { strict: true } : {}),
     },
   }));
 }

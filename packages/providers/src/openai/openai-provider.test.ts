@@ -64,8 +64,8 @@ describe('openai() generate', () => {
     const response = await provider().generate({ ...question, tools: [weatherTool] }, {});
     expect(response.finishReason).toBe('tool-calls');
     expect(response.content).toEqual([
-      { type: 'tool-call', id: 'call_kVHGM4aPQkSEYxv1T3bDdQ2a', name: 'get_weather', arguments: { city: 'Paris' } },
-      { type: 'tool-call', id: 'call_pWQ8s1qLzYj3xJ7mM0nR5tKe', name: 'get_weather', arguments: { city: 'Tokyo' } },
+      { type: 'tool-call', id: 'call_kVHGM4aPQkSEYxv1T3bDdQ2a', name: 'get_weather', arguments: { city: 'Paris' }, argumentsText: '{"city":"Paris"}' },
+      { type: 'tool-call', id: 'call_pWQ8s1qLzYj3xJ7mM0nR5tKe', name: 'get_weather', arguments: { city: 'Tokyo' }, argumentsText: '{"city":"Tokyo"}' },
     ]);
   });
 
@@ -200,9 +200,9 @@ describe('openai() generate', () => {
       messages: toolRound,
       tools: [weatherTool, timeTool],
       toolChoice: { type: 'tool', name: 'get_weather' },
-      responseFormat: { type: 'json', name: 'answer', schema: { type: 'object', properties: { tempC: { type: 'number' } }, required: ['tempC'] } },
+      responseFormat: { type: 'json', name: 'answer', schema: { type: 'object', properties: { tempC: { type: 'number' } }, required: ['tempC'] }, strict: true },
     };
-    await provider({ structuredOutput: true }).generate(request, {});
+    await provider().generate(request, {});
     expect(server.requests[0]?.body).toMatchInlineSnapshot(`
       {
         "messages": [
@@ -258,7 +258,7 @@ describe('openai() generate', () => {
               ],
               "type": "object",
             },
-            "strict": false,
+            "strict": true,
           },
           "type": "json_schema",
         },
@@ -408,8 +408,8 @@ describe('openai() stream', () => {
       { type: 'tool-call-delta', id: paris, argumentsDelta: 'ty": "Paris"}' },
       { type: 'tool-call-start', id: tokyo, name: 'get_weather' },
       { type: 'tool-call-delta', id: tokyo, argumentsDelta: '{"city": "Tokyo"}' },
-      { type: 'tool-call', call: { type: 'tool-call', id: paris, name: 'get_weather', arguments: { city: 'Paris' } } },
-      { type: 'tool-call', call: { type: 'tool-call', id: tokyo, name: 'get_weather', arguments: { city: 'Tokyo' } } },
+      { type: 'tool-call', call: { type: 'tool-call', id: paris, name: 'get_weather', arguments: { city: 'Paris' }, argumentsText: '{"city": "Paris"}' } },
+      { type: 'tool-call', call: { type: 'tool-call', id: tokyo, name: 'get_weather', arguments: { city: 'Tokyo' }, argumentsText: '{"city": "Tokyo"}' } },
     ]);
     expect(parts.at(-1)).toMatchObject({ type: 'finish', response: { finishReason: 'tool-calls', usage: { inputTokens: 95, outputTokens: 40 } } });
   });

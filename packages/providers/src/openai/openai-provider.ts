@@ -1,7 +1,11 @@
 import type OpenAI from 'openai';
 import type { ModelRequest, ModelResponse, ModelStreamPart } from '@keel/core';
-import type { ModelCallOptions, ModelProviderV1 } from '@keel/core/internal';
+import type { ModelCallOptions, ModelCapabilities, ModelProviderV1 } from '@keel/core/internal';
+import { checkDeclaredCapabilities, resolveCapabilities } from '../shared/declared-capabilities';
 import { redactSecrets, secretsOf } from '../shared/redact-secrets';
+import { strictPartsOf, type StrictParts } from '../shared/strict-parts';
+import { lowerOpenAISchema } from './lower-schema';
+import { openAICapabilities } from './openai-capabilities';
 import { loadSdk } from '../shared/load-sdk';
 import { resolveModel } from '../shared/resolve-model';
 import { mapOpenAIError } from './map-openai-error';
@@ -42,11 +46,20 @@ export interface OpenAIProviderOptions {
    */
   readonly client?: OpenAIClient;
   /**
-   * Send a request's `responseFormat` schema as native structured output
-   * (`response_format: { type: 'json_schema', ... }`). Off by default: not every compatible server
-   * supports it, and Keel validates the output either way.
+   * What the model behind this provider supports, overriding the built-in table field by field:
+   * `nativeOutput` (strict `response_format: { type: 'json_schema' }`) and `strictTools`
+   * (`function.strict: true`). OpenAI's own models are known (gpt-4o and later, gpt-4.1, gpt-5,
+   * the o-series; see `openAICapabilities`); a model on an OpenAI-compatible server is assumed to
+   * have neither until declared here, e.g. `{ nativeOutput: true, strictTools: true }` for a
+   * server that constrains decoding to a JSON Schema.
    */
-  readonly structuredOutput?: boolean;
+  readonly capabilities?: ModelCapabilities;
+  /**
+   * Removed: declare native output with `capabilities: { nativeOutput: true }`; Keel then sends a
+   * strict, lowered `response_format` where its output mode asks for it. Passing it throws.
+   * @deprecated Use `capabilities: { nativeOutput: true }`.
+   */
+  readonly structuredOutput?: never;
   /**
    * The body field for the token limit: `max_tokens` (default; what OpenAI-compatible servers such
    * as Ollama, vLLM and llama.cpp read) or `max_completion_tokens` (required by OpenAI's reasoning
@@ -61,7 +74,7 @@ const openaiSdkRange = '^6.30.0';
 
 interface Connection {
   readonly client: OpenAI;
-  readonly toError: (error: unknown, signal: AbortSignal | undefined) => Error;
+  readonly toError: (error: unknown, signal: AbortSignal | undefined, sent: StrictParts) => Error;
 }
 
 /**
@@ -83,13 +96,21 @@ function apiKeyOption(options: OpenAIProviderOptions): { apiKey?: string } {
  * reliability gate sees, counts and bills every attempt. Errors are thrown as
  * {@link ProviderError} with an exact `errorKind`. The SDK (`openai`, an optional peer dependency)
  * is loaded on the first call; when it is not installed, that call throws {@link MissingSdkError}.
+ *
+ * Native structured output: `capabilities(modelId)` says which models take a strict
+ * `response_format` and strict function tools, `lowerSchema` rewrites a schema to what strict
+ * mode accepts, and a request with `responseFormat.strict` or a tool with `strict` sends them. A
+ * 400 refusing such a schema is a `bad-request` ProviderError with `schemaRejected` set. The
+ * removed `structuredOutput` option throws a `TypeError` naming its replacement.
  */
 export function openai(options: OpenAIProviderOptions = {}): ModelProviderV1 {
-  const structuredOutput = options.structuredOutput ?? false;
+  if ('structuredOutput' in options && (options as { structuredOutput?: unknown }).structuredOutput !== undefined) {
+    throw new TypeError('openai({ structuredOutput }) was replaced by openai({ capabilities: { nativeOutput: true } }): Keel sends a strict, lowered response_format where its output mode asks for one');
+  }
+  const declared = checkDeclaredCapabilities(providerName, options.capabilities);
   const maxTokensField = options.maxTokensField ?? 'max_tokens';
 
-  const body = (request: ModelRequest) =>
-    mapOpenAIRequest(request, { model: resolveModel(request.model, providerName), structuredOutput, maxTokensField });
+  const body = (request: ModelRequest) => mapOpenAIRequest(request, { model: resolveModel(request.model, providerName), maxTokensField });
 
   // The secrets known now (the option, a prebuilt client's); the client's own once it is made.
   let secrets = secretsOf([options.apiKey, options.client?.apiKey]);
@@ -109,7 +130,10 @@ export function openai(options: OpenAIProviderOptions = {}): ModelProviderV1 {
       // The key the client sends, however it was given (option, environment, prebuilt client): redacted from every error.
       secrets = secretsOf([client.apiKey, ...secrets]);
       const classes = { userAbort: sdk.APIUserAbortError, connectionTimeout: sdk.APIConnectionTimeoutError, connection: sdk.APIConnectionError };
-      return { client, toError: (error: unknown, signal: AbortSignal | undefined) => mapOpenAIError(error, { provider: providerName, signal, secrets, classes }) };
+      return {
+        client,
+        toError: (error: unknown, signal: AbortSignal | undefined, sent: StrictParts) => mapOpenAIError(error, { provider: providerName, signal, secrets, classes, sent }),
+      };
     }));
 
   // Start loading now, so the first call does not wait for it; a failure is reported by that call.
@@ -121,6 +145,10 @@ export function openai(options: OpenAIProviderOptions = {}): ModelProviderV1 {
 
     redact: (text: string) => redactSecrets(text, secrets),
 
+    capabilities: (modelId: string) => resolveCapabilities(openAICapabilities(modelId), declared),
+
+    lowerSchema: lowerOpenAISchema,
+
     async generate(request: ModelRequest, callOptions: ModelCallOptions): Promise<ModelResponse> {
       const { signal } = callOptions;
       const { client, toError } = await connect();
@@ -128,7 +156,7 @@ export function openai(options: OpenAIProviderOptions = {}): ModelProviderV1 {
         const completion = await client.chat.completions.create(body(request), sdkRequestOptions(signal));
         return mapOpenAIResponse(completion, { provider: providerName });
       } catch (error) {
-        throw toError(error, signal);
+        throw toError(error, signal, strictPartsOf(request));
       }
     },
 
@@ -142,7 +170,7 @@ export function openai(options: OpenAIProviderOptions = {}): ModelProviderV1 {
         );
         yield* mapOpenAIStream(chunks, { provider: providerName });
       } catch (error) {
-        throw toError(error, signal);
+        throw toError(error, signal, strictPartsOf(request));
       }
     },
   };

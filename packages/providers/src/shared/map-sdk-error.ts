@@ -1,6 +1,6 @@
 import { kindFromNetworkCode, kindFromStatus } from '@keel/core/internal';
 import { ProviderError } from '../errors/provider-error';
-import type { ProviderErrorKind } from '../errors/provider-error';
+import type { ProviderErrorKind, SchemaRejection } from '../errors/provider-error';
 import { kindFromErrorType } from './kind-from-error-type';
 import { redactSecrets } from './redact-secrets';
 import { parseRetryAfter } from './parse-retry-after';
@@ -30,6 +30,11 @@ export interface MapSdkErrorContext {
   readonly signal?: AbortSignal | undefined;
   /** Strings (the API key) redacted from the error's message and cause, even when the server echoes them. */
   readonly secrets?: readonly string[] | undefined;
+  /**
+   * Reads a vendor's 400 (the SDK error) for a refused strict schema; `undefined` for any other
+   * bad request. Only asked about HTTP 400.
+   */
+  readonly schemaRejection?: ((error: unknown) => SchemaRejection | undefined) | undefined;
 }
 
 /** Reads a field; a getter or Proxy trap that throws reads as absent. */
@@ -84,6 +89,15 @@ function socketFailureKind(error: unknown): 'network' | 'timeout' | undefined {
   return undefined;
 }
 
+/** The adapter's reading of a 400; a reader that throws reads as no schema rejection. */
+function readSchemaRejection(context: MapSdkErrorContext, error: unknown): SchemaRejection | undefined {
+  try {
+    return context.schemaRejection?.(error);
+  } catch {
+    return undefined;
+  }
+}
+
 function isAbortLike(error: unknown): boolean {
   return field(error, 'name') === 'AbortError' || field(error, 'code') === 'ABORT_ERR';
 }
@@ -100,6 +114,7 @@ function redacted(error: ProviderError, secrets: readonly string[]): ProviderErr
     secrets,
     ...(error.status === undefined ? {} : { status: error.status }),
     ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+    ...(error.schemaRejected === undefined ? {} : { schemaRejected: error.schemaRejected }),
     ...(error.cause === undefined ? {} : { cause: error.cause }),
   });
 }
@@ -108,7 +123,8 @@ function redacted(error: ProviderError, secrets: readonly string[]): ProviderErr
  * Turns whatever a vendor SDK threw into a {@link ProviderError}: aborts → `aborted`; the client
  * timeout → `timeout`; connection failures → `network`; HTTP statuses by {@link kindFromStatus}
  * with `retry-after-ms` / `retry-after` read into `retryAfterMs`; stream `error` events by their
- * vendor type. Once the caller's signal has aborted, every failure is `aborted` (the SDKs end an
+ * vendor type; a 400 that refused a strict schema carries `schemaRejected` (read by the adapter's
+ * `schemaRejection`). Once the caller's signal has aborted, every failure is `aborted` (the SDKs end an
  * aborted stream silently, which would otherwise look like a dropped connection). Any other
  * `ProviderError` passes through (redacted). Every message and cause has `secrets` replaced by `[redacted]`.
  */
@@ -120,7 +136,7 @@ export function mapSdkError(error: unknown, context: MapSdkErrorContext): Provid
     return new ProviderError({ message: `${label} request was aborted`, errorKind: 'aborted', provider, cause: signal.reason, secrets });
   }
   if (ProviderError.isInstance(error)) return redacted(error, secrets);
-  const make = (errorKind: ProviderErrorKind, message: string, extra: { status?: number; retryAfterMs?: number } = {}) =>
+  const make = (errorKind: ProviderErrorKind, message: string, extra: { status?: number; retryAfterMs?: number; schemaRejected?: SchemaRejection } = {}) =>
     new ProviderError({ message, errorKind, provider, cause: error, secrets, ...extra });
 
   if (isA(error, classes.userAbort) || isAbortLike(error)) {
@@ -136,8 +152,12 @@ export function mapSdkError(error: unknown, context: MapSdkErrorContext): Provid
   if (typeof status === 'number') {
     const errorKind = kindFromStatus(status);
     const retryAfterMs = parseRetryAfter(field(error, 'headers') as HeaderReader | undefined);
-    return make(errorKind, `${label} request failed with HTTP ${status} (${errorKind}): ${messageOf(error)}`,
-      retryAfterMs === undefined ? { status } : { status, retryAfterMs });
+    const schemaRejected = status === 400 ? readSchemaRejection(context, error) : undefined;
+    return make(errorKind, `${label} request failed with HTTP ${status} (${errorKind}): ${messageOf(error)}`, {
+      status,
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      ...(schemaRejected === undefined ? {} : { schemaRejected }),
+    });
   }
   const type = errorTypeOf(error);
   const typeKind = type === undefined ? undefined : kindFromErrorType(type);

@@ -1,0 +1,34 @@
+import type { SchemaRejection } from '../errors/provider-error';
+import { fieldOf, firstString, type StrictParts } from '../shared/strict-parts';
+
+/** Anthropic's grammar limits, which span every strict schema of a request and name none of them. */
+const requestWideLimit = /too many optional parameters|parameters with union types|too complex|grammar compilation|too many strict tools/i;
+/** A `tools.<n>` error about the tool's schema (not, say, its name). */
+const toolSchemaProblem = /input_schema|JSON schema|For '\w+' type|not supported|additionalProperties|recursive|circular|\$ref|\$defs|strict/i;
+
+/**
+ * Reads an Anthropic 400 for a refused strict schema. The API answers `invalid_request_error`
+ * with a message that names the part it refused: `output_config.format.schema: For 'object'
+ * type, 'additionalProperties' must be explicitly set to false` (the native output format),
+ * `tools.0.custom: For 'integer' type, property 'minimum' is not supported` (tool 0's schema), or,
+ * for the grammar limits over all strict schemas, `Schemas contains too many optional parameters
+ * (25), which would make grammar compilation inefficient…`, `…too many parameters with union
+ * types…`, `Schema is too complex for compilation`, which name none (then `both` when the request
+ * sent both kinds, else the kind it sent). Only parts the request actually sent strict count:
+ * without them, a schema error is a plain bad request.
+ */
+export function anthropicSchemaRejection(error: unknown, sent: StrictParts): SchemaRejection | undefined {
+  const body = fieldOf(fieldOf(error, 'error'), 'error');
+  const type = firstString(fieldOf(error, 'type'), fieldOf(body, 'type'));
+  if (type !== '' && type !== 'invalid_request_error') return undefined;
+  const message = firstString(fieldOf(error, 'apiMessage'), fieldOf(body, 'message'), fieldOf(error, 'message'));
+  if (sent.output && /^(?:\d{3} )?(?:output_config\.format|output_format)\b/.test(message)) return 'output';
+  const tool = /^(?:\d{3} )?tools\.(\d+)\b/.exec(message);
+  if (tool !== null) return sent.strictTools.includes(Number(tool[1])) && toolSchemaProblem.test(message) ? 'tool' : undefined;
+  if (requestWideLimit.test(message)) {
+    if (sent.output && sent.strictTools.length > 0) return 'both';
+    if (sent.output) return 'output';
+    if (sent.strictTools.length > 0) return 'tool';
+  }
+  return undefined;
+}

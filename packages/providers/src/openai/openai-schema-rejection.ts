@@ -1,0 +1,26 @@
+import type { SchemaRejection } from '../errors/provider-error';
+import { fieldOf, firstString, type StrictParts } from '../shared/strict-parts';
+
+/**
+ * Reads an OpenAI 400 for a refused strict schema. The API answers `invalid_request_error` with
+ * the refused part in `param`: `response_format` for the output format ("Invalid schema for
+ * response_format 'answer': In context=(), 'additionalProperties' is required to be supplied and
+ * to be false", or "'response_format' of type 'json_schema' is not supported with this model"),
+ * `tools[<n>].function.parameters` with code `invalid_function_parameters` for a strict tool
+ * ("Invalid schema for function 'transfer': …"). Only parts the request actually sent strict
+ * count: without them, a schema error is a plain bad request.
+ */
+export function openAISchemaRejection(error: unknown, sent: StrictParts): SchemaRejection | undefined {
+  const body = fieldOf(error, 'error');
+  const type = firstString(fieldOf(error, 'type'), fieldOf(body, 'type'));
+  if (type !== '' && type !== 'invalid_request_error') return undefined;
+  const param = firstString(fieldOf(error, 'param'), fieldOf(body, 'param'));
+  const code = firstString(fieldOf(error, 'code'), fieldOf(body, 'code'));
+  const message = firstString(fieldOf(body, 'message'), fieldOf(error, 'message'));
+  const aboutOutput = /^response_format\b/.test(param) || code === 'invalid_json_schema' || /Invalid schema for response_format|'response_format' of type 'json_schema'/.test(message);
+  if (aboutOutput) return sent.output ? 'output' : undefined;
+  const toolParam = /^tools\[(\d+)\]\.function\.(?:parameters|strict)\b/.exec(param);
+  if (toolParam !== null) return sent.strictTools.includes(Number(toolParam[1])) ? 'tool' : undefined;
+  if (code === 'invalid_function_parameters' || /Invalid schema for function '/.test(message)) return sent.strictTools.length > 0 ? 'tool' : undefined;
+  return undefined;
+}

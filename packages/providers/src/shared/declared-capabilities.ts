@@ -1,0 +1,34 @@
+import type { ModelCapabilities } from '@keel/core/internal';
+
+const capabilityNames = ['nativeOutput', 'strictTools'] as const;
+
+/**
+ * Checks a provider's `capabilities` option: an object whose `nativeOutput` and `strictTools`, when
+ * given, are booleans. Anything else throws a `TypeError` naming the option, so a typo or a string
+ * `'true'` in plain JavaScript is not silently read as no capability.
+ */
+export function checkDeclaredCapabilities(provider: string, declared: unknown): ModelCapabilities | undefined {
+  if (declared === undefined) return undefined;
+  if (typeof declared !== 'object' || declared === null || Array.isArray(declared)) {
+    throw new TypeError(`${provider}({ capabilities }) must be an object such as { nativeOutput: true, strictTools: true }`);
+  }
+  const checked: { -readonly [Name in keyof ModelCapabilities]: ModelCapabilities[Name] } = {};
+  for (const [name, value] of Object.entries(declared)) {
+    if (!(capabilityNames as readonly string[]).includes(name)) throw new TypeError(`${provider}({ capabilities }) has an unknown capability ${JSON.stringify(name)}: the capabilities are ${capabilityNames.join(', ')}`);
+    if (value === undefined) continue;
+    if (typeof value !== 'boolean') throw new TypeError(`${provider}({ capabilities: { ${name} } }) must be true or false`);
+    checked[name as (typeof capabilityNames)[number]] = value;
+  }
+  return checked;
+}
+
+/**
+ * A model's capabilities: the provider's table for the model id, with what the user declared
+ * (`capabilities` option) taking precedence, field by field. Every field is present.
+ */
+export function resolveCapabilities(known: ModelCapabilities, declared: ModelCapabilities | undefined): Required<ModelCapabilities> {
+  return {
+    nativeOutput: declared?.nativeOutput ?? known.nativeOutput ?? false,
+    strictTools: declared?.strictTools ?? known.strictTools ?? false,
+  };
+}
