@@ -37,7 +37,7 @@ type Recorded = { name: keyof AgentEvents; payload: Record<string, unknown> };
 function agentOn(model: MockLanguageModelV3) {
   const events: Recorded[] = [];
   let builder = Agent.create({ provider: fromAISDK(model), model: 'mock-model-1', maxSteps: 4 });
-  for (const name of ['model.error', 'reliability.retry', 'tool.retry'] as const) builder = builder.on(name, (payload) => void events.push({ name, payload: payload as unknown as Record<string, unknown> }));
+  for (const name of ['model.error', 'reliability.retry', 'tool.re-ask'] as const) builder = builder.on(name, (payload) => void events.push({ name, payload: payload as unknown as Record<string, unknown> }));
   return { builder, events };
 }
 
@@ -63,7 +63,7 @@ describe('fromAISDK on the AI SDK mock model', () => {
     expect(result.value).toEqual({ city: 'Paris', celsius: 18 });
     expect(model.doGenerateCalls[1]?.toolChoice).toEqual({ type: 'tool', toolName: 'get_weather' });
     expect(model.doGenerateCalls[2]?.toolChoice).toEqual({ type: 'auto' });
-    expect(events.filter((event) => event.name === 'tool.retry')).toHaveLength(1);
+    expect(events.filter((event) => event.name === 'tool.re-ask')).toHaveLength(1);
     expect(result.toolCalls.map((call) => call.arguments)).toEqual([{ city: 'Paris' }]);
   });
 

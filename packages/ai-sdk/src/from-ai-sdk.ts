@@ -1,7 +1,8 @@
-import type { LanguageModelV3, ProviderV3, SharedV3ProviderOptions } from '@ai-sdk/provider';
+import type { LanguageModelV3, SharedV3ProviderOptions } from '@ai-sdk/provider';
 import type { ModelRequest, ModelResponse, ModelStreamPart } from '@keel/core';
 import type { ModelCallOptions, ModelCapabilities, ModelProviderV1 } from '@keel/core/internal';
 import { AiSdkProviderError } from './ai-sdk-provider-error';
+import { badResponse } from './bad-response';
 import { cacheBreakpointOf, cachesToolDefinitions } from './cache-hints';
 import { knownCapabilities } from './capabilities';
 import { mapCallOptions } from './map-call-options';
@@ -16,7 +17,7 @@ import { ToolCallMetadata } from './tool-call-metadata';
  * provider (`google`, `createGoogleGenerativeAI({ ... })`) whose model is picked by the agent's
  * `model` id. Both of spec version `v3` (AI SDK 6 provider packages).
  */
-export type AISDKModelSource = LanguageModelV3 | ProviderV3 | ((modelId: string) => LanguageModelV3);
+export type AISDKModelSource = LanguageModelV3 | { languageModel(modelId: string): LanguageModelV3 } | ((modelId: string) => LanguageModelV3);
 
 /** Options of {@link fromAISDK}. */
 export interface FromAISDKOptions {
@@ -173,7 +174,7 @@ export function fromAISDK(source: AISDKModelSource, options: FromAISDKOptions = 
       } catch (error) {
         if (AiSdkProviderError.isInstance(error)) throw error;
         // A getter or Proxy of the result that throws: the answer broke the spec.
-        throw mapAiSdkError(Object.assign(new Error(`the result could not be read: ${String((error as Error)?.message ?? error)}`), { name: 'AI_InvalidResponseDataError' }), context);
+        throw badResponse(context.provider, 'the result could not be read (a getter threw)');
       }
     },
 
@@ -185,7 +186,7 @@ export function fromAISDK(source: AISDKModelSource, options: FromAISDKOptions = 
       try {
         const result = await untilAborted(model.doStream(options_), signal);
         stream = result.stream;
-        if (typeof stream?.getReader !== 'function') throw Object.assign(new Error('doStream returned no readable stream'), { name: 'AI_InvalidResponseDataError' });
+        if (typeof stream?.getReader !== 'function') throw badResponse(context.provider, 'doStream returned no readable stream');
       } catch (error) {
         throw mapAiSdkError(error, context);
       }
