@@ -4,7 +4,8 @@
  * (`9007199254740993` would become `9007199254740992`), a magnitude past the largest double
  * (`1e400` would become `Infinity`), or a non-zero value too small for one (`1e-400` would become
  * `0`). A fraction's usual rounding (`0.1`) is not a change: the nearest double is what the
- * literal means in JavaScript. `literal` must match JSON's number grammar.
+ * literal means in JavaScript, unless the number is 2^53 or more, where a double holds no fraction
+ * and not every whole number (`9007199254740993.2` would become `9007199254740994`). `literal` must match JSON's number grammar.
  */
 export function numberLoss(literal: string): string | undefined {
   // At most 15 digits and no exponent: always exact (below 2^53, or a plain fraction).
@@ -14,8 +15,12 @@ export function numberLoss(literal: string): string | undefined {
   const written = decimal(literal);
   if (written === undefined) return undefined;
   if (value === 0) return 'is too small for a number (it would become 0)';
-  // A fraction: rounding to the nearest double is what the literal means.
-  if (written.exponent < 0) return undefined;
+  // A fraction: rounding to the nearest double is what the literal means, as long as its whole part
+  // is held exactly (below 2^53; past it, "9007199254740993.2" would become 9007199254740994).
+  if (written.exponent < 0) {
+    if (Math.abs(value) < 2 ** 53) return undefined;
+    return `has more digits than a number holds exactly (it would become ${String(value)})`;
+  }
   const held = decimal(String(Math.abs(value)));
   return held !== undefined && held.digits === written.digits && held.exponent === written.exponent
     ? undefined

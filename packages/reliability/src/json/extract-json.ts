@@ -4,12 +4,19 @@ import { findJsonSpans, opensJson } from './find-json-spans';
 import type { JsonDefect, JsonRepair } from './json-repair';
 import { parseExact, tryParse } from './parse-exact';
 import { repairJson, type RepairJsonResult } from './repair-json';
-import { scanLenientJson } from './scan-lenient-json';
+import { decodeEscapes, scanLenientJson } from './scan-lenient-json';
 
 /** One JSON value found in a reply, with the lossless repairs it took. */
 export interface JsonCandidate {
   readonly value: unknown;
   readonly repairs: readonly JsonRepair[];
+  /** The strict JSON text the value was parsed from (number literals are read from it as written). */
+  readonly json?: string;
+  /**
+   * Bare text stands in the value where a value belongs, marked (see `BARE_MARK`): usable only when
+   * a schema allows exactly one value it names; otherwise this says why it cannot be used.
+   */
+  readonly unquoted?: { readonly message: string };
 }
 
 /** A bracketed value that looks like JSON but cannot be used (a lossy defect), and where it stands. */
@@ -61,11 +68,32 @@ const MAX_SPANS = 1_000;
  */
 export function extractJsonCandidates(text: string, options: ExtractJsonOptions = {}): JsonCandidates {
   const direct = parseExact(text);
-  if (direct.ok) return { candidates: [{ value: direct.value, repairs: [] }] };
+  if (direct.ok) return { candidates: [{ value: direct.value, repairs: [], json: text }] };
   if (options.repair === false || direct.defect !== undefined) return { candidates: [], failure: direct };
+  const found = searchCandidates(text, direct.message);
+  if (found.candidates.length > 0 || found.truncated) return found;
+  // '{\"a\": 1}': JSON written as the inside of a string, every quote escaped. Unescaped once, it is
+  // read like any reply (once: what it holds is not unescaped again).
+  if (text.includes('\\"') && !/(?:^|[^\\])(?:\\\\)*"/.test(text)) {
+    const decoded = decodeEscapes(text);
+    if (decoded !== undefined) {
+      const inner = parseExact(decoded);
+      const unescaped = inner.ok ? { candidates: [{ value: inner.value, repairs: [], json: decoded }] } : searchCandidates(decoded, inner.message);
+      if (unescaped.candidates.length > 0) {
+        return { ...unescaped, candidates: unescaped.candidates.map((candidate) => ({ ...candidate, repairs: ['escaped-json', ...candidate.repairs] })) };
+      }
+    }
+  }
+  return found;
+}
 
+/** JSON-ish fence tags: every value in such a fence is a candidate, as in prose. */
+const jsonTags: ReadonlySet<string> = new Set(['', 'json', 'json5', 'jsonc', 'jsonl']);
+
+/** Finds the candidates of a text that is not JSON as it is (see {@link extractJsonCandidates}). */
+function searchCandidates(text: string, directMessage: string): JsonCandidates {
   const fences = findFences(text);
-  const regions = fences.length > 0 ? regionsAround(text, fences, MAX_SPANS) : [{ start: 0, end: text.length, fence: false }];
+  const regions = fences.length > 0 ? regionsAround(text, fences, MAX_SPANS) : [{ start: 0, end: text.length, fence: false, tag: '' }];
   const candidates: JsonCandidate[] = [];
   const rejected: RejectedValue[] = [];
   let lastFailure: { message: string; defect: JsonDefect } | undefined;
@@ -78,26 +106,41 @@ export function extractJsonCandidates(text: string, options: ExtractJsonOptions 
     }
     if (region.fence && search.spans.length === 0 && !search.truncated && /^\s*["\d\-tfn]/.test(body)) {
       const scalar = parseExact(body);
-      if (scalar.ok) candidates.push({ value: scalar.value, repairs: base });
+      if (scalar.ok) candidates.push({ value: scalar.value, repairs: base, json: body });
       else if (scalar.defect !== undefined) return { candidates: [], failure: scalar };
       continue;
     }
     // An unclosed bracket in prose before a fence is not a cut-off answer: the reply goes on.
     if (search.truncated && (region.fence || region === regions[regions.length - 1])) {
-      const message = `The reply ends before its JSON value is complete (truncated): '${search.truncated.missing}' never closes the value opened at position ${region.start + search.truncated.start}`;
+      const { openString, missing, start } = search.truncated;
+      // '{"height": "5'3"" }': the closers are all there, after a quote that opened a string by mistake.
+      if (openString !== undefined && unmatchedClosers(body.slice(openString + 1)) === missing) {
+        const message = `The JSON value at position ${region.start + start} cannot be used: a '"' inside a string is not escaped, so a string opened at position ${region.start + openString} never closes (write a quote inside a string as \\")`;
+        return { candidates: [], failure: { message, defect: 'unescaped-quote' } };
+      }
+      const message = `The reply ends before its JSON value is complete (truncated): '${missing}' never closes the value opened at position ${region.start + start}`;
       return { candidates: [], truncated: { message }, failure: { message, defect: 'truncated' } };
     }
     const trimmedStart = body.length - body.trimStart().length;
     const trimmedEnd = body.trimEnd().length;
+    // Code in a fence tagged with another language ("x = [1, 2]" in ```python) holds no answer;
+    // a fence whose whole body is one value still gives it.
+    const code = region.fence && !jsonTags.has(region.tag);
     for (const span of search.spans) {
       const prose: readonly JsonRepair[] = (span.start > trimmedStart || span.end < trimmedEnd) && !base.includes('prose-removed') ? ['prose-removed'] : [];
+      if (code && prose.length > 0) continue;
       // A bracket in prose ("[Note: see below]") is not a candidate.
       if (!opensJson(body, span.start)) continue;
       const slice = body.slice(span.start, span.end);
       const scan = scanLenientJson(slice);
-      const repaired = scan.ok && scan.repairs.size === 0 ? parseScanned(slice) : repairJson(slice, scan);
+      const repaired = scan.ok && scan.repairs.size === 0 && scan.edits.length === 0 ? parseScanned(slice) : repairJson(slice, scan);
       if (repaired.ok) {
-        candidates.push({ value: repaired.value, repairs: [...base, ...prose, ...repaired.repairs] });
+        candidates.push({
+          value: repaired.value,
+          repairs: [...base, ...prose, ...repaired.repairs],
+          ...(repaired.json === undefined ? {} : { json: repaired.json }),
+          ...(repaired.bare ? { unquoted: repaired.bare } : {}),
+        });
         continue;
       }
       lastFailure = { message: `The JSON value at position ${region.start + span.start} cannot be used: ${repaired.message}`, defect: repaired.defect };
@@ -105,8 +148,31 @@ export function extractJsonCandidates(text: string, options: ExtractJsonOptions 
       if (slice.startsWith('[') || slice.includes(':')) rejected.push({ after: candidates.length, array: slice.startsWith('['), ...lastFailure });
     }
   }
+  if (candidates.length === 0 && rejected.length === 0 && fences.length === 0) {
+    // The whole reply is one scalar written another way: 'True', "'refund'", a backtick string.
+    const whole = text.trim();
+    const scan = whole === '' ? undefined : scanLenientJson(whole);
+    if (scan?.ok && scan.signature.length <= 2 && !scan.bare) {
+      const repaired = repairJson(whole, scan);
+      if (repaired.ok) return { candidates: [{ value: repaired.value, repairs: repaired.repairs, ...(repaired.json === undefined ? {} : { json: repaired.json }) }] };
+    }
+  }
   if (candidates.length > 0) return rejected.length > 0 ? { candidates, rejected } : { candidates };
-  return { candidates, failure: lastFailure ?? { message: direct.message } };
+  return { candidates, failure: lastFailure ?? { message: directMessage } };
+}
+
+/** The closers in `text` that no opener in it matches, innermost first (`" }"` → `}`). */
+function unmatchedClosers(text: string): string {
+  let depth = 0;
+  let out = '';
+  for (const char of text) {
+    if (char === '{' || char === '[') depth++;
+    else if (char === '}' || char === ']') {
+      if (depth > 0) depth--;
+      else out += char;
+    }
+  }
+  return out;
 }
 
 /**
@@ -115,7 +181,7 @@ export function extractJsonCandidates(text: string, options: ExtractJsonOptions 
  * a schema, prefer `checkOutput`, which picks the one value that matches it.
  */
 export function extractJson(text: string, options: ExtractJsonOptions = {}): ExtractJsonResult {
-  const found = extractJsonCandidates(text, options);
+  const found = withoutUnquoted(extractJsonCandidates(text, options));
   const last = found.candidates[found.candidates.length - 1];
   // A value that cannot be used after the last usable one, of the same shape, may be the final answer.
   const later = last && isObject(last.value) ? found.rejected?.filter((entry) => entry.after === found.candidates.length && entry.array === Array.isArray(last.value)).pop() : undefined;
@@ -127,10 +193,32 @@ export function extractJson(text: string, options: ExtractJsonOptions = {}): Ext
   return { ok: true, value: last.value, repairs: [...last.repairs, 'last-candidate'] };
 }
 
+/**
+ * Candidates that hold bare text cannot be used without a schema: they are moved to `rejected` (or
+ * become the failure), where they stand in the text.
+ */
+export function withoutUnquoted(found: JsonCandidates): JsonCandidates {
+  if (!found.candidates.some((candidate) => candidate.unquoted)) return found;
+  const candidates: JsonCandidate[] = [];
+  const moved: RejectedValue[] = [];
+  // `after` of the existing rejected values counts all candidates: recount it over the usable ones.
+  const usableBefore: number[] = [];
+  for (const candidate of found.candidates) {
+    usableBefore.push(candidates.length);
+    if (!candidate.unquoted) candidates.push(candidate);
+    else moved.push({ after: candidates.length, array: Array.isArray(candidate.value), message: candidate.unquoted.message, defect: 'unquoted-value' });
+  }
+  usableBefore.push(candidates.length);
+  const kept = (found.rejected ?? []).map((entry) => ({ ...entry, after: usableBefore[entry.after] ?? candidates.length }));
+  const rejected = [...kept, ...moved].sort((left, right) => left.after - right.after);
+  const failure = candidates.length === 0 ? { message: (moved[moved.length - 1] as RejectedValue).message, defect: 'unquoted-value' as const } : undefined;
+  return { ...found, candidates, rejected, ...(failure ? { failure } : {}) };
+}
+
 /** Parses text the scanner found to be strict JSON. */
 function parseScanned(text: string): RepairJsonResult {
   const parsed = tryParse(text);
-  return parsed.ok ? { ok: true, value: parsed.value, repairs: [] } : { ok: false, defect: 'syntax', message: parsed.message };
+  return parsed.ok ? { ok: true, value: parsed.value, repairs: [], json: text } : { ok: false, defect: 'syntax', message: parsed.message };
 }
 
 function isObject(value: unknown): boolean {

@@ -6,6 +6,8 @@ export interface Region {
   readonly start: number;
   readonly end: number;
   readonly fence: boolean;
+  /** The fence's language tag (empty for prose and untagged fences). */
+  readonly tag: string;
 }
 
 /**
@@ -22,10 +24,10 @@ export function regionsAround(text: string, fences: readonly FenceBody[], limit:
     while (next < spans.length && (spans[next] as JsonSpan).end <= fence.open) next++;
     const span = spans[next];
     if (span !== undefined && span.start < fence.open) continue;
-    if (fence.open > from) regions.push({ start: from, end: fence.open, fence: false });
-    regions.push({ start: fence.start, end: fence.end, fence: true });
+    if (fence.open > from) regions.push({ start: from, end: fence.open, fence: false, tag: '' });
+    regions.push({ start: fence.start, end: fence.end, fence: true, tag: fence.tag });
     from = fence.close;
   }
-  if (from < text.length) regions.push({ start: from, end: text.length, fence: false });
+  if (from < text.length) regions.push({ start: from, end: text.length, fence: false, tag: '' });
   return regions;
 }

@@ -4,14 +4,19 @@ export interface FenceBody {
   readonly start: number;
   readonly end: number;
   readonly close: number;
+  /** The language tag after the opening backticks (`json`, `python`), empty when none. */
+  readonly tag: string;
 }
 
 const FENCE = '```';
+/** A line that closes a fence: three backticks alone on it (indentation and trailing spaces aside). */
+const closing = /\n[ \t]*```[ \t]*(?=\r?\n|$)/g;
 
 /**
  * Finds closed markdown code fences (```` ```json ```` … ```` ``` ````) in one pass: an opening
- * fence is three backticks, an optional language tag and a line break; it closes at the next three
- * backticks. Linear in the text's length.
+ * fence is three backticks, an optional language tag and a line break; it closes at the next line
+ * that holds three backticks and nothing else (as in markdown), so a string value holding ```` ``` ````
+ * does not close it. Linear in the text's length.
  */
 export function findFences(text: string): FenceBody[] {
   const bodies: FenceBody[] = [];
@@ -19,15 +24,17 @@ export function findFences(text: string): FenceBody[] {
   while (true) {
     const open = text.indexOf(FENCE, from);
     if (open < 0) break;
-    const tag = /^[A-Za-z0-9_-]*[ \t]*\r?\n/.exec(text.slice(open + 3, open + 3 + 64));
+    const tag = /^([A-Za-z0-9_+#.-]*)[ \t]*\r?\n/.exec(text.slice(open + 3, open + 3 + 64));
     if (!tag) {
       from = open + 3;
       continue;
     }
     const start = open + 3 + tag[0].length;
-    const close = text.indexOf(FENCE, start);
-    if (close < 0) break;
-    bodies.push({ open, start, end: close, close: close + 3 });
+    closing.lastIndex = start - 1;
+    const line = closing.exec(text);
+    if (!line) break;
+    const close = line.index + line[0].indexOf(FENCE);
+    bodies.push({ open, start, end: close, close: close + 3, tag: (tag[1] as string).toLowerCase() });
     from = close + 3;
   }
   return bodies;

@@ -9,19 +9,31 @@ export interface SpanSearch {
   /** Balanced spans not inside another one, in text order. */
   readonly spans: readonly JsonSpan[];
   /** A JSON-like value that never closes: where it opens and the closers it lacks. */
-  readonly truncated?: { readonly start: number; readonly missing: string };
+  readonly truncated?: {
+    readonly start: number;
+    readonly missing: string;
+    /** A quoted string opened here and never closed before the end of the text. */
+    readonly openString?: number;
+  };
   /** More top-level spans than the search's limit: it stopped there, `spans` holds those found. */
   readonly overflow?: true;
 }
 
+const objectStart = /[^\S]*(?:$|[}"'`,\u201c\u201d\u2018\u2019]|\/[/*]|\.\.\.|[\p{L}_$][\p{L}\p{N}_$]*\s*(?:$|[:"'`\u201c\u2018])|\d+\s*(?:$|:))/uy;
+
 const stringEnds: Readonly<Record<string, string>> = { '"': '"', '\u201c': '\u201c\u201d', '\u201d': '\u201c\u201d', "'": "'", '\u2018': '\u2018\u2019', '\u2019': '\u2018\u2019' };
 
 /**
- * True when the bracket at `index` opens what looks like JSON: every `{` (prose rarely has braces;
- * an object with bare keys still counts), or a `[` followed by a JSON value's first token.
+ * True when the bracket at `index` opens what looks like JSON: a `{` followed by a property name
+ * (quoted, a bare word or whole number then `:` or a value), `}`, a comment, `,` or `...` (so
+ * LaTeX's `{$_{Ω}$rel}` and template braces in prose are not values), or a `[` followed by a JSON
+ * value's first token.
  */
 export function opensJson(text: string, index: number): boolean {
-  if (text[index] === '{') return true;
+  if (text[index] === '{') {
+    objectStart.lastIndex = index + 1;
+    return objectStart.test(text);
+  }
   const next = /\S/.exec(text.slice(index + 1, index + 64));
   return next === null || /["'{}[\],\d\-\u201c\u2018]/.test(next[0]) || /^(true|false|null|True|False|None)\b/.test(text.slice(index + 1 + next.index, index + 7 + next.index));
 }
@@ -36,6 +48,7 @@ export function findJsonSpans(text: string, limit = Number.POSITIVE_INFINITY): S
   const openers: number[] = [];
   const spans: JsonSpan[] = [];
   let lastSignificant = '';
+  let unclosed = -1;
   for (let index = 0; index < text.length; index++) {
     const char = text[index] as string;
     if (openers.length > 0) {
@@ -47,10 +60,25 @@ export function findJsonSpans(text: string, limit = Number.POSITIVE_INFINITY): S
           continue;
         }
       }
-      const ends = stringEnds[char];
-      if (ends !== undefined && (char === '"' || char === '\u201c' || char === '\u201d' || /^[{[,:]$/.test(lastSignificant))) {
+      const atValue = lastSignificant === '{' || lastSignificant === '[' || lastSignificant === ',' || lastSignificant === ':';
+      const quoted = atValue && (char === '"' || char === "'" || char === '`') ? longString(text, index) : undefined;
+      if (quoted !== undefined) {
+        if (quoted < 0) {
+          unclosed = index;
+          break;
+        }
+        index = quoted - 1;
+        lastSignificant = '"';
+        continue;
+      }
+      const ends = char === '`' && atValue ? '`\u00b4' : stringEnds[char];
+      if (ends !== undefined && (char === '"' || char === '\u201c' || char === '\u201d' || atValue)) {
         let at = index + 1;
         while (at < text.length && !ends.includes(text[at] as string)) at += text[at] === '\\' ? 2 : 1;
+        if (at >= text.length) {
+          unclosed = index;
+          break;
+        }
         index = at;
         lastSignificant = char;
         continue;
@@ -76,7 +104,25 @@ export function findJsonSpans(text: string, limit = Number.POSITIVE_INFINITY): S
       .reverse()
       .map((open) => (text[open] === '{' ? '}' : ']'))
       .join('');
-    return { spans: spans.filter((span) => span.end <= start), truncated: { start, missing } };
+    return { spans: spans.filter((span) => span.end <= start), truncated: { start, missing, ...(unclosed >= 0 ? { openString: unclosed } : {}) } };
   }
-  return { spans };
+  // Spans side by side inside a bracket that never closes are counted too.
+  return spans.length > limit ? { spans: spans.slice(0, limit + 1), overflow: true } : { spans };
+}
+
+/**
+ * Where a Python triple-quoted string or a markdown code block starting at `index` ends (the index
+ * after it), `-1` when it never closes, `undefined` when none starts there.
+ */
+function longString(text: string, index: number): number | undefined {
+  const three = text.slice(index, index + 3);
+  if (three === '"""' || three === "\'\'\'") {
+    const close = text.indexOf(three, index + 3);
+    return close < 0 ? -1 : close + 3;
+  }
+  if (three !== '```') return undefined;
+  const close = /\r?\n[ \t]*```(?!`)/g;
+  close.lastIndex = index + 3;
+  const match = close.exec(text);
+  return match ? match.index + match[0].length : -1;
 }

@@ -7,7 +7,15 @@ export const MAX_REPAIR_DEPTH = 512;
 
 /** Outcome of {@link repairJson}. */
 export type RepairJsonResult =
-  | { readonly ok: true; readonly value: unknown; readonly repairs: readonly JsonRepair[] }
+  | {
+      readonly ok: true;
+      readonly value: unknown;
+      readonly repairs: readonly JsonRepair[];
+      /** The strict JSON text the value was parsed from. */
+      readonly json?: string;
+      /** Bare text stands in the value, marked (see `BARE_MARK`): usable only once a schema resolves it. */
+      readonly bare?: { readonly message: string };
+    }
   | { readonly ok: false; readonly defect: JsonDefect; readonly message: string };
 
 /**
@@ -23,7 +31,7 @@ export function repairJson(text: string, scanned?: LenientScan): RepairJsonResul
   let repaired: string;
   let value: unknown;
   try {
-    repaired = scan.repairs.size === 0 ? text : jsonrepair(applyEdits(text, scan.edits));
+    repaired = scan.repairs.size === 0 && scan.edits.length === 0 ? text : jsonrepair(applyEdits(text, scan.edits));
     value = JSON.parse(repaired);
   } catch (error) {
     return { ok: false, defect: 'syntax', message: error instanceof Error ? error.message : String(error) };
@@ -32,7 +40,8 @@ export function repairJson(text: string, scanned?: LenientScan): RepairJsonResul
   if (!check.ok || !sameTokens(check.signature, scan.signature)) {
     return { ok: false, defect: 'syntax', message: 'the value cannot be repaired without changing its content' };
   }
-  return { ok: true, value, repairs: [...scan.repairs] };
+  if (scan.bare) return { ok: true, value, repairs: [...scan.repairs], json: repaired, bare: { message: `${scan.bare.message} (at position ${scan.bare.position})` } };
+  return { ok: true, value, repairs: [...scan.repairs], json: repaired };
 }
 
 function sameTokens(left: readonly string[], right: readonly string[]): boolean {

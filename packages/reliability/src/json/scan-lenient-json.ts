@@ -1,7 +1,7 @@
 import { numberLoss } from './exact-number';
 import type { JsonDefect, JsonRepair } from './json-repair';
 
-/** A change to the text that fixes a comma: remove `remove` characters at `at`, then insert `insert`. */
+/** A change to the text (a comma, a colon, a string rewritten as JSON): remove `remove` characters at `at`, then insert `insert`. */
 export interface TextEdit {
   readonly at: number;
   readonly remove: number;
@@ -64,7 +64,7 @@ export function isOddWhitespace(code: number): boolean {
 }
 
 function startsValue(char: string): boolean {
-  return /[{["'\u201c\u201d\u2018\u2019\-0-9A-Za-z_$]/.test(char);
+  return /[{["'`\u201c\u201d\u2018\u2019\-0-9\p{L}_$]/u.test(char);
 }
 
 /** `'x'` for messages, the character JSON-encoded. */
@@ -202,19 +202,26 @@ class Scanner {
     if (char === '}' || char === ']') return this.closeContainer(char);
     if (char === '+') return this.fail('string-concatenation', "values are joined with '+' (write one string instead)");
     if (char === '.' && text.startsWith('...', this.index)) return this.fail('ellipsis', "'...' stands where content was left out");
+    // '"He said "hi" ..."': a quote inside a string that is not escaped ends it early.
+    if (this.lastKind === 'string' && this.index === this.lastValueEnd && /[\p{L}\p{N}_$]/u.test(char)) {
+      return this.fail('unescaped-quote', `a '"' inside a string is not escaped, before ${shown(char)} (write it as \\")`);
+    }
     if (!startsValue(char)) return this.fail('syntax', `unexpected ${shown(char)} after a value`);
+    const sameLine = !/[\n\r]/.test(text.slice(this.lastValueEnd, this.index));
     // A bare word on the same line as a value ("12 EUR") is part of it, not a new item.
-    if (/[A-Za-z_$]/.test(char) && !text.slice(this.lastValueEnd, this.index).includes('\n')) {
+    if (/[\p{L}_$]/u.test(char) && sameLine) {
       const word = /^[^,\]}\n]*/.exec(text.slice(this.lastValueEnd, this.lastValueEnd + 60))?.[0].trim() ?? char;
       return this.fail('unquoted-value', `the bare word ${shown(word)} follows a value on the same line (a string must be quoted)`);
     }
     // Two scalars side by side on one line in an array ("[1 500]", "['a' 'b']"), or two strings on
     // any lines ("first part "\n"second part", as Python joins them), may be one value (a thousands
-    // separator, implicit string concatenation) or two: only containers are told apart.
+    // separator, implicit string concatenation) or two: only containers are told apart, and a
+    // string then a number ('["a" 2]'), which no reading joins.
     const inArray = this.stack[this.stack.length - 1] === '[';
-    const scalars = char !== '{' && char !== '[' && !/[}\]]/.test(text[this.lastValueEnd - 1] as string);
-    const strings = char in closers && (text[this.lastValueEnd - 1] as string) in closers;
-    if (inArray && scalars && (strings || !text.slice(this.lastValueEnd, this.index).includes('\n'))) {
+    const scalars = char !== '{' && char !== '[' && this.lastKind !== 'container';
+    const strings = this.lastKind === 'string' && (char in closers || char === '`');
+    const stringThenNumber = this.lastKind === 'string' && /[-\d]/.test(char);
+    if (inArray && scalars && !stringThenNumber && (strings || sameLine)) {
       return this.fail('syntax', `two values stand side by side with no comma between them, before ${shown(char)} (they may be one value or two${strings ? ': one string split in two, or two items' : ''})`);
     }
     this.repairs.add('missing-comma');
@@ -222,13 +229,71 @@ class Scanner {
     return this.stack[this.stack.length - 1] === '{' ? this.readKey() : this.readValue();
   }
 
+  /**
+   * Reads a quoted string at `index` in any of the forms read losslessly: JSON's, single or smart
+   * quotes, Python's triple quotes, a JavaScript backtick string without `${`, and (for a value) a
+   * markdown code block. Forms `jsonrepair` does not read are rewritten here as JSON strings.
+   */
+  readQuoted(value: boolean): string | Failure {
+    const { text } = this;
+    const start = this.index;
+    let read: string | Failure;
+    let repair: JsonRepair;
+    if (text.startsWith('"""', start) || text.startsWith("\'\'\'", start)) {
+      read = this.readTriple();
+      repair = 'triple-quotes';
+    } else if (text.startsWith('```', start)) {
+      if (!value) return this.fail('syntax', "a code block cannot be a property name");
+      read = this.readCodeBlock();
+      repair = 'code-block-string';
+    } else if (text[start] === '`') {
+      read = this.readString('`', '`\u00b4');
+      repair = 'backtick-quotes';
+    } else return this.readString();
+    if (typeof read !== 'string') return read;
+    this.repairs.add(repair);
+    this.edits.push({ at: start, remove: this.index - start, insert: JSON.stringify(read) });
+    return read;
+  }
+
+  /** Reads a Python triple-quoted string (`"""…"""` or `'\'\'…'\'\'`): its text as written, JSON's escapes only. */
+  readTriple(): string | Failure {
+    const { text } = this;
+    const quote = text.slice(this.index, this.index + 3);
+    const close = text.indexOf(quote, this.index + 3);
+    if (close < 0) return this.fail('truncated', 'the text ends inside a string (its closing quotes are missing)', this.length);
+    const body = text.slice(this.index + 3, close);
+    // "\/" is "/" in JSON but "\\/" in Python: only escapes both languages read alike are taken.
+    const decoded = decodeEscapes(body, /\\[^"'\\nrtbfu]/);
+    if (decoded === undefined) return this.fail('syntax', 'a triple-quoted string holds an escape Python and JSON read differently', this.index);
+    if (/[\u0000-\u001f]/.test(body)) this.repairs.add('control-characters');
+    this.index = close + 3;
+    return decoded;
+  }
+
+  /**
+   * Reads a markdown code block used as a string value: the lines between the opening line
+   * (three backticks and an optional language tag) and a line that starts with three backticks.
+   */
+  readCodeBlock(): string | Failure {
+    const { text } = this;
+    const open = /^```[\w+#.-]*[ \t]*\r?\n/.exec(text.slice(this.index, this.index + 64));
+    if (!open) return this.fail('syntax', 'three backticks open a code block only when a line break follows them (and an optional language tag)');
+    const bodyStart = this.index + open[0].length;
+    const closer = /\r?\n[ \t]*```(?!`)/g;
+    closer.lastIndex = bodyStart - 1;
+    const match = closer.exec(text);
+    if (!match) return this.fail('truncated', 'the text ends inside a code block (its closing backticks are missing)', this.length);
+    const body = text.slice(bodyStart, Math.max(bodyStart, match.index));
+    this.index = match.index + match[0].length;
+    return body;
+  }
+
   /** Reads a quoted string at `index`; returns its decoded content or a failure. */
-  readString(): string | Failure {
+  readString(opener = this.text[this.index] as string, ends = closers[opener] as string): string | Failure {
     const { text, length } = this;
-    const opener = text[this.index] as string;
-    const ends = closers[opener] as string;
     if (opener === "'") this.repairs.add('single-quotes');
-    else if (opener !== '"') this.repairs.add('smart-quotes');
+    else if (opener !== '"' && opener !== '`') this.repairs.add('smart-quotes');
     let value = '';
     let chunk = this.index + 1;
     for (let at = this.index + 1; at < length; at++) {
@@ -238,6 +303,8 @@ class Scanner {
         this.index = at + 1;
         return value;
       }
+      // A template literal's "${…}" is code, not text.
+      if (opener === '`' && char === '$' && text[at + 1] === '{') return this.fail('syntax', "a backtick string holds '${', code rather than text", at);
       if (char === '\\') {
         value += text.slice(chunk, at);
         const next = text[at + 1];
@@ -250,7 +317,7 @@ class Scanner {
           value += String.fromCharCode(Number.parseInt(hex, 16));
           at += 5;
         } else {
-          const decoded = escapes[next];
+          const decoded = opener === '`' && next === '`' ? '`' : escapes[next];
           if (decoded === undefined) return this.fail('syntax', `invalid escape ${shown(`\\${next}`)} in a string`, at);
           value += decoded;
           at += 1;
@@ -296,6 +363,7 @@ class Scanner {
     this.stack.pop();
     this.names.pop();
     this.index++;
+    this.lastKind = 'container';
     this.lastValueEnd = this.index;
     this.state = this.stack.length === 0 ? DONE : AFTER_VALUE;
     this.signature.push(char);
@@ -320,17 +388,24 @@ class Scanner {
       this.state = char === '{' ? OBJECT_START : ARRAY_START;
       return undefined;
     }
-    if (char in closers) {
-      const value = this.readString();
+    if (char in closers || char === '`') {
+      const value = this.readQuoted(true);
       if (typeof value !== 'string') return value;
       this.signature.push('s', value);
+      this.lastKind = 'string';
     } else if (char === '.' && text.startsWith('...', this.index)) {
       return this.fail('ellipsis', "'...' stands where content was left out");
     } else if (char === '-' || (char >= '0' && char <= '9')) {
       numberPattern.lastIndex = this.index;
       const match = numberPattern.exec(text);
       if (!match) return this.fail('syntax', `${shown(text.slice(this.index, this.index + 2))} is not a number`);
-      const end = this.index + match[0].length;
+      let end = this.index + match[0].length;
+      // "[2.]": a whole number with a bare decimal point, closed by a delimiter (never at the end of the text, where it may be cut short).
+      if (text[end] === '.' && /^[\s,\]}]/.test(text.slice(end + 1, end + 2)) && !/[.eE]/.test(match[0])) {
+        this.repairs.add('trailing-decimal-point');
+        this.edits.push({ at: end, remove: 1, insert: '' });
+        end++;
+      }
       if (end < length && !/[\s,\]}/:]/.test(text[end] as string) && !isOddWhitespace(text.charCodeAt(end))) {
         const word = /^[^\s,\]}]*/.exec(text.slice(this.index, this.index + 40))?.[0] ?? match[0];
         return this.fail('unquoted-value', `the bare text ${shown(word)} stands where a value belongs (a string must be quoted)`);
@@ -339,20 +414,47 @@ class Scanner {
       if (loss !== undefined) return this.fail('imprecise-number', `the number ${match[0]} ${loss}`);
       this.signature.push('n', match[0]);
       this.index = end;
+      this.lastKind = 'number';
     } else {
       wordPattern.lastIndex = this.index;
       const match = wordPattern.exec(text);
-      if (!match) return this.fail('syntax', `unexpected ${shown(char)} where a value was expected`);
-      const word = match[0];
+      const word = match?.[0];
       if (word === 'true' || word === 'false' || word === 'null') this.signature.push(word);
-      else if (word in pythonLiterals) {
+      else if (word !== undefined && word in pythonLiterals && !/^[^\S\n]*[^\s,\]}/]/.test(text.slice(this.index + word.length, this.index + word.length + 2))) {
         this.repairs.add('python-literals');
         this.signature.push(pythonLiterals[word] as string);
-      } else {
-        return this.fail('unquoted-value', `the bare word ${shown(word)} stands where a value belongs (a string must be quoted)`);
-      }
+      } else return this.readBare();
       this.index += word.length;
+      this.lastKind = 'literal';
     }
+    this.lastValueEnd = this.index;
+    this.state = this.stack.length === 0 ? DONE : AFTER_VALUE;
+    return undefined;
+  }
+
+  /**
+   * Reads bare text where a value belongs (`pending` in `{status: pending}`, `São Paulo`): it is
+   * marked for a schema to resolve (an allowed value it equals), and is why the value cannot be used
+   * without one. Code words (`undefined`, `NaN`) and text holding quotes, ':' or brackets are refused at once.
+   */
+  readBare(): Failure | undefined {
+    const { text } = this;
+    barePattern.lastIndex = this.index;
+    const match = barePattern.exec(text);
+    const raw = match?.[0] ?? '';
+    const cut = /\s\/[/*]/.exec(raw);
+    const bare = (cut ? raw.slice(0, cut.index) : raw).trimEnd();
+    const word = /^[^\s,\]}]*/.exec(text.slice(this.index, this.index + 40))?.[0] || (text[this.index] as string);
+    const failure = this.fail('unquoted-value', `the bare ${bare.includes(' ') ? 'text' : 'word'} ${shown(bare || word)} stands where a value belongs (a string must be quoted)`);
+    if (!this.markable || bare === '' || codeWords.has(bare) || /["'`\u201c\u201d\u2018\u2019:{}[\]\\]/.test(bare)) {
+      return bare === '' ? this.fail('syntax', `unexpected ${shown(text[this.index])} where a value was expected`) : failure;
+    }
+    this.bare ??= { message: failure.message, position: failure.position };
+    const marked = `${BARE_MARK}${bare}`;
+    this.edits.push({ at: this.index, remove: bare.length, insert: JSON.stringify(marked) });
+    this.signature.push('s', marked);
+    this.index += bare.length;
+    this.lastKind = 'string';
     this.lastValueEnd = this.index;
     this.state = this.stack.length === 0 ? DONE : AFTER_VALUE;
     return undefined;
@@ -364,10 +466,18 @@ class Scanner {
     const start = this.index;
     const char = text[this.index] as string;
     let key: string;
-    if (char in closers) {
-      const read = this.readString();
+    if (char in closers || char === '`') {
+      const read = this.readQuoted(false);
       if (typeof read !== 'string') return read;
       key = read;
+    } else if (char >= '0' && char <= '9') {
+      numericKeyPattern.lastIndex = this.index;
+      const match = numericKeyPattern.exec(text);
+      if (!match) return this.fail('syntax', `unexpected ${shown(char)} where a property name was expected (only whole numbers are read as names)`);
+      this.repairs.add('unquoted-keys');
+      key = match[0];
+      this.edits.push({ at: this.index, remove: key.length, insert: JSON.stringify(key) });
+      this.index += key.length;
     } else if (char === '.' && text.startsWith('...', this.index)) {
       return this.fail('ellipsis', "'...' stands where properties were left out");
     } else {
@@ -386,6 +496,7 @@ class Scanner {
     else if (typeof names === 'string') this.names[depth] = new Set([names, key]);
     else names.add(key);
     this.signature.push('k', key);
+    this.keyEnd = this.index;
     this.state = COLON;
     return undefined;
   }
@@ -394,6 +505,33 @@ class Scanner {
 /** True when a comment's text holds an ellipsis (`...` or `…`): it stands for content left out. */
 function elides(comment: string): boolean {
   return comment.includes('...') || comment.includes('\u2026');
+}
+
+/**
+ * Decodes JSON's backslash escapes in `text`, or `undefined` when it holds one `refused` matches or
+ * one JSON does not know.
+ */
+export function decodeEscapes(text: string, refused?: RegExp): string | undefined {
+  if (!text.includes('\\')) return text;
+  if (refused?.test(text)) return undefined;
+  let out = '';
+  let from = 0;
+  for (let at = text.indexOf('\\'); at >= 0; at = text.indexOf('\\', from)) {
+    out += text.slice(from, at);
+    const next = text[at + 1];
+    if (next === 'u') {
+      const hex = text.slice(at + 2, at + 6);
+      if (!/^[0-9a-fA-F]{4}$/.test(hex)) return undefined;
+      out += String.fromCharCode(Number.parseInt(hex, 16));
+      from = at + 6;
+      continue;
+    }
+    const decoded = next === undefined ? undefined : escapes[next];
+    if (decoded === undefined) return undefined;
+    out += decoded;
+    from = at + 2;
+  }
+  return out + text.slice(from);
 }
 
 /** Applies comma edits (in text order) in one pass. */

@@ -1,8 +1,29 @@
 import { numberLoss } from '../json/exact-number';
+import { BARE_MARK } from '../json/scan-lenient-json';
 import type { IssuePath } from './issue';
 
-/** Which unique, lossless fix a coercion made. */
-export type CoercionKind = 'number-from-string' | 'boolean-from-string' | 'single-to-array' | 'enum-case' | 'null-to-absent';
+/**
+ * Which unique, lossless fix a coercion made:
+ * - `number-from-string`: `"50"` where a number is (never `"USD 50"`, never digits a number cannot hold).
+ * - `boolean-from-string`: `"true"`/`"false"` where a boolean is.
+ * - `string-from-number`: a number where only a string is, as its digits were written (`1.0` is `"1.0"`).
+ * - `single-to-array`: one value where an array is, as its one item.
+ * - `array-to-single`: an array of one item where the schema allows no array, as that item.
+ * - `enum-case`: a string matching exactly one allowed value once trimmed and compared case-insensitively.
+ * - `enum-unquoted`: bare text (`{size: TWO}`) that names exactly one allowed value.
+ * - `key-renamed`: a property name differing from exactly one of the schema's by surrounding spaces or case.
+ * - `null-to-absent`: `null` for an optional property whose schema excludes `null`, removed.
+ */
+export type CoercionKind =
+  | 'number-from-string'
+  | 'boolean-from-string'
+  | 'string-from-number'
+  | 'single-to-array'
+  | 'array-to-single'
+  | 'enum-case'
+  | 'enum-unquoted'
+  | 'key-renamed'
+  | 'null-to-absent';
 
 /** One schema-guided fix: where, what it was, what it became (`to` is absent for a removed `null`). */
 export interface Coercion {
@@ -12,9 +33,25 @@ export interface Coercion {
   readonly to?: unknown;
 }
 
+/** Settings of {@link coerceToSchema}. */
+export interface CoerceOptions {
+  /**
+   * The number literal at `path` as the model wrote it (`1.0`, `1e3`): a number becomes a string
+   * only through it, so its digits are kept. Without it, numbers are never turned into strings.
+   */
+  readonly literalAt?: (path: IssuePath) => string | undefined;
+}
+
 type Schema = Readonly<Record<string, unknown>>;
 
 const numeric = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/**
+ * Characters that may separate several items in one string: ASCII and full-width commas,
+ * semicolons and bars, the ideographic and Arabic commas, bullets, and every line break or control
+ * character (`\r`, U+2028, U+2029, U+0085, tabs).
+ */
+const separators = /[,;|\u0000-\u001f\u007f\u0085\u2028\u2029\u3001\uff0c\uff1b\uff5c\u060c\u061b\ufe50\ufe51\ufe54\u2022\u00b7]/;
 
 function isSchema(value: unknown): value is Schema {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -42,10 +79,22 @@ function allowedValues(schema: Schema): readonly unknown[] | undefined {
   return undefined;
 }
 
-function allowsNull(schema: Schema): boolean {
-  if (typesOf(schema)?.includes('null')) return true;
-  if (allowedValues(schema)?.includes(null)) return true;
-  return branchesOf(schema)?.some((branch) => isSchema(branch) && allowsNull(branch)) ?? false;
+/** Keywords whose meaning for `null` is not read here: a schema holding one may allow it. */
+const opaque = ['$ref', '$dynamicRef', 'allOf', 'not', 'if', 'then', 'else', 'dependentSchemas'];
+
+/**
+ * True only when the schema certainly refuses `null`: a `type` without `null`, an `enum`/`const`
+ * without it, or a union each of whose branches refuses it. A `$ref`, `allOf`, `{}` or any schema
+ * not read here may allow it, so a `null` there is never removed.
+ */
+function excludesNull(schema: Schema): boolean {
+  if (opaque.some((keyword) => keyword in schema)) return false;
+  const allowed = Array.isArray(schema.enum) || 'const' in schema ? allowedValues(schema) : undefined;
+  if (allowed) return !allowed.includes(null);
+  const branches = branchesOf(schema);
+  if (branches) return branches.every((branch) => isSchema(branch) && excludesNull(branch));
+  const types = typesOf(schema);
+  return types !== undefined && !types.includes('null');
 }
 
 function hasType(value: unknown, types: readonly string[]): boolean {
@@ -56,38 +105,76 @@ function hasType(value: unknown, types: readonly string[]): boolean {
 }
 
 /**
- * Applies the fixes a schema makes unique and lossless, as a lax-mode parser does: a numeric
- * string where a number or integer is required (`"50"` → 50; never `"USD 50"`, never digits a number
- * cannot hold exactly), `"true"`/`"false"`
- * where a boolean is, a single value where an array is (as its one item; never a string holding
- * `,`, `;`, `|` or a line break, which may be several items, nor one starting with `[` or `{`,
- * which may be a value written as a string), a string that matches
- * exactly one allowed value once trimmed and compared case-insensitively, and `null` for an
- * optional property that does not allow it (removed). Only places whose value the schema rejects
- * are touched; the input is never mutated (changed containers are copied). Walks the value once,
- * following the schema (`$ref` and general unions are left to validation).
+ * True when a text's letter case carries no meaning of its own: all lower case, all upper case, or
+ * words capitalised (`refund`, `LOW`, `In Progress`). Mixed case such as `mW` (milliwatt), `kW` or
+ * `iOS` carries meaning: case folding never maps onto it, nor from it.
  */
-export function coerceToSchema(value: unknown, schema: unknown): { readonly value: unknown; readonly coercions: readonly Coercion[] } {
+function plainCase(text: string): boolean {
+  if (text === text.toLowerCase() || text === text.toUpperCase()) return true;
+  return text.split(/[^\p{L}]+/u).every((word) => word === '' || word.slice(1) === word.slice(1).toLowerCase());
+}
+
+/** The one allowed value `text` names: equal once trimmed, or (both in plain case) equal ignoring case. */
+function matchAllowed(text: string, allowed: readonly unknown[]): string | undefined {
+  const trimmed = text.trim();
+  const exact = allowed.filter((option) => option === trimmed);
+  if (exact.length === 1) return exact[0] as string;
+  if (!plainCase(trimmed)) return undefined;
+  const wanted = trimmed.toLowerCase();
+  const matches = allowed.filter((option) => typeof option === 'string' && plainCase(option) && option.toLowerCase() === wanted);
+  // Two allowed values that differ only by case ("MW" and "mW" are both excluded above; "low" and "LOW") leave no unique reading.
+  const folding = allowed.filter((option) => typeof option === 'string' && option.toLowerCase() === wanted);
+  return matches.length === 1 && folding.length === 1 ? (matches[0] as string) : undefined;
+}
+
+/** True for a string standing for bare text the model wrote (see `BARE_MARK`). */
+export function isBare(value: unknown): value is string {
+  return typeof value === 'string' && value.startsWith(BARE_MARK);
+}
+
+/** True when bare text is left anywhere in the value: it cannot be used as it is. */
+export function holdsBare(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (isBare(next)) return true;
+    if (Array.isArray(next)) pending.push(...next);
+    else if (typeof next === 'object' && next !== null) pending.push(...Object.values(next));
+  }
+  return false;
+}
+
+/**
+ * Applies the fixes a schema makes unique and lossless, as a lax-mode parser does (see
+ * {@link CoercionKind} for each). Only places whose value the schema rejects are touched; the
+ * input is never mutated (changed containers are copied). Walks the value once, following the
+ * schema's `properties` and `items` (`$ref` and general unions are left to validation).
+ */
+export function coerceToSchema(value: unknown, schema: unknown, options: CoerceOptions = {}): { readonly value: unknown; readonly coercions: readonly Coercion[] } {
   const coercions: Coercion[] = [];
-  const coerced = isSchema(schema) ? coerce(value, schema, [], coercions) : value;
+  const coerced = isSchema(schema) ? coerce(value, schema, [], coercions, options, false) : value;
   return { value: coerced, coercions };
 }
 
-function coerce(value: unknown, schema: Schema, path: IssuePath, out: Coercion[]): unknown {
+function coerce(value: unknown, schema: Schema, path: IssuePath, out: Coercion[], options: CoerceOptions, inList: boolean): unknown {
   const allowed = allowedValues(schema);
-  if (allowed && typeof value === 'string' && !allowed.includes(value)) {
-    const wanted = value.trim().toLowerCase();
-    const matches = allowed.filter((option) => typeof option === 'string' && option.toLowerCase() === wanted);
-    if (matches.length === 1) {
-      out.push({ path, kind: 'enum-case', from: value, to: matches[0] });
-      return matches[0];
-    }
-    return value;
+  if (isBare(value)) {
+    const text = value.slice(BARE_MARK.length);
+    const match = allowed ? matchAllowed(text, allowed) : undefined;
+    if (match === undefined) return value;
+    out.push({ path, kind: 'enum-unquoted', from: text, to: match });
+    return match;
   }
-  const types = typesOf(schema);
+  if (allowed && typeof value === 'string' && !allowed.includes(value)) {
+    const match = matchAllowed(value, allowed);
+    if (match === undefined) return value;
+    out.push({ path, kind: 'enum-case', from: value, to: match });
+    return match;
+  }
+  const types = typesOf(schema) ?? (allowed?.every((option) => typeof option === 'string') ? ['string'] : undefined);
   if (!types) return value;
   let current = value;
-  if (!hasType(current, types)) {
+  if (!hasType(current, types) && !(allowed && allowed.includes(current))) {
     // Never a number that cannot hold the digits as written ("9007199254740993" would lose its last digit).
     if (typeof current === 'string' && (types.includes('number') || types.includes('integer')) && numeric.test(current.trim()) && numberLoss(current.trim()) === undefined) {
       const number = Number(current.trim());
@@ -100,23 +187,40 @@ function coerce(value: unknown, schema: Schema, path: IssuePath, out: Coercion[]
       out.push({ path, kind: 'boolean-from-string', from: current, to: current === 'true' });
       return current === 'true';
     }
-    // A string holding separators ("a, b") may be one item or several, and one in brackets ("[]",
-    // "[\"a\"]") may be an array written as a string: ambiguous, left to feedback.
-    if (types.includes('array') && current !== null && current !== undefined && !(typeof current === 'string' && /[,;|\n]|^\s*[[{]/.test(current))) {
+    if (typeof current === 'number' && types.includes('string')) {
+      const literal = options.literalAt?.(path);
+      if (literal !== undefined && Number(literal) === current) {
+        out.push({ path, kind: 'string-from-number', from: current, to: literal });
+        return allowed ? coerce(literal, schema, path, out, options, inList) : literal;
+      }
+    }
+    if (Array.isArray(current) && current.length === 1 && !types.includes('array')) {
+      const item: unknown = current[0];
+      if (!Array.isArray(item) && !isBare(item)) {
+        out.push({ path, kind: 'array-to-single', from: current, to: item });
+        return coerce(item, schema, path, out, options, inList);
+      }
+    }
+    // A string holding separators ("a, b", "北京、上海") may be one item or several, and one in
+    // brackets ("[]", "[\"a\"]") may be an array written as a string: ambiguous, left to feedback.
+    // Inside a list of several values ("Alice", "Bob" where rows are lists), each may be its own
+    // row or all one row: ambiguous too.
+    if (types.includes('array') && current !== null && current !== undefined && !inList && !isBare(current) && !(typeof current === 'string' && (separators.test(current) || /^\s*[[{]/.test(current)))) {
       out.push({ path, kind: 'single-to-array', from: current, to: [current] });
       current = [current];
     }
   }
-  if (Array.isArray(current) && isSchema(schema.items)) return coerceItems(current, schema.items, path, out);
-  if (isSchema(current) && isSchema(schema.properties)) return coerceProperties(current, schema, schema.properties, path, out);
+  if (Array.isArray(current) && isSchema(schema.items)) return coerceItems(current, schema.items, path, out, options);
+  if (isSchema(current) && isSchema(schema.properties)) return coerceProperties(current, schema, schema.properties, path, out, options);
   return current;
 }
 
-function coerceItems(items: readonly unknown[], schema: Schema, path: IssuePath, out: Coercion[]): unknown {
+function coerceItems(items: readonly unknown[], schema: Schema, path: IssuePath, out: Coercion[], options: CoerceOptions): unknown {
   let copy: unknown[] | undefined;
+  const several = items.length > 1;
   for (let index = 0; index < items.length; index++) {
     const item = items[index];
-    const next = coerce(item, schema, [...path, index], out);
+    const next = coerce(item, schema, [...path, index], out, options, several);
     if (next !== item) {
       copy ??= items.slice();
       copy[index] = next;
@@ -125,24 +229,70 @@ function coerceItems(items: readonly unknown[], schema: Schema, path: IssuePath,
   return copy ?? items;
 }
 
-function coerceProperties(object: Schema, schema: Schema, properties: Schema, path: IssuePath, out: Coercion[]): unknown {
+/**
+ * The schema property a name the schema does not know stands for: the one that equals it once
+ * trimmed, or (both in plain case) equals it ignoring case; `undefined` when none or several do.
+ */
+function propertyFor(key: string, properties: Schema): string | undefined {
+  const trimmed = key.trim();
+  if (trimmed !== key && isSchema(properties[trimmed])) return trimmed;
+  if (!plainCase(trimmed)) return undefined;
+  const wanted = trimmed.toLowerCase();
+  const folding = Object.keys(properties).filter((name) => name.toLowerCase() === wanted);
+  return folding.length === 1 && plainCase(folding[0] as string) ? folding[0] : undefined;
+}
+
+function coerceProperties(object: Schema, schema: Schema, properties: Schema, path: IssuePath, out: Coercion[], options: CoerceOptions): unknown {
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
   let copy: Record<string, unknown> | undefined;
-  for (const key of Object.keys(object)) {
-    const property = properties[key];
+  const keys = Object.keys(object);
+  // Names the schema does not know, each standing for exactly one of its properties, which the
+  // object lacks and no other name stands for: renamed, where the schema rejects the name or needs the property.
+  const renamed = new Map<string, string>();
+  const claimed = new Map<string, number>();
+  for (const key of keys) {
+    if (isSchema(properties[key])) continue;
+    const target = propertyFor(key, properties);
+    if (target === undefined || target in object) continue;
+    if (schema.additionalProperties !== false && !required.includes(target)) continue;
+    renamed.set(key, target);
+    claimed.set(target, (claimed.get(target) ?? 0) + 1);
+  }
+  for (const key of keys) {
+    let name = key;
+    const target = renamed.get(key);
+    if (target !== undefined && claimed.get(target) === 1) {
+      out.push({ path: [...path, key], kind: 'key-renamed', from: key, to: target });
+      copy ??= { ...object };
+      copy[target] = copy[key];
+      delete copy[key];
+      name = target;
+    }
+    const property = properties[name];
     if (!isSchema(property)) continue;
     const item = object[key];
-    if (item === null && !required.includes(key) && !allowsNull(property)) {
-      out.push({ path: [...path, key], kind: 'null-to-absent', from: null });
+    if (item === null && !required.includes(name) && excludesNull(property)) {
+      out.push({ path: [...path, name], kind: 'null-to-absent', from: null });
       copy ??= { ...object };
-      delete copy[key];
+      delete copy[name];
       continue;
     }
-    const next = coerce(item, property, [...path, key], out);
+    const next = coerce(item, property, [...path, name], out, options, false);
     if (next !== item) {
       copy ??= { ...object };
-      copy[key] = next;
+      copy[name] = next;
     }
   }
-  return copy ?? object;
+  // Renaming changes the order of properties; it is restored to the order the model wrote.
+  return copy && renamed.size > 0 ? reorder(copy, keys, renamed, claimed) : (copy ?? object);
+}
+
+function reorder(copy: Record<string, unknown>, keys: readonly string[], renamed: ReadonlyMap<string, string>, claimed: ReadonlyMap<string, number>): Record<string, unknown> {
+  const ordered: Record<string, unknown> = {};
+  for (const key of keys) {
+    const target = renamed.get(key);
+    const name = target !== undefined && claimed.get(target) === 1 ? target : key;
+    if (name in copy) ordered[name] = copy[name];
+  }
+  return ordered;
 }

@@ -52,7 +52,7 @@ describe('a truncated or lossy reply is never accepted', () => {
   it.each([
     ['{"action": "refund", "amount": 5', 'truncated'],
     ['{"action": "refund", "amount": 5, ...}', 'ellipsis'],
-    ['{"action": refund, "amount": 5}', 'unquoted-value'],
+    ['{"action": pending, "amount": 5}', 'unquoted-value'],
   ] as const)('%j is a parse failure (%s)', (text, defect) => {
     const check = checkOutput(text, refund);
     expect(check).toMatchObject({ ok: false, failure: { stage: 'json-parse', defect } });

@@ -1,7 +1,8 @@
 import { ValidationFailure } from '../errors/validation-failure';
-import { extractJsonCandidates, type JsonCandidate, type RejectedValue } from '../json/extract-json';
+import { extractJsonCandidates, type JsonCandidate, type JsonCandidates, type RejectedValue } from '../json/extract-json';
 import type { JsonRepair } from '../json/json-repair';
-import { type Coercion, coerceToSchema } from './coerce-to-schema';
+import { numberLiterals, pathKey } from '../json/number-literals';
+import { type Coercion, coerceToSchema, holdsBare } from './coerce-to-schema';
 import { escapeControl, formatPath, type ValidationIssue } from './issue';
 
 /** Longest validator or parser message kept in a failure's message, in characters. */
@@ -47,6 +48,8 @@ interface Judged {
   readonly valid: boolean;
   /** Coercions that did not make the value valid: the coerced value and its remaining issues (partial mode returns them). */
   readonly partial?: { readonly value: unknown; readonly coercions: readonly Coercion[]; readonly issues: readonly ValidationIssue[] };
+  /** The value holds bare text the schema does not resolve: it cannot be used, for this reason. */
+  readonly unusable?: string;
 }
 
 const NONE: readonly never[] = Object.freeze([]);
@@ -70,7 +73,7 @@ export async function validateOutput<T>(text: string, validator: SchemaValidator
  * Schema, most Standard Schemas): for hot paths that should not pay a microtask per check.
  */
 export function checkOutput<T>(text: string, validator: SchemaValidator<T>, options: ValidateOutputOptions = {}): OutputCheck<T> | Promise<OutputCheck<T>> {
-  const found = extractJsonCandidates(text, { repair: options.repair ?? true });
+  const found = withBareString(extractJsonCandidates(text, { repair: options.repair ?? true }), text, validator.jsonSchema, options);
   if (found.candidates.length === 0) {
     const failure = found.failure ?? { message: 'no JSON value found' };
     return parseFailure(text, failure.message, failure.defect);
@@ -78,16 +81,52 @@ export function checkOutput<T>(text: string, validator: SchemaValidator<T>, opti
   const coerce = options.coerce ?? true;
   const judged: (Judged | Promise<Judged>)[] = found.candidates.map((candidate) => judge(candidate, validator, coerce));
   if (judged.some((entry) => entry instanceof Promise)) {
-    return Promise.all(judged).then((settled) => decide(text, settled, found.rejected ?? NONE, validator, options));
+    return Promise.all(judged).then((settled) => decideUsable(text, settled, found.rejected ?? NONE, validator, options));
   }
-  return decide(text, judged as Judged[], found.rejected ?? NONE, validator, options);
+  return decideUsable(text, judged as Judged[], found.rejected ?? NONE, validator, options);
+}
+
+/**
+ * When the schema asks for a string (or one of several strings) and the reply holds no JSON value
+ * at all, the reply's text is the value (`bare-string`): its only reading. Never for a reply that
+ * starts or ends with a quote, a backslash or a fence (a quoted string written some other way).
+ */
+function withBareString(found: JsonCandidates, text: string, schema: Readonly<Record<string, unknown>>, options: ValidateOutputOptions): JsonCandidates {
+  if (found.candidates.length > 0 || found.truncated || (found.rejected?.length ?? 0) > 0 || options.repair === false) return found;
+  if (found.failure?.defect !== undefined && found.failure.defect !== 'syntax' && found.failure.defect !== 'unquoted-value') return found;
+  const trimmed = text.trim();
+  if (trimmed === '' || !stringsOnly(schema) || /^["'`\u00b4\u201c\u201d\u2018\u2019\\]|["'`\u00b4\u201c\u201d\u2018\u2019\\]$|```/.test(trimmed)) return found;
+  return { candidates: [{ value: trimmed, repairs: ['bare-string'] }] };
+}
+
+/** True when a schema accepts strings and nothing else: `type: 'string'`, or an enum, const or union of strings. */
+function stringsOnly(schema: Readonly<Record<string, unknown>>): boolean {
+  if (schema.type === 'string') return true;
+  if (Array.isArray(schema.enum)) return schema.enum.length > 0 && schema.enum.every((value) => typeof value === 'string');
+  if ('const' in schema) return typeof schema.const === 'string';
+  const branches = schema.anyOf ?? schema.oneOf;
+  return Array.isArray(branches) && branches.length > 0 && branches.every((branch) => typeof branch === 'object' && branch !== null && stringsOnly(branch as Record<string, unknown>));
 }
 
 function judge<T>(candidate: JsonCandidate, validator: SchemaValidator<T>, coerce: boolean): Judged | Promise<Judged> {
+  const literals = candidate.json;
+  let table: ReadonlyMap<string, string> | undefined;
+  const options = literals === undefined ? {} : { literalAt: (path: readonly (string | number)[]) => (table ??= numberLiterals(literals)).get(pathKey(path)) };
+  if (candidate.unquoted) {
+    // Bare text ("{size: TWO}") is usable only once the schema resolves each one to an allowed value.
+    const coerced = coerce ? coerceToSchema(candidate.value, validator.jsonSchema, options) : undefined;
+    if (!coerced || holdsBare(coerced.value)) return { candidate, value: candidate.value, coercions: NONE, issues: NONE, valid: false, unusable: candidate.unquoted.message };
+    const checked = validator.validate(coerced.value);
+    const settle = (result: SchemaValidationResult<T>): Judged =>
+      result.ok
+        ? { candidate, value: result.value, coercions: coerced.coercions, issues: NONE, valid: true }
+        : { candidate, value: coerced.value, coercions: NONE, issues: result.issues, valid: false, partial: { value: coerced.value, coercions: coerced.coercions, issues: result.issues } };
+    return checked instanceof Promise ? checked.then(settle) : settle(checked);
+  }
   const first = validator.validate(candidate.value);
   const afterFirst = (result: SchemaValidationResult<T>): Judged | Promise<Judged> => {
     if (result.ok) return { candidate, value: result.value, coercions: NONE, issues: NONE, valid: true };
-    const coerced = coerce ? coerceToSchema(candidate.value, validator.jsonSchema) : undefined;
+    const coerced = coerce ? coerceToSchema(candidate.value, validator.jsonSchema, options) : undefined;
     if (!coerced || coerced.coercions.length === 0) return { candidate, value: candidate.value, coercions: NONE, issues: result.issues, valid: false };
     const second = validator.validate(coerced.value);
     // Coercions that do not make the value valid are not applied: feedback describes the value the model sent.
@@ -107,11 +146,35 @@ function judge<T>(candidate: JsonCandidate, validator: SchemaValidator<T>, coerc
   return first instanceof Promise ? first.then(afterFirst) : afterFirst(first);
 }
 
+/**
+ * Candidates holding bare text the schema does not resolve are values that cannot be used: they
+ * join `rejected` where they stand, and the rest are decided on.
+ */
+function decideUsable<T>(text: string, all: readonly Judged[], rejected: readonly RejectedValue[], validator: SchemaValidator<T>, options: ValidateOutputOptions): OutputCheck<T> {
+  if (!all.some((entry) => entry.unusable !== undefined)) return decide(text, all, rejected, validator, options);
+  const judged: Judged[] = [];
+  const moved: RejectedValue[] = [];
+  const usableBefore: number[] = [];
+  for (const entry of all) {
+    usableBefore.push(judged.length);
+    if (entry.unusable === undefined) judged.push(entry);
+    else moved.push({ after: judged.length, array: Array.isArray(entry.candidate.value), message: entry.unusable, defect: 'unquoted-value' });
+  }
+  usableBefore.push(judged.length);
+  if (judged.length === 0) {
+    const last = moved[moved.length - 1] as RejectedValue;
+    return parseFailure(text, last.message, last.defect);
+  }
+  const kept = rejected.map((entry) => ({ ...entry, after: usableBefore[entry.after] ?? judged.length }));
+  return decide(text, judged, [...kept, ...moved].sort((left, right) => left.after - right.after), validator, options);
+}
+
 function decide<T>(text: string, judged: readonly Judged[], rejected: readonly RejectedValue[], validator: SchemaValidator<T>, options: ValidateOutputOptions): OutputCheck<T> {
   const several = judged.length > 1;
   const valid = judged.filter((entry) => entry.valid);
   if (valid.length > 0) {
-    const distinct = several ? new Set(valid.map((entry) => JSON.stringify(entry.value))).size : 1;
+    // Values are told apart as the model wrote them: "MW" and "mW" are two answers, even where a coercion would make them equal.
+    const distinct = several ? new Set(valid.map((entry) => JSON.stringify(entry.candidate.value))).size : 1;
     if (distinct > 1) {
       return parseFailure(
         text,
@@ -130,8 +193,9 @@ function decide<T>(text: string, judged: readonly Judged[], rejected: readonly R
     if (later.length === 0) return { ok: true, value: chosen.value as T, repairs: repairsOf(chosen, several), coercions: chosen.coercions, issues: NONE };
     return invalid(text, later[later.length - 1] as Judged, several, validator, options);
   }
+  // None valid: the one with the fewest issues; on a tie the last, the model's final answer (a draft comes first).
   let best = judged[0] as Judged;
-  for (const entry of judged) if (entry.issues.length < best.issues.length) best = entry;
+  for (const entry of judged) if (entry.issues.length <= best.issues.length) best = entry;
   return invalid(text, best, several, validator, options);
 }
 
