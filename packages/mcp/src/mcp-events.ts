@@ -39,7 +39,7 @@ export class McpEventBus {
   }
 
   emit<E extends McpEventName>(event: E, payload: McpEvents[E]): void {
-    for (const listener of [...(this.listeners.get(event) ?? [])]) {
+    for (const listener of this.listeners.get(event) ?? []) {
       try {
         listener(payload);
       } catch (error) {

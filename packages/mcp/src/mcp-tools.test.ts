@@ -37,7 +37,9 @@ describe('mcpTools over stdio (a child process)', () => {
     ]);
     const agent = Agent.create({ provider: model, model: 'scripted' }).tools(mcp.tools).build();
     const retries: string[] = [];
-    agent.on('tool.retry', (event) => retries.push(event.feedback));
+    agent.on('tool.re-ask', (event) => {
+      retries.push(event.feedback);
+    });
     const result = await agent.run('What is 2 + 3?');
 
     expect(result.text).toBe('The sum is 5.');
@@ -78,7 +80,9 @@ describe('mcpTools over stdio (a child process)', () => {
     const model = scriptedModel([{ toolCalls: [{ name: 'fail', arguments: { reason: 'disk full' } }] }, 'sorry']);
     const ends: { isError: boolean; errorCode?: string }[] = [];
     const agent = Agent.create({ provider: model, model: 'scripted' }).tools(mcp.tools).build();
-    agent.on('tool.end', (event) => ends.push(event));
+    agent.on('tool.end', (event) => {
+      ends.push(event);
+    });
     const result = await agent.run('do it');
     expect(result.toolCalls[0]).toMatchObject({ isError: true, errorCode: 'tool-error' });
     expect(result.toolCalls[0]?.output).toContain('could not do it: disk full');
@@ -125,7 +129,9 @@ describe('mcpTools over stdio (a child process)', () => {
     const controller = new AbortController();
     const model = scriptedModel([{ toolCalls: [{ name: 'slow', arguments: { ms: 30_000 } }] }, 'unreachable']);
     const agent = Agent.create({ provider: model, model: 'scripted' }).tools(mcp.tools).build();
-    agent.on('tool.start', () => setTimeout(() => controller.abort(new Error('user stop')), 100));
+    agent.on('tool.start', () => {
+      setTimeout(() => controller.abort(new Error('user stop')), 100);
+    });
     await expect(agent.run('wait', { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortedError' });
     let log: string[] = [];
     await eventually(() => {
@@ -201,7 +207,7 @@ describe('mcpTools over stdio (a child process)', () => {
   it('refuses a command that does not start, and one that is no MCP server, with a typed error', async () => {
     await expect(mcpTools({ command: '/nonexistent/keel-mcp-server' })).rejects.toMatchObject({ name: 'McpConnectionError', failure: 'connect-failed' });
     const started = Date.now();
-    await expect(mcpTools({ command: process.execPath, args: ['-e', 'setTimeout(() => {}, 60000)'] }, { connectTimeoutMs: 300 })).rejects.toMatchObject({ name: 'McpConnectionError', failure: 'connect-failed' });
+    await expect(mcpTools({ command: process.execPath, args: ['-e', 'process.stdin.resume(); process.stdin.on("end", () => process.exit(0))'] }, { connectTimeoutMs: 300 })).rejects.toMatchObject({ name: 'McpConnectionError', failure: 'connect-failed' });
     expect(Date.now() - started).toBeLessThan(10_000);
     await expect(mcpTools({ command: process.execPath, args: ['-e', 'process.exit(1)'] })).rejects.toMatchObject({ failure: 'connect-failed' });
   });

@@ -113,6 +113,21 @@ interface Listing {
   readonly refused: readonly McpToolDefinitionError[];
 }
 
+/** The issues of a schema library's error (the SDK parses answers with Zod), as one line; undefined for other errors. */
+function readIssues(error: unknown): string | undefined {
+  let issues: unknown;
+  try {
+    issues = (error as { issues?: unknown } | null)?.issues;
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(issues)) return undefined;
+  return issues
+    .slice(0, 5)
+    .map((issue: { path?: unknown; message?: unknown }) => `${Array.isArray(issue.path) ? issue.path.join('.') : ''}: ${String(issue.message)}`)
+    .join('; ');
+}
+
 class McpToolSet implements McpTools {
   private current: readonly BuiltTool[] = [];
   private closedError: McpConnectionError | undefined;
@@ -405,6 +420,10 @@ class McpToolSet implements McpTools {
         return new McpToolCallError({ server: this.server, tool: toolName, code: error.code, message: `The MCP server ${this.server} did not answer ${JSON.stringify(toolName)} in time`, cause: error });
       }
       return new McpToolCallError({ server: this.server, tool: toolName, code: error.code, message: reduceError(error).message, cause: error });
+    }
+    const issues = readIssues(error);
+    if (issues !== undefined) {
+      return new McpToolCallError({ server: this.server, tool: toolName, message: `The answer of the MCP server ${this.server} to ${JSON.stringify(toolName)} does not match the MCP schema: ${issues}`, cause: error });
     }
     const message = reduceError(error).message;
     if (/not connected/i.test(message)) {

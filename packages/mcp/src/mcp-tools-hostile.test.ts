@@ -1,0 +1,146 @@
+import { Agent } from '@keel/core';
+import { scriptedModel } from '@keel/core/test';
+import { describe, expect, it } from 'vitest';
+import { McpToolDefinitionError } from './errors/mcp-tool-definition-error';
+import { mcpTools } from './mcp-tools';
+import type { McpEvents } from './mcp-events';
+import { context, eventually, toolNamed } from './testing/helpers';
+import { startHostileServer } from './testing/hostile-server';
+
+const objectSchema = { type: 'object' as const, properties: { q: { type: 'string' } }, required: ['q'] };
+
+describe('mcpTools with a server whose tool list is hostile', () => {
+  it('takes an SDK Client the caller connected, and leaves it open on close()', async () => {
+    const hostile = await startHostileServer([{ name: 'search', inputSchema: objectSchema }]);
+    const mcp = await mcpTools(hostile.client);
+    expect(mcp.transport).toBe('client');
+    expect(mcp.server).toBe('hostile');
+    expect(await toolNamed(mcp.tools, 'search').execute({ q: 'x' }, context())).toBe('ok');
+    await mcp.close();
+    await expect(hostile.client.ping()).resolves.toBeDefined();
+    await hostile.client.close();
+  });
+
+  it('refuses a Client that is not connected', async () => {
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    await expect(mcpTools(new Client({ name: 'x', version: '1' }))).rejects.toMatchObject({ name: 'McpConnectionError', failure: 'connect-failed' });
+  });
+
+  it('refuses a schema Keel cannot compile with a typed error naming the tool, or skips it with an event', async () => {
+    const tools = [
+      { name: 'good', inputSchema: objectSchema },
+      { name: 'weird', inputSchema: { type: 'object' as const, properties: { q: { type: 'string', 'x-widget': 'textarea' } } } },
+    ];
+    const hostile = await startHostileServer(tools);
+    const error = await mcpTools(hostile.client).catch((caught: unknown) => caught);
+    expect(McpToolDefinitionError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ tool: 'weird', problem: 'input-schema', server: 'hostile' });
+    expect((error as Error).message).toContain('x-widget');
+
+    const refused: McpEvents['tool.refused'][] = [];
+    const again = await startHostileServer(tools);
+    const mcp = await mcpTools(again.client, { invalidTools: 'skip' });
+    mcp.on('tool.refused', (event) => refused.push(event));
+    expect(mcp.tools.map((tool) => tool.name)).toEqual(['good']);
+    await again.setTools([...tools, { name: 'worse', inputSchema: { type: 'object' as const, properties: { n: { type: 'wat' } } } }]);
+    await eventually(() => refused.length === 2);
+    expect(refused.map((event) => event.error.tool)).toEqual(['weird', 'worse']);
+  });
+
+  it('refuses what no JSON Schema compiler should follow: remote $refs, non-object roots, absurd nesting', async () => {
+    const nested: Record<string, unknown> = { type: 'object' };
+    let node = nested;
+    for (let depth = 0; depth < 20_000; depth++) {
+      const child: Record<string, unknown> = { type: 'object' };
+      node.properties = { x: child };
+      node = child;
+    }
+    const cases: [string, unknown][] = [
+      ['remote-ref', { type: 'object', properties: { q: { $ref: 'http://127.0.0.1:1/schema.json' } } }],
+      ['deep', nested],
+      ['bad-pattern', { type: 'object', properties: { q: { type: 'string', pattern: '(' } } }],
+      ['draft-2020-keyword', { type: 'object', properties: { q: { type: 'array', prefixItems: [{ type: 'string' }] } } }],
+    ];
+    for (const [name, inputSchema] of cases) {
+      const hostile = await startHostileServer([{ name, inputSchema: inputSchema as never }]);
+      const error = await mcpTools(hostile.client).catch((caught: unknown) => caught);
+      expect(error, name).toMatchObject({ name: 'McpToolDefinitionError', tool: name, problem: 'input-schema' });
+    }
+  });
+
+  it('a listing the MCP SDK refuses (a root that is no object) is a typed error naming where', async () => {
+    const hostile = await startHostileServer([{ name: 'ok', inputSchema: objectSchema }, { name: 'list', inputSchema: { type: 'array' } as never }]);
+    const error = await mcpTools(hostile.client).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ name: 'McpToolCallError', tool: 'tools/list' });
+    expect((error as Error).message).toContain('tools.1.inputSchema.type');
+  });
+
+  it('accepts the usual dialect markers', async () => {
+    const hostile = await startHostileServer([
+      { name: 'draft7', inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', ...objectSchema } },
+      { name: 'draft2020', inputSchema: { $schema: 'https://json-schema.org/draft/2020-12/schema', ...objectSchema } },
+    ]);
+    const mcp = await mcpTools(hostile.client);
+    expect(mcp.tools.map((tool) => tool.name)).toEqual(['draft7', 'draft2020']);
+  });
+
+  it('makes every name valid for the vendors and refuses two names that collide', async () => {
+    const hostile = await startHostileServer([
+      { name: 'docs.search', inputSchema: objectSchema },
+      { name: 'files/read file', inputSchema: objectSchema },
+      { name: 'x'.repeat(120), inputSchema: objectSchema },
+    ]);
+    const mcp = await mcpTools(hostile.client, { prefix: 'srv' });
+    for (const tool of mcp.tools) expect(tool.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+    // The server receives its own name.
+    const dotted = mcp.tools[0];
+    await dotted?.execute({ q: 'a' }, context());
+    expect(hostile.calls[0]?.name).toBe('docs.search');
+
+    const colliding = await startHostileServer([
+      { name: 'same', inputSchema: objectSchema },
+      { name: 'same', inputSchema: objectSchema },
+    ]);
+    await expect(mcpTools(colliding.client)).rejects.toMatchObject({ name: 'McpToolDefinitionError', problem: 'name-collision', tool: 'same' });
+  });
+
+  it('reads every page of the tool list, and stops a server that pages forever', async () => {
+    const many = Array.from({ length: 25 }, (_, index) => ({ name: `t${index}`, inputSchema: objectSchema }));
+    const paged = await startHostileServer(many, undefined, { pageSize: 10 });
+    expect((await mcpTools(paged.client)).tools).toHaveLength(25);
+    const endless = await startHostileServer(many, undefined, { pageSize: 1, cursor: () => '0' });
+    await expect(mcpTools(endless.client)).rejects.toMatchObject({ name: 'McpToolCallError' });
+  });
+
+  it('describes content it cannot show and keeps unknown block types visible', async () => {
+    const hostile = await startHostileServer([{ name: 'odd', inputSchema: objectSchema }], () => ({
+      content: [{ type: 'text', text: 'first' }, { type: 'image', data: 'A'.repeat(4_000_000), mimeType: 'image/png' }],
+      structuredContent: { total: 2 },
+    }));
+    const mcp = await mcpTools(hostile.client);
+    const model = scriptedModel([{ toolCalls: [{ name: 'odd', arguments: { q: 'x' } }] }, 'done']);
+    const result = await Agent.create({ provider: model, model: 'scripted' }).tools(mcp.tools).build().run('go');
+    // The 3 MB image is described, not sent.
+    expect(result.toolCalls[0]?.output).toBe('first\n\n[image: image/png, 2.9 MB, not shown]\n\n{"total":2}');
+  });
+
+  it('a listener that throws is reported and changes nothing', async () => {
+    const hostile = await startHostileServer([{ name: 'a', inputSchema: objectSchema }]);
+    const mcp = await mcpTools(hostile.client);
+    const reported: unknown[] = [];
+    mcp.on('tools.changed', () => {
+      throw new Error('listener bug');
+    });
+    mcp.on('listener.error', (event) => reported.push(event.error));
+    await hostile.setTools([{ name: 'b', inputSchema: objectSchema }]);
+    await eventually(() => reported.length === 1);
+    expect(mcp.tools.map((tool) => tool.name)).toEqual(['b']);
+  });
+
+  it('refuses bad options at once', async () => {
+    const hostile = await startHostileServer([]);
+    await expect(mcpTools(hostile.client, { prefix: 'has space' })).rejects.toMatchObject({ name: 'AgentConfigurationError', setting: 'mcpTools.prefix' });
+    await expect(mcpTools(hostile.client, { timeoutMs: 0 })).rejects.toMatchObject({ setting: 'mcpTools.timeoutMs' });
+    await expect(mcpTools(hostile.client, { invalidTools: 'ignore' as never })).rejects.toMatchObject({ setting: 'mcpTools.invalidTools' });
+  });
+});
