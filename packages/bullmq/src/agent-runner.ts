@@ -1,23 +1,29 @@
-import type { Agent, AgentBuilder, RunInput, RunOptions, RunResult } from '@keel/core';
+import type { AgentStreamPart, RunInput, RunOptions, RunResult } from '@keel/core';
+import type { WorkerAgent } from './run-job';
 
-/** What a run reports as it goes: a step starts or ends, a retry, a tool result. */
-export type RunProgressKind = 'step-start' | 'step-end' | 'retry' | 'tool-result';
+/** What a run reports as it goes: a step starts or ends, a retry, a tool re-ask, a tool result. */
+export type RunProgressKind = 'step-start' | 'step-end' | 'retry' | 'tool-retry' | 'tool-result';
+
+/** How one run reports: progress events, and (when streaming) every stream part. */
+export interface RunReporting {
+  readonly onProgress: (kind: RunProgressKind, step: number) => void;
+  /** Given: the run is streamed (`agent.stream()`) and each part handed here, in order. */
+  readonly onPart?: (part: AgentStreamPart<unknown>) => void;
+}
 
 /** Runs one agent for jobs, reporting each run's progress. */
 export interface AgentRunner {
-  run(input: RunInput, options: RunOptions & { readonly runId: string }, onProgress: (kind: RunProgressKind, step: number) => void): Promise<RunResult<unknown>>;
+  run(input: RunInput, options: RunOptions & { readonly runId: string }, reporting: RunReporting): Promise<RunResult<unknown>>;
   /** Removes the runner's listeners from the agent. */
   detach(): void;
 }
 
-/** An agent as a worker takes it: built, or a builder the worker builds. */
-export type WorkerAgent = Agent<unknown> | AgentBuilder<unknown>;
-
-const isBuilder = (agent: WorkerAgent): agent is AgentBuilder<unknown> => typeof (agent as { build?: unknown }).build === 'function';
+const isBuilder = (agent: WorkerAgent): agent is Extract<WorkerAgent, { build: unknown }> => typeof (agent as { build?: unknown }).build === 'function';
 
 /**
  * Listens to the agent's step, retry and tool events once, and routes each to the job whose run
- * it belongs to (by run id); runs use `run()`, exactly as outside a worker.
+ * it belongs to (by run id); runs use `run()`, exactly as outside a worker, or `stream()` when the
+ * job is streamed.
  */
 export function agentRunner(agent: WorkerAgent): AgentRunner {
   const built = isBuilder(agent) ? agent.build() : agent;
@@ -27,13 +33,17 @@ export function agentRunner(agent: WorkerAgent): AgentRunner {
     built.on('step.start', route('step-start')),
     built.on('step.end', route('step-end')),
     built.on('reliability.retry', route('retry')),
+    built.on('tool.retry', route('tool-retry')),
     built.on('tool.end', route('tool-result')),
   ];
   return {
-    async run(input, options, onProgress) {
+    async run(input, options, { onProgress, onPart }) {
       listening.set(options.runId, onProgress);
       try {
-        return await built.run(input, options);
+        if (!onPart) return await built.run(input, options);
+        const stream = built.stream(input, options);
+        for await (const part of stream) if (part.type !== 'result') onPart(part);
+        return await stream.result;
       } finally {
         listening.delete(options.runId);
       }

@@ -5,13 +5,12 @@ import { redisMemory } from '@keel/redis';
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { WorkerAgent } from './agent-runner';
 import { startRedisServer, type TestRedisServer } from '../../redis/src/testing/redis-server';
 import { startWorkerProcess, type WorkerProcess } from '../../redis/src/testing/worker-process';
 import { cancelRun } from './cancel-run';
 import { type AgentWorker, createAgentWorker } from './create-agent-worker';
 import { enqueueRun } from './enqueue-run';
-import type { RunJobProgress, RunJobSummary } from './run-job';
+import type { RunJobProgress, RunJobSummary, WorkerAgent } from './run-job';
 
 let server: TestRedisServer;
 let redis: Redis;
@@ -73,7 +72,7 @@ describe('createAgentWorker and enqueueRun', () => {
     const job = await enqueueRun(jobs, { agent: 'assistant', input: 'what is it?', tenant: 'acme', jobId: 'job-1' });
     const summary = (await job.waitUntilFinished(events, 10_000)) as RunJobSummary;
     expect(summary).toMatchObject({
-      runId: `${name}:job-1`,
+      runId: expect.stringMatching(new RegExp(`^bull:${name}:job-1:[0-9a-f-]{36}$`)),
       value: { answer: 42 },
       text: '{"answer": 42}',
       provenance: 'model',
@@ -84,7 +83,7 @@ describe('createAgentWorker and enqueueRun', () => {
     });
     expect(summary.usage.modelCalls).toBe(2);
     expect(JSON.parse(JSON.stringify(summary))).toEqual(summary);
-    expect(progress.at(-1)).toMatchObject({ step: 2, toolCalls: 1, last: 'step-end' });
+    expect(progress.at(-1)).toMatchObject({ step: 2, toolCalls: 1, toolRetries: 0, last: 'step-end' });
     expect(streamed).toBe(0);
     // Enqueueing the same job id again adds nothing.
     await enqueueRun(jobs, { agent: 'assistant', input: 'again', jobId: 'job-1' });

@@ -1,18 +1,23 @@
+import type { AgentStreamPart } from '@keel/core';
 import { type ConnectionOptions, type Job, UnrecoverableError, Worker, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { agentRunner, type RunProgressKind, type WorkerAgent } from './agent-runner';
+import { agentRunner, type RunProgressKind } from './agent-runner';
 import { cancelChannel } from './cancel-channel';
 import { jobFailure } from './job-failure';
-import { isRunJobData, type RunJobData, type RunJobProgress, type RunJobSummary } from './run-job';
+import { isRunJobData, type RunJobData, type RunJobProgress, type RunJobSummary, runIdOf, runKeyOf, type WorkerAgents } from './run-job';
+import { runStreamKey, type RunStreamPart, STREAM_MAX_PARTS, STREAM_TTL_SECONDS } from './run-stream';
 
 /** Settings of {@link createAgentWorker}. */
-export interface AgentWorkerOptions {
+export interface AgentWorkerOptions<A extends WorkerAgents = WorkerAgents> {
   /** How the worker reaches Redis: an ioredis client or its options (BullMQ's `connection`). */
   readonly connection: ConnectionOptions;
   /** The queue's name. */
   readonly queue: string;
-  /** The agents this worker runs, by the name jobs give: built agents, or builders it builds. */
-  readonly agents: Readonly<Record<string, WorkerAgent>>;
+  /**
+   * The agents this worker runs, by the name jobs give: built agents, or builders it builds.
+   * Export `typeof agents` to the enqueuers: `agentQueue<typeof agents>(queue)` types each job's result.
+   */
+  readonly agents: A;
   /** Jobs run at once by this worker. Default 1. */
   readonly concurrency?: number;
   /** Milliseconds one run may take (the run's `timeoutMs`). Default: no limit. */
@@ -28,38 +33,69 @@ export interface AgentWorker {
   close(force?: boolean): Promise<void>;
 }
 
+/** The part of ioredis a worker writes a run's stream with. */
+interface StreamWriter {
+  xadd(...args: (string | number)[]): Promise<unknown>;
+  expire(key: string, seconds: number): Promise<unknown>;
+}
+
 /**
- * A BullMQ worker that runs agents. Each job is one run: its id is the run's id (so
- * `redisMemory` stores one exchange per job, even when a job runs again after its worker
- * crashed and BullMQ's stalled-job recovery hands it to another); progress is reported from the
- * run's steps, retries and tool results; the return value is a JSON summary of the run;
+ * A BullMQ worker that runs agents. Each job is one run: its run id is made of the queue's
+ * prefix and name, the job id and a random key the job got when it was enqueued, so `redisMemory`
+ * stores one exchange per job — a job run again (a retry, a stalled job whose worker crashed)
+ * replaces its own, and a job id used again after the job was removed is a new turn. Progress
+ * counts the run's steps, retries, tool re-asks and tool results, sent in order; a job enqueued
+ * with `stream: true` runs with `agent.stream()` and its parts go to a Redis stream the enqueuer
+ * reads (`agentQueue(…).stream(job)`); the return value is a JSON summary of the run;
  * `cancelRun` aborts the run through its signal. A failure fails the job with its kind, and
  * BullMQ retries it only when it is transient.
  */
-export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
+export function createAgentWorker<A extends WorkerAgents>(options: AgentWorkerOptions<A>): AgentWorker {
   const { connection, queue, agents, concurrency = 1, runTimeoutMs, workerOptions = {} } = options;
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new TypeError(`createAgentWorker: concurrency must be a whole number >= 1, got ${concurrency}`);
   if (Object.keys(agents).length === 0) throw new TypeError('createAgentWorker: give at least one agent');
   const runners = new Map(Object.entries(agents).map(([name, agent]) => [name, agentRunner(agent)]));
+  const prefix = workerOptions.prefix ?? 'bull';
+
+  /** Writes a job's parts, in order, to its stream; `end` waits for every write. */
+  const streamOf = (client: StreamWriter, key: string) => {
+    let last: Promise<unknown> = Promise.resolve();
+    const write = (part: RunStreamPart<unknown>) => {
+      // One connection keeps commands in order: the writes are pipelined, never awaited one by one.
+      last = client.xadd(key, 'MAXLEN', '~', STREAM_MAX_PARTS, '*', 'part', JSON.stringify(part)).catch(() => undefined);
+    };
+    const end = async (part: RunStreamPart<unknown>) => {
+      write(part);
+      await last;
+      await client.expire(key, STREAM_TTL_SECONDS).catch(() => undefined);
+    };
+    return { write, end };
+  };
 
   const processor = async (job: Job<RunJobData, RunJobSummary>, _token?: string, signal?: AbortSignal): Promise<RunJobSummary> => {
     if (!isRunJobData(job.data)) throw new UnrecoverableError('bad-request: the job data is not an agent run (use enqueueRun)');
     const { agent: name, input, conversationId, tenant } = job.data;
     const runner = runners.get(name);
     if (!runner) throw new UnrecoverableError(`bad-request: this worker has no agent named "${name}"`);
-    const runId = `${queue}:${job.id}`;
-    let progress: RunJobProgress = { step: 0, retries: 0, toolCalls: 0, last: 'start' };
-    // Progress updates go out one at a time, never holding the run; a failed update is dropped.
+    const runId = runIdOf(job, queue, prefix);
+    const stream = job.data.stream === true ? streamOf((await worker.client) as unknown as StreamWriter, runStreamKey(prefix, queue, String(job.id), runKeyOf(job))) : undefined;
+    stream?.write({ type: 'attempt-start', attempt: job.attemptsStarted > 0 ? job.attemptsStarted : job.attemptsMade + 1 });
+
+    let progress: RunJobProgress = { step: 0, retries: 0, toolCalls: 0, toolRetries: 0, events: 0, last: 'start' };
+    // Each event's progress is a snapshot sent in order, one at a time, never holding the run; a failed update is dropped.
     let reporting: Promise<unknown> = Promise.resolve();
-    const report = (next: RunJobProgress) => {
-      progress = next;
-      reporting = reporting.then(() => job.updateProgress({ ...progress })).catch(() => undefined);
-    };
     const onProgress = (kind: RunProgressKind, step: number) => {
-      if (kind === 'step-start') report({ ...progress, step, last: kind });
-      else if (kind === 'retry') report({ ...progress, retries: progress.retries + 1, last: kind });
-      else if (kind === 'tool-result') report({ ...progress, toolCalls: progress.toolCalls + 1, last: kind });
-      else report({ ...progress, last: kind });
+      const before = progress;
+      const next: RunJobProgress = {
+        step: kind === 'step-start' ? step : before.step,
+        retries: before.retries + (kind === 'retry' ? 1 : 0),
+        toolCalls: before.toolCalls + (kind === 'tool-result' ? 1 : 0),
+        toolRetries: before.toolRetries + (kind === 'tool-retry' ? 1 : 0),
+        events: before.events + 1,
+        last: kind,
+      };
+      progress = next;
+      reporting = reporting.then(() => job.updateProgress(next)).catch(() => undefined);
     };
     const runOptions = {
       runId,
@@ -68,9 +104,9 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
       ...(runTimeoutMs === undefined ? {} : { timeoutMs: runTimeoutMs }),
     };
     try {
-      const result = await runner.run(input, runOptions, onProgress);
+      const result = await runner.run(input, runOptions, stream ? { onProgress, onPart: (part: AgentStreamPart<unknown>) => stream.write(part as RunStreamPart<unknown>) } : { onProgress });
       await reporting;
-      return {
+      const summary: RunJobSummary = {
         runId: result.runId,
         value: result.value,
         text: result.text,
@@ -83,9 +119,14 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
         ...(tenant === undefined ? {} : { tenant }),
         ...(conversationId === undefined ? {} : { conversationId }),
       };
+      await stream?.end({ type: 'result', summary });
+      return summary;
     } catch (error) {
       await reporting;
-      throw jobFailure(error, signal?.aborted === true);
+      const failure = jobFailure(error, signal?.aborted === true);
+      const retrying = !(failure instanceof UnrecoverableError) && job.attemptsMade + 1 < (job.opts.attempts ?? 1);
+      await stream?.end({ type: 'failed', reason: failure.message, retrying });
+      throw failure;
     }
   };
 
@@ -94,7 +135,7 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
   const subscriber = worker.client.then(async (client) => {
     const listener = (client as unknown as Redis).duplicate();
     listener.on('error', () => undefined);
-    await listener.subscribe(cancelChannel(worker.opts.prefix ?? 'bull', queue));
+    await listener.subscribe(cancelChannel(prefix, queue));
     listener.on('message', (_channel, message) => {
       try {
         const { jobId, reason } = JSON.parse(message) as { jobId: string; reason?: string };

@@ -1,5 +1,6 @@
-export type { WorkerAgent } from './agent-runner';
+export { type AgentQueue, agentQueue } from './agent-queue';
 export { type CancelOutcome, cancelRun } from './cancel-run';
 export { type AgentWorker, type AgentWorkerOptions, createAgentWorker } from './create-agent-worker';
 export { enqueueRun, type EnqueueRunOptions } from './enqueue-run';
-export type { RunJobData, RunJobProgress, RunJobSummary } from './run-job';
+export type { AgentOutput, RunJob, RunJobData, RunJobProgress, RunJobSummary, WorkerAgent, WorkerAgents } from './run-job';
+export type { RunStreamPart } from './run-stream';

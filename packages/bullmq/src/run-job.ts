@@ -1,5 +1,14 @@
-import type { Message, RunInput } from '@keel/core';
-import type { Provenance, RunUsage } from '@keel/core/internal';
+import type { Agent, AgentBuilder, Message, RunInput, RunResult } from '@keel/core';
+import type { Job } from 'bullmq';
+
+/** An agent as a worker takes it: built, or a builder the worker builds. */
+export type WorkerAgent = Agent<unknown> | AgentBuilder<unknown>;
+
+/** The agents a worker runs, by the name jobs give. */
+export type WorkerAgents = Readonly<Record<string, WorkerAgent>>;
+
+/** The output type of a worker agent (its `value`): inferred from an `Agent<T>` or `AgentBuilder<T>`. */
+export type AgentOutput<A> = A extends Agent<infer T> ? T : A extends AgentBuilder<infer T> ? T : unknown;
 
 /** The data of an agent-run job, as `enqueueRun` stores it. */
 export interface RunJobData {
@@ -9,15 +18,23 @@ export interface RunJobData {
   readonly conversationId?: string;
   /** Who the run is for (reported back in the summary; use it in budget keys). */
   readonly tenant?: string;
+  /**
+   * A random id given when the job is enqueued. The run id is made of it, so a job id used again
+   * (after the job was removed) is a new run, while the same job run again (a retry, a stalled
+   * job) keeps its run id and replaces its own exchange in memory.
+   */
+  readonly runKey?: string;
+  /** Whether the worker streams the run's parts to the enqueuer (`agentQueue(…).stream(job)`). */
+  readonly stream?: boolean;
 }
 
-/** A job's return value: a JSON summary of the run. */
+/** A job's return value: a JSON summary of the run; `value` is the agent's output type. */
 export interface RunJobSummary<T = unknown> {
   readonly runId: string;
   readonly value: T;
   readonly text: string;
-  readonly provenance: Provenance;
-  readonly usage: RunUsage;
+  readonly provenance: RunResult<T>['provenance'];
+  readonly usage: RunResult<T>['usage'];
   /** Model calls made, failed attempts and re-asks included. */
   readonly attempts: number;
   readonly steps: number;
@@ -27,14 +44,33 @@ export interface RunJobSummary<T = unknown> {
   readonly conversationId?: string;
 }
 
-/** What a job reports as progress while its run goes on. */
+/** An agent-run job whose return value is a summary with a `value` of type `T`. */
+export type RunJob<T = unknown> = Job<RunJobData, RunJobSummary<T>>;
+
+/** What a job reports as progress while its run goes on: counts of everything so far, sent in order. */
 export interface RunJobProgress {
+  /** The step under way (the last `step.start`). */
   readonly step: number;
-  /** Retries so far (validation feedback and transient errors). */
+  /** Retries so far (validation feedback and transient errors, in steps and in re-asks). */
   readonly retries: number;
+  /** Tool results so far. */
   readonly toolCalls: number;
-  /** The last thing that happened: `step-start`, `step-end`, `retry`, `tool-result`. */
+  /** Re-asks for tool arguments so far. */
+  readonly toolRetries: number;
+  /** Progress events so far, this one included: each update has the next number, none is skipped. */
+  readonly events: number;
+  /** The last thing that happened: `start`, `step-start`, `step-end`, `retry`, `tool-retry`, `tool-result`. */
   readonly last: string;
+}
+
+/** What tells a job from an earlier job of the same id: its run key, else (added without `enqueueRun`) its creation time. */
+export function runKeyOf(job: Pick<Job<RunJobData>, 'data' | 'timestamp'>): string {
+  return job.data.runKey ?? `t${job.timestamp}`;
+}
+
+/** The id of a job's run: `<prefix>:<queue>:<job id>:<run key>`, the same for every run of that job, new for a new job. */
+export function runIdOf(job: Pick<Job<RunJobData>, 'id' | 'data' | 'timestamp'>, queue: string, prefix: string): string {
+  return `${prefix}:${queue}:${job.id}:${runKeyOf(job)}`;
 }
 
 /** Checks job data read back from Redis. */
@@ -49,6 +85,8 @@ export function isRunJobData(value: unknown): value is RunJobData {
     typeof data.agent === 'string' &&
     inputOk &&
     (data.conversationId === undefined || typeof data.conversationId === 'string') &&
-    (data.tenant === undefined || typeof data.tenant === 'string')
+    (data.tenant === undefined || typeof data.tenant === 'string') &&
+    (data.runKey === undefined || typeof data.runKey === 'string') &&
+    (data.stream === undefined || typeof data.stream === 'boolean')
   );
 }

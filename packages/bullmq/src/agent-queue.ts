@@ -1,0 +1,115 @@
+import { AbortedError } from '@keel/core';
+import { Job, type Queue, QueueEvents } from 'bullmq';
+import { enqueueRun, type EnqueueRunOptions } from './enqueue-run';
+import { type AgentOutput, type RunJob, type RunJobData, type RunJobSummary, runKeyOf, type WorkerAgents } from './run-job';
+import { runStreamKey, type RunStreamPart } from './run-stream';
+
+/** A queue of agent runs, typed by the workers' agents map. */
+export interface AgentQueue<A extends WorkerAgents> {
+  readonly queue: Queue;
+  /** Adds a run of agent `agent`; the job's result is typed by that agent's output. */
+  enqueue<N extends keyof A & string>(options: EnqueueRunOptions<N>): Promise<RunJob<AgentOutput<A[N]>>>;
+  /**
+   * Waits until the job has finished and returns its summary (`summary.value` typed), or rejects
+   * with the job's failure reason once it failed for good. Default timeout: none.
+   */
+  result<T>(job: RunJob<T>, options?: { readonly timeoutMs?: number }): Promise<RunJobSummary<T>>;
+  /**
+   * The job's run as it happens: its stream parts when it was enqueued with `stream: true`, then
+   * its `result` (or `failed`) part; for a job enqueued without streaming, that last part only.
+   * Parts already written are read from the start, so a stream opened late misses nothing (parts
+   * are kept an hour after the run). Ends after `result`, or after `failed` when no retry follows;
+   * stops with an `AbortedError` when `signal` aborts.
+   */
+  stream<T>(job: RunJob<T>, options?: { readonly signal?: AbortSignal }): AsyncIterable<RunStreamPart<T>>;
+  /** Closes the connections this object opened (not the queue's). */
+  close(): Promise<void>;
+}
+
+/** The part of ioredis a stream is read with. */
+interface StreamReader {
+  xread(...args: (string | number)[]): Promise<[string, [string, string[]][]][] | null>;
+  disconnect(): void;
+}
+
+const BLOCK_MS = 500;
+
+/**
+ * Types a BullMQ queue of agent runs by the workers' agents map (`typeof agents`, which an
+ * enqueuer can import as a type only): `enqueue` checks the agent's name and types the job's
+ * result by that agent's output, `result` waits for it, `stream` reads the run as it happens.
+ */
+export function agentQueue<A extends WorkerAgents>(queue: Queue): AgentQueue<A> {
+  const prefix = queue.opts.prefix ?? 'bull';
+  let events: QueueEvents | undefined;
+  const readers = new Set<StreamReader>();
+
+  const finished = async <T>(id: string): Promise<RunStreamPart<T> | 'gone' | undefined> => {
+    const job = (await Job.fromId(queue, id)) as RunJob<T> | undefined;
+    if (!job) return 'gone';
+    const state = await job.getState();
+    if (state === 'completed') return { type: 'result', summary: job.returnvalue };
+    if (state === 'failed') return { type: 'failed', reason: job.failedReason, retrying: false };
+    return undefined;
+  };
+
+  return {
+    queue,
+    enqueue: (options) => enqueueRun(queue, options),
+
+    async result(job, options = {}) {
+      events ??= new QueueEvents(queue.name, { connection: queue.opts.connection, ...(queue.opts.prefix === undefined ? {} : { prefix: queue.opts.prefix }) });
+      await events.waitUntilReady();
+      return job.waitUntilFinished(events, options.timeoutMs);
+    },
+
+    async *stream<T>(job: RunJob<T>, options: { readonly signal?: AbortSignal } = {}) {
+      const { signal } = options;
+      const id = String(job.id);
+      const key = runStreamKey(prefix, queue.name, id, runKeyOf(job as { data: RunJobData; timestamp: number }));
+      const reader = (await queue.client).duplicate() as unknown as StreamReader;
+      readers.add(reader);
+      const onAbort = () => reader.disconnect();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      try {
+        let lastId = '0';
+        for (;;) {
+          if (signal?.aborted) throw AbortedError.fromSignal(signal);
+          let answer: Awaited<ReturnType<StreamReader['xread']>>;
+          try {
+            answer = await reader.xread('COUNT', 100, 'BLOCK', BLOCK_MS, 'STREAMS', key, lastId);
+          } catch (error) {
+            if (signal?.aborted) throw AbortedError.fromSignal(signal);
+            throw error;
+          }
+          const entries = answer?.[0]?.[1] ?? [];
+          if (entries.length === 0) {
+            // Nothing new: a job that ended without a last part (its stream expired, or it never streamed) ends here.
+            const end = await finished<T>(id);
+            if (end === 'gone') return;
+            if (end) {
+              yield end;
+              return;
+            }
+            continue;
+          }
+          for (const [entryId, fields] of entries) {
+            lastId = entryId;
+            const part = JSON.parse(String(fields[1])) as RunStreamPart<T>;
+            yield part;
+            if (part.type === 'result' || (part.type === 'failed' && !part.retrying)) return;
+          }
+        }
+      } finally {
+        signal?.removeEventListener('abort', onAbort);
+        readers.delete(reader);
+        reader.disconnect();
+      }
+    },
+
+    async close() {
+      for (const reader of readers) reader.disconnect();
+      await events?.close();
+    },
+  };
+}
