@@ -167,15 +167,16 @@ function mergeAllOf(node: Json, at: readonly string[], context: Context): Json {
   if (!Array.isArray(branches) || branches.length === 0) fail(`the allOf at ${pointerText(at)} is not a non-empty list`);
   const merged: Json = { ...node };
   delete merged['allOf'];
-  const properties: Json = isObject(node['properties']) ? { ...node['properties'] } : {};
+  // A Map, then Object.fromEntries: a property named `__proto__` stays a property.
+  const properties = new Map<string, unknown>(isObject(node['properties']) ? Object.entries(node['properties']) : []);
   const required = new Set(Array.isArray(node['required']) ? (node['required'] as unknown[]) : []);
   for (const branch of branches) {
     if (!isObject(branch)) fail(`an allOf branch at ${pointerText(at)} is not a schema object`);
     for (const [key, value] of Object.entries(branch)) {
       if (key === 'properties' && isObject(value)) {
         for (const [name, property] of Object.entries(value)) {
-          if (Object.hasOwn(properties, name)) fail(`the allOf at ${pointerText(at)} declares property ${JSON.stringify(name)} twice`);
-          properties[name] = property;
+          if (properties.has(name)) fail(`the allOf at ${pointerText(at)} declares property ${JSON.stringify(name)} twice`);
+          properties.set(name, property);
         }
       } else if (key === 'required' && Array.isArray(value)) {
         for (const name of value) required.add(name);
@@ -190,7 +191,7 @@ function mergeAllOf(node: Json, at: readonly string[], context: Context): Json {
   }
   if (merged['type'] !== undefined && merged['type'] !== 'object') fail(`the allOf at ${pointerText(at)} is not an intersection of objects`);
   merged['type'] = 'object';
-  merged['properties'] = properties;
+  merged['properties'] = Object.fromEntries(properties);
   merged['required'] = [...required];
   context.changes.push(`merged allOf into one object at ${pointerText(at)}`);
   return merged;
@@ -219,17 +220,18 @@ function lowerObject(node: Json, out: Json, at: readonly string[], context: Cont
   const required = node['required'] ?? [];
   if (!Array.isArray(required) || !required.every((name): name is string => typeof name === 'string')) fail(`the required list at ${pointerText(at)} is not a list of names`);
   for (const name of required) if (!names.includes(name)) fail(`the object at ${pointerText(at)} requires ${JSON.stringify(name)}, which it does not declare`);
-  const loweredProperties: Json = {};
+  // A Map, then Object.fromEntries: a property named `__proto__` stays a property.
+  const loweredProperties = new Map<string, Json>();
   for (const name of names) {
     stats.properties += 1;
     stats.stringLength += name.length;
-    loweredProperties[name] = lowerNode(properties[name], [...at, 'properties', name], context, depth + 1, objectDepth);
+    loweredProperties.set(name, lowerNode(properties[name], [...at, 'properties', name], context, depth + 1, objectDepth));
   }
   const optional = names.filter((name) => !required.includes(name));
   stats.optionalProperties += optional.length;
   if (dialect.allRequired) {
     for (const name of optional) {
-      loweredProperties[name] = nullable(loweredProperties[name] as Json);
+      loweredProperties.set(name, nullable(loweredProperties.get(name) ?? {}));
       changes.push(`made optional property ${JSON.stringify(name)} required and nullable at ${pointerText(at)} (null means absent)`);
     }
   }
@@ -239,7 +241,7 @@ function lowerObject(node: Json, out: Json, at: readonly string[], context: Cont
     fail(`the object at ${pointerText(at)} is a map with free keys, which a constrained decoder cannot represent`);
   }
   if (additional !== false) changes.push(`closed the object at ${pointerText(at)} (additionalProperties: false)`);
-  out['properties'] = loweredProperties;
+  out['properties'] = Object.fromEntries(loweredProperties);
   out['required'] = dialect.allRequired ? names : required.filter((name, index) => required.indexOf(name) === index);
   out['additionalProperties'] = false;
 }

@@ -1,3 +1,5 @@
+import { anthropicGrammarCounts, anthropicGrammarLimitProblem, anthropicStrictSchemaProblem, type GrammarCounts } from './strict-schema-rules';
+
 type Json = Record<string, unknown>;
 
 function isObject(value: unknown): value is Json {
@@ -70,11 +72,47 @@ function messageIssues(messages: unknown[]): string[] {
 }
 
 /**
+ * The 400 message Anthropic's API answers for the structured-output parts of a body, or
+ * `undefined` when it accepts them: `output_config.format` must be `{ type: 'json_schema', schema }`
+ * with a schema its decoder takes, every `strict: true` tool's `input_schema` likewise, and all of
+ * them together within the grammar limits (24 optional properties, 16 unions, 20 strict tools).
+ */
+export function anthropicStrictProblem(body: unknown): string | undefined {
+  if (!isObject(body)) return undefined;
+  const counts: GrammarCounts[] = [];
+  const config = body['output_config'];
+  if (config !== undefined) {
+    if (!isObject(config)) return 'output_config: Input should be a valid dictionary';
+    const format = config['format'];
+    if (format !== undefined && format !== null) {
+      if (!isObject(format) || format['type'] !== 'json_schema') return "output_config.format.type: Input should be 'json_schema'";
+      if (!isObject(format['schema'])) return 'output_config.format.schema: Field required';
+      const problem = anthropicStrictSchemaProblem(format['schema'], 'output_config.format.schema');
+      if (problem !== undefined) return problem;
+      counts.push(anthropicGrammarCounts(format['schema']));
+    }
+  }
+  const tools = Array.isArray(body['tools']) ? body['tools'] : [];
+  let strictTools = 0;
+  for (const [index, tool] of tools.entries()) {
+    if (!isObject(tool) || tool['strict'] === undefined) continue;
+    if (typeof tool['strict'] !== 'boolean') return `tools.${index}.custom.strict: Input should be a valid boolean`;
+    if (!tool['strict']) continue;
+    strictTools += 1;
+    const problem = anthropicStrictSchemaProblem(tool['input_schema'], `tools.${index}.custom`);
+    if (problem !== undefined) return problem;
+    counts.push(anthropicGrammarCounts(tool['input_schema']));
+  }
+  return anthropicGrammarLimitProblem(counts, strictTools);
+}
+
+/**
  * Checks an outgoing Messages API body against the API's rules and returns what breaks them:
  * a model and a positive `max_tokens`; turns that start with user and alternate; no empty
  * content or text; every `tool_use` answered by a `tool_result` at the start of the next user
  * turn (and no stray results); tools defined when the history uses them; unique, valid tool
- * names; a forced tool that exists; at most four cache breakpoints.
+ * names; a forced tool that exists; at most four cache breakpoints; strict schemas the decoder
+ * accepts ({@link anthropicStrictProblem}).
  */
 export function anthropicRequestIssues(body: unknown): string[] {
   if (!isObject(body)) return ['the body is not a JSON object'];
@@ -106,6 +144,8 @@ export function anthropicRequestIssues(body: unknown): string[] {
     if (isObject(choice) && choice['type'] === 'tool' && !names.includes(choice['name'])) issues.push(`tool_choice names an unknown tool ${String(choice['name'])}`);
   }
   if (countBreakpoints(body) > 4) issues.push('more than 4 cache_control breakpoints');
+  const strict = anthropicStrictProblem(body);
+  if (strict !== undefined) issues.push(strict);
   return issues;
 }
 

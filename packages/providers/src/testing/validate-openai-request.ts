@@ -1,14 +1,56 @@
+import { openAIStrictSchemaProblem } from './strict-schema-rules';
+
 type Json = Record<string, unknown>;
 
 function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** An OpenAI 400's error object: what the API answers in `{ error: … }`. */
+export interface OpenAIErrorObject {
+  readonly message: string;
+  readonly type: 'invalid_request_error';
+  readonly param: string | null;
+  readonly code: string | null;
+}
+
+/**
+ * The 400 error OpenAI's API answers for the structured-output parts of a body, or `undefined`
+ * when it accepts them: a `json_schema` response format needs a name of letters, digits, `_` and
+ * `-` (at most 64) and, with `strict: true`, a schema strict mode takes (param `response_format`);
+ * every function with `strict: true` needs such parameters (param `tools[<n>].function.parameters`,
+ * code `invalid_function_parameters`).
+ */
+export function openAIStrictProblem(body: unknown): OpenAIErrorObject | undefined {
+  if (!isObject(body)) return undefined;
+  const format = body['response_format'];
+  if (isObject(format) && format['type'] === 'json_schema') {
+    const jsonSchema = format['json_schema'];
+    const name = isObject(jsonSchema) ? jsonSchema['name'] : undefined;
+    if (!isObject(jsonSchema) || typeof name !== 'string' || !/^[a-zA-Z0-9_-]{1,64}$/.test(name)) {
+      return { message: "Invalid 'response_format.json_schema.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.", type: 'invalid_request_error', param: 'response_format.json_schema.name', code: 'invalid_value' };
+    }
+    if (jsonSchema['strict'] === true) {
+      const message = openAIStrictSchemaProblem(jsonSchema['schema'], `response_format '${name}'`);
+      if (message !== undefined) return { message, type: 'invalid_request_error', param: 'response_format', code: null };
+    }
+  }
+  const tools = Array.isArray(body['tools']) ? body['tools'] : [];
+  for (const [index, tool] of tools.entries()) {
+    const fn = isObject(tool) ? tool['function'] : undefined;
+    if (!isObject(fn) || fn['strict'] !== true) continue;
+    const message = openAIStrictSchemaProblem(fn['parameters'], `function '${String(fn['name'])}'`);
+    if (message !== undefined) return { message, type: 'invalid_request_error', param: `tools[${index}].function.parameters`, code: 'invalid_function_parameters' };
+  }
+  return undefined;
+}
+
 /**
  * Checks an outgoing Chat Completions body and returns what breaks the API's rules: a model and
  * messages; every assistant `tool_calls` id answered by a `role: 'tool'` message before the next
  * non-tool message; no tool message without a call to answer; arguments sent as JSON strings; no
- * assistant message with neither content nor tool calls; a forced tool that exists.
+ * assistant message with neither content nor tool calls; a forced tool that exists; strict
+ * schemas strict mode accepts ({@link openAIStrictProblem}).
  */
 export function openAIRequestIssues(body: unknown): string[] {
   if (!isObject(body)) return ['the body is not a JSON object'];
@@ -57,6 +99,8 @@ export function openAIRequestIssues(body: unknown): string[] {
       issues.push(`tool_choice names an unknown tool ${String(choice['function']['name'])}`);
     }
   }
+  const strict = openAIStrictProblem(body);
+  if (strict !== undefined) issues.push(strict.message);
   return issues;
 }
 

@@ -15,6 +15,13 @@ export type SseEnding =
   /** Nothing more is sent and the connection stays open. */
   | 'hang';
 
+/** What a computed reply reads of the request it answers. */
+export interface RespondedRequest {
+  readonly path: string;
+  /** The body parsed as JSON, or the raw text when it is not JSON. */
+  readonly body: unknown;
+}
+
 /** A scripted answer to one request, replayed by the wire server. */
 export type WireReply =
   | {
@@ -32,6 +39,11 @@ export type WireReply =
       /** Pause between events, in milliseconds. */
       readonly delayMs: number;
     }
+  /**
+   * A reply computed from the request it answers (a simulated model: it reads the request's
+   * schemas and tools). A `respond` that throws is answered with a 599 naming the error.
+   */
+  | { readonly kind: 'respond'; readonly respond: (request: RespondedRequest) => WireReply }
   /** The socket is destroyed before any response: a connection reset. */
   | { readonly kind: 'reset' }
   /** No response ever; the connection stays open. */
@@ -60,6 +72,11 @@ export function sseReply(
     ending: options.ending ?? 'complete',
     delayMs: options.delayMs ?? 0,
   };
+}
+
+/** A reply computed from the request it answers. */
+export function respondReply(respond: (request: RespondedRequest) => WireReply): WireReply {
+  return { kind: 'respond', respond };
 }
 
 /** A connection reset: the socket is destroyed before any response. */

@@ -54,8 +54,20 @@ function headersOf(request: IncomingMessage): Record<string, string> {
   return headers;
 }
 
-async function play(reply: WireReply, response: ServerResponse): Promise<void> {
+async function play(reply: WireReply, response: ServerResponse, request: RecordedRequest): Promise<void> {
   switch (reply.kind) {
+    case 'respond': {
+      let computed: WireReply;
+      try {
+        computed = reply.respond(request);
+      } catch (error) {
+        response.writeHead(599, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ error: `wire-server: the computed reply failed: ${error instanceof Error ? error.message : String(error)}` }));
+        return;
+      }
+      await play(computed, response, request);
+      return;
+    }
     case 'reset':
       response.socket?.destroy();
       return;
@@ -86,7 +98,7 @@ async function play(reply: WireReply, response: ServerResponse): Promise<void> {
 
 /**
  * Starts a wire server on 127.0.0.1 (a free port) that answers each request with the next
- * scripted reply and records it. A request beyond the script gets a 599 response whose body
+ * scripted reply (or one computed from the request) and records it. A request beyond the script gets a 599 response whose body
  * says so, so a test that sends too many requests fails visibly.
  */
 export async function startWireServer(...replies: WireReply[]): Promise<WireServer> {
@@ -95,14 +107,15 @@ export async function startWireServer(...replies: WireReply[]): Promise<WireServ
   const server = createServer((request, response) => {
     void (async () => {
       const text = await readBody(request);
-      requests.push({ method: request.method ?? '', path: request.url ?? '', headers: headersOf(request), body: parseBody(text) });
+      const recorded: RecordedRequest = { method: request.method ?? '', path: request.url ?? '', headers: headersOf(request), body: parseBody(text) };
+      requests.push(recorded);
       const reply = script.shift();
       if (reply === undefined) {
         response.writeHead(599, { 'content-type': 'application/json' });
         response.end(JSON.stringify({ error: `wire-server: no scripted reply for request ${requests.length}` }));
         return;
       }
-      await play(reply, response);
+      await play(reply, response, recorded);
     })();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
