@@ -115,7 +115,7 @@ function searchCandidates(text: string, directMessage: string): JsonCandidates {
       const { openString, missing, start } = search.truncated;
       // '{"height": "5'3"" }': the closers are all there, after a quote that opened a string by mistake.
       if (openString !== undefined && unmatchedClosers(body.slice(openString + 1)) === missing) {
-        const message = `The JSON value at position ${region.start + start} cannot be used: a '"' inside a string is not escaped, so a string opened at position ${region.start + openString} never closes (write a quote inside a string as \\")`;
+        const message = `The JSON value at position ${region.start + start} cannot be used: the string opened at position ${region.start + openString} never closes before the value ends (a '"' inside a string is not escaped as \\", or a string's closing quote is missing)`;
         return { candidates: [], failure: { message, defect: 'unescaped-quote' } };
       }
       const message = `The reply ends before its JSON value is complete (truncated): '${missing}' never closes the value opened at position ${region.start + start}`;

@@ -11,7 +11,8 @@
  * - `triple-quotes`: a Python string in `"""…"""` or `'''…'''` became a JSON string, its text as written.
  * - `code-block-string`: a markdown code block used as a string value became the string of its lines.
  * - `unquoted-keys`: bare property names (`{name: 1}`, `{5: "b"}`) were quoted.
- * - `trailing-decimal-point`: a whole number written with a bare decimal point (`[2.]`) was read as the number.
+ * - `bare-decimal-point`: a number written with a bare decimal point (`[2.]`, `.5`) was read as JavaScript and Python read it.
+ * - `escapes`: `\'` in a JSON string, an escape JSON lacks that JavaScript and Python read as `'`.
  * - `escaped-json`: JSON written as the inside of a string (`{\"a\": 1}`) was unescaped once.
  * - `bare-string`: the schema asks for a string and the reply holds no JSON: the reply's text is the string.
  * - `python-literals`: `True`, `False`, `None` became `true`, `false`, `null`.
@@ -32,7 +33,8 @@ export type JsonRepair =
   | 'backtick-quotes'
   | 'triple-quotes'
   | 'code-block-string'
-  | 'trailing-decimal-point'
+  | 'bare-decimal-point'
+  | 'escapes'
   | 'escaped-json'
   | 'bare-string'
   | 'smart-quotes'

@@ -47,6 +47,7 @@ const AFTER_VALUE = 5;
 const DONE = 6;
 
 const numberPattern = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const bareFractionPattern = /-?\.\d+(?:[eE][+-]?\d+)?/y;
 const wordPattern = /[A-Za-z_$][\w$]*/y;
 /** An unquoted numeric property name JavaScript keeps as written (`{5: "b"}` is `{"5": "b"}`). */
 const numericKeyPattern = /(?:0|[1-9]\d{0,14})(?![\w$.])/y;
@@ -318,6 +319,8 @@ class Scanner {
           at += 5;
         } else {
           const decoded = opener === '`' && next === '`' ? '`' : escapes[next];
+          // "it\'s" in a JSON string: JavaScript and Python read it as "it's".
+          if (next === "'" && opener !== "'") this.repairs.add('escapes');
           if (decoded === undefined) return this.fail('syntax', `invalid escape ${shown(`\\${next}`)} in a string`, at);
           value += decoded;
           at += 1;
@@ -395,24 +398,32 @@ class Scanner {
       this.lastKind = 'string';
     } else if (char === '.' && text.startsWith('...', this.index)) {
       return this.fail('ellipsis', "'...' stands where content was left out");
-    } else if (char === '-' || (char >= '0' && char <= '9')) {
-      numberPattern.lastIndex = this.index;
-      const match = numberPattern.exec(text);
-      if (!match) return this.fail('syntax', `${shown(text.slice(this.index, this.index + 2))} is not a number`);
-      let end = this.index + match[0].length;
+    } else if (char === '-' || char === '.' || (char >= '0' && char <= '9')) {
+      // ".5", "-.5": a fraction without its leading zero, read alike by JavaScript and Python.
+      const bareFraction = /^-?\.\d/.test(text.slice(this.index, this.index + 3));
+      if (bareFraction) {
+        this.repairs.add('bare-decimal-point');
+        this.edits.push({ at: char === '-' ? this.index + 1 : this.index, remove: 0, insert: '0' });
+      }
+      const match = bareFraction ? bareFractionPattern : numberPattern;
+      match.lastIndex = this.index;
+      const found = match.exec(text);
+      if (!found) return this.fail('syntax', `${shown(text.slice(this.index, this.index + 2))} is not a number`);
+      const literal = bareFraction ? found[0].replace('.', '0.') : found[0];
+      let end = this.index + found[0].length;
       // "[2.]": a whole number with a bare decimal point, closed by a delimiter (never at the end of the text, where it may be cut short).
-      if (text[end] === '.' && /^[\s,\]}]/.test(text.slice(end + 1, end + 2)) && !/[.eE]/.test(match[0])) {
-        this.repairs.add('trailing-decimal-point');
+      if (text[end] === '.' && /^[\s,\]}]/.test(text.slice(end + 1, end + 2)) && !/[.eE]/.test(found[0])) {
+        this.repairs.add('bare-decimal-point');
         this.edits.push({ at: end, remove: 1, insert: '' });
         end++;
       }
       if (end < length && !/[\s,\]}/:]/.test(text[end] as string) && !isOddWhitespace(text.charCodeAt(end))) {
-        const word = /^[^\s,\]}]*/.exec(text.slice(this.index, this.index + 40))?.[0] ?? match[0];
+        const word = /^[^\s,\]}]*/.exec(text.slice(this.index, this.index + 40))?.[0] ?? literal;
         return this.fail('unquoted-value', `the bare text ${shown(word)} stands where a value belongs (a string must be quoted)`);
       }
-      const loss = numberLoss(match[0]);
-      if (loss !== undefined) return this.fail('imprecise-number', `the number ${match[0]} ${loss}`);
-      this.signature.push('n', match[0]);
+      const loss = numberLoss(literal);
+      if (loss !== undefined) return this.fail('imprecise-number', `the number ${literal} ${loss}`);
+      this.signature.push('n', literal);
       this.index = end;
       this.lastKind = 'number';
     } else {

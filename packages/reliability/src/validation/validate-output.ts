@@ -89,13 +89,14 @@ export function checkOutput<T>(text: string, validator: SchemaValidator<T>, opti
 /**
  * When the schema asks for a string (or one of several strings) and the reply holds no JSON value
  * at all, the reply's text is the value (`bare-string`): its only reading. Never for a reply that
- * starts or ends with a quote, a backslash or a fence (a quoted string written some other way).
+ * starts or ends with a quote or a backslash (a quoted string written some other way), nor one
+ * holding a `"` or a fence (`callback("foo")`, `The answer is "foo"`: the quoted part may be the answer).
  */
 function withBareString(found: JsonCandidates, text: string, schema: Readonly<Record<string, unknown>>, options: ValidateOutputOptions): JsonCandidates {
   if (found.candidates.length > 0 || found.truncated || (found.rejected?.length ?? 0) > 0 || options.repair === false) return found;
   if (found.failure?.defect !== undefined && found.failure.defect !== 'syntax' && found.failure.defect !== 'unquoted-value') return found;
   const trimmed = text.trim();
-  if (trimmed === '' || !stringsOnly(schema) || /^["'`\u00b4\u201c\u201d\u2018\u2019\\]|["'`\u00b4\u201c\u201d\u2018\u2019\\]$|```/.test(trimmed)) return found;
+  if (trimmed === '' || !stringsOnly(schema) || /^["'`\u00b4\u201c\u201d\u2018\u2019\\]|["'`\u00b4\u201c\u201d\u2018\u2019\\]$|```|"/.test(trimmed)) return found;
   return { candidates: [{ value: trimmed, repairs: ['bare-string'] }] };
 }
 
@@ -183,6 +184,11 @@ function decide<T>(text: string, judged: readonly Judged[], rejected: readonly R
       );
     }
     const chosen = valid[valid.length - 1] as Judged;
+    // Several values where the schema asks for a list, each wrapped as one: the values may be the
+    // list's items (newline-separated JSON) as much as one answer repeated.
+    if (several && chosen.coercions.some((coercion) => coercion.kind === 'single-to-array' && coercion.path.length === 0)) {
+      return parseFailure(text, `The reply held ${judged.length} JSON values where the schema asks for one list; reply with exactly one JSON value (the list)`, 'several-values');
+    }
     // A later invalid value of the same shape (a final answer after a valid draft) is the answer
     // the model meant: never fall back to the draft silently, report the final one instead.
     const index = judged.lastIndexOf(chosen);
