@@ -137,6 +137,42 @@ describe('mcpTools with a server whose tool list is hostile', () => {
     expect(mcp.tools.map((tool) => tool.name)).toEqual(['b']);
   });
 
+  it('a storm of list-changed notifications lists the tools a few times, not once each, and ends on the last list', async () => {
+    const hostile = await startHostileServer([{ name: 'a', inputSchema: objectSchema }]);
+    const mcp = await mcpTools(hostile.client);
+    const before = hostile.listings();
+    for (let index = 0; index < 200; index++) void hostile.server.sendToolListChanged();
+    await hostile.setTools([{ name: 'last', inputSchema: objectSchema }]);
+    await eventually(() => mcp.tools[0]?.name === 'last');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(hostile.listings() - before).toBeLessThanOrEqual(3);
+    expect(mcp.tools.map((tool) => tool.name)).toEqual(['last']);
+  });
+
+  it('concurrent calls on one connection each get their own answer', async () => {
+    const hostile = await startHostileServer([{ name: 'echo', inputSchema: objectSchema }], async (_name, args) => {
+      const q = (args as { q: string }).q;
+      await new Promise((resolve) => setTimeout(resolve, 50 - Number(q) * 5));
+      return { content: [{ type: 'text', text: `echo ${q}` }] };
+    });
+    const mcp = await mcpTools(hostile.client);
+    const echo = toolNamed(mcp.tools, 'echo');
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, index) => echo.execute({ q: String(index) }, context())));
+    expect(answers).toEqual(Array.from({ length: 10 }, (_, index) => `echo ${index}`));
+  });
+
+  it('an isError result without content still reads as an error, and a protocol error keeps its code', async () => {
+    const hostile = await startHostileServer([{ name: 'bare', inputSchema: objectSchema }, { name: 'throws', inputSchema: objectSchema }], (name) => {
+      if (name === 'throws') throw new Error('boom inside the server');
+      return { content: [], isError: true };
+    });
+    const mcp = await mcpTools(hostile.client);
+    await expect(toolNamed(mcp.tools, 'bare').execute({ q: 'x' }, context())).rejects.toMatchObject({ name: 'McpToolCallError', message: 'the tool "bare" reported an error' });
+    const thrown = await Promise.resolve(toolNamed(mcp.tools, 'throws').execute({ q: 'x' }, context())).catch((caught: unknown) => caught);
+    expect(thrown).toMatchObject({ name: 'McpToolCallError' });
+    expect((thrown as Error).message).toContain('boom inside the server');
+  });
+
   it('refuses bad options at once', async () => {
     const hostile = await startHostileServer([]);
     await expect(mcpTools(hostile.client, { prefix: 'has space' })).rejects.toMatchObject({ name: 'AgentConfigurationError', setting: 'mcpTools.prefix' });

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { McpConnectionError } from './errors/mcp-connection-error';
 import { type McpTools, mcpTools } from './mcp-tools';
 import { startHttpServer, type TestHttpServer } from './testing/http-server';
+import { startSseServer } from './testing/sse-server';
 import { context, eventually, serverLog, toolNamed } from './testing/helpers';
 
 let server: TestHttpServer;
@@ -104,5 +105,23 @@ describe('mcpTools over Streamable HTTP (127.0.0.1)', () => {
     expect((error as McpConnectionError).failure).toBe('connect-failed');
     expect((error as Error).message).not.toContain('secret-123');
     server = await startHttpServer();
+  });
+});
+
+describe('mcpTools over HTTP+SSE (the older transport)', () => {
+  it('falls back to HTTP+SSE when the server refuses Streamable HTTP, and calls a tool', async () => {
+    const sse = await startSseServer();
+    try {
+      const mcp = await mcpTools({ url: sse.url });
+      expect(mcp.transport).toBe('sse');
+      const model = scriptedModel([{ toolCalls: [{ name: 'add', arguments: { a: 'one', b: 1 } }] }, { toolCalls: [{ name: 'add', arguments: { a: 1, b: 1 } }] }, 'two']);
+      const result = await Agent.create({ provider: model, model: 'scripted' }).tools(mcp.tools).build().run('add');
+      expect(result.toolCalls[0]).toMatchObject({ output: '2', isError: false });
+      expect(sse.log.filter((line) => line.startsWith('call add'))).toEqual(['call add {"a":1,"b":1}']);
+      await mcp.close();
+      await expect(mcpTools({ url: sse.url, sseFallback: false })).rejects.toMatchObject({ name: 'McpConnectionError', failure: 'connect-failed' });
+    } finally {
+      await sse.close();
+    }
   });
 });

@@ -21,7 +21,7 @@ describe('mcpTools over stdio (a child process)', () => {
     const mcp = await connectStdio();
     expect(mcp.server).toBe('keel-test');
     expect(mcp.transport).toBe('stdio');
-    expect(mcp.tools.map((tool) => tool.name).sort()).toEqual(['add', 'crash', 'disable_extra', 'enable_extra', 'fail', 'log', 'media', 'slow', 'weather']);
+    expect(mcp.tools.map((tool) => tool.name).sort()).toEqual(['add', 'crash', 'disable_extra', 'enable_extra', 'env', 'fail', 'log', 'media', 'pid', 'slow', 'weather']);
     const add = toolNamed(mcp.tools, 'add');
     expect(add.description).toBe('Adds two whole numbers.');
     expect(add.specification.inputSchema).toMatchObject({ type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } }, required: ['a', 'b'] });
@@ -194,12 +194,30 @@ describe('mcpTools over stdio (a child process)', () => {
     expect(() => Agent.create({ provider: model, model: 'scripted' }).tools([...plain.tools, ...plain.tools]).build()).toThrow(/used twice/);
   });
 
+  it('the child process does not inherit the environment (API keys) unless it is passed in env', async () => {
+    process.env.KEEL_MCP_TEST_SECRET = 'sk-do-not-leak';
+    try {
+      const plain = await connectStdio();
+      expect(await toolNamed(plain.tools, 'env').execute({ name: 'KEEL_MCP_TEST_SECRET' }, context())).toBe('(unset)');
+      const given = await connectStdio({});
+      expect(await toolNamed(given.tools, 'env').execute({ name: 'PATH' }, context())).not.toBe('(unset)');
+      const passed = await mcpTools({ ...stdioServer, env: { KEEL_MCP_TEST_VALUE: 'given' } });
+      open.push(passed);
+      expect(await toolNamed(passed.tools, 'env').execute({ name: 'KEEL_MCP_TEST_VALUE' }, context())).toBe('given');
+    } finally {
+      delete process.env.KEEL_MCP_TEST_SECRET;
+    }
+  });
+
   it('close() ends the child process; calls after it fail with closed-by-client', async () => {
     const mcp = await mcpTools(stdioServer);
+    const pid = Number(await toolNamed(mcp.tools, 'pid').execute({}, context()));
+    expect(() => process.kill(pid, 0)).not.toThrow();
     const closed: string[] = [];
     mcp.on('server.closed', (event) => closed.push(event.error.failure));
     await mcp.close();
     await mcp.close();
+    expect(() => process.kill(pid, 0)).toThrow(/ESRCH/);
     expect(closed).toEqual(['closed-by-client']);
     await expect(toolNamed(mcp.tools, 'add').execute({ a: 1, b: 1 }, context())).rejects.toMatchObject({ name: 'McpConnectionError', failure: 'closed-by-client' });
   });

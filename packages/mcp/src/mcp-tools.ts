@@ -134,6 +134,7 @@ class McpToolSet implements McpTools {
   private closing: Promise<void> | undefined;
   private probing: Promise<boolean> | undefined;
   private queue: Promise<unknown> = Promise.resolve();
+  private waitingNotification: Promise<readonly Tool[]> | undefined;
   private readonly lost: Promise<never>;
   private rejectLost!: (error: McpConnectionError) => void;
   private readonly events: McpEventBus;
@@ -239,11 +240,20 @@ class McpToolSet implements McpTools {
     return this.enqueue('explicit');
   }
 
-  /** Refreshes one at a time, in order; a notification's refresh reports its failure as an event. */
+  /**
+   * Refreshes one at a time, in order; a notification's refresh reports its failure as an event.
+   * Notifications arriving while one waits to start share it: a storm of them lists the tools
+   * once, not once each.
+   */
   enqueue(reason: 'initial' | 'explicit' | 'notification'): Promise<readonly Tool[]> {
-    const run = this.queue.then(() => this.load(reason));
+    if (reason === 'notification' && this.waitingNotification) return this.waitingNotification;
+    const run = this.queue.then(() => {
+      if (reason === 'notification') this.waitingNotification = undefined;
+      return this.load(reason);
+    });
     this.queue = run.catch(() => undefined);
     if (reason === 'notification') {
+      this.waitingNotification = run;
       run.catch((error: unknown) => this.events.emit('refresh.failed', { server: this.server, error }));
     }
     return run;

@@ -10,6 +10,8 @@ export interface HostileServer {
   readonly server: Server;
   /** Calls received: tool name and arguments. */
   readonly calls: { name: string; arguments: unknown }[];
+  /** `tools/list` requests received. */
+  readonly listings: () => number;
   /** Replaces the listed tools and sends the list-changed notification. */
   setTools(tools: readonly Tool[]): Promise<void>;
 }
@@ -24,9 +26,11 @@ export async function startHostileServer(
   options: { pageSize?: number; cursor?: (page: number) => string | undefined } = {},
 ): Promise<HostileServer> {
   let listed = [...tools];
+  let listings = 0;
   const calls: { name: string; arguments: unknown }[] = [];
   const server = new Server({ name: 'hostile', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
   server.setRequestHandler(ListToolsRequestSchema, (request) => {
+    listings++;
     const size = options.pageSize ?? listed.length;
     const page = request.params?.cursor === undefined ? 0 : Number(request.params.cursor);
     const next = options.cursor ? options.cursor(page) : (page + 1) * size < listed.length ? String(page + 1) : undefined;
@@ -44,6 +48,7 @@ export async function startHostileServer(
     client,
     server,
     calls,
+    listings: () => listings,
     async setTools(next) {
       listed = [...next];
       await server.sendToolListChanged();

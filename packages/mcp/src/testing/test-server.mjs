@@ -21,6 +21,12 @@ export function createTestServer({ log, crash }) {
       return { content: [{ type: 'text', text: String(args.a + args.b) }] };
     },
   );
+  server.registerTool(
+    'env',
+    { description: 'The value of an environment variable of the server process.', inputSchema: { name: z.string() } },
+    async (args) => ({ content: [{ type: 'text', text: process.env[args.name] ?? '(unset)' }] }),
+  );
+  server.registerTool('pid', { description: 'The server process id.' }, async () => ({ content: [{ type: 'text', text: String(process.pid) }] }));
   server.registerTool('log', { description: 'What the server saw so far.' }, async () => ({ content: [{ type: 'text', text: JSON.stringify(log) }] }));
   server.registerTool(
     'fail',
