@@ -32,6 +32,6 @@ describe('the example agents on their scripted models', () => {
     expect(created).toHaveLength(1);
     expect(created[0]?.isError).toBe(false);
     expect(created[0]?.arguments).toMatchObject({ project_id: '5f0c6a2e-8d7b-4c1e-9a3f-2b6d8e4f1a90', due_date: '2026-11-23T09:00:00Z' });
-    expect(result.attempts.filter((attempt) => attempt.purpose === 'tool-retry')).toHaveLength(1);
+    expect(result.attempts.filter((attempt) => attempt.purpose === 'tool-re-ask')).toHaveLength(1);
   });
 });

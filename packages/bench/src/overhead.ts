@@ -30,7 +30,7 @@ export const METRIC_EVENTS = [
   'tool.start',
   'tool.end',
   'tool.validation',
-  'tool.retry',
+  'tool.re-ask',
   'validation.failed',
   'reliability.retry',
   'reliability.recovered',

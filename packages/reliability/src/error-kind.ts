@@ -2,7 +2,8 @@
  * What happened on one attempt, as the gate classifies it. `ok` means the attempt produced an
  * acceptable response; every other kind names a failure. `rule-rejected`: a PostDecide rule
  * rejected an answer that passed validation (with feedback); `no-tool-call`: a tool-argument
- * re-ask was answered without a call of the tool.
+ * re-ask was answered without a call of the tool; `guard-rejected`: a guard refused a corrected
+ * tool call.
  */
 export type ErrorKind =
   | 'ok'
@@ -15,6 +16,7 @@ export type ErrorKind =
   | 'parse-fail'
   | 'rule-rejected'
   | 'no-tool-call'
+  | 'guard-rejected'
   | 'refusal'
   | 'truncated'
   | 'auth'

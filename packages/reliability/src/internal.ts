@@ -23,10 +23,11 @@ export type {
   WaitEvent,
 } from './gate/gate-event';
 export type { GateFeedback } from './gate/gate-options';
+export type { GateEvent } from './gate/gate-event';
 export type { PreCheckDecision, RuleDecision, ScopeValue } from './gate/rule';
 export type { AttemptSummary, ScopeValidationError } from './gate/scope';
 export { failOnUnhandledRule, transientExhaustedRule, type TransientRetryOptions } from './gate/default-rules';
-export { callAndJudge, type Judge, type Judged } from './gate/call-and-judge';
+export { abortedError, callAndJudge, type Judge, type Judged } from './gate/call-and-judge';
 export { applyRetry, decide, failFastError, preCheck, stop } from './gate/decide';
 export { unreachableDecision } from './gate/decision';
 export { failureSignature, maskMessage } from './gate/failure-signature';
@@ -40,6 +41,7 @@ export {
   type JsonCandidates,
 } from './json/extract-json';
 export type { JsonDefect } from './json/json-repair';
+export { parseExact } from './json/parse-exact';
 export { type CostBudgetOptions } from './rules/budget-rules';
 export { type RetryOnKind } from './rules/strict-output-rules';
 export { isPromiseLike, raceSignal, rethrowIfAborted } from './race-signal';

@@ -49,19 +49,17 @@ function refuseRenamed(prefix: keyof typeof RENAMED, options: object | undefined
 
 /**
  * The PostDecide rules of step calls and of tool-argument re-asks, resolved once: the user's
- * first, then unless `defaults` is false the strict-output rules (steps with an output schema, so
- * adding e.g. a failover rule keeps feedback retries) and the default transient retries.
+ * first, then unless `defaults` is false the strict-output rules (steps; adding e.g. a failover
+ * rule keeps feedback retries) and the default transient retries.
  */
-function resolveRules(reliability: ReliabilityOptions | undefined, output: RunConfig['output']): Pick<RunConfig, 'stepRules' | 'reaskRules'> {
+function resolveRules(reliability: ReliabilityOptions | undefined, output: RunConfig['output']): Pick<RunConfig, 'stepRules' | 'reAskRules'> {
   const user = reliability?.postDecide ?? [];
-  if (reliability?.defaults === false) return { stepRules: user, reaskRules: user };
+  if (reliability?.defaults === false) return { stepRules: user, reAskRules: { before: user, after: [] } };
   const defaults = defaultRules<ModelResponse>();
-  const strict =
-    // With `strict: false` schema issues never fail a step, but a reply that does not parse still retries.
-    output
-      ? strictOutputRules<ModelResponse>({ maxRetries: output.options.maxRetries ?? 2, ...(output.options.retryOn ? { retryOn: output.options.retryOn } : {}) })
-      : [];
-  return { stepRules: [...user, ...strict, ...defaults], reaskRules: [...user, ...defaults] };
+  // With `strict: false` schema issues never fail a step, but a reply that does not parse still
+  // retries. Without an output schema these rules bound a rule's rejection of a valid answer.
+  const strict = strictOutputRules<ModelResponse>({ maxRetries: output?.options.maxRetries ?? 2, ...(output?.options.retryOn ? { retryOn: output.options.retryOn } : {}) });
+  return { stepRules: [...user, ...strict, ...defaults], reAskRules: { before: user, after: defaults } };
 }
 
 function resolveOutput(settings: BuilderSettings): RunConfig['output'] {

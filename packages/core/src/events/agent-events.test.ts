@@ -80,7 +80,7 @@ describe('agent events', () => {
     await recordAll(Agent.create({ provider: model, model: 'm' }).tool(add), events).build().run('add 2 and 3');
 
     const named = (event: Recorded) => [event.name, (event.payload as { toolCallId?: string }).toolCallId];
-    const from = events.findIndex((event) => event.name === 'tool.retry');
+    const from = events.findIndex((event) => event.name === 'tool.re-ask');
     const to = events.findIndex((event) => event.name === 'tool.validation');
     expect(events.slice(from + 1, to).map(named)).toEqual([
       ['model.request', 'add-1'],

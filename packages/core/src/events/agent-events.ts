@@ -22,7 +22,7 @@ export interface EventUsage {
   readonly costUsd?: number;
 }
 
-/** Set on the events of a re-ask (`purpose: 'tool-retry'`), so parallel re-asks can be told apart. */
+/** Set on the events of a re-ask (`purpose: 'tool-re-ask'`), so parallel re-asks can be told apart. */
 export interface ReAskOf {
   /** The tool call whose arguments the re-ask asks for again. */
   readonly toolCallId?: string;
@@ -31,7 +31,7 @@ export interface ReAskOf {
 type FromGate<T extends { type: string }> = EventBase & Omit<T, 'type'> & ReAskOf;
 
 /** Why a model call was made. */
-export type CallPurpose = 'step' | 'tool-retry';
+export type CallPurpose = 'step' | 'tool-re-ask';
 
 /** Outcome of validating one tool call's arguments. */
 export type ToolValidationOutcome = 'no-retry' | 'success' | 'redundant' | 'exhausted' | 'gave-up' | 'guard-rejected-on-retry';
@@ -132,11 +132,12 @@ export interface AgentEvents {
     readonly outcome: ToolValidationOutcome;
     readonly retryCount: number;
   };
-  'tool.retry': EventBase & {
+  /** A re-ask for a tool call's arguments is sent (its transient retries are not re-asks). */
+  'tool.re-ask': EventBase & {
     readonly toolCallId: string;
     readonly tool: string;
     /** 1-based number of this re-ask. */
-    readonly retry: number;
+    readonly reAsk: number;
     /** The feedback sent with the re-ask. */
     readonly feedback: string;
   };

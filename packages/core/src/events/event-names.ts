@@ -14,7 +14,7 @@ const names = {
   'tool.start': true,
   'tool.end': true,
   'tool.validation': true,
-  'tool.retry': true,
+  'tool.re-ask': true,
   'validation.failed': true,
   'reliability.retry': true,
   'reliability.wait': true,

@@ -10,7 +10,7 @@ import { scriptedModel } from '../test/index';
 
 const everyEvent: AgentEventName[] = [
   'run.start', 'run.end', 'step.start', 'step.end', 'model.request', 'model.response', 'model.error', 'usage.invalid',
-  'tool.start', 'tool.end', 'tool.validation', 'tool.retry', 'validation.failed', 'reliability.retry',
+  'tool.start', 'tool.end', 'tool.validation', 'tool.re-ask', 'validation.failed', 'reliability.retry',
   'reliability.recovered', 'reliability.fail-fast', 'reliability.rule-error', 'reliability.feedback-error',
   'output.fallback-used',
 ];
@@ -62,7 +62,7 @@ describe('listeners that throw on every event', () => {
     expect(comparable(result)).toEqual(comparable(baseline));
     expect(result.value).toEqual({ n: 4 });
     // The run did reach these events, and each listener failure was reported.
-    for (const event of ['model.request', 'model.error', 'usage.invalid', 'tool.retry', 'validation.failed', 'reliability.retry', 'run.end'] as const) {
+    for (const event of ['model.request', 'model.error', 'usage.invalid', 'tool.re-ask', 'validation.failed', 'reliability.retry', 'run.end'] as const) {
       expect(fired.has(event)).toBe(true);
     }
     await new Promise((resolve) => setTimeout(resolve, 0));

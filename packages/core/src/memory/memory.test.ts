@@ -11,7 +11,7 @@ const textOfAll = (messages: readonly Message[]) => JSON.stringify(messages);
 describe('memory keeps only the accepted exchange', () => {
   it('stores [user, final answer] after an output retry, without the feedback or the rejected output', async () => {
     const store = new InMemoryStore();
-    const rejected = '{"city": 42, "note": "REJECTED-OUTPUT"}';
+    const rejected = '{"town": "Paris", "note": "REJECTED-OUTPUT"}';
     const accepted = '{"city":"Paris"}';
     const model = scriptedModel([rejected, accepted]);
     const agent = Agent.create({ provider: model, model: 'm' })

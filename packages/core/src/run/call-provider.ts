@@ -15,7 +15,7 @@ export interface ProviderCall {
   readonly request: ModelRequest;
   readonly attempt: number;
   readonly purpose: CallPurpose;
-  /** The tool call a re-ask is for (`purpose: 'tool-retry'`), named in the call's events. */
+  /** The tool call a re-ask is for (`purpose: 'tool-re-ask'`), named in the call's events. */
   readonly toolCallId?: string;
 }
 

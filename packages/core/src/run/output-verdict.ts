@@ -26,7 +26,12 @@ const NONE: readonly never[] = Object.freeze([]);
  */
 export function outputVerdict(config: RunConfig, response: ModelResponse): GateVerdict<CheckedOutput> | Promise<GateVerdict<CheckedOutput>> {
   const output = config.output;
-  if (hasToolCall(response)) return { status: 'accept', value: { value: undefined, repairs: NONE, coercions: NONE, issues: NONE }, rawOutput: response.text };
+  if (hasToolCall(response)) {
+    const duplicate = duplicateCallId(response);
+    // Two calls with one id would both run, and the next request would answer one id twice.
+    if (duplicate !== undefined) return { status: 'error', errorKind: 'bad-response', message: `two tool calls in one turn have the id ${JSON.stringify(duplicate)}`, rawOutput: response.text };
+    return { status: 'accept', value: { value: undefined, repairs: NONE, coercions: NONE, issues: NONE }, rawOutput: response.text, purpose: 'tool-call-turn' };
+  }
   if (!output) return { status: 'accept', value: { value: response.text, repairs: NONE, coercions: NONE, issues: NONE }, rawOutput: response.text };
   if (response.finishReason === 'length') {
     return { status: 'error', errorKind: 'truncated', message: 'The answer was cut off at the token limit (finish reason length)', rawOutput: response.text };
@@ -48,6 +53,17 @@ function verdictOf(check: OutputCheck<unknown>, response: ModelResponse): GateVe
     return { status: 'invalid', failure: check.failure, partialValue: { value: check.value, repairs: NONE, coercions: NONE, issues: check.failure.issues } satisfies CheckedOutput };
   }
   return { status: 'accept', value: { value: check.value, repairs: check.repairs, coercions: check.coercions, issues: check.issues }, rawOutput: response.text };
+}
+
+/** The first tool-call id used twice in a turn, if any. */
+function duplicateCallId(response: ModelResponse): string | undefined {
+  const seen = new Set<string>();
+  for (const part of response.content) {
+    if (part.type !== 'tool-call') continue;
+    if (seen.has(part.id)) return part.id;
+    seen.add(part.id);
+  }
+  return undefined;
 }
 
 function hasToolCall(response: ModelResponse): boolean {

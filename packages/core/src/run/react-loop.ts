@@ -11,7 +11,7 @@ import type { FinishReason, ModelResponse } from '../model/model-provider-v1';
 import { runToolCall, type ToolRunEnvironment } from '../tools/run-tool-call';
 import { toResultPart, type ToolCallRecord } from '../tools/tool-result';
 import { UsageLedger } from '../usage/usage-ledger';
-import { gatedCall } from './gated-call';
+import { reAskArguments } from './tool-re-ask';
 import type { RunConfig } from './run-config';
 import { emit, listens, runLock, type RunState } from './run-state';
 import { checkRunOptions } from './check-run-options';
@@ -70,7 +70,6 @@ async function loop(config: RunConfig, bus: EventBus, input: RunInput, options: 
     toolSignal: undefined,
     bus,
     ledger: new UsageLedger(config.pricing),
-    attempts: [],
     sink,
     step: 0,
     shownText: false,
@@ -106,7 +105,7 @@ async function loop(config: RunConfig, bus: EventBus, input: RunInput, options: 
     messages: runMessages,
     steps,
     toolCalls,
-    attempts: state.attempts,
+    attempts: state.ledger.attempts,
     usage: state.ledger.snapshot(),
     finishReason,
     startedAt,
@@ -142,7 +141,7 @@ async function loop(config: RunConfig, bus: EventBus, input: RunInput, options: 
       if (state.signal?.aborted) throw AbortedError.fromSignal(state.signal);
       state.step = step;
       const stepStarted = performance.now();
-      const callsBefore = state.attempts.length;
+      const callsBefore = state.ledger.attempts.length;
       sink?.push({ type: 'step-start', step });
       if (listens(state, 'step.start')) emit(state, 'step.start', {});
       const kept = history.length === 0 ? runMessages.slice() : history.concat(runMessages);
@@ -159,12 +158,13 @@ async function loop(config: RunConfig, bus: EventBus, input: RunInput, options: 
         let next = 0;
         const assistant: AssistantMessage = {
           role: 'assistant',
-          content: response.content.map((part) => (part.type === 'tool-call' ? { ...part, arguments: (records[next++] as ToolCallRecord).arguments } : part)),
+          // The final arguments only: the raw text the model first wrote may be what was corrected.
+          content: response.content.map((part) => (part.type === 'tool-call' ? { type: 'tool-call', id: part.id, name: part.name, arguments: (records[next++] as ToolCallRecord).arguments } : part)),
         };
         runMessages.push(assistant, { role: 'tool', content: records.map(toResultPart) });
         toolCalls.push(...records);
         for (const record of records) sink?.push({ type: 'tool-result', step, record });
-        steps.push({ step, finishReason, text: response.text, toolCalls: calls.length, modelCalls: state.attempts.length - callsBefore, durationMs: performance.now() - stepStarted });
+        steps.push({ step, finishReason, text: response.text, toolCalls: calls.length, modelCalls: state.ledger.attempts.length - callsBefore, durationMs: performance.now() - stepStarted });
         if (listens(state, 'step.end')) emit(state, 'step.end', { finishReason, toolCalls: calls.length, final: false });
         sink?.push({ type: 'step-end', step, finishReason });
         continue;
@@ -172,10 +172,10 @@ async function loop(config: RunConfig, bus: EventBus, input: RunInput, options: 
 
       // A rule may accept a failed call ('ok'): then there is no response and no text.
       const text = outcome.provenance === 'model' ? (response?.text ?? '') : JSON.stringify(outcome.value);
-      if (sink && config.output && sink.mode === 'buffer' && text.length > 0) sink.push({ type: 'text-delta', step, attempt: state.attempts.length - callsBefore, text });
+      if (sink && config.output && sink.mode === 'buffer' && text.length > 0) sink.push({ type: 'text-delta', step, attempt: state.ledger.attempts.length - callsBefore, text });
       const final: AssistantMessage = { role: 'assistant', content: text.length > 0 ? [{ type: 'text', text }] : [] };
       runMessages.push(final);
-      steps.push({ step, finishReason, text, toolCalls: 0, modelCalls: state.attempts.length - callsBefore, durationMs: performance.now() - stepStarted });
+      steps.push({ step, finishReason, text, toolCalls: 0, modelCalls: state.ledger.attempts.length - callsBefore, durationMs: performance.now() - stepStarted });
       if (listens(state, 'step.end')) emit(state, 'step.end', { finishReason, toolCalls: 0, final: true });
       sink?.push({ type: 'step-end', step, finishReason });
       if (config.memory && conversationId !== undefined) {
@@ -245,7 +245,6 @@ function toolEnvironment(state: RunState, kept: readonly Message[]): ToolRunEnvi
     guards: config.guards,
     toolRetries: config.toolRetries,
     maxResultBytes: config.maxToolResultBytes,
-    maxEchoTokens: config.output?.options.maxFeedbackTokens,
     toolTimeoutMs: config.toolTimeoutMs,
     redact: config.redact,
     wrapCall: config.wrapCall,
@@ -256,9 +255,6 @@ function toolEnvironment(state: RunState, kept: readonly Message[]): ToolRunEnvi
     abortSignal: state.signal,
     listens: (event) => listens(state, event),
     emit: (event, payload) => emit(state, event, payload),
-    reask: async (ephemeral, toolChoice, toolCallId) => {
-      const result = await gatedCall(state, { messages: kept, ephemeral, purpose: 'tool-retry', toolChoice, toolCallId });
-      return result.response as ModelResponse;
-    },
+    reAsk: (tool, guards, call, failure) => reAskArguments(state, kept, tool, guards, call, failure),
   };
 }

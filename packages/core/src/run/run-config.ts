@@ -35,8 +35,11 @@ export interface RunConfig {
   readonly preCheck: readonly PreCheckRule<ModelResponse>[];
   /** PostDecide rules of a step call, resolved once at build: the user's, strict-output, defaults. */
   readonly stepRules: readonly ReliabilityRule<ModelResponse>[];
-  /** PostDecide rules of a tool-argument re-ask call (no output validation there): the user's, defaults. */
-  readonly reaskRules: readonly ReliabilityRule<ModelResponse>[];
+  /**
+   * PostDecide rules of a tool call's re-asks: `before` (the user's) and `after` (the defaults) the
+   * tool's own re-ask rules, which are made per call (they hold its budget).
+   */
+  readonly reAskRules: { readonly before: readonly ReliabilityRule<ModelResponse>[]; readonly after: readonly ReliabilityRule<ModelResponse>[] };
   /** Replaces every target provider's secrets in a text (see `ModelProviderV1.redact`). */
   readonly redact: (text: string) => string;
   /** The tools as providers see them, in order. */

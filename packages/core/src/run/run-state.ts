@@ -1,4 +1,3 @@
-import type { AttemptRecord } from '@keel/reliability';
 import type { AgentEventName, EventPayload } from '../events/agent-events';
 import type { EventBus } from '../events/event-bus';
 import type { UsageLedger } from '../usage/usage-ledger';
@@ -20,8 +19,8 @@ export interface RunState {
   /** The signal tools receive: the caller's, or one made on first use (never shared between runs). */
   toolSignal: AbortSignal | undefined;
   readonly bus: EventBus;
+  /** The one ledger: every attempt record and the usage they add up to. */
   readonly ledger: UsageLedger;
-  readonly attempts: AttemptRecord[];
   /** Receives stream parts when the run was started with `stream()`. */
   readonly sink: StreamSink | undefined;
   step: number;

@@ -224,7 +224,7 @@ describe('strict output through the gate', () => {
       },
     });
     await templated.builder.build().run('Refund order 42');
-    expect(seen).toEqual([{ errorKind: 'schema-fail', validationErrorHistory: ['amount|type'] }]);
+    expect(seen).toEqual([{ errorKind: 'schema-fail', validationErrorHistory: ['schema-validate|amount|type'] }]);
   });
 
   it('appends the retryHint to the feedback', async () => {

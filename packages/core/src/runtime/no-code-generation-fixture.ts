@@ -33,7 +33,7 @@ const feedback: string[] = [];
 const result = await Agent.create({ provider: model, model: 'scripted', maxSteps: 4, toolRetries: 2 })
   .tools([lookup])
   .outputSchema(Type.Object({ action: Type.Union([Type.Literal('refund'), Type.Literal('reject')]), amount: Type.Number({ minimum: 0 }) }), { maxRetries: 2 })
-  .on('tool.retry', (event) => void feedback.push(event.feedback))
+  .on('tool.re-ask', (event) => void feedback.push(event.feedback))
   .on('reliability.retry', (event) => void feedback.push(event.feedback ?? ''))
   .build()
   .run('Refund order 1182?');

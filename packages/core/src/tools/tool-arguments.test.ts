@@ -45,7 +45,7 @@ const DONE = 'The task is created.';
 function setup(script: Script, options: { retries?: number; execute?: (input: unknown) => unknown } = {}) {
   const model = scriptedModel(script);
   const { createTask, execute } = createTaskTool(options);
-  const events = recorder('tool.validation', 'tool.retry', 'model.request');
+  const events = recorder('tool.validation', 'tool.re-ask', 'model.request');
   const builder = events.attach(Agent.create({ provider: model, model: 'm' }).tool(createTask));
   return { model, execute, events, builder };
 }
@@ -90,7 +90,7 @@ describe('tool-argument re-asks', () => {
       content: [{ type: 'tool-result', toolCallId: 'call_a', toolName: 'create_task', isError: true }],
     });
     expect((feedback as ToolMessage).content[0]?.output).toContain(MISSING_LINE);
-    expect(result.attempts.map((attempt) => attempt.purpose)).toEqual(['step', 'tool-retry', 'step']);
+    expect(result.attempts.map((attempt) => attempt.purpose)).toEqual(['step', 'tool-re-ask', 'step']);
   });
 
   it.each([
@@ -118,10 +118,10 @@ describe('tool-argument re-asks', () => {
 
     // 1 first call + 2 re-asks for the tool call, then the final answer.
     expect(model.calls).toBe(4);
-    expect(result.attempts.filter((attempt) => attempt.purpose === 'tool-retry')).toHaveLength(2);
+    expect(result.attempts.filter((attempt) => attempt.purpose === 'tool-re-ask')).toHaveLength(2);
     expect(execute).not.toHaveBeenCalled();
     expect(events.of('tool.validation')[0]).toMatchObject({ outcome: 'exhausted', retryCount: 2 });
-    expect(events.of('tool.retry').map((event) => event.retry)).toEqual([1, 2]);
+    expect(events.of('tool.re-ask').map((event) => event.reAsk)).toEqual([1, 2]);
     const told = lastToolResult(requestAt(model.requests, 3))[0];
     expect(told?.isError).toBe(true);
     expect(told?.output).toMatch(/^Error \[validation-failed\]/);
@@ -136,7 +136,7 @@ describe('tool-argument re-asks', () => {
 
     expect(model.calls).toBe(2);
     expect(execute).not.toHaveBeenCalled();
-    expect(events.of('tool.retry')).toHaveLength(0);
+    expect(events.of('tool.re-ask')).toHaveLength(0);
     expect(events.of('tool.validation')[0]).toMatchObject({ outcome: 'exhausted', retryCount: 0 });
     expect(result.toolCalls[0]?.errorCode).toBe('validation-failed');
   });
@@ -147,7 +147,7 @@ describe('tool-argument re-asks', () => {
 
     expect(model.calls).toBe(2);
     expect(execute).not.toHaveBeenCalled();
-    expect(events.of('tool.retry')).toHaveLength(0);
+    expect(events.of('tool.re-ask')).toHaveLength(0);
     expect(result.toolCalls[0]).toMatchObject({ name: 'delete_project', isError: true, errorCode: 'unknown-tool' });
     expect(lastToolResult(requestAt(model.requests, 1))[0]?.output).toMatch(/^Error \[unknown-tool\]/);
   });
@@ -161,7 +161,7 @@ describe('tool-argument re-asks', () => {
 
     expect(model.calls).toBe(2);
     expect(execute).not.toHaveBeenCalled();
-    expect(events.of('tool.retry')).toHaveLength(0);
+    expect(events.of('tool.re-ask')).toHaveLength(0);
     expect(events.of('tool.validation')).toHaveLength(0);
     expect(result.toolCalls[0]).toMatchObject({ isError: true, errorCode: 'fabricated-id' });
     expect(lastToolResult(requestAt(model.requests, 1))[0]?.output).toMatch(/^Error \[fabricated-id\]/);
@@ -192,7 +192,7 @@ describe('tool-argument re-asks', () => {
 
     expect(model.calls).toBe(2);
     expect(execute).toHaveBeenCalledTimes(1);
-    expect(events.of('tool.retry')).toHaveLength(0);
+    expect(events.of('tool.re-ask')).toHaveLength(0);
     expect(result.toolCalls[0]).toMatchObject({ isError: true, errorCode: 'tool-error', output: 'Error [tool-error]: the task service is down' });
   });
 
@@ -201,7 +201,7 @@ describe('tool-argument re-asks', () => {
     const result = await builder.build().run('Add a task to write the report');
 
     expect(model.calls).toBe(3);
-    expect(result.attempts.filter((attempt) => attempt.purpose === 'tool-retry')).toHaveLength(1);
+    expect(result.attempts.filter((attempt) => attempt.purpose === 'tool-re-ask')).toHaveLength(1);
     expect(execute).not.toHaveBeenCalled();
     expect(events.of('tool.validation')[0]).toMatchObject({ outcome: 'redundant', retryCount: 1 });
     expect(result.toolCalls[0]?.errorCode).toBe('validation-failed');
@@ -306,12 +306,12 @@ describe('tool-argument re-asks', () => {
       },
     });
     const model = scriptedModel([call({ name: 'not the schema', count: 3 }), DONE]);
-    const events = recorder('tool.retry');
+    const events = recorder('tool.re-ask');
     const result = await events.attach(Agent.create({ provider: model, model: 'm' }).tool(raw)).build().run('Add a task');
 
     expect(model.calls).toBe(2);
     expect(received).toEqual([{ name: 'not the schema', count: 3 }]);
-    expect(events.of('tool.retry')).toHaveLength(0);
+    expect(events.of('tool.re-ask')).toHaveLength(0);
     expect(result.toolCalls[0]).toMatchObject({ isError: false, output: 'ok' });
   });
 

@@ -33,7 +33,7 @@ export function consoleTrace(options: ConsoleTraceOptions = {}): Extension {
       .on('run.start', (event) => write(`▶ run ${event.runId.slice(0, 8)} on ${event.provider}/${event.model}`))
       .on('step.start', (event) => write(`  step ${event.step}`))
       .on('model.request', (event) =>
-        write(`    → model call (attempt ${event.attempt}${event.purpose === 'tool-retry' ? ', tool re-ask' : ''}): ${event.messageCount} messages, ${event.ephemeralCount} ephemeral, tool choice ${event.toolChoice}`),
+        write(`    → model call (attempt ${event.attempt}${event.purpose === 'tool-re-ask' ? ', tool re-ask' : ''}): ${event.messageCount} messages, ${event.ephemeralCount} ephemeral, tool choice ${event.toolChoice}`),
       )
       .on('model.response', (event) =>
         write(`    ← ${event.finishReason}, ${event.inputTokens} in / ${event.outputTokens} out tokens${event.costUsd === undefined ? '' : `, $${event.costUsd.toFixed(6)}`}${ms(event.latencyMs)}`),
@@ -47,8 +47,8 @@ export function consoleTrace(options: ConsoleTraceOptions = {}): Extension {
       })
       .on('reliability.recovered', (event) => write(green(`    ✓ recovered on attempt ${event.attempt} via ${event.via} after ${event.priorFailures} failure(s)`)))
       .on('reliability.fail-fast', (event) => write(red(`    ■ fail fast: ${event.kind} (${event.errorKind})`)))
-      .on('tool.retry', (event) => {
-        write(`    ↻ re-ask ${event.retry} for ${event.tool} arguments, feedback sent:`);
+      .on('tool.re-ask', (event) => {
+        write(`    ↻ re-ask ${event.reAsk} for ${event.tool} arguments, feedback sent:`);
         write(indent(event.feedback, '      │ '));
       })
       .on('tool.validation', (event) => write(`    ✓ ${event.tool} arguments: ${event.outcome} (${event.retryCount} re-ask${event.retryCount === 1 ? '' : 's'})`))

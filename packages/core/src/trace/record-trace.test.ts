@@ -17,7 +17,7 @@ describe('recordTrace', () => {
     const names = run.events.map((entry) => entry.event);
     expect(names[0]).toBe('run.start');
     expect(names.at(-1)).toBe('run.end');
-    expect(names).toEqual(expect.arrayContaining(['tool.retry', 'model.error', 'reliability.retry', 'validation.failed', 'reliability.recovered']));
+    expect(names).toEqual(expect.arrayContaining(['tool.re-ask', 'model.error', 'reliability.retry', 'validation.failed', 'reliability.recovered']));
     expect(names.filter((name) => name === 'model.request')).toHaveLength(5);
     expect(run.events.every((entry) => entry.payload.runId === result.runId)).toBe(true);
 

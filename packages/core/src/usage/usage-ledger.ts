@@ -1,4 +1,4 @@
-import { type PricingTable } from '@keel/reliability';
+import type { AttemptRecord, PricingTable } from '@keel/reliability';
 import { priceUsage, type UsageTotals } from '@keel/reliability/internal';
 import type { ModelUsage } from '../model/model-provider-v1';
 import { sanitizeUsage } from './sanitize-usage';
@@ -12,8 +12,13 @@ export interface RunUsage extends UsageTotals {
   readonly modelCalls: number;
 }
 
-/** Counts every model call of a run, and prices it when the model is in the pricing table. */
+/**
+ * The one ledger of a run: every model call's attempt record, in order, and the totals (tokens,
+ * cost, calls) they add up to. Priced when the model is in the pricing table.
+ */
 export class UsageLedger {
+  /** Every attempt of the run, failed ones and re-asks included, in the order they were recorded. */
+  readonly attempts: AttemptRecord[] = [];
   private inputTokens = 0;
   private outputTokens = 0;
   private cacheReadTokens = 0;
@@ -41,8 +46,10 @@ export class UsageLedger {
     return price ? { ...totals, costUsd: priceUsage(totals, price) } : totals;
   }
 
-  /** Records one model call (a call that failed before answering adds zero tokens). */
-  record(raw: UsageTotals): void {
+  /** Records one model call: its attempt record and its usage (a call that failed before answering adds zero tokens). */
+  record(attempt: AttemptRecord): void {
+    this.attempts.push(attempt);
+    const raw = attempt.usage;
     const usage = { ...sanitizeUsage(raw).usage, ...(isCost(raw.costUsd) ? { costUsd: raw.costUsd } : {}) };
     this.inputTokens += usage.inputTokens;
     this.outputTokens += usage.outputTokens;

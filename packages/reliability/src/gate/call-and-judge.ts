@@ -19,6 +19,11 @@ export interface Judged<TResponse, TValue> {
   readonly latencyMs: number;
 }
 
+/** The error an aborted attempt ends its gate with (never retried). */
+export function abortedError(judged: Pick<Judged<unknown, unknown>, 'thrown'>, signal: AbortSignal | undefined): AbortedError {
+  return signal?.aborted ? AbortedError.fromSignal(signal) : new AbortedError({ cause: judged.thrown });
+}
+
 /** Judges a response: `accept`, `invalid` (validation failure) or `error` (a failure of its own kind). */
 export type Judge<TResponse, TValue> = (response: TResponse) => GateVerdict<TValue> | Promise<GateVerdict<TValue>>;
 

@@ -10,16 +10,15 @@ import type { UsageTotals } from '../usage';
 import type { AttemptRecord } from './attempt-record';
 import { buildFeedback } from './build-feedback';
 import type { Judged } from './call-and-judge';
-import type { Decision } from './decision';
+import type { Decision, FailFastDecision } from './decision';
 import { failureSignature } from './failure-signature';
 import type { GateEvent } from './gate-event';
 import type { GateFeedback } from './gate-options';
 import { type GateState, scopeOf, validationFailedEvent } from './gate-state';
 import type { ReliabilityRule } from './rule';
-import type { ReliabilityScope } from './scope';
+import type { AttemptSummary, ReliabilityScope } from './scope';
 import { resolveValue } from './scope-value';
 
-type FailFastDecision = Extract<Decision, { type: 'fail-fast' }>;
 type Rule<TResponse> = ReliabilityRule<TResponse>;
 
 /** A stop, with its `reliability.fail-fast` event last. */
@@ -124,7 +123,15 @@ export function decide<TResponse, TValue>(state: GateState<TResponse>, attempt: 
     return stop(attempt, judged.kind, { kind: 'validator-error', label: 'the validator threw', phase: 'post-decide', cause: judged.validatorError });
   }
   const scope = scopeOf(state, attempt, runUsage, signal, judged) as ReliabilityScope<TResponse>;
-  return then(match(state.settings.rules, scope, 0, signal), (found) => fromRule(state, attempt, judged, scope, found, runUsage, signal));
+  const decided = then(match(state.settings.rules, scope, 0, signal), (found) => fromRule(state, attempt, judged, scope, found, runUsage, signal));
+  return state.settings.fallbackOn ? then(decided, (decision) => orFallback(state, decision)) : decided;
+}
+
+/** A stop on a failure of the answer, when a fallback may stand in: `fallback`, carrying the stop. */
+function orFallback<TResponse>(state: GateState<TResponse>, decision: Decision): Decision {
+  if (decision.type !== 'fail-fast' || decision.phase === 'rule-error' || decision.phase === 'pre-check' || !state.settings.fallbackOn?.includes(state.lastKind)) return decision;
+  // The stop is not reported: the fallback replaces it (or the caller reports it when none applies).
+  return { type: 'fallback', kind: decision.kind, instead: decision, events: decision.events.filter((event) => event.type !== 'reliability.fail-fast') };
 }
 
 function fromRule<TResponse, TValue>(
@@ -155,13 +162,16 @@ function fromRule<TResponse, TValue>(
     case 'retry-other':
       if (verdict?.status === 'accept' && found) return reject(state, attempt, judged, found, runUsage, signal);
       return retry(state, attempt, judged, scope, rule as Rule<TResponse>, rule?.then === 'retry-other', undefined, []);
+    default:
+      // Rules are checked when the gate starts; a decision that changed since is a stop, never a loop.
+      return stop(attempt, judged.kind, { kind: 'rule-error', label: rule?.kind, phase: 'rule-error', cause });
   }
 }
 
 /** Attempts of this gate before `attempt` that failed. */
 function priorFailures<TResponse>(state: GateState<TResponse>, attempt: number): number {
   let okBefore = 0;
-  for (let index = 0; index < state.attempts.length - 1; index++) if ((state.attempts[index] as AttemptRecord).status === 'ok') okBefore++;
+  for (let index = 0; index < state.history.length - 1; index++) if ((state.history[index] as AttemptSummary).errorKind === 'ok') okBefore++;
   return attempt - 1 - okBefore;
 }
 
@@ -214,7 +224,7 @@ async function reject<TResponse, TValue>(
   }
   const rejection = new ValidationFailure({ stage: 'rule-check', message, rawOutput, issues: [{ path: [], pathText: '(root)', kind: 'other', message, expected: rule.kind }] });
   // The attempt's own record says what happened to it: rejected, not accepted.
-  const record = state.attempts[state.attempts.length - 1] as { -readonly [K in keyof AttemptRecord]: AttemptRecord[K] } | undefined;
+  const record = state.lastRecord as { -readonly [K in keyof AttemptRecord]: AttemptRecord[K] } | undefined;
   if (record) Object.assign(record, { status: 'invalid', errorKind: 'rule-rejected', issues: rejection.issues });
   const summary = state.history[state.history.length - 1];
   if (summary) state.history[state.history.length - 1] = { ...summary, errorKind: 'rule-rejected', issueCount: 1 };

@@ -14,8 +14,12 @@ export type Decision =
   | { readonly type: 'retry'; readonly kind: string; readonly delayMs: number; readonly feedback?: GateFeedback; readonly events: readonly GateEvent[] }
   /** Make another attempt on provider `provider` (an index into the failover list). */
   | { readonly type: 'retry-other'; readonly kind: string; readonly provider: number; readonly delayMs: number; readonly feedback?: GateFeedback; readonly events: readonly GateEvent[] }
-  /** Stand in a degraded value (the caller's fallback); `kind` names the deciding rule. */
-  | { readonly type: 'fallback'; readonly kind: string; readonly events: readonly GateEvent[] }
+  /**
+   * Stand in a degraded value (the caller's fallback); `kind` names the deciding rule. `instead`
+   * is the stop this fallback replaces (a failure of the answer, see `GateSettings.fallbackOn`):
+   * the caller ends with it when no fallback value can be had.
+   */
+  | { readonly type: 'fallback'; readonly kind: string; readonly instead?: FailFastDecision; readonly events: readonly GateEvent[] }
   /** Stop: a rule said so, a budget or cap ran out, or a rule or validator threw. */
   | {
       readonly type: 'fail-fast';
@@ -25,6 +29,9 @@ export type Decision =
       readonly cause?: unknown;
       readonly events: readonly GateEvent[];
     };
+
+/** A stop. */
+export type FailFastDecision = Extract<Decision, { type: 'fail-fast' }>;
 
 /** The decision types, for exhaustive switches. */
 export type DecisionType = Decision['type'];

@@ -1,5 +1,4 @@
 import type { ErrorKind } from '../error-kind';
-import { AbortedError } from '../errors/aborted-error';
 import type { ValidationFailure } from '../errors/validation-failure';
 import type { FeedbackTemplate } from '../feedback/format-feedback';
 import { CHARS_PER_TOKEN, truncateEcho } from '../feedback/truncate-echo';
@@ -43,6 +42,12 @@ export interface GateSettings<TResponse> {
   readonly callPurpose: AttemptRecord['purpose'];
   /** The tool call a tool-argument re-ask is for. */
   readonly toolCall?: { readonly id: string; readonly name: string } | undefined;
+  /**
+   * Failures of the answer itself that a fallback value may stand in for: a stop on one of these
+   * (a budget used up, a rule's stop; never a rule or validator that crashed) is decided as
+   * `fallback` instead, carrying the stop.
+   */
+  readonly fallbackOn?: readonly ErrorKind[] | undefined;
 }
 
 /**
@@ -51,9 +56,9 @@ export interface GateSettings<TResponse> {
  */
 export interface GateState<TResponse> {
   readonly settings: GateSettings<TResponse>;
-  /** This gate's attempt records, in order. */
-  readonly attempts: AttemptRecord[];
   readonly history: AttemptSummary[];
+  /** The record of the latest attempt (the caller keeps the list: one ledger). */
+  lastRecord: AttemptRecord | undefined;
   /** Failure signatures of every validation failure so far. */
   readonly signatures: string[];
   /** Usage of this gate's attempts. */
@@ -72,8 +77,8 @@ export interface GateState<TResponse> {
 export function startGate<TResponse>(settings: GateSettings<TResponse>, initial?: { readonly failure: ValidationFailure; readonly feedback: GateFeedback }): GateState<TResponse> {
   const state: GateState<TResponse> = {
     settings,
-    attempts: [],
     history: [],
+    lastRecord: undefined,
     signatures: [],
     usage: ZERO_USAGE,
     providerIndex: 0,
@@ -105,11 +110,11 @@ export interface Recorded {
 }
 
 /**
- * Records attempt `attempt` once in the gate's memory: its record (counted whether it failed or
- * not), its summary and, for a validation failure, its signature.
- * @throws {AbortedError} after recording, when the attempt was aborted (never retried).
+ * Records attempt `attempt` in the gate's memory (its summary and, for a validation failure, its
+ * signature) and returns its record, which the caller keeps once in its ledger: counted whether it
+ * failed or not. An aborted attempt is recorded too; the caller then ends with {@link abortedError}.
  */
-export function recordAttempt<TResponse, TValue>(state: GateState<TResponse>, attempt: number, judged: Judged<TResponse, TValue>, usage: UsageTotals, signal: AbortSignal | undefined): Recorded {
+export function recordAttempt<TResponse, TValue>(state: GateState<TResponse>, attempt: number, judged: Judged<TResponse, TValue>, usage: UsageTotals): Recorded {
   const { settings } = state;
   const { kind, verdict } = judged;
   state.usage = addUsage(state.usage, usage);
@@ -130,10 +135,9 @@ export function recordAttempt<TResponse, TValue>(state: GateState<TResponse>, at
   };
   if (settings.toolCall) record.toolCallId = settings.toolCall.id;
   if (rawOutput !== undefined) record.rawOutput = capRawOutput(rawOutput, settings.maxRawOutputChars);
-  state.attempts.push(record);
+  state.lastRecord = record;
   state.history.push({ attempt, providerIndex: state.providerIndex, errorKind: kind, issueCount: issues.length });
   state.lastKind = kind;
-  if (kind === 'aborted') throw signal?.aborted ? AbortedError.fromSignal(signal) : new AbortedError({ cause: judged.thrown });
   if (!failure) return { record, failure, event: undefined };
   state.lastFailure = failure;
   state.signatures.push(failureSignature(failure));

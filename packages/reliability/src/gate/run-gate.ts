@@ -2,13 +2,14 @@ import { AbortedError } from '../errors/aborted-error';
 import { raceSignal, rethrowIfAborted } from '../race-signal';
 import { sleep } from '../sleep';
 import { ZERO_USAGE } from '../usage';
-import { callAndJudge } from './call-and-judge';
+import { abortedError, callAndJudge } from './call-and-judge';
 import { applyRetry, decide, failFastError, fallbackRecovered, preCheck, stop } from './decide';
 import { unreachableDecision } from './decision';
 import { defaultRules } from './default-rules';
 import type { GateEvent } from './gate-event';
 import type { GateAttemptContext, GateOptions, GateResult, GateVerdict } from './gate-options';
 import { checkRules, type GateSettings, recordAttempt, scopeOf, startGate } from './gate-state';
+import type { AttemptRecord } from './attempt-record';
 import type { ReliabilityRule } from './rule';
 
 /** The default rules are stateless, so one set serves every gate run. */
@@ -48,6 +49,7 @@ const acceptAll = <TResponse, TValue>(response: TResponse): GateVerdict<TValue> 
  */
 export async function runGate<TResponse, TValue = TResponse>(options: GateOptions<TResponse, TValue>): Promise<GateResult<TResponse, TValue>> {
   const gate = startGate(settingsOf(options));
+  const attempts: AttemptRecord[] = [];
   const { signal } = options;
   const report = (event: GateEvent) => {
     try {
@@ -61,12 +63,14 @@ export async function runGate<TResponse, TValue = TResponse>(options: GateOption
     const stopped = await preCheck(gate, attempt, gate.usage, signal, report);
     if (stopped) {
       stopped.events.forEach(report);
-      throw failFastError(gate, attempt, stopped, gate.attempts);
+      throw failFastError(gate, attempt, stopped, attempts);
     }
     const context: GateAttemptContext = { attempt, providerIndex: gate.providerIndex, ...(gate.feedback ? { feedback: gate.feedback } : {}), ...(signal ? { signal } : {}) };
     const judged = await callAndJudge(() => options.call(context), (response) => (options.validate ?? acceptAll)(response, context), signal);
     const usage = judged.response === undefined ? ZERO_USAGE : (options.usageOf?.(judged.response, context) ?? ZERO_USAGE);
-    const { event } = recordAttempt(gate, attempt, judged, usage, signal);
+    const { record, event } = recordAttempt(gate, attempt, judged, usage);
+    attempts.push(record);
+    if (judged.kind === 'aborted') throw abortedError(judged, signal);
     if (event) report(event);
     const decision = await decide(gate, attempt, judged, gate.usage, signal);
     decision.events.forEach(report);
@@ -74,7 +78,7 @@ export async function runGate<TResponse, TValue = TResponse>(options: GateOption
       case 'accept': {
         const verdict = judged.verdict;
         const value = (verdict?.status === 'accept' ? verdict.value : verdict?.status === 'invalid' ? verdict.partialValue : undefined) as TValue;
-        const result: { -readonly [K in keyof GateResult<TResponse, TValue>]: GateResult<TResponse, TValue>[K] } = { value, via: 'model', attempts: gate.attempts, usage: gate.usage };
+        const result: { -readonly [K in keyof GateResult<TResponse, TValue>]: GateResult<TResponse, TValue>[K] } = { value, via: 'model', attempts: attempts, usage: gate.usage };
         if (judged.response !== undefined) result.response = judged.response;
         if (verdict?.status === 'invalid') result.acceptedIssues = verdict.failure.issues;
         return result;
@@ -88,20 +92,20 @@ export async function runGate<TResponse, TValue = TResponse>(options: GateOption
         const halt = (fields: Parameters<typeof stop>[2]) => {
           const stopped = stop(attempt, judged.kind, fields);
           stopped.events.forEach(report);
-          return failFastError(gate, attempt, stopped, gate.attempts);
+          return failFastError(gate, attempt, stopped, attempts);
         };
         if (!options.fallback) throw halt({ kind: decision.kind, label: 'a rule chose fallback but none is configured', phase: 'post-decide' });
         try {
           const value = await raceSignal(options.fallback(scopeOf(gate, attempt, gate.usage, signal, judged), gate.lastFailure), signal);
           report(fallbackRecovered(gate, attempt));
-          return { value, via: 'fallback', attempts: gate.attempts, usage: gate.usage };
+          return { value, via: 'fallback', attempts: attempts, usage: gate.usage };
         } catch (error) {
           rethrowIfAborted(signal, error);
           throw halt({ kind: 'fallback-failed', label: decision.kind, phase: 'post-decide', cause: error });
         }
       }
       case 'fail-fast':
-        throw failFastError(gate, attempt, decision, gate.attempts);
+        throw failFastError(gate, attempt, decision, attempts);
       default:
         return unreachableDecision(decision);
     }

@@ -1,0 +1,157 @@
+import { AbortedError, type GateVerdict, type ValidationFailure } from '@keel/reliability';
+import type { GateFeedback } from '@keel/reliability/internal';
+import {
+  abortedError,
+  applyRetry,
+  callAndJudge,
+  decide,
+  failFastError,
+  type GateEvent,
+  type GateSettings,
+  type GateState,
+  preCheck,
+  recordAttempt,
+  sleep,
+  startGate,
+  stop,
+  unreachableDecision,
+  ZERO_USAGE,
+  type UsageTotals,
+} from '@keel/reliability/internal';
+import type { ModelTarget } from '../agent/agent-options';
+import type { Message } from '../model/message';
+import type { ModelRequest, ModelResponse, ToolChoice } from '../model/model-provider-v1';
+import { sanitizeUsage } from '../usage/sanitize-usage';
+import { callProvider } from './call-provider';
+import type { FallbackValue } from './output-fallback';
+import { emit, type RunState } from './run-state';
+
+/** One logical model call: a step's call, or the re-asks of one tool call's arguments. */
+export interface AttemptCall<TValue> {
+  /** Kept context (never mutated). */
+  readonly messages: readonly Message[];
+  /** The policy: rules, caps, feedback. */
+  readonly settings: GateSettings<ModelResponse>;
+  /** Judges each answer: accept (with the value), invalid (feedback follows) or a failure of its own kind. */
+  readonly judge: (response: ModelResponse) => GateVerdict<TValue> | Promise<GateVerdict<TValue>>;
+  /** The ephemeral messages that carry pending feedback after the kept context. */
+  readonly feedbackMessages: (feedback: GateFeedback) => readonly Message[];
+  readonly toolChoice?: ToolChoice;
+  /** Where a tool-argument re-ask starts: the failure of the arguments the step produced. */
+  readonly initial?: { readonly failure: ValidationFailure; readonly feedback: GateFeedback };
+  /** Stop kinds that end this call with an outcome rather than failing the run (a tool call's `redundant`, ...). */
+  readonly outcomeKinds?: ReadonlySet<string>;
+  /** What a `fallback` decision stands in: a degraded value, or `undefined` when none applies (then the stop stands). */
+  readonly fallback?: (lastFailure: ValidationFailure | undefined, reason: string) => Promise<FallbackValue | undefined>;
+}
+
+/** How a logical call ended, short of failing the run. */
+export type AttemptOutcome<TValue> =
+  | { readonly type: 'accepted'; readonly response: ModelResponse | undefined; readonly verdict: GateVerdict<TValue> | undefined; readonly attempts: number }
+  | { readonly type: 'fallback'; readonly fallback: FallbackValue }
+  | { readonly type: 'stopped'; readonly kind: string; readonly attempts: number };
+
+/**
+ * The one attempt loop, for final answers and tool-argument re-asks alike. Each attempt reads top
+ * to bottom: PreCheck → provider call → judge → record once in the run's ledger → decide → apply.
+ * The policy (`decide`) is pure data in, data out; this loop only carries out its decision.
+ * @throws {ReliabilityFailFastError} when the policy stops (unless the stop's kind is an outcome).
+ * @throws {AbortedError} when the run is aborted.
+ */
+export async function attemptLoop<TValue>(state: RunState, call: AttemptCall<TValue>): Promise<AttemptOutcome<TValue>> {
+  const gate = startGate(call.settings, call.initial);
+  const { signal, ledger } = state;
+  const report = (event: GateEvent) => reportGateEvent(state, call, event);
+  for (let attempt = 1; ; attempt++) {
+    if (signal?.aborted) throw AbortedError.fromSignal(signal);
+    const target = state.config.targets[gate.providerIndex] ?? (state.config.targets[0] as ModelTarget);
+    const request = requestOf(state, target, call, gate.feedback);
+    const admitted = () =>
+      preCheck(gate, attempt, ledger.usage, signal, report).then((stopped) => {
+        if (stopped) {
+          stopped.events.forEach(report);
+          throw failFastError(gate, attempt, stopped, ledger.attempts);
+        }
+        return callAndJudge(() => callProvider(state, providerCall(call, target, request, attempt)), call.judge, signal);
+      });
+    // With PreCheck rules, PreCheck and the call happen together, so no concurrent re-ask spends in between.
+    const judged = await (state.exclusive ? state.exclusive(admitted) : admitted());
+    const usage = judged.response === undefined ? ZERO_USAGE : usageOf(state, call, target, judged.response, attempt);
+    const { record, event } = recordAttempt(gate, attempt, judged, usage);
+    ledger.record(record);
+    if (judged.kind === 'aborted') throw abortedError(judged, signal);
+    if (event) report(event);
+    const decision = await decide(gate, attempt, judged, ledger.usage, signal);
+    decision.events.forEach(report);
+    switch (decision.type) {
+      case 'accept':
+        return { type: 'accepted', response: judged.response, verdict: judged.verdict, attempts: attempt };
+      case 'retry':
+      case 'retry-other':
+        applyRetry(gate, decision);
+        if (decision.delayMs > 0 || signal?.aborted) await sleep(decision.delayMs, signal);
+        continue;
+      case 'fallback': {
+        const reason = decision.instead ? `${decision.kind}: ${failFastError(gate, attempt, decision.instead, []).message}` : 'a rule chose fallback';
+        const fallback = call.fallback ? await call.fallback(gate.lastFailure, reason) : undefined;
+        if (fallback) return { type: 'fallback', fallback };
+        const stopped = decision.instead ?? stop(attempt, judged.kind, { kind: 'fallback-failed', label: decision.kind, phase: 'post-decide' });
+        stopped.events.filter((part) => part.type === 'reliability.fail-fast').forEach(report);
+        throw failFastError(gate, attempt, stopped, ledger.attempts);
+      }
+      case 'fail-fast':
+        if (call.outcomeKinds?.has(decision.kind)) return { type: 'stopped', kind: decision.kind, attempts: attempt };
+        throw failFastError(gate, attempt, decision, ledger.attempts);
+      default:
+        return unreachableDecision(decision);
+    }
+  }
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+const AUTO: ToolChoice = Object.freeze({ type: 'auto' });
+
+/** The request of one attempt: the kept context, then any pending feedback as ephemeral messages. */
+function requestOf<TValue>(state: RunState, target: ModelTarget, call: AttemptCall<TValue>, feedback: GateFeedback | undefined): ModelRequest {
+  const { config } = state;
+  const messages = feedback ? [...call.messages, ...call.feedbackMessages(feedback)] : call.messages;
+  const request: Mutable<ModelRequest> = { model: target.model, messages };
+  if (state.system !== undefined) request.system = state.system;
+  if (config.toolSpecifications.length > 0) {
+    request.tools = config.toolSpecifications;
+    request.toolChoice = call.toolChoice ?? AUTO;
+  }
+  if (config.maxTokens !== undefined) request.maxTokens = config.maxTokens;
+  if (config.temperature !== undefined) request.temperature = config.temperature;
+  if (config.stop !== undefined) request.stop = config.stop;
+  const output = config.output;
+  if (output?.options.nativeStructuredOutput && !call.settings.toolCall) request.responseFormat = { type: 'json', schema: output.validator.jsonSchema };
+  return request;
+}
+
+function providerCall<TValue>(call: AttemptCall<TValue>, target: ModelTarget, request: ModelRequest, attempt: number) {
+  const toolCall = call.settings.toolCall;
+  return toolCall === undefined ? { target, request, attempt, purpose: 'step' as const } : { target, request, attempt, purpose: 'tool-re-ask' as const, toolCallId: toolCall.id };
+}
+
+/** The ledger's entry for an answered call: bad counts are recorded as 0 and reported, never added up. */
+function usageOf<TValue>(state: RunState, call: AttemptCall<TValue>, target: ModelTarget, response: ModelResponse, attempt: number): UsageTotals {
+  const { invalid } = sanitizeUsage(response.usage);
+  const toolCall = call.settings.toolCall;
+  for (const { field, received } of invalid) {
+    const names = { attempt, purpose: toolCall ? ('tool-re-ask' as const) : ('step' as const), provider: target.provider.name, model: target.model, field, received };
+    emit(state, 'usage.invalid', toolCall ? { ...names, toolCallId: toolCall.id } : names);
+  }
+  return state.ledger.price(target.model, response.usage);
+}
+
+/** A gate event as a run event (naming the tool call of a re-ask), and as a stream part where a stream shows it. */
+function reportGateEvent<TValue>(state: RunState, call: AttemptCall<TValue>, event: GateEvent): void {
+  const { type, ...payload } = event;
+  const toolCall = call.settings.toolCall;
+  emit(state, type, (toolCall ? Object.assign(payload, { toolCallId: toolCall.id }) : payload) as never);
+  const sink = state.sink;
+  if (!sink || toolCall) return;
+  if (event.type === 'validation.failed') sink.push({ type: 'validation-failed', step: state.step, attempt: event.attempt, message: event.message, issueCount: event.issueCount });
+  if (event.type === 'reliability.retry') sink.push({ type: 'retry', step: state.step, attempt: event.attempt, errorKind: event.errorKind, discardStreamedText: state.shownText });
+}

@@ -1,0 +1,74 @@
+import { formatFeedback, type ValidationFailure } from '@keel/reliability';
+import { type FeedbackSettings, type GateFeedback, type GateSettings, truncateEcho } from '@keel/reliability/internal';
+import type { ModelResponse } from '../model/model-provider-v1';
+import type { RunState } from './run-state';
+
+/** The default echo cap for rejected output in feedback, in tokens. */
+const DEFAULT_FEEDBACK_TOKENS = 4000;
+
+/** The output's feedback settings: its hook, echo cap and hint; `false` when feedback is off. */
+function outputFeedback(state: RunState): FeedbackSettings<ModelResponse> | false {
+  const options = state.config.output?.options;
+  if (options?.feedback === false) return false;
+  return { template: options?.feedbackForLLM, maxTokens: options?.maxFeedbackTokens ?? DEFAULT_FEEDBACK_TOKENS, retryHint: options?.retryHint };
+}
+
+/** The policy of a step's call: the step rules, the run's caps, the output's feedback, fallback on failures of the answer. */
+export function stepSettings(state: RunState): GateSettings<ModelResponse> {
+  const { config } = state;
+  return {
+    preCheck: config.preCheck,
+    rules: config.stepRules,
+    maxAttempts: config.maxAttempts,
+    maxRetryAfterMs: config.maxRetryAfterMs,
+    providerCount: config.targets.length,
+    feedback: outputFeedback(state),
+    maxRawOutputChars: config.maxRawOutputChars,
+    step: state.step,
+    callPurpose: 'step',
+    ...(config.outputFallback ? { fallbackOn: ANSWER_FAILURES } : {}),
+  };
+}
+
+/** Failures of the model's answer (not of the call) that output fallbacks may stand in for. */
+const ANSWER_FAILURES = Object.freeze(['schema-fail', 'parse-fail', 'rule-rejected', 'truncated', 'refusal'] as const);
+
+/** How a tool call's arguments are described in feedback. */
+function toolFeedbackText(name: string): Pick<FeedbackSettings<ModelResponse>, 'subject' | 'instruction'> {
+  return {
+    subject: `The arguments of your call to '${name}'`,
+    instruction: `Call '${name}' again with corrected arguments. Fix every problem listed; keep everything else as it was.`,
+  };
+}
+
+/** The policy of one tool call's re-asks: the re-ask rules given, the run's caps, tool-argument feedback. */
+export function reAskSettings(state: RunState, toolCall: { readonly id: string; readonly name: string }, rules: GateSettings<ModelResponse>['rules']): GateSettings<ModelResponse> {
+  const { config } = state;
+  const output = outputFeedback(state);
+  return {
+    preCheck: config.preCheck,
+    rules,
+    maxAttempts: config.maxAttempts,
+    maxRetryAfterMs: config.maxRetryAfterMs,
+    providerCount: config.targets.length,
+    // Tool arguments always get feedback: a re-ask without it could only repeat the call.
+    feedback: { maxTokens: output === false ? DEFAULT_FEEDBACK_TOKENS : output.maxTokens, ...toolFeedbackText(toolCall.name) },
+    maxRawOutputChars: config.maxRawOutputChars,
+    step: state.step,
+    callPurpose: 'tool-re-ask',
+    toolCall,
+  };
+}
+
+/** The feedback of a tool call's first re-ask, from the failure of the arguments the step produced. */
+export function firstReAskFeedback(settings: GateSettings<ModelResponse>, failure: ValidationFailure): GateFeedback {
+  const feedback = settings.feedback === false ? { maxTokens: DEFAULT_FEEDBACK_TOKENS } : settings.feedback;
+  const text = formatFeedback({
+    stage: failure.stage,
+    issues: failure.issues,
+    ...(failure.stage === 'json-parse' ? { parseErrorMessage: failure.message } : {}),
+    ...(feedback.subject === undefined ? {} : { subject: feedback.subject }),
+    ...(feedback.instruction === undefined ? {} : { instruction: feedback.instruction }),
+  });
+  return { previousOutput: truncateEcho(failure.rawOutput, feedback.maxTokens), text };
+}
