@@ -5,11 +5,10 @@
  * Not part of `pnpm demo`. Run it with: pnpm --filter @keel/examples exec tsx --conditions=@keel/source src/fleet.ts
  */
 import { Agent, type AgentBuilder } from '@keel/core';
-import { type RunUsage } from '@keel/core/internal';
 import { scriptedModel } from '@keel/core/test';
-import { createAgentWorker, enqueueRun, type RunJobSummary } from '@keel/bullmq';
+import { agentQueue, createAgentWorker } from '@keel/bullmq';
 import { redisMemory, sharedBackoff, sharedBudget } from '@keel/redis';
-import { Queue, QueueEvents } from 'bullmq';
+import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 
 const url = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
@@ -46,21 +45,20 @@ const agents = { acme: agentFor('acme', 10_000), globex: agentFor('globex', 1_20
 
 await redis.eval("for _, key in ipairs(redis.call('KEYS', 'example:*')) do redis.call('DEL', key) end", 0);
 const queue = new Queue('example-runs', { connection });
-const events = new QueueEvents('example-runs', { connection });
+const runs = agentQueue<typeof agents>(queue);
 await queue.obliterate({ force: true });
 const workers = [1, 2].map(() => createAgentWorker({ connection, queue: 'example-runs', agents, concurrency: 2 }));
 
 const notes = ['printer jammed', 'printer fixed', 'toner low', 'toner ordered'];
 const jobs = await Promise.all(
   notes.flatMap((note, index) =>
-    ['acme', 'globex'].map((tenant) => enqueueRun(queue, { agent: tenant, tenant, input: note, conversationId: `${tenant}-desk`, jobId: `${tenant}-${index}` })),
+    (['acme', 'globex'] as const).map((tenant) => runs.enqueue({ agent: tenant, tenant, input: note, conversationId: `${tenant}-desk`, jobId: `${tenant}-${index}` })),
   ),
 );
 for (const job of jobs) {
   try {
-    const summary = (await job.waitUntilFinished(events)) as RunJobSummary;
-    const usage: RunUsage = summary.usage;
-    console.log(`${job.id}: ${summary.text} (${summary.attempts} model calls, ${usage.totalTokens} tokens)`);
+    const summary = await runs.result(job);
+    console.log(`${job.id}: ${summary.value} (${summary.attempts} model calls, ${summary.usage.totalTokens} tokens)`);
   } catch (error) {
     console.log(`${job.id}: failed — ${(error as Error).message.split('\n')[0]}`);
   }
@@ -70,6 +68,6 @@ for (const tenant of ['acme', 'globex']) {
   console.log(`${tenant}-desk keeps ${kept.length / 2} whole exchanges`);
 }
 await Promise.all(workers.map((worker) => worker.close()));
-await events.close();
+await runs.close();
 await queue.close();
 redis.disconnect();

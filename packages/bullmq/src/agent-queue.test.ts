@@ -117,6 +117,24 @@ describe('agentQueue', () => {
     await expect(runs.enqueue({ agent: 'nobody', input: 'hi' }).then((unknownJob) => runs.result(unknownJob, { timeoutMs: 10_000 }))).rejects.toThrow(/no agent named "nobody"/);
   });
 
+  it('returns the result of a job removed on completion: one enqueued here, and a streamed one read back later', async () => {
+    const { name, jobs } = await queue();
+    const agents = { chat: Agent.create({ provider: scriptedModel({ text: 'done', delayMs: 50 }), model: 'm' }).build() };
+    worker(name, agents);
+    const runs = agentQueue<typeof agents>(jobs);
+    closers.push(() => runs.close());
+    const job = await runs.enqueue({ agent: 'chat', input: 'hi', jobOptions: { removeOnComplete: true } });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await jobs.getJob(String(job.id))).toBeUndefined();
+    await expect(runs.result(job, { timeoutMs: 10_000 })).resolves.toMatchObject({ value: 'done' });
+    // Another enqueuer (a fresh agentQueue, as after a restart) holding the streamed job's data.
+    const streamed = await runs.enqueue({ agent: 'chat', input: 'hi', stream: true, jobOptions: { removeOnComplete: true } });
+    await runs.result(streamed, { timeoutMs: 10_000 });
+    const later = agentQueue<typeof agents>(jobs);
+    closers.push(() => later.close());
+    await expect(later.result(streamed, { timeoutMs: 10_000 })).resolves.toMatchObject({ value: 'done' });
+  });
+
   it('streams a job’s run to the enqueuer with for await: its parts in order, then the typed result', async () => {
     const { name, jobs } = await queue();
     const lookup = tool({ name: 'lookup', description: 'Looks an order up.', input: Type.Object({ id: Type.Integer() }), execute: ({ id }) => ({ id, paid: true }) });

@@ -11,7 +11,9 @@ export interface AgentQueue<A extends WorkerAgents> {
   enqueue<N extends keyof A & string>(options: EnqueueRunOptions<N>): Promise<RunJob<AgentOutput<A[N]>>>;
   /**
    * Waits until the job has finished and returns its summary (`summary.value` typed), or rejects
-   * with the job's failure reason once it failed for good. Default timeout: none.
+   * with the job's failure reason once it failed for good. Works for a job removed when it
+   * completed (`removeOnComplete`): a job enqueued here is watched from the moment it is added,
+   * and a streamed job's result is read back from its stream. Default timeout: none.
    */
   result<T>(job: RunJob<T>, options?: { readonly timeoutMs?: number }): Promise<RunJobSummary<T>>;
   /**
@@ -29,6 +31,7 @@ export interface AgentQueue<A extends WorkerAgents> {
 /** The part of ioredis a stream is read with. */
 interface StreamReader {
   xread(...args: (string | number)[]): Promise<[string, [string, string[]][]][] | null>;
+  xrevrange(key: string, end: string, start: string, count: 'COUNT', n: number): Promise<[string, string[]][]>;
   disconnect(): void;
 }
 
@@ -43,6 +46,22 @@ export function agentQueue<A extends WorkerAgents>(queue: Queue): AgentQueue<A> 
   const prefix = queue.opts.prefix ?? 'bull';
   let events: QueueEvents | undefined;
   const readers = new Set<StreamReader>();
+  /** The outcome of each job enqueued here, watched from the moment it was added. */
+  const outcomes = new WeakMap<object, Promise<RunJobSummary<unknown>>>();
+  const ready = async (): Promise<QueueEvents> => {
+    events ??= new QueueEvents(queue.name, { connection: queue.opts.connection, ...(queue.opts.prefix === undefined ? {} : { prefix: queue.opts.prefix }) });
+    await events.waitUntilReady();
+    return events;
+  };
+  const keyOf = (job: RunJob<unknown>) => runStreamKey(prefix, queue.name, String(job.id), runKeyOf(job as { data: RunJobData; timestamp: number }));
+  /** The last part of a streamed job's stream, when it ends the job. */
+  const terminalPart = async <T>(job: RunJob<T>): Promise<RunStreamPart<T> | undefined> => {
+    const client = (await queue.client) as unknown as StreamReader;
+    const [last] = await client.xrevrange(keyOf(job), '+', '-', 'COUNT', 1);
+    if (!last) return undefined;
+    const part = JSON.parse(String(last[1][1])) as RunStreamPart<T>;
+    return part.type === 'result' || (part.type === 'failed' && !part.retrying) ? part : undefined;
+  };
 
   const finished = async <T>(id: string): Promise<RunStreamPart<T> | 'gone' | undefined> => {
     const job = (await Job.fromId(queue, id)) as RunJob<T> | undefined;
@@ -55,18 +74,40 @@ export function agentQueue<A extends WorkerAgents>(queue: Queue): AgentQueue<A> 
 
   return {
     queue,
-    enqueue: (options) => enqueueRun(queue, options),
+    async enqueue<N extends keyof A & string>(options: EnqueueRunOptions<N>) {
+      const watching = await ready();
+      const job = await enqueueRun<AgentOutput<A[N]>>(queue, options);
+      // Watched before the job can finish, so its outcome is known even if it is removed on completion.
+      const outcome = job.waitUntilFinished(watching);
+      outcome.catch(() => undefined);
+      outcomes.set(job, outcome);
+      return job;
+    },
 
-    async result(job, options = {}) {
-      events ??= new QueueEvents(queue.name, { connection: queue.opts.connection, ...(queue.opts.prefix === undefined ? {} : { prefix: queue.opts.prefix }) });
-      await events.waitUntilReady();
-      return job.waitUntilFinished(events, options.timeoutMs);
+    async result<T>(job: RunJob<T>, options: { readonly timeoutMs?: number } = {}) {
+      let outcome = outcomes.get(job) as Promise<RunJobSummary<T>> | undefined;
+      if (!outcome) {
+        const terminal = job.data.stream === true ? await terminalPart(job) : undefined;
+        if (terminal?.type === 'result') return terminal.summary;
+        if (terminal?.type === 'failed') throw new Error(terminal.reason);
+        outcome = job.waitUntilFinished(await ready());
+      }
+      if (options.timeoutMs === undefined) return outcome;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => reject(new Error(`Job ${job.id} did not finish within ${options.timeoutMs} ms`)), options.timeoutMs);
+      });
+      try {
+        return await Promise.race([outcome, timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
     },
 
     async *stream<T>(job: RunJob<T>, options: { readonly signal?: AbortSignal } = {}) {
       const { signal } = options;
       const id = String(job.id);
-      const key = runStreamKey(prefix, queue.name, id, runKeyOf(job as { data: RunJobData; timestamp: number }));
+      const key = keyOf(job);
       const reader = (await queue.client).duplicate() as unknown as StreamReader;
       readers.add(reader);
       const onAbort = () => reader.disconnect();
