@@ -11,7 +11,8 @@
  *     off; nodenext, bundler, node10) and runs the offline ones (scripts/distribution/doc-examples.mjs),
  *     checks that no public type of any entry point resolves to any (scripts/distribution/no-any.mjs),
  *     then runs a job on a worker with redisMemory and sharedBudget on the app's own ioredis and
- *     bullmq, against a local redis-server;
+ *     bullmq, against a local redis-server, and an agent over a stdio MCP server with @keel/mcp on
+ *     the app's own @modelcontextprotocol/sdk;
  *  4. bundles core + reliability from that install for the browser (any Node built-in fails the
  *     build) and runs the bundle where code generation is forbidden, on Node and on Deno;
  *  5. bundles the offline demo and runs it on Bun and Deno (installed from npm).
@@ -139,6 +140,11 @@ try {
   fail(`the fleet packages on the app's ioredis and bullmq (redis-server on port ${redisPort}): ${error.message}`);
 }
 redis.kill();
+// @keel/mcp on the app's own MCP SDK, as its README installs it: an agent over a stdio MCP server.
+run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', `@modelcontextprotocol/sdk@${JSON.parse(readFileSync(join(root, 'packages', 'mcp', 'package.json'), 'utf8')).peerDependencies['@modelcontextprotocol/sdk']}`], { cwd: app, stdio: ['ignore', 'ignore', 'inherit'] });
+cpSync(join(fixtures, 'mcp.mjs'), join(app, 'mcp.mjs'));
+cpSync(join(fixtures, 'mcp-server.mjs'), join(app, 'mcp-server.mjs'));
+console.log(run('node', ['mcp.mjs'], { cwd: app, timeout: 60_000 }).trim());
 
 // 4. The browser bundle of core + reliability, run without code generation.
 step('browser bundle (esbuild, platform browser)');
