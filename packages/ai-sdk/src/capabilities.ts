@@ -10,12 +10,18 @@ const GEMINI: ModelCapabilities = Object.freeze({ nativeOutput: true, strictTool
  *   `responseFormat` with a schema becomes Gemini's `responseSchema` (constrained decoding), and a
  *   `strict` function tool turns on function calling mode `VALIDATED` (arguments constrained to
  *   the declaration): native output and strict tools. The package itself rewrites the schema to the
- *   OpenAPI subset Gemini takes (unsupported keywords are dropped); Keel validates the full schema.
+ *   OpenAPI subset Gemini takes, which the adapter mirrors in `lowerSchema`; Keel validates the
+ *   full schema.
  * - Anything else: nothing declared. Anthropic's package decides per model whether it decodes
  *   natively or through a forced tool, OpenAI's by a provider option: pass `capabilities` to
  *   {@link fromAISDK} when you know your model's.
  */
 export function knownCapabilities(provider: string): ModelCapabilities {
-  if (provider === 'google.generative-ai' || provider.startsWith('google.vertex')) return GEMINI;
+  if (isGemini(provider)) return GEMINI;
   return NOTHING;
+}
+
+/** True for Gemini's provider packages (`google.generative-ai`, `google.vertex.*`). */
+export function isGemini(provider: string): boolean {
+  return provider === 'google.generative-ai' || provider.startsWith('google.vertex');
 }

@@ -1,10 +1,11 @@
 import type { LanguageModelV3, SharedV3ProviderOptions } from '@ai-sdk/provider';
 import type { ModelRequest, ModelResponse, ModelStreamPart } from '@keel/core';
-import type { ModelCallOptions, ModelCapabilities, ModelProviderV1 } from '@keel/core/internal';
+import type { LoweredSchema, ModelCallOptions, ModelCapabilities, ModelProviderV1 } from '@keel/core/internal';
 import { AiSdkProviderError } from './ai-sdk-provider-error';
 import { badResponse } from './bad-response';
 import { cacheBreakpointOf, cachesToolDefinitions } from './cache-hints';
-import { knownCapabilities } from './capabilities';
+import { isGemini, knownCapabilities } from './capabilities';
+import { lowerGeminiSchema } from './lower-gemini-schema';
 import { mapCallOptions } from './map-call-options';
 import { mapAiSdkError } from './map-error';
 import { mapResponse } from './map-response';
@@ -115,6 +116,8 @@ export function fromAISDK(source: AISDKModelSource, options: FromAISDKOptions = 
   const toolCalls = new ToolCallMetadata();
   const cache = options.cache === true;
   const name = options.name ?? single?.provider ?? 'ai-sdk';
+  // The provider id of the model last resolved: lowerSchema is given no model id.
+  let lastProvider: string | undefined;
   let secrets = secretsOf([...(options.secrets ?? []), single === undefined ? undefined : environmentKeyOf(single.provider)]);
 
   const modelFor = (request: ModelRequest): LanguageModelV3 => {
@@ -127,6 +130,7 @@ export function fromAISDK(source: AISDKModelSource, options: FromAISDKOptions = 
     }
     const model = resolve(request.model);
     if (single === undefined) secrets = secretsOf([...secrets, environmentKeyOf(model.provider)]);
+    lastProvider = model.provider;
     return model;
   };
 
@@ -153,10 +157,17 @@ export function fromAISDK(source: AISDKModelSource, options: FromAISDKOptions = 
       const declared = options.capabilities;
       if (declared !== undefined) return typeof declared === 'function' ? declared(modelId) : declared;
       try {
-        return knownCapabilities(resolve(modelId).provider);
+        lastProvider = resolve(modelId).provider;
+        return knownCapabilities(lastProvider);
       } catch {
         return {};
       }
+    },
+
+    lowerSchema(schema: Readonly<Record<string, unknown>>): LoweredSchema | undefined {
+      // Gemini's rules are known (its package's own rewrite); other decoders take the schema as it is.
+      const provider = single?.provider ?? lastProvider;
+      return provider !== undefined && isGemini(provider) ? lowerGeminiSchema(schema) : { schema, changes: [] };
     },
 
     async generate(request: ModelRequest, callOptions: ModelCallOptions): Promise<ModelResponse> {
