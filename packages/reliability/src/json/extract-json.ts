@@ -92,7 +92,12 @@ const jsonTags: ReadonlySet<string> = new Set(['', 'json', 'json5', 'jsonc', 'js
 
 /** Finds the candidates of a text that is not JSON as it is (see {@link extractJsonCandidates}). */
 function searchCandidates(text: string, directMessage: string): JsonCandidates {
-  const fences = findFences(text);
+  // Checking fence bodies costs at most four passes over the text in all; past that, fences close at their first closing line.
+  let budget = 4 * text.length;
+  const fences = findFences(text, (start, end) => {
+    budget -= end - start;
+    return budget < 0 || !findJsonSpans(text.slice(start, end), MAX_SPANS).truncated;
+  });
   const regions = fences.length > 0 ? regionsAround(text, fences, MAX_SPANS) : [{ start: 0, end: text.length, fence: false, tag: '' }];
   const candidates: JsonCandidate[] = [];
   const rejected: RejectedValue[] = [];

@@ -9,6 +9,8 @@ export interface FenceBody {
 }
 
 const FENCE = '```';
+/** Most later closing lines tried for one fence whose body is cut short (a bound on the work). */
+const MAX_EXTENSIONS = 8;
 /** A line that closes a fence: three backticks alone on it (indentation and trailing spaces aside). */
 const closing = /\n[ \t]*```[ \t]*(?=\r?\n|$)/g;
 
@@ -16,9 +18,10 @@ const closing = /\n[ \t]*```[ \t]*(?=\r?\n|$)/g;
  * Finds closed markdown code fences (```` ```json ```` … ```` ``` ````) in one pass: an opening
  * fence is three backticks, an optional language tag and a line break; it closes at the next line
  * that holds three backticks and nothing else (as in markdown), so a string value holding ```` ``` ````
- * does not close it. Linear in the text's length.
+ * does not close it; with `complete`, a body it finds cut short extends to a later closing line
+ * that completes it (at most 8 tried). Linear in the text's length.
  */
-export function findFences(text: string): FenceBody[] {
+export function findFences(text: string, complete?: (start: number, end: number) => boolean): FenceBody[] {
   const bodies: FenceBody[] = [];
   let from = 0;
   while (true) {
@@ -33,7 +36,20 @@ export function findFences(text: string): FenceBody[] {
     closing.lastIndex = start - 1;
     const line = closing.exec(text);
     if (!line) break;
-    const close = line.index + line[0].indexOf(FENCE);
+    let close = line.index + line[0].indexOf(FENCE);
+    // A body cut short at a line of three backticks that is part of a string of the value (a code
+    // block inside the answer) goes on to a later closing line that completes it, if one does.
+    if (complete && !complete(start, close)) {
+      for (let tries = 0; tries < MAX_EXTENSIONS; tries++) {
+        const later = closing.exec(text);
+        if (!later) break;
+        const end = later.index + later[0].indexOf(FENCE);
+        if (complete(start, end)) {
+          close = end;
+          break;
+        }
+      }
+    }
     bodies.push({ open, start, end: close, close: close + 3, tag: (tag[1] as string).toLowerCase() });
     from = close + 3;
   }

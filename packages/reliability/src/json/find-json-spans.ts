@@ -27,7 +27,7 @@ const stringEnds: Readonly<Record<string, string>> = { '"': '"', '\u201c': '\u20
  * True when the bracket at `index` opens what looks like JSON: a `{` followed by a property name
  * (quoted, a bare word or whole number then `:` or a value), `}`, a comment, `,` or `...` (so
  * LaTeX's `{$_{Ω}$rel}` and template braces in prose are not values), or a `[` followed by a JSON
- * value's first token.
+ * value's first token (a literal, or bare words separated by commas).
  */
 export function opensJson(text: string, index: number): boolean {
   if (text[index] === '{') {
@@ -35,7 +35,10 @@ export function opensJson(text: string, index: number): boolean {
     return objectStart.test(text);
   }
   const next = /\S/.exec(text.slice(index + 1, index + 64));
-  return next === null || /["'{}[\],\d\-\u201c\u2018]/.test(next[0]) || /^(true|false|null|True|False|None)\b/.test(text.slice(index + 1 + next.index, index + 7 + next.index));
+  if (next === null || /["'{}[\],\d\-\u201c\u2018]/.test(next[0])) return true;
+  const rest = text.slice(index + 1 + next.index, index + 64 + next.index);
+  // Literals, or bare words separated by commas ("[ONE, TWO]", for a schema to resolve); "[sic]" and "[Note: ...]" are prose.
+  return /^(true|false|null|True|False|None)\b/.test(rest) || /^[\p{L}_][\p{L}\p{N}_ ]*,/u.test(rest);
 }
 
 /**
