@@ -12,7 +12,8 @@
  *     checks that no public type of any entry point resolves to any (scripts/distribution/no-any.mjs),
  *     then runs a job on a worker with redisMemory and sharedBudget on the app's own ioredis and
  *     bullmq, against a local redis-server, and an agent over a stdio MCP server with @keel/mcp on
- *     the app's own @modelcontextprotocol/sdk;
+ *     the app's own @modelcontextprotocol/sdk, and an agent on @keel/ai-sdk with @ai-sdk/google against
+ *     a local Gemini server;
  *  4. bundles core + reliability from that install for the browser (any Node built-in fails the
  *     build) and runs the bundle where code generation is forbidden, on Node and on Deno;
  *  5. bundles the offline demo and runs it on Bun and Deno (installed from npm).
@@ -145,6 +146,14 @@ run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--logleve
 cpSync(join(fixtures, 'mcp.mjs'), join(app, 'mcp.mjs'));
 cpSync(join(fixtures, 'mcp-server.mjs'), join(app, 'mcp-server.mjs'));
 console.log(run('node', ['mcp.mjs'], { cwd: app, timeout: 60_000 }).trim());
+// @keel/ai-sdk next to @ai-sdk/google, as its README installs them: an agent on a local Gemini server.
+const aiSdkManifest = JSON.parse(readFileSync(join(root, 'packages', 'ai-sdk', 'package.json'), 'utf8'));
+run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', `@ai-sdk/google@${aiSdkManifest.devDependencies['@ai-sdk/google']}`], { cwd: app, stdio: ['ignore', 'ignore', 'inherit'] });
+if (existsSync(join(app, 'node_modules', 'ai'))) fail('the ai package was installed, though @keel/ai-sdk needs only @ai-sdk/provider');
+cpSync(join(fixtures, 'ai-sdk.mjs'), join(app, 'ai-sdk.mjs'));
+cpSync(join(fixtures, 'ai-sdk.cjs'), join(app, 'ai-sdk.cjs'));
+console.log(run('node', ['ai-sdk.mjs'], { cwd: app, timeout: 60_000 }).trim());
+console.log(run('node', ['ai-sdk.cjs'], { cwd: app }).trim());
 
 // 4. The browser bundle of core + reliability, run without code generation.
 step('browser bundle (esbuild, platform browser)');
