@@ -103,14 +103,15 @@ class Scanner {
   /** Where the last property name ended (a missing colon goes there). */
   keyEnd = 0;
   bare: { message: string; position: number } | undefined;
-  /** Bare text may be marked (the text holds no {@link BARE_MARK} of its own). */
+  /** Bare text may be marked (the text holds no {@link BARE_MARK} of its own, raw or escaped). */
   readonly markable: boolean;
   index = 0;
   readonly length: number;
 
   constructor(readonly text: string) {
     this.length = text.length;
-    this.markable = !text.includes(BARE_MARK);
+    // Nor written as an escape ("\\uE000" in a string would decode to the mark).
+    this.markable = !text.includes(BARE_MARK) && !/\\u[eE]000/.test(text);
   }
 
   fail(defect: JsonDefect, message: string, position = this.index): Failure {

@@ -40,6 +40,11 @@ export interface CoerceOptions {
    * only through it, so its digits are kept. Without it, numbers are never turned into strings.
    */
   readonly literalAt?: (path: IssuePath) => string | undefined;
+  /**
+   * The value holds bare text the parser marked (see `BARE_MARK`), each to resolve to the one
+   * allowed value it names. Only a parser sets it: a string the model wrote is never read as one.
+   */
+  readonly bare?: boolean;
 }
 
 type Schema = Readonly<Record<string, unknown>>;
@@ -158,7 +163,8 @@ export function coerceToSchema(value: unknown, schema: unknown, options: CoerceO
 
 function coerce(value: unknown, schema: Schema, path: IssuePath, out: Coercion[], options: CoerceOptions, inList: boolean): unknown {
   const allowed = allowedValues(schema);
-  if (isBare(value)) {
+  const bare = options.bare === true;
+  if (bare && isBare(value)) {
     const text = value.slice(BARE_MARK.length);
     const match = allowed ? matchAllowed(text, allowed) : undefined;
     if (match === undefined) return value;
@@ -196,18 +202,19 @@ function coerce(value: unknown, schema: Schema, path: IssuePath, out: Coercion[]
     }
     if (Array.isArray(current) && current.length === 1 && !types.includes('array')) {
       const item: unknown = current[0];
-      if (!Array.isArray(item) && !isBare(item)) {
+      if (!Array.isArray(item) && !(bare && isBare(item))) {
         out.push({ path, kind: 'array-to-single', from: current, to: item });
-        return coerce(item, schema, path, out, options, inList);
+        return coerce(item, schema, path, out, shifted(options, path, [...path, 0]), inList);
       }
     }
     // A string holding separators ("a, b", "北京、上海") may be one item or several, and one in
     // brackets ("[]", "[\"a\"]") may be an array written as a string: ambiguous, left to feedback.
     // Inside a list of several values ("Alice", "Bob" where rows are lists), each may be its own
     // row or all one row: ambiguous too.
-    if (types.includes('array') && current !== null && current !== undefined && !inList && !isBare(current) && !(typeof current === 'string' && (separators.test(current) || /^\s*[[{]/.test(current)))) {
+    if (types.includes('array') && current !== null && current !== undefined && !inList && !(bare && isBare(current)) && !(typeof current === 'string' && (separators.test(current) || /^\s*[[{]/.test(current)))) {
       out.push({ path, kind: 'single-to-array', from: current, to: [current] });
       current = [current];
+      if (isSchema(schema.items)) return coerceItems(current as unknown[], schema.items, path, out, shifted(options, [...path, 0], path));
     }
   }
   if (Array.isArray(current) && isSchema(schema.items)) return coerceItems(current, schema.items, path, out, options);
@@ -277,7 +284,7 @@ function coerceProperties(object: Schema, schema: Schema, properties: Schema, pa
       delete copy[name];
       continue;
     }
-    const next = coerce(item, property, [...path, name], out, options, false);
+    const next = coerce(item, property, [...path, name], out, name === key ? options : shifted(options, [...path, name], [...path, key]), false);
     if (next !== item) {
       copy ??= { ...object };
       copy[name] = next;
@@ -285,6 +292,16 @@ function coerceProperties(object: Schema, schema: Schema, properties: Schema, pa
   }
   // Renaming changes the order of properties; it is restored to the order the model wrote.
   return copy && renamed.size > 0 ? reorder(copy, keys, renamed, claimed) : (copy ?? object);
+}
+
+/** Options whose literals under `from` are read from under `to` (where the model wrote them, before a coercion moved them). */
+function shifted(options: CoerceOptions, from: IssuePath, to: IssuePath): CoerceOptions {
+  const { literalAt } = options;
+  if (!literalAt) return options;
+  return {
+    ...options,
+    literalAt: (path) => (from.every((segment, index) => path[index] === segment) ? literalAt([...to, ...path.slice(from.length)]) : literalAt(path)),
+  };
 }
 
 function reorder(copy: Record<string, unknown>, keys: readonly string[], renamed: ReadonlyMap<string, string>, claimed: ReadonlyMap<string, number>): Record<string, unknown> {

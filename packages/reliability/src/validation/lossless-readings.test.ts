@@ -1,6 +1,7 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { toValidator } from './to-validator';
+import { coerceToSchema } from './coerce-to-schema';
 import { checkOutput, type OutputCheck } from './validate-output';
 
 /** Checks a reply synchronously (every schema here is JSON Schema). */
@@ -55,6 +56,11 @@ describe('lossless readings of replies as models write them, each recorded', () 
     });
     expect(check('{"version": 1.10, "code": 1e3}', Type.Object({ version: Type.String(), code: Type.String() }))).toMatchObject({ ok: true, value: { version: '1.10', code: '1e3' } });
     expect(check("{'zip': 2.50}", Type.Object({ zip: Type.String() }))).toMatchObject({ ok: true, value: { zip: '2.50' } });
+    // The digits follow the value when another coercion moves it: a renamed key, a one-item list, a value made a list.
+    expect(check('{"Version": 1.10}', Type.Object({ version: Type.String() }, { additionalProperties: false }))).toMatchObject({ ok: true, value: { version: '1.10' } });
+    expect(check('[1.10]', Type.String())).toMatchObject({ ok: true, value: '1.10' });
+    expect(check('{"tags": 1.50}', Type.Object({ tags: Type.Array(Type.String()) }))).toMatchObject({ ok: true, value: { tags: ['1.50'] } });
+    expect(check('2', Type.String())).toMatchObject({ ok: true, value: '2', coercions: [{ kind: 'string-from-number', from: 2, to: '2' }] });
   });
 
   it('reads bare True/False for a boolean root and bare text for a string root', () => {
@@ -117,7 +123,20 @@ describe('near misses of each reading stay refused', () => {
     expect(outcome('{"type": "code", "code": """a\\/b"""}', Code)).toEqual({ refused: 'syntax' });
   });
 
+  it('a string the model wrote is never taken for bare text, whatever it holds', () => {
+    const Action = Type.Object({ action: Type.Union([Type.Literal('refund'), Type.Literal('reject')]) });
+    expect(outcome('{"action": "\uE000refund"}', Action)).toEqual({ refused: 'schema-validate' });
+    const both = Type.Object({ action: Action.properties.action, note: Action.properties.action });
+    expect(outcome('{"action": "\uE000refund", "note": refund}', both)).toEqual({ refused: 'unquoted-value' });
+    expect(outcome('{"action": "\\uE000refund", "note": refund}', both)).toEqual({ refused: 'unquoted-value' });
+    expect(outcome('{"action": "\\ue000refund", "note": refund}', both)).toEqual({ refused: 'unquoted-value' });
+    // Tool arguments are coerced without a parser's marks.
+    expect(coerceToSchema({ action: '\uE000refund' }, Action)).toEqual({ value: { action: '\uE000refund' }, coercions: [] });
+  });
+
   it('numbers where strings are expected when a number is allowed too, or no literal exists', () => {
+    // "2." and ".5" were rewritten to be read: their digits as written are not in the text any more.
+    expect(outcome('[2., .5]', Type.Array(Type.String()))).toEqual({ refused: 'schema-validate' });
     expect(outcome('[1, "b"]', Type.Array(Type.Union([Type.String(), Type.Number()])))).toEqual({ value: [1, 'b'] });
     expect(outcome('{"id": 0123}', Type.Object({ id: Type.String() }))).toEqual({ refused: 'unquoted-value' });
     expect(outcome('[true]', Type.Array(Type.String()))).toEqual({ refused: 'schema-validate' });

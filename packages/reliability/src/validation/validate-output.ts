@@ -112,10 +112,11 @@ function stringsOnly(schema: Readonly<Record<string, unknown>>): boolean {
 function judge<T>(candidate: JsonCandidate, validator: SchemaValidator<T>, coerce: boolean): Judged | Promise<Judged> {
   const literals = candidate.json;
   let table: ReadonlyMap<string, string> | undefined;
-  const options = literals === undefined ? {} : { literalAt: (path: readonly (string | number)[]) => (table ??= numberLiterals(literals)).get(pathKey(path)) };
+  // Digits are read as written only where the text holds them as written (".5" and "2." were rewritten).
+  const options = literals === undefined || candidate.repairs.includes('bare-decimal-point') ? {} : { literalAt: (path: readonly (string | number)[]) => (table ??= numberLiterals(literals)).get(pathKey(path)) };
   if (candidate.unquoted) {
     // Bare text ("{size: TWO}") is usable only once the schema resolves each one to an allowed value.
-    const coerced = coerce ? coerceToSchema(candidate.value, validator.jsonSchema, options) : undefined;
+    const coerced = coerce ? coerceToSchema(candidate.value, validator.jsonSchema, { ...options, bare: true }) : undefined;
     if (!coerced || holdsBare(coerced.value)) return { candidate, value: candidate.value, coercions: NONE, issues: NONE, valid: false, unusable: candidate.unquoted.message };
     const checked = validator.validate(coerced.value);
     const settle = (result: SchemaValidationResult<T>): Judged =>
