@@ -2,6 +2,7 @@ import type { ModelRequest } from '@keel/core';
 import { describe, expect, it } from 'vitest';
 import { fullRequest, timeTool, toolRound, weatherTool } from '../testing/fixtures/keel-requests';
 import { anthropicRequestIssues } from '../testing/validate-anthropic-request';
+import { lowerAnthropicSchema } from './lower-schema';
 import { mapAnthropicRequest } from './map-request';
 
 const settings = { model: 'claude-sonnet-4-6', maxTokens: 4096, cache: false };
@@ -115,5 +116,15 @@ describe('mapAnthropicRequest', () => {
 
   it('puts no cache_control anywhere without cache', () => {
     expect(JSON.stringify(map(fullRequest))).not.toContain('cache_control');
+  });
+
+  it('sends output_config.format only for a strict response format, beside strict tools', () => {
+    const schema = lowerAnthropicSchema(weatherTool.inputSchema, 'output')?.schema ?? {};
+    const messages = [{ role: 'user' as const, content: 'Weather?' }];
+    expect(map({ messages, responseFormat: { type: 'json', schema } })).not.toHaveProperty('output_config');
+    expect(map({ messages, responseFormat: { type: 'json', strict: true } })).not.toHaveProperty('output_config');
+    const body = map({ messages, responseFormat: { type: 'json', schema, strict: true }, tools: [{ ...weatherTool, inputSchema: schema, strict: true }, timeTool] });
+    expect(body.output_config).toEqual({ format: { type: 'json_schema', schema } });
+    expect(body.tools?.map((tool) => ('strict' in tool ? tool.strict : undefined))).toEqual([true, undefined]);
   });
 });

@@ -2,6 +2,7 @@ import type { ModelRequest } from '@keel/core';
 import { describe, expect, it } from 'vitest';
 import { fullRequest, timeTool, toolRound, weatherTool } from '../testing/fixtures/keel-requests';
 import { openAIRequestIssues } from '../testing/validate-openai-request';
+import { lowerOpenAISchema } from './lower-schema';
 import { mapOpenAIRequest } from './map-request';
 
 const map = (request: Omit<ModelRequest, 'model'>, maxTokensField: 'max_tokens' | 'max_completion_tokens' = 'max_tokens') => {
@@ -76,7 +77,7 @@ describe('mapOpenAIRequest', () => {
   it('marks strict tools strict and leaves the others as they are, beside a response format', () => {
     const body = map({
       messages: [{ role: 'user', content: 'Hi' }],
-      tools: [{ ...weatherTool, strict: true }, weatherTool],
+      tools: [{ ...weatherTool, inputSchema: lowerOpenAISchema(weatherTool.inputSchema, 'tool')?.schema ?? {}, strict: true }, weatherTool],
       responseFormat: { type: 'json', schema: { type: 'object', properties: {}, required: [], additionalProperties: false }, strict: true },
     });
     expect(body.tools?.map((tool) => (tool.type === 'function' ? tool.function.strict : 'custom'))).toEqual([true, undefined]);

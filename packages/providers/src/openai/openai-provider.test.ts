@@ -200,7 +200,7 @@ describe('openai() generate', () => {
       messages: toolRound,
       tools: [weatherTool, timeTool],
       toolChoice: { type: 'tool', name: 'get_weather' },
-      responseFormat: { type: 'json', name: 'answer', schema: { type: 'object', properties: { tempC: { type: 'number' } }, required: ['tempC'] }, strict: true },
+      responseFormat: { type: 'json', name: 'answer', schema: { type: 'object', properties: { tempC: { type: 'number' } }, required: ['tempC'], additionalProperties: false }, strict: true },
     };
     await provider().generate(request, {});
     expect(server.requests[0]?.body).toMatchInlineSnapshot(`
@@ -248,6 +248,7 @@ describe('openai() generate', () => {
           "json_schema": {
             "name": "answer",
             "schema": {
+              "additionalProperties": false,
               "properties": {
                 "tempC": {
                   "type": "number",

@@ -29,6 +29,8 @@ export type WireReply =
       readonly status: number;
       readonly headers: Readonly<Record<string, string>>;
       readonly body: unknown;
+      /** Sent instead of `body` when set: JSON text as it is (duplicate keys, long numbers). */
+      readonly rawBody?: string;
     }
   | {
       readonly kind: 'sse';
@@ -52,6 +54,14 @@ export type WireReply =
 /** A JSON response (status 200 unless given). */
 export function jsonReply(body: unknown, options: { status?: number; headers?: Record<string, string> } = {}): WireReply {
   return { kind: 'json', status: options.status ?? 200, headers: options.headers ?? {}, body };
+}
+
+/**
+ * A JSON response whose body is `text` exactly as given, for what `JSON.stringify` cannot write:
+ * duplicate keys, numbers beyond a double's precision.
+ */
+export function rawJsonReply(text: string, options: { status?: number } = {}): WireReply {
+  return { kind: 'json', status: options.status ?? 200, headers: {}, body: undefined, rawBody: text };
 }
 
 /** An error response with a JSON body and the given status and headers. */

@@ -75,7 +75,7 @@ async function play(reply: WireReply, response: ServerResponse, request: Recorde
       return;
     case 'json':
       response.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
-      response.end(JSON.stringify(reply.body));
+      response.end(reply.rawBody ?? JSON.stringify(reply.body));
       return;
     case 'sse': {
       response.writeHead(reply.status, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...reply.headers });
