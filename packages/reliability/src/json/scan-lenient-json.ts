@@ -49,6 +49,8 @@ const DONE = 6;
 const numberPattern = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const bareFractionPattern = /-?\.\d+(?:[eE][+-]?\d+)?/y;
 const wordPattern = /[A-Za-z_$][\w$]*/y;
+/** A bare property name: letters of any script, digits, `_` and `$` (`{città: 1}`). */
+const keyPattern = /[\p{L}_$][\p{L}\p{N}_$]*/uy;
 /** An unquoted numeric property name JavaScript keeps as written (`{5: "b"}` is `{"5": "b"}`). */
 const numericKeyPattern = /(?:0|[1-9]\d{0,14})(?![\w$.])/y;
 /** Bare text standing where a value belongs, up to the next delimiter on its line. */
@@ -493,8 +495,8 @@ class Scanner {
     } else if (char === '.' && text.startsWith('...', this.index)) {
       return this.fail('ellipsis', "'...' stands where properties were left out");
     } else {
-      wordPattern.lastIndex = this.index;
-      const match = wordPattern.exec(text);
+      keyPattern.lastIndex = this.index;
+      const match = keyPattern.exec(text);
       if (!match) return this.fail('syntax', `unexpected ${shown(char)} where a property name was expected`);
       this.repairs.add('unquoted-keys');
       key = match[0];
