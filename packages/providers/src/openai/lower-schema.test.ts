@@ -120,3 +120,35 @@ describe('lowerOpenAISchema', () => {
     expect(reason(proxy)).toMatch(/could not be read/);
   });
 });
+
+describe('lowerOpenAISchema on a TypeBox schema', () => {
+  it('lowers optional fields, literal unions, nested objects and records the way strict mode takes them', async () => {
+    const { Type } = await import('@sinclair/typebox');
+    const Ticket = Type.Object({
+      title: Type.String({ minLength: 3 }),
+      priority: Type.Union([Type.Literal('low'), Type.Literal('high')]),
+      assignee: Type.Optional(Type.Object({ id: Type.Integer({ minimum: 1 }), team: Type.Optional(Type.String()) })),
+      tags: Type.Optional(Type.Array(Type.String(), { maxItems: 5 })),
+    });
+    const lowered = lowerOpenAISchema(Ticket as unknown as Json, 'output');
+    expect(openAIStrictSchemaProblem(lowered?.schema, "response_format 'ticket'")).toBeUndefined();
+    expect(lowered?.schema).toEqual({
+      type: 'object',
+      properties: {
+        title: { type: 'string' },
+        priority: { anyOf: [{ const: 'low', type: 'string' }, { const: 'high', type: 'string' }] },
+        assignee: {
+          anyOf: [
+            { type: 'object', properties: { id: { type: 'integer', minimum: 1 }, team: { type: ['string', 'null'] } }, required: ['id', 'team'], additionalProperties: false },
+            { type: 'null' },
+          ],
+        },
+        tags: { anyOf: [{ type: 'array', items: { type: 'string' }, maxItems: 5 }, { type: 'null' }] },
+      },
+      required: ['title', 'priority', 'assignee', 'tags'],
+      additionalProperties: false,
+    });
+    // A record (free keys) cannot be lowered.
+    expect(lowerOpenAISchema(Type.Object({ scores: Type.Record(Type.String(), Type.Number()) }) as unknown as Json, 'tool')).toBeUndefined();
+  });
+});

@@ -197,15 +197,22 @@ function mergeAllOf(node: Json, at: readonly string[], context: Context): Json {
   return merged;
 }
 
-/** The same schema, also accepting `null`. */
+/**
+ * The same schema, also accepting `null`: a null type added to a primitive's `type` (and `null` to
+ * its enum), an `anyOf` branch `{ type: 'null' }` for a union, and `anyOf: [schema, { type: 'null' }]`
+ * around an object, an array, a `$ref` or a `const`.
+ */
 function nullable(schema: Json): Json {
   const anyOf = schema['anyOf'];
   if (Array.isArray(anyOf)) {
     if (anyOf.some((branch) => isObject(branch) && branch['type'] === 'null')) return schema;
     return { ...schema, anyOf: [...anyOf, { type: 'null' }] };
   }
-  if (schema['$ref'] !== undefined || schema['const'] !== undefined || schema['type'] === undefined) return { anyOf: [schema, { type: 'null' }] };
   const types = Array.isArray(schema['type']) ? (schema['type'] as string[]) : [schema['type'] as string];
+  // An object or array keeps its own node and gains a null branch, the form strict mode documents for them.
+  if (schema['$ref'] !== undefined || schema['const'] !== undefined || schema['type'] === undefined || types.includes('object') || types.includes('array')) {
+    return types.includes('null') ? schema : { anyOf: [schema, { type: 'null' }] };
+  }
   const out: Json = { ...schema, type: types.includes('null') ? schema['type'] : [...types, 'null'] };
   if (Array.isArray(schema['enum']) && !schema['enum'].includes(null)) out['enum'] = [...schema['enum'], null];
   return out;
