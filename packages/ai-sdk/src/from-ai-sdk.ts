@@ -1,4 +1,5 @@
 import type { LanguageModelV3, SharedV3ProviderOptions } from '@ai-sdk/provider';
+import type { AISDKModelSource, AISDKProviderOptions } from './ai-sdk-model';
 import type { ModelRequest, ModelResponse, ModelStreamPart } from '@keel/core';
 import type { LoweredSchema, ModelCallOptions, ModelCapabilities, ModelProviderV1 } from '@keel/core/internal';
 import { AiSdkProviderError } from './ai-sdk-provider-error';
@@ -13,12 +14,6 @@ import { mapStream } from './map-stream';
 import { environmentKeyOf, redactSecrets, secretsOf } from './redact';
 import { ToolCallMetadata } from './tool-call-metadata';
 
-/**
- * What {@link fromAISDK} takes: one AI SDK language model (`google('gemini-2.5-flash')`), or a
- * provider (`google`, `createGoogleGenerativeAI({ ... })`) whose model is picked by the agent's
- * `model` id. Both of spec version `v3` (AI SDK 6 provider packages).
- */
-export type AISDKModelSource = LanguageModelV3 | { languageModel(modelId: string): LanguageModelV3 } | ((modelId: string) => LanguageModelV3);
 
 /** Options of {@link fromAISDK}. */
 export interface FromAISDKOptions {
@@ -29,7 +24,7 @@ export interface FromAISDKOptions {
    */
   readonly cache?: boolean;
   /** Provider options sent with every call, e.g. `{ google: { thinkingConfig: { thinkingBudget: 0 } } }`. */
-  readonly providerOptions?: SharedV3ProviderOptions;
+  readonly providerOptions?: AISDKProviderOptions;
   /**
    * What the model supports natively, when you know better than the adapter (which declares only
    * what it knows of a provider package: Gemini's native output and strict tools).
@@ -143,7 +138,7 @@ export function fromAISDK(source: AISDKModelSource, options: FromAISDKOptions = 
       throw mapAiSdkError(error, { provider: name, signal, secrets });
     }
     const breakpoint = cache ? cacheBreakpointOf(model.provider) : undefined;
-    const callOptions = mapCallOptions(request, { cacheBreakpoint: breakpoint, cacheTools: cachesToolDefinitions(model.provider), toolCalls, providerOptions: options.providerOptions }, signal);
+    const callOptions = mapCallOptions(request, { cacheBreakpoint: breakpoint, cacheTools: cachesToolDefinitions(model.provider), toolCalls, providerOptions: options.providerOptions as SharedV3ProviderOptions | undefined }, signal);
     return { model, callOptions, context: { provider: model.provider, signal, secrets, toolCalls } };
   };
 

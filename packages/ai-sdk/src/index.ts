@@ -1,2 +1,3 @@
-export { fromAISDK, type AISDKModelSource, type FromAISDKOptions } from './from-ai-sdk';
+export { fromAISDK, type FromAISDKOptions } from './from-ai-sdk';
+export type { AISDKLanguageModel, AISDKModelSource, AISDKProviderOptions } from './ai-sdk-model';
 export { AiSdkProviderError, type AiSdkErrorCause, type AiSdkErrorKind, type AiSdkProviderErrorOptions } from './ai-sdk-provider-error';
