@@ -98,7 +98,8 @@ export function anthropicStrictSchemaProblem(schema: unknown, where: string): st
     if (problem !== undefined) return;
     const types = typesOf(node);
     const type = types.find((entry) => entry !== 'null') ?? types[0] ?? 'unknown';
-    if (types.length === 0 && ['anyOf', 'allOf', '$ref', 'enum', 'const'].every((keyword) => node[keyword] === undefined)) {
+    // An enum or const alone is refused too: the API wants a type beside it.
+    if (types.length === 0 && ['anyOf', 'allOf', '$ref'].every((keyword) => node[keyword] === undefined)) {
       problem = `${where}: Schema must have a 'type', 'anyOf', 'oneOf', or 'allOf' field`;
       return;
     }
