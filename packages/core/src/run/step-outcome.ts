@@ -6,8 +6,9 @@ import type { ModelResponse } from '../model/model-provider-v1';
 import { attemptLoop } from './attempt-loop';
 import { stepSettings } from './gate-settings';
 import { resolveFallback } from './output-fallback';
-import { type CheckedOutput, outputVerdict } from './output-verdict';
+import { outputVerdict } from './output-verdict';
 import type { RunState } from './run-state';
+import { showOutput } from './partial-output';
 
 /** One step's final outcome: the model's answer or a fallback tier. */
 export interface StepOutcome {
@@ -32,13 +33,14 @@ const answerFeedback = (feedback: { readonly previousOutput: string; readonly te
  * model's answer, or a fallback tier's value when the policy decided `fallback`.
  */
 export async function stepOutcome(state: RunState, kept: readonly Message[]): Promise<StepOutcome> {
-  const outcome = await attemptLoop<CheckedOutput>(state, {
+  const outcome = await attemptLoop<unknown>(state, {
     messages: kept,
     settings: stepSettings(state),
     judge: (response) => outputVerdict(state.config, response),
     feedbackMessages: answerFeedback,
     fallback: (failure, reason) => resolveFallback(state, failure, reason),
   });
+  if (state.sink && state.config.output) showOutput(state, outcome);
   switch (outcome.type) {
     case 'fallback':
       return { response: undefined, value: outcome.fallback.value, provenance: outcome.fallback.tier, repairs: NONE, coercions: NONE, issues: NONE };
@@ -46,12 +48,13 @@ export async function stepOutcome(state: RunState, kept: readonly Message[]): Pr
       throw new TypeError(`a step call cannot end as ${outcome.kind}`);
     case 'accepted': {
       const { response, verdict } = outcome;
-      // A rule may accept a failed call ('ok'): then there is no checked output.
-      const checked = verdict?.status === 'accept' ? verdict.value : verdict?.status === 'invalid' ? (verdict.partialValue as CheckedOutput | undefined) : undefined;
-      const issues = verdict?.status === 'invalid' ? verdict.failure.issues : (checked?.issues ?? NONE);
+      // A rule may accept a failed call ('ok'): then there is no value; or invalid output: then its issues come along.
+      const accepted = verdict?.status === 'accept' ? verdict : undefined;
+      const issues = verdict?.status === 'invalid' ? verdict.failure.issues : (accepted?.issues ?? NONE);
+      const parsed = accepted ? accepted.value : verdict?.status === 'invalid' ? verdict.partialValue : undefined;
       // Without a schema the value is the text the result reports, as validation would read it.
-      const value = state.config.output || !response ? checked?.value : response.text;
-      return { response, value, provenance: 'model', repairs: checked?.repairs ?? NONE, coercions: checked?.coercions ?? NONE, issues };
+      const value = state.config.output || !response ? parsed : response.text;
+      return { response, value, provenance: 'model', repairs: accepted?.repairs ?? NONE, coercions: accepted?.coercions ?? NONE, issues };
     }
   }
 }

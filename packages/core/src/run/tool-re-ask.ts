@@ -43,14 +43,14 @@ export async function reAskArguments(state: RunState, kept: readonly Message[], 
   let last: ArgumentsCheck = invalid;
   let announced: GateFeedback | undefined;
   let reAsks = 0;
-  const judge = (response: ModelResponse): GateVerdict<ArgumentsCheck> | Promise<GateVerdict<ArgumentsCheck>> => {
+  const judge = (response: ModelResponse): GateVerdict<unknown> | Promise<GateVerdict<unknown>> => {
     const corrected = response.content.find((part): part is ToolCallPart => part.type === 'tool-call' && part.name === call.name);
     if (!corrected) return { status: 'error', errorKind: 'no-tool-call', message: `the model did not call '${call.name}' again`, rawOutput: response.text };
-    const verdictOf = (check: ArgumentsCheck): GateVerdict<ArgumentsCheck> => {
+    const verdictOf = (check: ArgumentsCheck): GateVerdict<unknown> => {
       last = check;
       switch (check.status) {
         case 'valid':
-          return { status: 'accept', value: check, rawOutput: JSON.stringify(check.args), purpose: 'tool-arguments' };
+          return { status: 'accept', value: check.value, rawOutput: JSON.stringify(check.args), purpose: 'tool-arguments', coercions: check.coercions };
         case 'invalid':
           return { status: 'invalid', failure: check.failure };
         case 'rejected':

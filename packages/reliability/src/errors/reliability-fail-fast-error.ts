@@ -45,7 +45,7 @@ export class ReliabilityFailFastError extends KeelError {
     super({
       message:
         `Reliability gate stopped (${options.kind}${options.label ? `: ${options.label}` : ''}) ` +
-        `on attempt ${options.attempt}, last failure ${options.errorKind}` +
+        `on attempt ${options.attempt}${options.errorKind === 'ok' ? ', on a valid answer' : `, last failure ${options.errorKind}`}` +
         (reduced ? ` — ${reduced.message}` : ''),
       cause: reduced,
     });

@@ -27,4 +27,10 @@ export interface AttemptRecord {
   readonly usage: UsageTotals;
   /** Whether this call's request carried feedback about the previous attempt. */
   readonly feedbackSent: boolean;
+  /**
+   * How this attempt's output was obtained when it was not one reply as it stands: `patch` (the
+   * reply was a patch applied to the rejected value, validated whole), `continuation` (the reply
+   * continued an output cut at the token limit and was joined to it).
+   */
+  readonly via?: 'patch' | 'continuation';
 }

@@ -1,6 +1,8 @@
 import { reduceError } from '../errors/keel-error';
 import type { ValidationFailure } from '../errors/validation-failure';
 import { type FeedbackTemplate, feedbackInput, formatFeedback } from '../feedback/format-feedback';
+import { patchInstruction } from '../feedback/patch-instruction';
+import type { PatchRequest } from '../patch/patch-request';
 import { truncateEcho } from '../feedback/truncate-echo';
 import { raceSignal, rethrowIfAborted } from '../race-signal';
 import type { GateEvent } from './gate-event';
@@ -17,6 +19,8 @@ export interface FeedbackSources<TResponse> {
   readonly scope: ReliabilityScope<TResponse>;
   readonly options: FeedbackSettings<TResponse> & { readonly signal?: AbortSignal | undefined };
   readonly emit: (event: GateEvent) => void;
+  /** Ask for only the corrected values at these paths (the default prose only: a hook's text asks for what it says). */
+  readonly patch?: PatchRequest | undefined;
 }
 
 /**
@@ -27,7 +31,7 @@ export interface FeedbackSources<TResponse> {
  * default text is sent. Every hook is raced against the signal: one that never settles cannot
  * hold the run.
  */
-export async function buildFeedback<TResponse>({ failure, rule, scope, options, emit }: FeedbackSources<TResponse>): Promise<GateFeedback> {
+export async function buildFeedback<TResponse>({ failure, rule, scope, options, emit, patch }: FeedbackSources<TResponse>): Promise<GateFeedback> {
   const previousOutput = truncateEcho(failure.rawOutput, options.maxTokens);
   const input = feedbackInput(failure, { attempt: scope.attempt, previousOutput, retryHint: options.retryHint, scope });
   const hooks: readonly { readonly hook: string | FeedbackTemplate<TResponse> | undefined; readonly source: 'rule' | 'template' }[] = [
@@ -47,5 +51,7 @@ export async function buildFeedback<TResponse>({ failure, rule, scope, options, 
     }
     break;
   }
-  return { previousOutput, text: formatFeedback({ ...input, ...(options.subject === undefined ? {} : { subject: options.subject }), ...(options.instruction === undefined ? {} : { instruction: options.instruction }) }) };
+  const instruction = patch ? patchInstruction(patch) : options.instruction;
+  const text = formatFeedback({ ...input, ...(options.subject === undefined ? {} : { subject: options.subject }), ...(instruction === undefined ? {} : { instruction }) });
+  return patch ? { previousOutput, text, patch } : { previousOutput, text };
 }

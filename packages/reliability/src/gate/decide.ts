@@ -4,6 +4,7 @@ import { type FailFastPhase, ReliabilityFailFastError } from '../errors/reliabil
 import { ValidationFailure } from '../errors/validation-failure';
 import { feedbackInput } from '../feedback/format-feedback';
 import { truncateEcho } from '../feedback/truncate-echo';
+import { patchRequestOf } from '../patch/patch-request';
 import { isPromiseLike, raceSignal, rethrowIfAborted } from '../race-signal';
 import { sleep } from '../sleep';
 import type { UsageTotals } from '../usage';
@@ -122,9 +123,32 @@ export function decide<TResponse, TValue>(state: GateState<TResponse>, attempt: 
     // A validator that crashes is a bug, not a model failure: counted, reported, never retried.
     return stop(attempt, judged.kind, { kind: 'validator-error', label: 'the validator threw', phase: 'post-decide', cause: judged.validatorError });
   }
+  const continued = continueOutput(state, attempt, judged);
+  if (continued) return continued;
   const scope = scopeOf(state, attempt, runUsage, signal, judged) as ReliabilityScope<TResponse>;
   const decided = then(match(state.settings.rules, scope, 0, signal), (found) => fromRule(state, attempt, judged, scope, found, runUsage, signal));
   return state.settings.fallbackOn ? then(decided, (decision) => orFallback(state, decision)) : decided;
+}
+
+/**
+ * An output cut at the token limit, with continuation on: continue it (before any rule: a cut
+ * output is not a mistake to feed back). Within `maxContinuations` in a row and `maxAttempts`;
+ * past them the rules decide on the `truncated` failure as before.
+ */
+function continueOutput<TResponse, TValue>(state: GateState<TResponse>, attempt: number, judged: Judged<TResponse, TValue>): Decision | undefined {
+  const { settings } = state;
+  if (judged.kind !== 'truncated' || !settings.continuation || state.continuations >= settings.continuation.maxContinuations) return undefined;
+  const partial = judged.verdict?.status === 'error' ? judged.verdict.rawOutput?.trimEnd() : undefined;
+  if (!partial) return undefined;
+  if (attempt >= settings.maxAttempts) return stop(attempt, judged.kind, { kind: 'loop-cap', label: `more than ${settings.maxAttempts} attempts`, phase: 'loop-cap' });
+  return { type: 'continue-output', partial, events: [] };
+}
+
+/** Readies the gate for the attempt a `continue-output` decided. */
+export function applyContinue<TResponse>(state: GateState<TResponse>, decision: Extract<Decision, { type: 'continue-output' }>): void {
+  state.continuation = decision.partial;
+  state.continuations++;
+  state.recovery = 'continuation';
 }
 
 /** A stop on a failure of the answer, when a fallback may stand in: `fallback`, carrying the stop. */
@@ -266,7 +290,9 @@ async function retry<TResponse, TValue>(
   const failure = judged.verdict?.status === 'invalid' ? judged.verdict.failure : undefined;
   let feedback = given;
   if (!feedback && failure && settings.feedback !== false) {
-    feedback = await buildFeedback({ failure, rule, scope, options: { ...settings.feedback, signal: scope.signal }, emit: (event) => events.push(event) });
+    const verdict = judged.verdict as Extract<typeof judged.verdict, { status: 'invalid' }>;
+    const patch = settings.patch && verdict.rejectedValue !== undefined ? patchRequestOf(failure, verdict.rejectedValue, settings.patch) : undefined;
+    feedback = await buildFeedback({ failure, rule, scope, options: { ...settings.feedback, signal: scope.signal }, emit: (event) => events.push(event), patch });
   }
   let delayMs = 0;
   if (!other) {
@@ -288,7 +314,7 @@ async function retry<TResponse, TValue>(
   const withFeedback = failure && feedback ? { feedback } : {};
   return other
     ? { type: 'retry-other', kind: rule.kind, provider, delayMs, ...withFeedback, events }
-    : { type: 'retry', kind: rule.kind, delayMs, ...withFeedback, events };
+    : { type: 'retry', kind: rule.kind, delayMs, ...withFeedback, ...(failure && feedback?.patch ? { patch: feedback.patch } : {}), events };
 }
 
 /**
@@ -300,5 +326,10 @@ export function applyRetry<TResponse>(state: GateState<TResponse>, decision: Ext
   if (decision.type === 'retry-other') state.providerIndex = decision.provider;
   if (decision.feedback) state.feedback = decision.feedback;
   else if (failed) state.feedback = undefined;
+  // A new output is asked for (a transient failure of a continuation retries the continuation).
+  if (failed || decision.feedback) {
+    state.continuation = undefined;
+    state.continuations = 0;
+  }
   state.recovery = decision.type === 'retry-other' ? 'retry-other' : decision.feedback ? 'feedback' : 'retry';
 }

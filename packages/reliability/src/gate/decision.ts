@@ -1,5 +1,6 @@
 import type { FailFastPhase } from '../errors/reliability-fail-fast-error';
 import type { GateEvent } from './gate-event';
+import type { PatchRequest } from '../patch/patch-request';
 import type { GateFeedback } from './gate-options';
 
 /**
@@ -10,8 +11,17 @@ import type { GateFeedback } from './gate-options';
 export type Decision =
   /** Take the attempt's value (a valid value, or an invalid one a rule accepted with `ok`). */
   | { readonly type: 'accept'; readonly events: readonly GateEvent[] }
-  /** Make another attempt on the same provider, after `delayMs`, carrying `feedback` when given. */
-  | { readonly type: 'retry'; readonly kind: string; readonly delayMs: number; readonly feedback?: GateFeedback; readonly events: readonly GateEvent[] }
+  /**
+   * Make another attempt on the same provider, after `delayMs`, carrying `feedback` when given.
+   * With `patch`, the feedback asks for only the corrected values at the named paths: a reply that
+   * is such a patch is applied to the rejected value and the whole is validated.
+   */
+  | { readonly type: 'retry'; readonly kind: string; readonly delayMs: number; readonly feedback?: GateFeedback; readonly patch?: PatchRequest; readonly events: readonly GateEvent[] }
+  /**
+   * The output was cut at the token limit: ask the model to continue `partial` (its cut output,
+   * trailing whitespace removed) rather than regenerate it, and judge the joined text as one reply.
+   */
+  | { readonly type: 'continue-output'; readonly partial: string; readonly events: readonly GateEvent[] }
   /** Make another attempt on provider `provider` (an index into the failover list). */
   | { readonly type: 'retry-other'; readonly kind: string; readonly provider: number; readonly delayMs: number; readonly feedback?: GateFeedback; readonly events: readonly GateEvent[] }
   /**

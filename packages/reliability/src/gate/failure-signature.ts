@@ -16,9 +16,10 @@ export function maskMessage(message: string): string {
     .trim();
 }
 
-/** One issue's part of a signature: path and kind, plus the masked message for opaque kinds. */
+/** One issue's part of a signature: path and kind, plus the masked message for opaque kinds and the branches of a union. */
 function issuePart(issue: ValidationIssue): string {
   const base = `${formatPath(issue.path)}|${issue.kind}`;
+  if (issue.branches && issue.branches.length > 0) return `${base}<${issue.branches.map(issuePart).sort().join(',')}>`;
   return OPAQUE_KINDS.has(issue.kind) ? `${base}|${issue.expected ?? ''}|${maskMessage(issue.message)}` : base;
 }
 

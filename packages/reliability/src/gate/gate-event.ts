@@ -49,7 +49,7 @@ export interface RecoveredEvent {
   readonly attempt: number;
   readonly priorFailures: number;
   /** How the failure was overcome. */
-  readonly via: 'retry' | 'feedback' | 'retry-other' | 'fallback';
+  readonly via: 'retry' | 'feedback' | 'retry-other' | 'fallback' | 'patch' | 'continuation';
 }
 
 /** The gate stopped. */

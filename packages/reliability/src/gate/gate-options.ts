@@ -1,7 +1,11 @@
 import type { ErrorKind } from '../error-kind';
 import type { ValidationFailure } from '../errors/validation-failure';
 import type { FeedbackTemplate } from '../feedback/format-feedback';
+import type { PatchRequest } from '../patch/patch-request';
+import type { JsonRepair } from '../json/json-repair';
 import type { UsageTotals } from '../usage';
+import type { Coercion } from '../validation/coerce-to-schema';
+import type { ValidationIssue } from '../validation/issue';
 import type { AttemptRecord } from './attempt-record';
 import type { GateEvent } from './gate-event';
 import type { PreCheckRule, ReliabilityRule } from './rule';
@@ -13,6 +17,8 @@ export interface GateFeedback {
   readonly previousOutput: string;
   /** The feedback prose. */
   readonly text: string;
+  /** The text asks for only the corrected values at these paths (a patch re-ask). */
+  readonly patch?: PatchRequest;
 }
 
 /** What the gate's `call` receives for each attempt. */
@@ -28,12 +34,25 @@ export interface GateAttemptContext {
 export type GateVerdict<TValue> =
   | {
       readonly status: 'accept';
+      /** The validated value: what rules see as `scope.value`. */
       readonly value: TValue;
       readonly rawOutput?: string;
       /** What the answer was, for rules (`scope.purpose`). Default `final-answer`. */
       readonly purpose?: AttemptPurpose;
+      /** Lossless repairs taken to read the value (see `validateOutput`). */
+      readonly repairs?: readonly JsonRepair[];
+      /** Schema-guided coercions taken to make it valid. */
+      readonly coercions?: readonly Coercion[];
+      /** Issues the value still has (`strict: false`). */
+      readonly issues?: readonly ValidationIssue[];
     }
-  | { readonly status: 'invalid'; readonly failure: ValidationFailure; readonly partialValue?: unknown }
+  | {
+      readonly status: 'invalid';
+      readonly failure: ValidationFailure;
+      readonly partialValue?: unknown;
+      /** The rejected value as parsed (before coercion), when it parsed: what a patch re-ask patches. */
+      readonly rejectedValue?: unknown;
+    }
   | { readonly status: 'error'; readonly errorKind: ErrorKind; readonly message: string; readonly rawOutput?: string };
 
 /** Caps of one gate run; each has a default. */

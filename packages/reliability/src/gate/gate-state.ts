@@ -3,6 +3,7 @@ import type { ValidationFailure } from '../errors/validation-failure';
 import type { FeedbackTemplate } from '../feedback/format-feedback';
 import { CHARS_PER_TOKEN, truncateEcho } from '../feedback/truncate-echo';
 import { addUsage, type UsageTotals, ZERO_USAGE } from '../usage';
+import type { PatchSettings } from '../patch/patch-request';
 import type { ValidationIssue } from '../validation/issue';
 import type { AttemptRecord } from './attempt-record';
 import type { Judged } from './call-and-judge';
@@ -48,6 +49,16 @@ export interface GateSettings<TResponse> {
    * `fallback` instead, carrying the stop.
    */
   readonly fallbackOn?: readonly ErrorKind[] | undefined;
+  /**
+   * Patch re-asks: a schema failure of a large value with issues at a few paths asks for only the
+   * corrected values (see `patchRequestOf`). Absent: every re-ask asks for the whole value.
+   */
+  readonly patch?: PatchSettings | undefined;
+  /**
+   * Continuation of output cut at the token limit (`truncated` with the cut text): at most
+   * `maxContinuations` in a row, each an attempt. Absent: a cut output is a `truncated` failure.
+   */
+  readonly continuation?: { readonly maxContinuations: number } | undefined;
 }
 
 /**
@@ -71,6 +82,10 @@ export interface GateState<TResponse> {
   lastFailure: ValidationFailure | undefined;
   /** How the latest retry tried to overcome its failure, for `reliability.recovered`. */
   recovery: RecoveredEvent['via'];
+  /** The cut output the next attempt continues (a `continue-output` decision), trailing whitespace removed. */
+  continuation: string | undefined;
+  /** Continuations made in a row for the current output. */
+  continuations: number;
 }
 
 /** Starts a gate's memory. A tool-argument re-ask starts from the failure of the arguments the step produced. */
@@ -86,6 +101,8 @@ export function startGate<TResponse>(settings: GateSettings<TResponse>, initial?
     lastKind: 'ok',
     lastFailure: undefined,
     recovery: 'retry',
+    continuation: undefined,
+    continuations: 0,
   };
   if (initial) {
     state.signatures.push(failureSignature(initial.failure));
@@ -113,8 +130,10 @@ export interface Recorded {
  * Records attempt `attempt` in the gate's memory (its summary and, for a validation failure, its
  * signature) and returns its record, which the caller keeps once in its ledger: counted whether it
  * failed or not. An aborted attempt is recorded too; the caller then ends with {@link abortedError}.
+ * `via` says the output was a patch applied to the rejected value or a continuation joined to a
+ * cut output (recorded on the attempt, and the way a recovery is reported).
  */
-export function recordAttempt<TResponse, TValue>(state: GateState<TResponse>, attempt: number, judged: Judged<TResponse, TValue>, usage: UsageTotals): Recorded {
+export function recordAttempt<TResponse, TValue>(state: GateState<TResponse>, attempt: number, judged: Judged<TResponse, TValue>, usage: UsageTotals, via?: AttemptRecord['via']): Recorded {
   const { settings } = state;
   const { kind, verdict } = judged;
   state.usage = addUsage(state.usage, usage);
@@ -134,6 +153,10 @@ export function recordAttempt<TResponse, TValue>(state: GateState<TResponse>, at
     feedbackSent: state.feedback !== undefined,
   };
   if (settings.toolCall) record.toolCallId = settings.toolCall.id;
+  if (via !== undefined) {
+    record.via = via;
+    state.recovery = via;
+  }
   if (rawOutput !== undefined) record.rawOutput = capRawOutput(rawOutput, settings.maxRawOutputChars);
   state.lastRecord = record;
   state.history.push({ attempt, providerIndex: state.providerIndex, errorKind: kind, issueCount: issues.length });

@@ -98,7 +98,7 @@ describe('runGate: acceptance and feedback', () => {
   });
 
   it('retries a validation failure once with feedback, then recovers via feedback', async () => {
-    const { call, contexts } = script('{"title": 5}', '{"title": "Pay rent"}');
+    const { call, contexts } = script('{"title": {"n": 5}}', '{"title": "Pay rent"}');
     const log: string[] = [];
     const probe: ReliabilityRule<string> = {
       kind: 'probe',
@@ -122,12 +122,12 @@ describe('runGate: acceptance and feedback', () => {
     expect(result.value).toEqual({ title: 'Pay rent' });
     expect(contexts[0]).not.toHaveProperty('feedback');
     const feedback = contexts[1]?.feedback;
-    expect(feedback?.previousOutput).toBe('{"title": 5}');
-    expect(feedback?.text).toContain(`- 'title': expected string, got integer "5"`);
+    expect(feedback?.previousOutput).toBe('{"title": {"n": 5}}');
+    expect(feedback?.text).toContain(`- 'title': expected string, got object`);
     expect(feedback?.text.startsWith('Your previous reply did not match the required schema.')).toBe(true);
 
     expect(log).toEqual(['validation.failed', 'post-decide 1', 'reliability.retry', 'post-decide 2', 'reliability.recovered']);
-    expect(events[0]).toMatchObject({ type: 'validation.failed', stage: 'schema-validate', attempt: 1, validationFailures: 1, issueCount: 1, rawOutput: '{"title": 5}', pathText: 'title' });
+    expect(events[0]).toMatchObject({ type: 'validation.failed', stage: 'schema-validate', attempt: 1, validationFailures: 1, issueCount: 1, rawOutput: '{"title": {"n": 5}}', pathText: 'title' });
     expect(events[1]).toMatchObject({ type: 'reliability.retry', attempt: 1, kind: 'schema-retry', errorKind: 'schema-fail', delayMs: 0, decision: 'retry', feedback: feedback?.text });
     expect(events[2]).toEqual({ type: 'reliability.recovered', attempt: 2, priorFailures: 1, via: 'feedback' });
 
@@ -135,7 +135,7 @@ describe('runGate: acceptance and feedback', () => {
       ['invalid', 'schema-fail', false],
       ['ok', 'ok', true],
     ]);
-    expect(result.attempts[0]?.rawOutput).toBe('{"title": 5}');
+    expect(result.attempts[0]?.rawOutput).toBe('{"title": {"n": 5}}');
   });
 
   it('sends parse feedback quoting the parser message for output that is not JSON', async () => {
@@ -158,7 +158,7 @@ describe('runGate: acceptance and feedback', () => {
   });
 
   it('sends no feedback when feedback is off, and reports recovery via retry', async () => {
-    const { call, contexts } = script('{"title": 5}', '{"title": "ok"}');
+    const { call, contexts } = script('{"title": {"n": 5}}', '{"title": "ok"}');
     const { events, onEvent } = recorder();
     await gate({ call, postDecide: strictOutputRules(), feedbackForLLM: false, onEvent });
     expect(contexts[1]).not.toHaveProperty('feedback');
@@ -166,7 +166,7 @@ describe('runGate: acceptance and feedback', () => {
   });
 
   it('uses a rule feedbackForLLM when it returns text', async () => {
-    const { call, contexts } = script('{"title": 5}', '{"title": "ok"}');
+    const { call, contexts } = script('{"title": {"n": 5}}', '{"title": "ok"}');
     const rule: ReliabilityRule<string> = {
       kind: 'custom-retry',
       then: 'retry',
@@ -174,11 +174,11 @@ describe('runGate: acceptance and feedback', () => {
       feedbackForLLM: ({ issues }) => `fix ${issues.length} problem`,
     };
     await gate({ call, postDecide: [rule] });
-    expect(contexts[1]?.feedback).toEqual({ previousOutput: '{"title": 5}', text: 'fix 1 problem' });
+    expect(contexts[1]?.feedback).toEqual({ previousOutput: '{"title": {"n": 5}}', text: 'fix 1 problem' });
   });
 
   it('falls back to the default feedback and reports feedback-error when feedbackForLLM throws', async () => {
-    const { call, contexts } = script('{"title": 5}', '{"title": "ok"}');
+    const { call, contexts } = script('{"title": {"n": 5}}', '{"title": "ok"}');
     const { events, onEvent } = recorder();
     const rule: ReliabilityRule<string> = {
       kind: 'custom-retry',
@@ -190,14 +190,14 @@ describe('runGate: acceptance and feedback', () => {
     };
     const result = await gate({ call, postDecide: [rule], onEvent });
     expect(result.value).toEqual({ title: 'ok' });
-    const issues: ValidationIssue[] = [{ path: ['title'], pathText: 'title', kind: 'type', expected: 'string', received: 5, message: 'must be string' }];
+    const issues: ValidationIssue[] = [{ path: ['title'], pathText: 'title', kind: 'type', expected: 'string', received: { n: 5 }, message: 'must be string' }];
     expect(contexts[1]?.feedback?.text).toBe(formatFeedback({ stage: 'schema-validate', issues }));
     expect(events).toContainEqual({ type: 'reliability.feedback-error', source: 'rule', message: 'feedback callback broke' });
     expect(events.find((event) => event.type === 'reliability.recovered')).toMatchObject({ via: 'feedback' });
   });
 
   it('falls back to the default feedback and reports feedback-error when the feedback template throws', async () => {
-    const { call, contexts } = script('{"title": 5}', '{"title": "ok"}');
+    const { call, contexts } = script('{"title": {"n": 5}}', '{"title": "ok"}');
     const { events, onEvent } = recorder();
     const result = await gate({
       call,
@@ -213,7 +213,7 @@ describe('runGate: acceptance and feedback', () => {
   });
 
   it('keeps running when the event listener throws', async () => {
-    const { call } = script('{"title": 5}', '{"title": "ok"}');
+    const { call } = script('{"title": {"n": 5}}', '{"title": "ok"}');
     const result = await gate({
       call,
       postDecide: strictOutputRules(),
@@ -227,7 +227,7 @@ describe('runGate: acceptance and feedback', () => {
 
 describe('runGate: retry budgets and stuck loops', () => {
   it('makes exactly maxRetries + 1 calls, then fails fast with schema-retry-exhausted', async () => {
-    const { call } = script('{}', '{"title": 1}', '{"title": "x", "colour": "red"}');
+    const { call } = script('{}', '{"title": {"n": 1}}', '{"title": "x", "colour": "red"}');
     const { events, onEvent } = recorder();
     const error = await failFastOf(gate({ call, postDecide: strictOutputRules({ maxRetries: 2 }), onEvent }));
     expect(call).toHaveBeenCalledTimes(3);
@@ -243,7 +243,7 @@ describe('runGate: retry budgets and stuck loops', () => {
   });
 
   it('stops after two identical failures with schema-stuck-loop, whatever the values', async () => {
-    const { call } = script('{"title": 1}', '{"title": 2}', '{"title": "ok"}');
+    const { call } = script('{"title": {"n": 1}}', '{"title": {"n": 2}}', '{"title": "ok"}');
     const error = await failFastOf(gate({ call, postDecide: strictOutputRules({ maxRetries: 5 }) }));
     expect(call).toHaveBeenCalledTimes(2);
     expect(error.kind).toBe('schema-stuck-loop');
@@ -251,7 +251,7 @@ describe('runGate: retry budgets and stuck loops', () => {
   });
 
   it('fails fast on a validation failure when no rule retries it (validation.failed still fires)', async () => {
-    const { call } = script('{"title": 5}');
+    const { call } = script('{"title": {"n": 5}}');
     const { events, onEvent } = recorder();
     const error = await failFastOf(gate({ call, onEvent }));
     expect(call).toHaveBeenCalledTimes(1);
@@ -355,7 +355,7 @@ describe('runGate: retry budgets and stuck loops', () => {
 describe('runGate: PreCheck rules', () => {
   it('runs PreCheck rules before every attempt, before the call', async () => {
     const log: string[] = [];
-    const { call } = script('{"title": 5}', '{"title": "ok"}');
+    const { call } = script('{"title": {"n": 5}}', '{"title": "ok"}');
     const when = vi.fn((scope: ReliabilityScope<string>) => {
       log.push(`pre-check ${scope.phase} ${scope.attempt}`);
       return false;
@@ -375,7 +375,7 @@ describe('runGate: PreCheck rules', () => {
 
   it('lets PreCheck rules see the previous attempt’s failure kind', async () => {
     const seen: string[] = [];
-    const { call } = script('{"title": 5}', '{"title": "ok"}');
+    const { call } = script('{"title": {"n": 5}}', '{"title": "ok"}');
     const rule: ReliabilityRule<string> = {
       kind: 'observer',
       then: 'continue',
@@ -400,7 +400,7 @@ describe('runGate: PreCheck rules', () => {
   });
 
   it('stops before a later attempt when a PreCheck rule starts matching', async () => {
-    const { call } = script('{"title": 5}', '{"title": "ok"}');
+    const { call } = script('{"title": {"n": 5}}', '{"title": "ok"}');
     const secondAttempt: PreCheckRule<string> = { kind: 'one-shot', then: 'fail-fast', when: (scope) => scope.attempt === 2 };
     const error = await failFastOf(gate({ call, preCheck: [secondAttempt], postDecide: strictOutputRules() }));
     expect(call).toHaveBeenCalledTimes(1);
@@ -453,7 +453,7 @@ describe('runGate: PreCheck rules', () => {
 
 describe('runGate: rules that throw', () => {
   it('fails fast with rule-error when a PostDecide when throws, never treating it as no match', async () => {
-    const { call } = script('{"title": 5}', '{"title": "ok"}');
+    const { call } = script('{"title": {"n": 5}}', '{"title": "ok"}');
     const { events, onEvent } = recorder();
     const broken: PreCheckRule<string> = {
       kind: 'broken-rule',
@@ -500,7 +500,7 @@ describe('runGate: rules that throw', () => {
   });
 
   it('fails fast with rule-error when a backoff throws', async () => {
-    const { call } = script('{"title": 5}', '{"title": "ok"}');
+    const { call } = script('{"title": {"n": 5}}', '{"title": "ok"}');
     const { events, onEvent } = recorder();
     const rule: ReliabilityRule<string> = {
       kind: 'bad-backoff',
@@ -711,7 +711,7 @@ describe('runGate: providers and fallback', () => {
   });
 
   it('returns the fallback value via fallback when a rule decides fallback', async () => {
-    const { call } = script('{"title": 5}');
+    const { call } = script('{"title": {"n": 5}}');
     const { events, onEvent } = recorder();
     const rule: ReliabilityRule<string> = { kind: 'use-default', then: 'fallback', when: (scope) => scope.errorKind !== 'ok' };
     const fallback = vi.fn(async (scope: ReliabilityScope<string>) => ({ title: `default after ${scope.attempt}` }));
@@ -724,14 +724,14 @@ describe('runGate: providers and fallback', () => {
   });
 
   it('fails fast when a rule decides fallback but none is configured', async () => {
-    const { call } = script('{"title": 5}');
+    const { call } = script('{"title": {"n": 5}}');
     const rule: ReliabilityRule<string> = { kind: 'use-default', then: 'fallback', when: (scope) => scope.errorKind !== 'ok' };
     const error = await failFastOf(gate({ call, postDecide: [rule] }));
     expect(error.kind).toBe('use-default');
   });
 
   it('fails fast with fallback-failed (the cause reduced) when the fallback throws', async () => {
-    const { call } = script('{"title": 5}');
+    const { call } = script('{"title": {"n": 5}}');
     const rule: ReliabilityRule<string> = { kind: 'use-default', then: 'fallback', when: (scope) => scope.errorKind !== 'ok' };
     const error = await failFastOf(gate({ call, postDecide: [rule], fallback: async () => Promise.reject(new Error('cache down')) }));
     expect(error).toMatchObject({ kind: 'fallback-failed', label: 'use-default', errorKind: 'schema-fail' });
@@ -739,17 +739,17 @@ describe('runGate: providers and fallback', () => {
   });
 
   it("an 'ok' rule accepting invalid output reports its issues and gives the parsed value", async () => {
-    const { call } = script('{"title": 5}');
+    const { call } = script('{"title": {"n": 5}}');
     const accept: ReliabilityRule<string> = { kind: 'accept-anyway', then: 'ok', when: () => true };
     const result = await gate({ call, postDecide: [accept], validate: async (text) => ({ ...(await judge(text)), partialValue: JSON.parse(text) }) as GateVerdict<Task> });
-    expect(result.value).toEqual({ title: 5 });
+    expect(result.value).toEqual({ title: { n: 5 } });
     expect(result.acceptedIssues?.map((issue) => issue.kind)).toEqual(['type']);
   });
 });
 
 describe('runGate: usage and budgets', () => {
   it('sums the usage of every attempt, failed ones included, and shows it to rules', async () => {
-    const { call } = script('{"title": 5}', '{"title": "ok"}');
+    const { call } = script('{"title": {"n": 5}}', '{"title": "ok"}');
     const seen: { phase: string; attempt: number; step: number; run: number }[] = [];
     const observer: PreCheckRule<string> = {
       kind: 'observer',
@@ -776,13 +776,13 @@ describe('runGate: usage and budgets', () => {
   });
 
   it('keeps the usage of failed attempts on the fail-fast error', async () => {
-    const { call } = script('{}', '{"title": 1}', '{"title": "x", "colour": "red"}');
+    const { call } = script('{}', '{"title": {"n": 1}}', '{"title": "x", "colour": "red"}');
     const error = await failFastOf(gate({ call, usageOf: () => tokens(10, 2), postDecide: strictOutputRules({ maxRetries: 2 }) }));
     expect(error.attempts.map((record) => record.usage)).toEqual([tokens(10, 2), tokens(10, 2), tokens(10, 2)]);
   });
 
   it('records every attempt in the result, failed ones included', async () => {
-    const { call } = script('{"title": 5}', '{"title": "ok"}');
+    const { call } = script('{"title": {"n": 5}}', '{"title": "ok"}');
     const result = await gate({ call, postDecide: strictOutputRules() });
     expect(result.attempts.map((record) => [record.step, record.attempt, record.purpose, record.status])).toEqual([
       [0, 1, 'step', 'invalid'],
@@ -791,7 +791,7 @@ describe('runGate: usage and budgets', () => {
   });
 
   it('halts before the next attempt once the cost budget is reached', async () => {
-    const { call } = script('{}', '{"title": 1}', '{"title": "x", "colour": "red"}', '{"title": "ok"}');
+    const { call } = script('{}', '{"title": {"n": 1}}', '{"title": "x", "colour": "red"}', '{"title": "ok"}');
     const { events, onEvent } = recorder();
     const error = await failFastOf(
       gate({
@@ -809,7 +809,7 @@ describe('runGate: usage and budgets', () => {
   });
 
   it('only warns in warn mode', async () => {
-    const { call } = script('{}', '{"title": 1}', '{"title": "ok"}');
+    const { call } = script('{}', '{"title": {"n": 1}}', '{"title": "ok"}');
     const onWarn = vi.fn();
     const result = await gate({
       call,
@@ -824,7 +824,7 @@ describe('runGate: usage and budgets', () => {
   });
 
   it('halts once the token budget is used', async () => {
-    const { call } = script('{}', '{"title": 1}', '{"title": "x", "colour": "red"}', '{"title": 2}', '{"title": "ok"}');
+    const { call } = script('{}', '{"title": {"n": 1}}', '{"title": "x", "colour": "red"}', '{"title": {"n": 2}}', '{"title": "ok"}');
     const error = await failFastOf(
       gate({ call, usageOf: () => tokens(6, 4), preCheck: [tokenBudget(25)], postDecide: strictOutputRules({ maxRetries: 10 }) }),
     );

@@ -104,6 +104,12 @@ export async function runGate<TResponse, TValue = TResponse>(options: GateOption
           throw halt({ kind: 'fallback-failed', label: decision.kind, phase: 'post-decide', cause: error });
         }
       }
+      case 'continue-output': {
+        // runGate's settings never turn continuation on (its response type is the caller's): a stop, never a loop.
+        const stopped = stop(attempt, judged.kind, { kind: 'unhandled-failure', label: 'runGate does not continue cut output', phase: 'post-decide' });
+        stopped.events.forEach(report);
+        throw failFastError(gate, attempt, stopped, attempts);
+      }
       case 'fail-fast':
         throw failFastError(gate, attempt, decision, attempts);
       default:

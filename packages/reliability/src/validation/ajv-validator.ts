@@ -125,7 +125,8 @@ export function issuesFromAjv(errors: readonly ErrorObject[], data: unknown): Va
       issues.push({ path, pathText: formatPath(path), kind: 'enum', expected: values.join(', '), received: valueAt(data, path), message: `must be one of ${values.join(', ')}` });
       continue;
     }
-    issues.push(toIssue(error, data));
+    const issue = toIssue(error, data);
+    issues.push(own && own.length > 0 ? { ...issue, branches: own.map((branch) => toIssue(branch, data)) } : issue);
   }
   return issues;
 }

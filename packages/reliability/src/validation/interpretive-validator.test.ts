@@ -1,3 +1,4 @@
+import { failureSignature } from '../gate/failure-signature';
 import { type TSchema, Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { InvalidSchemaError } from '../errors/invalid-schema-error';
@@ -121,6 +122,10 @@ function feedbackOf(result: SchemaValidationResult<unknown>): string | undefined
   return result.ok ? undefined : formatFeedback({ stage: 'schema-validate', issues: result.issues });
 }
 
+function withoutBranches(result: SchemaValidationResult<unknown>): SchemaValidationResult<unknown> {
+  return result.ok ? result : { ok: false, issues: result.issues.map(({ branches: _branches, ...issue }) => issue) };
+}
+
 describe('interpretiveValidator (no code generation)', () => {
   for (const { name, schema, valid } of corpus) {
     it(`reports the same issues and feedback as ajv: ${name}`, () => {
@@ -131,7 +136,9 @@ describe('interpretiveValidator (no code generation)', () => {
       for (const input of inputs) {
         const expected = compiled.validate(input) as SchemaValidationResult<unknown>;
         const actual = interpreted.validate(input) as SchemaValidationResult<unknown>;
-        expect({ input, result: actual }).toEqual({ input, result: expected });
+        // Union branch issues are compared by what stuck detection reads of them: their signature.
+        expect({ input, result: withoutBranches(actual) }).toEqual({ input, result: withoutBranches(expected) });
+        if (!actual.ok && !expected.ok) expect(failureSignature({ stage: 'schema-validate', message: '', issues: actual.issues })).toBe(failureSignature({ stage: 'schema-validate', message: '', issues: expected.issues }));
         expect(feedbackOf(actual)).toBe(feedbackOf(expected));
         if (!expected.ok) failures++;
       }

@@ -22,6 +22,8 @@ const WRAPPERS: ReadonlySet<string> = new Set([
 ]);
 
 const UNIONS: ReadonlySet<string> = new Set(['anyOf', 'oneOf']);
+/** Keywords whose units only lead to nested ones: never an issue of their own inside a union branch. */
+const STRUCTURE: ReadonlySet<string> = new Set(['properties', 'patternProperties', 'items', 'prefixItems', 'additionalProperties', 'additionalItems']);
 
 type SchemaNode = Readonly<Record<string, unknown>>;
 type Lookup = Readonly<Record<string, Schema | boolean>>;
@@ -82,6 +84,11 @@ function issuesFromUnits(units: readonly OutputUnit[], root: Schema, lookup: Loo
       received: valueAt(data, path),
     };
   };
+  const requiredIssue = (unit: OutputUnit): ValidationIssue => {
+    const missing = /^Instance does not have required property "(.*)"\.$/s.exec(unit.error)?.[1] ?? '';
+    const path = [...pathOf(unit.instanceLocation), missing];
+    return { path, pathText: formatPath(path), kind: 'missing', message: `must have required property '${missing}'` };
+  };
   const unionIssue = (unit: OutputUnit, index: number): ValidationIssue => {
     const prefix = `${unit.keywordLocation}/`;
     const branches = units.slice(index + 1).filter((candidate) => candidate.keywordLocation.startsWith(prefix) && !WRAPPERS.has(candidate.keyword));
@@ -90,7 +97,10 @@ function issuesFromUnits(units: readonly OutputUnit[], root: Schema, lookup: Loo
       const path = pathOf(unit.instanceLocation);
       return { path, pathText: formatPath(path), kind: 'enum', expected: values.join(', '), received: valueAt(data, path), message: `must be one of ${values.join(', ')}` };
     }
-    return keywordIssue(unit);
+    // The branches' own failures, folded into the union issue as ajv's are (stuck detection tells them apart).
+    const own = branches.filter((branch) => !STRUCTURE.has(branch.keyword)).map((branch) => (branch.keyword === 'required' ? requiredIssue(branch) : keywordIssue(branch)));
+    const issue = keywordIssue(unit);
+    return own.length > 0 ? { ...issue, branches: own } : issue;
   };
 
   const walk = (from: number, to: number, target: string | undefined, additionalOf: string | undefined) => {
@@ -133,9 +143,7 @@ function issuesFromUnits(units: readonly OutputUnit[], root: Schema, lookup: Loo
         continue;
       }
       if (unit.keyword === 'required') {
-        const missing = /^Instance does not have required property "(.*)"\.$/s.exec(unit.error)?.[1] ?? '';
-        const path = [...pathOf(unit.instanceLocation), missing];
-        emit({ path, pathText: formatPath(path), kind: 'missing', message: `must have required property '${missing}'` }, target);
+        emit(requiredIssue(unit), target);
         continue;
       }
       emit(keywordIssue(unit), target);

@@ -30,6 +30,8 @@ export interface ValidationIssue {
   readonly message: string;
   /** For a missing or extra property: the compact expected shape of the object holding it. */
   readonly shape?: string;
+  /** For a `union` issue: the issues of its branches, folded into it (what stuck detection tells apart). */
+  readonly branches?: readonly ValidationIssue[];
 }
 
 /** Renders a path as `items[0].name` as it is, control characters included (callers that quote it escape it). */

@@ -10,6 +10,8 @@ export interface ForeignIssue {
   readonly format?: unknown;
   readonly values?: unknown;
   readonly keys?: unknown;
+  /** Zod 4's `invalid_union`: the issues of each branch, their paths relative to the union. */
+  readonly errors?: unknown;
 }
 
 const kindByCode: Readonly<Record<string, IssueKind>> = {
@@ -40,6 +42,20 @@ function expectedOf(issue: ForeignIssue, kind: IssueKind): string | undefined {
   return undefined;
 }
 
+/** The issues of a union's branches (Zod 4's `errors`), at paths from the root. */
+function branchIssues(issue: ForeignIssue, path: IssuePath, data: unknown): ValidationIssue[] {
+  if (!Array.isArray(issue.errors)) return [];
+  const nested: ForeignIssue[] = [];
+  for (const branch of issue.errors as unknown[]) {
+    if (!Array.isArray(branch)) continue;
+    for (const inner of branch as ForeignIssue[]) {
+      if (typeof inner !== 'object' || inner === null || typeof inner.message !== 'string') continue;
+      nested.push({ ...inner, path: [...path, ...toPath(inner.path)] });
+    }
+  }
+  return issuesFromStandard(nested, data);
+}
+
 /**
  * Normalises Standard Schema issues (Zod 3/4, Valibot, ArkType...). Missing fields are detected
  * from the data itself, so they are reported as `missing` whatever the library's wording;
@@ -62,6 +78,7 @@ export function issuesFromStandard(foreign: readonly ForeignIssue[], data: unkno
     }
     const kind = (typeof issue.code === 'string' ? kindByCode[issue.code] : undefined) ?? 'other';
     const expected = expectedOf(issue, kind);
+    const branches = kind === 'union' ? branchIssues(issue, path, data) : [];
     issues.push({
       path,
       pathText: formatPath(path),
@@ -69,6 +86,7 @@ export function issuesFromStandard(foreign: readonly ForeignIssue[], data: unkno
       ...(expected === undefined ? {} : { expected }),
       received: valueAt(data, path),
       message: issue.message,
+      ...(branches.length > 0 ? { branches } : {}),
     });
   }
   return issues;
