@@ -37,6 +37,14 @@ export interface AgentOptions extends ModelTarget {
   readonly toolTimeoutMs?: number;
   /** Cap on the model output kept in attempt records and `validation.failed` events, in characters (cut with a marker). Default 16 384. */
   readonly maxRawOutputChars?: number;
+  /**
+   * Strict tools: tool arguments constrained by the provider's decoder to the tool's input schema
+   * (lowered to what it accepts; Keel still validates the full schema). `auto` (default): strict
+   * where the provider declares it for the model and the schema can be lowered; `true`: the same,
+   * and `build()` fails when the model does not support it; `false`: never. `tool({ strict })`
+   * overrides per tool.
+   */
+  readonly strictTools?: 'auto' | boolean;
 }
 
 /** Settings of `.outputSchema()`. */
@@ -73,8 +81,20 @@ export interface OutputOptions {
    * in `result.coercions`. Default true.
    */
   readonly coerce?: boolean;
-  /** Ask providers with a native JSON mode to use it. Default false. */
-  readonly nativeStructuredOutput?: boolean;
+  /**
+   * How the final answer is asked for. Default `auto`: `native` where the provider declares
+   * native output for the model (`capabilities(model).nativeOutput`), else `prompt`.
+   * - `native`: the provider's constrained decoding (Anthropic `output_config.format`, OpenAI a
+   *   strict `json_schema` response format) with the schema lowered to what its decoder accepts;
+   *   tool calls still work. Keel validates the full schema either way.
+   * - `tool`: the answer is a forced call of an answer tool (`final_answer`) whose input schema is
+   *   the output schema (an object schema), for models without native output.
+   * - `prompt`: nothing is sent; the schema is yours to describe in the prompt.
+   *
+   * A provider's 400 refusing the schema moves the run at once to the next mode (`native` →
+   * `tool` → `prompt`), reported as `output.mode-downgraded`; later runs of the agent start there.
+   */
+  readonly mode?: 'auto' | 'native' | 'tool' | 'prompt';
 }
 
 /** Settings of `.outputFallback()`: used, in order, when the model gives no valid answer. */

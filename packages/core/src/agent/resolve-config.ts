@@ -4,12 +4,15 @@ import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import type { ListenerEntry } from '../events/event-bus';
 import type { MemoryStore } from '../memory/memory-store';
 import type { ModelProvider, ModelResponse } from '../model/model-provider-v1';
+import { patchOptionsProblem } from '../run/patch-and-continue';
 import type { RunConfig } from '../run/run-config';
 import type { ToolGuard } from '../tools/guard';
 import { DEFAULT_MAX_TOOL_RESULT_BYTES } from '../tools/serialize-tool-result';
 import type { AnyTool } from '../tools/tool';
 import type { AgentOptions, OutputFallbackOptions, OutputOptions, ReliabilityOptions } from './agent-options';
 import { type CallWrapper, composeWrappers } from '../shared/call-wrapper';
+import { OutputModeCache } from '../run/output-mode-cache';
+import { ANSWER_TOOL_NAME, capabilitiesOf, type OutputShape, type StrictToolsOption } from '../run/output-mode';
 
 /** What the builder has collected: the user's settings, unvalidated. */
 export interface BuilderSettings {
@@ -38,7 +41,11 @@ const isWholeAtLeast = (value: number | undefined, min: number) => value === und
 /** Option names of earlier versions, refused with their new name (plain JavaScript gets no type error). */
 const RENAMED: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   '': { fallbacks: 'failover', maxAttemptsPerStep: 'maxAttempts' },
-  'outputSchema.': { maxAttempts: 'maxRetries (feedback retries: maxAttempts - 1)', feedbackTemplate: 'feedbackForLLM' },
+  'outputSchema.': {
+    maxAttempts: 'maxRetries (feedback retries: maxAttempts - 1)',
+    feedbackTemplate: 'feedbackForLLM',
+    nativeStructuredOutput: "mode: 'native' (the default mode 'auto' uses native output where the provider declares it)",
+  },
 };
 
 function refuseRenamed(prefix: keyof typeof RENAMED, options: object | undefined): void {
@@ -68,11 +75,42 @@ function resolveOutput(settings: BuilderSettings): RunConfig['output'] {
   refuseRenamed('outputSchema.', options);
   if (!isWholeAtLeast(options.maxRetries, 0)) fail('outputSchema.maxRetries', `must be a whole number >= 0, got ${options.maxRetries}`);
   if (!isWholeAtLeast(options.maxFeedbackTokens, 1)) fail('outputSchema.maxFeedbackTokens', `must be a whole number >= 1, got ${options.maxFeedbackTokens}`);
+  const patchProblem = patchOptionsProblem(options);
+  if (patchProblem) fail(...patchProblem);
+  if (options.mode !== undefined && !OUTPUT_MODES.includes(options.mode)) fail('outputSchema.mode', `must be one of ${OUTPUT_MODES.map((mode) => `'${mode}'`).join(', ')}, got ${String(options.mode)}`);
   try {
     return { validator: toValidator(settings.outputSchema), options };
   } catch (error) {
     return fail('outputSchema', reduceError(error).message);
   }
+}
+
+const OUTPUT_MODES: readonly unknown[] = ['auto', 'native', 'tool', 'prompt'];
+
+/**
+ * Output modes and strict tools that contradict the primary model: `native` where it declares no
+ * native output, `tool` for a schema that is not an object, strict tools it does not support, and
+ * a tool named like the answer tool.
+ */
+function checkOutputModes(settings: BuilderSettings, output: RunConfig['output'], tools: ReadonlyMap<string, AnyTool>): StrictToolsOption {
+  const { options } = settings;
+  const strictTools: unknown = options.strictTools ?? 'auto';
+  if (strictTools !== 'auto' && typeof strictTools !== 'boolean') fail('strictTools', `must be 'auto', true or false, got ${String(strictTools)}`);
+  const primary = { provider: options.provider, model: options.model };
+  const capabilities = capabilitiesOf(primary);
+  const unsupported = `${options.provider.name} does not declare strict tools for ${options.model} (its capabilities(model).strictTools)`;
+  if (strictTools === true && capabilities.strictTools !== true) fail('strictTools', `is true, but ${unsupported}; use 'auto'`);
+  for (const tool of tools.values()) {
+    if (tool.strict === true && strictTools !== false && capabilities.strictTools !== true) fail(`tool:${tool.name}.strict`, `is true, but ${unsupported}`);
+  }
+  if (!output) return strictTools as StrictToolsOption;
+  if (tools.has(ANSWER_TOOL_NAME)) fail(`tool:${ANSWER_TOOL_NAME}`, `is the name of the answer tool of output mode 'tool'; with an output schema, name your tool otherwise`);
+  const mode = output.options.mode ?? 'auto';
+  if (mode === 'native' && capabilities.nativeOutput !== true) {
+    fail('outputSchema.mode', `is 'native', but ${options.provider.name} does not declare native output for ${options.model} (its capabilities(model).nativeOutput); use 'auto', 'tool' or 'prompt', or declare it on the provider`);
+  }
+  if (mode === 'tool' && output.validator.jsonSchema['type'] !== 'object') fail('outputSchema.mode', `is 'tool', but the output schema is not an object schema, so it cannot be a tool's input`);
+  return strictTools as StrictToolsOption;
 }
 
 function checkOutputFallback(fallbackOptions: OutputFallbackOptions<unknown>, output: RunConfig['output']): void {
@@ -169,6 +207,9 @@ export function resolveConfig(settings: BuilderSettings): RunConfig {
     fail('reliability.defaults', 'false turns the strict-output rules off, so outputSchema maxRetries/retryOn would have no effect; drop one or the other');
   }
   if (settings.outputFallback) checkOutputFallback(settings.outputFallback, output);
+  const strictTools = checkOutputModes(settings, output, tools);
+  const outputShape: OutputShape | undefined = output ? { jsonSchema: output.validator.jsonSchema, mode: output.options.mode ?? 'auto' } : undefined;
+  const toolShapes = [...tools.values()].map((tool) => (tool.strict === undefined ? { specification: tool.specification } : { specification: tool.specification, strict: tool.strict }));
 
   return Object.freeze({
     targets,
@@ -195,5 +236,6 @@ export function resolveConfig(settings: BuilderSettings): RunConfig {
     ...resolveRules(reliability, output),
     toolSpecifications: [...tools.values()].map((tool) => tool.specification),
     redact: redactorOf(targets.map((target) => target.provider)),
+    outputModes: new OutputModeCache(targets, outputShape, toolShapes, strictTools),
   });
 }

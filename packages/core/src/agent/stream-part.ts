@@ -4,6 +4,18 @@ import type { FinishReason } from '../model/model-provider-v1';
 import type { ToolCallRecord } from '../tools/tool-result';
 import type { RunResult } from './run-result';
 
+/**
+ * A value being written: objects with some properties still missing, arrays with items still to
+ * come, each nested value itself partial. What `partial-output` parts carry.
+ */
+export type DeepPartial<T> = T extends readonly (infer Item)[]
+  ? DeepPartial<Item>[]
+  : T extends (...args: never[]) => unknown
+    ? T
+    : T extends object
+      ? { [K in keyof T]?: DeepPartial<T[K]> }
+      : T;
+
 /** A typed piece of `agent.stream()`. The last part of a successful run is `result`. */
 export type AgentStreamPart<T = string> =
   | { readonly type: 'step-start'; readonly step: number }
@@ -13,6 +25,25 @@ export type AgentStreamPart<T = string> =
       /** The attempt that produced the text; in pass-through mode an attempt may later be discarded. */
       readonly attempt: number;
       readonly text: string;
+    }
+  | {
+      /**
+       * With an output schema: the answer parsed so far (a lenient read of its JSON text), emitted
+       * when it changes. Not validated. In buffer mode partials are held until the answer is
+       * accepted; in pass-through mode they flow, and a `retry` part with `discardPartialOutput`
+       * says to drop those of the failed attempt.
+       */
+      readonly type: 'partial-output';
+      readonly step: number;
+      /** The attempt writing it. */
+      readonly attempt: number;
+      readonly value: DeepPartial<T>;
+    }
+  | {
+      /** With an output schema: the validated final value (the model's, or a fallback tier's), before `step-end`. */
+      readonly type: 'output';
+      readonly step: number;
+      readonly value: T;
     }
   | { readonly type: 'tool-call-delta'; readonly step: number; readonly id: string; readonly name?: string; readonly argumentsDelta: string }
   | { readonly type: 'tool-call'; readonly step: number; readonly call: ToolCallPart }
@@ -32,6 +63,8 @@ export type AgentStreamPart<T = string> =
       readonly errorKind: ErrorKind;
       /** True when text of the failed attempt was already streamed (pass-through): discard it. */
       readonly discardStreamedText: boolean;
+      /** True when `partial-output` parts of the failed attempt were streamed: drop them. */
+      readonly discardPartialOutput: boolean;
     }
   | { readonly type: 'step-end'; readonly step: number; readonly finishReason: FinishReason }
   | { readonly type: 'result'; readonly result: RunResult<T> };

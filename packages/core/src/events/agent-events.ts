@@ -64,6 +64,10 @@ export interface AgentEvents {
     readonly toolCount: number;
     /** `auto`, `required`, `none` or `tool:<name>`. */
     readonly toolChoice: string;
+    /** How the final answer is asked for (`native`, `tool`, `prompt`), on step calls of an agent with an output schema. */
+    readonly outputMode?: 'native' | 'tool' | 'prompt';
+    /** Tools sent with `strict: true` (constrained to their lowered input schema). */
+    readonly strictToolCount?: number;
   };
   'model.response': EventBase &
     EventUsage &
@@ -156,6 +160,37 @@ export interface AgentEvents {
     readonly coercions: number;
     /** Paths of the coerced values, comma-separated. */
     readonly coercedPaths: string;
+  };
+  /**
+   * The output mode of a target went down (`native` → `tool` → `prompt`), or its strict tools were
+   * turned off: a 400 refused a schema (`schema-rejected`: the same run retries at once, and later
+   * runs of the agent start there), the schema cannot be lowered for the provider's decoder
+   * (`not-lowerable`), or the target does not declare native output (`unsupported`).
+   */
+  'output.mode-downgraded': EventBase & {
+    readonly provider: string;
+    readonly model: string;
+    readonly from: 'native' | 'tool' | 'prompt';
+    readonly to: 'native' | 'tool' | 'prompt';
+    /** Whether tools are still sent strict after the change. */
+    readonly strictTools: boolean;
+    readonly reason: 'schema-rejected' | 'not-lowerable' | 'unsupported';
+    /** The provider's message, or why the schema cannot be used. */
+    readonly detail: string;
+  };
+  /**
+   * What a schema sent to a constrained decoder lost in lowering (once per run and target): the
+   * decoder does not enforce these, Keel still validates them (a reply breaking one is re-asked).
+   */
+  'output.schema-lowered': EventBase & {
+    readonly provider: string;
+    readonly model: string;
+    /** `output` (the native format or the answer tool) or `tool` (a strict tool's input). */
+    readonly subject: 'output' | 'tool';
+    /** The tool, for `subject: 'tool'`. */
+    readonly tool?: string;
+    /** The changes, separated by `; ` (e.g. `removed maxLength at /properties/name`). */
+    readonly changes: string;
   };
   'output.fallback-used': EventBase & { readonly tier: 'fallback' | 'canned'; readonly reason: string };
   'listener.error': EventBase & { readonly event: string; readonly errorName: string; readonly message: string };

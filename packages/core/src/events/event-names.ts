@@ -23,6 +23,8 @@ const names = {
   'reliability.rule-error': true,
   'reliability.feedback-error': true,
   'output.repaired': true,
+  'output.mode-downgraded': true,
+  'output.schema-lowered': true,
   'output.fallback-used': true,
   'listener.error': true,
 } as const satisfies Record<AgentEventName, true>;

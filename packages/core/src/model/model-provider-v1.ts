@@ -139,6 +139,12 @@ export interface ModelCallErrorShape {
   readonly errorKind?: ErrorKind;
   readonly retryAfterMs?: number;
   readonly status?: number;
+  /**
+   * On a `bad-request` (HTTP 400) that refused a strict schema the request sent: `output` (the
+   * native response format), `tool` (a strict tool's input schema) or `both`. Keel then retries
+   * the same run at once in the next output mode, or without strict tools, and remembers it.
+   */
+  readonly schemaRejected?: 'output' | 'tool' | 'both';
 }
 
 /**

@@ -25,6 +25,9 @@ import { sanitizeUsage } from '../usage/sanitize-usage';
 import { callProvider } from './call-provider';
 import type { FallbackValue } from './output-fallback';
 import { emit, type RunState } from './run-state';
+import { ANSWER_TOOL_NAME, type ModeLevel, type TargetPlan } from './output-mode';
+import { reportDowngrade, reportPlan, schemaRejectionOf } from './output-mode-report';
+import { partialsShown } from './partial-output';
 
 /** One logical model call: a step's call, or the re-asks of one tool call's arguments. */
 export interface AttemptCall<TValue> {
@@ -65,14 +68,14 @@ export async function attemptLoop<TValue>(state: RunState, call: AttemptCall<TVa
   for (let attempt = 1; ; attempt++) {
     if (signal?.aborted) throw AbortedError.fromSignal(signal);
     const target = state.config.targets[gate.providerIndex] ?? (state.config.targets[0] as ModelTarget);
-    const request = requestOf(state, target, call, gate.feedback);
+    const { request, level, plan } = requestOf(state, gate.providerIndex, target, call, gate.feedback);
     const admitted = () =>
       preCheck(gate, attempt, ledger.usage, signal, report).then((stopped) => {
         if (stopped) {
           stopped.events.forEach(report);
           throw failFastError(gate, attempt, stopped, ledger.attempts);
         }
-        return callAndJudge(() => callProvider(state, providerCall(call, target, request, attempt)), call.judge, signal);
+        return callAndJudge(() => callProvider(state, providerCall(call, target, request, attempt, plan)), call.judge, signal);
       });
     // With PreCheck rules, PreCheck and the call happen together, so no concurrent re-ask spends in between.
     const judged = await (state.exclusive ? state.exclusive(admitted) : admitted());
@@ -81,6 +84,8 @@ export async function attemptLoop<TValue>(state: RunState, call: AttemptCall<TVa
     ledger.record(record);
     if (judged.kind === 'aborted') throw abortedError(judged, signal);
     if (event) report(event);
+    // A 400 that refused a schema the request sent: the same run retries at once a level down (not a policy decision).
+    if (judged.kind === 'bad-request' && downgraded(state, gate.providerIndex, target, level, judged.thrown, attempt)) continue;
     const decision = await decide(gate, attempt, judged, ledger.usage, signal);
     decision.events.forEach(report);
     switch (decision.type) {
@@ -111,27 +116,60 @@ export async function attemptLoop<TValue>(state: RunState, call: AttemptCall<TVa
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 const AUTO: ToolChoice = Object.freeze({ type: 'auto' });
 
-/** The request of one attempt: the kept context, then any pending feedback as ephemeral messages. */
-function requestOf<TValue>(state: RunState, target: ModelTarget, call: AttemptCall<TValue>, feedback: GateFeedback | undefined): ModelRequest {
+const REQUIRED: ToolChoice = Object.freeze({ type: 'required' });
+const ANSWER: ToolChoice = Object.freeze({ type: 'tool', name: ANSWER_TOOL_NAME });
+
+/**
+ * The request of one attempt: the kept context, then any pending feedback as ephemeral messages;
+ * the tools and output format of the target's current output mode (`native`: a strict, lowered
+ * response format; `tool`: the answer tool, a tool call required; strict tools lowered).
+ */
+function requestOf<TValue>(
+  state: RunState,
+  index: number,
+  target: ModelTarget,
+  call: AttemptCall<TValue>,
+  feedback: GateFeedback | undefined,
+): { readonly request: ModelRequest; readonly level: ModeLevel; readonly plan: TargetPlan } {
   const { config } = state;
+  const { level, startDowngrades } = config.outputModes.current(index);
+  const plan = config.outputModes.plan(index, level);
+  reportPlan(state, index, target, plan, startDowngrades);
   const messages = feedback ? [...call.messages, ...call.feedbackMessages(feedback)] : call.messages;
   const request: Mutable<ModelRequest> = { model: target.model, messages };
   if (state.system !== undefined) request.system = state.system;
-  if (config.toolSpecifications.length > 0) {
-    request.tools = config.toolSpecifications;
-    request.toolChoice = call.toolChoice ?? AUTO;
+  const reAsk = call.settings.toolCall !== undefined;
+  if (plan.tools.length > 0) {
+    request.tools = plan.tools;
+    // Tool mode: a step must call a tool; the answer tool alone is forced.
+    request.toolChoice = call.toolChoice ?? (plan.answerTool === undefined || reAsk ? AUTO : plan.tools.length === 1 ? ANSWER : REQUIRED);
   }
   if (config.maxTokens !== undefined) request.maxTokens = config.maxTokens;
   if (config.temperature !== undefined) request.temperature = config.temperature;
   if (config.stop !== undefined) request.stop = config.stop;
-  const output = config.output;
-  if (output?.options.nativeStructuredOutput && !call.settings.toolCall) request.responseFormat = { type: 'json', schema: output.validator.jsonSchema };
-  return request;
+  if (plan.responseFormat !== undefined && !reAsk) request.responseFormat = plan.responseFormat;
+  return { request, level, plan };
 }
 
-function providerCall<TValue>(call: AttemptCall<TValue>, target: ModelTarget, request: ModelRequest, attempt: number) {
+function providerCall<TValue>(call: AttemptCall<TValue>, target: ModelTarget, request: ModelRequest, attempt: number, plan: TargetPlan) {
   const toolCall = call.settings.toolCall;
-  return toolCall === undefined ? { target, request, attempt, purpose: 'step' as const } : { target, request, attempt, purpose: 'tool-re-ask' as const, toolCallId: toolCall.id };
+  if (toolCall !== undefined) return { target, request, attempt, purpose: 'tool-re-ask' as const, toolCallId: toolCall.id };
+  return { target, request, attempt, purpose: 'step' as const, ...(plan.answerTool === undefined ? {} : { answerTool: plan.answerTool }), outputMode: plan.level.mode };
+}
+
+/**
+ * When a provider's 400 refused a schema the request sent at `level`: lowers the target's level
+ * for this agent (later runs start there), reports `output.mode-downgraded` and a `retry` stream
+ * part, and returns true (the caller retries at once). False for any other 400.
+ */
+function downgraded(state: RunState, index: number, target: ModelTarget, level: ModeLevel, thrown: unknown, attempt: number): boolean {
+  const rejected = schemaRejectionOf(thrown);
+  if (rejected === undefined) return false;
+  const next = state.config.outputModes.reject(index, level, rejected);
+  if (next === undefined) return false;
+  reportDowngrade(state, target, level, next, thrown);
+  state.sink?.push({ type: 'retry', step: state.step, attempt, errorKind: 'bad-request', discardStreamedText: state.shownText, discardPartialOutput: partialsShown(state) });
+  return true;
 }
 
 /** The ledger's entry for an answered call: bad counts are recorded as 0 and reported, never added up. */
@@ -153,5 +191,5 @@ function reportGateEvent<TValue>(state: RunState, call: AttemptCall<TValue>, eve
   const sink = state.sink;
   if (!sink || toolCall) return;
   if (event.type === 'validation.failed') sink.push({ type: 'validation-failed', step: state.step, attempt: event.attempt, message: event.message, issueCount: event.issueCount });
-  if (event.type === 'reliability.retry') sink.push({ type: 'retry', step: state.step, attempt: event.attempt, errorKind: event.errorKind, discardStreamedText: state.shownText });
+  if (event.type === 'reliability.retry') sink.push({ type: 'retry', step: state.step, attempt: event.attempt, errorKind: event.errorKind, discardStreamedText: state.shownText, discardPartialOutput: partialsShown(state) });
 }

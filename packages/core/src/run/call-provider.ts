@@ -8,6 +8,9 @@ import type { ModelRequest, ModelResponse, ModelStreamPart } from '../model/mode
 import type { ModelTarget } from '../agent/agent-options';
 import { emit, listens, type RunState } from './run-state';
 import type { WrappedCall } from '../shared/call-wrapper';
+import type { OutputMode } from './output-mode';
+import { answerTurn } from './answer-turn';
+import { addPartialText, resetPartials, stopPartials } from './partial-output';
 
 /** One provider call of an attempt. */
 export interface ProviderCall {
@@ -17,6 +20,10 @@ export interface ProviderCall {
   readonly purpose: CallPurpose;
   /** The tool call a re-ask is for (`purpose: 'tool-re-ask'`), named in the call's events. */
   readonly toolCallId?: string;
+  /** Output mode `tool`: the answer tool's name; its call is the final answer. */
+  readonly answerTool?: string;
+  /** How the final answer is asked for, on a step call of an agent with an output schema. */
+  readonly outputMode?: OutputMode;
 }
 
 function toolChoiceLabel(request: ModelRequest): string {
@@ -51,6 +58,8 @@ export async function callProvider(state: RunState, call: ProviderCall): Promise
     ephemeralCount: countEphemeral(request.messages),
     toolCount: request.tools?.length ?? 0,
     toolChoice: toolChoiceLabel(request),
+    ...(call.outputMode === undefined || !state.config.output ? {} : { outputMode: call.outputMode }),
+    ...strictToolCount(request),
   }));
   // Latency is reported only in events: skip the clock when nobody listens.
   const timed = listens(state, 'model.response') || listens(state, 'model.error');
@@ -60,11 +69,13 @@ export async function callProvider(state: RunState, call: ProviderCall): Promise
   try {
     const stream = state.sink && purpose === 'step' ? target.provider.stream?.bind(target.provider) : undefined;
     const options = state.signal ? { signal: state.signal } : {};
-    const invoke = stream ? () => consumeStream(state, stream(request, options), attempt) : () => raceSignal(target.provider.generate(request, options), state.signal);
+    const invoke = stream ? () => consumeStream(state, stream(request, options), attempt, call.answerTool) : () => raceSignal(target.provider.generate(request, options), state.signal);
     const { wrapCall } = state.config;
     const answered: unknown = await (wrapCall ? raceSignal(wrapCall(modelCall(state, call), invoke), state.signal) : invoke());
     // Checked and copied (see checkResponse) before anything reads it, whatever a wrapper returned.
     response = checkResponse(answered);
+    // Tool mode: a call of the answer tool is the final answer, its arguments the answer's text.
+    if (call.answerTool !== undefined) response = answerTurn(response, call.answerTool);
   } catch (thrown) {
     // Throwing `undefined` or `null` breaks the spec like a missing response does.
     const error = thrown === undefined || thrown === null ? new BadResponseError({ message: `the provider threw ${String(thrown)}` }) : thrown;
@@ -101,13 +112,20 @@ export async function callProvider(state: RunState, call: ProviderCall): Promise
   return response;
 }
 
+/** `strictToolCount` of `model.request`, when any tool is strict. */
+function strictToolCount(request: ModelRequest): { strictToolCount?: number } {
+  let count = 0;
+  for (const tool of request.tools ?? []) if (tool.strict === true) count++;
+  return count === 0 ? {} : { strictToolCount: count };
+}
+
 /**
  * Forwards a provider stream to the run's sink and returns the final response; parts after
  * `finish` are never read, and the stream is closed once Keel stops reading it. In pass-through
  * mode a stream that fails after text was shown is reported as not retryable (`errorKind`
  * `unknown`): the reader already saw part of it, so a silent retry would splice two answers.
  */
-async function consumeStream(state: RunState, parts: AsyncIterable<ModelStreamPart>, attempt: number): Promise<ModelResponse> {
+async function consumeStream(state: RunState, parts: AsyncIterable<ModelStreamPart>, attempt: number, answerTool: string | undefined): Promise<ModelResponse> {
   const sink = state.sink;
   const step = state.step;
   const passText = sink?.mode === 'pass-through' || !state.config.output;
@@ -115,6 +133,9 @@ async function consumeStream(state: RunState, parts: AsyncIterable<ModelStreamPa
   if (typeof open !== 'function') throw new BadResponseError({ message: 'stream() returned something that is not an async iterable' });
   const iterator = open.call(parts);
   let shown = false;
+  resetPartials(state);
+  // Tool mode: the ids of answer-tool calls, whose argument text is the answer being written.
+  const answerIds = new Set<string>();
   try {
     for (;;) {
       // Each read is raced against the abort signal, so a stream that ignores it cannot hold the run.
@@ -133,14 +154,33 @@ async function consumeStream(state: RunState, parts: AsyncIterable<ModelStreamPa
         shown = true;
         state.shownText = true;
         sink?.push({ type: 'text-delta', step, attempt, text });
+        if (answerTool === undefined) addPartialText(state, attempt, text);
+      } else if (type === 'text-delta') {
+        const text = read(part, 'text', 'a text delta');
+        if (typeof text === 'string' && answerTool === undefined) addPartialText(state, attempt, text);
       } else if (type === 'tool-call-start') {
         const id = read(part, 'id', 'a tool call start');
         const name = read(part, 'name', 'a tool call start');
-        if (typeof id === 'string' && typeof name === 'string') sink?.push({ type: 'tool-call-delta', step, id, name, argumentsDelta: '' });
+        if (typeof id !== 'string' || typeof name !== 'string') continue;
+        if (name === answerTool && answerIds.size === 0) answerIds.add(id);
+        else {
+          stopPartials(state);
+          sink?.push({ type: 'tool-call-delta', step, id, name, argumentsDelta: '' });
+        }
       } else if (type === 'tool-call-delta') {
         const id = read(part, 'id', 'a tool call delta');
         const argumentsDelta = read(part, 'argumentsDelta', 'a tool call delta');
-        if (typeof id === 'string' && typeof argumentsDelta === 'string') sink?.push({ type: 'tool-call-delta', step, id, argumentsDelta });
+        if (typeof id !== 'string' || typeof argumentsDelta !== 'string') continue;
+        if (!answerIds.has(id)) sink?.push({ type: 'tool-call-delta', step, id, argumentsDelta });
+        else {
+          // The answer's text: shown as text where text flows, read for partial values.
+          if (passText) {
+            shown = true;
+            state.shownText = true;
+            sink?.push({ type: 'text-delta', step, attempt, text: argumentsDelta });
+          }
+          addPartialText(state, attempt, argumentsDelta);
+        }
       }
     }
   } catch (error) {

@@ -29,7 +29,10 @@ function copyPart(part: unknown, index: number): TextPart | ToolCallPart {
     const id = read(part, 'id', `${where}.id`);
     const name = read(part, 'name', `${where}.name`);
     if (typeof id !== 'string' || typeof name !== 'string') throw new BadResponseError({ message: `${where} is a tool call without a string id and name` });
-    return { type: 'tool-call', id, name, arguments: read(part, 'arguments', `${where}.arguments`) };
+    const args = read(part, 'arguments', `${where}.arguments`);
+    // The raw text the model wrote, when the provider hands it over: what exact parsing reads.
+    const argumentsText = read(part, 'argumentsText', `${where}.argumentsText`);
+    return typeof argumentsText === 'string' ? { type: 'tool-call', id, name, arguments: args, argumentsText } : { type: 'tool-call', id, name, arguments: args };
   }
   throw new BadResponseError({ message: `${where} has unknown type ${typeof type === 'string' ? JSON.stringify(type.slice(0, 40)) : typeof type}` });
 }

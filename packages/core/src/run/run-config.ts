@@ -6,6 +6,7 @@ import type { MemoryStore } from '../memory/memory-store';
 import type { ModelResponse, ToolSpecification } from '../model/model-provider-v1';
 import type { ToolGuard } from '../tools/guard';
 import type { AnyTool } from '../tools/tool';
+import type { OutputModeCache } from './output-mode-cache';
 
 /** The validated, frozen configuration a run executes: built once by the builder, never exported. */
 export interface RunConfig {
@@ -44,4 +45,6 @@ export interface RunConfig {
   readonly redact: (text: string) => string;
   /** The tools as providers see them, in order. */
   readonly toolSpecifications: readonly ToolSpecification[];
+  /** Each target's output mode and strict tools, with the downgrades runs have learned (one per agent). */
+  readonly outputModes: OutputModeCache;
 }

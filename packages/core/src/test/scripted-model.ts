@@ -4,7 +4,9 @@ import { ScriptExhaustedError } from '../errors/script-exhausted-error';
 import type { TextPart, ToolCallPart } from '../model/message';
 import type {
   FinishReason,
+  LoweredSchema,
   ModelCallOptions,
+  ModelCapabilities,
   ModelProviderV1,
   ModelRequest,
   ModelResponse,
@@ -15,7 +17,8 @@ import type {
 /** One scripted answer, as a plain object. */
 export interface ScriptedTurn {
   readonly text?: string;
-  readonly toolCalls?: readonly { readonly id?: string; readonly name: string; readonly arguments: unknown }[];
+  /** Tool calls; `argumentsText` is the raw text of the arguments as a provider would hand it over (default: their JSON). */
+  readonly toolCalls?: readonly { readonly id?: string; readonly name: string; readonly arguments: unknown; readonly argumentsText?: string }[];
   /** Default: `tool-calls` when there are tool calls, else `stop`. */
   readonly finishReason?: FinishReason;
   /** Default: estimated from characters (about 4 per token). */
@@ -61,7 +64,8 @@ function toResponse(reply: string | ScriptedTurn, request: ModelRequest, call: n
   const content: (TextPart | ToolCallPart)[] = [];
   if (turn.text) content.push({ type: 'text', text: turn.text });
   turn.toolCalls?.forEach((toolCall, index) => {
-    content.push({ type: 'tool-call', id: toolCall.id ?? `call_${call}_${index + 1}`, name: toolCall.name, arguments: toolCall.arguments });
+    const id = toolCall.id ?? `call_${call}_${index + 1}`;
+    content.push(toolCall.argumentsText === undefined ? { type: 'tool-call', id, name: toolCall.name, arguments: toolCall.arguments } : { type: 'tool-call', id, name: toolCall.name, arguments: toolCall.arguments, argumentsText: toolCall.argumentsText });
   });
   const text = turn.text ?? '';
   const outputChars = text.length + (turn.toolCalls ? JSON.stringify(turn.toolCalls).length : 0);
@@ -79,12 +83,25 @@ function toResponse(reply: string | ScriptedTurn, request: ModelRequest, call: n
   };
 }
 
+/** Options of {@link scriptedModel}. */
+export interface ScriptedModelOptions {
+  /** The provider's name. Default `scripted`. */
+  readonly name?: string;
+  /**
+   * What the model supports (native output, strict tools), for every model id or per id. Default
+   * nothing: output mode `auto` is then `prompt`.
+   */
+  readonly capabilities?: ModelCapabilities | ((modelId: string) => ModelCapabilities);
+  /** Lowers a schema for the simulated decoder; without it, schemas are sent as they are. */
+  readonly lowerSchema?: (schema: Readonly<Record<string, unknown>>, purpose: 'output' | 'tool') => LoweredSchema | undefined;
+}
+
 /**
  * A model that answers from a script: the embedded default model of the demo and of every test.
  * Records every request; throws {@link ScriptExhaustedError} when an array script runs out;
  * throws a scripted `Error` as a provider fault; honours the abort signal.
  */
-export function scriptedModel(script: Script, options: { readonly name?: string } = {}): ScriptedModel {
+export function scriptedModel(script: Script, options: ScriptedModelOptions = {}): ScriptedModel {
   const requests: ModelRequest[] = [];
   let calls = 0;
 
@@ -114,6 +131,8 @@ export function scriptedModel(script: Script, options: { readonly name?: string 
       return calls;
     },
     generate: (request: ModelRequest, callOptions: ModelCallOptions) => next(request, callOptions.signal),
+    ...(options.capabilities === undefined ? {} : { capabilities: (modelId: string) => (typeof options.capabilities === 'function' ? options.capabilities(modelId) : (options.capabilities ?? {})) }),
+    ...(options.lowerSchema === undefined ? {} : { lowerSchema: options.lowerSchema }),
     async *stream(request: ModelRequest, callOptions: ModelCallOptions): AsyncIterable<ModelStreamPart> {
       const response = await next(request, callOptions.signal);
       for (const part of response.content) {
@@ -121,7 +140,8 @@ export function scriptedModel(script: Script, options: { readonly name?: string 
           for (let index = 0; index < part.text.length; index += 16) yield { type: 'text-delta', text: part.text.slice(index, index + 16) };
         } else {
           yield { type: 'tool-call-start', id: part.id, name: part.name };
-          yield { type: 'tool-call-delta', id: part.id, argumentsDelta: JSON.stringify(part.arguments) };
+          const text = part.argumentsText ?? JSON.stringify(part.arguments);
+          for (let index = 0; index < text.length; index += 16) yield { type: 'tool-call-delta', id: part.id, argumentsDelta: text.slice(index, index + 16) };
           yield { type: 'tool-call', call: part };
         }
       }

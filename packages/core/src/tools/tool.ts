@@ -40,6 +40,11 @@ export interface ToolDefinition<S extends AnySchema, TOutput> {
    * tool's signal aborts; the run goes on). Overrides the agent's `toolTimeoutMs`.
    */
   readonly timeoutMs?: number;
+  /**
+   * Strict arguments: constrained by the provider's decoder to the input schema (lowered), where
+   * the model supports strict tools. Overrides the agent's `strictTools`; Keel validates either way.
+   */
+  readonly strict?: boolean;
 }
 
 /** A tool ready to give to an agent. */
@@ -58,6 +63,8 @@ export interface Tool<TInput = unknown, TOutput = unknown> {
   readonly guards: readonly ToolGuard[];
   /** Milliseconds a call may run before it ends with `tool-timeout`. */
   readonly timeoutMs?: number;
+  /** Strict arguments where supported (overrides the agent's `strictTools`). */
+  readonly strict?: boolean;
 }
 
 /** Any tool, whatever its input and output types. */
@@ -84,6 +91,9 @@ export function tool<S extends AnySchema, TOutput>(definition: ToolDefinition<S,
   if (typeof definition.description !== 'string') {
     throw new AgentConfigurationError({ setting, message: 'a tool needs a description (a string)' });
   }
+  if (definition.strict !== undefined && typeof definition.strict !== 'boolean') {
+    throw new AgentConfigurationError({ setting, message: `strict must be true or false, got ${String(definition.strict)}` });
+  }
   if (definition.timeoutMs !== undefined && !(Number.isInteger(definition.timeoutMs) && definition.timeoutMs >= 1)) {
     throw new AgentConfigurationError({ setting, message: `timeoutMs must be a whole number >= 1, got ${definition.timeoutMs}` });
   }
@@ -101,6 +111,7 @@ export function tool<S extends AnySchema, TOutput>(definition: ToolDefinition<S,
     execute: definition.execute,
     ...(definition.retries === undefined ? {} : { retries: definition.retries }),
     ...(definition.timeoutMs === undefined ? {} : { timeoutMs: definition.timeoutMs }),
+    ...(definition.strict === undefined ? {} : { strict: definition.strict }),
     validate: definition.validate ?? true,
     coerce: definition.coerce ?? true,
     guards: definition.guards ?? [],
