@@ -119,7 +119,7 @@ export function findJsonSpans(text: string, limit = Number.POSITIVE_INFINITY): S
  */
 function longString(text: string, index: number): number | undefined {
   const three = text.slice(index, index + 3);
-  if (three === '"""' || three === "\'\'\'") {
+  if (three === '"""' || three === "'''") {
     const close = text.indexOf(three, index + 3);
     return close < 0 ? -1 : close + 3;
   }

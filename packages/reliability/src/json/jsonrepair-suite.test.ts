@@ -1,3 +1,4 @@
+import type { TSchema } from '@sinclair/typebox';
 import { jsonrepair } from 'jsonrepair';
 import { describe, expect, it } from 'vitest';
 import { checkOutput } from '../validation/validate-output';
@@ -5,7 +6,7 @@ import { toValidator } from '../validation/to-validator';
 import { JSONREPAIR_CASES, REFUSALS, type RepairSuiteCase } from './jsonrepair-suite-fixture';
 
 /** The schema a case is read with: its expected value's JSON type, nothing more. */
-function schemaFor(value: unknown): { type: string } {
+function schemaFor(value: unknown): { readonly type: string } {
   const type = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
   return { type };
 }
@@ -14,7 +15,7 @@ const validators = new Map<string, ReturnType<typeof toValidator>>();
 function read(entry: RepairSuiteCase): { readonly ok: boolean; readonly value?: unknown } {
   const expected: unknown = JSON.parse(entry.output);
   const schema = schemaFor(expected);
-  const validator = validators.get(schema.type) ?? toValidator(schema);
+  const validator = validators.get(schema.type) ?? toValidator(schema as unknown as TSchema);
   validators.set(schema.type, validator);
   const check = checkOutput(entry.input, validator);
   if (check instanceof Promise) throw new Error('a JSON Schema validator is synchronous');

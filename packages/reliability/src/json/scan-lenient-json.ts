@@ -243,7 +243,7 @@ class Scanner {
     const start = this.index;
     let read: string | Failure;
     let repair: JsonRepair;
-    if (text.startsWith('"""', start) || text.startsWith("\'\'\'", start)) {
+    if (text.startsWith('"""', start) || text.startsWith("'''", start)) {
       read = this.readTriple();
       repair = 'triple-quotes';
     } else if (text.startsWith('```', start)) {
@@ -270,7 +270,7 @@ class Scanner {
     // "\/" is "/" in JSON but "\\/" in Python: only escapes both languages read alike are taken.
     const decoded = decodeEscapes(body, /\\[^"'\\nrtbfu]/);
     if (decoded === undefined) return this.fail('syntax', 'a triple-quoted string holds an escape Python and JSON read differently', this.index);
-    if (/[\u0000-\u001f]/.test(body)) this.repairs.add('control-characters');
+    if (hasControl(body)) this.repairs.add('control-characters');
     this.index = close + 3;
     return decoded;
   }
@@ -546,6 +546,12 @@ export function decodeEscapes(text: string, refused?: RegExp): string | undefine
     from = at + 2;
   }
   return out + text.slice(from);
+}
+
+/** True when the text holds a control character (below U+0020), which JSON does not allow raw in a string. */
+function hasControl(text: string): boolean {
+  for (let index = 0; index < text.length; index++) if (text.charCodeAt(index) < 0x20) return true;
+  return false;
 }
 
 /** Applies comma edits (in text order) in one pass. */

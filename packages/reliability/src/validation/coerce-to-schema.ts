@@ -56,7 +56,16 @@ const numeric = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
  * semicolons and bars, the ideographic and Arabic commas, bullets, and every line break or control
  * character (`\r`, U+2028, U+2029, U+0085, tabs).
  */
-const separators = /[,;|\u0000-\u001f\u007f\u0085\u2028\u2029\u3001\uff0c\uff1b\uff5c\u060c\u061b\ufe50\ufe51\ufe54\u2022\u00b7]/;
+const separatorCharacters = /[,;|\u0085\u2028\u2029\u3001\uff0c\uff1b\uff5c\u060c\u061b\ufe50\ufe51\ufe54\u2022\u00b7]/;
+
+function mayHoldSeveral(text: string): boolean {
+  if (separatorCharacters.test(text)) return true;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
 
 function isSchema(value: unknown): value is Schema {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -211,7 +220,7 @@ function coerce(value: unknown, schema: Schema, path: IssuePath, out: Coercion[]
     // brackets ("[]", "[\"a\"]") may be an array written as a string: ambiguous, left to feedback.
     // Inside a list of several values ("Alice", "Bob" where rows are lists), each may be its own
     // row or all one row: ambiguous too.
-    if (types.includes('array') && current !== null && current !== undefined && !inList && !(bare && isBare(current)) && !(typeof current === 'string' && (separators.test(current) || /^\s*[[{]/.test(current)))) {
+    if (types.includes('array') && current !== null && current !== undefined && !inList && !(bare && isBare(current)) && !(typeof current === 'string' && (mayHoldSeveral(current) || /^\s*[[{]/.test(current)))) {
       out.push({ path, kind: 'single-to-array', from: current, to: [current] });
       current = [current];
       if (isSchema(schema.items)) return coerceItems(current as unknown[], schema.items, path, out, shifted(options, [...path, 0], path));
