@@ -34,7 +34,17 @@ declare function clearTimeout(handle: unknown): void;
 declare function structuredClone<T>(value: T): T;
 
 declare var performance: { now(): number };
-declare var crypto: { randomUUID(): string };
+/** The Web Crypto subset run states are signed with (HMAC-SHA-256) and agents named by (SHA-256). */
+interface CryptoKey {
+  readonly type: string;
+}
+interface SubtleCrypto {
+  importKey(format: 'raw', keyData: Uint8Array, algorithm: { readonly name: 'HMAC'; readonly hash: 'SHA-256' }, extractable: boolean, keyUsages: ('sign' | 'verify')[]): Promise<CryptoKey>;
+  sign(algorithm: 'HMAC', key: CryptoKey, data: Uint8Array): Promise<ArrayBuffer>;
+  verify(algorithm: 'HMAC', key: CryptoKey, signature: Uint8Array, data: Uint8Array): Promise<boolean>;
+  digest(algorithm: 'SHA-256', data: Uint8Array): Promise<ArrayBuffer>;
+}
+declare var crypto: { randomUUID(): string; getRandomValues<T extends Uint8Array>(array: T): T; readonly subtle: SubtleCrypto };
 
 interface TextEncoder {
   encode(input?: string): Uint8Array;

@@ -8,6 +8,9 @@ export type { AgentOptions, ModelTarget, OutputFallbackOptions, OutputOptions, R
 export type { AgentStream } from './agent/agent-stream';
 export type { AgentStreamPart } from './agent/stream-part';
 export type { RunInput, RunOptions, RunResult } from './agent/run-result';
+export type { RunStateSnapshot } from './run/run-state-snapshot';
+export { RunStateError } from './errors/run-state-error';
+export { RunSuspendedError } from './errors/run-suspended-error';
 export { AgentConfigurationError } from './errors/agent-configuration-error';
 export { MemoryStoreError } from './errors/memory-store-error';
 export { MaxStepsExceededError } from './errors/max-steps-exceeded-error';

@@ -38,6 +38,13 @@ export interface AgentOptions extends ModelTarget {
   /** Cap on the model output kept in attempt records and `validation.failed` events, in characters (cut with a marker). Default 16 384. */
   readonly maxRawOutputChars?: number;
   /**
+   * The key suspended run states are signed with (HMAC-SHA-256), at least 32 bytes: a secret
+   * string, or bytes. Give it to resume states in another process or on another worker (every
+   * process running the agent needs the same key). Without it, the agent signs with 32 random
+   * bytes of its own: its states resume only with this agent object. See docs/approvals.md.
+   */
+  readonly stateKey?: string | Uint8Array;
+  /**
    * Strict tools: tool arguments constrained by the provider's decoder to the tool's input schema
    * (lowered to what it accepts; Keel still validates the full schema). `auto` (default): strict
    * where the provider declares it for the model and the schema can be lowered; `true`: the same,

@@ -1,12 +1,21 @@
+import type { AnySchema, InferSchema } from '@keel/reliability';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
+import { RunStateError } from '../errors/run-state-error';
+import { RunSuspendedError } from '../errors/run-suspended-error';
 import type { AgentEventName, AgentListener } from '../events/agent-events';
 import { EventBus } from '../events/event-bus';
 import { checkRunOptions } from '../run/check-run-options';
-import { reactLoop } from '../run/react-loop';
+import { type LoopExtras, reactLoop } from '../run/react-loop';
 import type { RunConfig } from '../run/run-config';
+import { checkDecisions, type ResumeDecisions } from '../run/resume-decisions';
+import { claimSuspension } from '../run/resumed-suspensions';
+import { canonicalJson, openState } from '../run/run-state-snapshot';
+import { agentDigest, type StateSigner, stateSigner } from '../run/state-signer';
+import type { Tool } from '../tools/tool';
 import { AgentBuilder } from './agent-builder';
 import type { AgentOptions } from './agent-options';
 import { AgentStream } from './agent-stream';
+import { type AsToolOptions, agentAsTool, type MessageInput } from './as-tool';
 import type { RunInput, RunOptions, RunResult } from './run-result';
 import type { StreamSink } from './stream-part';
 
@@ -17,15 +26,33 @@ import type { StreamSink } from './stream-part';
 export class Agent<TOutput = string> {
   readonly #config: RunConfig;
   readonly #bus: EventBus;
+  readonly #signer: StateSigner;
+  #digest: Promise<string> | undefined;
 
-  private constructor(config: RunConfig) {
+  private constructor(config: RunConfig, stateKey: unknown) {
     this.#config = config;
     this.#bus = new EventBus(config.listeners);
+    this.#signer = stateSigner(stateKey);
   }
 
   /** Starts a builder. */
   static create(options: AgentOptions): AgentBuilder<string> {
-    return AgentBuilder.start(options, (config) => new Agent(config));
+    return AgentBuilder.start(options, (config) => new Agent(config, options.stateKey));
+  }
+
+  /** What runs of this agent need to suspend (a signed state naming the agent) and to run as tools. */
+  get #extras(): LoopExtras {
+    return { sealing: { signer: this.#signer, agent: () => this.#agentDigest() } };
+  }
+
+  /** The digest naming this agent in its states: its tools' names and input schemas, its output schema. */
+  #agentDigest(): Promise<string> {
+    const config = this.#config;
+    const description = {
+      tools: [...config.tools.values()].map((tool) => [tool.name, tool.specification.inputSchema]),
+      output: config.output?.validator.jsonSchema ?? null,
+    };
+    return (this.#digest ??= agentDigest(description, canonicalJson));
   }
 
   /**
@@ -44,17 +71,61 @@ export class Agent<TOutput = string> {
    * @throws {MaxStepsExceededError} with the partial result.
    */
   run(input: RunInput, options: RunOptions = {}): Promise<RunResult<TOutput>> {
-    return reactLoop(this.#config, this.#bus, input, options) as Promise<RunResult<TOutput>>;
+    return reactLoop(this.#config, this.#bus, input, options, undefined, this.#extras) as Promise<RunResult<TOutput>>;
+  }
+
+  /**
+   * Continues a suspended run (`result.status === 'suspended'`) from its `state`, as it was or
+   * after a JSON round trip, without asking the model again for the suspended step: approved
+   * calls are checked again (schema and guards) and run, rejected ones give the model an error
+   * result coded `approval-rejected` with the reason; then the loop goes on. Usage, budgets and
+   * attempt records continue from the state; the run keeps its `runId` and conversation. Every
+   * pending call must be decided, once. Each state is resumed once per process: a replay, or a
+   * second resume running at the same time, is refused (across processes, see docs/approvals.md).
+   * @throws {RunStateError} when the state is not one this agent made and signed (changed,
+   *   another agent's, another version, another key) or was resumed already, or when the
+   *   decisions do not fit the pending calls: nothing runs then.
+   * @throws what `run()` throws, for the rest of the run.
+   */
+  async resume(state: unknown, decisions: ResumeDecisions, options: Pick<RunOptions, 'signal' | 'timeoutMs'> = {}): Promise<RunResult<TOutput>> {
+    const opened = await openState(state, await this.#agentDigest(), this.#signer);
+    const decided = checkDecisions(opened.pending, decisions);
+    // Of two resumes of one state in this process (a replay, or two at once), one runs.
+    if (!claimSuspension(opened.suspensionId)) {
+      throw new RunStateError({ problem: 'already-resumed', message: `suspension ${opened.suspensionId} was resumed already in this process (a state is resumed once)` });
+    }
+    const runOptions: RunOptions = { ...(options.signal === undefined ? {} : { signal: options.signal }), ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) };
+    return reactLoop(this.#config, this.#bus, [], runOptions, undefined, { ...this.#extras, resume: { state: opened, decisions: decided } }) as Promise<RunResult<TOutput>>;
+  }
+
+  /**
+   * This agent as a tool of another agent. The model calls it with `{ message }` (or the `input`
+   * schema given, whose validated value the agent receives as JSON text); the tool's result is the
+   * agent's validated value (its own retries and re-asks happen inside), or its text without an
+   * output schema. A failure of the agent is an error result for the calling model, never a crash
+   * of the calling run; an abort or deadline of the calling run (or the tool's timeout) aborts it.
+   * Its model calls count in the calling run's usage and PreCheck budgets as they happen, and its
+   * events carry the calling run's id as `parentRunId`.
+   */
+  asTool(options: AsToolOptions<undefined>): Tool<MessageInput, TOutput>;
+  asTool<S extends AnySchema>(options: AsToolOptions<S>): Tool<InferSchema<S>, TOutput>;
+  asTool(options: AsToolOptions<AnySchema | undefined>): Tool<unknown, TOutput> {
+    return agentAsTool<TOutput>(options, (input, runOptions, parent) =>
+      reactLoop(this.#config, this.#bus, input, runOptions, undefined, { ...this.#extras, ...(parent ? { parent } : {}) }) as Promise<RunResult<TOutput>>,
+    );
   }
 
   /**
    * Runs the agent and returns the validated value: the typed shortcut for `run().value`. The
    * type comes from the output schema; `runTyped<Refund>(...)` names it (it must fit the schema's).
    * @throws {AgentConfigurationError} without an output schema.
+   * @throws {RunSuspendedError} when the run suspends for approvals (its `result.state` resumes it; `resume()` returns the result).
    */
   async runTyped<T extends TOutput = TOutput>(input: RunInput, options: RunOptions = {}): Promise<T> {
     if (!this.#config.output) throw new AgentConfigurationError({ setting: 'outputSchema', message: 'runTyped() needs an output schema' });
-    return (await this.run(input, options)).value as T;
+    const result = await this.run(input, options);
+    if (result.status === 'suspended') throw new RunSuspendedError({ result });
+    return result.value as T;
   }
 
   /**
@@ -77,7 +148,7 @@ export class Agent<TOutput = string> {
     if (signal?.aborted) forward();
     else signal?.addEventListener('abort', forward, { once: true });
     const start = (sink: StreamSink) =>
-      (reactLoop(this.#config, this.#bus, input, { ...runOptions, signal: controller.signal }, sink) as Promise<RunResult<TOutput>>).finally(() =>
+      (reactLoop(this.#config, this.#bus, input, { ...runOptions, signal: controller.signal }, sink, this.#extras) as Promise<RunResult<TOutput>>).finally(() =>
         signal?.removeEventListener('abort', forward),
       );
     return new AgentStream<TOutput>(start, textMode, (reason) => controller.abort(reason));

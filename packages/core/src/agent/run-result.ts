@@ -2,6 +2,8 @@ import type { AttemptRecord, JsonRepair, ValidationIssue } from '@keel/reliabili
 import type { Coercion } from '@keel/reliability/internal';
 import type { Message } from '../model/message';
 import type { FinishReason } from '../model/model-provider-v1';
+import type { RunStateSnapshot } from '../run/run-state-snapshot';
+import type { PendingApproval } from '../tools/pending-approval';
 import type { ToolCallRecord } from '../tools/tool-result';
 import type { RunUsage } from '../usage/usage-ledger';
 
@@ -20,12 +22,22 @@ export interface StepRecord {
 /** Where the final value came from: the model, the fallback function, or the canned value. */
 export type Provenance = 'model' | 'fallback' | 'canned';
 
-/** The outcome of a run. */
+/**
+ * The outcome of a run. A run whose agent has tools that need approval may end `suspended`
+ * instead: then `value` is `undefined` and `text` empty, `pendingApprovals` lists the calls that
+ * wait, and `state` resumes the run (`agent.resume(state, { approve, reject })`).
+ */
 export interface RunResult<T = string> {
   readonly runId: string;
+  /** `complete`: the run has its final answer. `suspended`: it waits for approvals (see `state`). */
+  readonly status: 'complete' | 'suspended';
+  /** The tool calls waiting for approval (empty unless `suspended`). */
+  readonly pendingApprovals: readonly PendingApproval[];
+  /** Present when `suspended`: plain JSON to store, and to give back to `agent.resume()`. */
+  readonly state?: RunStateSnapshot;
   /** The final answer's text (for a fallback tier, the value as JSON). */
   readonly text: string;
-  /** The validated value with an output schema, else the text. */
+  /** The validated value with an output schema, else the text (`undefined` while `suspended`). */
   readonly value: T;
   /** Whether `value` is the model's answer or a degraded one. */
   readonly provenance: Provenance;

@@ -10,6 +10,8 @@ export interface EventBase {
   readonly step: number;
   /** Milliseconds since the epoch. */
   readonly timestamp: number;
+  /** Set on the events of an agent run as a tool (`agent.asTool()`): the run that called it. */
+  readonly parentRunId?: string;
 }
 
 /** Token counts in event payloads. */
@@ -44,13 +46,33 @@ export interface AgentEvents {
   'run.start': EventBase & { readonly provider: string; readonly model: string; readonly conversationId?: string };
   'run.end': EventBase &
     EventUsage & {
-      readonly status: 'ok' | 'error' | 'aborted';
+      /** `suspended`: the run waits for approvals (`run.suspended` came just before); it goes on with `agent.resume()`. */
+      readonly status: 'ok' | 'error' | 'aborted' | 'suspended';
       readonly durationMs: number;
       readonly steps: number;
       readonly modelCalls: number;
       readonly errorName?: string;
       readonly errorMessage?: string;
     };
+  /**
+   * The run stopped at tool calls that need approval, none of them run: `run.end` (status
+   * `suspended`) follows. `agent.resume()` continues the run under the same `runId`.
+   */
+  'run.suspended': EventBase & {
+    /** New for every suspension: `run.resumed` names it. */
+    readonly suspensionId: string;
+    /** Ids of the calls waiting, comma-separated. */
+    readonly toolCallIds: string;
+    /** Their tools' names, comma-separated, in the same order. */
+    readonly tools: string;
+    readonly pending: number;
+  };
+  /** A suspended run goes on (after its `run.start`): the decided calls run or are refused, then the loop goes on. */
+  'run.resumed': EventBase & {
+    readonly suspensionId: string;
+    readonly approved: number;
+    readonly rejected: number;
+  };
   'step.start': EventBase;
   'step.end': EventBase & { readonly finishReason: FinishReason; readonly toolCalls: number; readonly final: boolean };
   'model.request': EventBase &

@@ -4,6 +4,8 @@ import type { AgentEventName } from './agent-events';
 const names = {
   'run.start': true,
   'run.end': true,
+  'run.suspended': true,
+  'run.resumed': true,
   'step.start': true,
   'step.end': true,
   'model.request': true,

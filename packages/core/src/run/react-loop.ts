@@ -8,9 +8,14 @@ import type { EventBus } from '../events/event-bus';
 import type { MemoryRun, MemoryStore } from '../memory/memory-store';
 import type { AssistantMessage, Message, ToolCallPart } from '../model/message';
 import type { FinishReason, ModelResponse } from '../model/model-provider-v1';
+import type { ParentRun } from '../tools/parent-run';
+import { type ApprovalDecision, isPendingApproval, type PendingApproval } from '../tools/pending-approval';
 import { runToolCall, type ToolRunEnvironment } from '../tools/run-tool-call';
 import { toResultPart, type ToolCallRecord } from '../tools/tool-result';
 import { UsageLedger } from '../usage/usage-ledger';
+import { ForwardingLedger } from './forwarding-ledger';
+import { type RunStateSnapshot, sealState } from './run-state-snapshot';
+import type { StateSigner } from './state-signer';
 import { reAskArguments } from './tool-re-ask';
 import type { RunConfig } from './run-config';
 import { emit, listens, runLock, type RunState } from './run-state';
@@ -24,20 +29,32 @@ type Answer = Pick<StepOutcome, 'value' | 'provenance' | 'repairs' | 'coercions'
 
 const NO_ANSWER: Answer = Object.freeze({ value: undefined, provenance: 'model', repairs: Object.freeze([]), coercions: Object.freeze([]), issues: Object.freeze([]) });
 
+const NO_PENDING: readonly PendingApproval[] = Object.freeze([]);
+
+/** What a run needs besides its input, for suspending, resuming, and running as another run's tool. */
+export interface LoopExtras {
+  /** Signs the state of a run that suspends, naming the agent (see {@link RunStateSnapshot}). */
+  readonly sealing?: { readonly signer: StateSigner; readonly agent: () => Promise<string> };
+  /** Continues a suspended run: its opened state and the decision of each pending call. */
+  readonly resume?: { readonly state: RunStateSnapshot; readonly decisions: ReadonlyMap<string, ApprovalDecision> };
+  /** The run whose tool call this run is (`agent.asTool()`). */
+  readonly parent?: Omit<ParentRun, 'toolCallId'>;
+}
+
 /**
  * Runs the ReAct loop: a gated model call per step; tool calls run concurrently (each with its own
  * argument re-asks) and their results feed the next step; a final turn ends the run. Kept
  * messages never contain ephemeral ones; memory receives the accepted exchange only.
  */
-export function reactLoop(config: RunConfig, bus: EventBus, input: RunInput, given: RunOptions | undefined, sink?: StreamSink): Promise<RunResult<unknown>> {
+export function reactLoop(config: RunConfig, bus: EventBus, input: RunInput, given: RunOptions | undefined, sink?: StreamSink, extras: LoopExtras = {}): Promise<RunResult<unknown>> {
   // Not an async function, so that a run without a deadline is the loop itself (no frame waiting
   // on it while it runs); every failure still arrives as a rejection, never as a throw.
   try {
     const options = checkRunOptions(given);
     const timeoutMs = options.timeoutMs;
-    if (timeoutMs === undefined) return loop(config, bus, input, options, options.signal, sink);
+    if (timeoutMs === undefined) return loop(config, bus, input, options, options.signal, sink, extras);
     const deadline = runDeadline(timeoutMs, options.signal);
-    return loop(config, bus, input, options, deadline.signal, sink).finally(deadline.clear);
+    return loop(config, bus, input, options, deadline.signal, sink, extras).finally(deadline.clear);
   } catch (error) {
     return Promise.reject(error);
   }
@@ -59,27 +76,35 @@ function runDeadline(timeoutMs: number, caller: AbortSignal | undefined): { read
   };
 }
 
-async function loop(config: RunConfig, bus: EventBus, input: RunInput, options: RunOptions, signal: AbortSignal | undefined, sink?: StreamSink): Promise<RunResult<unknown>> {
-  const given = inputAsMessages(input);
-  const system = runSystem(config.system, given);
+async function loop(config: RunConfig, bus: EventBus, input: RunInput, options: RunOptions, signal: AbortSignal | undefined, sink: StreamSink | undefined, extras: LoopExtras): Promise<RunResult<unknown>> {
+  const resumed = extras.resume?.state;
+  const given = resumed ? [] : inputAsMessages(input);
+  const system = resumed ? resumed.system : runSystem(config.system, given);
+  const parent = extras.parent;
   const state: RunState = {
     config,
-    runId: options.runId ?? globalThis.crypto.randomUUID(),
+    // A resumed run keeps its id: a memory store keyed by it replaces, never duplicates, the exchange.
+    runId: resumed ? resumed.runId : (options.runId ?? globalThis.crypto.randomUUID()),
+    parentRunId: parent?.runId,
     system,
     signal,
     toolSignal: undefined,
     bus,
-    ledger: new UsageLedger(config.pricing),
+    ledger: parent ? new ForwardingLedger(config.pricing, parent.record) : new UsageLedger(config.pricing),
     sink,
     step: 0,
     shownText: false,
     exclusive: config.preCheck.length > 0 ? runLock(signal) : undefined,
   };
-  const startedAt = Date.now();
+  const startedAt = resumed ? resumed.startedAt : Date.now();
+  // Milliseconds the run was under way before this part of it (a resumed run's earlier parts).
+  const elapsedBefore = resumed ? resumed.elapsedMs : 0;
   const started = performance.now();
-  const conversationId = config.memory ? (options.conversationId ?? 'default') : undefined;
+  const conversationId = config.memory ? (resumed ? (resumed.conversationId ?? 'default') : (options.conversationId ?? 'default')) : undefined;
   const primary = config.targets[0] as RunConfig['targets'][number];
   if (listens(state, 'run.start')) emit(state, 'run.start', { provider: primary.provider.name, model: primary.model, ...(conversationId === undefined ? {} : { conversationId }) });
+  // The usage, attempts and budgets of a resumed run go on from where it suspended.
+  if (resumed) for (const attempt of resumed.attempts) state.ledger.record(attempt);
 
   const memoryRun: MemoryRun = state.signal ? { runId: state.runId, signal: state.signal } : { runId: state.runId };
   let loaded = false;
@@ -88,13 +113,27 @@ async function loop(config: RunConfig, bus: EventBus, input: RunInput, options: 
     loaded = true;
     return Promise.resolve().then(() => memory.load(id, run));
   };
+  /** Lets go of what memory's `load` took when the run ends without appending (a failure, an abort, a suspension). */
+  const releaseMemory = () => {
+    const memory = config.memory;
+    if (loaded && !appended && memory?.release && conversationId !== undefined) {
+      // Not awaited: a store that cannot release (its backend is down, say) must neither hold
+      // the run nor hide why it failed.
+      Promise.resolve()
+        .then(() => memory.release?.(conversationId, memoryRun))
+        .catch(() => undefined);
+    }
+  };
   const runMessages: Message[] = [];
   const steps: StepRecord[] = [];
   const toolCalls: ToolCallRecord[] = [];
   let finishReason: FinishReason = 'other';
 
-  const snapshot = (text: string, answer: Answer): RunResult<unknown> => ({
+  const snapshot = (text: string, answer: Answer, suspended?: RunStateSnapshot): RunResult<unknown> => ({
     runId: state.runId,
+    status: suspended ? 'suspended' : 'complete',
+    pendingApprovals: suspended ? suspended.pending : NO_PENDING,
+    ...(suspended ? { state: suspended } : {}),
     text,
     value: answer.value,
     provenance: answer.provenance,
@@ -109,15 +148,15 @@ async function loop(config: RunConfig, bus: EventBus, input: RunInput, options: 
     usage: state.ledger.snapshot(),
     finishReason,
     startedAt,
-    durationMs: performance.now() - started,
+    durationMs: elapsedBefore + performance.now() - started,
   });
-  const end = (status: 'ok' | 'error' | 'aborted', error?: unknown) => {
+  const end = (status: 'ok' | 'error' | 'aborted' | 'suspended', error?: unknown) => {
     if (!listens(state, 'run.end')) return;
     const usage = state.ledger.snapshot();
     const reduced = error === undefined ? undefined : reduceError(error);
     emit(state, 'run.end', {
       status,
-      durationMs: performance.now() - started,
+      durationMs: elapsedBefore + performance.now() - started,
       steps: steps.length,
       modelCalls: usage.modelCalls,
       inputTokens: usage.inputTokens,
@@ -137,7 +176,53 @@ async function loop(config: RunConfig, bus: EventBus, input: RunInput, options: 
         : [];
     runMessages.push(...keptInputMessages(given));
 
-    for (let step = 1; step <= config.maxSteps; step++) {
+    /** Ends a step whose tool calls all finished: the turn and its results are kept, the loop goes on. */
+    const keepToolTurn = (step: number, response: Pick<ModelResponse, 'content' | 'text'>, records: readonly ToolCallRecord[], modelCalls: number, durationMs: number) => {
+      const byId = new Map(records.map((record) => [record.id, record]));
+      const assistant: AssistantMessage = {
+        role: 'assistant',
+        // The final arguments only: the raw text the model first wrote may be what was corrected.
+        content: response.content.map((part) => (part.type === 'tool-call' ? { type: 'tool-call', id: part.id, name: part.name, arguments: (byId.get(part.id) as ToolCallRecord).arguments } : part)),
+      };
+      runMessages.push(assistant, { role: 'tool', content: records.map(toResultPart) });
+      toolCalls.push(...records);
+      for (const record of records) sink?.push({ type: 'tool-result', step, record });
+      steps.push({ step, finishReason, text: response.text, toolCalls: records.length, modelCalls, durationMs });
+      if (listens(state, 'step.end')) emit(state, 'step.end', { finishReason, toolCalls: records.length, final: false });
+      sink?.push({ type: 'step-end', step, finishReason });
+    };
+
+    let firstStep = 1;
+    if (resumed && extras.resume) {
+      // The suspended step goes on without asking the model again: the calls that ran keep their
+      // results; approved calls are checked again (schema, guards) and run; rejected ones are refused.
+      const { decisions } = extras.resume;
+      state.step = resumed.step;
+      finishReason = resumed.turn.finishReason;
+      runMessages.push(...resumed.messages);
+      steps.push(...resumed.steps);
+      toolCalls.push(...resumed.toolCalls);
+      let approved = 0;
+      for (const decision of decisions.values()) if (decision.type === 'approved') approved++;
+      if (listens(state, 'run.resumed')) emit(state, 'run.resumed', { suspensionId: resumed.suspensionId, approved, rejected: decisions.size - approved });
+      const resumedAt = performance.now();
+      const kept = history.length === 0 ? runMessages.slice() : history.concat(runMessages);
+      const environment: ToolRunEnvironment = { ...toolEnvironment(state, kept), reAsk: () => Promise.reject(new TypeError('an approved call is never re-asked')) };
+      const finished = new Map(resumed.turn.finished.map((record) => [record.id, record]));
+      const parts = resumed.turn.assistant.content.filter((part): part is ToolCallPart => part.type === 'tool-call');
+      const records = await settleAll(
+        parts.map((part) => {
+          const done = finished.get(part.id);
+          if (done) return Promise.resolve(done);
+          // Every pending call has a decision (checked before the run started), so none waits again.
+          return runToolCall(environment, part, decisions.get(part.id) ?? { type: 'rejected', reason: undefined }).then(settledRecord);
+        }),
+      );
+      keepToolTurn(resumed.step, { content: resumed.turn.assistant.content, text: resumed.turn.text }, records, resumed.turn.modelCalls, resumed.turn.durationMs + performance.now() - resumedAt);
+      firstStep = resumed.step + 1;
+    }
+
+    for (let step = firstStep; step <= config.maxSteps; step++) {
       if (state.signal?.aborted) throw AbortedError.fromSignal(state.signal);
       state.step = step;
       const stepStarted = performance.now();
@@ -153,21 +238,54 @@ async function loop(config: RunConfig, bus: EventBus, input: RunInput, options: 
       if (calls.length > 0 && response) {
         for (const call of calls) sink?.push({ type: 'tool-call', step, call });
         const environment = toolEnvironment(state, kept);
-        const records = await settleAll(calls.map((call) => runToolCall(environment, call)));
-        // One record per call, in call order: the kept turn carries each call's final arguments.
-        let next = 0;
-        const assistant: AssistantMessage = {
-          role: 'assistant',
-          // The final arguments only: the raw text the model first wrote may be what was corrected.
-          content: response.content.map((part) => (part.type === 'tool-call' ? { type: 'tool-call', id: part.id, name: part.name, arguments: (records[next++] as ToolCallRecord).arguments } : part)),
-        };
-        runMessages.push(assistant, { role: 'tool', content: records.map(toResultPart) });
-        toolCalls.push(...records);
-        for (const record of records) sink?.push({ type: 'tool-result', step, record });
-        steps.push({ step, finishReason, text: response.text, toolCalls: calls.length, modelCalls: state.ledger.attempts.length - callsBefore, durationMs: performance.now() - stepStarted });
-        if (listens(state, 'step.end')) emit(state, 'step.end', { finishReason, toolCalls: calls.length, final: false });
-        sink?.push({ type: 'step-end', step, finishReason });
-        continue;
+        const outcomes = await settleAll(calls.map((call) => runToolCall(environment, call)));
+        const pending = outcomes.filter((outcome): outcome is PendingApproval => isPendingApproval(outcome));
+        if (pending.length === 0) {
+          keepToolTurn(step, response, outcomes as ToolCallRecord[], state.ledger.attempts.length - callsBefore, performance.now() - stepStarted);
+          continue;
+        }
+        // Calls wait for approval: the run suspends with what it needs to go on, nothing appended to memory.
+        const finished = outcomes.filter((outcome): outcome is ToolCallRecord => !isPendingApproval(outcome));
+        for (const record of finished) sink?.push({ type: 'tool-result', step, record });
+        const argumentsOf = new Map<string, unknown>([...finished.map((record) => [record.id, record.arguments] as const), ...pending.map((call) => [call.toolCallId, call.arguments] as const)]);
+        const sealing = extras.sealing;
+        if (!sealing) throw new TypeError('a run that can suspend needs a state signer');
+        const suspended = await sealState(
+          {
+            agent: await sealing.agent(),
+            suspensionId: globalThis.crypto.randomUUID(),
+            runId: state.runId,
+            ...(conversationId === undefined ? {} : { conversationId }),
+            ...(system === undefined ? {} : { system }),
+            startedAt,
+            suspendedAt: Date.now(),
+            elapsedMs: elapsedBefore + performance.now() - started,
+            step,
+            messages: runMessages,
+            steps,
+            toolCalls,
+            attempts: state.ledger.attempts,
+            usage: state.ledger.snapshot(),
+            turn: {
+              assistant: { role: 'assistant', content: response.content.map((part) => (part.type === 'tool-call' ? { type: 'tool-call', id: part.id, name: part.name, arguments: argumentsOf.get(part.id) } : part)) },
+              text: response.text,
+              finishReason,
+              finished,
+              modelCalls: state.ledger.attempts.length - callsBefore,
+              durationMs: performance.now() - stepStarted,
+            },
+            pending,
+          },
+          sealing.signer,
+        );
+        toolCalls.push(...finished);
+        releaseMemory();
+        if (listens(state, 'run.suspended')) {
+          emit(state, 'run.suspended', { suspensionId: suspended.suspensionId, toolCallIds: pending.map((call) => call.toolCallId).join(', '), tools: pending.map((call) => call.toolName).join(', '), pending: pending.length });
+        }
+        const result = snapshot('', NO_ANSWER, suspended);
+        end('suspended');
+        return result;
       }
 
       // A rule may accept a failed call ('ok'): then there is no response and no text.
@@ -196,14 +314,7 @@ async function loop(config: RunConfig, bus: EventBus, input: RunInput, options: 
     }
     throw new MaxStepsExceededError({ maxSteps: config.maxSteps, partial: snapshot('', NO_ANSWER) });
   } catch (error) {
-    const memory = config.memory;
-    if (loaded && !appended && memory?.release && conversationId !== undefined) {
-      // Not awaited: a store that cannot release (its backend is down, say) must neither hold
-      // the run nor hide why it failed.
-      Promise.resolve()
-        .then(() => memory.release?.(conversationId, memoryRun))
-        .catch(() => undefined);
-    }
+    releaseMemory();
     const aborted = state.signal?.aborted === true || AbortedError.isInstance(error);
     end(aborted ? 'aborted' : 'error', error);
     if (aborted && state.signal && !AbortedError.isInstance(error)) throw AbortedError.fromSignal(state.signal);
@@ -238,9 +349,17 @@ function settleAll<T>(pending: readonly Promise<T>[]): Promise<T[]> {
 
 const single = <T>(value: T): T[] => [value];
 
+/** A resumed call's record: with a decision, a call never comes back pending. */
+function settledRecord(outcome: ToolCallRecord | PendingApproval): ToolCallRecord {
+  if (isPendingApproval(outcome)) throw new TypeError('a decided call cannot wait for approval again');
+  return outcome;
+}
+
 function toolEnvironment(state: RunState, kept: readonly Message[]): ToolRunEnvironment {
   const { config } = state;
   return {
+    // Agents called as tools tie their runs to this one: its id, and its ledger for their model calls.
+    parent: { runId: state.runId, record: (attempt) => state.ledger.record(attempt) },
     tools: config.tools,
     guards: config.guards,
     toolRetries: config.toolRetries,

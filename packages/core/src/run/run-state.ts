@@ -12,6 +12,8 @@ import { raceSignal } from '@keel/reliability/internal';
 export interface RunState {
   readonly config: RunConfig;
   readonly runId: string;
+  /** The run that called this one, when the agent runs as a tool (`agent.asTool()`). */
+  readonly parentRunId: string | undefined;
   /** The system prompt of this run: the agent's, then any system messages given as input. */
   readonly system: string | undefined;
   /** The caller's signal, when the run can be cancelled. */
@@ -57,5 +59,6 @@ export function listens(state: RunState, event: AgentEventName): boolean {
 export function emit<E extends AgentEventName>(state: RunState, event: E, payload: EventPayload<E>): void {
   if (!state.bus.has(event)) return;
   // Object.assign onto a fresh literal: an object spread here, then frozen, costs tens of times more in V8.
-  state.bus.emit(event, Object.assign({ runId: state.runId, step: state.step, timestamp: Date.now() }, payload) as never);
+  const base = state.parentRunId === undefined ? { runId: state.runId, step: state.step, timestamp: Date.now() } : { runId: state.runId, parentRunId: state.parentRunId, step: state.step, timestamp: Date.now() };
+  state.bus.emit(event, Object.assign(base, payload) as never);
 }

@@ -5,6 +5,8 @@ import type { EventPayload, ToolValidationOutcome } from '../events/agent-events
 import type { ToolCallPart } from '../model/message';
 import { type ArgumentsCheck, checkArguments } from './check-arguments';
 import type { ToolGuard } from './guard';
+import { PARENT_RUN, type ParentRun } from './parent-run';
+import type { ApprovalDecision, PendingApproval } from './pending-approval';
 import type { AnyTool, ToolContext } from './tool';
 import { serializeToolResult } from './serialize-tool-result';
 import { errorOutput, type ToolCallRecord } from './tool-result';
@@ -39,9 +41,17 @@ export interface ToolRunEnvironment {
    * feedback ephemeral, bounded by the tool's budget), starting from the failure of `call`'s.
    */
   readonly reAsk: (tool: AnyTool, guards: readonly ToolGuard[], call: ToolCallPart, failure: ValidationFailure) => Promise<ReAskResult>;
+  /** The run, as agents called as tools see it through their context (see {@link ParentRun}). */
+  readonly parent?: Omit<ParentRun, 'toolCallId'> | undefined;
 }
 
 type Settled = Omit<ToolCallRecord, 'step' | 'durationMs'>;
+
+/** A call left waiting for approval, with the validated arguments it would run with. */
+interface Waiting {
+  readonly waiting: true;
+  readonly args: unknown;
+}
 
 /** How a tool call's re-asks ended: the last check, how many re-asks were made, and the outcome. */
 export interface ReAskResult {
@@ -54,6 +64,7 @@ export interface ReAskResult {
 class RunToolContext implements ToolContext {
   readonly runId: string;
   readonly step: number;
+  readonly [PARENT_RUN]: ParentRun | undefined;
 
   private linked: AbortSignal | undefined;
 
@@ -65,6 +76,7 @@ class RunToolContext implements ToolContext {
   ) {
     this.runId = env.runId;
     this.step = env.step;
+    this[PARENT_RUN] = env.parent ? { ...env.parent, toolCallId } : undefined;
   }
 
   get signal(): AbortSignal {
@@ -80,12 +92,20 @@ type ToolEventName = 'tool.start' | 'tool.end' | 'tool.validation';
 /**
  * Runs one logical tool call: the arguments checked (exact parse, schema, coercion, guards on the
  * value that runs), re-asked through the run's attempt loop when invalid, then the tool. Every failure the model can act on becomes an error result (never a crash); only an
- * abort rejects.
+ * abort rejects. A tool whose `needsApproval` says so is not run: the call comes back pending
+ * (its validated arguments). With a `decision` (a resumed run), an approved call is checked again
+ * (schema and guards, never re-asked) and run without asking `needsApproval`; a rejected one ends
+ * with an error result carrying the reason, unchecked and unrun.
  */
-export async function runToolCall(env: ToolRunEnvironment, call: ToolCallPart): Promise<ToolCallRecord> {
+export async function runToolCall(env: ToolRunEnvironment, call: ToolCallPart, decision?: ApprovalDecision): Promise<ToolCallRecord | PendingApproval> {
   const started = performance.now();
   if (env.listens('tool.start')) env.emit('tool.start', { toolCallId: call.id, tool: call.name });
-  const settled = await settle(env, call);
+  const settled = await settle(env, call, decision);
+  if ('waiting' in settled) {
+    // Nothing ran: the run suspends with the call (`run.suspended` names it), and the call starts
+    // again, with its own `tool.start`, when the run resumes.
+    return { toolCallId: call.id, toolName: call.name, arguments: settled.args };
+  }
   const durationMs = performance.now() - started;
   if (env.listens('tool.end')) env.emit('tool.end', {
     toolCallId: call.id,
@@ -108,7 +128,7 @@ export async function runToolCall(env: ToolRunEnvironment, call: ToolCallPart): 
   return record;
 }
 
-async function settle(env: ToolRunEnvironment, call: ToolCallPart): Promise<Settled> {
+async function settle(env: ToolRunEnvironment, call: ToolCallPart, decision: ApprovalDecision | undefined): Promise<Settled | Waiting> {
   const failed = (code: string, message: string, args: unknown): Settled => ({
     id: call.id,
     name: call.name,
@@ -118,6 +138,10 @@ async function settle(env: ToolRunEnvironment, call: ToolCallPart): Promise<Sett
     isError: true,
     errorCode: code,
   });
+  if (decision?.type === 'rejected') {
+    const reason = decision.reason === undefined ? 'no reason was given' : `the reason given: ${quote(decision.reason)}`;
+    return failed('approval-rejected', `this call was not approved, so the tool did not run (${reason})`, call.arguments);
+  }
   const tool = env.tools.get(call.name);
   if (!tool) {
     const known = [...env.tools.keys()].join(', ') || 'none';
@@ -131,7 +155,8 @@ async function settle(env: ToolRunEnvironment, call: ToolCallPart): Promise<Sett
   const first = await raceSignal(Promise.resolve(checkArguments(tool, guards, call)), env.abortSignal);
   let checked: ArgumentsCheck = first;
   let retryCount = 0;
-  if (first.status === 'invalid') {
+  // An approved call is the call that was approved: never replaced by a re-ask.
+  if (first.status === 'invalid' && decision === undefined) {
     const reAsked = await env.reAsk(tool, guards, call, first.failure);
     checked = reAsked.check;
     retryCount = reAsked.reAsks;
@@ -139,8 +164,21 @@ async function settle(env: ToolRunEnvironment, call: ToolCallPart): Promise<Sett
     else validation(reAsked.outcome, retryCount);
   } else if (first.status === 'valid') validation('no-retry', 0);
   switch (checked.status) {
-    case 'valid':
+    case 'valid': {
+      if (decision === undefined && tool.needsApproval) {
+        let needed: boolean;
+        try {
+          const asked = tool.needsApproval(checked.value, new RunToolContext(env, call.id));
+          needed = (await raceSignal(Promise.resolve(asked), env.abortSignal)) !== false;
+        } catch (error) {
+          if (env.abortSignal?.aborted) throw AbortedError.fromSignal(env.abortSignal);
+          if (AbortedError.isInstance(error)) throw error;
+          return failed('approval-error', `deciding whether the call needs approval failed: ${escapeControl(reduceError(error).message)}`, checked.args);
+        }
+        if (needed) return { waiting: true, args: checked.args };
+      }
       return execute(env, tool, call, checked, failed);
+    }
     case 'rejected':
       return failed(checked.rejection.code, checked.rejection.message, checked.args);
     case 'validator-error':

@@ -41,6 +41,15 @@ export interface ToolDefinition<S extends AnySchema, TOutput> {
    */
   readonly timeoutMs?: number;
   /**
+   * Whether a call needs a person's approval before it runs: `true`, or a function of the
+   * validated input (checked by the guards too) deciding per call. When it does, the run
+   * suspends instead of executing: the result has `status: 'suspended'`, the pending calls and a
+   * JSON `state` that `agent.resume(state, { approve, reject })` continues (see docs/approvals.md).
+   * A function that throws or rejects ends the call with an error result coded `approval-error`
+   * (the tool does not run). Default: no approval.
+   */
+  readonly needsApproval?: boolean | ((input: InferSchema<S>, context: ToolContext) => boolean | Promise<boolean>);
+  /**
    * Strict arguments: constrained by the provider's decoder to the input schema (lowered), where
    * the model supports strict tools. Overrides the agent's `strictTools`; Keel validates either way.
    */
@@ -65,10 +74,17 @@ export interface Tool<TInput = unknown, TOutput = unknown> {
   readonly timeoutMs?: number;
   /** Strict arguments where supported (overrides the agent's `strictTools`). */
   readonly strict?: boolean;
+  /**
+   * Present when calls may need approval: whether this call does (method syntax, so tools of any
+   * input type fit {@link AnyTool}). See {@link ToolDefinition.needsApproval}.
+   */
+  needsApproval?(input: TInput, context: ToolContext): boolean | Promise<boolean>;
 }
 
 /** Any tool, whatever its input and output types. */
 export type AnyTool = Tool<unknown, unknown>;
+
+const always = (): boolean => true;
 
 const namePattern = /^[a-zA-Z0-9_-]{1,64}$/;
 
@@ -97,6 +113,10 @@ export function tool<S extends AnySchema, TOutput>(definition: ToolDefinition<S,
   if (definition.timeoutMs !== undefined && !(Number.isInteger(definition.timeoutMs) && definition.timeoutMs >= 1)) {
     throw new AgentConfigurationError({ setting, message: `timeoutMs must be a whole number >= 1, got ${definition.timeoutMs}` });
   }
+  const needsApproval = definition.needsApproval;
+  if (needsApproval !== undefined && typeof needsApproval !== 'boolean' && typeof needsApproval !== 'function') {
+    throw new AgentConfigurationError({ setting: `${setting}.needsApproval`, message: 'needsApproval must be true, false or a function (input, context) => boolean' });
+  }
   let validator: SchemaValidator<InferSchema<S>>;
   try {
     validator = toValidator(definition.input);
@@ -115,5 +135,6 @@ export function tool<S extends AnySchema, TOutput>(definition: ToolDefinition<S,
     validate: definition.validate ?? true,
     coerce: definition.coerce ?? true,
     guards: definition.guards ?? [],
+    ...(needsApproval === true ? { needsApproval: always } : typeof needsApproval === 'function' ? { needsApproval } : {}),
   });
 }

@@ -1,0 +1,71 @@
+import { AbortedError, type AnySchema } from '@keel/reliability';
+import { reduceError } from '@keel/reliability/internal';
+import type { ParentRun } from '../tools/parent-run';
+import { parentRunOf } from '../tools/parent-run';
+import { type Tool, type ToolContext, tool } from '../tools/tool';
+import type { RunInput, RunOptions, RunResult } from './run-result';
+
+/** The input of an agent called as a tool, unless `input` says otherwise. */
+export interface MessageInput {
+  readonly message: string;
+}
+
+/** Settings of `agent.asTool()`. */
+export interface AsToolOptions<S extends AnySchema | undefined> {
+  /** The tool's name, as the calling model sees it (1–64 letters, digits, `_` or `-`). */
+  readonly name: string;
+  /** What the agent does and when to call it, for the calling model. */
+  readonly description: string;
+  /**
+   * The input schema; default `{ message: string }` (the message is the agent's input). With
+   * another schema, the agent receives the validated value as JSON text, one user message.
+   */
+  readonly input?: S;
+  /** Milliseconds the agent may take as a tool before its call ends with `tool-timeout` (its run is aborted). */
+  readonly timeoutMs?: number;
+}
+
+/** The default input schema: one message. */
+const MESSAGE_INPUT = Object.freeze({
+  type: 'object',
+  properties: Object.freeze({ message: Object.freeze({ type: 'string', description: 'What to ask; the agent sees only this message.' }) }),
+  required: Object.freeze(['message']),
+  additionalProperties: false,
+});
+
+/** Runs the agent for one tool call: its input, the run's options, and the calling run. */
+type RunAgent<T> = (input: RunInput, options: RunOptions, parent: Omit<ParentRun, 'toolCallId'> | undefined) => Promise<RunResult<T>>;
+
+/**
+ * An agent as a tool: runs it with the call's input, signal and calling run; returns its value
+ * (or text). Its failures become errors the tool call reports as error results; an abort of the
+ * calling run stays an abort.
+ */
+export function agentAsTool<T>(options: AsToolOptions<AnySchema | undefined>, run: RunAgent<T>): Tool<unknown, T> {
+  const custom = options?.input !== undefined;
+  return tool({
+    name: options?.name,
+    description: options?.description,
+    input: (options?.input ?? MESSAGE_INPUT) as AnySchema,
+    ...(options?.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    execute: async (input: unknown, context: ToolContext): Promise<T> => {
+      const message = custom ? JSON.stringify(input) : (input as MessageInput).message;
+      const parent = parentRunOf(context);
+      let result: RunResult<T>;
+      try {
+        result = await run(message, { signal: context.signal }, parent ? { runId: parent.runId, record: parent.record } : undefined);
+      } catch (error) {
+        // The calling run's abort (or this call's timeout) stays what it is; any other failure of
+        // the agent, its own aborts included, is the tool's error.
+        if (context.signal.aborted) throw error;
+        const reduced = reduceError(error);
+        throw new Error(`the agent '${options.name}' failed: ${AbortedError.isInstance(error) ? 'it was aborted' : `${reduced.name}: ${reduced.message}`}`, { cause: error });
+      }
+      if (result.status === 'suspended') {
+        const waiting = result.pendingApprovals.map((pending) => pending.toolName).join(', ');
+        throw new Error(`the agent '${options.name}' stopped at tool calls that need approval (${waiting}); an agent called as a tool cannot wait for approvals`);
+      }
+      return result.value;
+    },
+  }) as unknown as Tool<unknown, T>;
+}

@@ -1,0 +1,36 @@
+import { KeelError } from '@keel/reliability';
+import { hasMarker } from '@keel/reliability/internal';
+
+const marker = Symbol.for('keel.error.RunStateError');
+
+/** Why `agent.resume()` refused a state or its decisions. */
+export type RunStateProblem =
+  /** Not a run state: not an object of the expected shape, or not JSON. */
+  | 'malformed'
+  /** A state of a format version this Keel does not read. */
+  | 'unsupported-version'
+  /** A state another agent made (other tools or output schema). */
+  | 'other-agent'
+  /** The signature does not match: the state was changed, or signed with another key. */
+  | 'bad-signature'
+  /** This agent already resumed the state (a replay, or a second concurrent resume). */
+  | 'already-resumed'
+  /** The decisions do not fit the pending calls (an unknown id, a call decided twice, one left undecided). */
+  | 'bad-decisions';
+
+/** `agent.resume()` refused the state or the decisions: nothing ran. Never retryable. */
+export class RunStateError extends KeelError {
+  private readonly [marker] = true;
+  override readonly name = 'RunStateError';
+  readonly retryable = false;
+  readonly problem: RunStateProblem;
+
+  constructor({ problem, message, cause }: { problem: RunStateProblem; message: string; cause?: unknown }) {
+    super({ message: `Cannot resume the run: ${message}`, ...(cause === undefined ? {} : { cause }) });
+    this.problem = problem;
+  }
+
+  static isInstance(value: unknown): value is RunStateError {
+    return hasMarker(value, marker);
+  }
+}
