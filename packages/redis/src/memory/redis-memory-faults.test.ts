@@ -157,4 +157,15 @@ describe('redisMemory: keys', () => {
     for (const id of ids) await memory.append(id, [{ role: 'user', content: `in ${JSON.stringify(id)}` }]);
     for (const id of ids) expect(await memory.load(id)).toEqual([{ role: 'user', content: `in ${JSON.stringify(id)}` }]);
   });
+
+  it('keeps the leases of runs apart whatever their ids hold (a separator character in a conversation or run id)', async () => {
+    const memory = redisMemory({ redis: client() });
+    await memory.load('a\u0000b', { runId: 'c' });
+    await memory.load('a', { runId: 'b\u0000c' });
+    await memory.append('a\u0000b', [{ role: 'user', content: 'one' }], { runId: 'c' });
+    await memory.append('a', [{ role: 'user', content: 'two' }], { runId: 'b\u0000c' });
+    expect(await memory.load('a\u0000b')).toEqual([{ role: 'user', content: 'one' }]);
+    expect(await memory.load('a')).toEqual([{ role: 'user', content: 'two' }]);
+  });
 });
+

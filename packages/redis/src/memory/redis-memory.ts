@@ -74,7 +74,8 @@ export function redisMemory(options: RedisMemoryOptions): MemoryStore {
   const held = new Map<string, HeldLease>();
   const keysOf = (conversationId: string): ConversationKeys => conversationKeys(prefix, conversationId);
   const keyList = (keys: ConversationKeys) => [keys.order, keys.exchanges, keys.lease, keys.fence];
-  const heldKey = (conversationId: string, runId: string) => `${conversationId}\u0000${runId}`;
+  // Injective whatever the ids hold (a separator character could be part of either).
+  const heldKey = (conversationId: string, runId: string) => JSON.stringify([conversationId, runId]);
 
   /** A key that holds what Keel did not write fails the run for good, naming the key. */
   const storeError = (operation: 'load' | 'append') => (error: unknown): never => {
