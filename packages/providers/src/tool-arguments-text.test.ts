@@ -118,3 +118,14 @@ describe('raw tool argument text reaches core untouched', () => {
     expect(broken.part).toMatchObject({ arguments: '{"account": 12', argumentsText: '{"account": 12' });
   });
 });
+
+describe('a tool_use block whose input arrives whole in content_block_start', () => {
+  it('keeps that input (a proxy that streams no deltas) instead of reading the call as without arguments', async () => {
+    const events = anthropicEvents([]).map((event) =>
+      event.event === 'content_block_start' ? { ...event, data: { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_01Exact', name: 'transfer', input: { account: 7, amount: 5 } } } } : event,
+    );
+    server.enqueue(sseReply(events));
+    const { part } = await streamed(anthropic({ baseURL: server.url, apiKey: 'test-key' }).stream!({ model: 'claude-sonnet-4-6', messages: [{ role: 'user', content: 'Pay.' }], tools }, {}));
+    expect(part).toEqual({ type: 'tool-call', id: 'toolu_01Exact', name: 'transfer', arguments: { account: 7, amount: 5 }, argumentsText: '{"account":7,"amount":5}' });
+  });
+});

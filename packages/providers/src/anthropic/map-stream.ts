@@ -10,7 +10,7 @@ import type { AnthropicUsageFields } from './map-usage';
 
 type BlockState =
   | { readonly kind: 'text'; text: string }
-  | { readonly kind: 'tool'; readonly id: string; readonly name: string; json: string; call?: ToolCallPart }
+  | { readonly kind: 'tool'; readonly id: string; readonly name: string; json: string; readonly startInput: unknown; call?: ToolCallPart }
   | { readonly kind: 'other' };
 
 type MutableUsage = { -readonly [Key in keyof AnthropicUsageFields]: AnthropicUsageFields[Key] };
@@ -23,7 +23,22 @@ function mergeUsage(target: MutableUsage, update: AnthropicUsageFields | null | 
   }
 }
 
+/**
+ * The input a `content_block_start` already carries. The API opens a tool_use block with
+ * `input: {}` and streams the JSON; a proxy that sends the whole input there and no deltas would
+ * otherwise lose it.
+ */
+function startInputText(input: unknown): string {
+  if (typeof input !== 'object' || input === null || Array.isArray(input) || Object.keys(input).length === 0) return '';
+  try {
+    return JSON.stringify(input) ?? '';
+  } catch {
+    return '';
+  }
+}
+
 function finishToolCall(block: Extract<BlockState, { kind: 'tool' }>): ToolCallPart {
+  if (block.json.trim() === '') block.json = startInputText(block.startInput);
   block.call ??= {
     type: 'tool-call',
     id: block.id,
@@ -80,7 +95,7 @@ export async function* mapAnthropicStream(
           if (block.text !== '') yield { type: 'text-delta', text: block.text };
         } else if (block.type === 'tool_use') {
           if (typeof block.id !== 'string' || typeof block.name !== 'string') throw bad('opens a tool_use block without a string id and name');
-          blocks.set(event.index, { kind: 'tool', id: block.id, name: block.name, json: '' });
+          blocks.set(event.index, { kind: 'tool', id: block.id, name: block.name, json: '', startInput: block.input });
           yield { type: 'tool-call-start', id: block.id, name: block.name };
         } else {
           blocks.set(event.index, { kind: 'other' });
