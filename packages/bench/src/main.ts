@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { pairedRatio, us } from './measure';
 import { measureHeap } from './overhead';
 import { measureAiSdkOverhead } from './peers/ai-sdk-overhead';
+import { measureAiSdkAdapter } from './peers/ai-sdk-adapter';
 import { measureFleet } from './fleet/measure-fleet';
 import { measureFootprint } from './peers/footprint';
 import { measurePromptGrowth } from './prompt-growth';
@@ -23,6 +24,8 @@ const step = (label: string) => console.log(`${label} …`);
 
 step('Overhead per run: Keel, the AI SDK and a bare baseline');
 const overhead = await measureAiSdkOverhead();
+step('The AI SDK adapter per call, against the AI SDK model called directly');
+const aiSdkAdapter = await measureAiSdkAdapter();
 step('Heap over 10,000 runs');
 const heap = await measureHeap();
 step('Validation + feedback work per failed attempt');
@@ -119,6 +122,7 @@ Keel's attempt 3 is the size of attempt 2: only the latest failed output (capped
 1 + echo / history: a shorter history with the same 8 KB output grows more; lower
 \`maxFeedbackTokens\` to cap it.
 
+${aiSdkAdapter.markdown}
 ${footprint.markdown}
 ${fleet.markdown}
 Total bench time: ${((performance.now() - started) / 1000).toFixed(0)} s.
