@@ -89,6 +89,25 @@ export interface OutputOptions {
    */
   readonly coerce?: boolean;
   /**
+   * Patch re-asks: when a rejected answer is large and its issues sit at a few paths, the re-ask
+   * asks for only the corrected values, as one JSON object keyed by the printed paths
+   * (`{"items[137].price": 21.25}`); Keel applies it to the rejected value and validates the whole
+   * (recorded as `via: 'patch'`). A patch may set only the paths the feedback named; a complete
+   * value is still taken as one. `minTokens`: smallest rejected answer, in tokens (about 4
+   * characters each), default 1000; `maxPaths`: most paths, default 8. `false` turns it off.
+   * Only with the default feedback text (a `feedbackForLLM` asks for what it says).
+   */
+  readonly patch?: false | { readonly minTokens?: number; readonly maxPaths?: number };
+  /**
+   * Continuation of an answer cut at the token limit (finish reason `length`): the model continues
+   * its cut output (an assistant prefill on Anthropic; an assistant message and an instruction on
+   * OpenAI-compatible servers), the parts are joined and validated as one reply (recorded as
+   * `via: 'continuation'`). `maxContinuations`: most continuations in a row, default 2 (each is
+   * an attempt, under `maxAttempts` and the budgets); `maxTokens`: the continuation's token limit
+   * (default the agent's). `false`: a cut answer fails as `truncated`.
+   */
+  readonly continuation?: false | { readonly maxContinuations?: number; readonly maxTokens?: number };
+  /**
    * How the final answer is asked for. Default `auto`: `native` where the provider declares
    * native output for the model (`capabilities(model).nativeOutput`), else `prompt`.
    * - `native`: the provider's constrained decoding (Anthropic `output_config.format`, OpenAI a

@@ -84,6 +84,16 @@ export interface ModelRequest {
   readonly stop?: readonly string[];
   /** Native structured output, where the provider has it. Keel validates either way. */
   readonly responseFormat?: ResponseFormat;
+  /**
+   * The model's own answer so far, cut at the token limit (finish reason `length`; trailing
+   * whitespace removed): the model is to continue it, and the response's text is only what
+   * follows. How is the provider's: as an assistant prefill where the API continues a trailing
+   * assistant message (Anthropic), else as an assistant message followed by an instruction to
+   * continue exactly where it stopped (OpenAI-compatible servers). Keel joins the two, removing
+   * what the continuation repeats; a provider that ignores this field is asked the same question
+   * again and its answer must then repeat the cut output.
+   */
+  readonly continueFrom?: string;
 }
 
 /**

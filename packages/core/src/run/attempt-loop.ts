@@ -2,6 +2,7 @@ import { AbortedError, type GateVerdict, type ValidationFailure } from '@keel/re
 import type { GateFeedback } from '@keel/reliability/internal';
 import {
   abortedError,
+  applyContinue,
   applyRetry,
   callAndJudge,
   decide,
@@ -23,6 +24,7 @@ import type { Message } from '../model/message';
 import type { ModelRequest, ModelResponse, ToolChoice } from '../model/model-provider-v1';
 import { sanitizeUsage } from '../usage/sanitize-usage';
 import { callProvider } from './call-provider';
+import { attemptJudge, continuing } from './patch-and-continue';
 import type { FallbackValue } from './output-fallback';
 import { emit, type RunState } from './run-state';
 import { ANSWER_TOOL_NAME, type ModeLevel, type TargetPlan } from './output-mode';
@@ -69,18 +71,20 @@ export async function attemptLoop<TValue>(state: RunState, call: AttemptCall<TVa
     if (signal?.aborted) throw AbortedError.fromSignal(signal);
     const target = state.config.targets[gate.providerIndex] ?? (state.config.targets[0] as ModelTarget);
     const { request, level, plan } = requestOf(state, gate.providerIndex, target, call, gate.feedback);
+    // A pending continuation is joined, a pending patch request applied, before the call's judge.
+    const judging = attemptJudge(call.judge, gate);
     const admitted = () =>
       preCheck(gate, attempt, ledger.usage, signal, report).then((stopped) => {
         if (stopped) {
           stopped.events.forEach(report);
           throw failFastError(gate, attempt, stopped, ledger.attempts);
         }
-        return callAndJudge(() => callProvider(state, providerCall(call, target, request, attempt, plan)), call.judge, signal);
+        return callAndJudge(() => callProvider(state, continuing(state, gate, providerCall(call, target, request, attempt, plan))), judging.judge, signal);
       });
     // With PreCheck rules, PreCheck and the call happen together, so no concurrent re-ask spends in between.
     const judged = await (state.exclusive ? state.exclusive(admitted) : admitted());
     const usage = judged.response === undefined ? ZERO_USAGE : usageOf(state, call, target, judged.response, attempt);
-    const { record, event } = recordAttempt(gate, attempt, judged, usage);
+    const { record, event } = recordAttempt(gate, attempt, judged, usage, judging.via());
     ledger.record(record);
     if (judged.kind === 'aborted') throw abortedError(judged, signal);
     if (event) report(event);
@@ -90,7 +94,7 @@ export async function attemptLoop<TValue>(state: RunState, call: AttemptCall<TVa
     decision.events.forEach(report);
     switch (decision.type) {
       case 'accept':
-        return { type: 'accepted', response: judged.response, verdict: judged.verdict, attempts: attempt };
+        return { type: 'accepted', response: judging.accepted(judged.response), verdict: judged.verdict, attempts: attempt };
       case 'retry':
       case 'retry-other':
         applyRetry(gate, decision);
@@ -104,6 +108,10 @@ export async function attemptLoop<TValue>(state: RunState, call: AttemptCall<TVa
         stopped.events.filter((part) => part.type === 'reliability.fail-fast').forEach(report);
         throw failFastError(gate, attempt, stopped, ledger.attempts);
       }
+      case 'continue-output':
+        // Cut at the token limit: the next attempt continues the cut output instead of regenerating it.
+        applyContinue(gate, decision);
+        continue;
       case 'fail-fast':
         if (call.outcomeKinds?.has(decision.kind)) return { type: 'stopped', kind: decision.kind, attempts: attempt };
         throw failFastError(gate, attempt, decision, ledger.attempts);

@@ -1,6 +1,7 @@
 import { formatFeedback, type ValidationFailure } from '@keel/reliability';
 import { type FeedbackSettings, type GateFeedback, type GateSettings, truncateEcho } from '@keel/reliability/internal';
 import type { ModelResponse } from '../model/model-provider-v1';
+import { continuationOf, patchSettingsOf } from './patch-and-continue';
 import type { RunState } from './run-state';
 
 /** The default echo cap for rejected output in feedback, in tokens. */
@@ -27,7 +28,17 @@ export function stepSettings(state: RunState): GateSettings<ModelResponse> {
     step: state.step,
     callPurpose: 'step',
     ...(config.outputFallback ? { fallbackOn: ANSWER_FAILURES } : {}),
+    ...withPatchAndContinuation(state),
   };
+}
+
+/** Patch re-asks and continuation of cut answers, for a step's call with an output schema. */
+function withPatchAndContinuation(state: RunState): Pick<GateSettings<ModelResponse>, 'patch' | 'continuation'> {
+  const options = state.config.output?.options;
+  if (!options) return {};
+  const patch = patchSettingsOf(options);
+  const continuation = continuationOf(options);
+  return { ...(patch ? { patch } : {}), ...(continuation ? { continuation } : {}) };
 }
 
 /** Failures of the model's answer (not of the call) that output fallbacks may stand in for. */

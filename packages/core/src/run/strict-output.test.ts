@@ -459,11 +459,20 @@ describe('strict output through the gate', () => {
     expect(result.attempts[1]?.feedbackSent).toBe(false);
   });
 
-  it('fails fast with errorKind truncated on finish reason length, without schema feedback', async () => {
+  it('continues an answer cut at the token limit (finish reason length), without schema feedback', async () => {
     const events = recorder('validation.failed');
-    const { model, builder } = refundAgent([{ text: '{"action":"refund","amo', finishReason: 'length' }, VALID]);
-    const error = await events
-      .attach(builder)
+    const { model, builder } = refundAgent([{ text: '{"action":"refund","amo', finishReason: 'length' }, 'unt":50}']);
+    const result = await events.attach(builder).build().run('Refund order 42');
+
+    expect(model.calls).toBe(2);
+    expect(model.requests[1]?.continueFrom).toBe('{"action":"refund","amo');
+    expect(result.value).toEqual({ action: 'refund', amount: 50 });
+    expect(events.of('validation.failed')).toHaveLength(0);
+  });
+
+  it('fails fast with errorKind truncated on finish reason length when continuation is off', async () => {
+    const { model, builder } = refundAgent([{ text: '{"action":"refund","amo', finishReason: 'length' }, VALID], { continuation: false });
+    const error = await builder
       .build()
       .run('Refund order 42')
       .catch((caught: unknown) => caught);
@@ -471,7 +480,6 @@ describe('strict output through the gate', () => {
     expect(model.calls).toBe(1);
     expect(ReliabilityFailFastError.isInstance(error)).toBe(true);
     expect((error as ReliabilityFailFastError).errorKind).toBe('truncated');
-    expect(events.of('validation.failed')).toHaveLength(0);
   });
 });
 

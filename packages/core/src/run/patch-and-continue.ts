@@ -1,0 +1,133 @@
+import { type GateVerdict, ValidationFailure } from '@keel/reliability';
+import { DEFAULT_PATCH_SETTINGS, type GateState, joinContinuation, type OutputCheck, type PatchSettings, readPatchReply } from '@keel/reliability/internal';
+import type { OutputOptions } from '../agent/agent-options';
+import type { TextPart, ToolCallPart } from '../model/message';
+import type { ModelRequest, ModelResponse } from '../model/model-provider-v1';
+import type { ProviderCall } from './call-provider';
+import type { RunState } from './run-state';
+
+/** Continuations in a row by default. */
+export const DEFAULT_MAX_CONTINUATIONS = 2;
+
+/** The patch settings of an output's options; `undefined` when patch re-asks are off. */
+export function patchSettingsOf(options: OutputOptions | undefined): PatchSettings | undefined {
+  const patch = options?.patch;
+  if (patch === false || options?.feedback === false) return undefined;
+  return { minTokens: patch?.minTokens ?? DEFAULT_PATCH_SETTINGS.minTokens, maxPaths: patch?.maxPaths ?? DEFAULT_PATCH_SETTINGS.maxPaths };
+}
+
+/** The continuation settings of an output's options; `undefined` when continuation is off. */
+export function continuationOf(options: OutputOptions | undefined): { readonly maxContinuations: number } | undefined {
+  const continuation = options?.continuation;
+  if (continuation === false) return undefined;
+  const maxContinuations = continuation?.maxContinuations ?? DEFAULT_MAX_CONTINUATIONS;
+  return maxContinuations > 0 ? { maxContinuations } : undefined;
+}
+
+const isWholeAtLeast = (value: unknown, min: number) => value === undefined || (typeof value === 'number' && Number.isInteger(value) && value >= min);
+
+/** What is wrong with the `patch` and `continuation` output options, as `[setting, message]`, or `undefined`. */
+export function patchOptionsProblem(options: OutputOptions): readonly [string, string] | undefined {
+  const { patch, continuation } = options as { patch?: unknown; continuation?: unknown };
+  for (const [name, value, fields] of [
+    ['patch', patch, [['minTokens', 1], ['maxPaths', 1]]],
+    ['continuation', continuation, [['maxContinuations', 0], ['maxTokens', 1]]],
+  ] as const) {
+    if (value === undefined || value === false) continue;
+    if (typeof value !== 'object' || value === null) return [`outputSchema.${name}`, `must be false or an object, got ${value === null ? 'null' : typeof value}`];
+    for (const [field, min] of fields) {
+      const given = (value as Record<string, unknown>)[field];
+      if (!isWholeAtLeast(given, min)) return [`outputSchema.${name}.${field}`, `must be a whole number >= ${min}, got ${String(given)}`];
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A provider call that continues the gate's pending cut output (`continueFrom`, the continuation's
+ * `maxTokens`, no native response format); the call as it is otherwise.
+ */
+export function continuing<TResponse, TCall extends ProviderCall>(state: RunState, gate: GateState<TResponse>, call: TCall): TCall {
+  const partial = gate.continuation;
+  if (partial === undefined) return call;
+  const continuation = state.config.output?.options.continuation;
+  const maxTokens = continuation === false ? undefined : continuation?.maxTokens;
+  // A constrained decoder would start the value over: the continuation is free text, validated when joined.
+  const { responseFormat: _constrained, ...rest } = call.request;
+  const request: ModelRequest = { ...rest, continueFrom: partial, ...(maxTokens === undefined ? {} : { maxTokens }) };
+  return { ...call, request };
+}
+
+/** The attempt's judge and how its output was obtained. */
+export interface AttemptJudge<TValue> {
+  readonly judge: (response: ModelResponse) => GateVerdict<TValue> | Promise<GateVerdict<TValue>>;
+  /** After judging: `patch` or `continuation` when the judged text was not the reply as it stands. */
+  readonly via: () => 'patch' | 'continuation' | undefined;
+  /** The response the run keeps for an accepted attempt: the reply with the judged text (the joined or patched whole). */
+  readonly accepted: (response: ModelResponse | undefined) => ModelResponse | undefined;
+}
+
+/** A parse failure of `rawOutput` with `message` (a refused patch, a continuation joined several ways). */
+function unusable<TValue>(message: string, rawOutput: string): GateVerdict<TValue> {
+  return { status: 'invalid', failure: new ValidationFailure({ stage: 'json-parse', message, rawOutput, issues: [{ path: [], pathText: '(root)', kind: 'other', message }] }) };
+}
+
+/** `response` with its text replaced (tool calls kept after it). */
+function withText(response: ModelResponse, text: string): ModelResponse {
+  const content: (TextPart | ToolCallPart)[] = [{ type: 'text', text }];
+  for (const part of response.content) if (part.type === 'tool-call') content.push(part);
+  return { ...response, text, content };
+}
+
+const hasToolCall = (response: ModelResponse) => response.content.some((part) => part.type === 'tool-call');
+
+/**
+ * The judge of one attempt: the call's own judge, after
+ * 1. a pending continuation: the reply's text joined to the cut output (what it repeats removed,
+ *    see `joinContinuation`), judged as one reply (`via: 'continuation'`); a join that reads as
+ *    different values is a parse failure, never a guess;
+ * 2. a pending patch request: the reply read as a patch (`readPatchReply`); a patch that applies
+ *    is judged as the patched whole value (`via: 'patch'`), a refused one is a parse failure
+ *    saying why, and anything else is judged as the complete value it is.
+ * A turn with tool calls is judged as it is.
+ */
+export function attemptJudge<TResponse, TValue>(judge: (response: ModelResponse) => GateVerdict<TValue> | Promise<GateVerdict<TValue>>, gate: GateState<TResponse>): AttemptJudge<TValue> {
+  const partial = gate.continuation;
+  const patch = gate.feedback?.patch;
+  if (partial === undefined && patch === undefined) return { judge, via: () => undefined, accepted: (response) => response };
+  let via: 'patch' | 'continuation' | undefined;
+  let judged: ModelResponse | undefined;
+  return {
+    via: () => via,
+    accepted: (response) => judged ?? response,
+    judge: (response) => {
+      if (hasToolCall(response)) return judge(response);
+      let reply = response;
+      if (partial !== undefined) {
+        const joined = joinContinuation(partial, response.text, response.finishReason !== 'length');
+        if (!joined.ok) return unusable(`The continuation could not be joined to the cut output: ${joined.message}`, joined.text);
+        via = 'continuation';
+        reply = withText(response, joined.text);
+        judged = reply;
+      }
+      if (patch === undefined || reply.finishReason === 'length') return judge(reply);
+      const reading = readPatchReply(reply.text, patch);
+      switch (reading.type) {
+        case 'complete':
+          return judge(reply);
+        case 'refused':
+          return unusable(`The reply was read as a patch and refused: ${reading.message}`, reply.text);
+        case 'patch':
+          via = 'patch';
+          judged = withText(reply, reading.text);
+          return judge(judged);
+      }
+    },
+  };
+}
+
+/** An invalid verdict with the rejected value as parsed, which a patch re-ask patches. */
+export function withRejectedValue<TValue>(verdict: GateVerdict<TValue>, check: OutputCheck<unknown>): GateVerdict<TValue> {
+  if (verdict.status !== 'invalid' || check.ok || check.value === undefined) return verdict;
+  return { ...verdict, rejectedValue: check.value };
+}

@@ -1,0 +1,15 @@
+import type { PatchRequest } from '../patch/patch-request';
+
+/**
+ * The closing instruction of a patch re-ask: reply with only the corrected values, as one JSON
+ * object keyed by the printed paths (listed as quoted data). Replaces the default "reply again
+ * with the corrected value".
+ */
+export function patchInstruction(request: Pick<PatchRequest, 'targets'>): string {
+  const keys = request.targets.map((target) => JSON.stringify(target.pathText));
+  return [
+    `Reply with only the corrected values, not the whole value: one JSON object whose keys are the paths below, written exactly as listed, and whose values are the corrected values, e.g. {${keys[0] ?? '"path"'}: <corrected value>}.`,
+    `Paths you may set (quoted data): ${keys.join(', ')}.`,
+    'Where a path names an object or a list, give its whole corrected value. Everything else is kept as it was; a key not listed makes the reply unusable.',
+  ].join('\n');
+}

@@ -1,0 +1,48 @@
+import { extractJsonCandidates } from '../json/extract-json';
+
+/** Shortest repeat taken as the model resending the end of its cut output, in characters. */
+export const MIN_REPEAT_CHARS = 8;
+
+/** Longest repeat looked for, in characters (the whole cut output is always looked for). */
+const MAX_REPEAT_CHARS = 4096;
+
+/** The outcome of {@link joinContinuation}. */
+export type JoinedContinuation =
+  | { readonly ok: true; readonly text: string; /** Characters of the continuation dropped as a repeat. */ readonly repeated: number }
+  | { readonly ok: false; readonly message: string; readonly text: string };
+
+/**
+ * Joins a cut output and the model's continuation of it, removing what the continuation repeats:
+ * - the ways to join are: as written, and dropping the continuation's first `k` characters where
+ *   they repeat the last `k` of `partial`, for `k` of at least {@link MIN_REPEAT_CHARS} (or the
+ *   whole partial). A shorter overlap is taken as written: with a prefill the model never
+ *   repeats, and `"TE" + "E"` is `"TEE"`.
+ * - with one way, it is taken. When the continuation was itself cut (`finished` false), the
+ *   longest repeat is dropped (the next continuation decides the rest).
+ * - when it finished, the joins that read as exactly one JSON value are kept: when they all read
+ *   the same value (or none reads), the longest repeat is dropped; when they read as different
+ *   values the join is ambiguous and refused (`ok: false`), never guessed.
+ */
+export function joinContinuation(partial: string, continuation: string, finished: boolean): JoinedContinuation {
+  const repeats: number[] = [];
+  if (partial.length > 0 && continuation.startsWith(partial)) repeats.push(partial.length);
+  for (let length = Math.min(partial.length - 1, continuation.length, MAX_REPEAT_CHARS); length >= MIN_REPEAT_CHARS; length--) {
+    if (partial.endsWith(continuation.slice(0, length))) repeats.push(length);
+  }
+  const longest = repeats[0] ?? 0;
+  const join = (length: number) => partial + continuation.slice(length);
+  if (repeats.length === 0 || !finished) return { ok: true, text: join(longest), repeated: longest };
+  const values = new Map<string, number>();
+  for (const length of [...repeats, 0]) {
+    const found = extractJsonCandidates(join(length), { repair: true });
+    if (found.truncated || found.candidates.length !== 1) continue;
+    const key = JSON.stringify((found.candidates[0] as { value: unknown }).value);
+    if (!values.has(key)) values.set(key, length);
+  }
+  if (values.size <= 1) {
+    const only = values.values().next();
+    const length = only.done ? longest : only.value;
+    return { ok: true, text: join(length), repeated: length };
+  }
+  return { ok: false, message: `the continuation can be joined to the cut output in ${values.size} ways that read as different values`, text: join(0) };
+}
