@@ -47,7 +47,19 @@ export class AgentStream<T> implements AsyncIterable<AgentStreamPart<T>> {
     this.wake?.();
   }
 
-  async *[Symbol.asyncIterator](): AsyncIterator<AgentStreamPart<T>> {
+  /**
+   * Iterates the parts. One stream has one reader at a time: a second iteration while one is
+   * going throws at once (two loops would each get some parts, and one would wait forever).
+   */
+  [Symbol.asyncIterator](): AsyncIterator<AgentStreamPart<T>> {
+    if (this.reading) throw new TypeError('this stream is already being iterated: one stream has one reader (iterate it once, or await stream.result)');
+    this.reading = true;
+    return this.parts();
+  }
+
+  private reading = false;
+
+  private async *parts(): AsyncGenerator<AgentStreamPart<T>> {
     try {
       for (;;) {
         const part = this.queue.shift();
@@ -65,6 +77,7 @@ export class AgentStream<T> implements AsyncIterable<AgentStreamPart<T>> {
         this.wake = undefined;
       }
     } finally {
+      this.reading = false;
       if (!this.done) this.cancel();
     }
   }
