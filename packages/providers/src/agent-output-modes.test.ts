@@ -1,7 +1,7 @@
 // The SDKs load on a provider's first use; loading them here keeps that out of the timed tests.
 import '@anthropic-ai/sdk';
 import 'openai';
-import { Agent, type AgentEvents, type AgentStreamPart, type ModelProviderV1, tool } from '@keel/core';
+import { Agent, type AgentEvents, type AgentStreamPart, type ModelProvider, tool } from '@keel/core';
 import { Type } from '@sinclair/typebox';
 import { afterEach, describe, expect, it } from 'vitest';
 import { anthropic } from './anthropic/anthropic-provider';
@@ -222,7 +222,7 @@ describe('output modes on the OpenAI wire', () => {
     // A compatible server whose provider claims its schemas need no lowering: the strict checks refuse them.
     const wire = await server();
     const base = provider(wire);
-    const unlowered: ModelProviderV1 = { ...base, generate: base.generate.bind(base), lowerSchema: (schema) => ({ schema, changes: [] }) };
+    const unlowered: ModelProvider = { ...base, generate: base.generate.bind(base), lowerSchema: (schema) => ({ schema, changes: [] }) };
     delete (unlowered as { stream?: unknown }).stream;
     wire.enqueue(
       openAIModel({ type: 'answer', intent: { sku: 'never' } }),
