@@ -59,12 +59,15 @@ describe('AgentBuilder immutability', () => {
     expect(plainRequest?.system).toBeUndefined();
   });
 
-  it('does not count a once-only setting given on two branches as given twice', () => {
-    const base = Agent.create({ provider: scriptedModel('ok'), model: 'm' });
+  it('does not count a once-only setting given on two branches as given twice', async () => {
+    const model = scriptedModel('ok');
+    const base = Agent.create({ provider: model, model: 'm' });
     const left = base.system('left').memory(new InMemoryStore());
     const right = base.system('right').memory(new InMemoryStore());
-    expect(() => left.build()).not.toThrow();
-    expect(() => right.build()).not.toThrow();
+    // Each branch builds with its own once-only settings, and runs with its own system prompt.
+    await left.build().run('go');
+    await right.build().run('go');
+    expect(model.requests.map((request) => request.system)).toEqual(['left', 'right']);
   });
 });
 
@@ -103,8 +106,9 @@ describe('AgentBuilder.build() validation', () => {
     expect(error.message).toContain('got -1');
   });
 
-  it('accepts toolRetries 0 and maxSteps 1', () => {
-    expect(() => Agent.create({ provider: scriptedModel('ok'), model: 'm', toolRetries: 0, maxSteps: 1 }).build()).not.toThrow();
+  it('accepts toolRetries 0 and maxSteps 1, and runs with them', async () => {
+    const result = await Agent.create({ provider: scriptedModel('ok'), model: 'm', toolRetries: 0, maxSteps: 1 }).build().run('go');
+    expect(result.steps).toHaveLength(1);
   });
 
   it('rejects a provider without specificationVersion', () => {
@@ -152,13 +156,13 @@ describe('AgentBuilder.build() validation', () => {
     expect(error.message).toContain('the canned value fails the output schema');
   });
 
-  it('accepts a canned value that passes the output schema', () => {
-    expect(() =>
-      base()
-        .outputSchema(Type.Object({ answer: Type.String() }))
-        .outputFallback({ canned: { answer: 'unknown' } })
-        .build(),
-    ).not.toThrow();
+  it('accepts a canned value that passes the output schema, and uses it when the model fails', async () => {
+    const agent = Agent.create({ provider: scriptedModel('not json'), model: 'm' })
+      .outputSchema(Type.Object({ answer: Type.String() }))
+      .outputFallback({ canned: { answer: 'unknown' } })
+      .build();
+    const result = await agent.run('go');
+    expect([result.value, result.provenance]).toEqual([{ answer: 'unknown' }, 'canned']);
   });
 });
 

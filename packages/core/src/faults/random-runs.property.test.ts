@@ -154,6 +154,8 @@ async function check(scenario: Scenario): Promise<void> {
   if (!result) expect(kept).toEqual(HISTORY);
   // Every provider call is an attempt; no gate run goes past its cap.
   const attempts = result?.attempts ?? (ReliabilityFailFastError.isInstance(error) ? error.attempts : MaxStepsExceededError.isInstance(error) ? error.partial.attempts : undefined);
+  // Every outcome but an abort carries its attempts; an abort is counted by run.end below.
+  if (!AbortedError.isInstance(error)) expect(attempts, `no attempts on ${String(error)}`).toBeDefined();
   if (attempts) {
     expect(attempts).toHaveLength(state.calls);
     for (const attempt of attempts) expect(attempt.attempt).toBeLessThanOrEqual(scenario.maxAttempts);
