@@ -83,7 +83,7 @@ function jsonTypeOf(value: string | number | boolean | null): string {
 }
 
 function escapePointer(segment: string): string {
-  return segment.replaceAll('~', '~0').replaceAll('/', '~1');
+  return segment.includes('~') || segment.includes('/') ? segment.replaceAll('~', '~0').replaceAll('/', '~1') : segment;
 }
 
 function unescapePointer(segment: string): string {
@@ -263,22 +263,22 @@ function lowerArray(node: Json, out: Json, at: readonly string[], context: Conte
 /** Copies a constraint the dialect accepts; removes (and lists) one it does not. */
 function lowerConstraint(keyword: string, value: unknown, types: readonly string[], out: Json, at: readonly string[], context: Context): void {
   const { dialect, changes } = context;
-  const where = pointerText(at);
+  const where = (): string => pointerText(at);
   if (keyword === 'format') {
     if (types.includes('string') && typeof value === 'string' && dialect.formats.has(value)) out['format'] = value;
-    else changes.push(`removed format ${JSON.stringify(value)} at ${where}`);
+    else changes.push(`removed format ${JSON.stringify(value)} at ${where()}`);
     return;
   }
   if (keyword === 'pattern') {
     if (dialect.constraints.has('pattern') && types.includes('string') && typeof value === 'string' && isPlainPattern(value)) out['pattern'] = value;
-    else changes.push(`removed pattern at ${where}`);
+    else changes.push(`removed pattern at ${where()}`);
     return;
   }
   if (keyword === 'minItems' && types.includes('array') && typeof value === 'number' && Number.isInteger(value) && value >= 0) {
     if (value <= dialect.minItemsCap) out['minItems'] = value;
     else {
       out['minItems'] = dialect.minItemsCap;
-      changes.push(`lowered minItems ${value} to ${dialect.minItemsCap} at ${where}`);
+      changes.push(`lowered minItems ${value} to ${dialect.minItemsCap} at ${where()}`);
     }
     return;
   }
@@ -288,7 +288,7 @@ function lowerConstraint(keyword: string, value: unknown, types: readonly string
     out[keyword] = value;
     return;
   }
-  changes.push(`removed ${keyword} at ${where}`);
+  changes.push(`removed ${keyword} at ${where()}`);
 }
 
 /**
@@ -320,8 +320,9 @@ function lowerNode(raw: unknown, at: readonly string[], context: Context, depth:
 
 function lowerObjectNode(raw: Json, at: readonly string[], context: Context, depth: number, parentObjectDepth: number): Json {
   const { changes, stats } = context;
-  const where = pointerText(at);
-  if (depth > 0 && (raw['$defs'] !== undefined || raw['definitions'] !== undefined)) fail(`definitions at ${where} are not at the root`);
+  // Printed only when needed: most nodes have nothing to report.
+  const where = (): string => pointerText(at);
+  if (depth > 0 && (raw['$defs'] !== undefined || raw['definitions'] !== undefined)) fail(`definitions at ${where()} are not at the root`);
   let node = raw;
   if (node['allOf'] !== undefined) node = mergeAllOf(node, at, context);
   const out: Json = {};
@@ -330,7 +331,7 @@ function lowerObjectNode(raw: Json, at: readonly string[], context: Context, dep
   if (node['$ref'] !== undefined) {
     out['$ref'] = useDefinition(refTarget(node['$ref'], at), at, context);
     for (const key of Object.keys(node)) {
-      if (key !== '$ref' && !KEPT_ANNOTATIONS.has(key) && !DROPPED_ANNOTATIONS.has(key)) changes.push(`removed ${key} beside $ref at ${where}`);
+      if (key !== '$ref' && !KEPT_ANNOTATIONS.has(key) && !DROPPED_ANNOTATIONS.has(key)) changes.push(`removed ${key} beside $ref at ${where()}`);
     }
     return out;
   }
@@ -338,7 +339,7 @@ function lowerObjectNode(raw: Json, at: readonly string[], context: Context, dep
   let types = typesOf(node, at, context);
   if (node['enum'] !== undefined) {
     const values = node['enum'];
-    if (!Array.isArray(values) || values.length === 0 || !values.every(isPrimitive)) fail(`the enum at ${where} is not a non-empty list of strings, numbers, booleans or null`);
+    if (!Array.isArray(values) || values.length === 0 || !values.every(isPrimitive)) fail(`the enum at ${where()} is not a non-empty list of strings, numbers, booleans or null`);
     out['enum'] = [...values];
     const stringLength = values.reduce((sum: number, value) => sum + (typeof value === 'string' ? value.length : 0), 0);
     stats.enumValues += values.length;
@@ -348,27 +349,27 @@ function lowerObjectNode(raw: Json, at: readonly string[], context: Context, dep
   }
   if (node['const'] !== undefined) {
     const value = node['const'];
-    if (!isPrimitive(value)) fail(`the const at ${where} is not a string, number, boolean or null`);
+    if (!isPrimitive(value)) fail(`the const at ${where()} is not a string, number, boolean or null`);
     out['const'] = value;
     if (typeof value === 'string') stats.stringLength += value.length;
     types ??= [jsonTypeOf(value)];
   }
   const anyOf = node['anyOf'];
   const oneOf = node['oneOf'];
-  if (anyOf !== undefined && oneOf !== undefined) fail(`the schema at ${where} has both anyOf and oneOf`);
+  if (anyOf !== undefined && oneOf !== undefined) fail(`the schema at ${where()} has both anyOf and oneOf`);
   const union = anyOf ?? oneOf;
   if (union !== undefined) {
     const keyword = anyOf === undefined ? 'oneOf' : 'anyOf';
-    if (!Array.isArray(union) || union.length === 0) fail(`the ${keyword} at ${where} is not a non-empty list`);
+    if (!Array.isArray(union) || union.length === 0) fail(`the ${keyword} at ${where()} is not a non-empty list`);
     out['anyOf'] = union.map((branch, index) => lowerNode(branch, [...at, keyword, String(index)], context, depth + 1, parentObjectDepth));
     stats.unions += 1;
-    if (keyword === 'oneOf') changes.push(`replaced oneOf with anyOf at ${where} (Keel checks that exactly one branch matches)`);
+    if (keyword === 'oneOf') changes.push(`replaced oneOf with anyOf at ${where()} (Keel checks that exactly one branch matches)`);
   }
   if (types === undefined && union === undefined) {
     if (node['properties'] !== undefined) types = ['object'];
     else if (node['items'] !== undefined) types = ['array'];
-    else fail(`the schema at ${where} has no type, enum, const or anyOf, so it allows any value, which a constrained decoder cannot represent`);
-    changes.push(`added type ${types[0] ?? ''} at ${where}`);
+    else fail(`the schema at ${where()} has no type, enum, const or anyOf, so it allows any value, which a constrained decoder cannot represent`);
+    changes.push(`added type ${types[0] ?? ''} at ${where()}`);
   }
   if (types !== undefined) {
     if (node['type'] !== undefined || node['nullable'] === true || union === undefined) out['type'] = types.length === 1 ? types[0] : types;
