@@ -204,6 +204,24 @@ describe('agentQueue', () => {
   });
 });
 
+describe('a run stream holding what no worker wrote', () => {
+  it('fails the reader with an error naming the key, instead of skipping or crashing on JSON', async () => {
+    const { name, jobs } = await queue();
+    const agents = { chat: Agent.create({ provider: scriptedModel('hi'), model: 'm' }).build() };
+    const runs = agentQueue<typeof agents>(jobs);
+    closers.push(() => runs.close());
+    const job = await runs.enqueue({ agent: 'chat', input: 'hi', stream: true, jobOptions: { delay: 60_000 } });
+    const key = `bull:${name}:keel-stream:${job.id}:${job.data.runKey}`;
+    await redis.xadd(key, '*', 'part', '{not json');
+    const reading = (async () => {
+      for await (const _part of runs.stream(job)) {
+        // The first entry is refused.
+      }
+    })();
+    await expect(reading).rejects.toThrow(key);
+  });
+});
+
 describe('job progress', () => {
   it('sends every event in order, each counted once: steps, tool re-asks, tool results, retries', async () => {
     const { name, jobs, events } = await queue();

@@ -37,6 +37,20 @@ interface StreamReader {
 
 const BLOCK_MS = 500;
 
+/** A stream entry as the worker wrote it (`part <JSON>`); anything else is an error naming the key, never skipped in silence. */
+function parsePart<T>(fields: readonly string[], key: string, entryId: string): RunStreamPart<T> {
+  let part: unknown;
+  try {
+    part = fields[0] === 'part' ? JSON.parse(String(fields[1])) : undefined;
+  } catch {
+    part = undefined;
+  }
+  if (typeof part !== 'object' || part === null || typeof (part as { type?: unknown }).type !== 'string') {
+    throw new Error(`The run stream "${key}" holds an entry (${entryId}) that no Keel worker wrote`);
+  }
+  return part as RunStreamPart<T>;
+}
+
 /**
  * Types a BullMQ queue of agent runs by the workers' agents map (`typeof agents`, which an
  * enqueuer can import as a type only): `enqueue` checks the agent's name and types the job's
@@ -59,7 +73,7 @@ export function agentQueue<A extends WorkerAgents>(queue: Queue): AgentQueue<A> 
     const client = (await queue.client) as unknown as StreamReader;
     const [last] = await client.xrevrange(keyOf(job), '+', '-', 'COUNT', 1);
     if (!last) return undefined;
-    const part = JSON.parse(String(last[1][1])) as RunStreamPart<T>;
+    const part = parsePart<T>(last[1], keyOf(job), last[0]);
     return part.type === 'result' || (part.type === 'failed' && !part.retrying) ? part : undefined;
   };
 
@@ -136,7 +150,7 @@ export function agentQueue<A extends WorkerAgents>(queue: Queue): AgentQueue<A> 
           }
           for (const [entryId, fields] of entries) {
             lastId = entryId;
-            const part = JSON.parse(String(fields[1])) as RunStreamPart<T>;
+            const part = parsePart<T>(fields, key, entryId);
             yield part;
             if (part.type === 'result' || (part.type === 'failed' && !part.retrying)) return;
           }

@@ -130,7 +130,9 @@ export function createAgentWorker<A extends WorkerAgents>(options: AgentWorkerOp
     }
   };
 
-  const worker = new Worker<RunJobData, RunJobSummary>(queue, processor, { ...workerOptions, connection, concurrency });
+  // Started once it listens for cancellations: a job it takes can always be cancelled.
+  const worker = new Worker<RunJobData, RunJobSummary>(queue, processor, { ...workerOptions, connection, concurrency, autorun: false });
+  let closing = false;
   // Cancellations, from any process, reach the worker that runs the job.
   const subscriber = worker.client.then(async (client) => {
     const listener = (client as unknown as Redis).duplicate();
@@ -146,10 +148,15 @@ export function createAgentWorker<A extends WorkerAgents>(options: AgentWorkerOp
     });
     return listener;
   });
-  subscriber.catch(() => undefined);
+  // Without a subscription (Redis refused it) the worker still runs: jobs go on, cancellations of running ones are lost.
+  void subscriber
+    .catch(() => undefined)
+    .then(() => (closing ? undefined : worker.run()))
+    .catch(() => undefined);
   return {
     worker,
     async close(force = false) {
+      closing = true;
       await worker.close(force);
       for (const runner of runners.values()) runner.detach();
       const listener = await subscriber.catch(() => undefined);
