@@ -5,7 +5,6 @@ import type { ListenerEntry } from '../events/event-bus';
 import type { MemoryStore } from '../memory/memory-store';
 import type { ModelProvider, ModelResponse } from '../model/model-provider-v1';
 import { patchOptionsProblem } from '../run/patch-and-continue';
-import { patchOptionsProblem } from '../run/patch-and-continue';
 import type { RunConfig } from '../run/run-config';
 import type { ToolGuard } from '../tools/guard';
 import { DEFAULT_MAX_TOOL_RESULT_BYTES } from '../tools/serialize-tool-result';
@@ -76,8 +75,6 @@ function resolveOutput(settings: BuilderSettings): RunConfig['output'] {
   refuseRenamed('outputSchema.', options);
   if (!isWholeAtLeast(options.maxRetries, 0)) fail('outputSchema.maxRetries', `must be a whole number >= 0, got ${options.maxRetries}`);
   if (!isWholeAtLeast(options.maxFeedbackTokens, 1)) fail('outputSchema.maxFeedbackTokens', `must be a whole number >= 1, got ${options.maxFeedbackTokens}`);
-  const patchProblem = patchOptionsProblem(options);
-  if (patchProblem) fail(...patchProblem);
   const patchProblem = patchOptionsProblem(options);
   if (patchProblem) fail(...patchProblem);
   if (options.mode !== undefined && !OUTPUT_MODES.includes(options.mode)) fail('outputSchema.mode', `must be one of ${OUTPUT_MODES.map((mode) => `'${mode}'`).join(', ')}, got ${String(options.mode)}`);

@@ -2,7 +2,6 @@ import type { GateVerdict } from '@keel/reliability';
 import { checkOutput, type OutputCheck } from '@keel/reliability/internal';
 import type { ModelResponse } from '../model/model-provider-v1';
 import { withRejectedValue } from './patch-and-continue';
-import { withRejectedValue } from './patch-and-continue';
 import type { RunConfig } from './run-config';
 
 
