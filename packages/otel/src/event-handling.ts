@@ -14,6 +14,10 @@ export type EventHandling = 'recorded' | 'content' | 'ignored';
 export const EVENT_HANDLING = {
   'run.start': 'recorded',
   'run.end': 'recorded',
+  // A suspended run's span ends at its `run.end` (status `suspended`); a resumed run is a new span
+  // under the same run id, from its `run.start`.
+  'run.suspended': 'ignored',
+  'run.resumed': 'ignored',
   // No span per step (the GenAI conventions have none): chat and execute_tool spans carry `keel.step`.
   'step.start': 'ignored',
   'step.end': 'recorded',

@@ -274,7 +274,8 @@ export function telemetry(options: TelemetryOptions = {}): Extension {
           'keel.run.model_calls': event.modelCalls,
         });
         if (event.costUsd !== undefined) spans.run.setAttribute('keel.cost_usd', event.costUsd);
-        if (event.status !== 'ok') {
+        // A suspended run waits for approvals: not an error.
+        if (event.status !== 'ok' && event.status !== 'suspended') {
           spans.run.setAttribute('error.type', event.status === 'aborted' ? 'aborted' : (event.errorName ?? 'error'));
           // A fail-fast's message quotes the output (the word a scanner saw, validator messages): content.
           const kind = spans.failFastKind === undefined ? '' : ` (${spans.failFastKind})`;

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { tokenBudget } from '@keel/reliability';
 import { Agent, AgentConfigurationError, InMemoryStore, ReliabilityFailFastError, RunStateError, RunSuspendedError, tool } from '../index';
-import type { Message, ModelRequest, RunResult } from '../index';
+import type { Message, ModelRequest, RunResult, ToolContext } from '../index';
 import type { ToolMessage } from '../internal';
 import { recorder } from '../testing/event-recorder';
 import { scriptedModel } from '../test/index';
@@ -15,13 +15,13 @@ function toolResults(request: ModelRequest | undefined): ToolMessage['content'] 
 }
 
 /** A refund tool that needs approval, and the refunds it made. */
-function refunds(needsApproval: Parameters<typeof tool>[0]['needsApproval'] = true) {
+function refunds(needsApproval: boolean | ((input: { orderId: string; amount: number }, context: ToolContext) => boolean) = true) {
   const made: { orderId: string; amount: number }[] = [];
   const refund = tool({
     name: 'refund',
     description: 'refunds an order',
     input: Type.Object({ orderId: Type.String(), amount: Type.Number() }),
-    needsApproval: needsApproval as boolean,
+    needsApproval,
     execute: ({ orderId, amount }) => {
       made.push({ orderId, amount });
       return `refunded ${amount} on ${orderId}`;
@@ -254,7 +254,7 @@ describe('tool approval', () => {
 
   it('asks a needsApproval function with the validated (coerced) value: small refunds run, large ones wait', async () => {
     const asked: unknown[] = [];
-    const { refund, made } = refunds((input: { amount: number }, context: { toolCallId: string }) => {
+    const { refund, made } = refunds((input, context) => {
       asked.push([input, context.toolCallId]);
       return input.amount > 100;
     });
