@@ -134,6 +134,9 @@ describe('lowerAnthropicSchema', () => {
     const throwing = { type: 'object', get properties(): never { throw new Error('boom'); } };
     expect(reason(throwing)).toMatch(/could not be read: boom/);
     expect(lowerAnthropicSchema(null as never, 'output')).toBeUndefined();
+    // A schema nested far deeper than any decoder takes is refused without exhausting the stack.
+    const deep = Array.from({ length: 5000 }).reduce<Json>((inner) => ({ type: 'array', items: inner }), { type: 'string' });
+    expect(reason({ type: 'object', properties: { deep } })).toMatch(/nests too deeply/);
   });
 
   it('keeps a property named __proto__ as a property', () => {
