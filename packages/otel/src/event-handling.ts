@@ -38,6 +38,10 @@ export const EVENT_HANDLING = {
   'reliability.rule-error': 'recorded',
   'reliability.feedback-error': 'recorded',
   'output.repaired': 'recorded',
+  // A downgrade of the output mode (a 400 refusing a schema, a schema that cannot be lowered) is a span event.
+  'output.mode-downgraded': 'recorded',
+  // What lowering removed from a schema: a debugging aid, the same for every run of an agent.
+  'output.schema-lowered': 'ignored',
   'output.fallback-used': 'recorded',
   'listener.error': 'recorded',
 } as const satisfies Record<AgentEventName, EventHandling>;

@@ -249,6 +249,11 @@ export function telemetry(options: TelemetryOptions = {}): Extension {
         const spans = runs.get(event.runId);
         if (spans) addSpanEvent(spans.run, 'output.fallback-used', { tier: event.tier, reason: recordContent ? event.reason : undefined });
       })
+      .on('output.mode-downgraded', (event) => {
+        const spans = runs.get(event.runId);
+        // The provider's message may quote the schema: recorded with content only.
+        if (spans) addSpanEvent(spans.run, 'output.mode-downgraded', { from: event.from, to: event.to, strict_tools: event.strictTools, reason: event.reason, detail: recordContent ? event.detail : undefined }, { 'keel.step': event.step });
+      })
       .on('output.repaired', (event) => {
         // After the step's call has ended: the accepted answer is the run's.
         const spans = runs.get(event.runId);
