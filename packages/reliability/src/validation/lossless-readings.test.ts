@@ -179,6 +179,9 @@ describe('near misses of each reading stay refused', () => {
     expect(outcome('2.', Type.Number())).toEqual({ refused: 'json-parse' });
     expect(outcome('{\\"a\\": "b"}', Type.Object({ a: Type.String() }))).toEqual({ refused: 'json-parse' });
     expect(outcome('["a" + "b"]', list)).toEqual({ refused: 'string-concatenation' });
+    // A colon goes only between a name and a value: a second name after it is no value.
+    expect(outcome('{"a" "b": 1}', Type.Object({ a: Type.String(), b: Type.Number() }))).toEqual({ refused: 'syntax' });
+    expect(outcome('{"a": "x" 2}', Type.Object({ a: Type.String() }))).toEqual({ refused: 'missing-colon' });
   });
 });
 
