@@ -1,4 +1,4 @@
-import type { GateVerdict, ValidationFailure } from '@keel/reliability';
+import type { GateVerdict } from '@keel/reliability';
 import { type GateFeedback, TRUNCATION_MARKER } from '@keel/reliability/internal';
 import type { Message, ToolCallPart } from '../model/message';
 import type { ModelResponse } from '../model/model-provider-v1';
@@ -35,9 +35,9 @@ function reAskMessages(call: ToolCallPart, feedback: GateFeedback): readonly Mes
  * the value that runs), bounded by the tool's budget, the feedback ephemeral. Ends with the last
  * check and the outcome; a failure of the calls themselves (after their own retries) fails the run.
  */
-export async function reAskArguments(state: RunState, kept: readonly Message[], tool: AnyTool, guards: readonly ToolGuard[], call: ToolCallPart, failure: ValidationFailure): Promise<ReAskResult> {
+export async function reAskArguments(state: RunState, kept: readonly Message[], tool: AnyTool, guards: readonly ToolGuard[], call: ToolCallPart, invalid: Extract<ArgumentsCheck, { status: 'invalid' }>): Promise<ReAskResult> {
   const budget = tool.retries ?? state.config.toolRetries;
-  const invalid: ArgumentsCheck = { status: 'invalid', args: failure.rawOutput, failure };
+  const failure = invalid.failure;
   if (budget === 0) return { check: invalid, reAsks: 0, outcome: 'exhausted' };
   const settings = reAskSettings(state, { id: call.id, name: call.name }, [...state.config.reAskRules.before, ...toolArgumentRules(budget, failure.rawOutput), ...state.config.reAskRules.after]);
   let last: ArgumentsCheck = invalid;

@@ -1,4 +1,4 @@
-import { AbortedError, formatFeedback, quote, type ValidationFailure, type ValidationIssue } from '@keel/reliability';
+import { AbortedError, formatFeedback, quote, type ValidationIssue } from '@keel/reliability';
 import { escapeControl, reduceError, raceSignal } from '@keel/reliability/internal';
 import type { CallWrapper } from '../shared/call-wrapper';
 import type { EventPayload, ToolValidationOutcome } from '../events/agent-events';
@@ -38,9 +38,9 @@ export interface ToolRunEnvironment {
   readonly redact?: ((text: string) => string) | undefined;
   /**
    * Re-asks the model for a tool call's arguments through the run's attempt loop (tool forced,
-   * feedback ephemeral, bounded by the tool's budget), starting from the failure of `call`'s.
+   * feedback ephemeral, bounded by the tool's budget), starting from the failed check of `call`'s.
    */
-  readonly reAsk: (tool: AnyTool, guards: readonly ToolGuard[], call: ToolCallPart, failure: ValidationFailure) => Promise<ReAskResult>;
+  readonly reAsk: (tool: AnyTool, guards: readonly ToolGuard[], call: ToolCallPart, first: Extract<ArgumentsCheck, { status: 'invalid' }>) => Promise<ReAskResult>;
   /** The run, as agents called as tools see it through their context (see {@link ParentRun}). */
   readonly parent?: Omit<ParentRun, 'toolCallId'> | undefined;
 }
@@ -157,7 +157,7 @@ async function settle(env: ToolRunEnvironment, call: ToolCallPart, decision: App
   let retryCount = 0;
   // An approved call is the call that was approved: never replaced by a re-ask.
   if (first.status === 'invalid' && decision === undefined) {
-    const reAsked = await env.reAsk(tool, guards, call, first.failure);
+    const reAsked = await env.reAsk(tool, guards, call, first);
     checked = reAsked.check;
     retryCount = reAsked.reAsks;
     if (checked.status === 'valid') validation('success', retryCount);
