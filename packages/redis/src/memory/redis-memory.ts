@@ -92,6 +92,8 @@ export function redisMemory(options: RedisMemoryOptions): MemoryStore {
   };
 
   const hold = (conversationId: string, runId: string, holder: string) => {
+    // A second load of the same run replaces its lease: the earlier renewal stops.
+    stopRenewing(conversationId, runId);
     const { lease, fence } = keysOf(conversationId);
     const renewal = setInterval(() => {
       boundedCall(() => renewScript.run(redis, [lease, fence], [holder, leaseMs, fenceTtlMs]), { operation: 'memory lease renewal', timeoutMs }).then(
