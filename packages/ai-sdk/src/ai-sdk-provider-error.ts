@@ -37,6 +37,8 @@ export interface AiSdkProviderErrorOptions {
    * (`APICallError.isRetryable`); the gate then does not retry it. Default: by kind.
    */
   readonly retryable?: boolean;
+  /** On a `bad-request` that refused a strict schema the request sent: which one. */
+  readonly schemaRejected?: 'output' | 'tool' | 'both';
   readonly cause?: AiSdkErrorCause;
 }
 
@@ -59,15 +61,22 @@ export class AiSdkProviderError extends KeelError {
   declare readonly retryAfterMs?: number;
   /** True when sending the same request again could succeed (the gate's transient kinds, unless the AI SDK said no). */
   readonly retryable: boolean;
+  /**
+   * On a `bad-request` that refused a strict schema the request sent: `output` (the response
+   * format), `tool` (a strict tool's input schema) or `both`. Core then moves the run to its next
+   * output mode, or turns strict tools off.
+   */
+  declare readonly schemaRejected?: 'output' | 'tool' | 'both';
   /** What is kept of the AI SDK's error. */
   declare readonly cause?: AiSdkErrorCause;
 
-  constructor({ message, errorKind, provider, status, retryAfterMs, retryable, cause }: AiSdkProviderErrorOptions) {
+  constructor({ message, errorKind, provider, status, retryAfterMs, retryable, schemaRejected, cause }: AiSdkProviderErrorOptions) {
     super({ message, ...(cause === undefined ? {} : { cause }) });
     this.errorKind = errorKind;
     this.provider = provider;
     if (status !== undefined) this.status = status;
     if (retryAfterMs !== undefined) this.retryAfterMs = retryAfterMs;
+    if (schemaRejected !== undefined) this.schemaRejected = schemaRejected;
     this.retryable = isTransientErrorKind(errorKind) && retryable !== false;
   }
 

@@ -25,3 +25,14 @@ export function knownCapabilities(provider: string): ModelCapabilities {
 export function isGemini(provider: string): boolean {
   return provider === 'google.generative-ai' || provider.startsWith('google.vertex');
 }
+
+/**
+ * Whether a Gemini model takes a JSON response format in the same request as function
+ * declarations: Gemini 3 and later do; earlier ones answer 400 ("Function calling with a response
+ * mime type: 'application/json' is unsupported"). An id the adapter cannot read is taken as an
+ * earlier one.
+ */
+export function geminiTakesJsonWithTools(modelId: string): boolean {
+  const match = /gemini-(\d+)/.exec(modelId);
+  return match !== null && Number(match[1]) >= 3;
+}

@@ -5,12 +5,14 @@ import type { LoweredSchema, ModelCallOptions, ModelCapabilities, ModelProviderV
 import { AiSdkProviderError } from './ai-sdk-provider-error';
 import { badResponse } from './bad-response';
 import { cacheBreakpointOf, cachesToolDefinitions } from './cache-hints';
-import { isGemini, knownCapabilities } from './capabilities';
+import { geminiTakesJsonWithTools, isGemini, knownCapabilities } from './capabilities';
 import { lowerGeminiSchema } from './lower-gemini-schema';
 import { mapCallOptions } from './map-call-options';
 import { mapAiSdkError } from './map-error';
 import { mapResponse } from './map-response';
 import { mapStream } from './map-stream';
+import { withContinuation } from './continuation';
+import { strictPartsOf } from './schema-rejection';
 import { environmentKeyOf, redactSecrets, secretsOf } from './redact';
 import { ToolCallMetadata } from './tool-call-metadata';
 
@@ -138,8 +140,14 @@ export function fromAISDK(source: AISDKModelSource, options: FromAISDKOptions = 
       throw mapAiSdkError(error, { provider: name, signal, secrets });
     }
     const breakpoint = cache ? cacheBreakpointOf(model.provider) : undefined;
-    const callOptions = mapCallOptions(request, { cacheBreakpoint: breakpoint, cacheTools: cachesToolDefinitions(model.provider), toolCalls, providerOptions: options.providerOptions as SharedV3ProviderOptions | undefined }, signal);
-    return { model, callOptions, context: { provider: model.provider, signal, secrets, toolCalls } };
+    // Gemini before 3 refuses a JSON format beside function declarations: the format goes only on
+    // requests without tools there (Keel validates every answer either way).
+    const dropFormat = request.responseFormat !== undefined && (request.tools?.length ?? 0) > 0 && isGemini(model.provider) && !geminiTakesJsonWithTools(model.modelId);
+    const { responseFormat, ...rest } = request;
+    const messages = withContinuation(request, model.provider);
+    const sent: ModelRequest = dropFormat || responseFormat === undefined ? { ...rest, messages } : { ...rest, messages, responseFormat };
+    const callOptions = mapCallOptions(sent, { cacheBreakpoint: breakpoint, cacheTools: cachesToolDefinitions(model.provider), toolCalls, providerOptions: options.providerOptions as SharedV3ProviderOptions | undefined }, signal);
+    return { model, callOptions, context: { provider: model.provider, signal, secrets, toolCalls, sent: strictPartsOf(sent) } };
   };
 
   return {

@@ -108,6 +108,24 @@ describe('Gemini via @ai-sdk/google, generateContent', () => {
     expect(bodyOf(wire, 0).generationConfig).toMatchObject({ responseMimeType: 'application/json', responseSchema: { type: 'object', properties: { city: { type: 'string' }, celsius: { type: 'number' } }, required: ['city', 'celsius'] } });
   });
 
+  it('Gemini before 3 gets no JSON format beside function declarations (it would answer 400); Gemini 3 gets both', async () => {
+    const { wire, google } = await gemini(jsonReply(geminiText('{}')), jsonReply(geminiText('{}')), jsonReply(geminiText('{}')));
+    const request = {
+      messages: [{ role: 'user' as const, content: 'Paris?' }],
+      tools: [{ name: 'get_weather', description: 'Weather', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } }],
+      responseFormat: { type: 'json' as const, schema: { type: 'object', properties: { celsius: { type: 'number' } } }, strict: true },
+    };
+    await fromAISDK(google).generate({ ...request, model: 'gemini-2.5-flash' }, {});
+    await fromAISDK(google).generate({ ...request, model: 'gemini-3-pro-preview' }, {});
+    const { tools: _tools, ...withoutTools } = request;
+    await fromAISDK(google).generate({ ...withoutTools, model: 'gemini-2.5-flash' }, {});
+    const configs = wire.requests.map((sent) => (sent.body as Body).generationConfig ?? {});
+    expect(configs[0]?.responseSchema).toBeUndefined();
+    expect(configs[0]?.responseMimeType).toBeUndefined();
+    expect(configs[1]).toMatchObject({ responseMimeType: 'application/json', responseSchema: { type: 'object' } });
+    expect(configs[2]).toMatchObject({ responseMimeType: 'application/json', responseSchema: { type: 'object' } });
+  });
+
   it('a 429 with Retry-After waits in the gate, then succeeds; one request per attempt', async () => {
     const { wire, provider } = await gemini(jsonReply(geminiError(429, 'RESOURCE_EXHAUSTED', 'Resource has been exhausted'), 429, { 'retry-after': '0.03' }), jsonReply(geminiText('{"city":"Paris","celsius":18}')));
     const { builder, events } = agentOn(provider);

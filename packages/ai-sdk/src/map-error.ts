@@ -3,6 +3,7 @@ import { isTransientErrorKind, kindFromNetworkCode, kindFromStatus } from '@keel
 import { type AiSdkErrorCause, type AiSdkErrorKind, AiSdkProviderError } from './ai-sdk-provider-error';
 import { redactSecrets } from './redact';
 import { retryAfterFromGoogleBody, retryAfterFromHeaders } from './retry-after';
+import { schemaRejectionOf, type StrictParts } from './schema-rejection';
 
 /** What {@link mapAiSdkError} needs to know about the failed call. */
 export interface MapErrorContext {
@@ -12,6 +13,8 @@ export interface MapErrorContext {
   readonly signal?: AbortSignal | undefined;
   /** Strings (API keys) replaced by `[redacted]` in the message and cause. */
   readonly secrets: readonly string[];
+  /** The strict schemas the request sent, to tell a 400 that refused one. */
+  readonly sent?: StrictParts | undefined;
 }
 
 /** Reads a field; a getter or Proxy trap that throws reads as absent. */
@@ -117,6 +120,8 @@ function isAbortLike(error: unknown): boolean {
  *   (no content, invalid response data, empty body, JSON parse, type validation): `bad-response`;
  * - `APICallError` without a status (no response), or whose body broke off (a socket error under
  *   a 200 stream): `network`, or `timeout` for `ETIMEDOUT`;
+ * - a 400, or the provider package refusing the request, that is about a strict schema the
+ *   request sent carries `schemaRejected` (`output`, `tool`, `both`), so core changes output mode;
  * - invalid prompt or argument, unsupported functionality, unknown model: `bad-request`; a missing
  *   API key: `auth`; vendor error objects of a stream by their `type` or `status`.
  * Never the AI SDK's error object as cause: its request body and headers stay out.
@@ -125,7 +130,7 @@ export function mapAiSdkError(error: unknown, context: MapErrorContext): AiSdkPr
   const { provider, signal, secrets } = context;
   if (AiSdkProviderError.isInstance(error) && (signal?.aborted !== true || error.errorKind === 'aborted')) return error;
   const name = field(error, 'name');
-  const make = (errorKind: AiSdkErrorKind, problem: string, extra: { status?: number; retryAfterMs?: number; retryable?: boolean; headers?: unknown } = {}) => {
+  const make = (errorKind: AiSdkErrorKind, problem: string, extra: { status?: number; retryAfterMs?: number; retryable?: boolean; headers?: unknown; schemaRejected?: 'output' | 'tool' | 'both' | undefined } = {}) => {
     const message = redactSecrets(messageOf(error), secrets);
     const requestId = requestIdOf(extra.headers);
     const cause: AiSdkErrorCause = {
@@ -142,7 +147,14 @@ export function mapAiSdkError(error: unknown, context: MapErrorContext): AiSdkPr
       ...(extra.status === undefined ? {} : { status: extra.status }),
       ...(extra.retryAfterMs === undefined ? {} : { retryAfterMs: extra.retryAfterMs }),
       ...(extra.retryable === undefined ? {} : { retryable: extra.retryable }),
+      ...(extra.schemaRejected === undefined ? {} : { schemaRejected: extra.schemaRejected }),
     });
+  };
+  /** Which strict schema a refusal is about, from its message and body. */
+  const rejection = (body: unknown) => {
+    if (context.sent === undefined) return undefined;
+    const text = `${messageOf(error)}\n${typeof body === 'string' ? body.slice(0, 65_536) : ''}`;
+    return schemaRejectionOf(text, context.sent);
   };
 
   if (signal?.aborted === true || isAbortLike(error)) return make('aborted', 'the request was aborted');
@@ -163,14 +175,15 @@ export function mapAiSdkError(error: unknown, context: MapErrorContext): AiSdkPr
       const statusKind = kindFromStatus(status);
       const kind: AiSdkErrorKind = isRetryable && !isTransientErrorKind(statusKind) ? 'server-error' : statusKind;
       const retryAfterMs = retryAfterFromHeaders(headers as Record<string, string> | undefined) ?? retryAfterFromGoogleBody(field(error, 'responseBody'));
-      return make(kind, `HTTP ${status} (${kind})`, { status, headers, retryable: isRetryable, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
+      const schemaRejected = status === 400 ? rejection(field(error, 'responseBody')) : undefined;
+      return make(kind, `HTTP ${status} (${kind})`, { status, headers, retryable: isRetryable, schemaRejected, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
     }
     return make(isRetryable ? 'network' : 'unknown', isRetryable ? 'no response' : 'the request failed');
   }
 
   if (is((value) => AISDKError.isInstance(value), error) && typeof name === 'string') {
     if (BAD_RESPONSE_ERRORS.has(name)) return make('bad-response', 'the response is malformed');
-    if (BAD_REQUEST_ERRORS.has(name)) return make('bad-request', 'the request was refused by the provider package');
+    if (BAD_REQUEST_ERRORS.has(name)) return make('bad-request', 'the request was refused by the provider package', { schemaRejected: rejection(undefined) });
     if (name === 'AI_LoadAPIKeyError') return make('auth', 'no API key');
   }
 

@@ -6,6 +6,7 @@ import { mapAiSdkError } from './map-error';
 import { mapFinishReason } from './map-finish-reason';
 import { mapUsage } from './map-usage';
 import { toolCallOf } from './parse-tool-input';
+import type { StrictParts } from './schema-rejection';
 import type { ToolCallMetadata } from './tool-call-metadata';
 
 /** What {@link mapStream} needs besides the stream. */
@@ -14,6 +15,7 @@ export interface StreamContext {
   readonly toolCalls: ToolCallMetadata;
   readonly signal: AbortSignal | undefined;
   readonly secrets: readonly string[];
+  readonly sent?: StrictParts | undefined;
 }
 
 /** Read afresh each time: the signal may abort while a read is pending. */
