@@ -16,6 +16,7 @@ import type { ConcurrencyFigures } from './concurrency';
 import { measureGrowth } from './growth';
 import { measureIndependent } from './independent/measure-independent';
 import { measureRecovery } from './recovery/measure-recovery';
+import { measureModes } from './recovery/measure-modes';
 import { measureValidationOverhead } from './validation-overhead';
 
 const verdict = (ok: boolean) => (ok ? 'met' : '**not met**');
@@ -32,6 +33,9 @@ step('Validation + feedback work per failed attempt');
 const validation = await measureValidationOverhead();
 step('Recovery on the malformed-output corpus');
 const recovery = await measureRecovery();
+step('Re-asks per defect class and output mode (prompt, native, tool)');
+const modes = await measureModes();
+console.log(modes.markdown);
 step('Recovery on the independent corpus, with a model that reads feedback for its meaning');
 const independent = await measureIndependent();
 step('Costs as the work grows');
@@ -106,6 +110,7 @@ includes local JSON extraction, issue normalisation and writing the prose feedba
 figure sends the validator's raw errors.
 
 ${recovery.markdown}
+${modes.markdown}
 ${independent.markdown}
 ${growthTables.markdown}
 ## Prompt growth per attempt
