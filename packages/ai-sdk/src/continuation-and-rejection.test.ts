@@ -2,7 +2,7 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AiSdkProviderError } from './ai-sdk-provider-error';
+import type { AiSdkProviderError } from './ai-sdk-provider-error';
 import { CONTINUE_INSTRUCTION } from './continuation';
 import { fromAISDK } from './from-ai-sdk';
 import { anthropicText } from './testing/anthropic-fixtures';
@@ -36,7 +36,8 @@ describe('continuing a cut answer (continueFrom)', () => {
     const wire = await server(jsonReply(anthropicText('2", "qty": 1}]}')));
     const provider = fromAISDK(createAnthropic({ baseURL: wire.url, apiKey: 'k' })('claude-sonnet-4-5'), { cache: true });
     await provider.generate({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'List the items.' }], continueFrom: cut }, {});
-    const messages = (wire.requests[0]?.body as { messages: { role: string; content: { text?: string; cache_control?: unknown }[] }[] }).messages;
+    const body = wire.requests[0]?.body as { messages: { role: string; content: { text?: string; cache_control?: unknown }[] }[] } | undefined;
+    const messages = body?.messages ?? [];
     expect(messages.map((message) => message.role)).toEqual(['user', 'assistant']);
     expect(messages[1]?.content).toEqual([{ type: 'text', text: cut }]);
     expect(messages[0]?.content.at(-1)?.cache_control).toEqual({ type: 'ephemeral' });
