@@ -35,7 +35,10 @@ function safeParse(text: string): unknown {
 
 describe('guards check the value execute receives', () => {
   const paid: unknown[] = [];
-  const pay = tool({ name: 'pay', description: 'pays', input: Type.Object({ amount: Type.Number(), dryRun: Type.Boolean() }), execute: (input) => void paid.push(input) ?? 'paid' });
+  const pay = tool({ name: 'pay', description: 'pays', input: Type.Object({ amount: Type.Number(), dryRun: Type.Boolean() }), execute: (input) => {
+      paid.push(input);
+      return 'paid';
+    } });
   const amountLimit: ToolGuard = (_name, args) => ((args as { amount?: unknown }).amount as number) > 1000 ? { code: 'over-limit', message: 'at most 1000' } : undefined;
   const dryRunOnly: ToolGuard = (_name, args) => ((args as { dryRun?: unknown }).dryRun === false ? { code: 'dry-run-only', message: 'dry runs only' } : undefined);
 
@@ -61,7 +64,10 @@ describe('guards check the value execute receives', () => {
       name: 'admin',
       description: 'admin actions',
       input: Type.Object({ action: Type.Union([Type.Literal('delete_account'), Type.Literal('reset_password')]) }),
-      execute: (input) => void ran.push(input) ?? 'done',
+      execute: (input) => {
+      ran.push(input);
+      return 'done';
+    },
     });
     const noDeletes: ToolGuard = (_name, args) => ((args as { action?: unknown }).action === 'delete_account' ? { code: 'forbidden', message: 'no deletes' } : undefined);
     const model = scriptedModel([{ toolCalls: [{ name: 'admin', arguments: { action: 'DELETE_ACCOUNT' } }] }, 'done']);
@@ -73,7 +79,10 @@ describe('guards check the value execute receives', () => {
 
 describe('tool arguments are read exactly as the model wrote them', () => {
   const accounts: unknown[] = [];
-  const close = tool({ name: 'close', description: 'closes an account', input: Type.Object({ account: Type.Number() }), execute: ({ account }) => void accounts.push(account) ?? 'closed' });
+  const close = tool({ name: 'close', description: 'closes an account', input: Type.Object({ account: Type.Number() }), execute: ({ account }) => {
+      accounts.push(account);
+      return 'closed';
+    } });
 
   it('a number a double cannot hold is re-asked, never rounded to another account', async () => {
     accounts.length = 0;
@@ -86,7 +95,10 @@ describe('tool arguments are read exactly as the model wrote them', () => {
 
   it('a property given twice is re-asked, never the last one silently', async () => {
     const amounts: unknown[] = [];
-    const refund = tool({ name: 'refund', description: 'refunds', input: Type.Object({ amount: Type.Number() }), execute: ({ amount }) => void amounts.push(amount) ?? 'ok' });
+    const refund = tool({ name: 'refund', description: 'refunds', input: Type.Object({ amount: Type.Number() }), execute: ({ amount }) => {
+      amounts.push(amount);
+      return 'ok';
+    } });
     const model = rawArgumentsModel([[{ id: 'r1', name: 'refund', text: '{"amount": 10, "amount": 10000}' }], [{ id: 'r1', name: 'refund', text: '{"amount": 10}' }], 'done']);
     await Agent.create({ provider: model, model: 'm' }).tool(refund).build().run('refund');
     expect(amounts).toEqual([10]);
@@ -94,7 +106,10 @@ describe('tool arguments are read exactly as the model wrote them', () => {
 
   it('two tool calls with one id in a turn are a bad response, retried before any tool runs', async () => {
     const amounts: unknown[] = [];
-    const refund = tool({ name: 'refund', description: 'refunds', input: Type.Object({ amount: Type.Number() }), execute: ({ amount }) => void amounts.push(amount) ?? 'ok' });
+    const refund = tool({ name: 'refund', description: 'refunds', input: Type.Object({ amount: Type.Number() }), execute: ({ amount }) => {
+      amounts.push(amount);
+      return 'ok';
+    } });
     const model = scriptedModel([
       { toolCalls: [{ id: 'same', name: 'refund', arguments: { amount: 10 } }, { id: 'same', name: 'refund', arguments: { amount: 20 } }] },
       { toolCalls: [{ id: 'a', name: 'refund', arguments: { amount: 10 } }] },
@@ -114,7 +129,10 @@ describe('tool arguments are read exactly as the model wrote them', () => {
       description: 'draws',
       input: Type.Object({ shape: Type.Union([Type.Object({ kind: Type.Literal('circle'), radius: Type.Number() }), Type.Object({ kind: Type.Literal('square'), side: Type.Number() })]) }),
       coerce: false,
-      execute: (input) => void ran.push(input) ?? 'drawn',
+      execute: (input) => {
+      ran.push(input);
+      return 'drawn';
+    },
     });
     const model = scriptedModel([
       { toolCalls: [{ id: 's', name: 'shape', arguments: { shape: { kind: 'circle' } } }] },

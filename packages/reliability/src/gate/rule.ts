@@ -8,7 +8,13 @@ export type RuleDecision = 'continue' | 'ok' | 'retry' | 'retry-other' | 'fallba
 export type PreCheckDecision = Extract<RuleDecision, 'continue' | 'fail-fast'>;
 
 /** A value or a function of the scope that computes it. */
-export type ScopeValue<T, TResponse, TValue = unknown> = T | ((scope: ReliabilityScope<TResponse, TValue>) => T | Promise<T>);
+export type ScopeValue<T, TResponse, TValue = unknown> = T | ScopeFunction<T, TResponse, TValue>;
+
+/**
+ * A function of the scope, declared as a method so that a rule written against a typed value
+ * (`ReliabilityRule<ModelResponse, Refund>`) fits where rules of any value are taken.
+ */
+type ScopeFunction<T, TResponse, TValue> = { bivariant(scope: ReliabilityScope<TResponse, TValue>): T | Promise<T> }['bivariant'];
 
 /**
  * An interceptor: when `when` matches, `then` is the decision. Rules are evaluated in order and the
