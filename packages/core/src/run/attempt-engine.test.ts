@@ -105,7 +105,14 @@ describe('rules judge the answer', () => {
 
   it('tells a tool-call turn from a final answer', async () => {
     const purposes: string[] = [];
-    const observe: ReliabilityRule<ModelResponse> = { kind: 'observe', then: 'ok', when: (scope) => void purposes.push(scope.purpose) === undefined && false };
+    const observe: ReliabilityRule<ModelResponse> = {
+      kind: 'observe',
+      then: 'ok',
+      when: (scope) => {
+        purposes.push(scope.purpose);
+        return false;
+      },
+    };
     const model = scriptedModel([{ toolCalls: [{ name: 'look', arguments: {} }] }, 'done']);
     const look = { name: 'look' };
     const { tool } = await import('../index');

@@ -9,7 +9,6 @@ import {
   failFastError,
   type GateEvent,
   type GateSettings,
-  type GateState,
   preCheck,
   recordAttempt,
   sleep,
