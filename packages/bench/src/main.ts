@@ -15,6 +15,7 @@ import { measurePromptGrowth } from './prompt-growth';
 import type { ConcurrencyFigures } from './concurrency';
 import { measureGrowth } from './growth';
 import { measureIndependent } from './independent/measure-independent';
+import { measureLargeOutput } from './large-output/measure-large-output';
 import { measureRecovery } from './recovery/measure-recovery';
 import { measureModes } from './recovery/measure-modes';
 import { measureValidationOverhead } from './validation-overhead';
@@ -38,6 +39,8 @@ const modes = await measureModes();
 console.log(modes.markdown);
 step('Recovery on the independent corpus, with a model that reads feedback for its meaning');
 const independent = await measureIndependent();
+step('Large outputs: patch re-asks, continuation and dollars');
+const large = await measureLargeOutput();
 step('Costs as the work grows');
 const growthTables = await measureGrowth();
 step('Prompt growth over 3 attempts');
@@ -74,6 +77,7 @@ side by side, are the figures to read.
 | heap flat over ${heap.runs.toLocaleString('en')} runs | ${heap.growthMb.toFixed(2)} MB | ${verdict(Math.abs(heap.growthMb) < 1)} |
 | every recoverable output recovered, syntax repaired locally, ≤ 1 re-ask per semantic defect set | ${recovery.targets.filter((target) => target.met).length} of ${recovery.targets.length} checks | ${verdict(recovery.targets.every((target) => target.met))} |
 ${independent.targets.map((target) => `| ${target.name} | ${target.figure} | ${verdict(target.met)} |`).join('\n')}
+${large.targets.map((target) => `| ${target.name} | ${target.figure} | ${verdict(target.met)} |`).join('\n')}
 | 1,000 runs at once ≤ 1.2x per run the cost one after another | ${concurrency.keel.ratio.median.toFixed(2)}x (bare baseline ${concurrency.bare.ratio.median.toFixed(2)}x) | ${verdict(concurrency.keel.ratio.median <= 1.2)} |
 | prompt of attempt 3 ≤ 1.5x attempt 1 | ${growth.keelRatio.toFixed(2)}x | ${verdict(growth.keelRatio <= 1.5)} |
 ${
@@ -112,6 +116,7 @@ figure sends the validator's raw errors.
 ${recovery.markdown}
 ${modes.markdown}
 ${independent.markdown}
+${large.markdown}
 ${growthTables.markdown}
 ## Prompt growth per attempt
 

@@ -45,3 +45,17 @@ describe('joining a continuation', () => {
     expect(joinContinuation('', '{"a": 1}', true)).toEqual({ ok: true, text: '{"a": 1}', repeated: 0 });
   });
 });
+
+describe('short repeats', () => {
+  it('drops a short repeat only when the text as written does not read', () => {
+    const text = '{"items": [\n  {"a": 1},\n  {"b": 2}\n]}';
+    const cut = text.indexOf('},') + 2;
+    // The model starts again at "}," (2 characters): as written the join breaks, without the repeat it reads.
+    expect(joinContinuation(text.slice(0, cut), text.slice(cut - 2), true)).toEqual({ ok: true, text, repeated: 2 });
+  });
+
+  it('refuses short repeats that read as different values', () => {
+    // "1" + "11}" joins as 111 or 11; "1" + "1}" reads as written (11), the short repeat is not weighed.
+    expect(joinContinuation('{"n": 1', '1}', true)).toEqual({ ok: true, text: '{"n": 11}', repeated: 0 });
+  });
+});

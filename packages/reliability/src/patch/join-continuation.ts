@@ -14,9 +14,9 @@ export type JoinedContinuation =
 /**
  * Joins a cut output and the model's continuation of it, removing what the continuation repeats:
  * - the ways to join are: as written, and dropping the continuation's first `k` characters where
- *   they repeat the last `k` of `partial`, for `k` of at least {@link MIN_REPEAT_CHARS} (or the
- *   whole partial). A shorter overlap is taken as written: with a prefill the model never
- *   repeats, and `"TE" + "E"` is `"TEE"`.
+ *   they repeat the last `k` of `partial`. A repeat of at least {@link MIN_REPEAT_CHARS} characters
+ *   (or the whole partial) is weighed against the text as written; a shorter one only when neither
+ *   reads as JSON (with a prefill the model never repeats, and `"TE" + "E"` is `"TEE"`).
  * - with one way, it is taken. When the continuation was itself cut (`finished` false), the
  *   longest repeat is dropped (the next continuation decides the rest).
  * - when it finished, the joins that read as exactly one JSON value are kept: when they all read
@@ -25,20 +25,27 @@ export type JoinedContinuation =
  */
 export function joinContinuation(partial: string, continuation: string, finished: boolean): JoinedContinuation {
   const repeats: number[] = [];
+  const short: number[] = [];
   if (partial.length > 0 && continuation.startsWith(partial)) repeats.push(partial.length);
-  for (let length = Math.min(partial.length - 1, continuation.length, MAX_REPEAT_CHARS); length >= MIN_REPEAT_CHARS; length--) {
-    if (partial.endsWith(continuation.slice(0, length))) repeats.push(length);
+  for (let length = Math.min(partial.length - 1, continuation.length, MAX_REPEAT_CHARS); length >= 1; length--) {
+    if (partial.endsWith(continuation.slice(0, length))) (length >= MIN_REPEAT_CHARS ? repeats : short).push(length);
   }
   const longest = repeats[0] ?? 0;
   const join = (length: number) => partial + continuation.slice(length);
-  if (repeats.length === 0 || !finished) return { ok: true, text: join(longest), repeated: longest };
-  const values = new Map<string, number>();
-  for (const length of [...repeats, 0]) {
-    const found = extractJsonCandidates(join(length), { repair: true });
-    if (found.truncated || found.candidates.length !== 1) continue;
-    const key = JSON.stringify((found.candidates[0] as { value: unknown }).value);
-    if (!values.has(key)) values.set(key, length);
-  }
+  if ((repeats.length === 0 && short.length === 0) || !finished) return { ok: true, text: join(longest), repeated: longest };
+  const readings = (lengths: readonly number[]) => {
+    const values = new Map<string, number>();
+    for (const length of lengths) {
+      const found = extractJsonCandidates(join(length), { repair: true });
+      if (found.truncated || found.candidates.length !== 1) continue;
+      const key = JSON.stringify((found.candidates[0] as { value: unknown }).value);
+      if (!values.has(key)) values.set(key, length);
+    }
+    return values;
+  };
+  // As written or without a long repeat first; a short repeat only when neither reads.
+  let values = readings([...repeats, 0]);
+  if (values.size === 0 && short.length > 0) values = readings(short);
   if (values.size <= 1) {
     const only = values.values().next();
     const length = only.done ? longest : only.value;
