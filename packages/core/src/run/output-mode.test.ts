@@ -158,6 +158,29 @@ describe('output modes', () => {
     expect(events.of('output.mode-downgraded')).toMatchObject([{ from: 'native', to: 'tool', reason: 'not-lowerable' }]);
   });
 
+  it('a lowerSchema that throws or returns something that is not a schema counts as not lowerable', async () => {
+    for (const lowerSchema of [
+      () => {
+        throw new Error('boom');
+      },
+      () => ({ schema: 'nope' }) as never,
+      () => null as never,
+    ]) {
+      const { model, events, builder } = agentOn([{ toolCalls: [{ name: 'final_answer', arguments: { sku: 'ABC-12', quantity: 2 } }] }], { capabilities: { nativeOutput: true }, lowerSchema });
+      expect((await builder.build().run('order')).value).toEqual({ sku: 'ABC-12', quantity: 2 });
+      expect(at(model.requests, 0).responseFormat).toBeUndefined();
+      expect(events.of('output.mode-downgraded')).toMatchObject([{ reason: 'not-lowerable' }]);
+    }
+  });
+
+  it('a provider that refuses every schema is downgraded a bounded number of times, then the 400 fails the run', async () => {
+    const { model, events, builder } = agentOn(() => schemaRejected('both'));
+    await expect(builder.build().run('order')).rejects.toSatisfy(ReliabilityFailFastError.isInstance);
+    // native+strict → tool without strict tools (both refused at once): then nothing strict is left to refuse.
+    expect(model.calls).toBe(2);
+    expect(events.of('output.mode-downgraded')).toMatchObject([{ from: 'native', to: 'tool', strictTools: false }]);
+  });
+
   it('tool mode: a tool turn, then the answer tool; its arguments go through final-answer validation and feedback', async () => {
     const lookup = tool({ name: 'lookup', description: 'Find a SKU.', input: Type.Object({ query: Type.String() }), execute: () => 'ABC-12' });
     const model = scriptedModel(
