@@ -10,7 +10,7 @@ import { emit, listens, type RunState } from './run-state';
 import type { WrappedCall } from '../shared/call-wrapper';
 import type { OutputMode } from './output-mode';
 import { answerTurn } from './answer-turn';
-import { addPartialText, resetPartials, stopPartials } from './partial-output';
+import { addPartialText, finishPartials, resetPartials, stopPartials } from './partial-output';
 
 /** One provider call of an attempt. */
 export interface ProviderCall {
@@ -146,7 +146,10 @@ async function consumeStream(state: RunState, parts: AsyncIterable<ModelStreamPa
       if (typeof part !== 'object' || part === null) throw new BadResponseError({ message: `a stream part is ${part === null ? 'null' : typeof part}` });
       // Each field is read once, guarded: a getter or Proxy part is a broken response, not a crash.
       const type = read(part, 'type', 'a stream part');
-      if (type === 'finish') return checkResponse(read(part, 'response', 'the finish part'));
+      if (type === 'finish') {
+        finishPartials(state, attempt);
+        return checkResponse(read(part, 'response', 'the finish part'));
+      }
       // A delta is only forwarded with the fields its type promises; the final response is checked whole.
       if (type === 'text-delta' && passText) {
         const text = read(part, 'text', 'a text delta');

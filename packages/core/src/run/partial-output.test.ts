@@ -81,6 +81,18 @@ describe('partial output while streaming', () => {
     expect(parts.filter((part) => part.type === 'output')).toMatchObject([{ step: 2 }]);
   });
 
+  it('a long answer is read a bounded number of times, and its last partial is the whole answer', async () => {
+    const Long = Type.Object({ items: Type.Array(Type.Object({ id: Type.Integer(), label: Type.String() })) });
+    const value = { items: Array.from({ length: 4000 }, (_, id) => ({ id, label: `item number ${id}` })) };
+    const text = JSON.stringify(value);
+    const parts = await collect(Agent.create({ provider: scriptedModel([text]), model: 'm' }).outputSchema(Long).build().stream('list', { textMode: 'pass-through' }));
+    const shown = partials(parts);
+    // About 10,000 deltas of 16 characters; the text is read some hundreds of times, not on each.
+    expect(text.length / 16).toBeGreaterThan(9000);
+    expect(shown.length).toBeLessThan(800);
+    expect(shown.at(-1)?.value).toEqual(value);
+  });
+
   it('without an output schema there are no partial or output parts', async () => {
     const parts = await collect(Agent.create({ provider: scriptedModel(['{"a": 1}']), model: 'm' }).build().stream('x', { textMode: 'pass-through' }));
     expect(parts.some((part) => part.type === 'partial-output' || part.type === 'output')).toBe(false);

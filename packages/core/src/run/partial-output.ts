@@ -14,14 +14,23 @@ interface PartialState {
   shown: boolean;
   /** A tool call began in this attempt: its text is not the answer, so no partials. */
   off: boolean;
+  /** Characters added since the text was last read. */
+  unread: number;
 }
+
+/**
+ * Characters to add before the text is read again: every delta while it is short, then a
+ * sixty-fourth of its length, so a long answer is read a bounded number of times per doubling
+ * (the work stays linear in its length) while a short one updates on every delta.
+ */
+const readEvery = (length: number) => Math.max(1, Math.floor(length / 64));
 
 const states = new WeakMap<RunState, PartialState>();
 
 function stateOf(run: RunState): PartialState {
   let state = states.get(run);
   if (state === undefined) {
-    state = { text: '', last: undefined, held: [], shown: false, off: false };
+    state = { text: '', last: undefined, held: [], shown: false, off: false, unread: 0 };
     states.set(run, state);
   }
   return state;
@@ -35,6 +44,7 @@ export function resetPartials(run: RunState): void {
   state.held = [];
   state.shown = false;
   state.off = false;
+  state.unread = 0;
 }
 
 /** No partials for the rest of this attempt (a tool call started: the text is not the final answer). */
@@ -52,6 +62,22 @@ export function addPartialText(run: RunState, attempt: number, delta: string): v
   const state = stateOf(run);
   if (state.off) return;
   state.text += delta;
+  state.unread += delta.length;
+  if (state.unread < readEvery(state.text.length)) return;
+  emitPartial(run, state, attempt);
+}
+
+/** The stream finished: text added since the last read is read now, so the last partial is the whole answer. */
+export function finishPartials(run: RunState, attempt: number): void {
+  const state = states.get(run);
+  if (!state || state.off || state.unread === 0 || !run.sink || !run.config.output) return;
+  emitPartial(run, state, attempt);
+}
+
+function emitPartial(run: RunState, state: PartialState, attempt: number): void {
+  const sink = run.sink;
+  if (!sink) return;
+  state.unread = 0;
   const value = parsePartialJson(state.text);
   if (value === undefined) return;
   const json = JSON.stringify(value);
