@@ -1,5 +1,5 @@
 import type { AgentStreamPart, RunInput, RunOptions, RunResult } from '@keel/core';
-import type { WorkerAgent } from './run-job';
+import type { ResumeJob, WorkerAgent } from './run-job';
 
 /** What a run reports as it goes: a step starts or ends, a retry, a tool re-ask, a tool result. */
 export type RunProgressKind = 'step-start' | 'step-end' | 'retry' | 'tool-retry' | 'tool-result';
@@ -14,6 +14,8 @@ export interface RunReporting {
 /** Runs one agent for jobs, reporting each run's progress. */
 export interface AgentRunner {
   run(input: RunInput, options: RunOptions & { readonly runId: string }, reporting: RunReporting): Promise<RunResult<unknown>>;
+  /** Continues a suspended run (`agent.resume()`), reporting its progress under the state's run id. */
+  resume(job: ResumeJob, options: Pick<RunOptions, 'signal' | 'timeoutMs'>, reporting: RunReporting): Promise<RunResult<unknown>>;
   /** Removes the runner's listeners from the agent. */
   detach(): void;
 }
@@ -33,7 +35,7 @@ export function agentRunner(agent: WorkerAgent): AgentRunner {
     built.on('step.start', route('step-start')),
     built.on('step.end', route('step-end')),
     built.on('reliability.retry', route('retry')),
-    built.on('tool.retry', route('tool-retry')),
+    built.on('tool.re-ask', route('tool-retry')),
     built.on('tool.end', route('tool-result')),
   ];
   return {
@@ -46,6 +48,15 @@ export function agentRunner(agent: WorkerAgent): AgentRunner {
         return await stream.result;
       } finally {
         listening.delete(options.runId);
+      }
+    },
+    async resume(job, options, { onProgress }) {
+      const runId = job.state.runId;
+      listening.set(runId, onProgress);
+      try {
+        return await built.resume(job.state, job.decisions, options);
+      } finally {
+        listening.delete(runId);
       }
     },
     detach: () => {

@@ -77,7 +77,9 @@ export function createAgentWorker<A extends WorkerAgents>(options: AgentWorkerOp
     const { agent: name, input, conversationId, tenant } = job.data;
     const runner = runners.get(name);
     if (!runner) throw new UnrecoverableError(`bad-request: this worker has no agent named "${name}"`);
-    const runId = runIdOf(job, queue, prefix);
+    const resume = job.data.resume;
+    // A continuation keeps the suspended run's id (its exchange in memory is replaced, never added twice).
+    const runId = resume && typeof resume.state.runId === 'string' ? resume.state.runId : runIdOf(job, queue, prefix);
     const stream = job.data.stream === true ? streamOf((await worker.client) as unknown as StreamWriter, runStreamKey(prefix, queue, String(job.id), runKeyOf(job))) : undefined;
     stream?.write({ type: 'attempt-start', attempt: job.attemptsStarted > 0 ? job.attemptsStarted : job.attemptsMade + 1 });
 
@@ -104,10 +106,14 @@ export function createAgentWorker<A extends WorkerAgents>(options: AgentWorkerOp
       ...(runTimeoutMs === undefined ? {} : { timeoutMs: runTimeoutMs }),
     };
     try {
-      const result = await runner.run(input, runOptions, stream ? { onProgress, onPart: (part: AgentStreamPart<unknown>) => stream.write(part as RunStreamPart<unknown>) } : { onProgress });
+      const result = resume
+        ? await runner.resume(resume, { ...(signal ? { signal } : {}), ...(runTimeoutMs === undefined ? {} : { timeoutMs: runTimeoutMs }) }, { onProgress })
+        : await runner.run(input, runOptions, stream ? { onProgress, onPart: (part: AgentStreamPart<unknown>) => stream.write(part as RunStreamPart<unknown>) } : { onProgress });
       await reporting;
       const summary: RunJobSummary = {
         runId: result.runId,
+        status: result.status,
+        ...(result.state === undefined ? {} : { pendingApprovals: result.pendingApprovals, suspended: { agent: name, state: result.state, ...(tenant === undefined ? {} : { tenant }) } }),
         value: result.value,
         text: result.text,
         provenance: result.provenance,

@@ -2,5 +2,6 @@ export { type AgentQueue, agentQueue } from './agent-queue';
 export { type CancelOutcome, cancelRun } from './cancel-run';
 export { type AgentWorker, type AgentWorkerOptions, createAgentWorker } from './create-agent-worker';
 export { enqueueRun, type EnqueueRunOptions } from './enqueue-run';
-export type { AgentOutput, RunJob, RunJobData, RunJobProgress, RunJobSummary, WorkerAgent, WorkerAgents } from './run-job';
+export { resumeRun, type ResumeRunOptions } from './resume-run';
+export type { AgentOutput, ResumeDecisions, ResumeJob, RunJob, RunJobData, RunJobProgress, RunJobSummary, SuspendedRunJob, WorkerAgent, WorkerAgents } from './run-job';
 export type { RunStreamPart } from './run-stream';

@@ -1,4 +1,4 @@
-import type { Agent, AgentBuilder, Message, RunInput, RunResult } from '@keel/core';
+import type { Agent, AgentBuilder, Message, RunInput, RunResult, RunStateSnapshot } from '@keel/core';
 import type { Job } from 'bullmq';
 
 /** An agent as a worker takes it: built, or a builder the worker builds. */
@@ -26,11 +26,38 @@ export interface RunJobData {
   readonly runKey?: string;
   /** Whether the worker streams the run's parts to the enqueuer (`agentQueue(…).stream(job)`). */
   readonly stream?: boolean;
+  /** Set by `resumeRun`: the job continues a suspended run (`input` is then unused). */
+  readonly resume?: ResumeJob;
+}
+
+/** What a job continuing a suspended run carries: the run's state and the decisions about its pending calls. */
+export interface ResumeJob {
+  readonly state: RunStateSnapshot;
+  readonly decisions: ResumeDecisions;
+}
+
+/** The decisions `agent.resume()` takes: `{ approve: [ids], reject: [{ id, reason }] }`. */
+export type ResumeDecisions = Parameters<Agent<unknown>['resume']>[1];
+
+/**
+ * A suspended run as a job returns it: the agent's name, the run's signed state, and the tenant.
+ * Give it, as it is (after any JSON round trip), to `resumeRun(queue, suspended, decisions)`.
+ */
+export interface SuspendedRunJob {
+  readonly agent: string;
+  readonly state: RunStateSnapshot;
+  readonly tenant?: string;
 }
 
 /** A job's return value: a JSON summary of the run; `value` is the agent's output type. */
 export interface RunJobSummary<T = unknown> {
   readonly runId: string;
+  /** `suspended`: the run waits for approvals (`value` is undefined); `resumeRun(queue, summary.suspended, decisions)` continues it. */
+  readonly status?: 'complete' | 'suspended';
+  /** The calls waiting for approval, when `suspended`. */
+  readonly pendingApprovals?: RunResult<T>['pendingApprovals'];
+  /** When `suspended`: what `resumeRun` takes. */
+  readonly suspended?: SuspendedRunJob;
   readonly value: T;
   readonly text: string;
   readonly provenance: RunResult<T>['provenance'];
@@ -87,6 +114,7 @@ export function isRunJobData(value: unknown): value is RunJobData {
     (data.conversationId === undefined || typeof data.conversationId === 'string') &&
     (data.tenant === undefined || typeof data.tenant === 'string') &&
     (data.runKey === undefined || typeof data.runKey === 'string') &&
-    (data.stream === undefined || typeof data.stream === 'boolean')
+    (data.stream === undefined || typeof data.stream === 'boolean') &&
+    (data.resume === undefined || (typeof data.resume === 'object' && data.resume !== null && typeof (data.resume as { state?: unknown }).state === 'object'))
   );
 }

@@ -1,0 +1,154 @@
+import { redisMemory } from '@keel/redis';
+import { Queue, QueueEvents } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startRedisServer, type TestRedisServer } from '../../redis/src/testing/redis-server';
+import { startWorkerProcess, type WorkerProcess } from '../../redis/src/testing/worker-process';
+import { createAgentWorker } from './create-agent-worker';
+import { enqueueRun } from './enqueue-run';
+import { resumeRun } from './resume-run';
+import type { RunJobData, RunJobSummary } from './run-job';
+import { approvalAgent } from './testing/approval-agent';
+
+let server: TestRedisServer;
+let redis: Redis;
+const closers: (() => Promise<unknown>)[] = [];
+const processes: WorkerProcess[] = [];
+const connection = () => ({ host: '127.0.0.1', port: server.port, maxRetriesPerRequest: null });
+let queueNumber = 0;
+
+beforeAll(async () => {
+  server = await startRedisServer();
+  redis = new Redis(server.port, '127.0.0.1', { maxRetriesPerRequest: null });
+});
+afterEach(async () => {
+  for (const child of processes.splice(0)) {
+    child.child.kill('SIGKILL');
+    await child.exited;
+  }
+  for (const close of closers.splice(0).reverse()) await close();
+  await redis.flushall();
+});
+afterAll(async () => {
+  redis.disconnect();
+  await server.stop();
+});
+
+async function queue() {
+  const name = `approvals-${++queueNumber}`;
+  const jobs = new Queue(name, { connection: connection() });
+  const events = new QueueEvents(name, { connection: connection() });
+  await events.waitUntilReady();
+  closers.push(() => jobs.close(), () => events.close());
+  return { name, jobs, events };
+}
+
+/** A job that suspends at the refund, run by a worker in this process (closed afterwards). */
+async function suspendedJob(name: string, jobs: Queue, events: QueueEvents) {
+  const made = createAgentWorker({ connection: connection(), queue: name, agents: { payments: approvalAgent(redis).agent } });
+  const job = await enqueueRun(jobs, { agent: 'payments', input: 'Refund 40 on A-1', conversationId: 'customer-7', tenant: 'acme' });
+  const summary = (await job.waitUntilFinished(events, 10_000)) as RunJobSummary;
+  await made.close();
+  return summary;
+}
+
+/** A worker in its own process, ready to take jobs. */
+async function workerProcess(name: string, answerDelayMs = 0) {
+  const child = startWorkerProcess(new URL('./testing/approval-worker-process.ts', import.meta.url), [String(server.port), name, String(answerDelayMs)]);
+  processes.push(child);
+  await child.waitFor((message) => (message as { event?: string }).event === 'ready');
+  return child;
+}
+
+const memoryOf = (conversationId: string) => redisMemory({ redis }).load(conversationId);
+
+describe('approvals through @keel/bullmq', () => {
+  it('a job that suspends completes with the state; resumeRun continues it on another worker process', async () => {
+    const { name, jobs, events } = await queue();
+    const summary = await suspendedJob(name, jobs, events);
+
+    expect(summary).toMatchObject({ status: 'suspended', pendingApprovals: [{ toolCallId: 'c1', toolName: 'refund', arguments: { orderId: 'A-1', amount: 40 } }] });
+    expect(summary.value).toBeUndefined();
+    expect(summary.suspended).toMatchObject({ agent: 'payments', tenant: 'acme', state: { type: 'keel.run-state', runId: summary.runId } });
+    expect(await redis.get('test:executions')).toBeNull();
+    expect(await memoryOf('customer-7')).toEqual([]);
+
+    await workerProcess(name);
+    const job = await resumeRun(jobs, JSON.parse(JSON.stringify(summary.suspended)), { approve: ['c1'] });
+    const resumed = (await job.waitUntilFinished(events, 20_000)) as RunJobSummary;
+
+    expect(resumed).toMatchObject({ status: 'complete', text: 'Refunded.', runId: summary.runId, tenant: 'acme', steps: 2, attempts: 2 });
+    expect(resumed.usage.modelCalls).toBe(2);
+    expect(await redis.get('test:executions')).toBe('1');
+    expect(await redis.get('test:refunded:A-1')).toBe('40');
+    expect((await memoryOf('customer-7')).map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+  });
+
+  it('rejected through the queue, the model sees the reason and nothing runs', async () => {
+    const { name, jobs, events } = await queue();
+    const summary = await suspendedJob(name, jobs, events);
+    await workerProcess(name);
+
+    const job = await resumeRun(jobs, summary.suspended as NonNullable<RunJobSummary['suspended']>, { reject: [{ id: 'c1', reason: 'customer already refunded' }] });
+    const resumed = (await job.waitUntilFinished(events, 20_000)) as RunJobSummary;
+
+    expect(resumed.text).toMatch(/^Not refunded: Error \[approval-rejected\].*customer already refunded/);
+    expect(await redis.get('test:executions')).toBeNull();
+  });
+
+  it('an edited state fails the job for good and runs nothing', async () => {
+    const { name, jobs, events } = await queue();
+    const summary = await suspendedJob(name, jobs, events);
+    await workerProcess(name);
+    const edited = JSON.parse(JSON.stringify(summary.suspended)) as { state: { pending: { arguments: { amount: number } }[] } };
+    (edited.state.pending[0] as { arguments: { amount: number } }).arguments.amount = 4_000;
+
+    const job = await resumeRun(jobs, edited as never, { approve: ['c1'] });
+    const failure = await job.waitUntilFinished(events, 20_000).catch((error: unknown) => error);
+
+    expect(String(failure)).toMatch(/RunStateError: Cannot resume the run: the state's signature does not match/);
+    expect(await redis.get('test:executions')).toBeNull();
+    const failed = await jobs.getJob(String(job.id));
+    expect(failed?.attemptsMade).toBe(1);
+  });
+
+  it('resumeRun twice for one state adds one job while it exists', async () => {
+    const { name, jobs, events } = await queue();
+    const summary = await suspendedJob(name, jobs, events);
+    const suspended = summary.suspended as NonNullable<RunJobSummary['suspended']>;
+
+    const first = await resumeRun(jobs, suspended, { approve: ['c1'] });
+    const second = await resumeRun(jobs, JSON.parse(JSON.stringify(suspended)), { approve: ['c1'] });
+    expect(second.id).toBe(first.id);
+    await workerProcess(name);
+    await first.waitUntilFinished(events, 20_000);
+
+    // The suspended job and one continuation.
+    expect(await jobs.getJobCounts('completed', 'waiting', 'failed')).toMatchObject({ completed: 2, waiting: 0, failed: 0 });
+    expect(await redis.get('test:executions')).toBe('1');
+  });
+
+  it('two workers resuming one state at once: memory keeps one exchange; an idempotent tool refunds once', async () => {
+    const { name, jobs, events } = await queue();
+    const summary = await suspendedJob(name, jobs, events);
+    const suspended = summary.suspended as NonNullable<RunJobSummary['suspended']>;
+    // Two continuations of one state under different job ids (past resumeRun's deduplication), in two processes.
+    const data: RunJobData = { agent: 'payments', input: '', resume: { state: suspended.state, decisions: { approve: ['c1'] } } };
+    await Promise.all([workerProcess(name, 300), workerProcess(name, 300)]);
+    const added = await Promise.all([jobs.add('payments', data, { jobId: 'twin-a' }), jobs.add('payments', data, { jobId: 'twin-b' })]);
+    const outcomes = await Promise.allSettled(added.map((job) => job.waitUntilFinished(events, 20_000)));
+
+    // Both processes ran the approved call (each process resumes a state once; two processes cannot know of each other)…
+    expect(await redis.get('test:executions')).toBe('2');
+    // …the refund, keyed by run and tool call, was made once, and the conversation holds one exchange.
+    expect(await redis.get('test:refunded:A-1')).toBe('40');
+    expect((await memoryOf('customer-7')).map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect(outcomes.some((outcome) => outcome.status === 'fulfilled')).toBe(true);
+  });
+
+  it('refuses what is not a suspended job', async () => {
+    const { jobs } = await queue();
+    await expect(resumeRun(jobs, {} as never, { approve: [] })).rejects.toThrow(/resumeRun: give the `suspended` value/);
+    await expect(resumeRun(jobs, { agent: 'payments', state: { suspensionId: 'a:b' } } as never, { approve: [] })).rejects.toThrow(TypeError);
+  });
+});
