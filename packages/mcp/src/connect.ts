@@ -4,11 +4,11 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { reduceError } from '@keel/core/internal';
 import { McpConnectionError } from './errors/mcp-connection-error';
-import type { McpHttpSource, McpSource, McpStdioSource, McpTransportKind } from './mcp-source';
+import type { McpClient, McpHttpSource, McpSource, McpStdioSource, McpTransportKind } from './mcp-source';
 
 /** A connected client, and whether this package made it (and so closes it). */
 export interface Connection {
-  readonly client: Client;
+  readonly client: McpClient;
   readonly owned: boolean;
   readonly kind: McpTransportKind;
   /** Ends the session (HTTP: asks the server to drop it) and the transport (stdio: the child process). */
@@ -25,8 +25,8 @@ export interface ConnectOptions {
 }
 
 /** True for an SDK client (or anything that speaks like one). */
-export function isClient(source: McpSource): source is Client {
-  const candidate = source as Partial<Client>;
+export function isClient(source: McpSource): source is McpClient {
+  const candidate = source as Partial<McpClient>;
   return typeof candidate.callTool === 'function' && typeof candidate.listTools === 'function';
 }
 

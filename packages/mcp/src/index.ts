@@ -1,6 +1,6 @@
 // The public API of @keel/mcp: MCP servers' tools as Keel tools.
 export { mcpTools, type McpToolInfo, type McpTools, type McpToolsOptions } from './mcp-tools';
-export type { McpHttpSource, McpSource, McpStdioSource, McpTransportKind } from './mcp-source';
+export type { McpClient, McpHttpSource, McpSource, McpStdioSource, McpTransportKind } from './mcp-source';
 export type { McpEventName, McpEvents, McpListener } from './mcp-events';
 export { McpConnectionError, type McpConnectionFailure } from './errors/mcp-connection-error';
 export { McpToolCallError } from './errors/mcp-tool-call-error';

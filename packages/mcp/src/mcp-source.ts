@@ -1,5 +1,3 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-
 /** An MCP server started as a child process, spoken to over its stdin and stdout. */
 export interface McpStdioSource {
   /** The program, e.g. `node` or `npx`. Run without a shell. */
@@ -29,10 +27,29 @@ export interface McpHttpSource {
 }
 
 /**
+ * An SDK `Client`, by the members Keel uses, typed structurally so that a client from another copy
+ * of `@modelcontextprotocol/sdk` in your install (another zod, another minor) fits too. Pass a
+ * connected `new Client(...)`.
+ */
+export interface McpClient {
+  callTool(params: { readonly name: string; readonly arguments?: Record<string, unknown> }, resultSchema?: undefined, options?: { readonly signal?: AbortSignal; readonly timeout?: number }): Promise<unknown>;
+  listTools(params?: { readonly cursor?: string }, options?: { readonly timeout?: number }): Promise<{ readonly tools: readonly unknown[]; readonly nextCursor?: string | undefined }>;
+  ping(options?: { readonly timeout?: number }): Promise<unknown>;
+  getServerVersion(): { readonly name: string } | undefined;
+  getServerCapabilities(): { readonly tools?: unknown } | undefined;
+  /** Keel registers its handler of `notifications/tools/list_changed` (typed loosely: see above). */
+  setNotificationHandler(schema: never, handler: never): void;
+  removeNotificationHandler(method: string): void;
+  close(): Promise<void>;
+  onclose?: (() => void) | undefined;
+  onerror?: ((error: Error) => void) | undefined;
+}
+
+/**
  * Where MCP tools come from: a command (stdio), a URL (HTTP), or an SDK `Client` you connected
  * yourself (any transport; `close()` then leaves it open: it is yours).
  */
-export type McpSource = McpStdioSource | McpHttpSource | Client;
+export type McpSource = McpStdioSource | McpHttpSource | McpClient;
 
 /** Which transport a connection uses. */
 export type McpTransportKind = 'stdio' | 'streamable-http' | 'sse' | 'client';

@@ -1,13 +1,12 @@
 import { AgentConfigurationError, tool, type Tool, type ToolContext, type ToolGuard } from '@keel/core';
 import { reduceError } from '@keel/core/internal';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type CallToolResult, ErrorCode, McpError, type Tool as McpToolInfo, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { connect, type Connection } from './connect';
 import { McpConnectionError } from './errors/mcp-connection-error';
 import { McpToolCallError } from './errors/mcp-tool-call-error';
 import { McpToolDefinitionError } from './errors/mcp-tool-definition-error';
 import { McpEventBus, type McpEventName, type McpListener } from './mcp-events';
-import type { McpSource, McpTransportKind } from './mcp-source';
+import type { McpClient, McpSource, McpTransportKind } from './mcp-source';
 import { prepareInputSchema } from './input-schema';
 import { resultText } from './result-text';
 import { keelToolName } from './tool-name';
@@ -169,7 +168,7 @@ class McpToolSet implements McpTools {
   }
 
   /** Watches the client: its close, its transport errors, and list-changed notifications. */
-  private hook(client: Client): () => void {
+  private hook(client: McpClient): () => void {
     const previousClose = client.onclose;
     const previousError = client.onerror;
     client.onclose = () => {
@@ -182,9 +181,10 @@ class McpToolSet implements McpTools {
     };
     const watching = this.options.watch !== false;
     if (watching) {
-      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      const refresh = () => {
         this.enqueue('notification').catch(() => undefined);
-      });
+      };
+      client.setNotificationHandler(ToolListChangedNotificationSchema as never, refresh as never);
     }
     return () => {
       if (previousClose) client.onclose = previousClose;
@@ -288,9 +288,10 @@ class McpToolSet implements McpTools {
     const cursors = new Set<string>();
     let cursor: string | undefined;
     for (let page = 0; page < MAX_LIST_PAGES; page++) {
-      let result: Awaited<ReturnType<Client['listTools']>>;
+      let result: { readonly tools: readonly McpToolInfo[]; readonly nextCursor?: string | undefined };
       try {
-        result = await client.listTools(cursor === undefined ? undefined : { cursor }, { timeout: this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
+        // The SDK parsed the answer with its ListToolsResult schema.
+        result = (await client.listTools(cursor === undefined ? undefined : { cursor }, { timeout: this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS })) as typeof result;
       } catch (error) {
         throw await this.translate(error, 'tools/list');
       }
