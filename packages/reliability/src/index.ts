@@ -25,7 +25,7 @@ export { toValidator, type AnySchema, type InferSchema } from './validation/to-v
 export type { SchemaValidator } from './validation/schema-validator';
 export { validateOutput } from './validation/validate-output';
 export type { ValidationIssue } from './validation/issue';
-export type { JsonRepair } from './json/json-repair';
+export type { JsonRepair } from './json/repair-names';
 export { formatFeedback, type FeedbackTemplate, type FeedbackTemplateInput } from './feedback/format-feedback';
 export { quote } from './feedback/quote';
 

@@ -40,7 +40,7 @@ export {
   type JsonCandidate,
   type JsonCandidates,
 } from './json/extract-json';
-export type { JsonDefect } from './json/json-repair';
+export type { JsonDefect } from './json/repair-names';
 export { parseExact } from './json/parse-exact';
 export { type AppliedPatch, applyPatch } from './patch/apply-patch';
 export { joinContinuation, type JoinedContinuation, MIN_REPEAT_CHARS } from './patch/join-continuation';

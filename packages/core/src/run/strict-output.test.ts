@@ -12,7 +12,7 @@ import {
   tool,
 } from '../index';
 import { type Script, scriptedModel } from '../test/index';
-import { recorder } from '../testing/event-recorder';
+import { recorder } from '../test/event-recorder';
 
 const Refund = Type.Object({
   action: Type.Union([Type.Literal('refund'), Type.Literal('reject')]),

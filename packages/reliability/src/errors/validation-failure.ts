@@ -1,4 +1,4 @@
-import type { JsonDefect } from '../json/json-repair';
+import type { JsonDefect } from '../json/repair-names';
 import type { ValidationIssue } from '../validation/issue';
 import { KeelError, hasMarker } from './keel-error';
 

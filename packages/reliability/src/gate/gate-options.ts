@@ -2,7 +2,7 @@ import type { ErrorKind } from '../error-kind';
 import type { ValidationFailure } from '../errors/validation-failure';
 import type { FeedbackTemplate } from '../feedback/format-feedback';
 import type { PatchRequest } from '../patch/patch-request';
-import type { JsonRepair } from '../json/json-repair';
+import type { JsonRepair } from '../json/repair-names';
 import type { UsageTotals } from '../usage';
 import type { Coercion } from '../validation/coerce-to-schema';
 import type { ValidationIssue } from '../validation/issue';

@@ -1,7 +1,7 @@
 import { regionsAround } from './fence-regions';
 import { findFences } from './find-fences';
 import { findJsonSpans, opensJson } from './find-json-spans';
-import type { JsonDefect, JsonRepair } from './json-repair';
+import type { JsonDefect, JsonRepair } from './repair-names';
 import { parseExact, tryParse } from './parse-exact';
 import { repairJson, type RepairJsonResult } from './repair-json';
 import { decodeEscapes, scanLenientJson } from './scan-lenient-json';

@@ -1,4 +1,4 @@
-import type { JsonDefect } from './json-repair';
+import type { JsonDefect } from './repair-names';
 import { scanLenientJson } from './scan-lenient-json';
 
 /**

@@ -1,5 +1,5 @@
 import { jsonrepair } from 'jsonrepair';
-import type { JsonDefect, JsonRepair } from './json-repair';
+import type { JsonDefect, JsonRepair } from './repair-names';
 import { applyEdits, type LenientScan, scanLenientJson } from './scan-lenient-json';
 
 /** Deepest nesting repaired locally (the repair library recurses per level). */

@@ -1,5 +1,5 @@
 import { numberLoss } from './exact-number';
-import type { JsonDefect, JsonRepair } from './json-repair';
+import type { JsonDefect, JsonRepair } from './repair-names';
 
 /** A change to the text (a comma, a colon, a string rewritten as JSON): remove `remove` characters at `at`, then insert `insert`. */
 export interface TextEdit {

@@ -1,6 +1,6 @@
 import { ValidationFailure } from '../errors/validation-failure';
 import { extractJsonCandidates, type JsonCandidate, type JsonCandidates, type RejectedValue } from '../json/extract-json';
-import type { JsonRepair } from '../json/json-repair';
+import type { JsonRepair } from '../json/repair-names';
 import { numberLiterals, pathKey } from '../json/number-literals';
 import { type Coercion, coerceToSchema, holdsBare } from './coerce-to-schema';
 import { escapeControl, formatPath, type ValidationIssue } from './issue';
