@@ -75,7 +75,7 @@ function match<TResponse>(list: readonly Rule<TResponse>[], scope: ReliabilitySc
 
 const then = <T, R>(value: T | Promise<T>, next: (value: T) => R | Promise<R>): R | Promise<R> => (value instanceof Promise ? value.then(next) : next(value));
 
-function ruleError<TResponse>(state: GateState<TResponse>, attempt: number, scope: ReliabilityScope<TResponse>, rule: Rule<TResponse>, part: 'when' | 'backoff' | 'feedbackForLLM', thrown: unknown): FailFastDecision {
+function ruleError<TResponse>(state: GateState<TResponse>, attempt: number, scope: ReliabilityScope<TResponse>, rule: Rule<TResponse>, part: 'when' | 'backoff', thrown: unknown): FailFastDecision {
   const events: GateEvent[] = [{ type: 'reliability.rule-error', phase: scope.phase, ruleKind: rule.kind, part, message: reduceError(thrown).message }];
   return stop(attempt, scope.errorKind, { kind: 'rule-error', label: rule.kind, phase: 'rule-error', cause: thrown }, events);
 }

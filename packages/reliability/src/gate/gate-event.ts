@@ -67,7 +67,8 @@ export interface RuleErrorEvent {
   readonly type: 'reliability.rule-error';
   readonly phase: 'pre-check' | 'post-decide';
   readonly ruleKind: string;
-  readonly part: 'when' | 'backoff' | 'feedbackForLLM';
+  /** What threw: its `when` or its `backoff` (a throwing `feedbackForLLM` is a `reliability.feedback-error`, and the default feedback is sent). */
+  readonly part: 'when' | 'backoff';
   readonly message: string;
 }
 
