@@ -3,6 +3,7 @@ import type { AgentEventName, AgentListener } from '../events/agent-events';
 import type { MemoryStore } from '../memory/memory-store';
 import type { RunConfig } from '../run/run-config';
 import type { ToolGuard } from '../tools/guard';
+import { checkListener } from '../events/check-listener';
 import type { AnyTool, Tool } from '../tools/tool';
 import type { Agent } from './agent';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
@@ -59,6 +60,7 @@ export class AgentBuilder<TOutput = string> {
 
   /** Adds an event listener to every agent built from this builder (see also `agent.on()`). */
   on<E extends AgentEventName>(event: E, listener: AgentListener<E>): AgentBuilder<TOutput> {
+    checkListener(event, listener);
     return this.with({ listeners: [...this.state.listeners, { event, listener: listener as AgentListener<AgentEventName> }] });
   }
 
@@ -70,7 +72,12 @@ export class AgentBuilder<TOutput = string> {
     return this.with({ callWrappers: [...this.state.callWrappers, wrapper] });
   }
 
-  /** Validates final answers against a schema (once); `runTyped()` returns the typed value. */
+  /**
+   * Validates final answers against a schema (once); `runTyped()` returns the typed value. `mode`
+   * says how the answer is asked for (default `auto`: the provider's native structured output
+   * where it declares it for the model, else the prompt); Keel validates the full schema in every
+   * mode. See {@link OutputOptions}.
+   */
   outputSchema<S extends AnySchema>(schema: S, options: OutputOptions = {}): AgentBuilder<InferSchema<S>> {
     return this.with<InferSchema<S>>({ outputSchema: schema, outputOptions: options }, 'outputSchema');
   }
