@@ -254,7 +254,10 @@ class McpToolSet implements McpTools {
     this.queue = run.catch(() => undefined);
     if (reason === 'notification') {
       this.waitingNotification = run;
-      run.catch((error: unknown) => this.events.emit('refresh.failed', { server: this.server, error }));
+      run.catch((error: unknown) => {
+        // A refresh cut short by the connection ending is reported by `server.closed`, not twice.
+        if (!this.closedError) this.events.emit('refresh.failed', { server: this.server, error });
+      });
     }
     return run;
   }
@@ -408,6 +411,8 @@ class McpToolSet implements McpTools {
       }
       return text;
     } catch (error) {
+      // Aborted by the run or by Keel's timeout: Keel reports that itself; no server to judge.
+      if (signal.aborted) throw error;
       throw await this.translate(error, serverName);
     } finally {
       signal.removeEventListener('abort', forward);
