@@ -148,7 +148,9 @@ describe('agentQueue', () => {
     for await (const part of runs.stream(job)) parts.push(part);
     const types = parts.map((part) => part.type);
     expect(types[0]).toBe('attempt-start');
-    expect(types.filter((type) => type !== 'text-delta' && type !== 'tool-call-delta')).toEqual([
+    // The parts that frame the run, in order (text deltas and partial outputs come between them).
+    const framing = new Set(['attempt-start', 'step-start', 'tool-call', 'tool-result', 'step-end', 'result']);
+    expect(types.filter((type) => framing.has(type))).toEqual([
       'attempt-start',
       'step-start',
       'tool-call',
