@@ -29,7 +29,7 @@ export const EVENT_HANDLING = {
   'tool.start': 'recorded',
   'tool.end': 'recorded',
   'tool.validation': 'recorded',
-  'tool.retry': 'recorded',
+  'tool.re-ask': 'recorded',
   'validation.failed': 'recorded',
   'reliability.retry': 'recorded',
   'reliability.wait': 'recorded',

@@ -4,7 +4,7 @@ import type { Attributes, AttributeValue, Span } from '@opentelemetry/api';
 /**
  * The span event name of a core event: `keel.` and the event's name, with the `reliability.`
  * area dropped and hyphens as underscores (`reliability.fail-fast` → `keel.fail_fast`,
- * `tool.retry` → `keel.tool.retry`).
+ * `tool.re-ask` → `keel.tool.re_ask`).
  */
 export function spanEventName(event: AgentEventName): string {
   return `keel.${event.replace(/^reliability\./, '').replaceAll('-', '_')}`;

@@ -52,7 +52,7 @@ describe('telemetry() span events', () => {
     const [run] = spanNamed('invoke_agent');
     const [toolSpan] = spanNamed('execute_tool add');
     expect(eventNames(run)).toEqual([]);
-    expect(eventNames(toolSpan)).toEqual(['keel.tool.retry', 'keel.wait', 'keel.tool.validation']);
+    expect(eventNames(toolSpan)).toEqual(['keel.tool.re_ask', 'keel.wait', 'keel.tool.validation']);
     expect(eventOf(toolSpan, 'keel.wait')).toEqual({ 'keel.wait.rule': 'quota-pause', 'keel.wait.delay_ms': 5, 'keel.step': 1, 'keel.attempt': 2 });
     const reAsks = spanNamed('chat m').filter((span) => span.parentSpanContext?.spanId === toolSpan?.spanContext().spanId);
     expect(reAsks.map((span) => [span.attributes['keel.attempt'], eventNames(span)])).toEqual([

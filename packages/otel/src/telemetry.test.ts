@@ -85,8 +85,8 @@ describe('telemetry()', () => {
       'gen_ai.usage.cache_creation.input_tokens': 0,
     });
     expect(eventNames(first)).toEqual([]);
-    expect(eventNames(toolSpan)).toEqual(['keel.tool.retry', 'keel.tool.validation']);
-    expect(toolSpan.events[0]?.attributes).toMatchObject({ 'gen_ai.tool.name': 'lookup_order', 'keel.tool.retry.number': 1 });
+    expect(eventNames(toolSpan)).toEqual(['keel.tool.re_ask', 'keel.tool.validation']);
+    expect(toolSpan.events[0]?.attributes).toMatchObject({ 'gen_ai.tool.name': 'lookup_order', 'keel.tool.re_ask.number': 1 });
     expect(toolSpan.events[1]?.attributes).toMatchObject({ 'keel.tool.validation.outcome': 'success', 'keel.tool.validation.retries': 1 });
 
     expect(toolSpan.attributes).toMatchObject({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'lookup_order', 'gen_ai.tool.call.id': 'call-1', 'gen_ai.tool.type': 'function' });

@@ -193,14 +193,14 @@ export function telemetry(options: TelemetryOptions = {}): Extension {
         const spans = runs.get(event.runId);
         if (spans) addSpanEvent(current(spans, event.toolCallId), 'usage.invalid', { field: event.field, received: event.received }, { 'keel.attempt': event.attempt });
       })
-      .on('tool.retry', (event) => {
+      .on('tool.re-ask', (event) => {
         const spans = runs.get(event.runId);
         if (!spans) return;
         endCall(spans, event.toolCallId);
         addSpanEvent(
           spans.tools.get(event.toolCallId) ?? spans.run,
-          'tool.retry',
-          { number: event.retry, feedback: recordContent ? event.feedback : undefined },
+          'tool.re-ask',
+          { number: event.reAsk, feedback: recordContent ? event.feedback : undefined },
           { 'gen_ai.tool.name': event.tool, 'gen_ai.tool.call.id': event.toolCallId },
         );
       })
