@@ -7,6 +7,7 @@ import { strictPartsOf, type StrictParts } from '../shared/strict-parts';
 import { anthropicCapabilities } from './anthropic-capabilities';
 import { lowerAnthropicSchema } from './lower-schema';
 import { redactSecrets, secretsOf } from '../shared/redact-secrets';
+import { checkOptions, REMOVED_OPTIONS } from '../shared/check-options';
 import { resolveModel } from '../shared/resolve-model';
 import { mapAnthropicError } from './map-anthropic-error';
 import { mapAnthropicRequest } from './map-request';
@@ -82,6 +83,7 @@ export const defaultAnthropicMaxTokens = 4096;
  * a `bad-request` ProviderError with `schemaRejected` set.
  */
 export function anthropic(options: AnthropicProviderOptions = {}): ModelProviderV1 {
+  checkOptions(providerName, options, ['apiKey', 'baseURL', 'timeout', 'client', 'cache', 'maxTokens', 'capabilities'], REMOVED_OPTIONS);
   const declared = checkDeclaredCapabilities(providerName, options.capabilities);
   const cache = options.cache ?? false;
   const maxTokens = options.maxTokens ?? defaultAnthropicMaxTokens;

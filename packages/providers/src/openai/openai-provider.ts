@@ -1,3 +1,4 @@
+import { checkOptions, REMOVED_OPTIONS } from '../shared/check-options';
 import type OpenAI from 'openai';
 import type { ModelRequest, ModelResponse, ModelStreamPart } from '@keel/core';
 import type { ModelCallOptions, ModelCapabilities, ModelProviderV1 } from '@keel/core/internal';
@@ -104,9 +105,11 @@ function apiKeyOption(options: OpenAIProviderOptions): { apiKey?: string } {
  * removed `structuredOutput` option throws a `TypeError` naming its replacement.
  */
 export function openai(options: OpenAIProviderOptions = {}): ModelProviderV1 {
-  if ('structuredOutput' in options && (options as { structuredOutput?: unknown }).structuredOutput !== undefined) {
-    throw new TypeError('openai({ structuredOutput }) was replaced by openai({ capabilities: { nativeOutput: true } }): Keel sends a strict, lowered response_format where its output mode asks for one');
-  }
+  checkOptions(providerName, options, ['apiKey', 'baseURL', 'timeout', 'client', 'capabilities', 'maxTokensField'], {
+    ...REMOVED_OPTIONS,
+    structuredOutput:
+      'it was replaced by openai({ capabilities: { nativeOutput: true } }): Keel sends a strict, lowered response_format where its output mode asks for one',
+  });
   const declared = checkDeclaredCapabilities(providerName, options.capabilities);
   const maxTokensField = options.maxTokensField ?? 'max_tokens';
 

@@ -55,7 +55,7 @@ describe('capabilities() on the providers', () => {
   });
 
   it('refuses the removed openai({ structuredOutput }) with its replacement', () => {
-    expect(() => openai({ structuredOutput: true } as never)).toThrow(/structuredOutput \}\) was replaced by openai\(\{ capabilities: \{ nativeOutput: true \} \}\)/);
+    expect(() => openai({ structuredOutput: true } as never)).toThrow(/structuredOutput \}\) was removed: it was replaced by openai\(\{ capabilities: \{ nativeOutput: true \} \}\)/);
     expect(() => openai({ structuredOutput: false } as never)).toThrow(TypeError);
   });
 
