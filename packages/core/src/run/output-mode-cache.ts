@@ -42,7 +42,7 @@ export class OutputModeCache {
     let entry = this.entries.get(index);
     if (entry === undefined) {
       const target = this.targets[index] ?? (this.targets[0] as ModelTarget);
-      const { level, downgrades } = startLevel(target, this.output, this.strictTools);
+      const { level, downgrades } = startLevel(target, this.output);
       entry = { start: level, startDowngrades: downgrades, rejected: undefined, plans: new Map() };
       this.entries.set(index, entry);
     }

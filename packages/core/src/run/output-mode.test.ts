@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Agent, AgentConfigurationError, ReliabilityFailFastError, tool } from '../index';
 import type { LoweredSchema, ModelRequest } from '../model/model-provider-v1';
 import { type Script, scriptedModel, type ScriptedModelOptions } from '../test/index';
-import { recorder } from '../testing/event-recorder';
+import { recorder } from '../test/event-recorder';
 
 const Order = Type.Object({
   sku: Type.String({ maxLength: 8 }),
@@ -240,11 +240,12 @@ describe('output modes', () => {
     expect(events.of('output.mode-downgraded')).toMatchObject([{ from: 'native', to: 'native', strictTools: false }]);
   });
 
-  it('strictTools: false sends no strict tool', async () => {
+  it('strictTools: false sends no strict tool, except a tool that asks for it', async () => {
     const lookup = tool({ name: 'lookup', description: 'Find a SKU.', input: Type.Object({ query: Type.String() }), execute: () => 'ABC-12' });
+    const pinned = tool({ name: 'pinned', description: 'Strict anyway.', input: Type.Object({ query: Type.String() }), strict: true, execute: () => 'ABC-12' });
     const model = scriptedModel([VALID], NATIVE);
-    await Agent.create({ provider: model, model: 'm', strictTools: false }).tool(lookup).outputSchema(Order).build().run('order');
-    expect(at(model.requests, 0).tools?.[0]?.strict).toBeUndefined();
+    await Agent.create({ provider: model, model: 'm', strictTools: false }).tools([lookup, pinned]).outputSchema(Order).build().run('order');
+    expect(at(model.requests, 0).tools?.map((spec) => spec.strict)).toEqual([undefined, true]);
   });
 });
 

@@ -106,13 +106,14 @@ function wantsStrict(tool: ToolShape, option: StrictToolsOption, capabilities: M
 /**
  * The level a target starts at: the configured mode where the target can carry it (`auto` is
  * native where the provider declares native output, else prompt), and strict tools where the
- * provider declares them and the agent allows them. The downgrades taken to get there (a target
+ * provider declares them (each tool and the agent's `strictTools` then choose). The downgrades taken to get there (a target
  * without native output, a schema that cannot be lowered, an output schema that is not an object
  * for the answer tool) are returned to be reported.
  */
-export function startLevel(target: ModelTarget, output: OutputShape | undefined, strictTools: StrictToolsOption): { readonly level: ModeLevel; readonly downgrades: readonly Downgrade[] } {
+export function startLevel(target: ModelTarget, output: OutputShape | undefined): { readonly level: ModeLevel; readonly downgrades: readonly Downgrade[] } {
   const capabilities = capabilitiesOf(target);
-  const strict = strictTools !== false && capabilities.strictTools === true;
+  // Whether strict tools may be sent at all; which tools are strict is each tool's and the agent's choice.
+  const strict = capabilities.strictTools === true;
   if (output === undefined) return { level: { mode: 'prompt', strictTools: strict }, downgrades: [] };
   const downgrades: Downgrade[] = [];
   let mode: OutputMode = output.mode === 'auto' ? (capabilities.nativeOutput === true ? 'native' : 'prompt') : output.mode;
