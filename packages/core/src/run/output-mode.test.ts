@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { failoverRule } from '@keel/reliability';
 import { describe, expect, it } from 'vitest';
 import { Agent, AgentConfigurationError, ReliabilityFailFastError, tool } from '../index';
 import type { LoweredSchema, ModelRequest } from '../model/model-provider-v1';
@@ -130,6 +131,19 @@ describe('output modes', () => {
     await agent.run('c');
     expect(refusals).toBe(2);
     expect(model.calls).toBe(5);
+  });
+
+  it('each failover target gets its own mode: native on the primary, prompt on a fallback model without native output', async () => {
+    const primary = scriptedModel([Object.assign(new Error('529 overloaded'), { errorKind: 'overloaded' })], NATIVE);
+    const backup = scriptedModel([VALID]);
+    const result = await Agent.create({ provider: primary, model: 'm', failover: [{ provider: backup, model: 'b' }] })
+      .outputSchema(Order)
+      .reliability({ postDecide: [failoverRule()] })
+      .build()
+      .run('order');
+    expect(result.value).toEqual({ sku: 'ABC-12', quantity: 2 });
+    expect(at(primary.requests, 0).responseFormat?.strict).toBe(true);
+    expect(at(backup.requests, 0).responseFormat).toBeUndefined();
   });
 
   it('another 400 is not a downgrade: the run fails fast', async () => {
