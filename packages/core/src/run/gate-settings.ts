@@ -1,7 +1,8 @@
 import { formatFeedback, type ValidationFailure } from '@keel/reliability';
 import { type FeedbackSettings, type GateFeedback, type GateSettings, truncateEcho } from '@keel/reliability/internal';
 import type { ModelResponse } from '../model/model-provider-v1';
-import { continuationOf, patchSettingsOf } from './patch-and-continue';
+import { continuationOf, patchSettingsOf, toolPatchSettingsOf } from './patch-and-continue';
+import { type PatchRequest, patchInstruction } from '@keel/reliability/internal';
 import type { RunState } from './run-state';
 
 /** The default echo cap for rejected output in feedback, in tokens. */
@@ -68,18 +69,29 @@ export function reAskSettings(state: RunState, toolCall: { readonly id: string; 
     step: state.step,
     callPurpose: 'tool-re-ask',
     toolCall,
+    ...withToolPatch(state),
   };
 }
 
-/** The feedback of a tool call's first re-ask, from the failure of the arguments the step produced. */
-export function firstReAskFeedback(settings: GateSettings<ModelResponse>, failure: ValidationFailure): GateFeedback {
+/** Patch re-asks of large tool arguments: the output's `patch` option, else the defaults. */
+function withToolPatch(state: RunState): Pick<GateSettings<ModelResponse>, 'patch'> {
+  const patch = toolPatchSettingsOf(state.config.output?.options);
+  return patch ? { patch } : {};
+}
+
+/**
+ * The feedback of a tool call's first re-ask, from the failure of the arguments the step produced;
+ * with `patch`, it asks for only the corrected values at its paths.
+ */
+export function firstReAskFeedback(settings: GateSettings<ModelResponse>, failure: ValidationFailure, patch?: PatchRequest): GateFeedback {
   const feedback = settings.feedback === false ? { maxTokens: DEFAULT_FEEDBACK_TOKENS } : settings.feedback;
   const text = formatFeedback({
     stage: failure.stage,
     issues: failure.issues,
     ...(failure.stage === 'json-parse' ? { parseErrorMessage: failure.message } : {}),
     ...(feedback.subject === undefined ? {} : { subject: feedback.subject }),
-    ...(feedback.instruction === undefined ? {} : { instruction: feedback.instruction }),
+    ...(patch ? { instruction: patchInstruction(patch, settings.toolCall?.name) } : feedback.instruction === undefined ? {} : { instruction: feedback.instruction }),
   });
-  return { previousOutput: truncateEcho(failure.rawOutput, feedback.maxTokens), text };
+  const previousOutput = truncateEcho(failure.rawOutput, feedback.maxTokens);
+  return patch ? { previousOutput, text, patch } : { previousOutput, text };
 }

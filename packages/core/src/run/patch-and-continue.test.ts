@@ -1,7 +1,7 @@
 import { tokenBudget } from '@keel/reliability';
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
-import { Agent, AgentConfigurationError, type Message, type ModelRequest, ReliabilityFailFastError } from '../index';
+import { Agent, AgentConfigurationError, type Message, type ModelRequest, ReliabilityFailFastError, tool } from '../index';
 import { type Script, scriptedModel } from '../test/index';
 
 const Item = Type.Object({ sku: Type.String(), qty: Type.Integer(), price: Type.Number() }, { additionalProperties: false });
@@ -207,5 +207,47 @@ describe('continuation of a cut answer', () => {
     for await (const part of stream) if (part.type === 'text-delta') text += part.text;
     expect(text).toBe(GOOD_TEXT);
     expect((await stream.result).value).toEqual(GOOD);
+  });
+});
+
+describe('patch re-asks of large tool arguments', () => {
+  const saveOrder = (received: unknown[]) =>
+    tool({
+      name: 'save_order',
+      description: 'saves an order',
+      input: Order,
+      execute: (input) => {
+        received.push(input);
+        return 'saved';
+      },
+    });
+  const badArguments = JSON.parse(BAD_PRICE) as unknown;
+
+  it('asks for only the bad argument, and the tool receives the patched whole input', async () => {
+    const received: unknown[] = [];
+    const model = scriptedModel([
+      { toolCalls: [{ id: 'c1', name: 'save_order', arguments: badArguments }] },
+      { toolCalls: [{ id: 'c2', name: 'save_order', arguments: { 'items[17].price': 14.25 } }] },
+      'done',
+    ]);
+    const result = await Agent.create({ provider: model, model: 'm' }).tool(saveOrder(received)).build().run('save it');
+    expect(received).toEqual([GOOD]);
+    const reAsk = model.requests[1];
+    const feedback = reAsk?.messages[reAsk.messages.length - 1];
+    expect(JSON.stringify(feedback)).toContain('Call \\"save_order\\" again with only the corrected values');
+    expect(result.attempts.find((attempt) => attempt.purpose === 'tool-re-ask')?.via).toBe('patch');
+  });
+
+  it('refuses a patch of arguments that sets a path that was not named', async () => {
+    const received: unknown[] = [];
+    const model = scriptedModel([
+      { toolCalls: [{ id: 'c1', name: 'save_order', arguments: badArguments }] },
+      { toolCalls: [{ id: 'c2', name: 'save_order', arguments: { 'items[17].price': 14.25, customer: 'Mallory' } }] },
+      { toolCalls: [{ id: 'c3', name: 'save_order', arguments: GOOD }] },
+      'done',
+    ]);
+    await Agent.create({ provider: model, model: 'm' }).tool(saveOrder(received)).build().run('save it');
+    expect(received).toEqual([GOOD]);
+    expect(model.calls).toBe(4);
   });
 });

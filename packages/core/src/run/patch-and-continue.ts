@@ -1,5 +1,5 @@
 import { type GateVerdict, ValidationFailure } from '@keel/reliability';
-import { DEFAULT_PATCH_SETTINGS, type GateState, joinContinuation, type OutputCheck, type PatchSettings, readPatchReply } from '@keel/reliability/internal';
+import { DEFAULT_PATCH_SETTINGS, type GateState, joinContinuation, type OutputCheck, parseExact, patchRequestOf, type PatchRequest, type PatchSettings, readPatchReply } from '@keel/reliability/internal';
 import type { OutputOptions } from '../agent/agent-options';
 import type { TextPart, ToolCallPart } from '../model/message';
 import type { ModelRequest, ModelResponse } from '../model/model-provider-v1';
@@ -14,6 +14,18 @@ export function patchSettingsOf(options: OutputOptions | undefined): PatchSettin
   const patch = options?.patch;
   if (patch === false || options?.feedback === false) return undefined;
   return { minTokens: patch?.minTokens ?? DEFAULT_PATCH_SETTINGS.minTokens, maxPaths: patch?.maxPaths ?? DEFAULT_PATCH_SETTINGS.maxPaths };
+}
+
+/** The patch settings of tool-argument re-asks (which always carry feedback): the output's `patch` option, else the defaults. */
+export function toolPatchSettingsOf(options: OutputOptions | undefined): PatchSettings | undefined {
+  return patchSettingsOf(options === undefined ? undefined : { ...options, feedback: true });
+}
+
+/** The patch request of a tool call's rejected arguments (their text parsed exactly), when a patch re-ask applies. */
+export function argumentsPatch(settings: PatchSettings | undefined, failure: Pick<ValidationFailure, 'stage' | 'issues' | 'rawOutput'>): PatchRequest | undefined {
+  if (!settings || failure.stage !== 'schema-validate') return undefined;
+  const parsed = parseExact(failure.rawOutput);
+  return parsed.ok ? patchRequestOf(failure, parsed.value, settings) : undefined;
 }
 
 /** The continuation settings of an output's options; `undefined` when continuation is off. */
@@ -101,7 +113,14 @@ export function attemptJudge<TResponse, TValue>(judge: (response: ModelResponse)
     via: () => via,
     accepted: (response) => judged ?? response,
     judge: (response) => {
-      if (hasToolCall(response)) return judge(response);
+      if (hasToolCall(response)) {
+        const toolName = gate.settings.toolCall?.name;
+        if (patch === undefined || toolName === undefined) return judge(response);
+        return judgePatchedArguments(judge, response, toolName, patch, (patched) => {
+          via = 'patch';
+          judged = patched;
+        });
+      }
       let reply = response;
       if (partial !== undefined) {
         const joined = joinContinuation(partial, response.text, response.finishReason !== 'length');
@@ -124,6 +143,45 @@ export function attemptJudge<TResponse, TValue>(judge: (response: ModelResponse)
       }
     },
   };
+}
+
+/** The arguments' text as the model wrote it (the raw text when the provider gave it). */
+function argumentsTextOf(call: ToolCallPart): string {
+  if (typeof call.argumentsText === 'string') return call.argumentsText;
+  if (typeof call.arguments === 'string') return call.arguments;
+  return JSON.stringify(call.arguments ?? {}) ?? '{}';
+}
+
+/**
+ * A tool-argument re-ask's reply to a patch request: the forced tool's arguments read as a patch
+ * of the rejected arguments. A patch that applies becomes the call's arguments (the patched whole,
+ * checked as any arguments); a refused one is a parse failure; anything else is judged as it is.
+ */
+function judgePatchedArguments<TValue>(
+  judge: (response: ModelResponse) => GateVerdict<TValue> | Promise<GateVerdict<TValue>>,
+  response: ModelResponse,
+  toolName: string,
+  patch: PatchRequest,
+  applied: (patched: ModelResponse) => void,
+): GateVerdict<TValue> | Promise<GateVerdict<TValue>> {
+  const index = response.content.findIndex((part) => part.type === 'tool-call' && part.name === toolName);
+  const call = response.content[index] as ToolCallPart | undefined;
+  if (!call) return judge(response);
+  const text = argumentsTextOf(call);
+  const reading = readPatchReply(text, patch);
+  switch (reading.type) {
+    case 'complete':
+      return judge(response);
+    case 'refused':
+      return unusable(`The arguments were read as a patch and refused: ${reading.message}`, text);
+    case 'patch': {
+      const content = response.content.slice();
+      content[index] = { ...call, arguments: reading.value, argumentsText: reading.text };
+      const patched = { ...response, content };
+      applied(patched);
+      return judge(patched);
+    }
+  }
 }
 
 /** An invalid verdict with the rejected value as parsed, which a patch re-ask patches. */

@@ -10,6 +10,7 @@ import { TOOL_RE_ASK_OUTCOMES, toolArgumentRules } from '../tools/tool-argument-
 import { errorOutput } from '../tools/tool-result';
 import { attemptLoop } from './attempt-loop';
 import { firstReAskFeedback, reAskSettings } from './gate-settings';
+import { argumentsPatch } from './patch-and-continue';
 import { emit, type RunState } from './run-state';
 
 /** The feedback of a re-ask, as the model reads it: its call echoed (capped), then an error result. */
@@ -52,7 +53,8 @@ export async function reAskArguments(state: RunState, kept: readonly Message[], 
         case 'valid':
           return { status: 'accept', value: check.value, rawOutput: JSON.stringify(check.args), purpose: 'tool-arguments', coercions: check.coercions };
         case 'invalid':
-          return { status: 'invalid', failure: check.failure };
+          // The arguments as parsed: what a patch re-ask patches.
+          return check.failure.stage === 'schema-validate' ? { status: 'invalid', failure: check.failure, rejectedValue: check.args } : { status: 'invalid', failure: check.failure };
         case 'rejected':
           return { status: 'error', errorKind: 'guard-rejected', message: check.rejection.message };
         case 'validator-error':
@@ -67,7 +69,7 @@ export async function reAskArguments(state: RunState, kept: readonly Message[], 
     settings,
     judge,
     toolChoice: { type: 'tool', name: call.name },
-    initial: { failure, feedback: firstReAskFeedback(settings, failure) },
+    initial: { failure, feedback: firstReAskFeedback(settings, failure, argumentsPatch(settings.patch, failure)) },
     outcomeKinds: TOOL_RE_ASK_OUTCOMES,
     feedbackMessages: (feedback) => {
       // One event per re-ask sent (a transient retry of the same re-ask carries the same feedback).

@@ -51,7 +51,7 @@ export async function buildFeedback<TResponse>({ failure, rule, scope, options, 
     }
     break;
   }
-  const instruction = patch ? patchInstruction(patch) : options.instruction;
+  const instruction = patch ? patchInstruction(patch, scope.toolCall?.name) : options.instruction;
   const text = formatFeedback({ ...input, ...(options.subject === undefined ? {} : { subject: options.subject }), ...(instruction === undefined ? {} : { instruction }) });
   return patch ? { previousOutput, text, patch } : { previousOutput, text };
 }
