@@ -8,7 +8,7 @@ import { checkRunOptions } from '../run/check-run-options';
 import { type LoopExtras, reactLoop } from '../run/react-loop';
 import type { RunConfig } from '../run/run-config';
 import { checkDecisions, type ResumeDecisions } from '../run/resume-decisions';
-import { claimSuspension } from '../run/resumed-suspensions';
+import { claimSuspension, releaseSuspension } from '../run/resumed-suspensions';
 import { canonicalJson, openState } from '../run/run-state-snapshot';
 import { agentDigest, type StateSigner, stateSigner } from '../run/state-signer';
 import type { Tool } from '../tools/tool';
@@ -81,21 +81,30 @@ export class Agent<TOutput = string> {
    * result coded `approval-rejected` with the reason; then the loop goes on. Usage, budgets and
    * attempt records continue from the state; the run keeps its `runId` and conversation. Every
    * pending call must be decided, once. Each state is resumed once per process: a replay, or a
-   * second resume running at the same time, is refused (across processes, see docs/approvals.md).
+   * second resume running at the same time, is refused (across processes, see docs/approvals.md);
+   * a resume that fails before any decided call began gives the state back.
    * @throws {RunStateError} when the state is not one this agent made and signed (changed,
    *   another agent's, another version, another key) or was resumed already, or when the
    *   decisions do not fit the pending calls: nothing runs then.
    * @throws what `run()` throws, for the rest of the run.
    */
   async resume(state: unknown, decisions: ResumeDecisions, options: Pick<RunOptions, 'signal' | 'timeoutMs'> = {}): Promise<RunResult<TOutput>> {
+    const runOptions: RunOptions = checkRunOptions({ ...(options?.signal === undefined ? {} : { signal: options.signal }), ...(options?.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) });
     const opened = await openState(state, await this.#agentDigest(), this.#signer);
     const decided = checkDecisions(opened.pending, decisions);
     // Of two resumes of one state in this process (a replay, or two at once), one runs.
     if (!claimSuspension(opened.suspensionId)) {
       throw new RunStateError({ problem: 'already-resumed', message: `suspension ${opened.suspensionId} was resumed already in this process (a state is resumed once)` });
     }
-    const runOptions: RunOptions = { ...(options.signal === undefined ? {} : { signal: options.signal }), ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) };
-    return reactLoop(this.#config, this.#bus, [], runOptions, undefined, { ...this.#extras, resume: { state: opened, decisions: decided } }) as Promise<RunResult<TOutput>>;
+    let began = false;
+    const resume = { state: opened, decisions: decided, began: () => void (began = true) };
+    try {
+      return (await reactLoop(this.#config, this.#bus, [], runOptions, undefined, { ...this.#extras, resume })) as RunResult<TOutput>;
+    } catch (error) {
+      // Nothing ran yet (memory could not be loaded, an abort came first): the state may be resumed again.
+      if (!began) releaseSuspension(opened.suspensionId);
+      throw error;
+    }
   }
 
   /**

@@ -4,7 +4,7 @@ import { tokenBudget } from '@keel/reliability';
 import { Agent, AgentConfigurationError, InMemoryStore, ReliabilityFailFastError, RunStateError, RunSuspendedError, tool } from '../index';
 import type { Message, ModelRequest, RunResult, ToolContext } from '../index';
 import type { ToolMessage } from '../internal';
-import { recorder } from '../testing/event-recorder';
+import { recorder } from '../test/event-recorder';
 import { scriptedModel } from '../test/index';
 
 const KEY = 'k'.repeat(32);
@@ -419,6 +419,32 @@ describe('tool approval', () => {
 
     await expect(resuming).rejects.toMatchObject({ name: 'AbortedError' });
     await expect(agent.resume(roundTrip(result.state), { approve: ['c1'] })).rejects.toMatchObject({ problem: 'already-resumed' });
+  });
+
+  it('a resume that fails before any decided call began gives the state back: bad options, an abort first, memory down', async () => {
+    const { refund, made } = refunds();
+    let memoryDown = false;
+    const store = new InMemoryStore();
+    const memory = {
+      load: (id: string) => (memoryDown ? Promise.reject(new Error('memory is down')) : store.load(id)),
+      append: (id: string, messages: readonly Message[]) => store.append(id, messages),
+    };
+    const model = scriptedModel([{ toolCalls: [refundCall('c1', 40)] }, 'Done.']);
+    const agent = Agent.create({ provider: model, model: 'm' }).tool(refund).memory(memory).build();
+    const result = await agent.run('go');
+    const state = roundTrip(result.state);
+
+    await expect(agent.resume(state, { approve: ['c1'] }, { timeoutMs: -1 })).rejects.toMatchObject({ name: 'AgentConfigurationError' });
+    await expect(agent.resume(state, { approve: ['c1'] }, { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortedError' });
+    memoryDown = true;
+    await expect(agent.resume(state, { approve: ['c1'] })).rejects.toMatchObject({ name: 'MemoryStoreError' });
+    expect(made).toEqual([]);
+
+    memoryDown = false;
+    const resumed = await agent.resume(state, { approve: ['c1'] });
+    expect(resumed.text).toBe('Done.');
+    expect(made).toHaveLength(1);
+    expect((await store.load('default')).map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
   });
 
   it('refuses needsApproval that is neither a boolean nor a function', () => {

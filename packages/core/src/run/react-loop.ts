@@ -36,7 +36,12 @@ export interface LoopExtras {
   /** Signs the state of a run that suspends, naming the agent (see {@link RunStateSnapshot}). */
   readonly sealing?: { readonly signer: StateSigner; readonly agent: () => Promise<string> };
   /** Continues a suspended run: its opened state and the decision of each pending call. */
-  readonly resume?: { readonly state: RunStateSnapshot; readonly decisions: ReadonlyMap<string, ApprovalDecision> };
+  readonly resume?: {
+    readonly state: RunStateSnapshot;
+    readonly decisions: ReadonlyMap<string, ApprovalDecision>;
+    /** Told once the decided calls are about to run (before it, a failed resume has run nothing). */
+    readonly began: () => void;
+  };
   /** The run whose tool call this run is (`agent.asTool()`). */
   readonly parent?: Omit<ParentRun, 'toolCallId'>;
 }
@@ -209,6 +214,8 @@ async function loop(config: RunConfig, bus: EventBus, input: RunInput, options: 
       const kept = history.length === 0 ? runMessages.slice() : history.concat(runMessages);
       const environment: ToolRunEnvironment = { ...toolEnvironment(state, kept), reAsk: () => Promise.reject(new TypeError('an approved call is never re-asked')) };
       const finished = new Map(resumed.turn.finished.map((record) => [record.id, record]));
+      if (state.signal?.aborted) throw AbortedError.fromSignal(state.signal);
+      extras.resume.began();
       const parts = resumed.turn.assistant.content.filter((part): part is ToolCallPart => part.type === 'tool-call');
       const records = await settleAll(
         parts.map((part) => {
@@ -374,6 +381,6 @@ function toolEnvironment(state: RunState, kept: readonly Message[]): ToolRunEnvi
     abortSignal: state.signal,
     listens: (event) => listens(state, event),
     emit: (event, payload) => emit(state, event, payload),
-    reAsk: (tool, guards, call, failure) => reAskArguments(state, kept, tool, guards, call, failure),
+    reAsk: (tool, guards, call, first) => reAskArguments(state, kept, tool, guards, call, first),
   };
 }

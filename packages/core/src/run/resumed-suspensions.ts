@@ -15,3 +15,8 @@ export function claimSuspension(suspensionId: string): boolean {
   if (resumed.size > REMEMBERED_RESUMES) resumed.delete(resumed.values().next().value as string);
   return true;
 }
+
+/** Gives a claim back: the resume failed before any approved call began, so the state may be resumed again. */
+export function releaseSuspension(suspensionId: string): void {
+  resumed.delete(suspensionId);
+}
