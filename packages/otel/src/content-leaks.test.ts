@@ -67,6 +67,13 @@ const scenarios: Record<string, (recordContent: boolean) => Promise<unknown>> = 
       .use(telemetry({ tracer, recordContent }))
       .build()
       .run('go'),
+  'a call of a tool the model made up': (recordContent) =>
+    Agent.create({ provider: scriptedModel([{ toolCalls: [{ id: 'call-1', name: 'zq7_made_up', arguments: { zq7: 1 } }] }, '{ "amount": 1 }']), model: 'm' })
+      .tool(tool({ name: 'lookup', description: 'Looks up.', input: Type.Object({}), execute: () => 'found' }))
+      .outputSchema(Amount)
+      .use(telemetry({ tracer, recordContent }))
+      .build()
+      .run('go'),
   'a provider error whose message quotes the output': (recordContent) =>
     Agent.create({ provider: scriptedModel([Object.assign(new Error('could not read "Zq7 reply"'), { errorKind: 'auth' as const })]), model: 'm' })
       .use(telemetry({ tracer, recordContent }))
@@ -118,6 +125,13 @@ describe('telemetry() without recordContent holds no byte the model wrote', () =
     // The same run with recordContent does record the output: the walk above can see it.
     await scenario(true).catch(() => undefined);
     expect(exported(exporter.getFinishedSpans())).toMatch(MARKER);
+  });
+
+  it('names the span of a tool that exists, once it is known to exist', async () => {
+    await scenarios['tool re-ask on arguments with keys and values the model wrote']?.(false);
+    const [toolSpan] = exporter.getFinishedSpans().filter((span) => span.name.startsWith('execute_tool'));
+    expect(toolSpan?.name).toBe('execute_tool lookup');
+    expect(toolSpan?.attributes['gen_ai.tool.name']).toBe('lookup');
   });
 
   it('names the failure on the run span by its error and kind', async () => {

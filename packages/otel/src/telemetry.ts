@@ -219,14 +219,10 @@ export function telemetry(options: TelemetryOptions = {}): Extension {
         const spans = runs.get(event.runId);
         if (!spans) return;
         endCall(spans);
-        const span = tracer.startSpan(
-          `execute_tool ${event.tool}`,
-          {
-            kind: SpanKind.INTERNAL,
-            attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': event.tool, 'gen_ai.tool.call.id': event.toolCallId, 'gen_ai.tool.type': 'function', 'keel.step': event.step },
-          },
-          trace.setSpan(context.active(), spans.run),
-        );
+        // The name the model called may be one it made up (an unknown tool): content until the tool turns out to exist.
+        const attributes: Attributes = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.call.id': event.toolCallId, 'gen_ai.tool.type': 'function', 'keel.step': event.step };
+        if (recordContent) attributes['gen_ai.tool.name'] = event.tool;
+        const span = tracer.startSpan(recordContent ? `execute_tool ${event.tool}` : 'execute_tool', { kind: SpanKind.INTERNAL, attributes }, trace.setSpan(context.active(), spans.run));
         spans.tools.set(event.toolCallId, span);
       })
       .on('tool.end', (event) => {
@@ -234,6 +230,10 @@ export function telemetry(options: TelemetryOptions = {}): Extension {
         const span = spans?.tools.get(event.toolCallId);
         if (!spans || !span) return;
         endCall(spans, event.toolCallId);
+        if (!recordContent && event.errorCode !== 'unknown-tool') {
+          span.updateName(`execute_tool ${event.tool}`);
+          span.setAttribute('gen_ai.tool.name', event.tool);
+        }
         if (event.isError) {
           span.setAttribute('error.type', event.errorCode ?? 'tool-error');
           span.setStatus({ code: SpanStatusCode.ERROR, message: event.errorCode ?? 'tool-error' });
