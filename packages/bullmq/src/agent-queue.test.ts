@@ -244,14 +244,14 @@ describe('job progress', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(progress.map((update) => [update.events, update.last, update.step])).toEqual([
       [1, 'step-start', 1],
-      [2, 'tool-retry', 1],
+      [2, 'tool-re-ask', 1],
       [3, 'tool-result', 1],
       [4, 'step-end', 1],
       [5, 'step-start', 2],
       [6, 'retry', 2],
       [7, 'step-end', 2],
     ]);
-    expect(progress.at(-1)).toEqual({ step: 2, retries: 1, toolCalls: 1, toolRetries: 1, events: 7, last: 'step-end' });
+    expect(progress.at(-1)).toEqual({ step: 2, retries: 1, toolCalls: 1, toolReAsks: 1, events: 7, last: 'step-end' });
   });
 });
 

@@ -2,7 +2,7 @@ import type { AgentStreamPart, RunInput, RunOptions, RunResult } from '@keel/cor
 import type { ResumeJob, WorkerAgent } from './run-job';
 
 /** What a run reports as it goes: a step starts or ends, a retry, a tool re-ask, a tool result. */
-export type RunProgressKind = 'step-start' | 'step-end' | 'retry' | 'tool-retry' | 'tool-result';
+export type RunProgressKind = 'step-start' | 'step-end' | 'retry' | 'tool-re-ask' | 'tool-result';
 
 /** How one run reports: progress events, and (when streaming) every stream part. */
 export interface RunReporting {
@@ -35,7 +35,7 @@ export function agentRunner(agent: WorkerAgent): AgentRunner {
     built.on('step.start', route('step-start')),
     built.on('step.end', route('step-end')),
     built.on('reliability.retry', route('retry')),
-    built.on('tool.re-ask', route('tool-retry')),
+    built.on('tool.re-ask', route('tool-re-ask')),
     built.on('tool.end', route('tool-result')),
   ];
   return {

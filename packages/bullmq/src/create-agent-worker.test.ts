@@ -83,7 +83,7 @@ describe('createAgentWorker and enqueueRun', () => {
     });
     expect(summary.usage.modelCalls).toBe(2);
     expect(JSON.parse(JSON.stringify(summary))).toEqual(summary);
-    expect(progress.at(-1)).toMatchObject({ step: 2, toolCalls: 1, toolRetries: 0, last: 'step-end' });
+    expect(progress.at(-1)).toMatchObject({ step: 2, toolCalls: 1, toolReAsks: 0, last: 'step-end' });
     expect(streamed).toBe(0);
     // Enqueueing the same job id again adds nothing.
     await enqueueRun(jobs, { agent: 'assistant', input: 'again', jobId: 'job-1' });

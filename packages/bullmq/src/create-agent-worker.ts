@@ -83,7 +83,7 @@ export function createAgentWorker<A extends WorkerAgents>(options: AgentWorkerOp
     const stream = job.data.stream === true ? streamOf((await worker.client) as unknown as StreamWriter, runStreamKey(prefix, queue, String(job.id), runKeyOf(job))) : undefined;
     stream?.write({ type: 'attempt-start', attempt: job.attemptsStarted > 0 ? job.attemptsStarted : job.attemptsMade + 1 });
 
-    let progress: RunJobProgress = { step: 0, retries: 0, toolCalls: 0, toolRetries: 0, events: 0, last: 'start' };
+    let progress: RunJobProgress = { step: 0, retries: 0, toolCalls: 0, toolReAsks: 0, events: 0, last: 'start' };
     // Each event's progress is a snapshot sent in order, one at a time, never holding the run; a failed update is dropped.
     let reporting: Promise<unknown> = Promise.resolve();
     const onProgress = (kind: RunProgressKind, step: number) => {
@@ -92,7 +92,7 @@ export function createAgentWorker<A extends WorkerAgents>(options: AgentWorkerOp
         step: kind === 'step-start' ? step : before.step,
         retries: before.retries + (kind === 'retry' ? 1 : 0),
         toolCalls: before.toolCalls + (kind === 'tool-result' ? 1 : 0),
-        toolRetries: before.toolRetries + (kind === 'tool-retry' ? 1 : 0),
+        toolReAsks: before.toolReAsks + (kind === 'tool-re-ask' ? 1 : 0),
         events: before.events + 1,
         last: kind,
       };

@@ -83,10 +83,10 @@ export interface RunJobProgress {
   /** Tool results so far. */
   readonly toolCalls: number;
   /** Re-asks for tool arguments so far. */
-  readonly toolRetries: number;
+  readonly toolReAsks: number;
   /** Progress events so far, this one included: each update has the next number, none is skipped. */
   readonly events: number;
-  /** The last thing that happened: `start`, `step-start`, `step-end`, `retry`, `tool-retry`, `tool-result`. */
+  /** The last thing that happened: `start`, `step-start`, `step-end`, `retry`, `tool-re-ask`, `tool-result`. */
   readonly last: string;
 }
 
