@@ -15,7 +15,7 @@ function toolResults(request: ModelRequest | undefined): ToolMessage['content'] 
 }
 
 /** A refund tool that needs approval, and the refunds it made. */
-function refunds(needsApproval: boolean | ((input: { orderId: string; amount: number }, context: ToolContext) => boolean) = true) {
+function refunds(needsApproval: boolean | ((input: { orderId: string; amount: number }, context: ToolContext) => boolean | Promise<boolean>) = true) {
   const made: { orderId: string; amount: number }[] = [];
   const refund = tool({
     name: 'refund',
@@ -445,6 +445,40 @@ describe('tool approval', () => {
     expect(resumed.text).toBe('Done.');
     expect(made).toHaveLength(1);
     expect((await store.load('default')).map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+  });
+
+  it('a hostile state (nested past any stack, throwing toJSON) is refused as malformed, never crashes the process', async () => {
+    const { agent, made } = await suspended();
+    let deep: unknown = {};
+    for (let depth = 0; depth < 200_000; depth++) deep = { inner: deep };
+    const hostile = [{ type: 'keel.run-state', version: 1, nested: deep }, { toJSON: () => { throw new Error('no'); } }];
+    for (const state of hostile) await expect(agent.resume(state, { approve: ['c1'] })).rejects.toMatchObject({ name: 'RunStateError', problem: 'malformed' });
+    expect(made).toEqual([]);
+  });
+
+  it('asks needsApproval about the corrected arguments of a re-asked call, never the rejected ones', async () => {
+    const asked: number[] = [];
+    const { refund, made } = refunds(({ amount }) => (asked.push(amount), true));
+    const model = scriptedModel((request) =>
+      request.toolChoice?.type === 'tool' ? { toolCalls: [refundCall('c1', 400)] } : { toolCalls: [refundCall('c1', 'lots' as unknown as number)] },
+    );
+    const agent = Agent.create({ provider: model, model: 'm' }).tool(refund).build();
+
+    const result = await agent.run('go');
+
+    expect(asked).toEqual([400]);
+    expect(result.pendingApprovals).toEqual([{ toolCallId: 'c1', toolName: 'refund', arguments: { orderId: 'A-1', amount: 400 } }]);
+    expect(result.state?.usage.modelCalls).toBe(2);
+    expect(made).toEqual([]);
+  });
+
+  it('a needsApproval function that never answers is ended by the run\'s deadline; nothing runs', async () => {
+    const { refund, made } = refunds(() => new Promise<boolean>(() => undefined));
+    const model = scriptedModel([{ toolCalls: [refundCall('c1', 40)] }, 'unused']);
+    const agent = Agent.create({ provider: model, model: 'm' }).tool(refund).build();
+
+    await expect(agent.run('go', { timeoutMs: 50 })).rejects.toMatchObject({ name: 'AbortedError', timedOut: true });
+    expect(made).toEqual([]);
   });
 
   it('refuses needsApproval that is neither a boolean nor a function', () => {
