@@ -43,6 +43,8 @@ export interface AttemptCall<TValue> {
   readonly toolChoice?: ToolChoice;
   /** Where a tool-argument re-ask starts: the failure of the arguments the step produced. */
   readonly initial?: { readonly failure: ValidationFailure; readonly feedback: GateFeedback };
+  /** Where a re-ask of arguments cut at the token limit starts: continuing their text (see `continue-output`). */
+  readonly continueFrom?: string;
   /** Stop kinds that end this call with an outcome rather than failing the run (a tool call's `redundant`, ...). */
   readonly outcomeKinds?: ReadonlySet<string>;
   /** What a `fallback` decision stands in: a degraded value, or `undefined` when none applies (then the stop stands). */
@@ -64,6 +66,7 @@ export type AttemptOutcome<TValue> =
  */
 export async function attemptLoop<TValue>(state: RunState, call: AttemptCall<TValue>): Promise<AttemptOutcome<TValue>> {
   const gate = startGate(call.settings, call.initial);
+  if (call.continueFrom !== undefined) applyContinue(gate, { type: 'continue-output', partial: call.continueFrom, events: [] });
   const { signal, ledger } = state;
   const report = (event: GateEvent) => reportGateEvent(state, call, event);
   for (let attempt = 1; ; attempt++) {

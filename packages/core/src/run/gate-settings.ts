@@ -3,6 +3,7 @@ import { type FeedbackSettings, type GateFeedback, type GateSettings, truncateEc
 import type { ModelResponse } from '../model/model-provider-v1';
 import { continuationOf, patchSettingsOf, toolPatchSettingsOf } from './patch-and-continue';
 import { type PatchRequest, patchInstruction } from '@keel/reliability/internal';
+import { continuationOf, patchSettingsOf } from './patch-and-continue';
 import type { RunState } from './run-state';
 
 /** The default echo cap for rejected output in feedback, in tokens. */
@@ -70,7 +71,14 @@ export function reAskSettings(state: RunState, toolCall: { readonly id: string; 
     callPurpose: 'tool-re-ask',
     toolCall,
     ...withToolPatch(state),
+    ...withToolContinuation(state),
   };
+}
+
+/** Continuation of tool arguments cut at the token limit: the output's `continuation` option, else the defaults. */
+function withToolContinuation(state: RunState): Pick<GateSettings<ModelResponse>, 'continuation'> {
+  const continuation = continuationOf(state.config.output?.options);
+  return continuation ? { continuation } : {};
 }
 
 /** Patch re-asks of large tool arguments: the output's `patch` option, else the defaults. */

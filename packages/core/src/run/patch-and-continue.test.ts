@@ -251,3 +251,70 @@ describe('patch re-asks of large tool arguments', () => {
     expect(model.calls).toBe(4);
   });
 });
+
+describe('continuation of tool arguments cut at the token limit', () => {
+  const argumentsText = JSON.stringify(GOOD, null, 2);
+  const cut = argumentsText.slice(0, 3000);
+
+  it('continues the cut arguments as text, and the tool receives the joined input', async () => {
+    const received: unknown[] = [];
+    const save = tool({ name: 'save_order', description: 'saves an order', input: Order, execute: (input) => {
+        received.push(input);
+        return 'saved';
+      },
+    });
+    const model = scriptedModel((request, call) => {
+      if (call === 1) return { toolCalls: [{ id: 'c1', name: 'save_order', arguments: cut }], finishReason: 'length' };
+      if (request.continueFrom !== undefined) return argumentsText.slice(request.continueFrom.length);
+      return 'done';
+    });
+    const result = await Agent.create({ provider: model, model: 'm' }).tool(save).build().run('save it');
+    expect(received).toEqual([GOOD]);
+    expect(model.requests[1]?.continueFrom).toBe(cut.trimEnd());
+    expect(model.requests[1]?.toolChoice).toEqual({ type: 'none' });
+    expect(result.attempts.find((attempt) => attempt.purpose === 'tool-re-ask')?.via).toBe('continuation');
+  });
+
+  it('continues a cut continuation, and re-asks as before with continuation off', async () => {
+    const received: unknown[] = [];
+    const save = tool({ name: 'save_order', description: 'saves an order', input: Order, execute: (input) => {
+        received.push(input);
+        return 'saved';
+      },
+    });
+    const model = scriptedModel((request, call) => {
+      if (call === 1) return { toolCalls: [{ id: 'c1', name: 'save_order', arguments: argumentsText.slice(0, 2000) }], finishReason: 'length' };
+      if (request.continueFrom !== undefined) {
+        const end = Math.min(argumentsText.length, request.continueFrom.length + 3500);
+        return { text: argumentsText.slice(request.continueFrom.length, end), finishReason: end < argumentsText.length ? 'length' : 'stop' };
+      }
+      return 'done';
+    });
+    await Agent.create({ provider: model, model: 'm' }).tool(save).build().run('save it');
+    expect(received).toEqual([GOOD]);
+    expect(model.calls).toBe(4);
+    const off = scriptedModel([{ toolCalls: [{ id: 'c1', name: 'save_order', arguments: cut }], finishReason: 'length' }, { toolCalls: [{ id: 'c2', name: 'save_order', arguments: GOOD }] }, 'done']);
+    await Agent.create({ provider: off, model: 'm' }).tool(save).outputSchema(Type.String(), { continuation: false }).build().run('save it');
+    expect(off.requests[1]?.continueFrom).toBeUndefined();
+  });
+
+  it('re-asks the whole arguments when every continuation is cut', async () => {
+    const received: unknown[] = [];
+    const save = tool({ name: 'save_order', description: 'saves an order', input: Order, execute: (input) => {
+        received.push(input);
+        return 'saved';
+      },
+    });
+    let full = 0;
+    const model = scriptedModel((request, call) => {
+      if (call === 1) return { toolCalls: [{ id: 'c1', name: 'save_order', arguments: argumentsText.slice(0, 1000) }], finishReason: 'length' };
+      if (request.continueFrom !== undefined) return { text: argumentsText.slice(request.continueFrom.length, request.continueFrom.length + 500), finishReason: 'length' };
+      if (full++ === 0) return { toolCalls: [{ id: 'c2', name: 'save_order', arguments: GOOD }] };
+      return 'done';
+    });
+    await Agent.create({ provider: model, model: 'm' }).tool(save).build().run('save it');
+    expect(received).toEqual([GOOD]);
+    // The step, two continuations (the bound), then a re-ask with feedback, then the final answer.
+    expect(model.calls).toBe(5);
+  });
+});

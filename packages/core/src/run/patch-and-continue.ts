@@ -1,8 +1,8 @@
 import { type GateVerdict, ValidationFailure } from '@keel/reliability';
-import { DEFAULT_PATCH_SETTINGS, type GateState, joinContinuation, type OutputCheck, parseExact, patchRequestOf, type PatchRequest, type PatchSettings, readPatchReply } from '@keel/reliability/internal';
+import { DEFAULT_PATCH_SETTINGS, extractJsonCandidates, type GateState, joinContinuation, type OutputCheck, parseExact, patchRequestOf, type PatchRequest, type PatchSettings, readPatchReply } from '@keel/reliability/internal';
 import type { OutputOptions } from '../agent/agent-options';
 import type { TextPart, ToolCallPart } from '../model/message';
-import type { ModelRequest, ModelResponse } from '../model/model-provider-v1';
+import type { ModelRequest, ModelResponse, ToolChoice } from '../model/model-provider-v1';
 import type { ProviderCall } from './call-provider';
 import type { RunState } from './run-state';
 
@@ -26,6 +26,17 @@ export function argumentsPatch(settings: PatchSettings | undefined, failure: Pic
   if (!settings || failure.stage !== 'schema-validate') return undefined;
   const parsed = parseExact(failure.rawOutput);
   return parsed.ok ? patchRequestOf(failure, parsed.value, settings) : undefined;
+}
+
+/**
+ * The text of tool arguments cut at the token limit (a JSON object that never closes), trailing
+ * whitespace removed, when continuation is on: the re-ask continues it rather than asking again.
+ */
+export function cutArguments(options: OutputOptions | undefined, failure: Pick<ValidationFailure, 'stage' | 'rawOutput'>): string | undefined {
+  if (failure.stage !== 'json-parse' || !continuationOf(options)) return undefined;
+  const text = failure.rawOutput.trimEnd();
+  if (!text.trimStart().startsWith('{')) return undefined;
+  return extractJsonCandidates(text, { repair: true }).truncated ? text : undefined;
 }
 
 /** The continuation settings of an output's options; `undefined` when continuation is off. */
@@ -66,9 +77,13 @@ export function continuing<TResponse, TCall extends ProviderCall>(state: RunStat
   const maxTokens = continuation === false ? undefined : continuation?.maxTokens;
   // A constrained decoder would start the value over: the continuation is free text, validated when joined.
   const { responseFormat: _constrained, ...rest } = call.request;
-  const request: ModelRequest = { ...rest, continueFrom: partial, ...(maxTokens === undefined ? {} : { maxTokens }) };
+  // Cut tool arguments are continued as text: no tool may be forced over the prefill.
+  const tools = gate.settings.toolCall === undefined || rest.tools === undefined ? {} : { toolChoice: NO_TOOL };
+  const request: ModelRequest = { ...rest, ...tools, continueFrom: partial, ...(maxTokens === undefined ? {} : { maxTokens }) };
   return { ...call, request };
 }
+
+const NO_TOOL: ToolChoice = Object.freeze({ type: 'none' });
 
 /** The attempt's judge and how its output was obtained. */
 export interface AttemptJudge<TValue> {
@@ -113,6 +128,21 @@ export function attemptJudge<TResponse, TValue>(judge: (response: ModelResponse)
     via: () => via,
     accepted: (response) => judged ?? response,
     judge: (response) => {
+      const toolCall = gate.settings.toolCall;
+      if (partial !== undefined && toolCall !== undefined && !hasToolCall(response)) {
+        // Cut tool arguments: the continuation is the rest of their text.
+        const joined = joinContinuation(partial, response.text, response.finishReason !== 'length');
+        if (!joined.ok) return unusable(`The continuation could not be joined to the cut arguments: ${joined.message}`, joined.text);
+        via = 'continuation';
+        if (response.finishReason === 'length') {
+          // Within the bound, continued again; past it, a parse failure the re-ask feeds back (never a failed run).
+          const more = gate.continuations < (gate.settings.continuation?.maxContinuations ?? 0);
+          const message = 'The arguments were cut off at the token limit again';
+          return more ? { status: 'error', errorKind: 'truncated', message, rawOutput: joined.text } : unusable(`${message}; call the tool again with shorter arguments`, joined.text);
+        }
+        judged = { ...response, text: '', finishReason: 'tool-calls', content: [{ type: 'tool-call', id: toolCall.id, name: toolCall.name, arguments: joined.text, argumentsText: joined.text }] };
+        return judge(judged);
+      }
       if (hasToolCall(response)) {
         const toolName = gate.settings.toolCall?.name;
         if (patch === undefined || toolName === undefined) return judge(response);

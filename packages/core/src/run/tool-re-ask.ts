@@ -10,7 +10,7 @@ import { TOOL_RE_ASK_OUTCOMES, toolArgumentRules } from '../tools/tool-argument-
 import { errorOutput } from '../tools/tool-result';
 import { attemptLoop } from './attempt-loop';
 import { firstReAskFeedback, reAskSettings } from './gate-settings';
-import { argumentsPatch } from './patch-and-continue';
+import { argumentsPatch, cutArguments } from './patch-and-continue';
 import { emit, type RunState } from './run-state';
 
 /** The feedback of a re-ask, as the model reads it: its call echoed (capped), then an error result. */
@@ -40,6 +40,7 @@ export async function reAskArguments(state: RunState, kept: readonly Message[], 
   const budget = tool.retries ?? state.config.toolRetries;
   const failure = invalid.failure;
   if (budget === 0) return { check: invalid, reAsks: 0, outcome: 'exhausted' };
+  const cut = cutArguments(state.config.output?.options, failure);
   const settings = reAskSettings(state, { id: call.id, name: call.name }, [...state.config.reAskRules.before, ...toolArgumentRules(budget, failure.rawOutput), ...state.config.reAskRules.after]);
   let last: ArgumentsCheck = invalid;
   let announced: GateFeedback | undefined;
@@ -69,7 +70,8 @@ export async function reAskArguments(state: RunState, kept: readonly Message[], 
     settings,
     judge,
     toolChoice: { type: 'tool', name: call.name },
-    initial: { failure, feedback: firstReAskFeedback(settings, failure, argumentsPatch(settings.patch, failure)) },
+    // Arguments cut at the token limit are continued first; any other failure is fed back.
+    ...(cut === undefined ? { initial: { failure, feedback: firstReAskFeedback(settings, failure, argumentsPatch(settings.patch, failure)) } } : { continueFrom: cut }),
     outcomeKinds: TOOL_RE_ASK_OUTCOMES,
     feedbackMessages: (feedback) => {
       // One event per re-ask sent (a transient retry of the same re-ask carries the same feedback).
