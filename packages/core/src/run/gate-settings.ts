@@ -3,7 +3,6 @@ import { type FeedbackSettings, type GateFeedback, type GateSettings, truncateEc
 import type { ModelResponse } from '../model/model-provider-v1';
 import { continuationOf, patchSettingsOf, toolPatchSettingsOf } from './patch-and-continue';
 import { type PatchRequest, patchInstruction } from '@keel/reliability/internal';
-import { continuationOf, patchSettingsOf } from './patch-and-continue';
 import type { RunState } from './run-state';
 
 /** The default echo cap for rejected output in feedback, in tokens. */
