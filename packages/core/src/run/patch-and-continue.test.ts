@@ -1,7 +1,7 @@
 import { tokenBudget } from '@keel/reliability';
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
-import { Agent, AgentConfigurationError, type Message, type ModelRequest, ReliabilityFailFastError, tool } from '../index';
+import { AbortedError, Agent, AgentConfigurationError, type Message, type ModelRequest, ReliabilityFailFastError, tool } from '../index';
 import { type Script, scriptedModel } from '../test/index';
 
 const Item = Type.Object({ sku: Type.String(), qty: Type.Integer(), price: Type.Number() }, { additionalProperties: false });
@@ -190,6 +190,34 @@ describe('continuation of a cut answer', () => {
     expect(ReliabilityFailFastError.isInstance(error)).toBe(true);
     expect((error as ReliabilityFailFastError).kind).toBe('token-budget');
     expect(model.calls).toBeLessThan(10);
+  });
+
+  it('ends at maxAttempts even within maxContinuations, and an abort reaches the continuation call', async () => {
+    const capped = scriptedModel(cuttingModel(GOOD_TEXT, 100, { cutEvery: true }));
+    const error = await Agent.create({ provider: capped, model: 'm', maxAttempts: 2 })
+      .outputSchema(Order, { continuation: { maxContinuations: 10 } })
+      .build()
+      .run('extract')
+      .catch((thrown: unknown) => thrown);
+    expect((error as ReliabilityFailFastError).kind).toBe('loop-cap');
+    expect(capped.calls).toBe(2);
+    const controller = new AbortController();
+    const slow = scriptedModel((request) => {
+      if (request.continueFrom === undefined) return { text: GOOD_TEXT.slice(0, 500), finishReason: 'length' };
+      setTimeout(() => controller.abort(), 5);
+      return { text: GOOD_TEXT.slice(500), delayMs: 10_000 };
+    });
+    const aborted = await Agent.create({ provider: slow, model: 'm' }).outputSchema(Order).build().run('extract', { signal: controller.signal }).catch((thrown: unknown) => thrown);
+    expect(AbortedError.isInstance(aborted)).toBe(true);
+  });
+
+  it('shows the joined answer once in a buffered stream', async () => {
+    const model = scriptedModel(cuttingModel(GOOD_TEXT, 2000, { repeat: 50 }));
+    const stream = Agent.create({ provider: model, model: 'm' }).outputSchema(Order).build().stream('extract');
+    let text = '';
+    for await (const part of stream) if (part.type === 'text-delta') text += part.text;
+    expect(JSON.parse(text)).toEqual(GOOD);
+    expect((await stream.result).text).toBe(GOOD_TEXT);
   });
 
   it('refuses a join that reads as different values instead of guessing', async () => {
