@@ -261,7 +261,7 @@ the system prompt (with the schema) and the task are written to the cache by an 
 call and read from it by every later call; the rest of each request is uncached input. The fair
 baseline re-asks with the raw ajv errors (or \`JSON.parse\`'s message) and the latest failed output
 only, for the whole value, in 3 calls; it has no continuation (a cut reply is re-asked, and cut again).
-Measured by `pnpm bench`; alone, after `pnpm build`: `pnpm --filter @keel/bench bench:large`.
+Measured by \`pnpm bench\`; alone, after \`pnpm build\`: \`pnpm --filter @keel/bench bench:large\`.
 
 | strategy (whole slice) | recovered | silently wrong | calls per output | dollars per recovered output | output tokens per recovered output | re-ask output tokens (total) |
 | --- | --- | --- | --- | --- | --- | --- |

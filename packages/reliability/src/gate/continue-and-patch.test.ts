@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { ValidationFailure } from '../errors/validation-failure';
+import { strictOutputRules } from '../rules/strict-output-rules';
+import { ZERO_USAGE } from '../usage';
+import type { Judged } from './call-and-judge';
+import { applyContinue, applyRetry, decide } from './decide';
+import type { Decision } from './decision';
+import { defaultRules } from './default-rules';
+import type { GateVerdict } from './gate-options';
+import { type GateSettings, recordAttempt, startGate } from './gate-state';
+import type { ReliabilityRule } from './rule';
+
+const settings = (extra: Partial<GateSettings<unknown>> = {}): GateSettings<unknown> => ({
+  preCheck: [],
+  rules: [...strictOutputRules(), ...defaultRules()],
+  maxAttempts: 10,
+  maxRetryAfterMs: 30_000,
+  providerCount: 1,
+  feedback: { maxTokens: 4000 },
+  maxRawOutputChars: 16_384,
+  step: 1,
+  callPurpose: 'step',
+  ...extra,
+});
+
+const judged = (verdict: GateVerdict<unknown>): Judged<unknown, unknown> => ({
+  response: {},
+  thrown: undefined,
+  verdict,
+  validatorError: undefined,
+  kind: verdict.status === 'accept' ? 'ok' : verdict.status === 'invalid' ? (verdict.failure.stage === 'json-parse' ? 'parse-fail' : 'schema-fail') : verdict.errorKind,
+  retryAfterMs: undefined,
+  latencyMs: 1,
+});
+
+const truncated = (text: string) => judged({ status: 'error', errorKind: 'truncated', message: 'cut', rawOutput: text });
+
+const base = { customer: 'x', items: Array.from({ length: 300 }, (_, index) => ({ sku: `S${index}`, price: index === 7 ? 'seven' : index })) };
+const schemaFailure = () =>
+  judged({
+    status: 'invalid',
+    failure: new ValidationFailure({ stage: 'schema-validate', message: '1 issue', rawOutput: JSON.stringify(base, null, 2), issues: [{ path: ['items', 7, 'price'], pathText: 'items[7].price', kind: 'type', expected: 'number', received: 'seven', message: 'must be number' }] }),
+    rejectedValue: base,
+  });
+
+async function decided(state: ReturnType<typeof startGate<unknown>>, attempt: number, outcome: Judged<unknown, unknown>): Promise<Decision> {
+  recordAttempt(state, attempt, outcome, ZERO_USAGE);
+  return decide(state, attempt, outcome, ZERO_USAGE, undefined);
+}
+
+describe('the policy on cut output: continue-output', () => {
+  it('continues a cut output (trailing whitespace removed) within maxContinuations, then lets the rules stop it', async () => {
+    const state = startGate(settings({ continuation: { maxContinuations: 2 } }));
+    const first = await decided(state, 1, truncated('{"a": [1, \n  '));
+    expect(first).toEqual({ type: 'continue-output', partial: '{"a": [1,', events: [] });
+    applyContinue(state, first as Extract<Decision, { type: 'continue-output' }>);
+    expect(state.continuation).toBe('{"a": [1,');
+    const second = await decided(state, 2, truncated('{"a": [1, 2,'));
+    expect(second.type).toBe('continue-output');
+    applyContinue(state, second as Extract<Decision, { type: 'continue-output' }>);
+    const third = await decided(state, 3, truncated('{"a": [1, 2, 3,'));
+    expect(third).toMatchObject({ type: 'fail-fast', kind: 'unhandled-failure' });
+  });
+
+  it('stops at maxAttempts, never continues with continuation off, and ignores an empty cut output', async () => {
+    expect(await decided(startGate(settings({ continuation: { maxContinuations: 5 }, maxAttempts: 1 })), 1, truncated('{"a'))).toMatchObject({ type: 'fail-fast', kind: 'loop-cap' });
+    expect(await decided(startGate(settings()), 1, truncated('{"a'))).toMatchObject({ type: 'fail-fast' });
+    expect(await decided(startGate(settings({ continuation: { maxContinuations: 2 } })), 1, truncated('   '))).toMatchObject({ type: 'fail-fast' });
+  });
+
+  it('a new output resets the continuations: a retry with feedback clears the pending cut output', async () => {
+    const state = startGate(settings({ continuation: { maxContinuations: 1 }, patch: { minTokens: 10, maxPaths: 8 } }));
+    applyContinue(state, (await decided(state, 1, truncated('{"a'))) as Extract<Decision, { type: 'continue-output' }>);
+    const retry = await decided(state, 2, schemaFailure());
+    expect(retry.type).toBe('retry');
+    applyRetry(state, retry as Extract<Decision, { type: 'retry' }>);
+    expect(state.continuation).toBeUndefined();
+    expect(state.continuations).toBe(0);
+  });
+});
+
+describe('the policy on a large schema failure: a retry carrying a patch request', () => {
+  it('asks for only the corrected value when patch settings are given', async () => {
+    const decision = await decided(startGate(settings({ patch: { minTokens: 100, maxPaths: 8 } })), 1, schemaFailure());
+    expect(decision.type).toBe('retry');
+    const retry = decision as Extract<Decision, { type: 'retry' }>;
+    expect(retry.patch?.targets).toEqual([{ pathText: 'items[7].price', path: ['items', 7, 'price'] }]);
+    expect(retry.feedback?.patch).toBe(retry.patch);
+    expect(retry.feedback?.text).toContain('Paths you may set (quoted data): "items[7].price".');
+  });
+
+  it('asks for the whole value without patch settings, without the rejected value, or with a rule’s own feedback', async () => {
+    expect(((await decided(startGate(settings()), 1, schemaFailure())) as Extract<Decision, { type: 'retry' }>).patch).toBeUndefined();
+    const noValue = schemaFailure();
+    const withoutValue = judged({ ...(noValue.verdict as Extract<GateVerdict<unknown>, { status: 'invalid' }>), rejectedValue: undefined });
+    expect(((await decided(startGate(settings({ patch: { minTokens: 1, maxPaths: 8 } })), 1, withoutValue)) as Extract<Decision, { type: 'retry' }>).patch).toBeUndefined();
+    const own: ReliabilityRule<unknown> = { kind: 'own-words', when: (scope) => scope.errorKind === 'schema-fail', then: 'retry', feedbackForLLM: 'Fix the price.' };
+    const decision = (await decided(startGate(settings({ rules: [own, ...defaultRules()], patch: { minTokens: 1, maxPaths: 8 } })), 1, schemaFailure())) as Extract<Decision, { type: 'retry' }>;
+    expect(decision.feedback?.text).toBe('Fix the price.');
+    expect(decision.patch).toBeUndefined();
+  });
+});
