@@ -1,3 +1,4 @@
+import { checkListener } from '../events/check-listener';
 import type { AnySchema, InferSchema } from '@keel/reliability';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import { RunStateError } from '../errors/run-state-error';
@@ -61,6 +62,7 @@ export class Agent<TOutput = string> {
    * throw is reported as `listener.error` and never changes a run.
    */
   on<E extends AgentEventName>(event: E, listener: AgentListener<E>): () => void {
+    checkListener(event, listener);
     return this.#bus.on(event, listener);
   }
 

@@ -4,7 +4,7 @@ import { tokenBudget } from '@keel/reliability';
 import { Agent, ReliabilityFailFastError, tool } from '../index';
 import type { ModelRequest } from '../index';
 import type { ToolMessage } from '../internal';
-import { recorder } from '../testing/event-recorder';
+import { recorder } from '../test/event-recorder';
 import { scriptedModel } from '../test/index';
 
 /** The tool results the model was sent in a request. */
