@@ -146,6 +146,14 @@ describe('continuation of a cut answer', () => {
     expect(result.text).toBe(GOOD_TEXT);
   });
 
+  it('takes a whole new answer from a provider that ignores continueFrom', async () => {
+    const compact = JSON.stringify(GOOD);
+    const { model, agent } = agentOf((request: ModelRequest, call: number) => (call === 1 ? { text: GOOD_TEXT.slice(0, 2000), finishReason: 'length' as const } : compact));
+    const result = await agent.run('extract');
+    expect(result.value).toEqual(GOOD);
+    expect(model.calls).toBe(2);
+  });
+
   it('removes what the continuation repeats', async () => {
     const { agent } = agentOf(cuttingModel(GOOD_TEXT, 2000, { repeat: 120 }));
     expect((await agent.run('extract')).value).toEqual(GOOD);

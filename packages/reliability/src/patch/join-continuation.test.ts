@@ -59,3 +59,17 @@ describe('short repeats', () => {
     expect(joinContinuation('{"n": 1', '1}', true)).toEqual({ ok: true, text: '{"n": 11}', repeated: 0 });
   });
 });
+
+describe('a continuation that starts over', () => {
+  it('takes a whole answer of its own when no join reads (a provider that ignores the cut output)', () => {
+    const answer = JSON.stringify({ items: [1, 2, 3] });
+    const partial = '{\n  "items": [1, 2';
+    expect(joinContinuation(partial, answer, true)).toEqual({ ok: true, text: answer, repeated: 0, restarted: true });
+  });
+
+  it('never takes a fragment that happens to read as JSON', () => {
+    // The rest of an array: `3]}` does not open as the cut output does.
+    expect(joinContinuation('{"a": [1, 2', '"x"', true).ok).toBe(true);
+    expect(joinContinuation('{"a": [1, 2', '"x"', true)).not.toHaveProperty('restarted');
+  });
+});

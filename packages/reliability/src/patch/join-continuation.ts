@@ -8,8 +8,24 @@ const MAX_REPEAT_CHARS = 4096;
 
 /** The outcome of {@link joinContinuation}. */
 export type JoinedContinuation =
-  | { readonly ok: true; readonly text: string; /** Characters of the continuation dropped as a repeat. */ readonly repeated: number }
+  | {
+      readonly ok: true;
+      readonly text: string;
+      /** Characters of the continuation dropped as a repeat. */
+      readonly repeated: number;
+      /** The continuation was a whole answer of its own, taken instead of a join. */
+      readonly restarted?: true;
+    }
   | { readonly ok: false; readonly message: string; readonly text: string };
+
+/** The continuation reads as one complete JSON value that opens as the cut output does. */
+function startsOver(partial: string, continuation: string): boolean {
+  const opening = partial.trimStart()[0];
+  if (opening !== '{' && opening !== '[') return false;
+  if (continuation.trimStart()[0] !== opening) return false;
+  const found = extractJsonCandidates(continuation, { repair: true });
+  return !found.truncated && found.candidates.length === 1;
+}
 
 /**
  * Joins a cut output and the model's continuation of it, removing what the continuation repeats:
@@ -22,6 +38,9 @@ export type JoinedContinuation =
  * - when it finished, the joins that read as exactly one JSON value are kept: when they all read
  *   the same value (or none reads), the longest repeat is dropped; when they read as different
  *   values the join is ambiguous and refused (`ok: false`), never guessed.
+ * - when no join reads but the continuation alone is one complete JSON value opening as the cut
+ *   output does, the model started over: the continuation is taken as the whole reply
+ *   (`restarted`).
  */
 export function joinContinuation(partial: string, continuation: string, finished: boolean): JoinedContinuation {
   const repeats: number[] = [];
@@ -32,7 +51,7 @@ export function joinContinuation(partial: string, continuation: string, finished
   }
   const longest = repeats[0] ?? 0;
   const join = (length: number) => partial + continuation.slice(length);
-  if ((repeats.length === 0 && short.length === 0) || !finished) return { ok: true, text: join(longest), repeated: longest };
+  if (!finished) return { ok: true, text: join(longest), repeated: longest };
   const readings = (lengths: readonly number[]) => {
     const values = new Map<string, number>();
     for (const length of lengths) {
@@ -46,6 +65,9 @@ export function joinContinuation(partial: string, continuation: string, finished
   // As written or without a long repeat first; a short repeat only when neither reads.
   let values = readings([...repeats, 0]);
   if (values.size === 0 && short.length > 0) values = readings(short);
+  // No join reads, but the reply is a whole answer of its own: the model started over (a provider
+  // that ignores the cut output asks the question again). It is judged as the complete reply it is.
+  if (values.size === 0 && startsOver(partial, continuation)) return { ok: true, text: continuation, repeated: 0, restarted: true };
   if (values.size <= 1) {
     const only = values.values().next();
     const length = only.done ? longest : only.value;
