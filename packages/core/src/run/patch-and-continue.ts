@@ -116,7 +116,10 @@ const hasToolCall = (response: ModelResponse) => response.content.some((part) =>
  * 2. a pending patch request: the reply read as a patch (`readPatchReply`); a patch that applies
  *    is judged as the patched whole value (`via: 'patch'`), a refused one is a parse failure
  *    saying why, and anything else is judged as the complete value it is.
- * A turn with tool calls is judged as it is.
+ * For a tool-argument re-ask, the same on the forced tool's arguments: cut arguments are joined
+ * with the text that continues them into one tool call (cut again: continued within the bound,
+ * then a parse failure fed back), and a patch applies to the call's arguments. Any other turn
+ * with tool calls is judged as it is.
  */
 export function attemptJudge<TResponse, TValue>(judge: (response: ModelResponse) => GateVerdict<TValue> | Promise<GateVerdict<TValue>>, gate: GateState<TResponse>): AttemptJudge<TValue> {
   const partial = gate.continuation;
