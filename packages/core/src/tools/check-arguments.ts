@@ -17,11 +17,10 @@ export type ArgumentsCheck =
 
 const NONE: readonly never[] = Object.freeze([]);
 
-/** The arguments' text as the model wrote it: the raw text when the provider gave it, else the JSON of the parsed value. */
-function argumentsText(call: ToolCallPart): string {
+/** The arguments' text as the model wrote it, when the provider gave text (raw, or unparsed). */
+function writtenText(call: ToolCallPart): string | undefined {
   if (typeof call.argumentsText === 'string') return call.argumentsText;
-  if (typeof call.arguments === 'string') return call.arguments;
-  return JSON.stringify(call.arguments ?? {}) ?? '{}';
+  return typeof call.arguments === 'string' ? call.arguments : undefined;
 }
 
 /**
@@ -34,19 +33,24 @@ function argumentsText(call: ToolCallPart): string {
 export function checkArguments(tool: AnyTool, guards: readonly ToolGuard[], call: ToolCallPart): ArgumentsCheck | Promise<ArgumentsCheck> {
   // A tool that takes its arguments unvalidated receives them as the provider gave them.
   if (!tool.validate) return guarded(guards, call.name, call.arguments, { status: 'valid', args: call.arguments, value: call.arguments, coercions: NONE });
-  const text = argumentsText(call);
-  const parsed = parseExact(text);
-  if (!parsed.ok) {
-    const failure = new ValidationFailure({
-      stage: 'json-parse',
-      message: parsed.message,
-      rawOutput: text,
-      issues: [{ path: [], pathText: formatPath([]), kind: 'other', message: parsed.message }],
-      ...(parsed.defect === undefined ? {} : { defect: parsed.defect }),
-    });
-    return guarded(guards, call.name, text, { status: 'invalid', args: text, failure });
+  const written = writtenText(call);
+  let args: unknown = call.arguments ?? {};
+  // Text is read exactly; a value the provider already parsed is taken as it is (nothing left to read).
+  if (written !== undefined) {
+    const parsed = parseExact(written);
+    if (!parsed.ok) {
+      const failure = new ValidationFailure({
+        stage: 'json-parse',
+        message: parsed.message,
+        rawOutput: written,
+        issues: [{ path: [], pathText: formatPath([]), kind: 'other', message: parsed.message }],
+        ...(parsed.defect === undefined ? {} : { defect: parsed.defect }),
+      });
+      return guarded(guards, call.name, written, { status: 'invalid', args: written, failure });
+    }
+    args = parsed.value;
   }
-  const args = parsed.value;
+  const text = () => written ?? JSON.stringify(args) ?? '';
   const validate = (value: unknown, then: (result: Awaited<ReturnType<AnyTool['validator']['validate']>>) => ArgumentsCheck | Promise<ArgumentsCheck>) => {
     let result: ReturnType<AnyTool['validator']['validate']>;
     try {
@@ -67,7 +71,7 @@ export function checkArguments(tool: AnyTool, guards: readonly ToolGuard[], call
       const failure = new ValidationFailure({
         stage: 'schema-validate',
         message: `${count} validation issue${count === 1 ? '' : 's'}${head ? `, first at '${head.pathText}'` : ''}`,
-        rawOutput: text,
+        rawOutput: text(),
         issues: shaped,
         ...(head ? { pathText: head.pathText } : {}),
       });

@@ -64,7 +64,6 @@ export interface ReAskResult {
 class RunToolContext implements ToolContext {
   readonly runId: string;
   readonly step: number;
-  readonly [PARENT_RUN]: ParentRun | undefined;
 
   private linked: AbortSignal | undefined;
 
@@ -76,7 +75,12 @@ class RunToolContext implements ToolContext {
   ) {
     this.runId = env.runId;
     this.step = env.step;
-    this[PARENT_RUN] = env.parent ? { ...env.parent, toolCallId } : undefined;
+  }
+
+  /** The calling run, for an agent used as a tool: made only when such an agent reads it. */
+  get [PARENT_RUN](): ParentRun | undefined {
+    const parent = this.env.parent;
+    return parent ? { ...parent, toolCallId: this.toolCallId } : undefined;
   }
 
   get signal(): AbortSignal {
