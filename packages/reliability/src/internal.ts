@@ -31,6 +31,7 @@ export { abortedError, callAndJudge, type Judge, type Judged } from './gate/call
 export { applyContinue, applyRetry, decide, failFastError, preCheck, stop } from './gate/decide';
 export { unreachableDecision } from './gate/decision';
 export { failureSignature, maskMessage } from './gate/failure-signature';
+export { matchesFailuresOnly } from './gate/failure-only';
 export { capRawOutput, checkRules, type FeedbackSettings, type GateSettings, type GateState, recordAttempt, ruleProblem, startGate } from './gate/gate-state';
 export {
   extractJson,

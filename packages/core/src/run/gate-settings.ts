@@ -15,8 +15,17 @@ function outputFeedback(state: RunState): FeedbackSettings<ModelResponse> | fals
   return { template: options?.feedbackForLLM, maxTokens: options?.maxFeedbackTokens ?? DEFAULT_FEEDBACK_TOKENS, retryHint: options?.retryHint };
 }
 
+/** Step settings by configuration and step: they depend on nothing else, so each is made once. */
+const stepSettingsMade = new WeakMap<RunState['config'], GateSettings<ModelResponse>[]>();
+
 /** The policy of a step's call: the step rules, the run's caps, the output's feedback, fallback on failures of the answer. */
 export function stepSettings(state: RunState): GateSettings<ModelResponse> {
+  let made = stepSettingsMade.get(state.config);
+  if (!made) stepSettingsMade.set(state.config, (made = []));
+  return (made[state.step] ??= Object.freeze(makeStepSettings(state)));
+}
+
+function makeStepSettings(state: RunState): GateSettings<ModelResponse> {
   const { config } = state;
   return {
     preCheck: config.preCheck,

@@ -1,5 +1,5 @@
 import { lastNValidationErrorsMatch, type ReliabilityRule } from '@keel/reliability';
-import { isValidationErrorKind } from '@keel/reliability/internal';
+import { isValidationErrorKind, matchesFailuresOnly } from '@keel/reliability/internal';
 import type { ModelResponse } from '../model/model-provider-v1';
 import { stableStringify } from './stable-equal';
 
@@ -25,7 +25,8 @@ function normalised(text: string | undefined): string | undefined {
  */
 export function toolArgumentRules(budget: number, firstArguments: string): ReliabilityRule<ModelResponse>[] {
   let previous = normalised(firstArguments);
-  return [
+  // Each matches a failure only: a corrected call that is valid is accepted without them.
+  const rules: ReliabilityRule<ModelResponse>[] = [
     {
       kind: 'redundant',
       label: 'the corrected call repeated the same problems',
@@ -48,4 +49,5 @@ export function toolArgumentRules(budget: number, firstArguments: string): Relia
     { kind: 'gave-up', label: 'the model did not call the tool again', then: 'fail-fast', when: (scope) => scope.errorKind === 'no-tool-call' },
     { kind: 'guard-rejected-on-retry', label: 'a guard refused the corrected call', then: 'fail-fast', when: (scope) => scope.errorKind === 'guard-rejected' },
   ];
+  return rules.map(matchesFailuresOnly);
 }

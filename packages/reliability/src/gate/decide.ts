@@ -13,6 +13,7 @@ import { buildFeedback } from './build-feedback';
 import type { Judged } from './call-and-judge';
 import type { Decision, FailFastDecision } from './decision';
 import { failureSignature } from './failure-signature';
+import { acceptsOkWithoutRules } from './failure-only';
 import type { GateEvent } from './gate-event';
 import type { GateFeedback } from './gate-options';
 import { type GateState, scopeOf, validationFailedEvent } from './gate-state';
@@ -125,6 +126,8 @@ export function decide<TResponse, TValue>(state: GateState<TResponse>, attempt: 
   }
   const continued = continueOutput(state, attempt, judged);
   if (continued) return continued;
+  // The usual success: no rule can act on it, so it is accepted without building a scope.
+  if (judged.kind === 'ok' && judged.verdict?.status === 'accept' && acceptsOkWithoutRules(state.settings.rules)) return { type: 'accept', events: recovered(state, attempt) };
   const scope = scopeOf(state, attempt, runUsage, signal, judged) as ReliabilityScope<TResponse>;
   const decided = then(match(state.settings.rules, scope, 0, signal), (found) => fromRule(state, attempt, judged, scope, found, runUsage, signal));
   return state.settings.fallbackOn ? then(decided, (decision) => orFallback(state, decision)) : decided;

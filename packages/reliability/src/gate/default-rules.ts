@@ -1,3 +1,4 @@
+import { matchesFailuresOnly } from './failure-only';
 import { exponentialBackoff, type ExponentialBackoffOptions } from '../backoff';
 import { type ErrorKind, TRANSIENT_ERROR_KINDS } from '../error-kind';
 import type { ReliabilityRule } from './rule';
@@ -17,7 +18,7 @@ export interface TransientRetryOptions {
  */
 export function transientRetryRule<TResponse = unknown>(options: TransientRetryOptions = {}): ReliabilityRule<TResponse> {
   const { maxRetries = 2, kinds = TRANSIENT_ERROR_KINDS } = options;
-  return {
+  return matchesFailuresOnly({
     kind: 'transient-retry',
     label: `retry transient provider errors (up to ${maxRetries})`,
     then: 'retry',
@@ -25,7 +26,7 @@ export function transientRetryRule<TResponse = unknown>(options: TransientRetryO
     when: (scope) =>
       kinds.includes(scope.errorKind) &&
       scope.history.filter((entry) => kinds.includes(entry.errorKind)).length <= maxRetries,
-  };
+  });
 }
 
 /**
@@ -34,22 +35,22 @@ export function transientRetryRule<TResponse = unknown>(options: TransientRetryO
  */
 export function transientExhaustedRule<TResponse = unknown>(options: Pick<TransientRetryOptions, 'maxRetries' | 'kinds'> = {}): ReliabilityRule<TResponse> {
   const { maxRetries = 2, kinds = TRANSIENT_ERROR_KINDS } = options;
-  return {
+  return matchesFailuresOnly({
     kind: 'transient-retries-exhausted',
     label: `transient retries exhausted: ${maxRetries} of ${maxRetries}`,
     then: 'fail-fast',
     when: (scope) => kinds.includes(scope.errorKind) && scope.history.filter((entry) => kinds.includes(entry.errorKind)).length > maxRetries,
-  };
+  });
 }
 
 /** Stops on any failure no earlier rule handled: the failure's kind names the stop. */
 export function failOnUnhandledRule<TResponse = unknown>(): ReliabilityRule<TResponse> {
-  return {
+  return matchesFailuresOnly({
     kind: 'unhandled-failure',
     label: 'no rule retries this failure',
     then: 'fail-fast',
     when: (scope) => scope.errorKind !== 'ok',
-  };
+  });
 }
 
 /**

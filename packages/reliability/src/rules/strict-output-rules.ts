@@ -1,3 +1,4 @@
+import { matchesFailuresOnly } from '../gate/failure-only';
 import { type ErrorKind, isValidationErrorKind } from '../error-kind';
 import type { ReliabilityRule } from '../gate/rule';
 import { exponentialBackoff } from '../backoff';
@@ -59,5 +60,7 @@ export function strictOutputRules<TResponse = unknown>(options: number | StrictO
       when: (scope) => isValidationErrorKind(scope.errorKind),
     },
   );
+  // None of them matches a successful attempt.
+  for (const rule of rules) matchesFailuresOnly(rule);
   return rules;
 }
