@@ -102,6 +102,9 @@ interquartile range ${paired.p25.toFixed(2)}x – ${paired.p75.toFixed(2)}x, wit
 counted and priced, rules consulted after every call. Against a real model call of hundreds of
 milliseconds the overhead is under a thousandth of it.
 
+The attempt engine against the engine before it, side by side in one process (a build of each):
+[engine-compare.md](engine-compare.md), made by \`packages/bench/src/engine-compare/compare.mjs\`.
+
 ## Heap over ${heap.runs.toLocaleString('en')} runs
 
 After 1,000 warm-up runs: ${heap.warmMb.toFixed(2)} MB; after ${heap.runs.toLocaleString('en')} more: ${heap.afterMb.toFixed(2)} MB; growth
