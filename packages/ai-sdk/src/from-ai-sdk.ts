@@ -1,7 +1,7 @@
 import type { LanguageModelV3, SharedV3ProviderOptions } from '@ai-sdk/provider';
 import type { AISDKModelSource, AISDKProviderOptions } from './ai-sdk-model';
 import type { ModelRequest, ModelResponse, ModelStreamPart } from '@keel/core';
-import type { LoweredSchema, ModelCallOptions, ModelCapabilities, ModelProviderV1 } from '@keel/core/internal';
+import { type LoweredSchema, type ModelCallOptions, type ModelCapabilities, type ModelProviderV1, redactSecrets, secretsOf } from '@keel/core/internal';
 import { AiSdkProviderError } from './ai-sdk-provider-error';
 import { badResponse } from './bad-response';
 import { cacheBreakpointOf, cachesToolDefinitions } from './cache-hints';
@@ -13,7 +13,7 @@ import { mapResponse } from './map-response';
 import { mapStream } from './map-stream';
 import { withContinuation } from './continuation';
 import { strictPartsOf } from './schema-rejection';
-import { environmentKeyOf, redactSecrets, secretsOf } from './redact';
+import { environmentKeyOf } from './environment-key';
 import { ToolCallMetadata } from './tool-call-metadata';
 
 

@@ -1,7 +1,6 @@
 import { APICallError, AISDKError } from '@ai-sdk/provider';
-import { isTransientErrorKind, kindFromNetworkCode, kindFromStatus } from '@keel/core/internal';
+import { isTransientErrorKind, kindFromNetworkCode, kindFromStatus, redactSecrets } from '@keel/core/internal';
 import { type AiSdkErrorCause, type AiSdkErrorKind, AiSdkProviderError } from './ai-sdk-provider-error';
-import { redactSecrets } from './redact';
 import { retryAfterFromGoogleBody, retryAfterFromHeaders } from './retry-after';
 import { schemaRejectionOf, type StrictParts } from './schema-rejection';
 

@@ -10,6 +10,7 @@ export { AGENT_EVENT_NAMES } from './events/event-names';
 export type { MemoryRun } from './memory/memory-store';
 export type { AssistantMessage, SystemMessage, TextPart, ToolCallPart, ToolMessage, ToolResultPart, UserMessage } from './model/message';
 export { textOf, toolCallsOf } from './model/message';
+export { REDACTED, redactSecrets, secretsOf } from './model/redact-secrets';
 export type {
   FinishReason,
   LoweredSchema,

@@ -1,12 +1,11 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ModelRequest, ModelResponse, ModelStreamPart } from '@keel/core';
-import type { ModelCallOptions, ModelCapabilities, ModelProviderV1 } from '@keel/core/internal';
+import { type ModelCallOptions, type ModelCapabilities, type ModelProviderV1, redactSecrets, secretsOf } from '@keel/core/internal';
 import { checkDeclaredCapabilities, resolveCapabilities } from '../shared/declared-capabilities';
 import { loadSdk } from '../shared/load-sdk';
 import { strictPartsOf, type StrictParts } from '../shared/strict-parts';
 import { anthropicCapabilities } from './anthropic-capabilities';
 import { lowerAnthropicSchema } from './lower-schema';
-import { redactSecrets, secretsOf } from '../shared/redact-secrets';
 import { checkOptions, REMOVED_OPTIONS } from '../shared/check-options';
 import { resolveModel } from '../shared/resolve-model';
 import { mapAnthropicError } from './map-anthropic-error';

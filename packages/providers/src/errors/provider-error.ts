@@ -1,6 +1,5 @@
 import type { ErrorKind } from '@keel/core';
-import { hasMarker, isTransientErrorKind, KeelError } from '@keel/core/internal';
-import { redactSecrets } from '../shared/redact-secrets';
+import { hasMarker, isTransientErrorKind, KeelError, redactSecrets } from '@keel/core/internal';
 
 const marker = Symbol.for('keel.error.ProviderError');
 

@@ -1,9 +1,8 @@
 import { checkOptions, REMOVED_OPTIONS } from '../shared/check-options';
 import type OpenAI from 'openai';
 import type { ModelRequest, ModelResponse, ModelStreamPart } from '@keel/core';
-import type { ModelCallOptions, ModelCapabilities, ModelProviderV1 } from '@keel/core/internal';
+import { type ModelCallOptions, type ModelCapabilities, type ModelProviderV1, redactSecrets, secretsOf } from '@keel/core/internal';
 import { checkDeclaredCapabilities, resolveCapabilities } from '../shared/declared-capabilities';
-import { redactSecrets, secretsOf } from '../shared/redact-secrets';
 import { strictPartsOf, type StrictParts } from '../shared/strict-parts';
 import { lowerOpenAISchema } from './lower-schema';
 import { openAICapabilities } from './openai-capabilities';

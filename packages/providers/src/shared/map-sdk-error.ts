@@ -1,8 +1,7 @@
-import { kindFromNetworkCode, kindFromStatus } from '@keel/core/internal';
+import { kindFromNetworkCode, kindFromStatus, redactSecrets } from '@keel/core/internal';
 import { ProviderError } from '../errors/provider-error';
 import type { ProviderErrorKind, SchemaRejection } from '../errors/provider-error';
 import { kindFromErrorType } from './kind-from-error-type';
-import { redactSecrets } from './redact-secrets';
 import { parseRetryAfter } from './parse-retry-after';
 import type { HeaderReader } from './parse-retry-after';
 
