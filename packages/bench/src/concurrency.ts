@@ -149,11 +149,10 @@ with all 1,000 runs waiting for their second model call (GC forced before each r
 ${rows.join('\n')}
 
 Outside GC, runs started at once cost about ${withoutGc(keel).toFixed(2)}x for Keel and ${withoutGc(bare).toFixed(2)}x for the bare baseline what they cost one after
-another: ${withoutGc(bare) <= 1.1 ? '1,000 live promise chains add nothing by themselves' : `the bare baseline's ${withoutGc(bare).toFixed(2)}x is what 1,000 live promise chains cost by themselves`}. What grows with the number in flight is
-the collector's work: every run in flight is live when the young generation is collected, so each
-collection copies what they hold (${kb(keel.heldBytes)} a Keel run, ${kb(bare.heldBytes)} a bare one). A waiting run holds five suspended
-frames of Keel's (the loop, the step, the gate, the attempt, the provider call), the run's state
-and its records so far; \`agent.run\`, a run without \`timeoutMs\` and the gate's judging,
+another${withoutGc(keel) > 1.1 ? ': for Keel the collector is not the whole difference' : ''}. Every run in flight is live when the young generation is
+collected, so each collection copies what they hold (${kb(keel.heldBytes)} a Keel run, ${kb(bare.heldBytes)} a bare one). A waiting run holds four suspended
+frames of Keel's (the ReAct loop, the step, the attempt loop, the provider call), the run's state
+and its records so far; \`agent.run\`, a run without \`timeoutMs\` and the policy's judging,
 deciding and PreCheck steps add no frame of their own.
 
 ${
