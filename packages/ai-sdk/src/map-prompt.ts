@@ -1,5 +1,6 @@
 import type { LanguageModelV3Message, LanguageModelV3Prompt, SharedV3ProviderOptions } from '@ai-sdk/provider';
 import type { Message, ModelRequest } from '@keel/core';
+import { toolInputOf } from '@keel/core/internal';
 import type { ToolCallMetadata } from './tool-call-metadata';
 
 /** How {@link mapPrompt} marks the prompt. */
@@ -8,27 +9,6 @@ export interface PromptSettings {
   readonly cacheBreakpoint: SharedV3ProviderOptions | undefined;
   /** Provider metadata of earlier tool calls, sent back with them. */
   readonly toolCalls: ToolCallMetadata;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/**
- * A tool call's arguments as the spec's `input` (a JSON object): raw text (arguments that were
- * not valid JSON) is parsed when it can be; anything still not an object is sent as `{}`.
- */
-export function toolInputOf(argumentsValue: unknown): Record<string, unknown> {
-  if (isPlainObject(argumentsValue)) return argumentsValue;
-  if (typeof argumentsValue === 'string') {
-    try {
-      const parsed: unknown = JSON.parse(argumentsValue);
-      if (isPlainObject(parsed)) return parsed;
-    } catch {
-      // not JSON: sent as {}
-    }
-  }
-  return {};
 }
 
 const hasText = (text: string) => text.trim() !== '';

@@ -1,7 +1,7 @@
 import type { Message } from '@keel/core';
 import type { ContentBlockParam, MessageParam } from './anthropic-types';
 import { ephemeralCacheControl } from './cache-control';
-import { toolInputOf } from './tool-input';
+import { toolInputOf } from '@keel/core/internal';
 
 /** One Keel message as a Messages API turn, before same-role turns are merged. */
 interface Turn {

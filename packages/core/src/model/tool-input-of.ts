@@ -3,9 +3,10 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * A Keel tool call's arguments as a `tool_use` block's `input`, which must be an object. Raw
- * argument text (arguments that were not valid JSON) is parsed when it can be; anything that is
- * still not an object is sent as `{}`.
+ * For provider authors: a Keel tool call's `arguments` as the JSON object a vendor API takes as a
+ * tool call's input (Anthropic's `tool_use.input`, the AI SDK spec's `tool-call.input`). Raw
+ * argument text (arguments that were not valid JSON when the model sent them) is parsed when it
+ * can be; anything that is still not a plain object is sent as `{}`.
  */
 export function toolInputOf(argumentsValue: unknown): Record<string, unknown> {
   if (isPlainObject(argumentsValue)) return argumentsValue;
@@ -14,7 +15,7 @@ export function toolInputOf(argumentsValue: unknown): Record<string, unknown> {
       const parsed: unknown = JSON.parse(argumentsValue);
       if (isPlainObject(parsed)) return parsed;
     } catch {
-      // not JSON: fall through
+      // not JSON: sent as {}
     }
   }
   return {};
