@@ -54,6 +54,7 @@ describe('mapAiSdkError', () => {
   it('vendor error objects of a stream map by type or RPC status', () => {
     expect(mapAiSdkError({ type: 'overloaded_error', message: 'Overloaded' }, context).errorKind).toBe('overloaded');
     expect(mapAiSdkError({ error: { code: 429, status: 'RESOURCE_EXHAUSTED', message: 'quota' } }, context).errorKind).toBe('rate-limit');
+    expect(mapAiSdkError({ error: { type: 'server_error', message: 'The server had an error' } }, context).errorKind).toBe('server-error');
     expect(mapAiSdkError({ type: 'constructor', message: 'x' }, context).errorKind).toBe('unknown');
   });
 

@@ -1,5 +1,5 @@
 import { APICallError, AISDKError } from '@ai-sdk/provider';
-import { isTransientErrorKind, kindFromNetworkCode, kindFromStatus, redactSecrets } from '@keel/core/internal';
+import { isTransientErrorKind, kindFromErrorType, kindFromNetworkCode, kindFromStatus, redactSecrets } from '@keel/core/internal';
 import { type AiSdkErrorCause, type AiSdkErrorKind, AiSdkProviderError } from './ai-sdk-provider-error';
 import { retryAfterFromGoogleBody, retryAfterFromHeaders } from './retry-after';
 import { schemaRejectionOf, type StrictParts } from './schema-rejection';
@@ -50,33 +50,14 @@ const BAD_RESPONSE_ERRORS = new Set(['AI_NoContentGeneratedError', 'AI_InvalidRe
 /** The AI SDK errors that mean the request cannot be sent as it is (never retried). */
 const BAD_REQUEST_ERRORS = new Set(['AI_InvalidPromptError', 'AI_InvalidArgumentError', 'AI_UnsupportedFunctionalityError', 'AI_NoSuchModelError', 'AI_LoadSettingError']);
 
-/** Vendor error types carried by stream `error` parts (Anthropic's `type`, Google's RPC `status`). */
-const KIND_OF_VENDOR_TYPE: Readonly<Record<string, AiSdkErrorKind>> = {
-  rate_limit_error: 'rate-limit',
-  overloaded_error: 'overloaded',
-  api_error: 'server-error',
-  timeout_error: 'timeout',
-  authentication_error: 'auth',
-  permission_error: 'auth',
-  invalid_request_error: 'bad-request',
-  not_found_error: 'bad-request',
-  request_too_large: 'bad-request',
-  RESOURCE_EXHAUSTED: 'rate-limit',
-  UNAVAILABLE: 'overloaded',
-  INTERNAL: 'server-error',
-  DEADLINE_EXCEEDED: 'timeout',
-  UNAUTHENTICATED: 'auth',
-  PERMISSION_DENIED: 'auth',
-  INVALID_ARGUMENT: 'bad-request',
-  FAILED_PRECONDITION: 'bad-request',
-};
-
 /** The kind named by a vendor error object (`{ type }`, `{ status }`, or either under `error`). */
 function vendorKindOf(error: unknown): { kind: AiSdkErrorKind; type: string } | undefined {
   for (const candidate of [error, field(error, 'error')]) {
     for (const name of ['type', 'status', 'code']) {
       const type = field(candidate, name);
-      if (typeof type === 'string' && Object.hasOwn(KIND_OF_VENDOR_TYPE, type)) return { kind: KIND_OF_VENDOR_TYPE[type] as AiSdkErrorKind, type };
+      if (typeof type !== 'string') continue;
+      const kind = kindFromErrorType(type);
+      if (kind !== undefined) return { kind, type };
     }
   }
   return undefined;

@@ -11,6 +11,7 @@ export type { MemoryRun } from './memory/memory-store';
 export type { AssistantMessage, SystemMessage, TextPart, ToolCallPart, ToolMessage, ToolResultPart, UserMessage } from './model/message';
 export { textOf, toolCallsOf } from './model/message';
 export { REDACTED, redactSecrets, secretsOf } from './model/redact-secrets';
+export { type ErrorTypeKind, kindFromErrorType } from './model/kind-from-error-type';
 export { toolInputOf } from './model/tool-input-of';
 export type {
   FinishReason,

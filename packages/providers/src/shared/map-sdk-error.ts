@@ -1,7 +1,6 @@
-import { kindFromNetworkCode, kindFromStatus, redactSecrets } from '@keel/core/internal';
+import { kindFromErrorType, kindFromNetworkCode, kindFromStatus, redactSecrets } from '@keel/core/internal';
 import { ProviderError } from '../errors/provider-error';
 import type { ProviderErrorKind, SchemaRejection } from '../errors/provider-error';
-import { kindFromErrorType } from './kind-from-error-type';
 import { parseRetryAfter } from './parse-retry-after';
 import type { HeaderReader } from './parse-retry-after';
 
