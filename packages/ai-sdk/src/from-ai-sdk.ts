@@ -1,7 +1,7 @@
 import type { LanguageModelV3, SharedV3ProviderOptions } from '@ai-sdk/provider';
 import type { AISDKModelSource, AISDKProviderOptions } from './ai-sdk-model';
-import type { ModelRequest, ModelResponse, ModelStreamPart } from '@keel/core';
-import { type LoweredSchema, type ModelCallOptions, type ModelCapabilities, type ModelProviderV1, redactSecrets, secretsOf } from '@keel/core/internal';
+import { AbortedError, type ModelRequest, type ModelResponse, type ModelStreamPart } from '@keel/core';
+import { type LoweredSchema, type ModelCallOptions, type ModelCapabilities, type ModelProviderV1, raceSignal, redactSecrets, secretsOf } from '@keel/core/internal';
 import { AiSdkProviderError } from './ai-sdk-provider-error';
 import { badResponse } from './bad-response';
 import { cacheBreakpointOf, cachesToolDefinitions } from './cache-hints';
@@ -78,23 +78,12 @@ function resolverOf(source: AISDKModelSource): { single?: LanguageModelV3; resol
   };
 }
 
-/** Rejects when the signal aborts, even if the model ignores it; the model's own result otherwise. */
-function untilAborted<T>(promise: PromiseLike<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return Promise.resolve(promise);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    Promise.resolve(promise).then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
+/**
+ * What a call failed with, for the error mapping: the abort's own reason when {@link raceSignal}
+ * gave up on a model that ignored the signal, so the message says why the caller aborted.
+ */
+function failureOf(error: unknown, signal: AbortSignal | undefined): unknown {
+  return signal?.aborted === true && AbortedError.isInstance(error) && error.cause === signal.reason ? signal.reason : error;
 }
 
 /**
@@ -179,9 +168,9 @@ export function fromAISDK(source: AISDKModelSource, options: FromAISDKOptions = 
       const { model, callOptions: options_, context } = prepare(request, signal);
       let result: unknown;
       try {
-        result = await untilAborted(model.doGenerate(options_), signal);
+        result = await raceSignal(model.doGenerate(options_), signal);
       } catch (error) {
-        throw mapAiSdkError(error, context);
+        throw mapAiSdkError(failureOf(error, signal), context);
       }
       try {
         return mapResponse(result, context);
@@ -198,11 +187,11 @@ export function fromAISDK(source: AISDKModelSource, options: FromAISDKOptions = 
       const { model, callOptions: options_, context } = prepare(request, signal);
       let stream: ReadableStream<unknown>;
       try {
-        const result = await untilAborted(model.doStream(options_), signal);
+        const result = await raceSignal(model.doStream(options_), signal);
         stream = result.stream;
         if (typeof stream?.getReader !== 'function') throw badResponse(context.provider, 'doStream returned no readable stream');
       } catch (error) {
-        throw mapAiSdkError(error, context);
+        throw mapAiSdkError(failureOf(error, signal), context);
       }
       yield* mapStream(stream, context);
     },

@@ -111,6 +111,14 @@ describe('generate on an AI SDK model', () => {
     expect(AiSdkProviderError.isInstance(error) && error.errorKind).toBe('aborted');
   });
 
+  it("an abort of a model that ignores its signal says the caller's abort reason", async () => {
+    const provider = fromAISDK(new MockLanguageModelV3({ modelId: 'mock-model-1', doGenerate: () => new Promise(() => undefined) }));
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('user left')), 10);
+    const error = await provider.generate(request, { signal: controller.signal }).catch((caught: unknown) => caught);
+    expect(AiSdkProviderError.isInstance(error) && [error.errorKind, error.message]).toEqual(['aborted', 'mock-provider: the request was aborted: user left']);
+  });
+
   it('an already aborted signal makes no call', async () => {
     const model = new MockLanguageModelV3({ modelId: 'mock-model-1', doGenerate: textResult('x') });
     const controller = new AbortController();

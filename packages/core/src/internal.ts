@@ -41,6 +41,7 @@ export {
   kindFromNetworkCode,
   kindFromStatus,
   NETWORK_ERROR_CODES,
+  raceSignal,
   reduceError,
   TRANSIENT_ERROR_KINDS,
 } from '@keel/reliability/internal';
