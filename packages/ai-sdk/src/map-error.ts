@@ -1,5 +1,5 @@
 import { APICallError, AISDKError } from '@ai-sdk/provider';
-import { isTransientErrorKind, kindFromErrorType, kindFromNetworkCode, kindFromStatus, redactSecrets } from '@keel/core/internal';
+import { errorMessageOf, isTransientErrorKind, kindFromErrorType, kindFromNetworkCode, kindFromStatus, readField, redactSecrets } from '@keel/core/internal';
 import { type AiSdkErrorCause, type AiSdkErrorKind, AiSdkProviderError } from './ai-sdk-provider-error';
 import { retryAfterFromGoogleBody, retryAfterFromHeaders } from './retry-after';
 import { schemaRejectionOf, type StrictParts } from './schema-rejection';
@@ -16,32 +16,12 @@ export interface MapErrorContext {
   readonly sent?: StrictParts | undefined;
 }
 
-/** Reads a field; a getter or Proxy trap that throws reads as absent. */
-function field(value: unknown, name: string): unknown {
-  if (typeof value !== 'object' || value === null) return undefined;
-  try {
-    return (value as Record<string, unknown>)[name];
-  } catch {
-    return undefined;
-  }
-}
-
 /** An `isInstance` test that a hostile value cannot make throw. */
 function is(test: (value: unknown) => boolean, value: unknown): boolean {
   try {
     return test(value);
   } catch {
     return false;
-  }
-}
-
-function messageOf(error: unknown): string {
-  const message = field(error, 'message');
-  if (typeof message === 'string' && message !== '') return message;
-  try {
-    return String(error);
-  } catch {
-    return '[unprintable error]';
   }
 }
 
@@ -52,9 +32,9 @@ const BAD_REQUEST_ERRORS = new Set(['AI_InvalidPromptError', 'AI_InvalidArgument
 
 /** The kind named by a vendor error object (`{ type }`, `{ status }`, or either under `error`). */
 function vendorKindOf(error: unknown): { kind: AiSdkErrorKind; type: string } | undefined {
-  for (const candidate of [error, field(error, 'error')]) {
+  for (const candidate of [error, readField(error, 'error')]) {
     for (const name of ['type', 'status', 'code']) {
-      const type = field(candidate, name);
+      const type = readField(candidate, name);
       if (typeof type !== 'string') continue;
       const kind = kindFromErrorType(type);
       if (kind !== undefined) return { kind, type };
@@ -65,12 +45,12 @@ function vendorKindOf(error: unknown): { kind: AiSdkErrorKind; type: string } | 
 
 /** A socket-level failure below the AI SDK (refused, reset, dropped mid-stream): `network` or `timeout`. */
 function socketKindOf(error: unknown): 'network' | 'timeout' | undefined {
-  for (let current = error, depth = 0; current !== undefined && current !== null && depth < 5; current = field(current, 'cause'), depth += 1) {
-    const codeKind = kindFromNetworkCode(field(current, 'code'));
+  for (let current = error, depth = 0; current !== undefined && current !== null && depth < 5; current = readField(current, 'cause'), depth += 1) {
+    const codeKind = kindFromNetworkCode(readField(current, 'code'));
     if (codeKind !== undefined) return codeKind;
-    if (field(current, 'name') === 'TimeoutError') return 'timeout';
-    const message = field(current, 'message');
-    if (field(current, 'name') === 'TypeError' && typeof message === 'string' && /terminated|fetch failed|socket|network/i.test(message)) return 'network';
+    if (readField(current, 'name') === 'TimeoutError') return 'timeout';
+    const message = readField(current, 'message');
+    if (readField(current, 'name') === 'TypeError' && typeof message === 'string' && /terminated|fetch failed|socket|network/i.test(message)) return 'network';
   }
   return undefined;
 }
@@ -84,7 +64,7 @@ function requestIdOf(headers: unknown): string | undefined {
 }
 
 function isAbortLike(error: unknown): boolean {
-  return field(error, 'name') === 'AbortError' || field(error, 'code') === 'ABORT_ERR';
+  return readField(error, 'name') === 'AbortError' || readField(error, 'code') === 'ABORT_ERR';
 }
 
 /**
@@ -109,9 +89,9 @@ function isAbortLike(error: unknown): boolean {
 export function mapAiSdkError(error: unknown, context: MapErrorContext): AiSdkProviderError {
   const { provider, signal, secrets } = context;
   if (AiSdkProviderError.isInstance(error) && (signal?.aborted !== true || error.errorKind === 'aborted')) return error;
-  const name = field(error, 'name');
+  const name = readField(error, 'name');
   const make = (errorKind: AiSdkErrorKind, problem: string, extra: { status?: number; retryAfterMs?: number; retryable?: boolean; headers?: unknown; schemaRejected?: 'output' | 'tool' | 'both' | undefined } = {}) => {
-    const message = redactSecrets(messageOf(error), secrets);
+    const message = redactSecrets(errorMessageOf(error), secrets);
     const requestId = requestIdOf(extra.headers);
     const cause: AiSdkErrorCause = {
       name: typeof name === 'string' && name !== '' ? redactSecrets(name, secrets) : 'Error',
@@ -133,18 +113,18 @@ export function mapAiSdkError(error: unknown, context: MapErrorContext): AiSdkPr
   /** Which strict schema a refusal is about, from its message and body. */
   const rejection = (body: unknown) => {
     if (context.sent === undefined) return undefined;
-    const text = `${messageOf(error)}\n${typeof body === 'string' ? body.slice(0, 65_536) : ''}`;
+    const text = `${errorMessageOf(error)}\n${typeof body === 'string' ? body.slice(0, 65_536) : ''}`;
     return schemaRejectionOf(text, context.sent);
   };
 
   if (signal?.aborted === true || isAbortLike(error)) return make('aborted', 'the request was aborted');
 
   if (is((value) => APICallError.isInstance(value), error)) {
-    const status = field(error, 'statusCode');
-    const headers = field(error, 'responseHeaders');
-    const isRetryable = field(error, 'isRetryable') === true;
+    const status = readField(error, 'statusCode');
+    const headers = readField(error, 'responseHeaders');
+    const isRetryable = readField(error, 'isRetryable') === true;
     // A body cut off mid-way (the socket closed under a 200 stream) is the connection's fault.
-    const causeKind = socketKindOf(field(error, 'cause'));
+    const causeKind = socketKindOf(readField(error, 'cause'));
     if (causeKind !== undefined && (typeof status !== 'number' || status < 300)) {
       return make(causeKind, causeKind === 'timeout' ? 'the request timed out' : 'the connection failed', typeof status === 'number' ? { status, headers } : {});
     }
@@ -154,8 +134,8 @@ export function mapAiSdkError(error: unknown, context: MapErrorContext): AiSdkPr
     if (typeof status === 'number') {
       const statusKind = kindFromStatus(status);
       const kind: AiSdkErrorKind = isRetryable && !isTransientErrorKind(statusKind) ? 'server-error' : statusKind;
-      const retryAfterMs = retryAfterFromHeaders(headers as Record<string, string> | undefined) ?? retryAfterFromGoogleBody(field(error, 'responseBody'));
-      const schemaRejected = status === 400 ? rejection(field(error, 'responseBody')) : undefined;
+      const retryAfterMs = retryAfterFromHeaders(headers as Record<string, string> | undefined) ?? retryAfterFromGoogleBody(readField(error, 'responseBody'));
+      const schemaRejected = status === 400 ? rejection(readField(error, 'responseBody')) : undefined;
       return make(kind, `HTTP ${status} (${kind})`, { status, headers, retryable: isRetryable, schemaRejected, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
     }
     return make(isRetryable ? 'network' : 'unknown', isRetryable ? 'no response' : 'the request failed');

@@ -36,12 +36,14 @@ export type { RunUsage } from './usage/usage-ledger';
 // The runtime error vocabulary, one copy for every package (providers classify with it).
 export { KeelError, type AttemptRecord } from '@keel/reliability';
 export {
+  errorMessageOf,
   hasMarker,
   isTransientErrorKind,
   kindFromNetworkCode,
   kindFromStatus,
   NETWORK_ERROR_CODES,
   raceSignal,
+  readField,
   reduceError,
   TRANSIENT_ERROR_KINDS,
 } from '@keel/reliability/internal';

@@ -1,4 +1,5 @@
 import { type ErrorKind, isTransientErrorKind } from './error-kind';
+import { readField } from './read-field';
 
 /** The result of classifying a thrown value. */
 export interface ErrorClassification {
@@ -34,16 +35,6 @@ export function kindFromNetworkCode(code: unknown): 'network' | 'timeout' | unde
   return code === 'ETIMEDOUT' ? 'timeout' : 'network';
 }
 
-/** Reads a field of a thrown value; a getter or Proxy trap that throws reads as absent. */
-function field(value: unknown, name: string): unknown {
-  if (typeof value !== 'object' || value === null) return undefined;
-  try {
-    return (value as Record<string, unknown>)[name];
-  } catch {
-    return undefined;
-  }
-}
-
 /** Maps an HTTP status to the kind the gate reasons about. */
 export function kindFromStatus(status: number): Extract<ErrorKind, 'rate-limit' | 'overloaded' | 'timeout' | 'auth' | 'server-error' | 'bad-request' | 'unknown'> {
   if (status === 429) return 'rate-limit';
@@ -60,22 +51,22 @@ export function kindFromStatus(status: number): Extract<ErrorKind, 'rate-limit' 
  * do) keep it; otherwise aborts, HTTP statuses, timeouts and socket errors are recognised.
  */
 export function classifyError(error: unknown): ErrorClassification {
-  const declared = field(error, 'errorKind');
-  const retryAfter = field(error, 'retryAfterMs');
+  const declared = readField(error, 'errorKind');
+  const retryAfter = readField(error, 'retryAfterMs');
   const retryAfterMs = typeof retryAfter === 'number' && Number.isFinite(retryAfter) ? retryAfter : undefined;
   const withRetry = (kind: ErrorKind): ErrorClassification =>
     retryAfterMs === undefined ? { kind } : { kind, retryAfterMs };
   if (typeof declared === 'string' && knownKinds.has(declared)) {
     // An error that says it is not retryable (a gate's own fail-fast, say) is never treated as transient.
-    if (field(error, 'retryable') === false && isTransientErrorKind(declared as ErrorKind)) return { kind: 'unknown' };
+    if (readField(error, 'retryable') === false && isTransientErrorKind(declared as ErrorKind)) return { kind: 'unknown' };
     return withRetry(declared as ErrorKind);
   }
-  const name = field(error, 'name');
-  if (name === 'AbortError' || field(error, 'code') === 'ABORT_ERR') return { kind: 'aborted' };
-  const status = field(error, 'status');
+  const name = readField(error, 'name');
+  if (name === 'AbortError' || readField(error, 'code') === 'ABORT_ERR') return { kind: 'aborted' };
+  const status = readField(error, 'status');
   if (typeof status === 'number') return withRetry(kindFromStatus(status));
   if (name === 'TimeoutError') return { kind: 'timeout' };
-  const code = field(error, 'code') ?? field(field(error, 'cause'), 'code');
+  const code = readField(error, 'code') ?? readField(readField(error, 'cause'), 'code');
   const networkKind = kindFromNetworkCode(code);
   if (networkKind) return { kind: networkKind };
   return { kind: 'unknown' };

@@ -6,6 +6,7 @@
 export { type ExponentialBackoffOptions } from './backoff';
 export { classifyError, type ErrorClassification, kindFromNetworkCode, kindFromStatus, NETWORK_ERROR_CODES } from './classify-error';
 export { isTransientErrorKind, isValidationErrorKind, TRANSIENT_ERROR_KINDS, VALIDATION_ERROR_KINDS } from './error-kind';
+export { errorMessageOf, readField } from './read-field';
 export { BadResponseError } from './errors/bad-response-error';
 export { hasMarker, type KeelErrorOptions, reduceError } from './errors/keel-error';
 export { type FailFastPhase, type ReliabilityFailFastErrorOptions } from './errors/reliability-fail-fast-error';

@@ -1,4 +1,4 @@
-import { kindFromErrorType, kindFromNetworkCode, kindFromStatus, redactSecrets } from '@keel/core/internal';
+import { errorMessageOf, kindFromErrorType, kindFromNetworkCode, kindFromStatus, readField, redactSecrets } from '@keel/core/internal';
 import { ProviderError } from '../errors/provider-error';
 import type { ProviderErrorKind, SchemaRejection } from '../errors/provider-error';
 import { parseRetryAfter } from './parse-retry-after';
@@ -35,16 +35,6 @@ export interface MapSdkErrorContext {
   readonly schemaRejection?: ((error: unknown) => SchemaRejection | undefined) | undefined;
 }
 
-/** Reads a field; a getter or Proxy trap that throws reads as absent. */
-function field(value: unknown, name: string): unknown {
-  if (typeof value !== 'object' || value === null) return undefined;
-  try {
-    return (value as Record<string, unknown>)[name];
-  } catch {
-    return undefined;
-  }
-}
-
 /** `instanceof` that a Proxy with a throwing `getPrototypeOf` trap cannot break. */
 function isA(value: unknown, type: ErrorClass | typeof TypeError): boolean {
   try {
@@ -54,20 +44,10 @@ function isA(value: unknown, type: ErrorClass | typeof TypeError): boolean {
   }
 }
 
-function messageOf(error: unknown): string {
-  const message = field(error, 'message');
-  if (typeof message === 'string' && message !== '') return message;
-  try {
-    return String(error);
-  } catch {
-    return '[unprintable error]';
-  }
-}
-
 /** The vendor error `type` of an API error: the SDK's `type`, or the one in its error body. */
 function errorTypeOf(error: unknown): string | undefined {
-  const body = field(error, 'error');
-  for (const candidate of [field(error, 'type'), field(field(body, 'error'), 'type'), field(body, 'type')]) {
+  const body = readField(error, 'error');
+  for (const candidate of [readField(error, 'type'), readField(readField(body, 'error'), 'type'), readField(body, 'type')]) {
     if (typeof candidate === 'string' && candidate !== 'error') return candidate;
   }
   return undefined;
@@ -78,10 +58,10 @@ function errorTypeOf(error: unknown): string | undefined {
  * one list of network error codes Keel classifies with: `timeout` for `ETIMEDOUT`, else `network`.
  */
 function socketFailureKind(error: unknown): 'network' | 'timeout' | undefined {
-  for (let current = error, depth = 0; current !== undefined && depth < 4; current = field(current, 'cause'), depth += 1) {
-    const codeKind = kindFromNetworkCode(field(current, 'code'));
+  for (let current = error, depth = 0; current !== undefined && depth < 4; current = readField(current, 'cause'), depth += 1) {
+    const codeKind = kindFromNetworkCode(readField(current, 'code'));
     if (codeKind !== undefined) return codeKind;
-    const message = field(current, 'message');
+    const message = readField(current, 'message');
     if (isA(current, TypeError) && typeof message === 'string' && /terminated|fetch failed|socket|network/i.test(message)) return 'network';
   }
   return undefined;
@@ -97,7 +77,7 @@ function readSchemaRejection(context: MapSdkErrorContext, error: unknown): Schem
 }
 
 function isAbortLike(error: unknown): boolean {
-  return field(error, 'name') === 'AbortError' || field(error, 'code') === 'ABORT_ERR';
+  return readField(error, 'name') === 'AbortError' || readField(error, 'code') === 'ABORT_ERR';
 }
 
 /** A provider error with every secret redacted: the same object when none appears in it. */
@@ -140,18 +120,18 @@ export function mapSdkError(error: unknown, context: MapSdkErrorContext): Provid
   if (isA(error, classes.userAbort) || isAbortLike(error)) {
     return make('aborted', `${label} request was aborted`);
   }
-  if (isA(error, classes.connectionTimeout) || field(error, 'name') === 'TimeoutError') {
-    return make('timeout', `${label} request timed out: ${messageOf(error)}`);
+  if (isA(error, classes.connectionTimeout) || readField(error, 'name') === 'TimeoutError') {
+    return make('timeout', `${label} request timed out: ${errorMessageOf(error)}`);
   }
   if (isA(error, classes.connection)) {
-    return make('network', `${label} connection failed: ${messageOf(error)}`);
+    return make('network', `${label} connection failed: ${errorMessageOf(error)}`);
   }
-  const status = field(error, 'status');
+  const status = readField(error, 'status');
   if (typeof status === 'number') {
     const errorKind = kindFromStatus(status);
-    const retryAfterMs = parseRetryAfter(field(error, 'headers') as HeaderReader | undefined);
+    const retryAfterMs = parseRetryAfter(readField(error, 'headers') as HeaderReader | undefined);
     const schemaRejected = status === 400 ? readSchemaRejection(context, error) : undefined;
-    return make(errorKind, `${label} request failed with HTTP ${status} (${errorKind}): ${messageOf(error)}`, {
+    return make(errorKind, `${label} request failed with HTTP ${status} (${errorKind}): ${errorMessageOf(error)}`, {
       status,
       ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
       ...(schemaRejected === undefined ? {} : { schemaRejected }),
@@ -160,10 +140,10 @@ export function mapSdkError(error: unknown, context: MapSdkErrorContext): Provid
   const type = errorTypeOf(error);
   const typeKind = type === undefined ? undefined : kindFromErrorType(type);
   if (typeKind !== undefined) {
-    return make(typeKind, `${label} reported ${type} (${typeKind}): ${messageOf(error)}`);
+    return make(typeKind, `${label} reported ${type} (${typeKind}): ${errorMessageOf(error)}`);
   }
   const socketKind = socketFailureKind(error);
-  if (socketKind === 'timeout') return make('timeout', `${label} request timed out: ${messageOf(error)}`);
-  if (socketKind === 'network') return make('network', `${label} connection failed: ${messageOf(error)}`);
-  return make('unknown', `${label} request failed: ${messageOf(error)}`);
+  if (socketKind === 'timeout') return make('timeout', `${label} request timed out: ${errorMessageOf(error)}`);
+  if (socketKind === 'network') return make('network', `${label} connection failed: ${errorMessageOf(error)}`);
+  return make('unknown', `${label} request failed: ${errorMessageOf(error)}`);
 }
