@@ -1,7 +1,7 @@
 import { APICallError, AISDKError } from '@ai-sdk/provider';
-import { errorMessageOf, isTransientErrorKind, kindFromErrorType, kindFromNetworkCode, kindFromStatus, readField, redactSecrets } from '@keel/core/internal';
+import { errorMessageOf, type HeaderRecord, isTransientErrorKind, kindFromErrorType, kindFromNetworkCode, kindFromStatus, parseRetryAfter, readField, redactSecrets } from '@keel/core/internal';
 import { type AiSdkErrorCause, type AiSdkErrorKind, AiSdkProviderError } from './ai-sdk-provider-error';
-import { retryAfterFromGoogleBody, retryAfterFromHeaders } from './retry-after';
+import { retryAfterFromGoogleBody } from './google-retry-info';
 import { schemaRejectionOf, type StrictParts } from './schema-rejection';
 
 /** What {@link mapAiSdkError} needs to know about the failed call. */
@@ -134,7 +134,7 @@ export function mapAiSdkError(error: unknown, context: MapErrorContext): AiSdkPr
     if (typeof status === 'number') {
       const statusKind = kindFromStatus(status);
       const kind: AiSdkErrorKind = isRetryable && !isTransientErrorKind(statusKind) ? 'server-error' : statusKind;
-      const retryAfterMs = retryAfterFromHeaders(headers as Record<string, string> | undefined) ?? retryAfterFromGoogleBody(readField(error, 'responseBody'));
+      const retryAfterMs = parseRetryAfter(headers as HeaderRecord | undefined) ?? retryAfterFromGoogleBody(readField(error, 'responseBody'));
       const schemaRejected = status === 400 ? rejection(readField(error, 'responseBody')) : undefined;
       return make(kind, `HTTP ${status} (${kind})`, { status, headers, retryable: isRetryable, schemaRejected, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
     }

@@ -12,6 +12,7 @@ export type { AssistantMessage, SystemMessage, TextPart, ToolCallPart, ToolMessa
 export { textOf, toolCallsOf } from './model/message';
 export { REDACTED, redactSecrets, secretsOf } from './model/redact-secrets';
 export { type ErrorTypeKind, kindFromErrorType } from './model/kind-from-error-type';
+export { type HeaderReader, type HeaderRecord, parseRetryAfter } from './model/parse-retry-after';
 export { toolInputOf } from './model/tool-input-of';
 export type {
   FinishReason,

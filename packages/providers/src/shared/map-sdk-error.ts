@@ -1,8 +1,6 @@
-import { errorMessageOf, kindFromErrorType, kindFromNetworkCode, kindFromStatus, readField, redactSecrets } from '@keel/core/internal';
+import { errorMessageOf, type HeaderReader, kindFromErrorType, kindFromNetworkCode, kindFromStatus, parseRetryAfter, readField, redactSecrets } from '@keel/core/internal';
 import { ProviderError } from '../errors/provider-error';
 import type { ProviderErrorKind, SchemaRejection } from '../errors/provider-error';
-import { parseRetryAfter } from './parse-retry-after';
-import type { HeaderReader } from './parse-retry-after';
 
 /** A class of the vendor SDK's errors, tested with `instanceof`. */
 export type ErrorClass = abstract new (...args: never[]) => unknown;
