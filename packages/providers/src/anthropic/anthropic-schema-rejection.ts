@@ -1,5 +1,6 @@
 import type { SchemaRejection } from '../errors/provider-error';
-import { fieldOf, firstString, type StrictParts } from '../shared/strict-parts';
+import { readField } from '@keel/core/internal';
+import { firstString, type StrictParts } from '../shared/strict-parts';
 
 /** Anthropic's grammar limits, which span every strict schema of a request and name none of them. */
 const requestWideLimit = /too many optional parameters|parameters with union types|too complex|grammar compilation|too many strict tools/i;
@@ -18,10 +19,10 @@ const toolSchemaProblem = /input_schema|JSON schema|For '\w+' type|not supported
  * without them, a schema error is a plain bad request.
  */
 export function anthropicSchemaRejection(error: unknown, sent: StrictParts): SchemaRejection | undefined {
-  const body = fieldOf(fieldOf(error, 'error'), 'error');
-  const type = firstString(fieldOf(error, 'type'), fieldOf(body, 'type'));
+  const body = readField(readField(error, 'error'), 'error');
+  const type = firstString(readField(error, 'type'), readField(body, 'type'));
   if (type !== '' && type !== 'invalid_request_error') return undefined;
-  const message = firstString(fieldOf(error, 'apiMessage'), fieldOf(body, 'message'), fieldOf(error, 'message'));
+  const message = firstString(readField(error, 'apiMessage'), readField(body, 'message'), readField(error, 'message'));
   if (sent.output && /^(?:\d{3} )?(?:output_config\.format|output_format)\b/.test(message)) return 'output';
   const tool = /^(?:\d{3} )?tools\.(\d+)\b/.exec(message);
   if (tool !== null) return sent.strictTools.includes(Number(tool[1])) && toolSchemaProblem.test(message) ? 'tool' : undefined;

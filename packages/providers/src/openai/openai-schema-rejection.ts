@@ -1,5 +1,6 @@
 import type { SchemaRejection } from '../errors/provider-error';
-import { fieldOf, firstString, type StrictParts } from '../shared/strict-parts';
+import { readField } from '@keel/core/internal';
+import { firstString, type StrictParts } from '../shared/strict-parts';
 
 /**
  * Reads an OpenAI 400 for a refused strict schema. The API answers `invalid_request_error` with
@@ -11,12 +12,12 @@ import { fieldOf, firstString, type StrictParts } from '../shared/strict-parts';
  * count: without them, a schema error is a plain bad request.
  */
 export function openAISchemaRejection(error: unknown, sent: StrictParts): SchemaRejection | undefined {
-  const body = fieldOf(error, 'error');
-  const type = firstString(fieldOf(error, 'type'), fieldOf(body, 'type'));
+  const body = readField(error, 'error');
+  const type = firstString(readField(error, 'type'), readField(body, 'type'));
   if (type !== '' && type !== 'invalid_request_error') return undefined;
-  const param = firstString(fieldOf(error, 'param'), fieldOf(body, 'param'));
-  const code = firstString(fieldOf(error, 'code'), fieldOf(body, 'code'));
-  const message = firstString(fieldOf(body, 'message'), fieldOf(error, 'message'));
+  const param = firstString(readField(error, 'param'), readField(body, 'param'));
+  const code = firstString(readField(error, 'code'), readField(body, 'code'));
+  const message = firstString(readField(body, 'message'), readField(error, 'message'));
   const aboutOutput = /^response_format\b/.test(param) || code === 'invalid_json_schema' || /Invalid schema for response_format|'response_format' of type 'json_schema'/.test(message);
   if (aboutOutput) return sent.output ? 'output' : undefined;
   const toolParam = /^tools\[(\d+)\]\.function\.(?:parameters|strict)\b/.exec(param);

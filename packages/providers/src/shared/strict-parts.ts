@@ -17,16 +17,6 @@ export function strictPartsOf(request: ModelRequest): StrictParts {
   };
 }
 
-/** Reads a field of an unknown value; a getter that throws reads as absent. */
-export function fieldOf(value: unknown, name: string): unknown {
-  if (typeof value !== 'object' || value === null) return undefined;
-  try {
-    return (value as Record<string, unknown>)[name];
-  } catch {
-    return undefined;
-  }
-}
-
 /** The first string among `candidates`, or `''`. */
 export function firstString(...candidates: unknown[]): string {
   for (const candidate of candidates) if (typeof candidate === 'string') return candidate;
