@@ -139,3 +139,35 @@ describe('rules judge the answer', () => {
     expect((error as Error).message).toContain('transient retries exhausted: 2 of 2');
   });
 });
+
+describe('a rule that rejects a tool-call turn', () => {
+  it('echoes the calls as data and never sends an empty assistant turn', async () => {
+    const { tool } = await import('../index');
+    let rejected = false;
+    const noDeletes: ReliabilityRule<ModelResponse> = {
+      kind: 'no-deletes',
+      then: 'retry',
+      feedbackForLLM: 'Do not delete; archive instead.',
+      when: (scope) => {
+        if (rejected || scope.purpose !== 'tool-call-turn') return false;
+        rejected = true;
+        return true;
+      },
+    };
+    const model = scriptedModel([{ toolCalls: [{ name: 'remove', arguments: { id: 7 } }] }, { toolCalls: [{ name: 'remove', arguments: { id: 7, archive: true } }] }, 'done']);
+    const remove = tool({ name: 'remove', description: 'removes', input: Type.Object({ id: Type.Number(), archive: Type.Optional(Type.Boolean()) }), execute: () => 'ok' });
+    const result = await Agent.create({ provider: model, model: 'm' }).tool(remove).reliability({ postDecide: [noDeletes] }).build().run('go');
+    expect(result.text).toBe('done');
+    const echo = model.requests[1]?.messages.filter((message) => message.ephemeral) ?? [];
+    expect(echo[0]).toEqual({ role: 'assistant', content: [{ type: 'text', text: '{"call":"remove","arguments":{"id":7}}' }], ephemeral: true });
+    expect(echo[1]).toEqual({ role: 'user', content: 'Do not delete; archive instead.', ephemeral: true });
+  });
+
+  it('an empty answer rejected by a rule is not echoed as an empty assistant turn', async () => {
+    const rule: ReliabilityRule<ModelResponse> = { kind: 'say-something', then: 'retry', feedbackForLLM: 'Say something.', when: (scope) => scope.value === '' };
+    const model = scriptedModel(['', 'hello']);
+    const result = await Agent.create({ provider: model, model: 'm' }).reliability({ postDecide: [rule] }).build().run('go');
+    expect(result.text).toBe('hello');
+    expect(model.requests[1]?.messages.filter((message) => message.ephemeral)).toEqual([{ role: 'user', content: 'Say something.', ephemeral: true }]);
+  });
+});

@@ -18,7 +18,8 @@ export function outputVerdict(config: RunConfig, response: ModelResponse): GateV
     const duplicate = duplicateCallId(response);
     // Two calls with one id would both run, and the next request would answer one id twice.
     if (duplicate !== undefined) return { status: 'error', errorKind: 'bad-response', message: `two tool calls in one turn have the id ${JSON.stringify(duplicate)}`, rawOutput: response.text };
-    return { status: 'accept', value: undefined, rawOutput: response.text, purpose: 'tool-call-turn' };
+    // What a rule rejecting the turn echoes: its text and its calls, as data.
+    return { status: 'accept', value: undefined, rawOutput: turnText(response), purpose: 'tool-call-turn' };
   }
   if (!output) return { status: 'accept', value: response.text, rawOutput: response.text };
   if (response.finishReason === 'length') {
@@ -39,6 +40,12 @@ function verdictOf(check: OutputCheck<unknown>, response: ModelResponse): GateVe
   // The parsed value is kept for a rule that accepts invalid output with `ok`.
   if (!check.ok) return { status: 'invalid', failure: check.failure, partialValue: check.value };
   return { status: 'accept', value: check.value, rawOutput: response.text, repairs: check.repairs, coercions: check.coercions, issues: check.issues };
+}
+
+/** A tool-call turn as text: what it said, then each call as JSON. */
+function turnText(response: ModelResponse): string {
+  const calls = response.content.flatMap((part) => (part.type === 'tool-call' ? [JSON.stringify({ call: part.name, arguments: part.arguments })] : []));
+  return [response.text, ...calls].filter((line) => line.length > 0).join('\n');
 }
 
 /** The first tool-call id used twice in a turn, if any. */

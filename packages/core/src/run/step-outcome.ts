@@ -23,10 +23,14 @@ export interface StepOutcome {
 const NONE: readonly never[] = Object.freeze([]);
 
 /** The feedback of a final answer, as the model reads it: its rejected output, then what was wrong. */
-const answerFeedback = (feedback: { readonly previousOutput: string; readonly text: string }): readonly Message[] => [
-  { role: 'assistant', content: [{ type: 'text', text: feedback.previousOutput }], ephemeral: true },
-  { role: 'user', content: feedback.text, ephemeral: true },
-];
+const answerFeedback = (feedback: { readonly previousOutput: string; readonly text: string }): readonly Message[] =>
+  // An empty answer is not echoed: vendors refuse an assistant turn with empty text.
+  feedback.previousOutput.length > 0
+    ? [
+        { role: 'assistant', content: [{ type: 'text', text: feedback.previousOutput }], ephemeral: true },
+        { role: 'user', content: feedback.text, ephemeral: true },
+      ]
+    : [{ role: 'user', content: feedback.text, ephemeral: true }];
 
 /**
  * Makes the step's call through the attempt loop and returns its outcome as a plain value: the
