@@ -3,7 +3,7 @@ import type { GateFeedback } from '@keel/reliability/internal';
 import {
   abortedError,
   applyContinue,
-  applyRetry,
+  retryAfter,
   callAndJudge,
   decide,
   failFastError,
@@ -11,7 +11,6 @@ import {
   type GateSettings,
   preCheck,
   recordAttempt,
-  sleep,
   startGate,
   stop,
   unreachableDecision,
@@ -99,8 +98,7 @@ export async function attemptLoop<TValue>(state: RunState, call: AttemptCall<TVa
         return { type: 'accepted', response: judging.accepted(judged.response), verdict: judged.verdict, attempts: attempt };
       case 'retry':
       case 'retry-other':
-        applyRetry(gate, decision);
-        if (decision.delayMs > 0 || signal?.aborted) await sleep(decision.delayMs, signal);
+        await retryAfter(gate, decision, signal);
         continue;
       case 'fallback': {
         const reason = decision.instead ? `${decision.kind}: ${failFastError(gate, attempt, decision.instead, []).message}` : 'a rule chose fallback';

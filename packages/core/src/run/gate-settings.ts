@@ -1,8 +1,7 @@
-import { formatFeedback, type ValidationFailure } from '@keel/reliability';
-import { type FeedbackSettings, type GateFeedback, type GateSettings, truncateEcho } from '@keel/reliability/internal';
+import type { ValidationFailure } from '@keel/reliability';
+import { defaultFeedback, type FeedbackSettings, type GateFeedback, type GateSettings, type PatchRequest } from '@keel/reliability/internal';
 import type { ModelResponse } from '../model/model-provider-v1';
 import { continuationOf, patchSettingsOf, toolPatchSettingsOf } from './patch-and-continue';
-import { type PatchRequest, patchInstruction } from '@keel/reliability/internal';
 import type { RunState } from './run-state';
 
 /** The default echo cap for rejected output in feedback, in tokens. */
@@ -100,14 +99,5 @@ function withToolPatch(state: RunState): Pick<GateSettings<ModelResponse>, 'patc
  * with `patch`, it asks for only the corrected values at its paths.
  */
 export function firstReAskFeedback(settings: GateSettings<ModelResponse>, failure: ValidationFailure, patch?: PatchRequest): GateFeedback {
-  const feedback = settings.feedback === false ? { maxTokens: DEFAULT_FEEDBACK_TOKENS } : settings.feedback;
-  const text = formatFeedback({
-    stage: failure.stage,
-    issues: failure.issues,
-    ...(failure.stage === 'json-parse' ? { parseErrorMessage: failure.message } : {}),
-    ...(feedback.subject === undefined ? {} : { subject: feedback.subject }),
-    ...(patch ? { instruction: patchInstruction(patch, settings.toolCall?.name) } : feedback.instruction === undefined ? {} : { instruction: feedback.instruction }),
-  });
-  const previousOutput = truncateEcho(failure.rawOutput, feedback.maxTokens);
-  return patch ? { previousOutput, text, patch } : { previousOutput, text };
+  return defaultFeedback(failure, settings.feedback === false ? { maxTokens: DEFAULT_FEEDBACK_TOKENS } : settings.feedback, patch, settings.toolCall?.name);
 }

@@ -51,7 +51,29 @@ export async function buildFeedback<TResponse>({ failure, rule, scope, options, 
     }
     break;
   }
-  const instruction = patch ? patchInstruction(patch, scope.toolCall?.name) : options.instruction;
-  const text = formatFeedback({ ...input, ...(options.subject === undefined ? {} : { subject: options.subject }), ...(instruction === undefined ? {} : { instruction }) });
+  return defaultFeedback(failure, options, patch, scope.toolCall?.name);
+}
+
+/**
+ * The default feedback of a failure, with no hook: its output echoed within the echo budget and
+ * the default prose (`formatFeedback`), or, with `patch`, a request for only the corrected values
+ * at its paths (`toolName`: the tool whose arguments they are).
+ */
+export function defaultFeedback(
+  failure: ValidationFailure,
+  options: Pick<FeedbackSettings<unknown>, 'maxTokens' | 'retryHint' | 'subject' | 'instruction'>,
+  patch?: PatchRequest,
+  toolName?: string,
+): GateFeedback {
+  const previousOutput = truncateEcho(failure.rawOutput, options.maxTokens);
+  const instruction = patch ? patchInstruction(patch, toolName) : options.instruction;
+  const text = formatFeedback({
+    stage: failure.stage,
+    issues: failure.issues,
+    ...(failure.stage === 'json-parse' ? { parseErrorMessage: failure.message } : {}),
+    ...(options.retryHint === undefined ? {} : { retryHint: options.retryHint }),
+    ...(options.subject === undefined ? {} : { subject: options.subject }),
+    ...(instruction === undefined ? {} : { instruction }),
+  });
   return patch ? { previousOutput, text, patch } : { previousOutput, text };
 }

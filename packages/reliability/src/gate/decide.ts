@@ -336,3 +336,12 @@ export function applyRetry<TResponse>(state: GateState<TResponse>, decision: Ext
   }
   state.recovery = decision.type === 'retry-other' ? 'retry-other' : decision.feedback ? 'feedback' : 'retry';
 }
+
+/**
+ * Carries out a retry: readies the gate ({@link applyRetry}), then waits the decided delay
+ * (abortable; an already-aborted signal rejects at once). Every loop over the policy retries this way.
+ */
+export function retryAfter<TResponse>(state: GateState<TResponse>, decision: Extract<Decision, { type: 'retry' | 'retry-other' }>, signal: AbortSignal | undefined): Promise<void> | undefined {
+  applyRetry(state, decision);
+  return decision.delayMs > 0 || signal?.aborted ? sleep(decision.delayMs, signal) : undefined;
+}

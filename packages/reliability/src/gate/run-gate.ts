@@ -1,9 +1,8 @@
 import { AbortedError } from '../errors/aborted-error';
 import { raceSignal, rethrowIfAborted } from '../race-signal';
-import { sleep } from '../sleep';
 import { ZERO_USAGE } from '../usage';
 import { abortedError, callAndJudge } from './call-and-judge';
-import { applyRetry, decide, failFastError, fallbackRecovered, preCheck, stop } from './decide';
+import { decide, failFastError, fallbackRecovered, preCheck, retryAfter, stop } from './decide';
 import { unreachableDecision } from './decision';
 import { defaultRules } from './default-rules';
 import type { GateEvent } from './gate-event';
@@ -85,8 +84,7 @@ export async function runGate<TResponse, TValue = TResponse>(options: GateOption
       }
       case 'retry':
       case 'retry-other':
-        applyRetry(gate, decision);
-        if (decision.delayMs > 0 || signal?.aborted) await sleep(decision.delayMs, signal);
+        await retryAfter(gate, decision, signal);
         continue;
       case 'fallback': {
         const halt = (fields: Parameters<typeof stop>[2]) => {
