@@ -8,6 +8,7 @@ import type { ValidationIssue } from '../validation/issue';
 import type { AttemptRecord } from './attempt-record';
 import type { Judged } from './call-and-judge';
 import { failureSignature } from './failure-signature';
+import { frozenCopy } from './frozen-copy';
 import type { ValidationFailedEvent, RecoveredEvent } from './gate-event';
 import type { GateFeedback } from './gate-options';
 import type { PreCheckRule, ReliabilityRule, RuleDecision } from './rule';
@@ -217,7 +218,12 @@ export function scopeOf<TResponse, TValue>(
   if (judged.thrown !== undefined) scope.error = judged.thrown;
   if (judged.retryAfterMs !== undefined) scope.retryAfterMs = judged.retryAfterMs;
   const verdict = judged.verdict;
-  if (verdict?.status === 'accept') scope.value = verdict.value;
+  if (verdict?.status === 'accept') {
+    // Rules read the value, never change it: a deep-frozen copy, made only when a rule reads it.
+    const accepted = verdict.value;
+    let copy: { readonly value: TValue } | undefined;
+    Object.defineProperty(scope, 'value', { enumerable: true, get: () => (copy ??= { value: frozenCopy(accepted) }).value });
+  }
   if (verdict?.status === 'invalid') {
     const failure = verdict.failure;
     scope.validationError = {
