@@ -1,49 +1,23 @@
+import { queueFixture } from './testing/queue-fixture';
 import { Agent, tool } from '@keel/core';
 import { scriptedModel } from '@keel/core/test';
 import { redisMemory } from '@keel/redis';
 import { Type } from '@sinclair/typebox';
 import { Queue, QueueEvents } from 'bullmq';
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import { startRedisServer, type TestRedisServer } from '../../redis/src/testing/redis-server';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { agentQueue } from './agent-queue';
 import { createAgentWorker } from './create-agent-worker';
 import { enqueueRun } from './enqueue-run';
 import type { RunJobProgress, RunJobSummary, WorkerAgents } from './run-job';
 import type { RunStreamPart } from './run-stream';
 
-let server: TestRedisServer;
-let redis: Redis;
-const closers: (() => Promise<unknown>)[] = [];
-const connection = () => ({ host: '127.0.0.1', port: server.port, maxRetriesPerRequest: null });
-let queueNumber = 0;
+const fixture = queueFixture('jobs');
+const { connection, queue } = fixture;
 
-beforeAll(async () => {
-  server = await startRedisServer();
-  redis = new Redis(server.port, '127.0.0.1', { maxRetriesPerRequest: null });
-});
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-  await redis.flushall();
-});
-afterAll(async () => {
-  redis.disconnect();
-  await server.stop();
-});
-
-/** A fresh queue (under `prefix`), closed after the test. */
-async function queue(prefix?: string) {
-  const name = `jobs-${++queueNumber}`;
-  const jobs = new Queue(name, { connection: connection(), ...(prefix === undefined ? {} : { prefix }) });
-  const events = new QueueEvents(name, { connection: connection(), ...(prefix === undefined ? {} : { prefix }) });
-  await events.waitUntilReady();
-  closers.push(() => jobs.close(), () => events.close());
-  return { name, jobs, events };
-}
 
 function worker<A extends WorkerAgents>(name: string, agents: A, prefix?: string) {
   const made = createAgentWorker({ connection: connection(), queue: name, agents, ...(prefix === undefined ? {} : { workerOptions: { prefix } }) });
-  closers.push(() => made.close(true));
+  fixture.cleanup(() => made.close(true));
   return made;
 }
 
@@ -59,7 +33,7 @@ const Triage = Type.Object({ queue: Type.Union([Type.Literal('billing'), Type.Li
 describe('a job id used again', () => {
   it('after the job was removed (removeOnComplete) is a new turn: both turns stay in memory', async () => {
     const { name, jobs, events } = await queue();
-    worker(name, { assistant: Agent.create({ provider: echoModel(), model: 'm' }).memory(redisMemory({ redis })).build() });
+    worker(name, { assistant: Agent.create({ provider: echoModel(), model: 'm' }).memory(redisMemory({ redis: fixture.redis })).build() });
     const options = { agent: 'assistant', conversationId: 'customer-1', jobId: 'ticket-1', jobOptions: { removeOnComplete: true } } as const;
     const first = await enqueueRun(jobs, { ...options, input: 'first question' });
     const firstSummary = await first.waitUntilFinished(events, 10_000);
@@ -67,7 +41,7 @@ describe('a job id used again', () => {
     const second = await enqueueRun(jobs, { ...options, input: 'second question' });
     const secondSummary = await second.waitUntilFinished(events, 10_000);
     expect(secondSummary.runId).not.toBe(firstSummary.runId);
-    expect((await redisMemory({ redis }).load('customer-1')).map((message) => message.content)).toEqual([
+    expect((await redisMemory({ redis: fixture.redis }).load('customer-1')).map((message) => message.content)).toEqual([
       'first question',
       [{ type: 'text', text: 'answer to first question' }],
       'second question',
@@ -76,7 +50,7 @@ describe('a job id used again', () => {
   });
 
   it('after obliterate, and in a queue of the same name under another prefix, is a new turn too', async () => {
-    const memory = redisMemory({ redis });
+    const memory = redisMemory({ redis: fixture.redis });
     const agent = Agent.create({ provider: echoModel(), model: 'm' }).memory(memory).build();
     const plain = await queue();
     worker(plain.name, { assistant: agent });
@@ -89,7 +63,7 @@ describe('a job id used again', () => {
     const other = new Queue(name, { connection: connection(), prefix: 'tenant-b' });
     const otherEvents = new QueueEvents(name, { connection: connection(), prefix: 'tenant-b' });
     await otherEvents.waitUntilReady();
-    closers.push(() => other.close(), () => otherEvents.close());
+    fixture.cleanup(() => other.close(), () => otherEvents.close());
     worker(name, { assistant: agent }, 'tenant-b');
     await ask(other, otherEvents, 'three');
     expect((await memory.load('c')).filter((message) => message.role === 'user').map((message) => message.content)).toEqual(['one', 'two', 'three']);
@@ -105,7 +79,7 @@ describe('agentQueue', () => {
     };
     worker(name, agents);
     const runs = agentQueue<typeof agents>(jobs);
-    closers.push(() => runs.close());
+    fixture.cleanup(() => runs.close());
     const job = await runs.enqueue({ agent: 'triage', input: 'I was charged twice' });
     const summary = await runs.result(job, { timeoutMs: 10_000 });
     expectTypeOf(summary.value).toEqualTypeOf<{ queue: 'billing' | 'tech'; urgent: boolean }>();
@@ -122,7 +96,7 @@ describe('agentQueue', () => {
     const agents = { chat: Agent.create({ provider: scriptedModel({ text: 'done', delayMs: 50 }), model: 'm' }).build() };
     worker(name, agents);
     const runs = agentQueue<typeof agents>(jobs);
-    closers.push(() => runs.close());
+    fixture.cleanup(() => runs.close());
     const job = await runs.enqueue({ agent: 'chat', input: 'hi', jobOptions: { removeOnComplete: true } });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await jobs.getJob(String(job.id))).toBeUndefined();
@@ -131,7 +105,7 @@ describe('agentQueue', () => {
     const streamed = await runs.enqueue({ agent: 'chat', input: 'hi', stream: true, jobOptions: { removeOnComplete: true } });
     await runs.result(streamed, { timeoutMs: 10_000 });
     const later = agentQueue<typeof agents>(jobs);
-    closers.push(() => later.close());
+    fixture.cleanup(() => later.close());
     await expect(later.result(streamed, { timeoutMs: 10_000 })).resolves.toMatchObject({ value: 'done' });
   });
 
@@ -142,7 +116,7 @@ describe('agentQueue', () => {
     const agents = { triage: Agent.create({ provider: model, model: 'm' }).tool(lookup).outputSchema(Triage) };
     worker(name, agents);
     const runs = agentQueue<typeof agents>(jobs);
-    closers.push(() => runs.close());
+    fixture.cleanup(() => runs.close());
     const job = await runs.enqueue({ agent: 'triage', input: 'order 7 charged twice', stream: true });
     const parts: RunStreamPart<{ queue: 'billing' | 'tech'; urgent: boolean }>[] = [];
     for await (const part of runs.stream(job)) parts.push(part);
@@ -173,7 +147,7 @@ describe('agentQueue', () => {
     const agents = { chat: Agent.create({ provider: scriptedModel(Object.assign(new Error('bad key'), { status: 401 })), model: 'm' }).build() };
     worker(name, agents);
     const runs = agentQueue<typeof agents>(jobs);
-    closers.push(() => runs.close());
+    fixture.cleanup(() => runs.close());
     const job = await runs.enqueue({ agent: 'chat', input: 'hi', stream: true });
     const parts: RunStreamPart<string>[] = [];
     for await (const part of runs.stream(job)) parts.push(part);
@@ -186,7 +160,7 @@ describe('agentQueue', () => {
     const agents = { chat: Agent.create({ provider: scriptedModel({ text: 'slow', delayMs: 300 }), model: 'm' }).build() };
     worker(name, agents);
     const runs = agentQueue<typeof agents>(jobs);
-    closers.push(() => runs.close());
+    fixture.cleanup(() => runs.close());
     const plain = await runs.enqueue({ agent: 'chat', input: 'hi' });
     const parts: string[] = [];
     for await (const part of runs.stream(plain)) parts.push(part.type === 'result' ? `result ${part.summary.value}` : part.type);
@@ -211,10 +185,10 @@ describe('a run stream holding what no worker wrote', () => {
     const { name, jobs } = await queue();
     const agents = { chat: Agent.create({ provider: scriptedModel('hi'), model: 'm' }).build() };
     const runs = agentQueue<typeof agents>(jobs);
-    closers.push(() => runs.close());
+    fixture.cleanup(() => runs.close());
     const job = await runs.enqueue({ agent: 'chat', input: 'hi', stream: true, jobOptions: { delay: 60_000 } });
     const key = `bull:${name}:keel-stream:${job.id}:${job.data.runKey}`;
-    await redis.xadd(key, '*', 'part', '{not json');
+    await fixture.redis.xadd(key, '*', 'part', '{not json');
     const reading = (async () => {
       for await (const _part of runs.stream(job)) {
         // The first entry is refused.
@@ -259,12 +233,12 @@ describe('a memory key Keel did not write', () => {
   it('fails the job once, for good, naming the key: no re-run of the whole agent', async () => {
     const { name, jobs, events } = await queue();
     const model = echoModel();
-    worker(name, { assistant: Agent.create({ provider: model, model: 'm' }).memory(redisMemory({ redis })).build() });
-    await redis.set('keel:memory:{customer-1}:order', 'not a list');
+    worker(name, { assistant: Agent.create({ provider: model, model: 'm' }).memory(redisMemory({ redis: fixture.redis })).build() });
+    await fixture.redis.set('keel:memory:{customer-1}:order', 'not a list');
     const job = await enqueueRun(jobs, { agent: 'assistant', input: 'hi', conversationId: 'customer-1', jobOptions: { attempts: 3, backoff: 0 } });
     await expect(job.waitUntilFinished(events, 10_000)).rejects.toThrow(/MemoryStoreError.*keel:memory:\{customer-1\}:order/);
     expect((await jobs.getJob(job.id as string))?.attemptsMade).toBe(1);
     expect(model.calls).toBe(0);
-    expect(await redis.exists('keel:memory:{customer-1}:lease')).toBe(0);
+    expect(await fixture.redis.exists('keel:memory:{customer-1}:lease')).toBe(0);
   });
 });

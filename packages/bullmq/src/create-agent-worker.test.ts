@@ -1,49 +1,22 @@
+import { queueFixture } from './testing/queue-fixture';
 import { Agent, type AgentBuilder, tool } from '@keel/core';
 import { Type } from '@sinclair/typebox';
 import { scriptedModel } from '@keel/core/test';
 import { redisMemory } from '@keel/redis';
-import { Queue, QueueEvents } from 'bullmq';
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startRedisServer, type TestRedisServer } from '../../redis/src/testing/redis-server';
+import { describe, expect, it } from 'vitest';
 import { startWorkerProcess, type WorkerProcess } from '../../redis/src/testing/worker-process';
 import { cancelRun } from './cancel-run';
 import { type AgentWorker, createAgentWorker } from './create-agent-worker';
 import { enqueueRun } from './enqueue-run';
 import type { RunJobProgress, RunJobSummary, WorkerAgent } from './run-job';
 
-let server: TestRedisServer;
-let redis: Redis;
-const closers: (() => Promise<unknown>)[] = [];
-const connection = () => ({ host: '127.0.0.1', port: server.port, maxRetriesPerRequest: null });
-let queueNumber = 0;
+const fixture = queueFixture('runs');
+const { connection, queue } = fixture;
 
-beforeAll(async () => {
-  server = await startRedisServer();
-  redis = new Redis(server.port, '127.0.0.1', { maxRetriesPerRequest: null });
-});
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-  await redis.flushall();
-});
-afterAll(async () => {
-  redis.disconnect();
-  await server.stop();
-});
-
-/** A fresh queue with its events, closed after the test. */
-async function queue() {
-  const name = `runs-${++queueNumber}`;
-  const jobs = new Queue(name, { connection: connection() });
-  const events = new QueueEvents(name, { connection: connection() });
-  await events.waitUntilReady();
-  closers.push(() => jobs.close(), () => events.close());
-  return { name, jobs, events };
-}
 
 function worker(name: string, agents: Record<string, WorkerAgent>, options: Partial<Parameters<typeof createAgentWorker>[0]> = {}): AgentWorker {
   const made = createAgentWorker({ connection: connection(), queue: name, agents, ...options });
-  closers.push(() => made.close(true));
+  fixture.cleanup(() => made.close(true));
   return made;
 }
 
@@ -169,10 +142,10 @@ describe('createAgentWorker and enqueueRun', () => {
   it('a SIGKILLed worker’s job completes on another worker, with exactly one exchange in memory', async () => {
     const { name, jobs, events } = await queue();
     const processes: WorkerProcess[] = [];
-    closers.push(async () => {
+    fixture.cleanup(async () => {
       for (const process of processes) process.child.kill('SIGKILL');
     });
-    const doomed = startWorkerProcess(new URL('./testing/agent-worker-process.ts', import.meta.url), [String(server.port), name, '5000']);
+    const doomed = startWorkerProcess(new URL('./testing/agent-worker-process.ts', import.meta.url), [String(fixture.server.port), name, '5000']);
     processes.push(doomed);
     await doomed.waitFor((message) => (message as { event: string }).event === 'ready');
     const job = await enqueueRun(jobs, { agent: 'assistant', input: 'survive this', conversationId: 'crash', jobId: 'crash-1' });
@@ -180,12 +153,12 @@ describe('createAgentWorker and enqueueRun', () => {
     doomed.child.kill('SIGKILL');
     expect(await doomed.exited).toBe('SIGKILL');
 
-    const survivor = startWorkerProcess(new URL('./testing/agent-worker-process.ts', import.meta.url), [String(server.port), name, '50']);
+    const survivor = startWorkerProcess(new URL('./testing/agent-worker-process.ts', import.meta.url), [String(fixture.server.port), name, '50']);
     processes.push(survivor);
     const summary = (await job.waitUntilFinished(events, 20_000)) as RunJobSummary;
     expect(summary.text).toBe('answer to survive this');
     await survivor.waitFor((message) => (message as { event: string; jobId?: string }).event === 'completed' && (message as { jobId?: string }).jobId === 'crash-1');
-    const kept = await redisMemory({ redis }).load('crash');
+    const kept = await redisMemory({ redis: fixture.redis }).load('crash');
     expect(kept).toEqual([
       { role: 'user', content: 'survive this' },
       { role: 'assistant', content: [{ type: 'text', text: 'answer to survive this' }] },

@@ -1,8 +1,7 @@
+import { queueFixture } from './testing/queue-fixture';
 import { redisMemory } from '@keel/redis';
-import { Queue, QueueEvents } from 'bullmq';
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startRedisServer, type TestRedisServer } from '../../redis/src/testing/redis-server';
+import type { Queue, QueueEvents } from 'bullmq';
+import { afterEach, describe, expect, it } from 'vitest';
 import { startWorkerProcess, type WorkerProcess } from '../../redis/src/testing/worker-process';
 import { createAgentWorker } from './create-agent-worker';
 import { enqueueRun } from './enqueue-run';
@@ -10,42 +9,21 @@ import { resumeRun } from './resume-run';
 import type { RunJobData, RunJobSummary } from './run-job';
 import { approvalAgent } from './testing/approval-agent';
 
-let server: TestRedisServer;
-let redis: Redis;
-const closers: (() => Promise<unknown>)[] = [];
+const fixture = queueFixture('approvals');
+const { connection, queue } = fixture;
 const processes: WorkerProcess[] = [];
-const connection = () => ({ host: '127.0.0.1', port: server.port, maxRetriesPerRequest: null });
-let queueNumber = 0;
-
-beforeAll(async () => {
-  server = await startRedisServer();
-  redis = new Redis(server.port, '127.0.0.1', { maxRetriesPerRequest: null });
-});
 afterEach(async () => {
+  // Registered after the fixture's: the worker processes are killed before its queues close.
   for (const child of processes.splice(0)) {
     child.child.kill('SIGKILL');
     await child.exited;
   }
-  for (const close of closers.splice(0).reverse()) await close();
-  await redis.flushall();
-});
-afterAll(async () => {
-  redis.disconnect();
-  await server.stop();
 });
 
-async function queue() {
-  const name = `approvals-${++queueNumber}`;
-  const jobs = new Queue(name, { connection: connection() });
-  const events = new QueueEvents(name, { connection: connection() });
-  await events.waitUntilReady();
-  closers.push(() => jobs.close(), () => events.close());
-  return { name, jobs, events };
-}
 
 /** A job that suspends at the refund, run by a worker in this process (closed afterwards). */
 async function suspendedJob(name: string, jobs: Queue, events: QueueEvents) {
-  const made = createAgentWorker({ connection: connection(), queue: name, agents: { payments: approvalAgent(redis).agent } });
+  const made = createAgentWorker({ connection: connection(), queue: name, agents: { payments: approvalAgent(fixture.redis).agent } });
   const job = await enqueueRun(jobs, { agent: 'payments', input: 'Refund 40 on A-1', conversationId: 'customer-7', tenant: 'acme' });
   const summary = (await job.waitUntilFinished(events, 10_000)) as RunJobSummary;
   await made.close();
@@ -54,13 +32,13 @@ async function suspendedJob(name: string, jobs: Queue, events: QueueEvents) {
 
 /** A worker in its own process, ready to take jobs. */
 async function workerProcess(name: string, answerDelayMs = 0) {
-  const child = startWorkerProcess(new URL('./testing/approval-worker-process.ts', import.meta.url), [String(server.port), name, String(answerDelayMs)]);
+  const child = startWorkerProcess(new URL('./testing/approval-worker-process.ts', import.meta.url), [String(fixture.server.port), name, String(answerDelayMs)]);
   processes.push(child);
   await child.waitFor((message) => (message as { event?: string }).event === 'ready');
   return child;
 }
 
-const memoryOf = (conversationId: string) => redisMemory({ redis }).load(conversationId);
+const memoryOf = (conversationId: string) => redisMemory({ redis: fixture.redis }).load(conversationId);
 
 describe('approvals through @keel/bullmq', () => {
   it('a job that suspends completes with the state; resumeRun continues it on another worker process', async () => {
@@ -70,7 +48,7 @@ describe('approvals through @keel/bullmq', () => {
     expect(summary).toMatchObject({ status: 'suspended', pendingApprovals: [{ toolCallId: 'c1', toolName: 'refund', arguments: { orderId: 'A-1', amount: 40 } }] });
     expect(summary.value).toBeUndefined();
     expect(summary.suspended).toMatchObject({ agent: 'payments', tenant: 'acme', state: { type: 'keel.run-state', runId: summary.runId } });
-    expect(await redis.get('test:executions')).toBeNull();
+    expect(await fixture.redis.get('test:executions')).toBeNull();
     expect(await memoryOf('customer-7')).toEqual([]);
 
     await workerProcess(name);
@@ -79,8 +57,8 @@ describe('approvals through @keel/bullmq', () => {
 
     expect(resumed).toMatchObject({ status: 'complete', text: 'Refunded.', runId: summary.runId, tenant: 'acme', steps: 2, attempts: 2 });
     expect(resumed.usage.modelCalls).toBe(2);
-    expect(await redis.get('test:executions')).toBe('1');
-    expect(await redis.get('test:refunded:A-1')).toBe('40');
+    expect(await fixture.redis.get('test:executions')).toBe('1');
+    expect(await fixture.redis.get('test:refunded:A-1')).toBe('40');
     expect((await memoryOf('customer-7')).map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
   });
 
@@ -93,7 +71,7 @@ describe('approvals through @keel/bullmq', () => {
     const resumed = (await job.waitUntilFinished(events, 20_000)) as RunJobSummary;
 
     expect(resumed.text).toMatch(/^Not refunded: Error \[approval-rejected\].*customer already refunded/);
-    expect(await redis.get('test:executions')).toBeNull();
+    expect(await fixture.redis.get('test:executions')).toBeNull();
   });
 
   it('an edited state fails the job for good and runs nothing', async () => {
@@ -107,7 +85,7 @@ describe('approvals through @keel/bullmq', () => {
     const failure = await job.waitUntilFinished(events, 20_000).catch((error: unknown) => error);
 
     expect(String(failure)).toMatch(/RunStateError: Cannot resume the run: the state's signature does not match/);
-    expect(await redis.get('test:executions')).toBeNull();
+    expect(await fixture.redis.get('test:executions')).toBeNull();
     const failed = await jobs.getJob(String(job.id));
     expect(failed?.attemptsMade).toBe(1);
   });
@@ -125,7 +103,7 @@ describe('approvals through @keel/bullmq', () => {
 
     // The suspended job and one continuation.
     expect(await jobs.getJobCounts('completed', 'waiting', 'failed')).toMatchObject({ completed: 2, waiting: 0, failed: 0 });
-    expect(await redis.get('test:executions')).toBe('1');
+    expect(await fixture.redis.get('test:executions')).toBe('1');
   });
 
   it('two workers resuming one state at once: memory keeps one exchange; an idempotent tool refunds once', async () => {
@@ -142,9 +120,9 @@ describe('approvals through @keel/bullmq', () => {
     // refused as already resumed ran the approved call (both, when each process took one; the later
     // append may then be fenced out by redisMemory, failing that job)…
     const refused = outcomes.filter((outcome) => outcome.status === 'rejected' && /resumed already/.test(String(outcome.reason))).length;
-    expect(await redis.get('test:executions')).toBe(String(2 - refused));
+    expect(await fixture.redis.get('test:executions')).toBe(String(2 - refused));
     // …the refund, keyed by run and tool call, was made once, and the conversation holds one exchange.
-    expect(await redis.get('test:refunded:A-1')).toBe('40');
+    expect(await fixture.redis.get('test:refunded:A-1')).toBe('40');
     expect((await memoryOf('customer-7')).map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
     expect(outcomes.some((outcome) => outcome.status === 'fulfilled')).toBe(true);
   });
