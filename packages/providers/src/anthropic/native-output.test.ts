@@ -1,11 +1,11 @@
 import type { ModelRequest, ModelResponse } from '@keel/core';
 import type { ToolSpecification } from '@keel/core/internal';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ProviderError } from '../errors/provider-error';
 import { anthropicModel } from '../testing/anthropic-model';
 import { collectStream } from '../testing/collect-stream';
 import { matchesSchema } from '../testing/constrained-decoder';
 import { orderSchema, transferSchema } from '../testing/fixtures/schemas';
+import { intendedOrder, nativeOutputFixture, providerFailure } from '../testing/native-output-fixture';
 import { anthropicStrictProblem } from '../testing/validate-anthropic-request';
 import { errorReply } from '../testing/wire-reply';
 import { startWireServer, type WireServer } from '../testing/wire-server';
@@ -24,32 +24,7 @@ afterEach(async () => {
 
 const provider = () => anthropic({ baseURL: server.url, apiKey: 'test-key' });
 const model = 'claude-sonnet-4-6';
-const lowered = (schema: Json, purpose: 'output' | 'tool') => {
-  const result = lowerAnthropicSchema(schema, purpose);
-  if (result === undefined) throw new Error('the fixture must lower');
-  return result.schema;
-};
-
-/** What core sends for native output: the lowered schema, strict. */
-const nativeOrder: ModelRequest = {
-  model,
-  messages: [{ role: 'user', content: 'Ada (ada@example.com) ordered two ABC-12 at 9.99, paid by card 4242.' }],
-  responseFormat: { type: 'json', name: 'order', schema: lowered(orderSchema, 'output'), strict: true },
-};
-const intendedOrder = {
-  id: '6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f',
-  customer: { name: 'Ada', email: 'ada@example.com', loyalty: 'gold' },
-  lines: [{ sku: 'ABC-12', quantity: 2, unitPrice: 9.99 }],
-  payment: { kind: 'card', last4: '4242' },
-  status: 'open',
-};
-const strictTransfer: ToolSpecification = { name: 'transfer', description: 'Move money between accounts.', inputSchema: lowered(transferSchema, 'tool'), strict: true };
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error: unknown = await promise.then(() => undefined, (thrown: unknown) => thrown);
-  if (!ProviderError.isInstance(error)) throw new Error(`expected a ProviderError, got ${String(error)}`);
-  return error;
-}
+const { nativeOrder, strictTransfer } = nativeOutputFixture(model, lowerAnthropicSchema);
 
 /** Every object of a schema sent on the wire, and any keyword Anthropic's decoder refuses. */
 function wireSchemaDefects(schema: unknown): string[] {
@@ -137,7 +112,7 @@ describe('anthropic() native structured output', () => {
 describe('anthropic() schema rejections', () => {
   it('a full (unlowered) output schema is refused as the API refuses it, with schemaRejected output', async () => {
     server.enqueue(anthropicModel({ type: 'answer', intent: intendedOrder }));
-    const error = await failure(provider().generate({ ...nativeOrder, responseFormat: { type: 'json', schema: orderSchema, strict: true } }, {}));
+    const error = await providerFailure(provider().generate({ ...nativeOrder, responseFormat: { type: 'json', schema: orderSchema, strict: true } }, {}));
     expect([error.errorKind, error.status, error.retryable, error.schemaRejected]).toEqual(['bad-request', 400, false, 'output']);
     expect(error.message).toMatch(/output_config\.format\.schema: For 'object' type, 'additionalProperties' must be explicitly set to false/);
   });
@@ -146,10 +121,10 @@ describe('anthropic() schema rejections', () => {
     server.enqueue(anthropicModel({ type: 'answer', intent: 'x' }), anthropicModel({ type: 'answer', intent: 'x' }));
     const closed = { ...transferSchema, additionalProperties: false };
     const request: ModelRequest = { ...nativeOrder, tools: [{ ...strictTransfer, inputSchema: closed }] };
-    const error = await failure(provider().generate(request, {}));
+    const error = await providerFailure(provider().generate(request, {}));
     expect([error.errorKind, error.schemaRejected]).toEqual(['bad-request', 'tool']);
     expect(error.message).toMatch(/tools\.0\.custom: For 'integer' type, property 'minimum' is not supported/);
-    const streamed = await failure(collectStream(provider().stream!(request, {})));
+    const streamed = await providerFailure(collectStream(provider().stream!(request, {})));
     expect(streamed.schemaRejected).toBe('tool');
   });
 
@@ -162,10 +137,10 @@ describe('anthropic() schema rejections', () => {
     });
     const tool: ToolSpecification = { name: 'search', description: 'Search.', inputSchema: wide(13, 't'), strict: true };
     server.enqueue(anthropicModel({ type: 'answer', intent: {} }), anthropicModel({ type: 'answer', intent: {} }));
-    const together = await failure(provider().generate({ ...nativeOrder, responseFormat: { type: 'json', schema: wide(13, 'o'), strict: true }, tools: [tool] }, {}));
+    const together = await providerFailure(provider().generate({ ...nativeOrder, responseFormat: { type: 'json', schema: wide(13, 'o'), strict: true }, tools: [tool] }, {}));
     expect(together.schemaRejected).toBe('both');
     expect(together.message).toMatch(/Schemas contains too many optional parameters \(26\)/);
-    const toolsOnly = await failure(provider().generate({ model, messages: nativeOrder.messages, tools: [tool, { ...tool, name: 'find' }] }, {}));
+    const toolsOnly = await providerFailure(provider().generate({ model, messages: nativeOrder.messages, tools: [tool, { ...tool, name: 'find' }] }, {}));
     expect(toolsOnly.schemaRejected).toBe('tool');
   });
 
@@ -175,12 +150,12 @@ describe('anthropic() schema rejections', () => {
       errorReply(400, { type: 'error', error: { type: 'invalid_request_error', message: 'tools.0.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12.' } }),
       errorReply(400, { type: 'error', error: { type: 'invalid_request_error', message: 'output_config.format.schema: For \'object\' type, \'additionalProperties\' must be explicitly set to false' } }),
     );
-    const plain = await failure(provider().generate(nativeOrder, {}));
+    const plain = await providerFailure(provider().generate(nativeOrder, {}));
     expect([plain.errorKind, plain.schemaRejected]).toEqual(['bad-request', undefined]);
-    const looseTool = await failure(provider().generate({ ...nativeOrder, tools: [{ ...strictTransfer, strict: false }] }, {}));
+    const looseTool = await providerFailure(provider().generate({ ...nativeOrder, tools: [{ ...strictTransfer, strict: false }] }, {}));
     expect(looseTool.schemaRejected).toBeUndefined();
     // A message about output_config on a request that sent no native format is not ours to downgrade.
-    const notSent = await failure(provider().generate({ model, messages: nativeOrder.messages }, {}));
+    const notSent = await providerFailure(provider().generate({ model, messages: nativeOrder.messages }, {}));
     expect(notSent.schemaRejected).toBeUndefined();
   });
 });

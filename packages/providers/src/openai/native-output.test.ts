@@ -1,10 +1,9 @@
 import type { ModelRequest, ModelResponse } from '@keel/core';
-import type { ToolSpecification } from '@keel/core/internal';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ProviderError } from '../errors/provider-error';
 import { collectStream } from '../testing/collect-stream';
 import { matchesSchema } from '../testing/constrained-decoder';
 import { orderSchema, transferSchema } from '../testing/fixtures/schemas';
+import { intendedOrder, nativeOutputFixture, providerFailure } from '../testing/native-output-fixture';
 import { openAIModel } from '../testing/openai-model';
 import { openAIStrictProblem } from '../testing/validate-openai-request';
 import { errorReply } from '../testing/wire-reply';
@@ -24,31 +23,7 @@ afterEach(async () => {
 
 const provider = () => openai({ baseURL: server.url, apiKey: 'test-key' });
 const model = 'gpt-4.1-mini';
-const lowered = (schema: Json, purpose: 'output' | 'tool') => {
-  const result = lowerOpenAISchema(schema, purpose);
-  if (result === undefined) throw new Error('the fixture must lower');
-  return result.schema;
-};
-
-const nativeOrder: ModelRequest = {
-  model,
-  messages: [{ role: 'user', content: 'Ada (ada@example.com) ordered two ABC-12 at 9.99, paid by card 4242.' }],
-  responseFormat: { type: 'json', name: 'order', schema: lowered(orderSchema, 'output'), strict: true },
-};
-const intendedOrder = {
-  id: '6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f',
-  customer: { name: 'Ada', email: 'ada@example.com', loyalty: 'gold' },
-  lines: [{ sku: 'ABC-12', quantity: 2, unitPrice: 9.99 }],
-  payment: { kind: 'card', last4: '4242' },
-  status: 'open',
-};
-const strictTransfer: ToolSpecification = { name: 'transfer', description: 'Move money between accounts.', inputSchema: lowered(transferSchema, 'tool'), strict: true };
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error: unknown = await promise.then(() => undefined, (thrown: unknown) => thrown);
-  if (!ProviderError.isInstance(error)) throw new Error(`expected a ProviderError, got ${String(error)}`);
-  return error;
-}
+const { nativeOrder, strictTransfer } = nativeOutputFixture(model, lowerOpenAISchema);
 
 /** Objects of a schema sent on the wire that are open or leave a property out of `required`. */
 function wireSchemaDefects(schema: unknown): string[] {
@@ -138,7 +113,7 @@ describe('openai() native structured output', () => {
 describe('openai() schema rejections', () => {
   it('a full (unlowered) output schema is refused as the API refuses it, with schemaRejected output', async () => {
     server.enqueue(openAIModel({ type: 'answer', intent: intendedOrder }));
-    const error = await failure(provider().generate({ ...nativeOrder, responseFormat: { type: 'json', name: 'order', schema: orderSchema, strict: true } }, {}));
+    const error = await providerFailure(provider().generate({ ...nativeOrder, responseFormat: { type: 'json', name: 'order', schema: orderSchema, strict: true } }, {}));
     expect([error.errorKind, error.status, error.retryable, error.schemaRejected]).toEqual(['bad-request', 400, false, 'output']);
     expect(error.message).toMatch(/Invalid schema for response_format 'order': In context=\(\), /);
   });
@@ -146,16 +121,16 @@ describe('openai() schema rejections', () => {
   it('a strict function whose schema leaves a property optional is refused as that tool, with schemaRejected tool (streaming too)', async () => {
     server.enqueue(openAIModel({ type: 'answer', intent: 'x' }), openAIModel({ type: 'answer', intent: 'x' }));
     const request: ModelRequest = { model, messages: nativeOrder.messages, tools: [{ ...strictTransfer, inputSchema: { ...transferSchema, additionalProperties: false } }] };
-    const error = await failure(provider().generate(request, {}));
+    const error = await providerFailure(provider().generate(request, {}));
     expect([error.errorKind, error.schemaRejected]).toEqual(['bad-request', 'tool']);
     expect(error.message).toMatch(/Invalid schema for function 'transfer': In context=\(\), 'required' is required to be supplied and to be an array including every key in properties\. Missing 'memo'\./);
-    const streamed = await failure(collectStream(provider().stream!(request, {})));
+    const streamed = await providerFailure(collectStream(provider().stream!(request, {})));
     expect(streamed.schemaRejected).toBe('tool');
   });
 
   it("a model without json_schema support answers for response_format: that is the output's rejection", async () => {
     server.enqueue(errorReply(400, { error: { message: "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.", type: 'invalid_request_error', param: 'response_format', code: null } }));
-    expect((await failure(provider().generate(nativeOrder, {}))).schemaRejected).toBe('output');
+    expect((await providerFailure(provider().generate(nativeOrder, {}))).schemaRejected).toBe('output');
   });
 
   it('other 400s stay plain bad requests, also a schema error for a function that was not strict', async () => {
@@ -163,9 +138,9 @@ describe('openai() schema rejections', () => {
       errorReply(400, { error: { message: "Invalid 'messages[0].content': string too long.", type: 'invalid_request_error', param: 'messages[0].content', code: 'string_above_max_length' } }),
       errorReply(400, { error: { message: "Invalid schema for function 'lookup': schema must be a JSON Schema of 'type: \"object\"', got 'type: \"array\"'.", type: 'invalid_request_error', param: 'tools[0].function.parameters', code: 'invalid_function_parameters' } }),
     );
-    const plain = await failure(provider().generate(nativeOrder, {}));
+    const plain = await providerFailure(provider().generate(nativeOrder, {}));
     expect([plain.errorKind, plain.schemaRejected]).toEqual(['bad-request', undefined]);
-    const loose = await failure(provider().generate({ model, messages: nativeOrder.messages, tools: [{ name: 'lookup', description: '', inputSchema: { type: 'array' } }] }, {}));
+    const loose = await providerFailure(provider().generate({ model, messages: nativeOrder.messages, tools: [{ name: 'lookup', description: '', inputSchema: { type: 'array' } }] }, {}));
     expect(loose.schemaRejected).toBeUndefined();
   });
 });
