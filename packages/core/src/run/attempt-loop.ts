@@ -27,6 +27,7 @@ import type { FallbackValue } from './output-fallback';
 import { emit, type RunState } from './run-state';
 import { ANSWER_TOOL_NAME, type ModeLevel, type TargetPlan } from './output-mode';
 import { reportDowngrade, reportPlan, schemaRejectionOf } from './output-mode-report';
+import { markDowngraded } from './schema-downgrade-rule';
 import { partialsShown } from './partial-output';
 
 /** One logical model call: a step's call, or the re-asks of one tool call's arguments. */
@@ -80,7 +81,13 @@ export async function attemptLoop<TValue>(state: RunState, call: AttemptCall<TVa
           stopped.events.forEach(report);
           throw failFastError(gate, attempt, stopped, ledger.attempts);
         }
-        return callAndJudge(() => callProvider(state, continuing(state, gate, providerCall(call, target, request, attempt, plan))), judging.judge, signal);
+        const invoke = () =>
+          callProvider(state, continuing(state, gate, providerCall(call, target, request, attempt, plan))).catch((error: unknown) => {
+            // A 400 that refused a schema the request sent lowers the output mode; the policy then retries (schema-downgrade).
+            downgrade(state, gate.providerIndex, target, level, error);
+            throw error;
+          });
+        return callAndJudge(invoke, judging.judge, signal);
       });
     // With PreCheck rules, PreCheck and the call happen together, so no concurrent re-ask spends in between.
     const judged = await (state.exclusive ? state.exclusive(admitted) : admitted());
@@ -89,8 +96,6 @@ export async function attemptLoop<TValue>(state: RunState, call: AttemptCall<TVa
     ledger.record(record);
     if (judged.kind === 'aborted') throw abortedError(judged, signal);
     if (event) report(event);
-    // A 400 that refused a schema the request sent: the same run retries at once a level down (not a policy decision).
-    if (judged.kind === 'bad-request' && downgraded(state, gate.providerIndex, target, level, judged.thrown, attempt)) continue;
     const decision = await decide(gate, attempt, judged, ledger.usage, signal);
     decision.events.forEach(report);
     switch (decision.type) {
@@ -167,17 +172,16 @@ function providerCall<TValue>(call: AttemptCall<TValue>, target: ModelTarget, re
 
 /**
  * When a provider's 400 refused a schema the request sent at `level`: lowers the target's level
- * for this agent (later runs start there), reports `output.mode-downgraded` and a `retry` stream
- * part, and returns true (the caller retries at once). False for any other 400.
+ * for this agent (later runs start there), reports `output.mode-downgraded`, and marks the error
+ * so the `schema-downgrade` rule retries at once. Any other error is left as it is.
  */
-function downgraded(state: RunState, index: number, target: ModelTarget, level: ModeLevel, thrown: unknown, attempt: number): boolean {
+function downgrade(state: RunState, index: number, target: ModelTarget, level: ModeLevel, thrown: unknown): void {
   const rejected = schemaRejectionOf(thrown);
-  if (rejected === undefined) return false;
+  if (rejected === undefined) return;
   const next = state.config.outputModes.reject(index, level, rejected);
-  if (next === undefined) return false;
+  if (next === undefined) return;
   reportDowngrade(state, target, level, next, thrown);
-  state.sink?.push({ type: 'retry', step: state.step, attempt, errorKind: 'bad-request', discardStreamedText: state.shownText, discardPartialOutput: partialsShown(state) });
-  return true;
+  markDowngraded(thrown);
 }
 
 /** The ledger's entry for an answered call: bad counts are recorded as 0 and reported, never added up. */

@@ -3,6 +3,7 @@ import { defaultFeedback, type FeedbackSettings, type GateFeedback, type GateSet
 import type { ModelResponse } from '../model/model-provider-v1';
 import { continuationOf, patchSettingsOf, toolPatchSettingsOf } from './patch-and-continue';
 import type { RunState } from './run-state';
+import { schemaDowngradeRule } from './schema-downgrade-rule';
 
 /** The default echo cap for rejected output in feedback, in tokens. */
 const DEFAULT_FEEDBACK_TOKENS = 4000;
@@ -28,7 +29,7 @@ function makeStepSettings(state: RunState): GateSettings<ModelResponse> {
   const { config } = state;
   return {
     preCheck: config.preCheck,
-    rules: config.stepRules,
+    rules: [schemaDowngradeRule, ...config.stepRules],
     maxAttempts: config.maxAttempts,
     maxRetryAfterMs: config.maxRetryAfterMs,
     providerCount: config.targets.length,
@@ -67,7 +68,7 @@ export function reAskSettings(state: RunState, toolCall: { readonly id: string; 
   const output = outputFeedback(state);
   return {
     preCheck: config.preCheck,
-    rules,
+    rules: [schemaDowngradeRule, ...rules],
     maxAttempts: config.maxAttempts,
     maxRetryAfterMs: config.maxRetryAfterMs,
     providerCount: config.targets.length,
