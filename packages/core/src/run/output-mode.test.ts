@@ -89,6 +89,29 @@ describe('output modes', () => {
     expect(result.coercions).toMatchObject([{ path: ['note'], kind: 'null-to-absent' }]);
   });
 
+  it('the downgrade retry is a policy decision: reported as a retry of rule schema-downgrade, and bounded by maxAttempts', async () => {
+    const script = (request: ModelRequest) => (request.responseFormat || request.tools ? schemaRejected('both') : VALID);
+    const bounded = scriptedModel(script, NATIVE);
+    const error = await Agent.create({ provider: bounded, model: 'm', maxAttempts: 1 })
+      .outputSchema(Order)
+      .build()
+      .run('order')
+      .catch((thrown: unknown) => thrown);
+    expect(ReliabilityFailFastError.isInstance(error) && error.kind).toBe('loop-cap');
+    expect(bounded.calls).toBe(1);
+
+    const retries: string[] = [];
+    const model = scriptedModel((request) => (request.responseFormat ? schemaRejected('output') : { toolCalls: [{ name: 'final_answer', arguments: { sku: 'ABC-12', quantity: 2 } }] }), NATIVE);
+    const result = await Agent.create({ provider: model, model: 'm' })
+      .outputSchema(Order)
+      .on('reliability.retry', (event) => void retries.push(event.kind))
+      .build()
+      .run('order');
+    expect(result.value).toEqual({ sku: 'ABC-12', quantity: 2 });
+    expect(retries).toEqual(['schema-downgrade']);
+    expect(model.calls).toBe(2);
+  });
+
   it('a 400 refusing the output schema recovers in the same run in tool mode, reported, and the next run goes straight there', async () => {
     const { model, events, builder } = agentOn((request) => (request.responseFormat ? schemaRejected('output') : { toolCalls: [{ name: 'final_answer', arguments: { sku: 'ABC-12', quantity: 2 } }] }));
     const agent = builder.build();
