@@ -3,11 +3,13 @@ import { ValidationFailure } from '../errors/validation-failure';
 import { strictOutputRules } from '../rules/strict-output-rules';
 import { ZERO_USAGE } from '../usage';
 import type { Judged } from './call-and-judge';
-import { applyContinue, applyRetry, decide } from './decide';
+import { applyDecision } from './apply-decision';
+import { decide } from './policy';
 import type { Decision } from './decision';
 import { defaultRules } from './default-rules';
 import type { GateVerdict } from './gate-options';
-import { type GateSettings, recordAttempt, startGate } from './gate-state';
+import { noteAttempt, startGate } from './gate-memory';
+import type { GateSettings } from './gate-settings';
 import type { ReliabilityRule } from './rule';
 
 const settings = (extra: Partial<GateSettings<unknown>> = {}): GateSettings<unknown> => ({
@@ -28,7 +30,7 @@ const judged = (verdict: GateVerdict<unknown>): Judged<unknown, unknown> => ({
   thrown: undefined,
   verdict,
   validatorError: undefined,
-  kind: verdict.status === 'accept' ? 'ok' : verdict.status === 'invalid' ? (verdict.failure.stage === 'json-parse' ? 'parse-fail' : 'schema-fail') : verdict.errorKind,
+  errorKind: verdict.status === 'accept' ? 'ok' : verdict.status === 'invalid' ? (verdict.failure.stage === 'json-parse' ? 'parse-fail' : 'schema-fail') : verdict.errorKind,
   retryAfterMs: undefined,
   latencyMs: 1,
 });
@@ -44,7 +46,7 @@ const schemaFailure = () =>
   });
 
 async function decided(state: ReturnType<typeof startGate<unknown>>, attempt: number, outcome: Judged<unknown, unknown>): Promise<Decision> {
-  recordAttempt(state, attempt, outcome, ZERO_USAGE);
+  noteAttempt(state, attempt, outcome, ZERO_USAGE);
   return decide(state, attempt, outcome, ZERO_USAGE, undefined);
 }
 
@@ -53,11 +55,11 @@ describe('the policy on cut output: continue-output', () => {
     const state = startGate(settings({ continuation: { maxContinuations: 2 } }));
     const first = await decided(state, 1, truncated('{"a": [1, \n  '));
     expect(first).toEqual({ type: 'continue-output', partial: '{"a": [1,', events: [] });
-    applyContinue(state, first as Extract<Decision, { type: 'continue-output' }>);
+    applyDecision(state, first as Extract<Decision, { type: 'continue-output' }>);
     expect(state.continuation).toBe('{"a": [1,');
     const second = await decided(state, 2, truncated('{"a": [1, 2,'));
     expect(second.type).toBe('continue-output');
-    applyContinue(state, second as Extract<Decision, { type: 'continue-output' }>);
+    applyDecision(state, second as Extract<Decision, { type: 'continue-output' }>);
     const third = await decided(state, 3, truncated('{"a": [1, 2, 3,'));
     expect(third).toMatchObject({ type: 'fail-fast', kind: 'unhandled-failure' });
   });
@@ -70,10 +72,10 @@ describe('the policy on cut output: continue-output', () => {
 
   it('a new output resets the continuations: a retry with feedback clears the pending cut output', async () => {
     const state = startGate(settings({ continuation: { maxContinuations: 1 }, patch: { minTokens: 10, maxPaths: 8 } }));
-    applyContinue(state, (await decided(state, 1, truncated('{"a'))) as Extract<Decision, { type: 'continue-output' }>);
+    applyDecision(state, (await decided(state, 1, truncated('{"a'))) as Extract<Decision, { type: 'continue-output' }>);
     const retry = await decided(state, 2, schemaFailure());
     expect(retry.type).toBe('retry');
-    applyRetry(state, retry as Extract<Decision, { type: 'retry' }>);
+    applyDecision(state, retry as Extract<Decision, { type: 'retry' }>);
     expect(state.continuation).toBeUndefined();
     expect(state.continuations).toBe(0);
   });
