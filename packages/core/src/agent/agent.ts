@@ -1,7 +1,6 @@
 import { checkListener } from '../events/check-listener';
 import type { AnySchema, InferSchema } from '@keel/reliability';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
-import { RunStateError } from '../errors/run-state-error';
 import { RunSuspendedError } from '../errors/run-suspended-error';
 import type { AgentEventName, AgentListener } from '../events/agent-events';
 import { EventBus } from '../events/event-bus';
