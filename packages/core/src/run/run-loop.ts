@@ -21,8 +21,8 @@ import { suspend } from './steps/suspend';
 
 /** What a run needs besides its input, for suspending, resuming, running as another run's tool, and checkpoints. */
 export interface RunExtras {
-  /** Signs the state of a run that suspends, naming the agent (see {@link RunStateSnapshot}). */
-  readonly sealing?: { readonly signer: StateSigner; readonly agent: () => Promise<string> };
+  /** Signs the state of a run that suspends, naming the agent, valid for `ttlMs` (see {@link RunStateSnapshot}). */
+  readonly sealing?: { readonly signer: StateSigner; readonly agent: () => Promise<string>; readonly ttlMs: number };
   /** Continues a suspended run: its opened state and the decision of each pending call. */
   readonly resume?: {
     readonly state: RunStateSnapshot;
@@ -103,6 +103,8 @@ function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOp
   const runId = resumed ? resumed.runId : (options.runId ?? globalThis.crypto.randomUUID());
   const conversationId = config.memory ? (resumed ? (resumed.conversationId ?? 'default') : (options.conversationId ?? 'default')) : undefined;
   const system = resumed ? resumed.system : runSystem(config.system, given);
+  // A resumed run works for the tenant its state was signed for (the resume checked it).
+  const tenant = resumed ? resumed.tenant : options.tenant;
   const ledger = parent ? new ForwardingLedger(config.pricing, parent.record) : new UsageLedger(config.pricing);
   // The usage, attempts and budgets of a resumed run go on from where it suspended.
   if (resumed) for (const attempt of resumed.attempts) ledger.record(attempt);
@@ -129,7 +131,7 @@ function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOp
     sealing: extras.sealing,
     resumeBegan: extras.resume?.began,
   };
-  const first = resumed && extras.resume ? resumedState(resumed, extras.resume.decisions, config) : startState(runId, conversationId, system, keptInputMessages(given), config);
+  const first = resumed && extras.resume ? resumedState(resumed, extras.resume.decisions, config) : startState(runId, conversationId, tenant, system, keptInputMessages(given), config);
   const primary = config.targets[0] as RunConfig['targets'][number];
   if (listens(context, 'run.start')) emit(context, 'run.start', { provider: primary.provider.name, model: primary.model, ...(conversationId === undefined ? {} : { conversationId }) });
   return drive(context, { ...first, usage: ledger.snapshot() }, extras.checkpoint);
@@ -138,11 +140,12 @@ function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOp
 const NO_MESSAGES: readonly never[] = Object.freeze([]);
 
 /** The first state of a run: its input's kept messages, nothing done yet; memory is loaded first when there is one. */
-function startState(runId: string, conversationId: string | undefined, system: string | undefined, messages: RunState['messages'], config: RunConfig): Omit<RunState, 'usage'> {
+function startState(runId: string, conversationId: string | undefined, tenant: string | undefined, system: string | undefined, messages: RunState['messages'], config: RunConfig): Omit<RunState, 'usage'> {
   const ask: NextStep = { type: 'ask-model' };
   return {
     runId,
     ...(conversationId === undefined ? {} : { conversationId }),
+    ...(tenant === undefined ? {} : { tenant }),
     ...(system === undefined ? {} : { system }),
     startedAt: Date.now(),
     elapsedMs: 0,
@@ -175,6 +178,7 @@ function resumedState(resumed: RunStateSnapshot, decisions: ReadonlyMap<string, 
   return {
     runId: resumed.runId,
     ...(resumed.conversationId === undefined ? {} : { conversationId: resumed.conversationId }),
+    ...(resumed.tenant === undefined ? {} : { tenant: resumed.tenant }),
     ...(resumed.system === undefined ? {} : { system: resumed.system }),
     startedAt: resumed.startedAt,
     elapsedMs: resumed.elapsedMs,

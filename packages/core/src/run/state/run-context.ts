@@ -48,7 +48,7 @@ export interface RunContext {
   stepStarted: number;
   callsBefore: number;
   /** Signs the state of a run that suspends, naming the agent (see `RunStateSnapshot`). */
-  readonly sealing: { readonly signer: StateSigner; readonly agent: () => Promise<string> } | undefined;
+  readonly sealing: { readonly signer: StateSigner; readonly agent: () => Promise<string>; readonly ttlMs: number } | undefined;
   /** Told once a resumed run's decided calls are about to run (before it, a failed resume has run nothing). */
   readonly resumeBegan: (() => void) | undefined;
 }

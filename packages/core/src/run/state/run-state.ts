@@ -64,6 +64,8 @@ export interface RunState {
   readonly runId: string;
   /** The memory conversation the run appends to when it ends. */
   readonly conversationId?: string;
+  /** The tenant the run works for, signed into a suspended state. */
+  readonly tenant?: string;
   /** The run's system prompt: the agent's, then any system messages of its input. */
   readonly system?: string;
   /** Milliseconds since the epoch. */

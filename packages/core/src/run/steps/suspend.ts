@@ -22,6 +22,8 @@ export async function suspend(context: RunContext, state: RunState): Promise<Ste
   const suspended = await sealState(
     {
       agent: await sealing.agent(),
+      ...(state.tenant === undefined ? {} : { tenant: state.tenant }),
+      expiresAt: Date.now() + sealing.ttlMs,
       suspensionId: globalThis.crypto.randomUUID(),
       runId: state.runId,
       ...(state.conversationId === undefined ? {} : { conversationId: state.conversationId }),
