@@ -17,6 +17,7 @@ export { CHARS_PER_TOKEN, TRUNCATION_MARKER, truncateEcho } from './feedback/tru
 export type {
   FailFastEvent,
   FeedbackErrorEvent,
+  LoopDetectedEvent,
   RecoveredEvent,
   RetryEvent,
   RuleErrorEvent,

@@ -168,6 +168,7 @@ export function resolveConfig(settings: BuilderSettings): RunConfig {
     if (typeof target.model !== 'string' || target.model.trim() === '') fail(index === 0 ? 'model' : `${setting}.model`, 'needs a model id');
   });
   if (!isWholeAtLeast(options.maxSteps, 1)) fail('maxSteps', `must be a whole number >= 1, got ${options.maxSteps}`);
+  if (!isWholeAtLeast(options.maxDepth, 0)) fail('maxDepth', `must be a whole number >= 0, got ${options.maxDepth}`);
   if (!isWholeAtLeast(options.toolRetries, 0)) fail('toolRetries', `must be a whole number >= 0, got ${options.toolRetries}`);
   if (!isWholeAtLeast(options.maxAttempts, 1)) fail('maxAttempts', `must be a whole number >= 1, got ${options.maxAttempts}`);
   if (options.maxTokens !== undefined && !isWholeAtLeast(options.maxTokens, 1)) fail('maxTokens', `must be a whole number >= 1, got ${options.maxTokens}`);
@@ -216,6 +217,7 @@ export function resolveConfig(settings: BuilderSettings): RunConfig {
   return Object.freeze({
     targets,
     maxSteps: options.maxSteps ?? 10,
+    maxDepth: options.maxDepth ?? 4,
     ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
     ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
     ...(options.stop === undefined ? {} : { stop: options.stop }),

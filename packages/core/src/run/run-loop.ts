@@ -1,4 +1,5 @@
 import { AbortedError } from '@keel/reliability';
+import { MaxDepthExceededError } from '../errors/max-depth-exceeded-error';
 import type { RunInput, RunOptions, RunResult } from '../agent/run-result';
 import type { StreamSink } from '../agent/stream-part';
 import type { EventBus } from '../events/event-bus';
@@ -106,6 +107,11 @@ function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOp
   // A resumed run works for the tenant its state was signed for (the resume checked it).
   const tenant = resumed ? resumed.tenant : options.tenant;
   const ledger = parent ? new ForwardingLedger(config.pricing, parent.record) : new UsageLedger(config.pricing);
+  const depth = parent ? parent.depth + 1 : 0;
+  const maxDepth = parent ? Math.min(parent.maxDepth, config.maxDepth) : config.maxDepth;
+  if (depth > maxDepth) throw new MaxDepthExceededError({ depth, maxDepth });
+  // A nested run spends from the budgets above it: their rules, on the whole tree's usage.
+  const preCheck = parent ? [...new Set([...config.preCheck, ...parent.preCheck])] : config.preCheck;
   // The usage, attempts and budgets of a resumed run go on from where it suspended.
   if (resumed) for (const attempt of resumed.attempts) ledger.record(attempt);
   const context: RunContext = {
@@ -121,7 +127,11 @@ function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOp
     sink,
     step: resumed ? resumed.step : 0,
     shownText: false,
-    exclusive: config.preCheck.length > 0 ? runLock(signal) : undefined,
+    exclusive: preCheck.length > 0 ? runLock(signal) : undefined,
+    depth,
+    maxDepth,
+    budgetUsage: parent ? parent.usage : () => ledger.usage,
+    preCheck,
     conversationId,
     history: NO_MESSAGES,
     memoryUse: 'none',

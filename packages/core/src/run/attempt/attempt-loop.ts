@@ -4,6 +4,7 @@ import { callAndJudge, runAttempts, ZERO_USAGE } from '@keel/reliability/interna
 import type { ModelTarget } from '../../agent/agent-options';
 import type { Message } from '../../model/message';
 import type { ModelRequest, ModelResponse, ToolChoice } from '../../model/model-provider-v1';
+import { estimateUsage } from '../../usage/estimate-usage';
 import { sanitizeUsage } from '../../usage/sanitize-usage';
 import { callProvider } from './call-provider';
 import { type AttemptJudge, attemptJudge, continuing } from './patch-and-continue';
@@ -63,7 +64,7 @@ export function attemptLoop<TValue>(state: RunContext, call: AttemptCall<TValue>
     continueFrom: call.continueFrom,
     attempt: (memory, attempt) => makeAttempt(state, call, memory, attempt),
     exclusive: state.exclusive,
-    runUsage: () => ledger.usage,
+    runUsage: state.budgetUsage,
     record: (record) => ledger.record(record),
     attempts: () => ledger.attempts,
     report: (event) => reportGateEvent(state, call, event),
@@ -85,7 +86,7 @@ function makeAttempt<TValue>(state: RunContext, call: AttemptCall<TValue>, memor
   return callAndJudge(invoke, judging.judge, state.signal).then((made): RunAttempt<TValue> => {
     // A 400 that refused a schema the request sent lowers the output mode: the attempt is `schema-refused`, which the policy retries.
     const judged: Judged<ModelResponse, TValue> = made.thrown !== undefined && downgrade(state, memory.providerIndex, target, level, made.thrown) ? { ...made, errorKind: 'schema-refused' } : made;
-    const usage: UsageTotals = judged.response === undefined ? ZERO_USAGE : usageOf(state, call, target, judged.response, attempt);
+    const usage: UsageTotals = judged.response === undefined ? ZERO_USAGE : usageOf(state, call, target, request, judged.response, attempt);
     const via = judging.via();
     return via === undefined ? { judged, usage, judging } : { judged, usage, via, judging };
   });
@@ -150,15 +151,19 @@ function downgrade(state: RunContext, index: number, target: ModelTarget, level:
   return true;
 }
 
-/** The ledger's entry for an answered call: bad counts are recorded as 0 and reported, never added up. */
-function usageOf<TValue>(state: RunContext, call: AttemptCall<TValue>, target: ModelTarget, response: ModelResponse, attempt: number): UsageTotals {
-  const { invalid } = sanitizeUsage(response.usage);
+/**
+ * The ledger's entry for an answered call. Counts the provider did not report (or reported as no
+ * count) are reported as `usage.invalid` and recorded as an estimate from the request and the
+ * answer, on the high side, so budgets still bound the run; never added up as they came.
+ */
+function usageOf<TValue>(state: RunContext, call: AttemptCall<TValue>, target: ModelTarget, request: ModelRequest, response: ModelResponse, attempt: number): UsageTotals {
+  const { usage, invalid } = sanitizeUsage(response.usage);
   const toolCall = call.settings.toolCall;
   for (const { field, received } of invalid) {
     const names = { attempt, purpose: toolCall ? ('tool-re-ask' as const) : ('step' as const), provider: target.provider.name, model: target.model, field, received };
     emit(state, 'usage.invalid', toolCall ? { ...names, toolCallId: toolCall.id } : names);
   }
-  return state.ledger.price(target.model, response.usage);
+  return state.ledger.price(target.model, estimateUsage(request, response, usage, invalid).usage);
 }
 
 /** A gate event as a run event (naming the tool call of a re-ask), and as a stream part where a stream shows it. */

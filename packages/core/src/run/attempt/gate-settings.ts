@@ -20,6 +20,8 @@ const stepSettingsMade = new WeakMap<RunContext['config'], GateSettings<ModelRes
 
 /** The policy of a step's call: the step rules, the run's caps, the output's feedback, fallback on failures of the answer. */
 export function stepSettings(state: RunContext): GateSettings<ModelResponse> {
+  // A nested run's budgets include its parents': its settings are its own.
+  if (state.preCheck !== state.config.preCheck) return makeStepSettings(state);
   let made = stepSettingsMade.get(state.config);
   if (!made) stepSettingsMade.set(state.config, (made = []));
   return (made[state.step] ??= Object.freeze(makeStepSettings(state)));
@@ -28,7 +30,7 @@ export function stepSettings(state: RunContext): GateSettings<ModelResponse> {
 function makeStepSettings(state: RunContext): GateSettings<ModelResponse> {
   const { config } = state;
   return {
-    preCheck: config.preCheck,
+    preCheck: state.preCheck,
     rules: [schemaDowngradeRule, ...config.stepRules],
     maxAttempts: config.maxAttempts,
     maxRetryAfterMs: config.maxRetryAfterMs,
@@ -67,7 +69,7 @@ export function reAskSettings(state: RunContext, toolCall: { readonly id: string
   const { config } = state;
   const output = outputFeedback(state);
   return {
-    preCheck: config.preCheck,
+    preCheck: state.preCheck,
     rules: [schemaDowngradeRule, ...rules],
     maxAttempts: config.maxAttempts,
     maxRetryAfterMs: config.maxRetryAfterMs,

@@ -13,6 +13,8 @@ import type { OutputModeCache } from '../output/output-mode-cache';
 export interface RunConfig {
   readonly targets: readonly ModelTarget[];
   readonly maxSteps: number;
+  /** How deep runs may nest through agents called as tools. */
+  readonly maxDepth: number;
   readonly maxTokens?: number;
   readonly temperature?: number;
   readonly stop?: readonly string[];

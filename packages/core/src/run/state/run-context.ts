@@ -3,7 +3,9 @@ import type { EventBus } from '../../events/event-bus';
 import type { UsageLedger } from '../../usage/usage-ledger';
 import type { RunConfig } from './run-config';
 import type { StreamSink } from '../../agent/stream-part';
-import { raceSignal } from '@keel/reliability/internal';
+import type { PreCheckRule } from '@keel/reliability';
+import { raceSignal, type UsageTotals } from '@keel/reliability/internal';
+import type { ModelResponse } from '../../model/model-provider-v1';
 import type { Message } from '../../model/message';
 import type { StateSigner } from './state-signer';
 
@@ -47,6 +49,13 @@ export interface RunContext {
   /** `performance.now()` when the current step started, and the ledger's attempts then: what a step record reports. */
   stepStarted: number;
   callsBefore: number;
+  /** How deep this run is (0: no run started it), and the deepest nesting allowed below the top run. */
+  readonly depth: number;
+  readonly maxDepth: number;
+  /** The usage budgets count: the whole tree of runs, for a run started by another. */
+  readonly budgetUsage: () => UsageTotals;
+  /** PreCheck rules of this run: its own, then those of the runs above it (budgets hold across sub-agents). */
+  readonly preCheck: readonly PreCheckRule<ModelResponse>[];
   /** Signs the state of a run that suspends, naming the agent (see `RunStateSnapshot`). */
   readonly sealing: { readonly signer: StateSigner; readonly agent: () => Promise<string>; readonly ttlMs: number } | undefined;
   /** Told once a resumed run's decided calls are about to run (before it, a failed resume has run nothing). */
