@@ -1,18 +1,11 @@
 import { Agent } from '@keel/core';
 import { scriptedModel } from '@keel/core/test';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type McpTools, mcpTools } from './mcp-tools';
+import { stdioConnections } from './testing/connections';
 import { context, serverLog, stdioServer, toolNamed } from './testing/helpers';
 
-const open: McpTools[] = [];
-async function connectStdio(options: Parameters<typeof mcpTools>[1] = {}): Promise<McpTools> {
-  const mcp = await mcpTools(stdioServer, options);
-  open.push(mcp);
-  return mcp;
-}
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((mcp) => mcp.close()));
-});
+const connectStdio = stdioConnections();
 
 const STATE_KEY = 'a secret of at least 32 bytes, for these tests';
 

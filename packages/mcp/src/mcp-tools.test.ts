@@ -1,20 +1,13 @@
 import { Agent } from '@keel/core';
 import { scriptedModel } from '@keel/core/test';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { McpConnectionError } from './errors/mcp-connection-error';
 import { McpToolCallError } from './errors/mcp-tool-call-error';
-import { type McpTools, mcpTools } from './mcp-tools';
+import { mcpTools } from './mcp-tools';
+import { stdioConnections } from './testing/connections';
 import { context, eventually, serverLog, stdioServer, toolNamed } from './testing/helpers';
 
-const open: McpTools[] = [];
-async function connectStdio(options: Parameters<typeof mcpTools>[1] = {}): Promise<McpTools> {
-  const mcp = await mcpTools(stdioServer, options);
-  open.push(mcp);
-  return mcp;
-}
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((mcp) => mcp.close()));
-});
+const connectStdio = stdioConnections();
 
 describe('mcpTools over stdio (a child process)', () => {
   it('lists the server tools as Keel tools whose input schema is the server JSON Schema', async () => {
@@ -221,8 +214,7 @@ describe('mcpTools over stdio (a child process)', () => {
       expect(await toolNamed(plain.tools, 'env').execute({ name: 'KEEL_MCP_TEST_SECRET' }, context())).toBe('(unset)');
       const given = await connectStdio({});
       expect(await toolNamed(given.tools, 'env').execute({ name: 'PATH' }, context())).not.toBe('(unset)');
-      const passed = await mcpTools({ ...stdioServer, env: { KEEL_MCP_TEST_VALUE: 'given' } });
-      open.push(passed);
+      const passed = await connectStdio({}, { ...stdioServer, env: { KEEL_MCP_TEST_VALUE: 'given' } });
       expect(await toolNamed(passed.tools, 'env').execute({ name: 'KEEL_MCP_TEST_VALUE' }, context())).toBe('given');
     } finally {
       delete process.env.KEEL_MCP_TEST_SECRET;
