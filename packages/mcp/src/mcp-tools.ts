@@ -29,8 +29,9 @@ export interface McpTools {
   /** Listens to an event; returns the function that stops listening. */
   on<E extends McpEventName>(event: E, listener: McpListener<E>): () => void;
   /**
-   * Ends the connection: the child process of a command (asked to exit, then killed), the HTTP
-   * session (the server is asked to drop it). A `Client` you passed stays open: it is yours.
+   * Ends the connection: for a command, its process and every process it started (asked to
+   * exit, then sent SIGTERM, then SIGKILL; resolves when none is left), for a URL the HTTP session
+   * (the server is asked to drop it). A `Client` you passed stays open: it is yours.
    * Calls in flight and later calls fail with an {@link McpConnectionError}. Idempotent.
    */
   close(): Promise<void>;
