@@ -48,3 +48,19 @@ describe('a fragment is never taken as the whole answer', () => {
     expect(result.attempts[1]).toMatchObject({ errorKind: 'parse-fail', via: 'continuation' });
   });
 });
+
+describe('a patch keeps the literal text of every number', () => {
+  it('"version": 1.10 where a string is due stays "1.10" after a patch of another field, as without a patch', async () => {
+    const Release = Type.Object({ version: Type.String(), items: Type.Array(Type.Object({ sku: Type.String(), price: Type.Number() })) });
+    const items = Array.from({ length: 120 }, (_, index) => `{"sku": "SKU-${index}", "price": ${index === 17 ? '"twenty"' : `${10 + index}.50`}}`);
+    const reply = `{"version": 1.10, "items": [\n${items.join(',\n')}\n]}`;
+    const model = scriptedModel([reply, '{"items[17].price": 20.00}']);
+    const result = await Agent.create({ provider: model, model: 'm' }).outputSchema(Release).build().run('release');
+    expect(result.attempts.map((attempt) => attempt.via)).toEqual([undefined, 'patch']);
+    const value = result.value as { version: string; items: { price: number }[] };
+    expect(value.version).toBe('1.10');
+    expect(value.items[17]?.price).toBe(20);
+    const unpatched = await Agent.create({ provider: scriptedModel([reply.replace('"twenty"', '27.50')]), model: 'm' }).outputSchema(Release).build().run('release');
+    expect((unpatched.value as { version: string }).version).toBe('1.10');
+  });
+});
