@@ -51,6 +51,8 @@ export interface AgentEvents {
       readonly durationMs: number;
       readonly steps: number;
       readonly modelCalls: number;
+      /** Loops of actions the action-loop rules found (each nudge and stop), when there were any. */
+      readonly loopsDetected?: number;
       readonly errorName?: string;
       readonly errorMessage?: string;
     };

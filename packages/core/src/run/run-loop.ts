@@ -128,6 +128,7 @@ function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOp
     step: resumed ? resumed.step : 0,
     shownText: false,
     exclusive: preCheck.length > 0 ? runLock(signal) : undefined,
+    loopsDetected: 0,
     depth,
     maxDepth,
     budgetUsage: parent ? parent.usage : () => ledger.usage,

@@ -169,6 +169,7 @@ function usageOf<TValue>(state: RunContext, call: AttemptCall<TValue>, target: M
 /** A gate event as a run event (naming the tool call of a re-ask), and as a stream part where a stream shows it. */
 function reportGateEvent<TValue>(state: RunContext, call: AttemptCall<TValue>, event: GateEvent): void {
   const { type, ...payload } = event;
+  if (type === 'reliability.loop-detected') state.loopsDetected++;
   const toolCall = call.settings.toolCall;
   emit(state, type, (toolCall ? Object.assign(payload, { toolCallId: toolCall.id }) : payload) as never);
   const sink = state.sink;

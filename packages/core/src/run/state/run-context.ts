@@ -49,6 +49,8 @@ export interface RunContext {
   /** `performance.now()` when the current step started, and the ledger's attempts then: what a step record reports. */
   stepStarted: number;
   callsBefore: number;
+  /** `reliability.loop-detected` events so far: `run.end` reports them. */
+  loopsDetected: number;
   /** How deep this run is (0: no run started it), and the deepest nesting allowed below the top run. */
   readonly depth: number;
   readonly maxDepth: number;

@@ -3,6 +3,9 @@ import type { Message } from '../../model/message';
 import { MaxStepsExceededError } from '../../errors/max-steps-exceeded-error';
 import { attemptLoop } from '../attempt/attempt-loop';
 import { stepSettings } from '../attempt/gate-settings';
+import type { GateSettings } from '@keel/reliability/internal';
+import type { ModelResponse } from '../../model/model-provider-v1';
+import { runViewOf, turnViewOf } from '../../run-view/run-view-of';
 import { resolveFallback } from '../output/output-fallback';
 import { outputVerdict } from '../output/output-verdict';
 import { showOutput } from '../output/partial-output';
@@ -27,6 +30,16 @@ const answerFeedback = (feedback: { readonly previousOutput: string; readonly te
 export const keptContext = (context: RunContext, state: RunState): readonly Message[] => (context.history.length === 0 ? state.messages.slice() : context.history.concat(state.messages));
 
 /**
+ * The step's settings with the run as rules see it (`scope.run`): its finished steps and the turn
+ * being judged. Before the first step finishes there is nothing to see, and the settings stay as made.
+ */
+function withRun(settings: GateSettings<ModelResponse>, context: RunContext, state: RunState): GateSettings<ModelResponse> {
+  if (state.steps.length === 0) return settings;
+  const view = (response: ModelResponse | undefined) => runViewOf(state.steps, state.toolCalls, context.budgetUsage(), response ? turnViewOf(response) : undefined);
+  return { ...settings, run: { steps: state.steps.length, view } };
+}
+
+/**
  * The step `ask-model`: begins the next step and makes its call through the attempt loop. A turn
  * that calls tools goes on to `call-tools`; an answer (or a fallback tier's value) to `end`.
  * @throws {MaxStepsExceededError} when the run has taken `maxSteps` steps, with the partial result.
@@ -43,7 +56,7 @@ export async function askModel(context: RunContext, state: RunState): Promise<St
   if (listens(context, 'step.start')) emit(context, 'step.start', {});
   const outcome = await attemptLoop<unknown>(context, {
     messages: keptContext(context, state),
-    settings: stepSettings(context),
+    settings: withRun(stepSettings(context), context, state),
     judge: (response) => outputVerdict(config, response),
     feedbackMessages: answerFeedback,
     fallback: (failure, reason) => resolveFallback(context, failure, reason),

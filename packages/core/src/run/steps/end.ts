@@ -52,6 +52,7 @@ export function runEnded(context: RunContext, state: RunState, status: 'ok' | 'e
     cacheReadTokens: usage.cacheReadTokens,
     cacheWriteTokens: usage.cacheWriteTokens,
     ...(usage.costUsd === undefined ? {} : { costUsd: usage.costUsd }),
+    ...(context.loopsDetected > 0 ? { loopsDetected: context.loopsDetected } : {}),
     ...(reduced ? { errorName: reduced.name, errorMessage: reduced.message } : {}),
   });
 }
