@@ -2,11 +2,11 @@ import { AbortedError } from '@keel/reliability';
 import type { Message } from '../../model/message';
 import { MaxStepsExceededError } from '../../errors/max-steps-exceeded-error';
 import { attemptLoop } from '../attempt/attempt-loop';
-import { stepSettings } from '../attempt/gate-settings';
+import { stepSettings, stepSettingsMade } from '../attempt/gate-settings';
 import { resolveFallback } from '../output/output-fallback';
 import { outputVerdict } from '../output/output-verdict';
 import { showOutput } from '../output/partial-output';
-import { emit, listens, type RunContext } from '../state/run-context';
+import type { RunContext } from '../state/run-context';
 import type { Answer, RunState, StepOutcome } from '../state/run-state';
 import { NO_ANSWER, resultOf } from './end';
 import type { RunResult } from '../../agent/run-result';
@@ -40,10 +40,10 @@ export async function askModel(context: RunContext, state: RunState): Promise<St
   context.stepStarted = performance.now();
   context.callsBefore = context.ledger.attempts.length;
   sink?.push({ type: 'step-start', step });
-  if (listens(context, 'step.start')) emit(context, 'step.start', {});
+  if (context.listens('step.start')) context.emit('step.start', {});
   const outcome = await attemptLoop<unknown>(context, {
     messages: keptContext(context, state),
-    settings: stepSettings(context),
+    settings: stepSettingsMade.get(config)?.[step] ?? stepSettings(context),
     judge: (response) => outputVerdict(config, response),
     feedbackMessages: answerFeedback,
     fallback: (failure, reason) => resolveFallback(context, failure, reason),
