@@ -66,6 +66,11 @@ export class SchemaIndex {
     for (const child of childrenOf(node, this.dialect)) this.visit(child.node, here);
   }
 
+  /** Calls `visit` with every schema node of the document. */
+  forEachNode(visit: (node: SchemaNode) => void): void {
+    for (const node of this.bases.keys()) visit(node as SchemaNode);
+  }
+
   /** The base URI a node's references resolve against. */
   baseOf(node: SchemaNode): string {
     return typeof node === 'object' ? (this.bases.get(node) ?? ROOT_URI) : ROOT_URI;
