@@ -7,6 +7,12 @@ import type { SchemaValidationResult } from './schema-validator';
 const validators = { ajv: ajvValidator, interpreter: interpretiveValidator } as const;
 const DRAFT_2020 = 'https://json-schema.org/draft/2020-12/schema';
 
+function cyclic(): object {
+  const node: Record<string, unknown> = { type: 'object' };
+  node.properties = { self: node };
+  return node;
+}
+
 /** The build error of a schema on a validator, or 'built'. */
 function buildOutcome(make: (schema: object) => unknown, schema: object): string {
   try {
@@ -33,7 +39,7 @@ describe('both validators refuse the same schemas at build, with the same messag
     ['required as a string', { type: 'object', required: 'a' }, /"required" at "#" must be an array of distinct strings/],
     ['a pattern that is no regular expression', { type: 'string', pattern: '(' }, /"pattern" at "#" must be a valid regular expression/],
     ['multipleOf 0', { type: 'number', multipleOf: 0 }, /"multipleOf" at "#" must be a number greater than 0/],
-    ['a non-string $ref', { $ref: 5 }, /"\$ref" at "#" must be a string/],
+    ['a non-string $ref', { $ref: 5 }, /"\$ref" at "#" must be a URI reference/],
     ['an unknown keyword', { type: 'string', maxLenght: 3 }, /unknown keyword: "maxLenght"/],
     ['an unknown format', { type: 'string', format: 'phone' }, /unknown format "phone"/],
     ['a format name inherited from Object.prototype', { type: 'string', format: 'toString' }, /unknown format "toString"/],
@@ -43,6 +49,11 @@ describe('both validators refuse the same schemas at build, with the same messag
     ['another dialect', { $schema: 'https://json-schema.org/draft/2019-09/schema' }, /unsupported dialect/],
     ['a $ref to itself', { $ref: '#' }, /refers back to itself/],
     ['two definitions that refer to each other through a union', { definitions: { a: { anyOf: [{ $ref: '#/definitions/b' }] }, b: { allOf: [{ $ref: '#/definitions/a' }] } }, $ref: '#/definitions/a' }, /refers back to itself/],
+    ['an $id that is no URI reference', { $id: 'not a uri ::', type: 'string' }, /"\$id" at "#" must be a URI reference/],
+    ['a $ref to a properties map, not a schema', { properties: { a: { type: 'string' } }, $ref: '#/properties' }, /\$ref "#\/properties" at "#" names nothing/],
+    ['a $ref into an enum value', { enum: [{ type: 'string' }], $ref: '#/enum/0' }, /\$ref "#\/enum\/0" at "#" names nothing/],
+    ['a schema object with a cycle', cyclic(), /it is not JSON data/],
+    ['a BigInt in a schema', { type: 'integer', maximum: BigInt(10) }, /it is not JSON data/],
     ['a schema nested 300 levels deep', Array.from({ length: 300 }).reduce<object>((inner) => ({ items: inner }), { type: 'string' }), /nested deeper than 200 levels/],
     ['a chain of 3,000 references', { definitions: Object.fromEntries(Array.from({ length: 3000 }, (_, index) => [`d${index}`, index === 2999 ? { type: 'string' } : { $ref: `#/definitions/d${index + 1}` }])), $ref: '#/definitions/d0' }, /more than 200 subschemas/],
   ];

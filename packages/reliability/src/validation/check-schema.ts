@@ -74,13 +74,18 @@ export interface CheckedSchema {
 export function checkSchema(schema: unknown): CheckedSchema {
   if (typeof schema !== 'boolean' && (typeof schema !== 'object' || schema === null || Array.isArray(schema))) throw invalid('schema at "#" must be an object or a boolean');
   const dialect = dialectOf(schema);
-  const root = JSON.parse(JSON.stringify(schema)) as SchemaNode;
+  let root: SchemaNode;
+  try {
+    root = JSON.parse(JSON.stringify(schema)) as SchemaNode;
+  } catch (error) {
+    throw new InvalidSchemaError({ message: 'not a valid JSON Schema: it is not JSON data (a cycle, a BigInt, or nested too deeply)', cause: error });
+  }
   walk(root, '#', 0, dialect, (node, location) => checkNode(node, location, dialect));
   const index = new SchemaIndex(root, dialect);
   walk(root, '#', 0, dialect, (node, location) => {
     for (const keyword of ['$ref', '$dynamicRef'] as const) {
       const reference = node[keyword];
-      if (reference === undefined) continue;
+      if (typeof reference !== 'string') continue;
       if (!index.resolve(reference, index.baseOf(node))) {
         throw invalid(`${keyword} ${JSON.stringify(reference)} at "${location}" names nothing in this schema (other documents are never fetched)`);
       }

@@ -1,5 +1,6 @@
 import { InvalidSchemaError } from '../errors/invalid-schema-error';
 import type { Dialect } from './dialect';
+import { isUriReference } from './formats/uri';
 
 type Check = (value: unknown, dialect: Dialect) => boolean;
 interface Rule {
@@ -35,7 +36,8 @@ const RULES: Readonly<Record<string, Rule>> = {
   ...Object.fromEntries(['maxLength', 'minLength', 'maxItems', 'minItems', 'maxProperties', 'minProperties', 'maxContains', 'minContains'].map((keyword) => [keyword, count])),
   ...Object.fromEntries(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'].map((keyword) => [keyword, number])),
   ...Object.fromEntries(['uniqueItems', 'readOnly', 'writeOnly', 'deprecated', 'nullable'].map((keyword) => [keyword, boolean])),
-  ...Object.fromEntries(['$id', '$schema', '$ref', '$anchor', '$dynamicRef', '$dynamicAnchor', '$comment', 'title', 'description', 'format', 'contentMediaType', 'contentEncoding'].map((keyword) => [keyword, string])),
+  ...Object.fromEntries(['$id', '$schema', '$ref', '$dynamicRef'].map((keyword) => [keyword, rule('a URI reference (RFC 3986)', (value) => typeof value === 'string' && isUriReference(value))])),
+  ...Object.fromEntries(['$anchor', '$dynamicAnchor', '$comment', 'title', 'description', 'format', 'contentMediaType', 'contentEncoding'].map((keyword) => [keyword, string])),
   ...Object.fromEntries(['additionalItems', 'contains', 'additionalProperties', 'propertyNames', 'if', 'then', 'else', 'not', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'].map((keyword) => [keyword, schema])),
   ...Object.fromEntries(['prefixItems', 'allOf', 'anyOf', 'oneOf'].map((keyword) => [keyword, schemas])),
   ...Object.fromEntries(['properties', '$defs', 'definitions', 'dependentSchemas'].map((keyword) => [keyword, schemaMap])),

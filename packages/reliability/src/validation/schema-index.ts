@@ -100,7 +100,9 @@ export class SchemaIndex {
       if (typeof node !== 'object' || node === null || !Object.hasOwn(node, segment)) return undefined;
       node = (node as Record<string, unknown>)[segment];
     }
-    if (typeof node !== 'boolean' && (typeof node !== 'object' || node === null || Array.isArray(node))) return undefined;
+    // Only a place that holds a subschema: never a `properties` map, an `enum` value, an unknown keyword's value.
+    if (typeof node === 'boolean') return { node, base: target.href };
+    if (typeof node !== 'object' || node === null || !this.bases.has(node)) return undefined;
     return { node: node as SchemaNode, base: this.baseOf(node as SchemaNode) };
   }
 
