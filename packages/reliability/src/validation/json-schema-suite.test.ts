@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ajvValidator } from './ajv-validator';
 import { interpretiveValidator } from './interpretive-validator';
-import { type GroupOutcome, type ListedRefusal, REFUSALS, runGroup, type SuiteDialect, suiteGroups } from './json-schema-suite-fixture';
+import { type GroupOutcome, type ListedRefusal, REFUSALS, runGroup, type SuiteDialect, suiteGroups } from '../testing/json-schema-suite';
 
 const validators = { ajv: ajvValidator, interpreter: interpretiveValidator } as const;
 /** The share of cases each validator must get right, per dialect. */

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import type { SchemaValidationResult, SchemaValidator } from './schema-validator';
+import type { SchemaValidationResult, SchemaValidator } from '../validation/schema-validator';
 
 /** The official JSON Schema test suite, as checked in (required tests only: `optional/` is not read here). */
 export const SUITE = new URL('../../test/fixtures/json-schema-test-suite/', import.meta.url);
