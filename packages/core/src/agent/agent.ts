@@ -78,7 +78,7 @@ export class Agent<TOutput = string> {
    * @throws {ReliabilityFailFastError} when the gate stops (with every attempt recorded).
    * @throws {MaxStepsExceededError} with the partial result.
    */
-  run(input: RunInput, options: RunOptions = {}): Promise<RunResult<TOutput>> {
+  run(input: RunInput, options?: RunOptions): Promise<RunResult<TOutput>> {
     return startRun(this.#config, this.#bus, input, options, undefined, this.#extras) as Promise<RunResult<TOutput>>;
   }
 

@@ -3,13 +3,14 @@ import { MaxDepthExceededError } from '../errors/max-depth-exceeded-error';
 import type { RunInput, RunOptions, RunResult } from '../agent/run-result';
 import type { StreamSink } from '../agent/stream-part';
 import type { EventBus } from '../events/event-bus';
+import type { Message } from '../model/message';
 import type { ParentRun } from '../tools/parent-run';
 import type { ApprovalDecision } from '../tools/pending-approval';
 import { UsageLedger } from '../usage/usage-ledger';
 import { checkRunOptions } from './state/check-run-options';
 import { ForwardingLedger } from './state/forwarding-ledger';
 import type { RunConfig } from './state/run-config';
-import { emit, listens, runLock, type RunContext } from './state/run-context';
+import { runLock, type RunContext } from './state/run-context';
 import { inputAsMessages, keptInputMessages, runSystem } from './state/run-input';
 import type { NextStep, RunState, StepOutcome } from './state/run-state';
 import type { RunStateSnapshot } from './state/run-state-snapshot';
@@ -99,11 +100,13 @@ const EMPTY: RunOptions = Object.freeze({});
 
 function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOptions, signal: AbortSignal | undefined, sink: StreamSink | undefined, extras: RunExtras): Promise<RunResult<unknown>> {
   const resumed = extras.resume?.state;
-  const given = resumed ? [] : inputAsMessages(input);
+  // A string, the usual input, is one user message: no check or copy is needed.
+  const text = typeof input === 'string' && !resumed;
+  const given: readonly Message[] = resumed ? [] : text ? [{ role: 'user', content: input }] : inputAsMessages(input);
   const parent = extras.parent;
   const runId = resumed ? resumed.runId : (options.runId ?? globalThis.crypto.randomUUID());
   const conversationId = config.memory ? (resumed ? (resumed.conversationId ?? 'default') : (options.conversationId ?? 'default')) : undefined;
-  const system = resumed ? resumed.system : runSystem(config.system, given);
+  const system = resumed ? resumed.system : text ? config.system : runSystem(config.system, given);
   // A resumed run works for the tenant its state was signed for (the resume checked it).
   const tenant = resumed ? resumed.tenant : options.tenant;
   const ledger = parent ? new ForwardingLedger(config.pricing, parent.record) : new UsageLedger(config.pricing);
@@ -141,10 +144,17 @@ function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOp
     callsBefore: ledger.attempts.length,
     sealing: extras.sealing,
     resumeBegan: extras.resume?.began,
+    listens: (event) => bus.listeners.has(event),
+    emit: (event, payload) => {
+      if (!bus.listeners.has(event)) return;
+      // Object.assign onto a fresh literal: an object spread here, then frozen, costs tens of times more in V8.
+      const base = parent === undefined ? { runId, step: context.step, timestamp: Date.now() } : { runId, parentRunId: parent.runId, step: context.step, timestamp: Date.now() };
+      bus.emit(event, Object.assign(base, payload) as never);
+    },
   };
-  const first = resumed && extras.resume ? resumedState(resumed, extras.resume.decisions, config) : startState(runId, conversationId, tenant, system, keptInputMessages(given), config);
+  const first = resumed && extras.resume ? resumedState(resumed, extras.resume.decisions, config) : startState(runId, conversationId, tenant, system, text ? given : keptInputMessages(given), config);
   const primary = config.targets[0] as RunConfig['targets'][number];
-  if (listens(context, 'run.start')) emit(context, 'run.start', { provider: primary.provider.name, model: primary.model, ...(conversationId === undefined ? {} : { conversationId }) });
+  if (context.listens('run.start')) context.emit('run.start', { provider: primary.provider.name, model: primary.model, ...(conversationId === undefined ? {} : { conversationId }) });
   return drive(context, { ...first, usage: ledger.snapshot() }, extras.checkpoint);
 }
 

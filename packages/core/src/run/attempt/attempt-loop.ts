@@ -5,11 +5,11 @@ import type { ModelTarget } from '../../agent/agent-options';
 import type { Message } from '../../model/message';
 import type { ModelRequest, ModelResponse, ToolChoice } from '../../model/model-provider-v1';
 import { estimateUsage } from '../../usage/estimate-usage';
-import { sanitizeUsage } from '../../usage/sanitize-usage';
+import { sanitizeUsage } from '../../usage/usage-ledger';
 import { callProvider } from './call-provider';
 import { type AttemptJudge, attemptJudge, continuing } from './patch-and-continue';
 import type { FallbackValue } from '../output/output-fallback';
-import { emit, type RunContext } from '../state/run-context';
+import type { RunContext } from '../state/run-context';
 import { ANSWER_TOOL_NAME, type ModeLevel, type TargetPlan } from '../output/output-mode';
 import { reportDowngrade, reportPlan, schemaRejectionOf } from '../output/output-mode-report';
 import { partialsShown } from '../output/partial-output';
@@ -43,7 +43,8 @@ export type AttemptOutcome<TValue> =
 
 /** One attempt of a run's call: the judged answer, its usage, and the judge that read it. */
 interface RunAttempt<TValue> extends Attempted<ModelResponse, TValue> {
-  readonly judging: AttemptJudge<TValue>;
+  /** The judge that joined a continuation or applied a patch, when one was pending. */
+  readonly judging: AttemptJudge<TValue> | undefined;
 }
 
 /**
@@ -68,7 +69,7 @@ export function attemptLoop<TValue>(state: RunContext, call: AttemptCall<TValue>
     record: (record) => ledger.record(record),
     attempts: () => ledger.attempts,
     report: (event) => reportGateEvent(state, call, event),
-    accept: ({ judged, judging }, attempt) => ({ type: 'accepted', response: judging.accepted(judged.response), verdict: judged.verdict, attempts: attempt }),
+    accept: ({ judged, judging }, attempt) => ({ type: 'accepted', response: judging ? judging.accepted(judged.response) : judged.response, verdict: judged.verdict, attempts: attempt }),
     fallback: fallback
       ? ({ lastFailure, reason }) => fallback(lastFailure, reason).then((value) => (value ? { value: { type: 'fallback', fallback: value } } : undefined))
       : undefined,
@@ -81,13 +82,14 @@ function makeAttempt<TValue>(state: RunContext, call: AttemptCall<TValue>, memor
   const target = state.config.targets[memory.providerIndex] ?? (state.config.targets[0] as ModelTarget);
   const { request, level, plan } = requestOf(state, memory.providerIndex, target, call, memory.feedback);
   // A pending continuation is joined, a pending patch request applied, before the call's judge.
-  const judging = attemptJudge(call.judge, memory);
-  const invoke = () => callProvider(state, continuing(state, memory, providerCall(call, target, request, attempt, plan)));
-  return callAndJudge(invoke, judging.judge, state.signal).then((made): RunAttempt<TValue> => {
+  const judging = memory.continuation === undefined && memory.feedback?.patch === undefined ? undefined : attemptJudge(call.judge, memory);
+  const provider = providerCall(call, target, request, attempt, plan);
+  const invoke = () => callProvider(state, memory.continuation === undefined ? provider : continuing(state, memory, provider));
+  return callAndJudge(invoke, judging ? judging.judge : call.judge, state.signal).then((made): RunAttempt<TValue> => {
     // A 400 that refused a schema the request sent lowers the output mode: the attempt is `schema-refused`, which the policy retries.
     const judged: Judged<ModelResponse, TValue> = made.thrown !== undefined && downgrade(state, memory.providerIndex, target, level, made.thrown) ? { ...made, errorKind: 'schema-refused' } : made;
     const usage: UsageTotals = judged.response === undefined ? ZERO_USAGE : usageOf(state, call, target, request, judged.response, attempt);
-    const via = judging.via();
+    const via = judging?.via();
     return via === undefined ? { judged, usage, judging } : { judged, usage, via, judging };
   });
 }
@@ -111,9 +113,8 @@ function requestOf<TValue>(
   feedback: GateFeedback | undefined,
 ): { readonly request: ModelRequest; readonly level: ModeLevel; readonly plan: TargetPlan } {
   const { config } = state;
-  const { level, startDowngrades } = config.outputModes.current(index);
-  const plan = config.outputModes.plan(index, level);
-  reportPlan(state, index, target, plan, startDowngrades);
+  const { level, plan, startDowngrades } = config.outputModes.now[index] ?? config.outputModes.resolve(index);
+  if (startDowngrades.length > 0 || plan.outputChanges.length > 0 || plan.toolChanges.length > 0) reportPlan(state, index, target, plan, startDowngrades);
   const messages = feedback ? [...call.messages, ...call.feedbackMessages(feedback)] : call.messages;
   const request: Mutable<ModelRequest> = { model: target.model, messages };
   if (state.system !== undefined) request.system = state.system;
@@ -161,7 +162,7 @@ function usageOf<TValue>(state: RunContext, call: AttemptCall<TValue>, target: M
   const toolCall = call.settings.toolCall;
   for (const { field, received } of invalid) {
     const names = { attempt, purpose: toolCall ? ('tool-re-ask' as const) : ('step' as const), provider: target.provider.name, model: target.model, field, received };
-    emit(state, 'usage.invalid', toolCall ? { ...names, toolCallId: toolCall.id } : names);
+    state.emit('usage.invalid', toolCall ? { ...names, toolCallId: toolCall.id } : names);
   }
   return state.ledger.price(target.model, estimateUsage(request, response, usage, invalid).usage);
 }
@@ -171,7 +172,7 @@ function reportGateEvent<TValue>(state: RunContext, call: AttemptCall<TValue>, e
   const { type, ...payload } = event;
   if (type === 'reliability.loop-detected') state.loopsDetected++;
   const toolCall = call.settings.toolCall;
-  emit(state, type, (toolCall ? Object.assign(payload, { toolCallId: toolCall.id }) : payload) as never);
+  state.emit(type, (toolCall ? Object.assign(payload, { toolCallId: toolCall.id }) : payload) as never);
   const sink = state.sink;
   if (!sink || toolCall) return;
   if (event.type === 'validation.failed') sink.push({ type: 'validation-failed', step: state.step, attempt: event.attempt, message: event.message, issueCount: event.issueCount });

@@ -6,7 +6,7 @@ import type { CallPurpose } from '../../events/agent-events';
 import type { Message } from '../../model/message';
 import type { ModelRequest, ModelResponse, ModelStreamPart } from '../../model/model-provider-v1';
 import type { ModelTarget } from '../../agent/agent-options';
-import { emit, listens, type RunContext } from '../state/run-context';
+import type { RunContext } from '../state/run-context';
 import type { WrappedCall } from '../../shared/call-wrapper';
 import type { OutputMode } from '../output/output-mode';
 import { answerTurn } from '../output/answer-turn';
@@ -53,7 +53,7 @@ const countEphemeral = (messages: readonly Message[]) => {
  */
 export async function callProvider(state: RunContext, call: ProviderCall): Promise<ModelResponse> {
   const { target, request, attempt, purpose } = call;
-  if (listens(state, 'model.request')) emit(state, 'model.request', Object.assign(callNames(call), {
+  if (state.listens('model.request')) state.emit('model.request', Object.assign(callNames(call), {
     messageCount: request.messages.length,
     ephemeralCount: countEphemeral(request.messages),
     toolCount: request.tools?.length ?? 0,
@@ -62,14 +62,14 @@ export async function callProvider(state: RunContext, call: ProviderCall): Promi
     ...strictToolCount(request),
   }));
   // Latency is reported only in events: skip the clock when nobody listens.
-  const timed = listens(state, 'model.response') || listens(state, 'model.error');
+  const timed = state.listens('model.response') || state.listens('model.error');
   const started = timed ? performance.now() : 0;
   state.shownText = false;
   let response: ModelResponse;
   try {
     const stream = state.sink && purpose === 'step' ? target.provider.stream?.bind(target.provider) : undefined;
     const options = state.signal ? { signal: state.signal } : {};
-    const invoke = stream ? () => consumeStream(state, stream(request, options), attempt, call.answerTool) : () => raceSignal(target.provider.generate(request, options), state.signal);
+    const invoke = stream ? () => consumeStream(state, stream(request, options), attempt, call.answerTool) : () => (state.signal ? raceSignal(target.provider.generate(request, options), state.signal) : target.provider.generate(request, options));
     const { wrapCall } = state.config;
     const answered: unknown = await (wrapCall ? raceSignal(wrapCall(modelCall(state, call), invoke), state.signal) : invoke());
     // Checked and copied (see checkResponse) before anything reads it, whatever a wrapper returned.
@@ -81,7 +81,7 @@ export async function callProvider(state: RunContext, call: ProviderCall): Promi
     const error = thrown === undefined || thrown === null ? new BadResponseError({ message: `the provider threw ${String(thrown)}` }) : thrown;
     const { kind, retryAfterMs } = classifyError(error);
     const { name, message } = reduceError(error);
-    emit(state, 'model.error', Object.assign(callNames(call), {
+    state.emit('model.error', Object.assign(callNames(call), {
       errorKind: state.signal?.aborted ? 'aborted' : kind,
       errorName: name,
       message,
@@ -90,16 +90,16 @@ export async function callProvider(state: RunContext, call: ProviderCall): Promi
     }));
     throw error;
   }
-  if (listens(state, 'model.content'))
-    emit(state, 'model.content', {
+  if (state.listens('model.content'))
+    state.emit('model.content', {
       ...callNames(call),
       ...(request.system === undefined ? {} : { system: request.system }),
       input: JSON.stringify(request.messages),
       output: JSON.stringify(response.content),
     });
-  if (!listens(state, 'model.response')) return response;
+  if (!state.listens('model.response')) return response;
   const priced = state.ledger.price(target.model, response.usage);
-  emit(state, 'model.response', Object.assign(callNames(call), {
+  state.emit('model.response', Object.assign(callNames(call), {
     finishReason: response.finishReason,
     latencyMs: performance.now() - started,
     toolCalls: response.content.reduce((count, part) => count + (part.type === 'tool-call' ? 1 : 0), 0),

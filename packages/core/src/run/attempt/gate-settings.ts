@@ -15,8 +15,8 @@ function outputFeedback(state: RunContext): FeedbackSettings<ModelResponse> | fa
   return { template: options?.feedbackForLLM, maxTokens: options?.maxFeedbackTokens ?? DEFAULT_FEEDBACK_TOKENS, retryHint: options?.retryHint };
 }
 
-/** Step settings by configuration and step: they depend on nothing else, so each is made once. */
-const stepSettingsMade = new WeakMap<RunContext['config'], GateSettings<ModelResponse>[]>();
+/** Step settings by configuration and step: they depend on nothing else, so each is made once (read where a step begins). */
+export const stepSettingsMade = new WeakMap<RunContext['config'], GateSettings<ModelResponse>[]>();
 
 /** The policy of a step's call: the step rules, the run's caps, the output's feedback, fallback on failures of the answer. */
 export function stepSettings(state: RunContext): GateSettings<ModelResponse> {

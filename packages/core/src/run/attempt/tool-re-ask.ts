@@ -11,7 +11,7 @@ import { errorOutput } from '../../tools/tool-result';
 import { attemptLoop } from './attempt-loop';
 import { firstReAskFeedback, reAskSettings } from './gate-settings';
 import { argumentsPatch, cutArguments } from './patch-and-continue';
-import { emit, type RunContext } from '../state/run-context';
+import type { RunContext } from '../state/run-context';
 
 /** The feedback of a re-ask, as the model reads it: its call echoed (capped), then an error result. */
 function reAskMessages(call: ToolCallPart, feedback: GateFeedback): readonly Message[] {
@@ -77,7 +77,7 @@ export async function reAskArguments(state: RunContext, kept: readonly Message[]
       // One event per re-ask sent (a transient retry of the same re-ask carries the same feedback).
       if (feedback !== announced) {
         announced = feedback;
-        emit(state, 'tool.re-ask', { toolCallId: call.id, tool: call.name, reAsk: ++reAsks, feedback: feedback.text });
+        state.emit('tool.re-ask', { toolCallId: call.id, tool: call.name, reAsk: ++reAsks, feedback: feedback.text });
       }
       return reAskMessages(call, feedback);
     },

@@ -1,7 +1,7 @@
 import { AbortedError, ValidationFailure } from '@keel/reliability';
 import { raceSignal, reduceError } from '@keel/reliability/internal';
 import type { Provenance } from '../../agent/run-result';
-import { emit, type RunContext } from '../state/run-context';
+import type { RunContext } from '../state/run-context';
 
 /** A degraded value and the tier that produced it. */
 export interface FallbackValue {
@@ -26,7 +26,7 @@ export async function resolveFallback(state: RunContext, failure: ValidationFail
       const candidate = await raceSignal(Promise.resolve().then(() => options.fallback?.(cause, cause.rawOutput)), state.signal);
       const checked = await raceSignal(Promise.resolve(validator.validate(candidate)), state.signal);
       if (checked.ok) {
-        emit(state, 'output.fallback-used', { tier: 'fallback', reason });
+        state.emit('output.fallback-used', { tier: 'fallback', reason });
         return { value: checked.value, tier: 'fallback' };
       }
       why = `${reason}; the fallback value failed the schema: ${checked.issues.map((issue) => issue.message).join('; ')}`;
@@ -36,7 +36,7 @@ export async function resolveFallback(state: RunContext, failure: ValidationFail
     }
   }
   if (options.canned !== undefined) {
-    emit(state, 'output.fallback-used', { tier: 'canned', reason: why });
+    state.emit('output.fallback-used', { tier: 'canned', reason: why });
     return { value: options.canned, tier: 'canned' };
   }
   return undefined;

@@ -21,6 +21,13 @@ interface TargetEntry {
   readonly plans: Map<string, TargetPlan>;
 }
 
+/** What a target uses now: see {@link OutputModeCache.now}. */
+export interface CurrentMode {
+  readonly level: ModeLevel;
+  readonly plan: TargetPlan;
+  readonly startDowngrades: readonly Downgrade[];
+}
+
 /**
  * The output modes of one agent (one built configuration, hence one output schema): each target's
  * level and the plan of its requests at that level. A 400 that refuses a schema lowers the
@@ -49,10 +56,20 @@ export class OutputModeCache {
     return entry;
   }
 
-  /** The level target `index` uses now, and the downgrades its start level took (for the run to report). */
-  current(index: number): { readonly level: ModeLevel; readonly startDowngrades: readonly Downgrade[] } {
+  /**
+   * What each target uses now, once resolved: its level, the plan at that level, and the
+   * downgrades its start level took (for the run to report). An attempt reads it without a call;
+   * a rejection clears the target's entry until it is resolved again.
+   */
+  readonly now: (CurrentMode | undefined)[] = [];
+
+  /** Resolves (and keeps in {@link now}) what target `index` uses now. */
+  resolve(index: number): CurrentMode {
     const entry = this.entry(index);
-    return { level: entry.rejected ?? entry.start, startDowngrades: entry.startDowngrades };
+    const level = entry.rejected ?? entry.start;
+    const current = { level, plan: this.plan(index, level), startDowngrades: entry.startDowngrades };
+    this.now[index] = current;
+    return current;
   }
 
   /** What target `index`'s requests carry at `level` (computed once per level). */
@@ -78,6 +95,7 @@ export class OutputModeCache {
     const entry = this.entry(index);
     const merged = entry.rejected === undefined ? next : lowerLevel(entry.rejected, next);
     entry.rejected = merged;
+    this.now[index] = undefined;
     return merged;
   }
 }

@@ -1,7 +1,7 @@
 import { reduceError } from '@keel/reliability/internal';
 import type { ModelTarget } from '../../agent/agent-options';
 import type { Downgrade, ModeLevel, TargetPlan } from './output-mode';
-import { emit, listens, type RunContext } from '../state/run-context';
+import type { RunContext } from '../state/run-context';
 
 /** Plans each run has reported, by target and level: a run reports a plan once. */
 const reported = new WeakMap<RunContext, Set<string>>();
@@ -23,16 +23,16 @@ export function reportPlan(state: RunContext, index: number, target: ModelTarget
   seen.add(key);
   seen.add(`${index}`);
   const names = { provider: target.provider.name, model: target.model };
-  if (first && listens(state, 'output.mode-downgraded')) for (const downgrade of startDowngrades) emit(state, 'output.mode-downgraded', { ...names, ...downgrade });
-  if (!listens(state, 'output.schema-lowered')) return;
-  if (plan.outputChanges.length > 0) emit(state, 'output.schema-lowered', { ...names, subject: 'output', changes: plan.outputChanges.join('; ') });
-  for (const { tool, changes } of plan.toolChanges) emit(state, 'output.schema-lowered', { ...names, subject: 'tool', tool, changes: changes.join('; ') });
+  if (first && state.listens('output.mode-downgraded')) for (const downgrade of startDowngrades) state.emit('output.mode-downgraded', { ...names, ...downgrade });
+  if (!state.listens('output.schema-lowered')) return;
+  if (plan.outputChanges.length > 0) state.emit('output.schema-lowered', { ...names, subject: 'output', changes: plan.outputChanges.join('; ') });
+  for (const { tool, changes } of plan.toolChanges) state.emit('output.schema-lowered', { ...names, subject: 'tool', tool, changes: changes.join('; ') });
 }
 
 /** Reports a downgrade after a provider's 400 refused a schema. */
 export function reportDowngrade(state: RunContext, target: ModelTarget, from: ModeLevel, to: ModeLevel, thrown: unknown): void {
-  if (!listens(state, 'output.mode-downgraded')) return;
-  emit(state, 'output.mode-downgraded', {
+  if (!state.listens('output.mode-downgraded')) return;
+  state.emit('output.mode-downgraded', {
     provider: target.provider.name,
     model: target.model,
     from: from.mode,

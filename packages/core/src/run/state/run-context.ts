@@ -62,6 +62,10 @@ export interface RunContext {
   readonly sealing: { readonly signer: StateSigner; readonly agent: () => Promise<string>; readonly ttlMs: number } | undefined;
   /** Told once a resumed run's decided calls are about to run (before it, a failed resume has run nothing). */
   readonly resumeBegan: (() => void) | undefined;
+  /** True when anything listens to `event`: callers skip building payloads nobody reads. */
+  readonly listens: (event: AgentEventName) => boolean;
+  /** Emits an event of the run, filling in `runId`, `step` and `timestamp`; skips work when nobody listens. */
+  readonly emit: <E extends AgentEventName>(event: E, payload: EventPayload<E>) => void;
 }
 
 /**
@@ -77,17 +81,4 @@ export function runLock(signal: AbortSignal | undefined): <T>(work: () => Promis
     tail = result.then(() => undefined, () => undefined);
     return result;
   };
-}
-
-/** True when anything listens to `event`: callers skip building payloads nobody reads. */
-export function listens(state: RunContext, event: AgentEventName): boolean {
-  return state.bus.has(event);
-}
-
-/** Emits an event of the run, filling in `runId`, `step` and `timestamp`; skips work when nobody listens. */
-export function emit<E extends AgentEventName>(state: RunContext, event: E, payload: EventPayload<E>): void {
-  if (!state.bus.has(event)) return;
-  // Object.assign onto a fresh literal: an object spread here, then frozen, costs tens of times more in V8.
-  const base = state.parentRunId === undefined ? { runId: state.runId, step: state.step, timestamp: Date.now() } : { runId: state.runId, parentRunId: state.parentRunId, step: state.step, timestamp: Date.now() };
-  state.bus.emit(event, Object.assign(base, payload) as never);
 }

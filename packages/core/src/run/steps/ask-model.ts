@@ -2,14 +2,14 @@ import { AbortedError } from '@keel/reliability';
 import type { Message } from '../../model/message';
 import { MaxStepsExceededError } from '../../errors/max-steps-exceeded-error';
 import { attemptLoop } from '../attempt/attempt-loop';
-import { stepSettings } from '../attempt/gate-settings';
+import { stepSettings, stepSettingsMade } from '../attempt/gate-settings';
 import type { GateSettings } from '@keel/reliability/internal';
 import type { ModelResponse } from '../../model/model-provider-v1';
 import { runViewOf, turnViewOf } from '../../run-view/run-view-of';
 import { resolveFallback } from '../output/output-fallback';
 import { outputVerdict } from '../output/output-verdict';
 import { showOutput } from '../output/partial-output';
-import { emit, listens, type RunContext } from '../state/run-context';
+import type { RunContext } from '../state/run-context';
 import type { Answer, RunState, StepOutcome } from '../state/run-state';
 import { NO_ANSWER, resultOf } from './end';
 import type { RunResult } from '../../agent/run-result';
@@ -53,10 +53,11 @@ export async function askModel(context: RunContext, state: RunState): Promise<St
   context.stepStarted = performance.now();
   context.callsBefore = context.ledger.attempts.length;
   sink?.push({ type: 'step-start', step });
-  if (listens(context, 'step.start')) emit(context, 'step.start', {});
+  if (context.listens('step.start')) context.emit('step.start', {});
   const outcome = await attemptLoop<unknown>(context, {
     messages: keptContext(context, state),
-    settings: withRun(stepSettings(context), context, state),
+    // A nested run's budgets include its parents': its settings are its own, never the agent's cached ones.
+    settings: withRun((context.preCheck === config.preCheck ? stepSettingsMade.get(config)?.[step] : undefined) ?? stepSettings(context), context, state),
     judge: (response) => outputVerdict(config, response),
     feedbackMessages: answerFeedback,
     fallback: (failure, reason) => resolveFallback(context, failure, reason),

@@ -5,7 +5,7 @@ import { isPendingApproval, type PendingApproval } from '../../tools/pending-app
 import { runToolCall, type ToolRunEnvironment } from '../../tools/run-tool-call';
 import { toResultPart, type ToolCallRecord } from '../../tools/tool-result';
 import { reAskArguments } from '../attempt/tool-re-ask';
-import { emit, listens, type RunContext } from '../state/run-context';
+import type { RunContext } from '../state/run-context';
 import type { RunState, StepOutcome, ToolTurn } from '../state/run-state';
 import { keptContext } from './ask-model';
 
@@ -37,7 +37,7 @@ async function resumedCalls(context: RunContext, environment: ToolRunEnvironment
   const resumed = turn.resumed as NonNullable<ToolTurn['resumed']>;
   const decisions = Object.values(resumed.decisions);
   const approved = decisions.filter((decision) => decision.type === 'approved').length;
-  if (listens(context, 'run.resumed')) emit(context, 'run.resumed', { suspensionId: resumed.suspensionId, approved, rejected: decisions.length - approved });
+  if (context.listens('run.resumed')) context.emit('run.resumed', { suspensionId: resumed.suspensionId, approved, rejected: decisions.length - approved });
   context.stepStarted = performance.now();
   const finished = new Map(resumed.finished.map((record) => [record.id, record]));
   const decided: ToolRunEnvironment = { ...environment, reAsk: () => Promise.reject(new TypeError('an approved call is never re-asked')) };
@@ -67,7 +67,7 @@ function keepToolTurn(context: RunContext, state: RunState, turn: ToolTurn, reco
   for (const record of records) sink?.push({ type: 'tool-result', step, record });
   const modelCalls = (turn.modelCalls ?? 0) + context.ledger.attempts.length - context.callsBefore;
   const durationMs = (turn.durationMs ?? 0) + performance.now() - context.stepStarted;
-  if (listens(context, 'step.end')) emit(context, 'step.end', { finishReason, toolCalls: records.length, final: false });
+  if (context.listens('step.end')) context.emit('step.end', { finishReason, toolCalls: records.length, final: false });
   sink?.push({ type: 'step-end', step, finishReason });
   return {
     ...state,
@@ -118,8 +118,8 @@ function toolEnvironment(context: RunContext, kept: readonly Message[]): ToolRun
     // A signal per run, made on first use: one shared by every run would collect their listeners.
     toolSignal: () => context.signal ?? (context.toolSignal ??= new AbortController().signal),
     abortSignal: context.signal,
-    listens: (event) => listens(context, event),
-    emit: (event, payload) => emit(context, event, payload),
+    listens: (event) => context.listens(event),
+    emit: (event, payload) => context.emit(event, payload),
     reAsk: (tool, guards, call, first) => reAskArguments(context, kept, tool, guards, call, first),
   };
 }

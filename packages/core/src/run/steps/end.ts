@@ -3,7 +3,7 @@ import type { RunResult } from '../../agent/run-result';
 import type { AssistantMessage } from '../../model/message';
 import type { FinishReason } from '../../model/model-provider-v1';
 import type { PendingApproval } from '../../tools/pending-approval';
-import { emit, listens, type RunContext } from '../state/run-context';
+import type { RunContext } from '../state/run-context';
 import type { RunStateSnapshot } from '../state/run-state-snapshot';
 import type { Answer, RunState, StepOutcome } from '../state/run-state';
 import { storeFailure } from './load-memory';
@@ -39,10 +39,10 @@ export function resultOf(context: RunContext, state: RunState, text: string, ans
 
 /** Reports `run.end`: how the run ended, its usage, and the error it ended with. */
 export function runEnded(context: RunContext, state: RunState, status: 'ok' | 'error' | 'aborted' | 'suspended', error?: unknown): void {
-  if (!listens(context, 'run.end')) return;
+  if (!context.listens('run.end')) return;
   const usage = context.ledger.snapshot();
   const reduced = error === undefined ? undefined : reduceError(error);
-  emit(context, 'run.end', {
+  context.emit('run.end', {
     status,
     durationMs: state.elapsedMs + performance.now() - context.started,
     steps: state.steps.length,
@@ -75,7 +75,7 @@ export async function end(context: RunContext, state: RunState): Promise<StepOut
     messages: [...state.messages, final],
     steps: [...state.steps, { step, finishReason, text, toolCalls: 0, modelCalls, durationMs: performance.now() - context.stepStarted }],
   };
-  if (listens(context, 'step.end')) emit(context, 'step.end', { finishReason, toolCalls: 0, final: true });
+  if (context.listens('step.end')) context.emit('step.end', { finishReason, toolCalls: 0, final: true });
   sink?.push({ type: 'step-end', step, finishReason });
   const memory = config.memory;
   const conversationId = context.conversationId;
@@ -84,8 +84,8 @@ export async function end(context: RunContext, state: RunState): Promise<StepOut
     const run = context.signal ? { runId: state.runId, signal: context.signal } : { runId: state.runId };
     await raceSignal(Promise.resolve().then(() => memory.append(conversationId, ended.messages, run)), context.signal).catch(storeFailure('append'));
   }
-  if ((answer.repairs.length > 0 || answer.coercions.length > 0) && listens(context, 'output.repaired')) {
-    emit(context, 'output.repaired', {
+  if ((answer.repairs.length > 0 || answer.coercions.length > 0) && context.listens('output.repaired')) {
+    context.emit('output.repaired', {
       repairs: answer.repairs.join(', '),
       coercions: answer.coercions.length,
       coercedPaths: answer.coercions.map((coercion) => formatPath(coercion.path)).join(', '),

@@ -1,5 +1,5 @@
 import type { RunResult } from '../../agent/run-result';
-import { emit, listens, type RunContext } from '../state/run-context';
+import type { RunContext } from '../state/run-context';
 import { sealState } from '../state/run-state-snapshot';
 import type { RunState, StepOutcome } from '../state/run-state';
 import { NO_ANSWER, resultOf, runEnded } from './end';
@@ -51,8 +51,8 @@ export async function suspend(context: RunContext, state: RunState): Promise<Ste
   );
   const ended: RunState = { ...state, toolCalls: [...state.toolCalls, ...finished] };
   releaseMemory(context);
-  if (listens(context, 'run.suspended')) {
-    emit(context, 'run.suspended', { suspensionId: suspended.suspensionId, toolCallIds: pending.map((call) => call.toolCallId).join(', '), tools: pending.map((call) => call.toolName).join(', '), pending: pending.length });
+  if (context.listens('run.suspended')) {
+    context.emit('run.suspended', { suspensionId: suspended.suspensionId, toolCallIds: pending.map((call) => call.toolCallId).join(', '), tools: pending.map((call) => call.toolName).join(', '), pending: pending.length });
   }
   const result = resultOf(context, ended, '', NO_ANSWER, turn.finishReason, suspended);
   runEnded(context, ended, 'suspended');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sanitizeUsage } from './sanitize-usage';
+import { sanitizeUsage } from './usage-ledger';
 import { UsageLedger } from './usage-ledger';
 
 const good = { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 1 };
