@@ -38,7 +38,7 @@ export function opensJson(text: string, index: number): boolean {
   if (next === null || /["'{}[\],\d\-\u201c\u2018]/.test(next[0])) return true;
   const rest = text.slice(index + 1 + next.index, index + 64 + next.index);
   // Literals, or bare words separated by commas ("[ONE, TWO]", for a schema to resolve); "[sic]" and "[Note: ...]" are prose.
-  return /^(true|false|null|True|False|None)\b/.test(rest) || /^(?:[\p{L}_]|[^\x00-\x7f\s\u2026])(?:[\p{L}\p{N}_ ]|[^\x00-\x7f\s])*,/u.test(rest);
+  return /^(true|false|null|True|False|None)\b/.test(rest) || /^(?:[\p{L}_]|[^\p{ASCII}\s\u2026])(?:[\p{L}\p{N}_ ]|[^\p{ASCII}\s])*,/u.test(rest);
 }
 
 /**

@@ -30,7 +30,7 @@ const numericKeyPattern = /(?:0|[1-9]\d{0,14})(?:\.\d{1,15})?(?![\w$.])/y;
  * Bare text standing where a value belongs, up to the next delimiter on its line: it opens with a
  * letter, `_`, or any other character outside ASCII but the ellipsis (`¡Hola!`, `☕ Café`).
  */
-const barePattern = /(?:[\p{L}_]|[^\x00-\x7f\s\u2026])[^,\]}\n\r]*/uy;
+const barePattern = /(?:[\p{L}_]|[^\p{ASCII}\s\u2026])[^,\]}\n\r]*/uy;
 /** Bare words that mean something else in JavaScript or Python, never read as text. */
 const codeWords: ReadonlySet<string> = new Set(['undefined', 'NaN', 'Infinity', 'nil', 'NULL', 'Null', 'TRUE', 'FALSE']);
 const pythonLiterals: Readonly<Record<string, string>> = { True: 'true', False: 'false', None: 'null' };
