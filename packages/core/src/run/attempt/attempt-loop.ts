@@ -164,7 +164,7 @@ function usageOf<TValue>(state: RunContext, call: AttemptCall<TValue>, target: M
     const names = { attempt, purpose: toolCall ? ('tool-re-ask' as const) : ('step' as const), provider: target.provider.name, model: target.model, field, received };
     state.emit('usage.invalid', toolCall ? { ...names, toolCallId: toolCall.id } : names);
   }
-  return state.ledger.price(target.model, estimateUsage(request, response, usage, invalid).usage);
+  return state.ledger.price(target.model, invalid.length === 0 ? usage : estimateUsage(request, response, usage, invalid).usage);
 }
 
 /** A gate event as a run event (naming the tool call of a re-ask), and as a stream part where a stream shows it. */
