@@ -33,7 +33,7 @@ function exportsOf(entry: string): { readonly runtime: readonly string[]; readon
  * runtime values and types alike. Integration helpers belong in `./internal`.
  */
 const BUDGETS: Readonly<Record<string, number>> = {
-  'reliability/src/index.ts': 45,
+  'reliability/src/index.ts': 46,
   'core/src/index.ts': 50,
 };
 
