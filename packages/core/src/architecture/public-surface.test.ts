@@ -34,7 +34,8 @@ function exportsOf(entry: string): { readonly runtime: readonly string[]; readon
  */
 const BUDGETS: Readonly<Record<string, number>> = {
   'reliability/src/index.ts': 46,
-  'core/src/index.ts': 50,
+  // Durable runs (the run store, its errors) took the budget from 50 to 55.
+  'core/src/index.ts': 55,
 };
 
 describe('public surface', () => {
