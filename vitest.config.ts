@@ -20,7 +20,7 @@ const fleet = { testTimeout: 30_000, hookTimeout: 30_000 };
 
 export default defineConfig({
   test: {
-    projects: [project('reliability'), project('core'), project('providers'), project('redis', fleet), project('bullmq', fleet), project('otel'), project('ai-sdk'), project('mcp', fleet), {
+    projects: [project('reliability'), project('core'), project('providers'), project('redis', fleet), project('bullmq', fleet), project('otel'), project('ai-sdk'), project('wire-server'), project('mcp', fleet), {
       ...project('examples'),
       test: { ...project('examples').test, root: 'examples' },
     }],

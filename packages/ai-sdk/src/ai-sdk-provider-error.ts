@@ -1,5 +1,5 @@
 import type { ErrorKind } from '@keel/core';
-import { hasMarker, isTransientErrorKind, KeelError } from '@keel/core/internal';
+import { hasMarker, isTransientErrorKind, KeelError, type SchemaRejection } from '@keel/core/internal';
 
 const marker = Symbol.for('keel.error.AiSdkProviderError');
 
@@ -38,7 +38,7 @@ export interface AiSdkProviderErrorOptions {
    */
   readonly retryable?: boolean;
   /** On a `bad-request` that refused a strict schema the request sent: which one. */
-  readonly schemaRejected?: 'output' | 'tool' | 'both';
+  readonly schemaRejected?: SchemaRejection;
   readonly cause?: AiSdkErrorCause;
 }
 
@@ -66,7 +66,7 @@ export class AiSdkProviderError extends KeelError {
    * format), `tool` (a strict tool's input schema) or `both`. Core then moves the run to its next
    * output mode, or turns strict tools off.
    */
-  declare readonly schemaRejected?: 'output' | 'tool' | 'both';
+  declare readonly schemaRejected?: SchemaRejection;
   /** What is kept of the AI SDK's error. */
   declare readonly cause?: AiSdkErrorCause;
 

@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AiSdkProviderError } from './ai-sdk-provider-error';
 import { fromAISDK } from './from-ai-sdk';
 import { anthropicError, anthropicText, anthropicTextEvents, anthropicToolUse, anthropicUsage } from './testing/anthropic-fixtures';
-import { jsonReply, sseReply, startWireServer, type WireReply, type WireServer } from './testing/wire-server';
+import { errorReply, jsonReply, sseReply, startWireServer, type WireReply, type WireServer } from '@keel/wire-server';
+import { dataEvents } from './testing/data-events';
 
 /** Claude through `@ai-sdk/anthropic` (the real provider package) against a local Messages API server. */
 
@@ -77,7 +78,7 @@ describe('Claude via @ai-sdk/anthropic', () => {
 
   it('529 overloaded is retried by the gate with the server delay; a 401 is auth', async () => {
     const events: AgentEvents['reliability.retry'][] = [];
-    const { wire, provider } = await claude({}, jsonReply(anthropicError('overloaded_error', 'Overloaded'), 529, { 'retry-after-ms': '15' }), jsonReply(anthropicText('ok')), jsonReply(anthropicError('authentication_error', 'invalid x-api-key'), 401));
+    const { wire, provider } = await claude({}, errorReply(529, anthropicError('overloaded_error', 'Overloaded'), { 'retry-after-ms': '15' }), jsonReply(anthropicText('ok')), errorReply(401, anthropicError('authentication_error', 'invalid x-api-key')));
     const result = await Agent.create({ provider, model: MODEL }).on('reliability.retry', (event) => void events.push(event)).build().run('hi');
     expect(result.text).toBe('ok');
     expect(result.attempts.map((attempt) => attempt.errorKind)).toEqual(['overloaded', 'ok']);
@@ -88,7 +89,7 @@ describe('Claude via @ai-sdk/anthropic', () => {
   });
 
   it('streams text; an overloaded error event mid-stream is a retried overloaded error', async () => {
-    const { provider } = await claude({}, sseReply(anthropicTextEvents(['Hel', 'lo'])), sseReply([...anthropicTextEvents(['Hel']).slice(0, 3), anthropicError('overloaded_error', 'Overloaded')]));
+    const { provider } = await claude({}, sseReply(dataEvents(anthropicTextEvents(['Hel', 'lo']))), sseReply(dataEvents([...anthropicTextEvents(['Hel']).slice(0, 3), anthropicError('overloaded_error', 'Overloaded')])));
     const parts: ModelStreamPart[] = [];
     for await (const part of provider.stream?.({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] }, {}) ?? []) parts.push(part);
     expect(parts.filter((part) => part.type === 'text-delta').map((part) => part.text)).toEqual(['Hel', 'lo']);

@@ -11,8 +11,8 @@ import { mapCallOptions } from './map-call-options';
 import { mapAiSdkError } from './map-error';
 import { mapResponse } from './map-response';
 import { mapStream } from './map-stream';
-import { withContinuation } from './continuation';
-import { strictPartsOf } from './schema-rejection';
+import { continuationOf } from './continuation';
+import { strictPartsOf } from '@keel/core/internal';
 import { environmentKeyOf } from './environment-key';
 import { ToolCallMetadata } from './tool-call-metadata';
 
@@ -133,7 +133,7 @@ export function fromAISDK(source: AISDKModelSource, options: FromAISDKOptions = 
     // requests without tools there (Keel validates every answer either way).
     const dropFormat = request.responseFormat !== undefined && (request.tools?.length ?? 0) > 0 && isGemini(model.provider) && !geminiTakesJsonWithTools(model.modelId);
     const { responseFormat, ...rest } = request;
-    const messages = withContinuation(request, model.provider);
+    const messages = continuationOf(request, model.provider);
     const sent: ModelRequest = dropFormat || responseFormat === undefined ? { ...rest, messages } : { ...rest, messages, responseFormat };
     const callOptions = mapCallOptions(sent, { cacheBreakpoint: breakpoint, cacheTools: cachesToolDefinitions(model.provider), toolCalls, providerOptions: options.providerOptions as SharedV3ProviderOptions | undefined }, signal);
     return { model, callOptions, context: { provider: model.provider, signal, secrets, toolCalls, sent: strictPartsOf(sent) } };

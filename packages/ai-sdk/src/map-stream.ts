@@ -6,7 +6,7 @@ import { mapAiSdkError } from './map-error';
 import { mapFinishReason } from './map-finish-reason';
 import { mapUsage } from './map-usage';
 import { toolCallOf } from './parse-tool-input';
-import type { StrictParts } from './schema-rejection';
+import type { StrictParts } from '@keel/core/internal';
 import type { ToolCallMetadata } from './tool-call-metadata';
 
 /** What {@link mapStream} needs besides the stream. */

@@ -14,6 +14,13 @@ export { REDACTED, redactSecrets, secretsOf } from './model/redact-secrets';
 export { type ErrorTypeKind, kindFromErrorType } from './model/kind-from-error-type';
 export { type HeaderReader, type HeaderRecord, parseRetryAfter } from './model/parse-retry-after';
 export { toolInputOf } from './model/tool-input-of';
+// The provider-author kit: what every adapter needs, once.
+export { CONTINUE_INSTRUCTION, withContinuation } from './provider-kit/continuation';
+export type { DecoderDialect, LoweringOutcome, SchemaStats } from './provider-kit/lower-json-schema/decoder-dialect';
+export { lowerJsonSchema } from './provider-kit/lower-json-schema/lower-json-schema';
+export { escapePointer, type LocalReference, parseLocalReference } from './provider-kit/lower-json-schema/schema-pointer';
+export { isAbortLike, isInstanceOf, socketFailureKind, vendorErrorKind } from './provider-kit/read-vendor-error';
+export { firstString, type RefusalNames, type SchemaRejection, schemaRejectionFor, type StrictParts, strictPartsOf } from './provider-kit/strict-parts';
 export type {
   FinishReason,
   LoweredSchema,

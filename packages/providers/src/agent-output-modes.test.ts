@@ -10,7 +10,7 @@ import { anthropicModel } from './testing/anthropic-model';
 import { openAIModel } from './testing/openai-model';
 import { anthropicRequestIssues } from './testing/validate-anthropic-request';
 import { openAIRequestIssues } from './testing/validate-openai-request';
-import { startWireServer, type WireServer } from './testing/wire-server';
+import { startWireServer, type WireServer } from '@keel/wire-server';
 
 /**
  * Output modes end to end: agents on the real SDKs against the local Messages API and Chat

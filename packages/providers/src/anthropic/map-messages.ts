@@ -80,15 +80,3 @@ export function mapAnthropicMessages(messages: readonly Message[], options: { re
   }
   return merged.map(({ role, blocks }) => ({ role, content: role === 'user' ? toolResultsFirst(blocks) : blocks }));
 }
-
-/**
- * The messages of a request that continues a cut answer (`ModelRequest.continueFrom`): the cut
- * text as a trailing assistant turn, which the Messages API continues (an assistant prefill; the
- * reply holds only what follows). Ephemeral: never a cache breakpoint. Without `continueFrom`,
- * the messages as they are.
- */
-export function withPrefill(messages: readonly Message[], continueFrom: string | undefined): readonly Message[] {
-  if (continueFrom === undefined || continueFrom.trim() === '') return messages;
-  // The API refuses a prefill that ends in whitespace; core sends it trimmed, this keeps the rule.
-  return [...messages, { role: 'assistant', content: [{ type: 'text', text: continueFrom.trimEnd() }], ephemeral: true }];
-}

@@ -32,17 +32,3 @@ export function mapOpenAIMessages(system: string | undefined, messages: readonly
   const systemMessages: ChatCompletionMessageParam[] = system === undefined || system.trim() === '' ? [] : [{ role: 'system', content: system }];
   return [...systemMessages, ...messages.flatMap(mapMessage)];
 }
-
-/** What an OpenAI-compatible model is told after its cut answer (`ModelRequest.continueFrom`). */
-export const CONTINUE_INSTRUCTION =
-  'Your reply above was cut off at the token limit. Continue it exactly where it stopped: write only the text that comes next, starting with the very next character. Do not repeat anything already written, and add nothing before or after it.';
-
-/**
- * The messages of a request that continues a cut answer: the cut text as an assistant message,
- * then an instruction to continue exactly where it stopped (Chat Completions has no prefill).
- * Both ephemeral. Without `continueFrom`, the messages as they are.
- */
-export function withContinuation(messages: readonly Message[], continueFrom: string | undefined): readonly Message[] {
-  if (continueFrom === undefined || continueFrom === '') return messages;
-  return [...messages, { role: 'assistant', content: [{ type: 'text', text: continueFrom }], ephemeral: true }, { role: 'user', content: CONTINUE_INSTRUCTION, ephemeral: true }];
-}
