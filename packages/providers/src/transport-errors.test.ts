@@ -119,11 +119,17 @@ describe.each(Object.entries(adapters))('%s: how a call fails', (name, adapter) 
     expect(server.requests).toHaveLength(1);
   });
 
-  it('maps a connection reset to network and a hanging server past the timeout to timeout', async () => {
-    server.enqueue(resetReply(), hangReply());
+  it('maps a connection reset to network, without retrying', async () => {
+    server.enqueue(resetReply());
     expect(await failure(provider().generate(question, {}))).toMatchObject({ errorKind: 'network', retryable: true });
-    expect((await failure(provider({ timeout: 100 }).generate(question, {}))).errorKind).toBe('timeout');
-    expect(server.requests).toHaveLength(2);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('maps a hanging server past the client timeout to timeout, without retrying', async () => {
+    server.enqueue(hangReply());
+    expect(await failure(provider({ timeout: 100 }).generate(question, {}))).toMatchObject({ errorKind: 'timeout', retryable: true });
+    // On a loaded machine the timeout can fire before the request arrives: at most one was sent.
+    expect(server.requests.length).toBeLessThanOrEqual(1);
   });
 
   it('rejects promptly with aborted when the signal aborts during the request', async () => {
