@@ -18,7 +18,8 @@ export { toolInputOf } from './model/tool-input-of';
 export { CONTINUE_INSTRUCTION, withContinuation } from './provider-kit/continuation';
 export type { DecoderDialect, LoweringOutcome, SchemaStats } from './provider-kit/lower-json-schema/decoder-dialect';
 export { lowerJsonSchema } from './provider-kit/lower-json-schema/lower-json-schema';
-export { escapePointer, type LocalReference, parseLocalReference } from './provider-kit/lower-json-schema/schema-pointer';
+export { escapePointer } from './provider-kit/lower-json-schema/schema-pointer';
+export { type LocalReference, parseLocalReference } from '@keel/reliability/internal';
 export { isAbortLike, isInstanceOf, socketFailureKind, vendorErrorKind } from './provider-kit/read-vendor-error';
 export { firstString, type RefusalNames, type SchemaRejection, schemaRejectionFor, type StrictParts, strictPartsOf } from './provider-kit/strict-parts';
 export type {

@@ -11,7 +11,8 @@ import {
 import type { DecoderDialect, LoweringOutcome } from './decoder-dialect';
 import { lowerConstraint } from './lower-constraint';
 import { lowerArray, lowerObject, mergeAllOf } from './lower-object';
-import { escapePointer, isObject, type Json, parseLocalReference, pointerText } from './schema-pointer';
+import { parseLocalReference } from '@keel/reliability/internal';
+import { escapePointer, isObject, type Json, pointerText } from './schema-pointer';
 
 function isPrimitive(value: unknown): value is string | number | boolean | null {
   return value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
