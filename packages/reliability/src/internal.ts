@@ -48,7 +48,8 @@ export {
 export type { JsonDefect } from './json/repair-names';
 export { parseExact } from './json/parse-exact';
 export { type AppliedPatch, applyPatch } from './patch/apply-patch';
-export { joinContinuation, type JoinedContinuation, MIN_REPEAT_CHARS } from './patch/join-continuation';
+export { joinContinuation, type JoinedContinuation, type JoinReading, MIN_REPEAT_CHARS } from './patch/join-continuation';
+export { type SettledReading, settleReadings } from './patch/settle-readings';
 export { DEFAULT_PATCH_SETTINGS, patchRequestOf, type PatchRequest, type PatchSettings, type PatchTarget } from './patch/patch-request';
 export { type PatchReading, readPatchReply } from './patch/read-patch-reply';
 export { writeJson } from './patch/write-json';
