@@ -6,7 +6,7 @@ const marker = Symbol.for('keel.error.AiSdkProviderError');
 /** The kinds of failure a call through an AI SDK model can end in. */
 export type AiSdkErrorKind = Extract<
   ErrorKind,
-  'rate-limit' | 'overloaded' | 'server-error' | 'timeout' | 'network' | 'auth' | 'bad-request' | 'bad-response' | 'aborted' | 'unknown'
+  'rate-limit' | 'overloaded' | 'server-error' | 'timeout' | 'network' | 'auth' | 'bad-request' | 'context-overflow' | 'bad-response' | 'aborted' | 'unknown'
 >;
 
 /**

@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AiSdkProviderError } from './ai-sdk-provider-error';
 import { fromAISDK } from './from-ai-sdk';
-import { anthropicError, anthropicText, anthropicTextEvents, anthropicToolUse, anthropicUsage } from './testing/anthropic-fixtures';
+import { anthropicError, anthropicMessage, anthropicText, anthropicTextEvents, anthropicToolUse, anthropicUsage } from './testing/anthropic-fixtures';
 import { errorReply, jsonReply, sseReply, startWireServer, type WireReply, type WireServer } from '@keel/wire-server';
 import { dataEvents } from './testing/data-events';
 
@@ -99,5 +99,37 @@ describe('Claude via @ai-sdk/anthropic', () => {
       for await (const part of provider.stream?.({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] }, {}) ?? []) void part;
     })().catch((caught: unknown) => caught);
     expect(AiSdkProviderError.isInstance(failed) && [failed.errorKind, failed.retryable]).toEqual(['overloaded', true]);
+  });
+});
+
+describe('Claude via @ai-sdk/anthropic: a conversation that does not fit', () => {
+  const request = { model: MODEL, messages: [{ role: 'user' as const, content: 'Summarise the attached logs.' }] };
+
+  it('a 400 "prompt is too long" is context-overflow, not a plain bad request', async () => {
+    const { wire, provider } = await claude({}, errorReply(400, anthropicError('invalid_request_error', 'prompt is too long: 208310 tokens > 200000 maximum')));
+    const error = await provider.generate(request, {}).catch((caught: unknown) => caught);
+    expect(AiSdkProviderError.isInstance(error) && [error.errorKind, error.retryable, error.status]).toEqual(['context-overflow', false, 400]);
+    expect(wire.requests).toHaveLength(1);
+  });
+
+  it('a model stopped at its context window is context-overflow, never a cut answer', async () => {
+    const { provider } = await claude({}, jsonReply(anthropicMessage([{ type: 'text', text: 'The logs show' }], { stopReason: 'model_context_window_exceeded' })));
+    const error = await provider.generate(request, {}).catch((caught: unknown) => caught);
+    expect(AiSdkProviderError.isInstance(error) && error.errorKind).toBe('context-overflow');
+  });
+});
+
+describe('Claude via @ai-sdk/anthropic: images and files', () => {
+  it('the provider package sends a base64 image and a PDF as Claude blocks, before the text', async () => {
+    const { wire, provider } = await claude({}, jsonReply(anthropicText('It matches.')));
+    await provider.generate({
+      model: MODEL,
+      messages: [{ role: 'user', content: 'Does it match?', attachments: [{ type: 'image', mediaType: 'image/png', data: 'iVBORw0KGgo=' }, { type: 'file', mediaType: 'application/pdf', data: 'JVBERi0xLjQK', filename: 'invoice.pdf' }] }],
+    }, {});
+    expect(bodyOf(wire, 0).messages[0]?.content).toMatchObject([
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+      { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0xLjQK' } },
+      { type: 'text', text: 'Does it match?' },
+    ]);
   });
 });

@@ -3,6 +3,7 @@ import {
   errorMessageOf,
   type HeaderRecord,
   isAbortLike,
+  isContextOverflow,
   isTransientErrorKind,
   kindFromStatus,
   parseRetryAfter,
@@ -42,6 +43,11 @@ function is(test: (value: unknown) => boolean, value: unknown): boolean {
 const BAD_RESPONSE_ERRORS = new Set(['AI_NoContentGeneratedError', 'AI_InvalidResponseDataError', 'AI_EmptyResponseBodyError', 'AI_JSONParseError', 'AI_TypeValidationError']);
 /** The AI SDK errors that mean the request cannot be sent as it is (never retried). */
 const BAD_REQUEST_ERRORS = new Set(['AI_InvalidPromptError', 'AI_InvalidArgumentError', 'AI_UnsupportedFunctionalityError', 'AI_NoSuchModelError', 'AI_LoadSettingError']);
+
+/** The start of an error's response body, as text (a body can be as large as the request it echoes). */
+function bodyText(body: unknown): string {
+  return typeof body === 'string' ? body.slice(0, 65_536) : '';
+}
 
 function requestIdOf(headers: unknown): string | undefined {
   if (typeof headers !== 'object' || headers === null) return undefined;
@@ -97,7 +103,7 @@ export function mapAiSdkError(error: unknown, context: MapErrorContext): AiSdkPr
   /** Which strict schema a refusal is about, from its message and body. */
   const rejection = (body: unknown) => {
     if (context.sent === undefined) return undefined;
-    const text = `${errorMessageOf(error)}\n${typeof body === 'string' ? body.slice(0, 65_536) : ''}`;
+    const text = `${errorMessageOf(error)}\n${bodyText(body)}`;
     return schemaRejectionOf(text, context.sent);
   };
 
@@ -116,10 +122,11 @@ export function mapAiSdkError(error: unknown, context: MapErrorContext): AiSdkPr
       return make('bad-response', `the response (HTTP ${status}) could not be read`, { status, headers });
     }
     if (typeof status === 'number') {
+      const overflow = (status === 400 || status === 413) && isContextOverflow(errorMessageOf(error), bodyText(readField(error, 'responseBody')));
       const statusKind = kindFromStatus(status);
-      const kind: AiSdkErrorKind = isRetryable && !isTransientErrorKind(statusKind) ? 'server-error' : statusKind;
+      const kind: AiSdkErrorKind = overflow ? 'context-overflow' : isRetryable && !isTransientErrorKind(statusKind) ? 'server-error' : statusKind;
       const retryAfterMs = parseRetryAfter(headers as HeaderRecord | undefined) ?? retryAfterFromGoogleBody(readField(error, 'responseBody'));
-      const schemaRejected = status === 400 ? rejection(readField(error, 'responseBody')) : undefined;
+      const schemaRejected = status === 400 && !overflow ? rejection(readField(error, 'responseBody')) : undefined;
       return make(kind, `HTTP ${status} (${kind})`, { status, headers, retryable: isRetryable, schemaRejected, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
     }
     return make(isRetryable ? 'network' : 'unknown', isRetryable ? 'no response' : 'the request failed');

@@ -3,7 +3,7 @@ import type { TextPart, ToolCallPart } from '@keel/core/internal';
 import { AiSdkProviderError } from './ai-sdk-provider-error';
 import { badResponse, shapeOf } from './bad-response';
 import { mapAiSdkError } from './map-error';
-import { mapFinishReason } from './map-finish-reason';
+import { mapFinishReason, refuseContextWindowStop } from './map-finish-reason';
 import { mapUsage } from './map-usage';
 import { toolCallOf } from './parse-tool-input';
 import type { StrictParts } from '@keel/core/internal';
@@ -105,6 +105,7 @@ export async function* mapStream(stream: ReadableStream<unknown>, context: Strea
           throw mapAiSdkError(fields.error, context);
         case 'finish': {
           if (isCutShort(fields)) throw new AiSdkProviderError({ message: `${provider}: the stream ended before the provider said why it finished (no finish reason, no usage): the connection ended early`, errorKind: 'network', provider });
+          refuseContextWindowStop(fields.finishReason, provider);
           const content = slots.flatMap((slot): (TextPart | ToolCallPart)[] => (slot.kind === 'tool' ? [slot.call] : slot.text === '' ? [] : [{ type: 'text', text: slot.text }]));
           yield {
             type: 'finish',

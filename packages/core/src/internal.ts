@@ -8,7 +8,8 @@ export type { Provenance, StepRecord } from './agent/run-result';
 export type { CallPurpose, EventBase, EventPayload, EventUsage, ReAskOf, ToolValidationOutcome } from './events/agent-events';
 export { AGENT_EVENT_NAMES } from './events/event-names';
 export type { MemoryRun } from './memory/memory-store';
-export type { AssistantMessage, SystemMessage, TextPart, ToolCallPart, ToolMessage, ToolResultPart, UserMessage } from './model/message';
+export type { AssistantMessage, AttachmentPart, FilePart, ImagePart, SystemMessage, TextPart, ToolCallPart, ToolMessage, ToolResultPart, UserMessage } from './model/message';
+export { attachmentSource, attachmentUrl, type AttachmentWire } from './provider-kit/attachments';
 export { textOf, toolCallsOf } from './model/message';
 export { REDACTED, redactSecrets, secretsOf } from './model/redact-secrets';
 export { type ErrorTypeKind, kindFromErrorType } from './model/kind-from-error-type';
@@ -20,6 +21,7 @@ export type { DecoderDialect, LoweringOutcome, SchemaStats } from './provider-ki
 export { lowerJsonSchema } from './provider-kit/lower-json-schema/lower-json-schema';
 export { escapePointer } from './provider-kit/lower-json-schema/schema-pointer';
 export { type LocalReference, parseLocalReference } from '@keel/reliability/internal';
+export { isContextOverflow, isContextWindowStop } from './provider-kit/context-overflow';
 export { isAbortLike, isInstanceOf, socketFailureKind, vendorErrorKind } from './provider-kit/read-vendor-error';
 export { firstString, type RefusalNames, type SchemaRejection, schemaRejectionFor, type StrictParts, strictPartsOf } from './provider-kit/strict-parts';
 export type {

@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { ModelRequest } from '@keel/core';
 import type { ModelProviderV1 } from '@keel/core/internal';
-import { errorReply, hangReply, resetReply, type SseEvent, sseReply, startWireServer, type WireServer } from '@keel/wire-server';
+import { errorReply, hangReply, resetReply, respondReply, type SseEvent, sseReply, startWireServer, type WireServer } from '@keel/wire-server';
 import OpenAI from 'openai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { anthropic } from './anthropic/anthropic-provider';
@@ -24,6 +24,8 @@ interface Adapter {
   readonly assertValid: (body: unknown) => void;
   /** The environment variables the SDK reads a key from. */
   readonly keyVariables: readonly string[];
+  /** The vendor's refusal of a request that does not fit the model's context window (HTTP 400). */
+  readonly overflowBody: unknown;
 }
 
 const adapters: Record<string, Adapter> = {
@@ -35,6 +37,7 @@ const adapters: Record<string, Adapter> = {
     streamHead: anthropicTextStreamHead,
     assertValid: assertValidAnthropicRequest,
     keyVariables: ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'],
+    overflowBody: anthropicErrorBody('invalid_request_error', 'prompt is too long: 208310 tokens > 200000 maximum'),
   },
   openai: {
     model: 'gpt-4o-mini',
@@ -44,6 +47,7 @@ const adapters: Record<string, Adapter> = {
     streamHead: openAITextStreamHead,
     assertValid: assertValidOpenAIRequest,
     keyVariables: ['OPENAI_API_KEY', 'OPENAI_ADMIN_KEY', 'OPENAI_BASE_URL'],
+    overflowBody: openAIErrorBody('invalid_request_error', "This model's maximum context length is 128000 tokens. However, your messages resulted in 130512 tokens. Please reduce the length of the messages.", 'context_length_exceeded'),
   },
 };
 
@@ -113,6 +117,17 @@ describe.each(Object.entries(adapters))('%s: how a call fails', (name, adapter) 
     expect(server.requests).toHaveLength(0);
   });
 
+  it('a request that does not fit the context window is context-overflow, not a plain bad request, and not retried', async () => {
+    server.enqueue(errorReply(400, adapter.overflowBody), errorReply(400, adapter.overflowBody));
+    const error = await failure(provider().generate(question, {}));
+    expect(error).toMatchObject({ errorKind: 'context-overflow', status: 400, retryable: false });
+    expect(error.message).toMatch(/does not fit the model's context window/);
+    expect(error.schemaRejected).toBeUndefined();
+    const { error: streamed } = await collectStreamFailure(provider().stream!(question, {}));
+    expect(streamed).toMatchObject({ errorKind: 'context-overflow' });
+    expect(server.requests).toHaveLength(2);
+  });
+
   it('never retries, even with a prebuilt client configured to', async () => {
     server.enqueue(errorReply(500, adapter.errorBody('api_error', 'The server had an error'), { 'retry-after': '0' }));
     expect((await failure(adapter.retryingClient(server.url).generate(question, {}))).errorKind).toBe('server-error');
@@ -132,10 +147,10 @@ describe.each(Object.entries(adapters))('%s: how a call fails', (name, adapter) 
     expect(server.requests.length).toBeLessThanOrEqual(1);
   });
 
-  it('rejects promptly with aborted when the signal aborts during the request', async () => {
-    server.enqueue(hangReply());
+  it('rejects with aborted when the signal aborts during the request', async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
+    // The server aborts the call once the request has arrived, then never answers.
+    server.enqueue(respondReply(() => (controller.abort(), hangReply())));
     expect(await failure(provider().generate(question, { signal: controller.signal }))).toMatchObject({ errorKind: 'aborted', retryable: false });
     expect(server.requests).toHaveLength(1);
   });

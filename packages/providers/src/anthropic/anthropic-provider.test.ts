@@ -3,6 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProviderError } from '../errors/provider-error';
 import { collectStream, collectStreamFailure } from '../testing/collect-stream';
 import {
+  anthropicContextWindowStop,
+  anthropicContextWindowStream,
   anthropicMaxTokens,
   anthropicMultiToolUse,
   anthropicOverloadedMidStream,
@@ -286,6 +288,15 @@ describe('anthropic() stream', () => {
       type: 'finish',
       response: { content: [{ type: 'text', text: 'Checking the weather.' }, call], finishReason: 'tool-calls', usage: { inputTokens: 472, outputTokens: 89 } },
     });
+  });
+
+  it('a model stopped at its context window is context-overflow, in a reply and in a stream', async () => {
+    reply(jsonReply(anthropicContextWindowStop), sseReply(anthropicContextWindowStream));
+    const error = await provider().generate(question, {}).catch((thrown: unknown) => thrown);
+    expect(ProviderError.isInstance(error) && [error.errorKind, error.retryable]).toEqual(['context-overflow', false]);
+    const streamed = await collectStreamFailure(provider().stream!(question, {}));
+    expect(streamed.parts.map((part) => part.type)).toEqual(['text-delta', 'text-delta']);
+    expect(ProviderError.isInstance(streamed.error) && streamed.error.errorKind).toBe('context-overflow');
   });
 
   it('maps an error event mid-stream by its type', async () => {

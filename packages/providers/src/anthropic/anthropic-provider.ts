@@ -5,6 +5,7 @@ import { checkOptions, REMOVED_OPTIONS } from '../shared/check-options';
 import { loadSdk } from '../shared/load-sdk';
 import { resolveModel } from '../shared/resolve-model';
 import { sdkProvider } from '../shared/sdk-provider';
+import { anthropicContextWindow } from './anthropic-context-window';
 import { anthropicCapabilities } from './anthropic-capabilities';
 import { anthropicSchemaRejection } from './anthropic-schema-rejection';
 import { lowerAnthropicSchema } from './lower-schema';
@@ -102,6 +103,7 @@ export function anthropic(options: AnthropicProviderOptions = {}): ModelProvider
       };
     },
     capabilities: anthropicCapabilities,
+    contextWindow: anthropicContextWindow,
     lowerSchema: lowerAnthropicSchema,
     missingKey: /Could not resolve authentication method/,
     schemaRejection: anthropicSchemaRejection,

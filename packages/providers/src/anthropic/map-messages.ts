@@ -1,6 +1,7 @@
 import type { Message } from '@keel/core';
 import type { ContentBlockParam, MessageParam } from './anthropic-types';
 import { ephemeralCacheControl } from './cache-control';
+import { mapAnthropicAttachment } from './map-attachments';
 import { toolInputOf } from '@keel/core/internal';
 
 /** One Keel message as a Messages API turn, before same-role turns are merged. */
@@ -20,7 +21,11 @@ function toTurn(message: Message): Turn | undefined {
     case 'system':
       return undefined;
     case 'user':
-      return { role: 'user', ephemeral, blocks: hasText(message.content) ? [{ type: 'text', text: message.content }] : [] };
+      return {
+        role: 'user',
+        ephemeral,
+        blocks: [...(message.attachments ?? []).map(mapAnthropicAttachment), ...(hasText(message.content) ? [{ type: 'text' as const, text: message.content }] : [])],
+      };
     case 'assistant':
       return {
         role: 'assistant',
@@ -63,7 +68,7 @@ function toolResultsFirst(blocks: ContentBlockParam[]): ContentBlockParam[] {
 }
 
 /**
- * Maps Keel messages to Messages API turns: user text, assistant text and `tool_use` blocks, tool
+ * Maps Keel messages to Messages API turns: user text (after its images and documents), assistant text and `tool_use` blocks, tool
  * messages as a user turn of `tool_result` blocks. Empty text is dropped, turns with nothing left
  * are dropped, and consecutive same-role turns are merged so roles alternate. With `cache`, the
  * last block of the last non-ephemeral message carries a cache breakpoint, so ephemeral retry

@@ -7,7 +7,7 @@ const marker = Symbol.for('keel.error.ProviderError');
 /** The kinds of failure a provider call can end in. */
 export type ProviderErrorKind = Extract<
   ErrorKind,
-  'rate-limit' | 'overloaded' | 'server-error' | 'timeout' | 'network' | 'auth' | 'bad-request' | 'bad-response' | 'aborted' | 'unknown'
+  'rate-limit' | 'overloaded' | 'server-error' | 'timeout' | 'network' | 'auth' | 'bad-request' | 'context-overflow' | 'bad-response' | 'aborted' | 'unknown'
 >;
 
 /** Which strict schema a provider refused with a `bad-request`: `output`, `tool` or `both`. */

@@ -1,5 +1,6 @@
 import type { Message } from '@keel/core';
 import { stringifyToolArguments } from '../shared/stringify-tool-arguments';
+import { mapOpenAIAttachment } from './map-attachments';
 import type { ChatCompletionMessageParam } from './openai-types';
 
 function mapMessage(message: Message): ChatCompletionMessageParam[] {
@@ -7,7 +8,8 @@ function mapMessage(message: Message): ChatCompletionMessageParam[] {
     case 'system':
       return message.content.trim() === '' ? [] : [{ role: 'system', content: message.content }];
     case 'user':
-      return [{ role: 'user', content: message.content }];
+      if (message.attachments === undefined || message.attachments.length === 0) return [{ role: 'user', content: message.content }];
+      return [{ role: 'user', content: [...message.attachments.map(mapOpenAIAttachment), ...(message.content === '' ? [] : [{ type: 'text' as const, text: message.content }])] }];
     case 'assistant': {
       let text = '';
       const toolCalls = [];
@@ -24,7 +26,8 @@ function mapMessage(message: Message): ChatCompletionMessageParam[] {
 }
 
 /**
- * Maps Keel messages to Chat Completions messages: the system prompt first, user text, assistant
+ * Maps Keel messages to Chat Completions messages: the system prompt first, user text (a list of
+ * parts, images and files first, when the message has attachments), assistant
  * text and `tool_calls` (arguments as JSON strings), and one `role: 'tool'` message per tool
  * result. An assistant turn with neither text nor tool calls is left out.
  */

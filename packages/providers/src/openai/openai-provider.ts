@@ -5,6 +5,7 @@ import { checkOptions, REMOVED_OPTIONS } from '../shared/check-options';
 import { loadSdk } from '../shared/load-sdk';
 import { resolveModel } from '../shared/resolve-model';
 import { sdkProvider } from '../shared/sdk-provider';
+import { openAIContextWindow } from './openai-context-window';
 import { lowerOpenAISchema } from './lower-schema';
 import { mapOpenAIRequest } from './map-request';
 import { mapOpenAIResponse } from './map-response';
@@ -127,6 +128,7 @@ export function openai(options: OpenAIProviderOptions = {}): ModelProviderV1 {
       };
     },
     capabilities: openAICapabilities,
+    contextWindow: openAIContextWindow,
     lowerSchema: lowerOpenAISchema,
     missingKey: /Missing credentials|Could not resolve authentication method|OPENAI_API_KEY environment variable is missing/,
     schemaRejection: openAISchemaRejection,

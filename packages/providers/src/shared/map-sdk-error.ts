@@ -2,6 +2,7 @@ import {
   errorMessageOf,
   type HeaderReader,
   isAbortLike,
+  isContextOverflow,
   isInstanceOf,
   kindFromStatus,
   parseRetryAfter,
@@ -106,10 +107,16 @@ export function mapSdkError(error: unknown, context: MapSdkErrorContext): Provid
     return make('auth', `${label} authentication failed: no API key is set (${errorMessageOf(error)})`);
   }
   if (typeof status === 'number') {
-    const errorKind = kindFromStatus(status);
+    const overflow = (status === 400 || status === 413) && isContextOverflow(readField(error, 'code'), errorMessageOf(error));
+    const errorKind: ProviderErrorKind = overflow ? 'context-overflow' : kindFromStatus(status);
     const retryAfterMs = parseRetryAfter(readField(error, 'headers') as HeaderReader | undefined);
-    const schemaRejected = status === 400 ? readSchemaRejection(context, error) : undefined;
-    const problem = errorKind === 'auth' ? `authentication failed: the API key was rejected (HTTP ${status})` : `request failed with HTTP ${status} (${errorKind})`;
+    const schemaRejected = status === 400 && !overflow ? readSchemaRejection(context, error) : undefined;
+    const problem =
+      errorKind === 'auth'
+        ? `authentication failed: the API key was rejected (HTTP ${status})`
+        : errorKind === 'context-overflow'
+          ? `request does not fit the model's context window (HTTP ${status}, context-overflow)`
+          : `request failed with HTTP ${status} (${errorKind})`;
     return make(errorKind, `${label} ${problem}: ${errorMessageOf(error)}`, {
       status,
       ...(retryAfterMs === undefined ? {} : { retryAfterMs }),

@@ -39,6 +39,8 @@ export interface SdkAdapter<Client> {
   readonly connect: () => Promise<SdkConnection<Client>>;
   /** The built-in capability table. */
   readonly capabilities: (modelId: string) => ModelCapabilities;
+  /** The built-in context-window table. */
+  readonly contextWindow: (modelId: string) => number | undefined;
   /** The vendor decoder's schema lowering. */
   readonly lowerSchema: (schema: Readonly<Record<string, unknown>>, purpose: 'output' | 'tool') => LoweredSchema | undefined;
   /** What the SDK says when it has no key (at construction or before sending): read as `auth`. */
@@ -92,7 +94,7 @@ export function sdkProvider<Client>(adapter: SdkAdapter<Client>): ModelProviderV
     specificationVersion: 'v1',
     name: adapter.name,
     redact: (text: string) => redactSecrets(text, secrets),
-    capabilities: (modelId: string) => resolveCapabilities(adapter.capabilities(modelId), declared),
+    capabilities: (modelId: string) => resolveCapabilities(adapter.capabilities(modelId), adapter.contextWindow(modelId), declared),
     lowerSchema: adapter.lowerSchema,
 
     async generate(request: ModelRequest, callOptions: ModelCallOptions): Promise<ModelResponse> {
