@@ -39,7 +39,7 @@ export { memoryRunStore } from './durable/memory-run-store';
 export type { RunCheckpoint, RunLease, RunStore } from './durable/run-store';
 
 // Models
-export type { AttachmentPart, AttachmentSource, FilePart, ImagePart, Message, UserMessage } from './model/message';
+export type { Message } from './model/message';
 export type { ModelProvider, ModelRequest, ModelResponse, ModelStreamPart } from './model/model-provider-v1';
 
 // The reliability vocabulary an agent's user meets (the rest is in @keel/reliability)
