@@ -1,3 +1,10 @@
-import { packageBuild } from '../../scripts/tsup-config';
+import { defineConfig } from 'tsup';
 
-export default packageBuild(['src/index.ts', 'src/internal.ts', 'src/test/index.ts']);
+export default defineConfig({
+  entry: { index: 'src/index.ts', internal: 'src/internal.ts', 'test/index': 'src/testing/index.ts' },
+  format: ['esm', 'cjs'],
+  dts: { compilerOptions: { customConditions: [] } },
+  clean: true,
+  sourcemap: true,
+  target: 'node20',
+});

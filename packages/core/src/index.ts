@@ -8,7 +8,7 @@ export type { AgentOptions, ModelTarget, OutputFallbackOptions, OutputOptions, R
 export type { AgentStream } from './agent/agent-stream';
 export type { AgentStreamPart } from './agent/stream-part';
 export type { RunInput, RunOptions, RunResult } from './agent/run-result';
-export type { RunStateSnapshot } from './run/run-state-snapshot';
+export type { RunStateSnapshot } from './run/state/run-state-snapshot';
 export { RunStateError } from './errors/run-state-error';
 export { StaleRunOwnerError } from './errors/stale-run-owner-error';
 export { RunSuspendedError } from './errors/run-suspended-error';

@@ -5,15 +5,15 @@ import type { ListenerEntry } from '../events/event-bus';
 import type { MemoryStore } from '../memory/memory-store';
 import type { RunStore } from '../durable/run-store';
 import type { ModelProvider, ModelResponse } from '../model/model-provider-v1';
-import { patchOptionsProblem } from '../run/patch-and-continue';
-import type { RunConfig } from '../run/run-config';
+import { patchOptionsProblem } from '../run/attempt/patch-and-continue';
+import type { RunConfig } from '../run/state/run-config';
 import type { ToolGuard } from '../tools/guard';
 import { DEFAULT_MAX_TOOL_RESULT_BYTES } from '../tools/serialize-tool-result';
 import type { AnyTool } from '../tools/tool';
 import type { AgentOptions, OutputFallbackOptions, OutputOptions, ReliabilityOptions } from './agent-options';
 import { type CallWrapper, composeWrappers } from '../shared/call-wrapper';
-import { OutputModeCache } from '../run/output-mode-cache';
-import { ANSWER_TOOL_NAME, capabilitiesOf, type OutputShape, type StrictToolsOption } from '../run/output-mode';
+import { OutputModeCache } from '../run/output/output-mode-cache';
+import { ANSWER_TOOL_NAME, capabilitiesOf, type OutputShape, type StrictToolsOption } from '../run/output/output-mode';
 import { toolShapeProblem } from '../tools/tool-shape';
 
 /** What the builder has collected: the user's settings, unvalidated. */

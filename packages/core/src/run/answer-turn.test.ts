@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../index';
-import { type Script, scriptedModel } from '../test/index';
+import { type Script, scriptedModel } from '../testing/index';
 
 const Decision = Type.Object({ action: Type.Union([Type.Literal('refund'), Type.Literal('reject')]), amount: Type.Number() }, { additionalProperties: false });
 const call = (action: string, amount: unknown) => ({ name: 'final_answer', arguments: { action, amount } });

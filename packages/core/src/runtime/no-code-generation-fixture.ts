@@ -5,7 +5,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { Agent } from '../agent/agent';
-import { scriptedModel } from '../test/scripted-model';
+import { scriptedModel } from '../testing/scripted-model';
 import { tool } from '../tools/tool';
 
 let codeGeneration = true;
