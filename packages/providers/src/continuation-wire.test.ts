@@ -3,8 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { anthropic } from './anthropic/anthropic-provider';
 import { openai } from './openai/openai-provider';
-import { jsonReply, respondReply } from './testing/wire-reply';
-import { startWireServer, type WireServer } from './testing/wire-server';
+import { jsonReply, respondReply, startWireServer, type WireServer } from '@keel/wire-server';
 
 const Order = Type.Object({ items: Type.Array(Type.Object({ sku: Type.String(), price: Type.Number() })) });
 const ORDER = { items: Array.from({ length: 40 }, (_, index) => ({ sku: `SKU-${index}`, price: 1 + index / 2 })) };

@@ -4,8 +4,7 @@ import { anthropic } from './anthropic/anthropic-provider';
 import { openai } from './openai/openai-provider';
 import { anthropicTextAnswer } from './testing/fixtures/anthropic-fixtures';
 import { openAITextAnswer } from './testing/fixtures/openai-fixtures';
-import { jsonReply } from './testing/wire-reply';
-import { startWireServer, type WireServer } from './testing/wire-server';
+import { jsonReply, startWireServer, type WireServer } from '@keel/wire-server';
 
 /** Usage counts from the wire are checked: a string or negative count never reaches the totals. */
 

@@ -151,6 +151,17 @@ function redactorOf(providers: readonly ModelProvider[]): (text: string) => stri
   };
 }
 
+/** What the provider says is wrong with the model id (its optional `checkModel`); a hook that throws says so too. */
+function modelProblem(provider: ModelProvider, model: string): string | undefined {
+  if (typeof provider.checkModel !== 'function') return undefined;
+  try {
+    const problem: unknown = provider.checkModel(model);
+    return typeof problem === 'string' && problem !== '' ? problem : undefined;
+  } catch (error) {
+    return `${provider.name} could not check it: ${reduceError(error).message}`;
+  }
+}
+
 /**
  * Validates the builder's settings as a whole and resolves them into the frozen configuration
  * runs execute.
@@ -167,6 +178,8 @@ export function resolveConfig(settings: BuilderSettings): RunConfig {
       fail(setting, 'must be a ModelProvider with specificationVersion "v1" and generate()');
     }
     if (typeof target.model !== 'string' || target.model.trim() === '') fail(index === 0 ? 'model' : `${setting}.model`, 'needs a model id');
+    const problem = modelProblem(target.provider, target.model);
+    if (problem !== undefined) fail(index === 0 ? 'model' : `${setting}.model`, problem);
   });
   if (!isWholeAtLeast(options.maxSteps, 1)) fail('maxSteps', `must be a whole number >= 1, got ${options.maxSteps}`);
   if (!isWholeAtLeast(options.maxDepth, 0)) fail('maxDepth', `must be a whole number >= 0, got ${options.maxDepth}`);

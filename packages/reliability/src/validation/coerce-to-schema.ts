@@ -1,5 +1,6 @@
 import { numberLoss } from '../json/exact-number';
 import { BARE_MARK } from '../json/scan-lenient-json';
+import { resolveLocalReference } from '../local-reference';
 import type { IssuePath } from './issue';
 
 /**
@@ -45,6 +46,8 @@ export interface CoerceOptions {
    * allowed value it names. Only a parser sets it: a string the model wrote is never read as one.
    */
   readonly bare?: boolean;
+  /** The schema the walk started from, to resolve local `$ref`s against (set by `coerceToSchema`). */
+  readonly root?: unknown;
 }
 
 type Schema = Readonly<Record<string, unknown>>;
@@ -98,15 +101,21 @@ const opaque = ['$ref', '$dynamicRef', 'allOf', 'not', 'if', 'then', 'else', 'de
 
 /**
  * True only when the schema certainly refuses `null`: a `type` without `null`, an `enum`/`const`
- * without it, or a union each of whose branches refuses it. A `$ref`, `allOf`, `{}` or any schema
- * not read here may allow it, so a `null` there is never removed.
+ * without it, a union each of whose branches refuses it, or a local `$ref` (resolved in `root`)
+ * to a schema that refuses it. `allOf`, `{}` or any schema not read here may allow it, so a `null`
+ * there is never removed.
  */
-function excludesNull(schema: Schema): boolean {
+function excludesNull(schema: Schema, root: unknown, depth = 0): boolean {
+  if (depth > 16) return false;
+  if ('$ref' in schema) {
+    const target = resolveLocalReference(root, schema.$ref);
+    if (isSchema(target) && excludesNull(target, root, depth + 1)) return true;
+  }
   if (opaque.some((keyword) => keyword in schema)) return false;
   const allowed = Array.isArray(schema.enum) || 'const' in schema ? allowedValues(schema) : undefined;
   if (allowed) return !allowed.includes(null);
   const branches = branchesOf(schema);
-  if (branches) return branches.every((branch) => isSchema(branch) && excludesNull(branch));
+  if (branches) return branches.every((branch) => isSchema(branch) && excludesNull(branch, root, depth + 1));
   const types = typesOf(schema);
   return types !== undefined && !types.includes('null');
 }
@@ -167,7 +176,7 @@ export function holdsBare(value: unknown): boolean {
  */
 export function coerceToSchema(value: unknown, schema: unknown, options: CoerceOptions = {}): { readonly value: unknown; readonly coercions: readonly Coercion[] } {
   const coercions: Coercion[] = [];
-  const coerced = isSchema(schema) ? coerce(value, schema, [], coercions, options, false) : value;
+  const coerced = isSchema(schema) ? coerce(value, schema, [], coercions, { ...options, root: schema }, false) : value;
   return { value: coerced, coercions };
 }
 
@@ -337,7 +346,7 @@ function coerceProperties(object: Schema, schema: Schema, properties: Schema, pa
     const property = Object.hasOwn(properties, name) ? properties[name] : entrySchema(schema, name);
     if (!isSchema(property)) continue;
     const item = object[key];
-    if (item === null && !required.includes(name) && excludesNull(property)) {
+    if (item === null && !required.includes(name) && excludesNull(property, options.root)) {
       out.push({ path: [...path, name], kind: 'null-to-absent', from: null });
       copy ??= { ...object };
       delete copy[name];

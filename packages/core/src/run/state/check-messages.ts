@@ -20,10 +20,27 @@ function partProblem(role: 'assistant' | 'tool', part: unknown): Problem {
   return 'has a content part that is neither text nor a tool call';
 }
 
+/** A user message's attachments: a list of images and files, each with a media type and exactly one of `data` and `url`. */
+function attachmentsProblem(attachments: unknown): Problem {
+  if (attachments === undefined) return undefined;
+  if (!Array.isArray(attachments)) return 'is a user message whose attachments are not a list';
+  for (const part of attachments as readonly unknown[]) {
+    if (typeof part !== 'object' || part === null) return 'has an attachment that is not an object';
+    const { type, mediaType, data, url } = part as { type?: unknown; mediaType?: unknown; data?: unknown; url?: unknown };
+    if (type !== 'image' && type !== 'file') return 'has an attachment that is neither an image nor a file';
+    if (!isString(mediaType) || mediaType === '') return `has an ${type} attachment without a media type`;
+    if (isString(data) === isString(url) || (data !== undefined && !isString(data)) || (url !== undefined && !isString(url))) return `has an ${type} attachment without exactly one of data (base64) and url`;
+  }
+  return undefined;
+}
+
 function messageProblem(message: unknown): Problem {
   if (typeof message !== 'object' || message === null) return `is ${message === null ? 'null' : typeof message}, not a message`;
   const { role, content } = message as { role?: unknown; content?: unknown };
-  if (role === 'user' || role === 'system') return isString(content) ? undefined : `is a ${role} message whose content is not a string`;
+  if (role === 'user' || role === 'system') {
+    if (!isString(content)) return `is a ${role} message whose content is not a string`;
+    return role === 'user' ? attachmentsProblem((message as { attachments?: unknown }).attachments) : undefined;
+  }
   if (role !== 'assistant' && role !== 'tool') return `has role ${isString(role) ? JSON.stringify(role.slice(0, 40)) : typeof role}, not user, assistant, tool or system`;
   if (!Array.isArray(content)) return `is an ${role} message whose content is not a list`;
   for (const part of content as readonly unknown[]) {
