@@ -10,8 +10,7 @@ import { Type } from '@sinclair/typebox';
 import { afterEach, describe, expect, it } from 'vitest';
 // The providers' local Messages API server and simulated Claude model, shared with their own tests.
 import { anthropicModel } from '../../../providers/src/testing/anthropic-model';
-import { errorReply } from '../../../providers/src/testing/wire-reply';
-import { startWireServer, type WireServer } from '../../../providers/src/testing/wire-server';
+import { errorReply, startWireServer, type WireServer } from '@keel/wire-server';
 import { cassette } from './cassette';
 
 const servers: WireServer[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AgentConfigurationError } from '../errors/agent-configuration-error';
+import { AgentConfigurationError } from '../../errors/agent-configuration-error';
 import { checkMessages } from './check-messages';
 
 const user = (attachments: unknown) => [{ role: 'user', content: 'What is in it?', attachments }];
