@@ -54,7 +54,7 @@ describe('cassette() keeps secrets out of the file', () => {
   it('never writes a provider\'s configuration: a cassette stores requests and answers only', async () => {
     const apiKey = 'sk-ant-api03-ConfiguredKeyNeverSent00';
     const inner = scriptedModel('fine');
-    const provider = Object.assign(inner, { apiKey, options: { apiKey, baseURL: 'https://example.invalid' } });
+    const provider = Object.assign(inner, { apiKey, options: { apiKey, baseURL: 'http://127.0.0.1:9' } });
     await cassette(provider, { path, mode: 'record' }).generate({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }, {});
     expect(file()).not.toContain('ConfiguredKeyNeverSent');
   });

@@ -2,7 +2,29 @@ import { numberLoss } from './exact-number';
 import { elides, isOddWhitespace, shown, type TextEdit } from './json-text';
 import type { JsonDefect, JsonRepair } from './repair-names';
 import { CLOSERS, readQuoted, type ScanFailure as Failure, type StringCursor } from './scan-strings';
-import type { LenientScan } from './scan-lenient-json';
+
+/** What a scan finds: the repairs and edits that make the text strict JSON, or its first defect. */
+export type LenientScan =
+  | {
+      readonly ok: true;
+      /** The lossless repairs the text needs (empty for strict JSON). */
+      readonly repairs: ReadonlySet<JsonRepair>;
+      /** Comma fixes, in text order. */
+      readonly edits: readonly TextEdit[];
+      /**
+       * The value's content, token by token, normalised (a tag — `s`, `k`, `n` — then the decoded
+       * text, or a bracket or literal alone): two texts with equal signatures mean the same value.
+       */
+      readonly signature: readonly string[];
+      readonly maxDepth: number;
+      /**
+       * The value holds bare text where a value belongs (`{status: pending}`): each stands in the
+       * value as {@link BARE_MARK} then its text, for a schema to resolve (see `coerceToSchema`); without
+       * one, this is why the value cannot be used.
+       */
+      readonly bare?: { readonly message: string; readonly position: number };
+    }
+  | { readonly ok: false; readonly defect: JsonDefect; readonly message: string; readonly position: number };
 
 /**
  * Prefix of a string that stands for bare text in the value (`pending` in `{status: pending}`): a

@@ -13,6 +13,9 @@ import type { RunContext } from '../state/run-context';
 import { ANSWER_TOOL_NAME, type ModeLevel, type TargetPlan } from '../output/output-mode';
 import { reportDowngrade, reportPlan, schemaRejectionOf } from '../output/output-mode-report';
 import { partialsShown } from '../output/partial-output';
+import type { AttemptOutcome } from './attempt-outcome';
+
+export type { AttemptOutcome };
 
 /** One logical model call: a step's call, or the re-asks of one tool call's arguments. */
 export interface AttemptCall<TValue> {
@@ -35,11 +38,6 @@ export interface AttemptCall<TValue> {
   readonly fallback?: (lastFailure: ValidationFailure | undefined, reason: string) => Promise<FallbackValue | undefined>;
 }
 
-/** How a logical call ended, short of failing the run. */
-export type AttemptOutcome<TValue> =
-  | { readonly type: 'accepted'; readonly response: ModelResponse | undefined; readonly verdict: GateVerdict<TValue> | undefined; readonly attempts: number }
-  | { readonly type: 'fallback'; readonly fallback: FallbackValue }
-  | { readonly type: 'stopped'; readonly kind: string; readonly attempts: number };
 
 /** One attempt of a run's call: the judged answer, its usage, and the judge that read it. */
 interface RunAttempt<TValue> extends Attempted<ModelResponse, TValue> {

@@ -1,5 +1,5 @@
 import type { AgentStreamPart } from '../../agent/stream-part';
-import type { AttemptOutcome } from '../attempt/attempt-loop';
+import type { AttemptOutcome } from '../attempt/attempt-outcome';
 import { parsePartialJson } from './partial-json';
 import type { RunContext } from '../state/run-context';
 

@@ -1,5 +1,5 @@
 import type { AttemptRecord } from '@keel/reliability';
-import type { StepRecord } from '../../agent/run-result';
+import type { StepRecord } from '../../agent/step-record';
 import { RunStateError } from '../../errors/run-state-error';
 import type { AssistantMessage, Message } from '../../model/message';
 import type { FinishReason } from '../../model/model-provider-v1';
