@@ -1,3 +1,4 @@
+export { wireServerPerTest, wireServersPerTest } from './per-test';
 export { type RecordedRequest, startWireServer, type WireServer } from './wire-server';
 export {
   encodeSseEvent,

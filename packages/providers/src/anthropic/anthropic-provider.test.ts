@@ -1,5 +1,5 @@
 import type { ModelRequest } from '@keel/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ProviderError } from '../errors/provider-error';
 import { collectStream, collectStreamFailure } from '../testing/collect-stream';
 import {
@@ -16,24 +16,19 @@ import {
 } from '../testing/fixtures/anthropic-fixtures';
 import { fullRequest, timeTool, toolRound, weatherTool } from '../testing/fixtures/keel-requests';
 import { assertValidAnthropicRequest } from '../testing/validate-anthropic-request';
-import { jsonReply, sseReply, startWireServer, type WireReply, type WireServer } from '@keel/wire-server';
+import { jsonReply, sseReply, type WireReply, wireServerPerTest } from '@keel/wire-server';
 import { anthropic } from './anthropic-provider';
 import type { AnthropicProviderOptions } from './anthropic-provider';
 
 const question: ModelRequest = { model: 'claude-sonnet-4-6', messages: [{ role: 'user', content: 'What is the capital of France?' }] };
 
-let server: WireServer;
-beforeEach(async () => {
-  server = await startWireServer();
-});
-afterEach(async () => {
-  // Every request the adapter sent must obey the Messages API rules.
-  for (const request of server.requests) assertValidAnthropicRequest(request.body);
-  await server.close();
+// Every request the adapter sent must obey the Messages API rules.
+const server = wireServerPerTest((sent) => {
+  for (const request of sent.requests) assertValidAnthropicRequest(request.body);
 });
 
-const provider = (options: AnthropicProviderOptions = {}) => anthropic({ baseURL: server.url, apiKey: 'test-key', ...options });
-const reply = (...replies: WireReply[]) => server.enqueue(...replies);
+const provider = (options: AnthropicProviderOptions = {}) => anthropic({ baseURL: server().url, apiKey: 'test-key', ...options });
+const reply = (...replies: WireReply[]) => server().enqueue(...replies);
 
 describe('anthropic() generate', () => {
   it('answers text, with usage including cache reads', async () => {
@@ -47,7 +42,7 @@ describe('anthropic() generate', () => {
       modelId: 'claude-sonnet-4-6',
       responseId: 'msg_01XFDUDYJgAACzvnptvVoYEL',
     });
-    const [request] = server.requests;
+    const [request] = server().requests;
     expect(request).toMatchObject({ method: 'POST', path: '/v1/messages' });
     expect(request?.headers['authorization']).toBe('Bearer test-key');
     expect(request?.headers['anthropic-version']).toBeDefined();
@@ -79,19 +74,19 @@ describe('anthropic() generate', () => {
   it("uses the provider maxTokens when the request sets none, and the request's model", async () => {
     reply(jsonReply(anthropicTextAnswer));
     await provider({ maxTokens: 512 }).generate({ ...question, model: 'claude-haiku-4-5' }, {});
-    expect(server.requests[0]?.body).toMatchObject({ model: 'claude-haiku-4-5', max_tokens: 512 });
+    expect(server().requests[0]?.body).toMatchObject({ model: 'claude-haiku-4-5', max_tokens: 512 });
   });
 
   it('refuses a request without a model id before sending anything', async () => {
     const error = await provider().generate({ ...question, model: '' }, {}).catch((caught: unknown) => caught);
     expect(ProviderError.isInstance(error) && error.errorKind).toBe('bad-request');
-    expect(server.requests).toHaveLength(0);
+    expect(server().requests).toHaveLength(0);
   });
 
   it('sends the cached prefix with breakpoints and the ephemeral retry feedback after it', async () => {
     reply(jsonReply(anthropicTextAnswer));
     await provider({ cache: true }).generate(fullRequest, {});
-    expect(server.requests[0]?.body).toMatchInlineSnapshot(`
+    expect(server().requests[0]?.body).toMatchInlineSnapshot(`
       {
         "max_tokens": 1024,
         "messages": [
@@ -234,7 +229,7 @@ describe('anthropic() generate', () => {
     reply(jsonReply(anthropicToolUse));
     const request: ModelRequest = { ...question, messages: toolRound, tools: [weatherTool, timeTool], toolChoice: { type: 'tool', name: 'get_weather' } };
     await provider().generate(request, {});
-    const body = server.requests[0]?.body as Record<string, unknown> | undefined;
+    const body = server().requests[0]?.body as Record<string, unknown> | undefined;
     // The messages and tools map as the whole-conversation snapshot above shows; here, what this request adds.
     expect({ tool_choice: body?.['tool_choice'], max_tokens: body?.['max_tokens'] }).toMatchInlineSnapshot(`
       {
@@ -268,7 +263,7 @@ describe('anthropic() stream', () => {
         },
       },
     ]);
-    expect(server.requests[0]?.body).toMatchObject({ stream: true });
+    expect(server().requests[0]?.body).toMatchObject({ stream: true });
   });
 
   it('streams a tool call: start, JSON deltas, the parsed call, then finish', async () => {

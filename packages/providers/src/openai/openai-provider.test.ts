@@ -1,5 +1,5 @@
 import type { ModelRequest } from '@keel/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { collectStream } from '../testing/collect-stream';
 import { fullRequest, timeTool, toolRound, weatherTool } from '../testing/fixtures/keel-requests';
 import {
@@ -13,24 +13,19 @@ import {
   openAIToolStream,
 } from '../testing/fixtures/openai-fixtures';
 import { assertValidOpenAIRequest } from '../testing/validate-openai-request';
-import { jsonReply, sseReply, startWireServer, type WireReply, type WireServer } from '@keel/wire-server';
+import { jsonReply, sseReply, type WireReply, wireServerPerTest } from '@keel/wire-server';
 import { openai } from './openai-provider';
 import type { OpenAIProviderOptions } from './openai-provider';
 
 const question: ModelRequest = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'What is the capital of France?' }] };
 
-let server: WireServer;
-beforeEach(async () => {
-  server = await startWireServer();
-});
-afterEach(async () => {
-  // Every request the adapter sent must answer each tool call.
-  for (const request of server.requests) assertValidOpenAIRequest(request.body);
-  await server.close();
+// Every request the adapter sent must answer each tool call.
+const server = wireServerPerTest((sent) => {
+  for (const request of sent.requests) assertValidOpenAIRequest(request.body);
 });
 
-const provider = (options: OpenAIProviderOptions = {}) => openai({ baseURL: `${server.url}/v1`, apiKey: 'test-key', ...options });
-const reply = (...replies: WireReply[]) => server.enqueue(...replies);
+const provider = (options: OpenAIProviderOptions = {}) => openai({ baseURL: `${server().url}/v1`, apiKey: 'test-key', ...options });
+const reply = (...replies: WireReply[]) => server().enqueue(...replies);
 
 describe('openai() generate', () => {
   it('answers text, reporting cached prompt tokens apart from input tokens', async () => {
@@ -43,7 +38,7 @@ describe('openai() generate', () => {
       modelId: 'gpt-4o-mini-2024-07-18',
       responseId: 'chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT',
     });
-    expect(server.requests[0]).toMatchObject({ method: 'POST', path: '/v1/chat/completions', headers: { authorization: 'Bearer test-key' } });
+    expect(server().requests[0]).toMatchObject({ method: 'POST', path: '/v1/chat/completions', headers: { authorization: 'Bearer test-key' } });
   });
 
   it('returns every tool call with parsed arguments', async () => {
@@ -72,7 +67,7 @@ describe('openai() generate', () => {
   it('sends the whole conversation, with ephemeral feedback, as Chat Completions messages', async () => {
     reply(jsonReply(openAITextAnswer));
     await provider().generate({ ...fullRequest, model: 'gpt-4o-mini' }, {});
-    expect(server.requests[0]?.body).toMatchInlineSnapshot(`
+    expect(server().requests[0]?.body).toMatchInlineSnapshot(`
       {
         "max_tokens": 1024,
         "messages": [
@@ -190,7 +185,7 @@ describe('openai() generate', () => {
       responseFormat: { type: 'json', name: 'answer', schema: { type: 'object', properties: { tempC: { type: 'number' } }, required: ['tempC'], additionalProperties: false }, strict: true },
     };
     await provider().generate(request, {});
-    const body = server.requests[0]?.body as Record<string, unknown> | undefined;
+    const body = server().requests[0]?.body as Record<string, unknown> | undefined;
     // The messages and tools map as the whole-conversation snapshot above shows; here, what this request adds.
     expect({ tool_choice: body?.['tool_choice'], response_format: body?.['response_format'] }).toMatchInlineSnapshot(`
       {
@@ -230,11 +225,11 @@ describe('openai() keys', () => {
     const saved = process.env['OPENAI_API_KEY'];
     delete process.env['OPENAI_API_KEY'];
     try {
-      await openai({ baseURL: `${server.url}/v1` }).generate({ ...question, model: 'llama3.2' }, {});
+      await openai({ baseURL: `${server().url}/v1` }).generate({ ...question, model: 'llama3.2' }, {});
     } finally {
       if (saved !== undefined) process.env['OPENAI_API_KEY'] = saved;
     }
-    expect(server.requests[0]?.body).toMatchObject({ model: 'llama3.2' });
+    expect(server().requests[0]?.body).toMatchObject({ model: 'llama3.2' });
   });
 });
 
@@ -258,7 +253,7 @@ describe('openai() stream', () => {
         },
       },
     ]);
-    expect(server.requests[0]?.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+    expect(server().requests[0]?.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
   });
 
   it('streams tool-call argument deltas by index, then the parsed calls and finish', async () => {
