@@ -1,6 +1,8 @@
 import type { ModelRequest } from '@keel/core';
 import { describe, expect, it } from 'vitest';
 import { ProviderError } from '../errors/provider-error';
+import { withToolSchemasChecked } from '../testing/sent-tool-schemas';
+import { textResponse } from '../testing/text-response';
 import { collectStream, collectStreamFailure } from '../testing/collect-stream';
 import {
   anthropicContextWindowStop,
@@ -34,14 +36,7 @@ describe('anthropic() generate', () => {
   it('answers text, with usage including cache reads', async () => {
     reply(jsonReply(anthropicTextAnswer));
     const response = await provider().generate(question, {});
-    expect(response).toEqual({
-      content: [{ type: 'text', text: 'The capital of France is Paris.' }],
-      text: 'The capital of France is Paris.',
-      finishReason: 'stop',
-      usage: { inputTokens: 21, outputTokens: 10, cacheReadTokens: 1800, cacheWriteTokens: 0 },
-      modelId: 'claude-sonnet-4-6',
-      responseId: 'msg_01XFDUDYJgAACzvnptvVoYEL',
-    });
+    expect(response).toEqual(textResponse('The capital of France is Paris.', { modelId: 'claude-sonnet-4-6', responseId: 'msg_01XFDUDYJgAACzvnptvVoYEL' }, { inputTokens: 21, outputTokens: 10, cacheReadTokens: 1800, cacheWriteTokens: 0 }));
     const [request] = server().requests;
     expect(request).toMatchObject({ method: 'POST', path: '/v1/messages' });
     expect(request?.headers['authorization']).toBe('Bearer test-key');
@@ -86,7 +81,7 @@ describe('anthropic() generate', () => {
   it('sends the cached prefix with breakpoints and the ephemeral retry feedback after it', async () => {
     reply(jsonReply(anthropicTextAnswer));
     await provider({ cache: true }).generate(fullRequest, {});
-    expect(server().requests[0]?.body).toMatchInlineSnapshot(`
+    expect(withToolSchemasChecked(server().requests[0]?.body, fullRequest.tools ?? [], ['input_schema'])).toMatchInlineSnapshot(`
       {
         "max_tokens": 1024,
         "messages": [
@@ -182,24 +177,7 @@ describe('anthropic() generate', () => {
         "tools": [
           {
             "description": "Current weather for a city.",
-            "input_schema": {
-              "properties": {
-                "city": {
-                  "type": "string",
-                },
-                "unit": {
-                  "enum": [
-                    "celsius",
-                    "fahrenheit",
-                  ],
-                  "type": "string",
-                },
-              },
-              "required": [
-                "city",
-              ],
-              "type": "object",
-            },
+            "input_schema": "[inputSchema of get_weather]",
             "name": "get_weather",
           },
           {
@@ -207,17 +185,7 @@ describe('anthropic() generate', () => {
               "type": "ephemeral",
             },
             "description": "Current local time for a city.",
-            "input_schema": {
-              "properties": {
-                "city": {
-                  "type": "string",
-                },
-              },
-              "required": [
-                "city",
-              ],
-              "type": "object",
-            },
+            "input_schema": "[inputSchema of get_time]",
             "name": "get_time",
           },
         ],
@@ -253,14 +221,7 @@ describe('anthropic() stream', () => {
       { type: 'text-delta', text: '!' },
       {
         type: 'finish',
-        response: {
-          content: [{ type: 'text', text: 'Hello, world!' }],
-          text: 'Hello, world!',
-          finishReason: 'stop',
-          usage: { inputTokens: 25, outputTokens: 15, cacheReadTokens: 1200, cacheWriteTokens: 300 },
-          modelId: 'claude-sonnet-4-6',
-          responseId: 'msg_01StreamText0001',
-        },
+        response: textResponse('Hello, world!', { modelId: 'claude-sonnet-4-6', responseId: 'msg_01StreamText0001' }, { inputTokens: 25, outputTokens: 15, cacheReadTokens: 1200, cacheWriteTokens: 300 }),
       },
     ]);
     expect(server().requests[0]?.body).toMatchObject({ stream: true });

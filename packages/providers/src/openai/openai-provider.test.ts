@@ -1,5 +1,7 @@
 import type { ModelRequest } from '@keel/core';
 import { describe, expect, it } from 'vitest';
+import { withToolSchemasChecked } from '../testing/sent-tool-schemas';
+import { textResponse } from '../testing/text-response';
 import { collectStream } from '../testing/collect-stream';
 import { fullRequest, timeTool, toolRound, weatherTool } from '../testing/fixtures/keel-requests';
 import {
@@ -30,14 +32,7 @@ const reply = (...replies: WireReply[]) => server().enqueue(...replies);
 describe('openai() generate', () => {
   it('answers text, reporting cached prompt tokens apart from input tokens', async () => {
     reply(jsonReply(openAITextAnswer));
-    expect(await provider().generate(question, {})).toEqual({
-      content: [{ type: 'text', text: 'The capital of France is Paris.' }],
-      text: 'The capital of France is Paris.',
-      finishReason: 'stop',
-      usage: { inputTokens: 280, outputTokens: 8, cacheReadTokens: 1280, cacheWriteTokens: 0 },
-      modelId: 'gpt-4o-mini-2024-07-18',
-      responseId: 'chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT',
-    });
+    expect(await provider().generate(question, {})).toEqual(textResponse('The capital of France is Paris.', { modelId: 'gpt-4o-mini-2024-07-18', responseId: 'chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT' }, { inputTokens: 280, outputTokens: 8, cacheReadTokens: 1280, cacheWriteTokens: 0 }));
     expect(server().requests[0]).toMatchObject({ method: 'POST', path: '/v1/chat/completions', headers: { authorization: 'Bearer test-key' } });
   });
 
@@ -67,7 +62,7 @@ describe('openai() generate', () => {
   it('sends the whole conversation, with ephemeral feedback, as Chat Completions messages', async () => {
     reply(jsonReply(openAITextAnswer));
     await provider().generate({ ...fullRequest, model: 'gpt-4o-mini' }, {});
-    expect(server().requests[0]?.body).toMatchInlineSnapshot(`
+    expect(withToolSchemasChecked(server().requests[0]?.body, fullRequest.tools ?? [], ['function', 'parameters'])).toMatchInlineSnapshot(`
       {
         "max_tokens": 1024,
         "messages": [
@@ -131,24 +126,7 @@ describe('openai() generate', () => {
             "function": {
               "description": "Current weather for a city.",
               "name": "get_weather",
-              "parameters": {
-                "properties": {
-                  "city": {
-                    "type": "string",
-                  },
-                  "unit": {
-                    "enum": [
-                      "celsius",
-                      "fahrenheit",
-                    ],
-                    "type": "string",
-                  },
-                },
-                "required": [
-                  "city",
-                ],
-                "type": "object",
-              },
+              "parameters": "[inputSchema of get_weather]",
             },
             "type": "function",
           },
@@ -156,17 +134,7 @@ describe('openai() generate', () => {
             "function": {
               "description": "Current local time for a city.",
               "name": "get_time",
-              "parameters": {
-                "properties": {
-                  "city": {
-                    "type": "string",
-                  },
-                },
-                "required": [
-                  "city",
-                ],
-                "type": "object",
-              },
+              "parameters": "[inputSchema of get_time]",
             },
             "type": "function",
           },
@@ -243,14 +211,7 @@ describe('openai() stream', () => {
       { type: 'text-delta', text: '!' },
       {
         type: 'finish',
-        response: {
-          content: [{ type: 'text', text: 'Hello, world!' }],
-          text: 'Hello, world!',
-          finishReason: 'stop',
-          usage: { inputTokens: 276, outputTokens: 4, cacheReadTokens: 1024, cacheWriteTokens: 0 },
-          modelId: 'gpt-4o-mini-2024-07-18',
-          responseId: 'chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG',
-        },
+        response: textResponse('Hello, world!', { modelId: 'gpt-4o-mini-2024-07-18', responseId: 'chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG' }, { inputTokens: 276, outputTokens: 4, cacheReadTokens: 1024, cacheWriteTokens: 0 }),
       },
     ]);
     expect(server().requests[0]?.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
