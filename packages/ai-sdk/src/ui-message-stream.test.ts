@@ -74,12 +74,8 @@ describe('a Keel stream read by the AI SDK UI stream reader', () => {
   });
 
   it('gives the AI SDK message of a plain text turn whose first answer a rule rejected', async () => {
-    const polite: ReliabilityRule<ModelResponse> = {
-      kind: 'polite',
-      then: 'retry',
-      when: (scope) => scope.purpose === 'final-answer' && !String(scope.response?.text ?? '').startsWith('Please'),
-      feedbackForLLM: 'Start with "Please".',
-    };
+    const startsPolitely = (text: string) => text.startsWith('Please');
+    const polite: ReliabilityRule<ModelResponse> = { kind: 'polite', then: 'retry', feedbackForLLM: 'Start with "Please".', when: (scope) => scope.purpose === 'final-answer' && !startsPolitely(scope.response?.text ?? '') };
     const agent = Agent.create({ provider: scriptedModel(['Go away.', 'Please hold on.']), model: 'm' }).reliability({ postDecide: [polite] }).build();
     const message = await lastMessage(agent.stream('help').toUIMessageStream() as ReadableStream<UIMessageChunk>);
     expect(partsOf(message)).toEqual([{ type: 'step-start' }, { type: 'text', text: 'Please hold on.', state: 'done' }]);
