@@ -1,11 +1,11 @@
-import type { ModelRequest, ModelResponse } from '@keel/core';
+import type { ModelRequest } from '@keel/core';
 import type { ToolSpecification } from '@keel/core/internal';
 import { describe, expect, it } from 'vitest';
 import { anthropicModel } from '../testing/anthropic-model';
-import { collectStream } from '../testing/collect-stream';
+import { collectStream, responseOf } from '../testing/collect-stream';
 import { matchesSchema } from '../testing/constrained-decoder';
 import { orderSchema, transferSchema } from '../testing/fixtures/schemas';
-import { intendedOrder, nativeOutputFixture, providerFailure } from '../testing/native-output-fixture';
+import { afterToolCall, intendedOrder, nativeOutputFixture, providerFailure } from '../testing/native-output-fixture';
 import { anthropicSchemaDefects } from '../testing/anthropic-schema-defects';
 import { anthropicStrictProblem } from '../testing/validate-anthropic-request';
 import { errorReply, wireServerPerTest } from '@keel/wire-server';
@@ -44,13 +44,7 @@ describe('anthropic() native structured output', () => {
   });
 
   it.each([false, true])('runs a strict tool turn then a final answer under the native format (streaming: %s)', async (streaming) => {
-    const call = async (request: ModelRequest): Promise<ModelResponse> => {
-      if (!streaming) return provider().generate(request, {});
-      const parts = await collectStream(provider().stream!(request, {}));
-      const finish = parts.at(-1);
-      if (finish?.type !== 'finish') throw new Error('no finish part');
-      return finish.response;
-    };
+    const call = (request: ModelRequest) => responseOf(provider(), request, streaming);
     server().enqueue(
       // The model aims at a transfer with an undeclared `note` and no currency: the decoder cannot write the one and must write the other.
       anthropicModel({ type: 'tool-call', name: 'transfer', intent: { account: 42, amount: 10, note: 'rent' } }),
@@ -66,15 +60,7 @@ describe('anthropic() native structured output', () => {
     expect(toolCall).toMatchObject({ name: 'transfer', arguments: { account: 42, amount: 10, currency: 'EUR' }, argumentsText: '{"account":42,"amount":10,"currency":"EUR"}' });
     expect(matchesSchema(JSON.parse(toolCall?.type === 'tool-call' ? (toolCall.argumentsText ?? '') : ''), strictTransfer.inputSchema)).toBe(true);
 
-    const second = await call({
-      ...nativeOrder,
-      tools: [strictTransfer],
-      messages: [
-        ...nativeOrder.messages,
-        { role: 'assistant', content: first.content },
-        { role: 'tool', content: [{ type: 'tool-result', toolCallId: toolCall?.type === 'tool-call' ? toolCall.id : '', toolName: 'transfer', output: 'done', isError: false }] },
-      ],
-    });
+    const second = await call(afterToolCall({ ...nativeOrder, tools: [strictTransfer] }, first, 'done'));
     expect(server().requests[1]?.body).toMatchObject({ output_config: { format: { type: 'json_schema' } } });
     const secondBody = server().requests[1]?.body as Json | undefined;
     expect(secondBody?.['stream']).toBe(streaming ? true : undefined);

@@ -1,9 +1,9 @@
-import type { ModelRequest, ModelResponse } from '@keel/core';
+import type { ModelRequest } from '@keel/core';
 import { describe, expect, it } from 'vitest';
-import { collectStream } from '../testing/collect-stream';
+import { collectStream, responseOf } from '../testing/collect-stream';
 import { matchesSchema } from '../testing/constrained-decoder';
 import { orderSchema, transferSchema } from '../testing/fixtures/schemas';
-import { intendedOrder, nativeOutputFixture, providerFailure } from '../testing/native-output-fixture';
+import { afterToolCall, intendedOrder, nativeOutputFixture, providerFailure } from '../testing/native-output-fixture';
 import { openAIModel } from '../testing/openai-model';
 import { openAIStrictProblem } from '../testing/validate-openai-request';
 import { errorReply, wireServerPerTest } from '@keel/wire-server';
@@ -61,13 +61,7 @@ describe('openai() native structured output', () => {
   });
 
   it.each([false, true])('runs a strict tool turn then a final answer under the native format (streaming: %s)', async (streaming) => {
-    const call = async (request: ModelRequest): Promise<ModelResponse> => {
-      if (!streaming) return provider().generate(request, {});
-      const parts = await collectStream(provider().stream!(request, {}));
-      const finish = parts.at(-1);
-      if (finish?.type !== 'finish') throw new Error('no finish part');
-      return finish.response;
-    };
+    const call = (request: ModelRequest) => responseOf(provider(), request, streaming);
     server().enqueue(
       openAIModel({ type: 'tool-call', name: 'transfer', intent: { account: 42, amount: 25_000, currency: 'EUR' } }),
       openAIModel({ type: 'answer', intent: intendedOrder }),
@@ -88,15 +82,7 @@ describe('openai() native structured output', () => {
     // The decoder clamps the amount to the schema's maximum and writes null for the optional memo.
     expect(toolCall).toMatchObject({ name: 'transfer', arguments: { account: 42, amount: 10_000, currency: 'EUR', memo: null }, argumentsText: '{"account":42,"amount":10000,"currency":"EUR","memo":null}' });
 
-    const second = await call({
-      ...nativeOrder,
-      tools: [strictTransfer],
-      messages: [
-        ...nativeOrder.messages,
-        { role: 'assistant', content: first.content },
-        { role: 'tool', content: [{ type: 'tool-result', toolCallId: toolCall?.type === 'tool-call' ? toolCall.id : '', toolName: 'transfer', output: 'done', isError: false }] },
-      ],
-    });
+    const second = await call(afterToolCall({ ...nativeOrder, tools: [strictTransfer] }, first, 'done'));
     expect(server().requests[1]?.body).toMatchObject({ response_format: { json_schema: { strict: true } } });
     expect(second.finishReason).toBe('stop');
     expect(matchesSchema(JSON.parse(second.text), nativeOrder.responseFormat?.schema)).toBe(true);
