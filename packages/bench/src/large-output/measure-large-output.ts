@@ -1,8 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Agent, type Message, type ModelRequest, type ModelResponse, type OutputOptions } from '@keel/core';
 import type { ModelProviderV1 } from '@keel/core/internal';
-import { Ajv, type ValidateFunction } from 'ajv';
-import { Order, orderSystem } from '../independent/order-schema';
+import { Order, orderSystem, rawOrderValidator } from '../independent/order-schema';
 import { requestTokens, tokens } from '../recovery/strategies';
 import { buildLargeCorpus, LARGE_CLASSES, type LargeClass, type LargeItem } from './large-corpus';
 import { LargeModel } from './large-model';
@@ -105,21 +104,11 @@ async function runKeel(item: LargeItem, index: number, options: OutputOptions): 
   }
 }
 
-let validator: ValidateFunction | undefined;
-function rawValidator(): ValidateFunction {
-  if (!validator) {
-    const ajv = new Ajv({ allErrors: true });
-    ajv.addFormat('email', /^[^\s@]+@[^\s@]+\.[^\s@]+$/);
-    validator = ajv.compile(Order);
-  }
-  return validator;
-}
-
 /** The fair baseline: `JSON.parse`, ajv, the latest failed output and its raw errors, a full re-ask; 3 calls. */
 function runRaw(item: LargeItem): LargeOutcome {
   const model = new LargeModel(item, false);
   const meter = new Meter();
-  const validate = rawValidator();
+  const validate = rawOrderValidator();
   const task: Message = { role: 'user', content: item.prompt };
   let messages: Message[] = [task];
   for (let call = 1; call <= 3; call++) {
