@@ -19,10 +19,8 @@ export const largeLabels: Readonly<Record<LargeStrategy, string>> = {
 const STRATEGIES: readonly LargeStrategy[] = ['keel', 'raw-latest', 'keel-whole'];
 const MODEL: PricedModel = 'claude-sonnet-4-5';
 
-/** What one strategy did with one item. */
-interface LargeOutcome {
-  readonly recovered: boolean;
-  readonly silentlyWrong: boolean;
+/** What calls cost: of one item, or added up over some items. */
+interface LargeSpend {
   readonly calls: number;
   readonly dollars: number;
   readonly outputTokens: number;
@@ -31,6 +29,12 @@ interface LargeOutcome {
   /** Output tokens of continuations, and of the part each cut reply was missing. */
   readonly continuationTokens: number;
   readonly missingTokens: number;
+}
+
+/** What one strategy did with one item. */
+interface LargeOutcome extends LargeSpend {
+  readonly recovered: boolean;
+  readonly silentlyWrong: boolean;
 }
 
 /** Counts one item's calls: usage with the same prompt caching for every strategy, priced at list prices. */
@@ -140,16 +144,10 @@ function run(strategy: LargeStrategy, item: LargeItem, index: number): Promise<L
 }
 
 /** Totals of one strategy over some items. */
-export interface LargeStats {
+export interface LargeStats extends LargeSpend {
   readonly items: number;
   readonly recovered: number;
   readonly silentlyWrong: number;
-  readonly calls: number;
-  readonly dollars: number;
-  readonly outputTokens: number;
-  readonly reAskOutputTokens: number;
-  readonly continuationTokens: number;
-  readonly missingTokens: number;
   readonly dollarsPerRecovered: number;
   readonly outputTokensPerRecovered: number;
 }
