@@ -1,8 +1,9 @@
 import type { ModelRequest } from '@keel/core';
 import { describe, expect, it } from 'vitest';
 import { ProviderError } from '../errors/provider-error';
+import { providerOnWire } from '../testing/provider-on-wire';
 import { withToolSchemasChecked } from '../testing/sent-tool-schemas';
-import { textResponse } from '../testing/text-response';
+import { textResponse, textStreamParts } from '../testing/text-response';
 import { collectStream, collectStreamFailure } from '../testing/collect-stream';
 import {
   anthropicContextWindowStop,
@@ -18,19 +19,14 @@ import {
 } from '../testing/fixtures/anthropic-fixtures';
 import { fullRequest, timeTool, toolRound, weatherTool } from '../testing/fixtures/keel-requests';
 import { assertValidAnthropicRequest } from '../testing/validate-anthropic-request';
-import { jsonReply, sseReply, type WireReply, wireServerPerTest } from '@keel/wire-server';
+import { jsonReply, sseReply } from '@keel/wire-server';
 import { anthropic } from './anthropic-provider';
 import type { AnthropicProviderOptions } from './anthropic-provider';
 
 const question: ModelRequest = { model: 'claude-sonnet-4-6', messages: [{ role: 'user', content: 'What is the capital of France?' }] };
 
 // Every request the adapter sent must obey the Messages API rules.
-const server = wireServerPerTest((sent) => {
-  for (const request of sent.requests) assertValidAnthropicRequest(request.body);
-});
-
-const provider = (options: AnthropicProviderOptions = {}) => anthropic({ baseURL: server().url, apiKey: 'test-key', ...options });
-const reply = (...replies: WireReply[]) => server().enqueue(...replies);
+const { server, provider, reply } = providerOnWire((baseURL, options: AnthropicProviderOptions = {}) => anthropic({ baseURL, apiKey: 'test-key', ...options }), assertValidAnthropicRequest);
 
 describe('anthropic() generate', () => {
   it('answers text, with usage including cache reads', async () => {
@@ -215,15 +211,7 @@ describe('anthropic() stream', () => {
   it('streams text deltas and finishes with the whole response and usage', async () => {
     reply(sseReply(anthropicTextStream));
     const parts = await collectStream(provider().stream!(question, {}));
-    expect(parts).toEqual([
-      { type: 'text-delta', text: 'Hello' },
-      { type: 'text-delta', text: ', world' },
-      { type: 'text-delta', text: '!' },
-      {
-        type: 'finish',
-        response: textResponse('Hello, world!', { modelId: 'claude-sonnet-4-6', responseId: 'msg_01StreamText0001' }, { inputTokens: 25, outputTokens: 15, cacheReadTokens: 1200, cacheWriteTokens: 300 }),
-      },
-    ]);
+    expect(parts).toEqual(textStreamParts(['Hello', ', world', '!'], { modelId: 'claude-sonnet-4-6', responseId: 'msg_01StreamText0001' }, { inputTokens: 25, outputTokens: 15, cacheReadTokens: 1200, cacheWriteTokens: 300 }));
     expect(server().requests[0]?.body).toMatchObject({ stream: true });
   });
 

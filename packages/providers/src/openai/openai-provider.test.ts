@@ -1,7 +1,8 @@
 import type { ModelRequest } from '@keel/core';
 import { describe, expect, it } from 'vitest';
+import { providerOnWire } from '../testing/provider-on-wire';
 import { withToolSchemasChecked } from '../testing/sent-tool-schemas';
-import { textResponse } from '../testing/text-response';
+import { textResponse, textStreamParts } from '../testing/text-response';
 import { collectStream } from '../testing/collect-stream';
 import { fullRequest, timeTool, toolRound, weatherTool } from '../testing/fixtures/keel-requests';
 import {
@@ -15,19 +16,14 @@ import {
   openAIToolStream,
 } from '../testing/fixtures/openai-fixtures';
 import { assertValidOpenAIRequest } from '../testing/validate-openai-request';
-import { jsonReply, sseReply, type WireReply, wireServerPerTest } from '@keel/wire-server';
+import { jsonReply, sseReply } from '@keel/wire-server';
 import { openai } from './openai-provider';
 import type { OpenAIProviderOptions } from './openai-provider';
 
 const question: ModelRequest = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'What is the capital of France?' }] };
 
 // Every request the adapter sent must answer each tool call.
-const server = wireServerPerTest((sent) => {
-  for (const request of sent.requests) assertValidOpenAIRequest(request.body);
-});
-
-const provider = (options: OpenAIProviderOptions = {}) => openai({ baseURL: `${server().url}/v1`, apiKey: 'test-key', ...options });
-const reply = (...replies: WireReply[]) => server().enqueue(...replies);
+const { server, provider, reply } = providerOnWire((baseURL, options: OpenAIProviderOptions = {}) => openai({ baseURL: `${baseURL}/v1`, apiKey: 'test-key', ...options }), assertValidOpenAIRequest);
 
 describe('openai() generate', () => {
   it('answers text, reporting cached prompt tokens apart from input tokens', async () => {
@@ -205,15 +201,7 @@ describe('openai() stream', () => {
   it('streams text deltas and finishes with usage from the usage chunk', async () => {
     reply(sseReply(openAITextStream));
     const parts = await collectStream(provider().stream!(question, {}));
-    expect(parts).toEqual([
-      { type: 'text-delta', text: 'Hello' },
-      { type: 'text-delta', text: ', world' },
-      { type: 'text-delta', text: '!' },
-      {
-        type: 'finish',
-        response: textResponse('Hello, world!', { modelId: 'gpt-4o-mini-2024-07-18', responseId: 'chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG' }, { inputTokens: 276, outputTokens: 4, cacheReadTokens: 1024, cacheWriteTokens: 0 }),
-      },
-    ]);
+    expect(parts).toEqual(textStreamParts(['Hello', ', world', '!'], { modelId: 'gpt-4o-mini-2024-07-18', responseId: 'chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG' }, { inputTokens: 276, outputTokens: 4, cacheReadTokens: 1024, cacheWriteTokens: 0 }));
     expect(server().requests[0]?.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
   });
 
