@@ -226,4 +226,17 @@ describe('durable runs: checkpoints and recovery', () => {
     // Its own exchange once: the input, two tool turns with their results, the answer.
     expect(kept).toHaveLength(2 + 6);
   });
+
+  it('a streamed durable run checkpoints like run() does, and recovers', async () => {
+    const store = memoryRunStore();
+    const effects = world();
+    const stream = refunds(crashing(store, outcomeWritten('l1')), SCRIPT, effects).agent.stream('refund A-1', { runId: 'r-10' });
+    await expect(stream.result).rejects.toThrow(Crash);
+    const { agent, model } = refunds(store, SCRIPT.slice(1), effects);
+    const result = await agent.recover('r-10');
+    expect(result.status).toBe('complete');
+    expect(model.calls).toBe(2);
+    expect(effects.emails).toEqual(['refunded 40']);
+    expect(result.usage.modelCalls).toBe(3);
+  });
 });
