@@ -212,7 +212,10 @@ export class Agent<TOutput = string> {
         ? this.#durable(store, { ...runOptions, signal: controller.signal }, (durable, extras) => startRun(this.#config, this.#bus, input, durable, sink, extras))
         : (startRun(this.#config, this.#bus, input, { ...runOptions, signal: controller.signal }, sink, this.#extras) as Promise<RunResult<TOutput>>);
     const start = (sink: StreamSink) => run(sink).finally(() => signal?.removeEventListener('abort', forward));
-    return new AgentStream<TOutput>(start, textMode, (reason) => controller.abort(reason));
+    // Shown text the gate may still reject: every attempt's with an output schema in pass-through
+    // mode; without one, a text answer that the user's rules judge.
+    const takenBack = this.#config.output ? textMode === 'pass-through' : this.#config.reAskRules.before.length > 0;
+    return new AgentStream<TOutput>(start, textMode, (reason) => controller.abort(reason), takenBack);
   }
 }
 
