@@ -21,6 +21,7 @@ import { measureRecovery } from './recovery/measure-recovery';
 import { measureModes } from './recovery/measure-modes';
 import { measureValidationOverhead } from './validation-overhead';
 import { measureRunLevelRules } from './run-level-rules';
+import { measureDurable } from './durable/measure-durable';
 
 const verdict = (ok: boolean) => (ok ? 'met' : '**not met**');
 const started = performance.now();
@@ -53,6 +54,8 @@ step('Cold import time and bundle size');
 const footprint = await measureFootprint();
 step('Tracing to a file (@keel/devtools), against the same run untraced');
 const fileTraceFigures = await measureFileTrace();
+step('Durable runs: a plain run against durable ones (in memory, on Redis)');
+const durable = await measureDurable();
 step('Fleet: BullMQ workers and a shared budget on Redis');
 const fleet = await measureFleet();
 const concurrency = {
@@ -153,6 +156,7 @@ Keel's attempt 3 is the size of attempt 2: only the latest failed output (capped
 ${fileTraceFigures.markdown}
 ${aiSdkAdapter.markdown}
 ${footprint.markdown}
+${durable.markdown}
 ${fleet.markdown}
 Total bench time: ${((performance.now() - started) / 1000).toFixed(0)} s.
 `;

@@ -1,4 +1,4 @@
-import type { AgentStreamPart, RunInput, RunOptions, RunResult } from '@keel/core';
+import { AgentConfigurationError, type AgentStreamPart, DurableRunError, type RunInput, type RunOptions, type RunResult } from '@keel/core';
 import type { ResumeJob, WorkerAgent } from './run-job';
 
 /** What a run reports as it goes: a step starts or ends, a retry, a tool re-ask, a tool result. */
@@ -16,6 +16,12 @@ export interface AgentRunner {
   run(input: RunInput, options: RunOptions & { readonly runId: string }, reporting: RunReporting): Promise<RunResult<unknown>>;
   /** Continues a suspended run (`agent.resume()`), reporting its progress under the state's run id. */
   resume(job: ResumeJob, options: Pick<RunOptions, 'signal' | 'timeoutMs' | 'tenant'>, reporting: RunReporting): Promise<RunResult<unknown>>;
+  /**
+   * Continues the run from its durable checkpoint (`agent.recover()`), reporting its progress;
+   * `undefined` when there is nothing to recover: the agent is not durable, or the store has no
+   * checkpoint of the run (the earlier attempt died before its first).
+   */
+  recover(runId: string, options: Pick<RunOptions, 'signal' | 'timeoutMs' | 'tenant'>, reporting: RunReporting): Promise<RunResult<unknown> | undefined>;
   /** The agent's id (see `agent.id()`). */
   id(): Promise<string>;
   /** Removes the runner's listeners from the agent. */
@@ -57,6 +63,17 @@ export function agentRunner(agent: WorkerAgent): AgentRunner {
       listening.set(runId, onProgress);
       try {
         return await built.resume(job.state, job.decisions, options);
+      } finally {
+        listening.delete(runId);
+      }
+    },
+    async recover(runId, options, { onProgress }) {
+      listening.set(runId, onProgress);
+      try {
+        return await built.recover(runId, options);
+      } catch (error) {
+        if ((DurableRunError.isInstance(error) && error.problem === 'not-found') || (AgentConfigurationError.isInstance(error) && error.setting === 'durable')) return undefined;
+        throw error;
       } finally {
         listening.delete(runId);
       }

@@ -48,7 +48,10 @@ interface StreamWriter {
  * with `stream: true` runs with `agent.stream()` and its parts go to a Redis stream the enqueuer
  * reads (`agentQueue(…).stream(job)`); the return value is a JSON summary of the run;
  * `cancelRun` aborts the run through its signal. A failure fails the job with its kind, and
- * BullMQ retries it only when it is transient.
+ * BullMQ retries it only when it is transient. A durable agent's job (`.durable(store)`) started
+ * again (a stalled job whose worker was killed, handed over by BullMQ, or a retry) continues
+ * from its run's last checkpoint with `agent.recover()`: no model call or tool effect is
+ * repeated, and a `once` call the crash interrupted suspends the run as an unknown outcome.
  */
 export function createAgentWorker<A extends WorkerAgents>(options: AgentWorkerOptions<A>): AgentWorker {
   const { connection, queue, agents, concurrency = 1, runTimeoutMs, workerOptions = {} } = options;
@@ -113,15 +116,22 @@ export function createAgentWorker<A extends WorkerAgents>(options: AgentWorkerOp
       ...(conversationId === undefined ? {} : { conversationId }),
       ...(runTimeoutMs === undefined ? {} : { timeoutMs: runTimeoutMs }),
     };
+    const continuation = { ...(signal ? { signal } : {}), ...(runTimeoutMs === undefined ? {} : { timeoutMs: runTimeoutMs }), ...(tenant === undefined ? {} : { tenant }) };
     try {
-      const result = resume
-        ? await runner.resume(resume, { ...(signal ? { signal } : {}), ...(runTimeoutMs === undefined ? {} : { timeoutMs: runTimeoutMs }), ...(tenant === undefined ? {} : { tenant }) }, { onProgress })
-        : await runner.run(input, runOptions, stream ? { onProgress, onPart: (part: AgentStreamPart<unknown>) => stream.write(part as RunStreamPart<unknown>) } : { onProgress });
+      // A job started before (its worker was killed and the stalled job handed over, or a retry):
+      // a durable agent's run goes on from its last checkpoint, repeating no model call or tool effect.
+      const recovered = job.attemptsStarted > 1 ? await runner.recover(runId, continuation, { onProgress }) : undefined;
+      const result =
+        recovered ??
+        (resume
+          ? await runner.resume(resume, continuation, { onProgress })
+          : await runner.run(input, runOptions, stream ? { onProgress, onPart: (part: AgentStreamPart<unknown>) => stream.write(part as RunStreamPart<unknown>) } : { onProgress }));
       await reporting;
       const summary: RunJobSummary = {
         runId: result.runId,
         status: result.status,
         ...(result.state === undefined ? {} : { pendingApprovals: result.pendingApprovals, suspended: { agent: name, state: result.state, ...(tenant === undefined ? {} : { tenant }) } }),
+        ...(result.unknownOutcomes.length === 0 ? {} : { unknownOutcomes: result.unknownOutcomes }),
         value: result.value,
         text: result.text,
         provenance: result.provenance,

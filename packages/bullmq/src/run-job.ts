@@ -56,6 +56,8 @@ export interface RunJobSummary<T = unknown> {
   readonly status?: 'complete' | 'suspended';
   /** The calls waiting for approval, when `suspended`. */
   readonly pendingApprovals?: RunResult<T>['pendingApprovals'];
+  /** When a recovered durable run suspended on calls a crash left without a known outcome: settle them with `resumeRun(queue, summary.suspended, { outcomes, retry })`. */
+  readonly unknownOutcomes?: RunResult<T>['unknownOutcomes'];
   /** When `suspended`: what `resumeRun` takes. */
   readonly suspended?: SuspendedRunJob;
   readonly value: T;

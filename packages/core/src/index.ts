@@ -11,6 +11,7 @@ export type { RunInput, RunOptions, RunResult } from './agent/run-result';
 export type { RunStateSnapshot } from './run/state/run-state-snapshot';
 export { RunStateError } from './errors/run-state-error';
 export { StaleRunOwnerError } from './errors/stale-run-owner-error';
+export { DurableRunError } from './errors/durable-run-error';
 export { RunSuspendedError } from './errors/run-suspended-error';
 export { AgentConfigurationError } from './errors/agent-configuration-error';
 export { MemoryStoreError } from './errors/memory-store-error';

@@ -5,6 +5,7 @@
  */
 import { Redis } from 'ioredis';
 import { createAgentWorker } from '../create-agent-worker';
+import { reportWorker } from './report-worker';
 import { approvalAgent } from './approval-agent';
 
 const [port, queue, answerDelayMs] = process.argv.slice(2);
@@ -15,9 +16,4 @@ const { worker } = createAgentWorker({
   queue: String(queue),
   agents: { payments: agent },
 });
-const say = (message: object) => process.stdout.write(`${JSON.stringify({ pid: process.pid, ...message })}\n`);
-worker.on('active', (job) => say({ event: 'active', jobId: job.id }));
-worker.on('completed', (job) => say({ event: 'completed', jobId: job.id }));
-worker.on('failed', (job, error) => say({ event: 'failed', jobId: job?.id, message: error.message }));
-await worker.waitUntilReady();
-say({ event: 'ready' });
+await reportWorker(worker);

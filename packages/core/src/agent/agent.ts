@@ -1,6 +1,8 @@
 import { checkListener } from '../events/check-listener';
 import type { AnySchema, InferSchema } from '@keel/reliability';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
+import { beginDurableRun, durableJournal, openCheckpoint } from '../durable/durable-run';
+import type { RunStore } from '../durable/run-store';
 import { RunSuspendedError } from '../errors/run-suspended-error';
 import type { AgentEventName, AgentListener } from '../events/agent-events';
 import { EventBus } from '../events/event-bus';
@@ -48,6 +50,17 @@ export class Agent<TOutput = string> {
     return { sealing: { signer: this.#signer, agent: () => this.#agentId(), ttlMs: this.#identity.stateTtlMs } };
   }
 
+  /**
+   * A durable run's start: the run id (given, or made), refused when the store holds it already;
+   * this process becomes the run's owner and `start` runs it with its journal.
+   */
+  async #durable(store: RunStore, given: RunOptions | undefined, start: (options: RunOptions, extras: RunExtras) => Promise<RunResult<unknown>>): Promise<RunResult<TOutput>> {
+    const options = checkRunOptions(given ?? {});
+    const runId = options.runId ?? globalThis.crypto.randomUUID();
+    const journal = await beginDurableRun(store, runId, { agentId: await this.#agentId(), tenant: options.tenant });
+    return (await start({ ...options, runId }, { ...this.#extras, journal })) as RunResult<TOutput>;
+  }
+
   /** The id naming this agent in its states: the declared `id`, or a digest of its tools and output schema. */
   #agentId(): Promise<string> {
     return (this.#id ??= this.#identity.id === undefined ? agentDigest(this.#identity.description, canonicalJson) : Promise.resolve(this.#identity.id));
@@ -79,7 +92,34 @@ export class Agent<TOutput = string> {
    * @throws {MaxStepsExceededError} with the partial result.
    */
   run(input: RunInput, options?: RunOptions): Promise<RunResult<TOutput>> {
+    const store = this.#config.store;
+    if (store) return this.#durable(store, options, (checked, extras) => startRun(this.#config, this.#bus, input, checked, undefined, extras));
     return startRun(this.#config, this.#bus, input, options, undefined, this.#extras) as Promise<RunResult<TOutput>>;
+  }
+
+  /**
+   * Continues an unfinished durable run (`.durable(store)`) from its last checkpoint, in this
+   * process or any other sharing the store: model calls that completed are not asked again, tool
+   * calls that finished are not run again, kept messages and usage carry over, and memory
+   * receives the exchange once when the run ends. A call a crash interrupted runs again with the
+   * same idempotency key when its tool's effect is `none` or `idempotent`; a `once` call never
+   * does: the run suspends with it in `result.unknownOutcomes`, for `resume(state, { outcomes, retry })`.
+   * Recovering a finished run gives its result back (a suspended one with its `state`), running nothing.
+   * This process becomes the run's owner: a worker still running it is refused its next checkpoint.
+   * @throws {DurableRunError} when the store has no checkpoint of the run, or another agent or
+   *   tenant's: nothing runs.
+   * @throws {AgentConfigurationError} on an agent without a run store.
+   * @throws what `run()` throws, for the rest of the run.
+   */
+  async recover(runId: string, options: Pick<RunOptions, 'signal' | 'timeoutMs' | 'tenant'> = {}): Promise<RunResult<TOutput>> {
+    const store = this.#config.store;
+    if (!store) throw new AgentConfigurationError({ setting: 'durable', message: 'recover() needs a durable agent: Agent.create(...).durable(store)' });
+    const runOptions = continuationOptions(options);
+    const owner = { agentId: await this.#agentId(), tenant: runOptions.tenant };
+    const stored = await openCheckpoint(store, runId, owner);
+    if ('result' in stored) return stored.result as RunResult<TOutput>;
+    const journal = durableJournal(store, await store.acquire(runId), owner);
+    return (await startRun(this.#config, this.#bus, [], runOptions, undefined, { ...this.#extras, journal, recovered: stored.run })) as RunResult<TOutput>;
   }
 
   /**
@@ -97,16 +137,19 @@ export class Agent<TOutput = string> {
    * @throws what `run()` throws, for the rest of the run.
    */
   async resume(state: unknown, decisions: ResumeDecisions, options: Pick<RunOptions, 'signal' | 'timeoutMs' | 'tenant'> = {}): Promise<RunResult<TOutput>> {
-    const runOptions: RunOptions = checkRunOptions({ ...(options?.signal === undefined ? {} : { signal: options.signal }), ...(options?.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }), ...(options?.tenant === undefined ? {} : { tenant: options.tenant }) });
+    const runOptions = continuationOptions(options);
     const opened = await openState(state, await this.#agentId(), this.#signer, runOptions.tenant);
-    const decided = checkDecisions(opened.pending, decisions);
+    const decided = checkDecisions(opened.pending, opened.unknown ?? [], decisions);
     // Of two resumes of one state (a replay, or two at once), one runs: in this process, and with
     // a run store wherever the store is shared; spent states are remembered until they expire.
     const claim = await claimResume(opened, this.#config.store);
     let began = false;
     const resume = { state: opened, decisions: decided, began: () => void (began = true) };
+    const store = this.#config.store;
     try {
-      return (await startRun(this.#config, this.#bus, [], runOptions, undefined, { ...this.#extras, resume })) as RunResult<TOutput>;
+      // A durable agent's resumed run is durable too: this process becomes its owner.
+      const journal = store ? durableJournal(store, await store.acquire(opened.runId), { agentId: opened.agent, tenant: opened.tenant }) : undefined;
+      return (await startRun(this.#config, this.#bus, [], runOptions, undefined, { ...this.#extras, resume, ...(journal ? { journal } : {}) })) as RunResult<TOutput>;
     } catch (error) {
       // Nothing ran yet (memory could not be loaded, an abort came first): the state may be resumed again.
       if (!began) await claim.release();
@@ -163,13 +206,20 @@ export class Agent<TOutput = string> {
     const forward = () => controller.abort(signal?.reason);
     if (signal?.aborted) forward();
     else signal?.addEventListener('abort', forward, { once: true });
-    const start = (sink: StreamSink) =>
-      (startRun(this.#config, this.#bus, input, { ...runOptions, signal: controller.signal }, sink, this.#extras) as Promise<RunResult<TOutput>>).finally(() =>
-        signal?.removeEventListener('abort', forward),
-      );
+    const store = this.#config.store;
+    const run = (sink: StreamSink): Promise<RunResult<TOutput>> =>
+      store
+        ? this.#durable(store, { ...runOptions, signal: controller.signal }, (durable, extras) => startRun(this.#config, this.#bus, input, durable, sink, extras))
+        : (startRun(this.#config, this.#bus, input, { ...runOptions, signal: controller.signal }, sink, this.#extras) as Promise<RunResult<TOutput>>);
+    const start = (sink: StreamSink) => run(sink).finally(() => signal?.removeEventListener('abort', forward));
     // Shown text the gate may still reject: every attempt's with an output schema in pass-through
     // mode; without one, a text answer that the user's rules judge.
     const takenBack = this.#config.output ? textMode === 'pass-through' : this.#config.reAskRules.before.length > 0;
     return new AgentStream<TOutput>(start, textMode, (reason) => controller.abort(reason), takenBack);
   }
+}
+
+/** The options a continuation (`resume`, `recover`) takes from its caller, checked. */
+function continuationOptions(options: Pick<RunOptions, 'signal' | 'timeoutMs' | 'tenant'> | undefined): RunOptions {
+  return checkRunOptions({ ...(options?.signal === undefined ? {} : { signal: options.signal }), ...(options?.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }), ...(options?.tenant === undefined ? {} : { tenant: options.tenant }) });
 }

@@ -5,6 +5,7 @@ import type { FinishReason } from '../model/model-provider-v1';
 import type { RunStateSnapshot } from '../run/state/run-state-snapshot';
 import type { PendingApproval } from '../tools/pending-approval';
 import type { ToolCallRecord } from '../tools/tool-result';
+import type { UnknownOutcome } from '../tools/unknown-outcome';
 import type { RunUsage } from '../usage/usage-ledger';
 
 import type { StepRecord } from './step-record';
@@ -25,6 +26,11 @@ export interface RunResult<T = string> {
   readonly status: 'complete' | 'suspended';
   /** The tool calls waiting for approval (empty unless `suspended`). */
   readonly pendingApprovals: readonly PendingApproval[];
+  /**
+   * Calls of `once` tools a crash left without a known outcome (a recovered durable run; empty
+   * otherwise): the run suspended so that a person settles each, `agent.resume(state, { outcomes, retry })`.
+   */
+  readonly unknownOutcomes: readonly UnknownOutcome[];
   /** Present when `suspended`: plain JSON to store, and to give back to `agent.resume()`. */
   readonly state?: RunStateSnapshot;
   /** The final answer's text (for a fallback tier, the value as JSON). */

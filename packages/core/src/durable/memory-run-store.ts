@@ -24,6 +24,7 @@ export function checkpointJson(checkpoint: Omit<RunCheckpoint, 'version' | 'runI
 export function memoryRunStore(): RunStore {
   const fences = new Map<string, number>();
   const checkpoints = new Map<string, string>();
+  const versions = new Map<string, number>();
   const claims = new Map<string, number>();
   // Spent claims are forgotten once their time is up, never by count: they are swept when the
   // map has doubled since the last sweep, so a claim costs O(1) on average.
@@ -44,11 +45,17 @@ export function memoryRunStore(): RunStore {
       try {
         const runId = checkStoreKey(lease?.runId, 'a lease run id', name);
         if ((fences.get(runId) ?? 0) !== lease.fence) throw new StaleRunOwnerError({ runId, fence: lease.fence });
-        const previous = checkpoints.get(runId);
-        const version = previous === undefined ? 1 : (JSON.parse(previous) as RunCheckpoint).version + 1;
-        const stored: RunCheckpoint = { ...(JSON.parse(checkpointJson(checkpoint, name)) as Omit<RunCheckpoint, 'version' | 'runId'>), runId, version };
-        checkpoints.set(runId, JSON.stringify(stored));
-        return Promise.resolve(stored);
+        const version = (versions.get(runId) ?? 0) + 1;
+        const text = checkpointJson(checkpoint, name);
+        // The JSON text as written, with the run id and version added: no copy is shared with the caller.
+        const stored = `${text.slice(0, -1)}${text.length > 2 ? ',' : ''}"runId":${JSON.stringify(runId)},"version":${version}}`;
+        checkpoints.set(runId, stored);
+        versions.set(runId, version);
+        // A copy of what was written, read only if the caller looks at it (a run's journal never does).
+        let copy: RunCheckpoint | undefined;
+        const read = () => (copy ??= JSON.parse(stored) as RunCheckpoint);
+        const written = { runId, version, get agentId() { return read().agentId; }, get tenant() { return read().tenant; }, get status() { return read().status; }, get state() { return read().state; } };
+        return Promise.resolve(written as RunCheckpoint);
       } catch (error) {
         return Promise.reject(error);
       }

@@ -68,6 +68,8 @@ export interface AgentEvents {
     /** Their tools' names, comma-separated, in the same order. */
     readonly tools: string;
     readonly pending: number;
+    /** Calls whose outcome a crash left unknown (a recovered durable run), when there are any; `toolCallIds` lists them after the pending ones. */
+    readonly unknownOutcomes?: number;
   };
   /** A suspended run goes on (after its `run.start`): the decided calls run or are refused, then the loop goes on. */
   'run.resumed': EventBase & {

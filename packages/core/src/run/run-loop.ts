@@ -5,14 +5,15 @@ import type { StreamSink } from '../agent/stream-part';
 import type { EventBus } from '../events/event-bus';
 import type { Message } from '../model/message';
 import type { ParentRun } from '../tools/parent-run';
-import type { ApprovalDecision } from '../tools/pending-approval';
+import { StaleRunOwnerError } from '../errors/stale-run-owner-error';
 import { UsageLedger } from '../usage/usage-ledger';
 import { checkRunOptions } from './state/check-run-options';
 import { ForwardingLedger } from './state/forwarding-ledger';
 import type { RunConfig } from './state/run-config';
 import { runLock, type RunContext } from './state/run-context';
 import { inputAsMessages, keptInputMessages, runSystem } from './state/run-input';
-import type { NextStep, RunState, StepOutcome } from './state/run-state';
+import { type RunJournal, saveCheckpoint } from './state/run-journal';
+import type { CallDecision, NextStep, RunState, StepOutcome } from './state/run-state';
 import type { RunStateSnapshot } from './state/run-state-snapshot';
 import type { StateSigner } from './state/state-signer';
 import { askModel } from './steps/ask-model';
@@ -28,14 +29,16 @@ export interface RunExtras {
   /** Continues a suspended run: its opened state and the decision of each pending call. */
   readonly resume?: {
     readonly state: RunStateSnapshot;
-    readonly decisions: ReadonlyMap<string, ApprovalDecision>;
+    readonly decisions: ReadonlyMap<string, CallDecision>;
     /** Told once the decided calls are about to run (before it, a failed resume has run nothing). */
     readonly began: () => void;
   };
   /** The run whose tool call this run is (`agent.asTool()`). */
   readonly parent?: Omit<ParentRun, 'toolCallId'>;
-  /** Receives the run's state after every step (a durable run's store); the run waits for it. */
-  readonly checkpoint?: (state: RunState) => void | Promise<void>;
+  /** A durable run's checkpoints: its state after every step and around every tool call; the run waits for each. */
+  readonly journal?: RunJournal;
+  /** Continues a durable run from its last checkpoint (`agent.recover()`). */
+  readonly recovered?: RunState;
 }
 
 type Outcome = StepOutcome<RunResult<unknown>>;
@@ -43,19 +46,25 @@ type Outcome = StepOutcome<RunResult<unknown>>;
 /**
  * The driver of a run: take the run's state, run its next step, store the new state, repeat,
  * until a step ends the run. Every step is a file of `steps/`; the state between two steps is one
- * plain value ({@link RunState}), handed to `checkpoint` when one is given.
+ * plain value ({@link RunState}), a checkpoint in the run store when the run is durable.
  */
-async function drive(context: RunContext, first: RunState, checkpoint: RunExtras['checkpoint']): Promise<RunResult<unknown>> {
+async function drive(context: RunContext, first: RunState): Promise<RunResult<unknown>> {
   let state = first;
   try {
+    if (context.journal) await saveCheckpoint(context, state);
     for (;;) {
       const outcome = await nextStep(context, state);
-      if (outcome.type === 'done') return outcome.result;
+      if (outcome.type === 'done') {
+        if (context.journal) await context.journal.finished(outcome.result);
+        return outcome.result;
+      }
       state = outcome.state;
-      if (checkpoint) await checkpoint({ ...state, attempts: context.ledger.attempts.slice(), usage: context.ledger.snapshot() });
+      if (context.journal) await saveCheckpoint(context, state);
     }
   } catch (error) {
     releaseMemory(context);
+    // The last checkpoint stands, marked failed: `recover` goes on from it. A stale owner writes nothing.
+    if (context.journal && !StaleRunOwnerError.isInstance(error)) await context.journal.failed().catch(() => undefined);
     const aborted = context.signal?.aborted === true || AbortedError.isInstance(error);
     runEnded(context, state, aborted ? 'aborted' : 'error', error);
     if (aborted && context.signal && !AbortedError.isInstance(error)) throw AbortedError.fromSignal(context.signal);
@@ -99,7 +108,8 @@ export function startRun(config: RunConfig, bus: EventBus, input: RunInput, give
 const EMPTY: RunOptions = Object.freeze({});
 
 function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOptions, signal: AbortSignal | undefined, sink: StreamSink | undefined, extras: RunExtras): Promise<RunResult<unknown>> {
-  const resumed = extras.resume?.state;
+  // A resumed run (a suspension decided) or a recovered one (a durable run's last checkpoint) goes on as it was.
+  const resumed: RunStateSnapshot | RunState | undefined = extras.resume?.state ?? extras.recovered;
   // A string, the usual input, is one user message: no check or copy is needed.
   const text = typeof input === 'string' && !resumed;
   const given: readonly Message[] = resumed ? [] : text ? [{ role: 'user', content: input }] : inputAsMessages(input);
@@ -115,7 +125,7 @@ function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOp
   if (depth > maxDepth) throw new MaxDepthExceededError({ depth, maxDepth });
   // A nested run spends from the budgets above it: their rules, on the whole tree's usage.
   const preCheck = parent ? [...new Set([...config.preCheck, ...parent.preCheck])] : config.preCheck;
-  // The usage, attempts and budgets of a resumed run go on from where it suspended.
+  // The usage, attempts and budgets of a resumed run go on from where it suspended (or was checkpointed).
   if (resumed) for (const attempt of resumed.attempts) ledger.record(attempt);
   const context: RunContext = {
     config,
@@ -144,6 +154,7 @@ function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOp
     callsBefore: ledger.attempts.length,
     sealing: extras.sealing,
     resumeBegan: extras.resume?.began,
+    journal: extras.journal,
     listens: (event) => bus.listeners.has(event),
     emit: (event, payload) => {
       if (!bus.listeners.has(event)) return;
@@ -152,10 +163,14 @@ function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOp
       bus.emit(event, Object.assign(base, payload) as never);
     },
   };
-  const first = resumed && extras.resume ? resumedState(resumed, extras.resume.decisions, config) : startState(runId, conversationId, tenant, system, text ? given : keptInputMessages(given), config);
+  const first = extras.resume
+    ? resumedState(extras.resume.state, extras.resume.decisions, config)
+    : extras.recovered
+      ? recoveredState(extras.recovered, config)
+      : startState(runId, conversationId, tenant, system, text ? given : keptInputMessages(given), config);
   const primary = config.targets[0] as RunConfig['targets'][number];
   if (context.listens('run.start')) context.emit('run.start', { provider: primary.provider.name, model: primary.model, ...(conversationId === undefined ? {} : { conversationId }) });
-  return drive(context, { ...first, usage: ledger.snapshot() }, extras.checkpoint);
+  return drive(context, { ...first, usage: ledger.snapshot() });
 }
 
 const NO_MESSAGES: readonly never[] = Object.freeze([]);
@@ -183,7 +198,7 @@ function startState(runId: string, conversationId: string | undefined, tenant: s
  * The state a suspended run goes on from: its suspended turn, to run as decided without asking
  * the model again (the calls that ran keep their results).
  */
-function resumedState(resumed: RunStateSnapshot, decisions: ReadonlyMap<string, ApprovalDecision>, config: RunConfig): Omit<RunState, 'usage'> {
+function resumedState(resumed: RunStateSnapshot, decisions: ReadonlyMap<string, CallDecision>, config: RunConfig): Omit<RunState, 'usage'> {
   const { turn } = resumed;
   const call: NextStep = {
     type: 'call-tools',
@@ -210,6 +225,15 @@ function resumedState(resumed: RunStateSnapshot, decisions: ReadonlyMap<string, 
     attempts: resumed.attempts,
     next: config.memory ? { type: 'load-memory', then: call } : call,
   };
+}
+
+/**
+ * The state a recovered durable run goes on from: its last checkpoint, memory's conversation
+ * loaded again first (it is never checkpointed), and the time it had run so far.
+ */
+function recoveredState(recovered: RunState, config: RunConfig): Omit<RunState, 'usage'> {
+  const next = recovered.next;
+  return { ...recovered, next: config.memory && next.type !== 'load-memory' ? { type: 'load-memory', then: next } : next };
 }
 
 /** A signal aborted by the caller's or, after `timeoutMs`, with a `TimeoutError` reason. */

@@ -43,6 +43,17 @@ export interface ToolRunEnvironment {
   readonly reAsk: (tool: AnyTool, guards: readonly ToolGuard[], call: ToolCallPart, first: Extract<ArgumentsCheck, { status: 'invalid' }>) => Promise<ReAskResult>;
   /** The run, as agents called as tools see it through their context (see {@link ParentRun}). */
   readonly parent?: Omit<ParentRun, 'toolCallId'> | undefined;
+  /**
+   * A durable run's record of its calls: `intent` is written (and awaited) before `execute` runs,
+   * `outcome` once the call settled, so a crash between the two is seen as an unknown outcome.
+   */
+  readonly journal?: ToolCallJournal | undefined;
+}
+
+/** Where a durable run records each tool call: its intent before it runs, its record after. */
+export interface ToolCallJournal {
+  intent(intent: { readonly id: string; readonly name: string; readonly arguments: unknown }): Promise<void>;
+  outcome(record: ToolCallRecord): Promise<void>;
 }
 
 type Settled = Omit<ToolCallRecord, 'step' | 'durationMs'>;
@@ -142,6 +153,7 @@ export async function runToolCall(env: ToolRunEnvironment, call: ToolCallPart, d
   };
   if (settled.errorCode !== undefined) record.errorCode = settled.errorCode;
   if (settled.coercions !== undefined && settled.coercions.length > 0) record.coercions = settled.coercions;
+  if (env.journal) await env.journal.outcome(record);
   return record;
 }
 
@@ -211,6 +223,8 @@ async function execute(env: ToolRunEnvironment, tool: AnyTool, call: ToolCallPar
   const timeoutMs = tool.timeoutMs ?? env.toolTimeoutMs;
   const timeout = timeoutMs === undefined ? undefined : new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
+  // A durable run records the call before it runs: a crash from here on leaves its outcome unknown.
+  if (env.journal) await env.journal.intent({ id: call.id, name: call.name, arguments: args });
   try {
     const run = () => tool.execute(checked.value, new RunToolContext(env, call.id, timeout?.signal));
     const { wrapCall } = env;

@@ -7,6 +7,7 @@ import type { PreCheckRule } from '@keel/reliability';
 import { raceSignal, type UsageTotals } from '@keel/reliability/internal';
 import type { ModelResponse } from '../../model/model-provider-v1';
 import type { Message } from '../../model/message';
+import type { RunJournal } from './run-journal';
 import type { StateSigner } from './state-signer';
 
 /**
@@ -60,6 +61,8 @@ export interface RunContext {
   readonly preCheck: readonly PreCheckRule<ModelResponse>[];
   /** Signs the state of a run that suspends, naming the agent (see `RunStateSnapshot`). */
   readonly sealing: { readonly signer: StateSigner; readonly agent: () => Promise<string>; readonly ttlMs: number } | undefined;
+  /** Where a durable run writes its checkpoints; absent for a run without a store. */
+  readonly journal: RunJournal | undefined;
   /** Told once a resumed run's decided calls are about to run (before it, a failed resume has run nothing). */
   readonly resumeBegan: (() => void) | undefined;
   /** True when anything listens to `event`: callers skip building payloads nobody reads. */

@@ -5,6 +5,7 @@ import type { AssistantMessage, Message } from '../../model/message';
 import type { FinishReason } from '../../model/model-provider-v1';
 import type { PendingApproval } from '../../tools/pending-approval';
 import type { ToolCallRecord } from '../../tools/tool-result';
+import type { UnknownOutcome } from '../../tools/unknown-outcome';
 import type { RunUsage } from '../../usage/usage-ledger';
 import type { StateSigner } from './state-signer';
 
@@ -66,6 +67,8 @@ export interface RunStateSnapshot {
   readonly turn: SuspendedTurn;
   /** The calls waiting for a decision. */
   readonly pending: readonly PendingApproval[];
+  /** Calls of `once` tools a crash left without a known outcome (a recovered durable run): `outcomes` or `retry` settles each. */
+  readonly unknown?: readonly UnknownOutcome[];
   /** HMAC-SHA-256 (hex) of the rest, in canonical JSON. */
   readonly signature: string;
 }

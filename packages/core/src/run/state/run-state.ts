@@ -3,8 +3,9 @@ import type { Coercion } from '@keel/reliability/internal';
 import type { Provenance, StepRecord } from '../../agent/run-result';
 import type { Message } from '../../model/message';
 import type { FinishReason, ModelResponse } from '../../model/model-provider-v1';
-import type { ApprovalDecision, PendingApproval } from '../../tools/pending-approval';
+import type { PendingApproval } from '../../tools/pending-approval';
 import type { ToolCallRecord } from '../../tools/tool-result';
+import type { UnknownOutcome } from '../../tools/unknown-outcome';
 import type { RunUsage } from '../../usage/usage-ledger';
 
 /** What the run's answer says besides its text. */
@@ -14,6 +15,31 @@ export interface Answer {
   readonly repairs: readonly JsonRepair[];
   readonly coercions: readonly Coercion[];
   readonly issues: readonly ValidationIssue[];
+}
+
+/**
+ * What a resumed run was told to do with one call that waited: an approval decision, an
+ * unknown outcome settled by what happened (`output`, the result as the model reads it), or
+ * an unknown outcome to run again (`retry`, with the same idempotency key).
+ */
+export type CallDecision =
+  | { readonly type: 'approved' }
+  | { readonly type: 'rejected'; readonly reason: string | undefined }
+  | { readonly type: 'outcome'; readonly output: string }
+  | { readonly type: 'retry' };
+
+/** A tool call about to execute in a durable run: recorded (the intent) before it does. */
+export interface ToolIntent {
+  readonly id: string;
+  readonly name: string;
+  /** The checked arguments it runs with. */
+  readonly arguments: unknown;
+}
+
+/** What a durable run recorded of a turn's calls so far: each call's intent before it ran, its record once it finished. */
+export interface ToolJournal {
+  readonly intents: readonly ToolIntent[];
+  readonly outcomes: readonly ToolCallRecord[];
 }
 
 /** A model turn that called tools: what the `call-tools` step runs. */
@@ -29,15 +55,19 @@ export interface ToolTurn {
   readonly resumed?: {
     readonly suspensionId: string;
     readonly finished: readonly ToolCallRecord[];
-    readonly decisions: Readonly<Record<string, ApprovalDecision>>;
+    readonly decisions: Readonly<Record<string, CallDecision>>;
   };
+  /** A durable run's record of the turn's calls, when a checkpoint holds the turn mid-way (a recovered run goes on from it). */
+  readonly journal?: ToolJournal;
 }
 
-/** A turn whose calls wait for approval: what the `suspend` step seals. */
+/** A turn whose calls wait for approval or a settled outcome: what the `suspend` step seals. */
 export interface SuspendingTurn {
   readonly turn: ToolTurn;
   readonly finished: readonly ToolCallRecord[];
   readonly pending: readonly PendingApproval[];
+  /** Calls a crash left without a known outcome whose tools are `once`: a person settles them. */
+  readonly unknown: readonly UnknownOutcome[];
   /** Model calls and milliseconds of the step until it suspended. */
   readonly modelCalls: number;
   readonly durationMs: number;

@@ -6,51 +6,69 @@ import { runToolCall, type ToolRunEnvironment } from '../../tools/run-tool-call'
 import { toResultPart, type ToolCallRecord } from '../../tools/tool-result';
 import { reAskArguments } from '../attempt/tool-re-ask';
 import type { RunContext } from '../state/run-context';
-import type { RunState, StepOutcome, ToolTurn } from '../state/run-state';
+import type { CallDecision, RunState, StepOutcome, ToolTurn } from '../state/run-state';
 import { keptContext } from './ask-model';
+import { type CallOutcome, decidedEnvironment, isUnknownOutcome, journaled, type TurnJournal, turnJournal } from './tool-journal';
 
 /**
  * The step `call-tools`: a turn's tool calls run concurrently (each with its own argument
  * re-asks). When all finish, the turn and its results are kept and the run asks the model again;
- * when some wait for approval, the run goes on to `suspend`. A resumed turn runs its decided
- * calls (approved ones checked again and run, rejected ones refused) beside those that ran.
+ * when some wait (for approval, or, in a recovered durable run, a `once` call whose outcome a
+ * crash left unknown), the run goes on to `suspend`. A resumed turn runs its decided calls
+ * beside those that ran. A durable run records each call's intent and outcome
+ * (`tool-journal.ts`), and a recovered turn never runs a finished call again.
  */
 export async function callTools(context: RunContext, state: RunState): Promise<StepOutcome<RunResult<unknown>>> {
   const next = state.next;
   if (next.type !== 'call-tools') throw new TypeError(`the call-tools step cannot take a ${next.type} step`);
   const { turn } = next;
   const calls = turn.content.filter((part): part is ToolCallPart => part.type === 'tool-call');
-  const environment = toolEnvironment(context, keptContext(context, state));
-  if (turn.resumed) return { type: 'next', state: keepToolTurn(context, state, turn, await resumedCalls(context, environment, turn, calls)) };
-  const sink = context.sink;
-  for (const call of calls) sink?.push({ type: 'tool-call', step: state.step, call });
-  const outcomes = await settleAll(calls.map((call) => runToolCall(environment, call)));
-  const pending = outcomes.filter((outcome): outcome is PendingApproval => isPendingApproval(outcome));
-  if (pending.length === 0) return { type: 'next', state: keepToolTurn(context, state, turn, outcomes as ToolCallRecord[]) };
-  const finished = outcomes.filter((outcome): outcome is ToolCallRecord => !isPendingApproval(outcome));
-  const suspending = { turn, finished, pending, modelCalls: context.ledger.attempts.length - context.callsBefore, durationMs: performance.now() - context.stepStarted };
+  const journal = turnJournal(context, state, turn);
+  const environment = toolEnvironment(context, keptContext(context, state), journal);
+  let outcomes: CallOutcome[];
+  if (turn.resumed) outcomes = await resumedCalls(context, environment, journal, turn, calls);
+  else {
+    const sink = context.sink;
+    for (const call of calls) sink?.push({ type: 'tool-call', step: state.step, call });
+    outcomes = await settleAll(calls.map((call) => journaled(environment, journal, call, () => runToolCall(environment, call))));
+  }
+  const unknown = outcomes.filter(isUnknownOutcome);
+  const pending = outcomes.filter((outcome): outcome is PendingApproval => !isUnknownOutcome(outcome) && isPendingApproval(outcome));
+  const finished = outcomes.filter((outcome): outcome is ToolCallRecord => !isUnknownOutcome(outcome) && !isPendingApproval(outcome));
+  if (pending.length === 0 && unknown.length === 0) return { type: 'next', state: keepToolTurn(context, state, turn, finished) };
+  const modelCalls = (turn.modelCalls ?? 0) + context.ledger.attempts.length - context.callsBefore;
+  const suspending = { turn, finished, pending, unknown, modelCalls, durationMs: (turn.durationMs ?? 0) + performance.now() - context.stepStarted };
   return { type: 'next', state: { ...state, next: { type: 'suspend', suspending } } };
 }
 
-/** A resumed turn's calls: those that ran keep their records; each pending one runs as decided (never waiting again). */
-async function resumedCalls(context: RunContext, environment: ToolRunEnvironment, turn: ToolTurn, calls: readonly ToolCallPart[]): Promise<ToolCallRecord[]> {
+/** A resumed turn's calls: those that ran keep their records; each one that waited goes as decided (never waiting for approval again). */
+async function resumedCalls(context: RunContext, environment: ToolRunEnvironment, journal: TurnJournal | undefined, turn: ToolTurn, calls: readonly ToolCallPart[]): Promise<CallOutcome[]> {
   const resumed = turn.resumed as NonNullable<ToolTurn['resumed']>;
   const decisions = Object.values(resumed.decisions);
   const approved = decisions.filter((decision) => decision.type === 'approved').length;
-  if (context.listens('run.resumed')) context.emit('run.resumed', { suspensionId: resumed.suspensionId, approved, rejected: decisions.length - approved });
+  const rejected = decisions.filter((decision) => decision.type === 'rejected').length;
+  if (context.listens('run.resumed')) context.emit('run.resumed', { suspensionId: resumed.suspensionId, approved, rejected });
   context.stepStarted = performance.now();
   const finished = new Map(resumed.finished.map((record) => [record.id, record]));
-  const decided: ToolRunEnvironment = { ...environment, reAsk: () => Promise.reject(new TypeError('an approved call is never re-asked')) };
+  const decided = decidedEnvironment(environment);
   if (context.signal?.aborted) throw AbortedError.fromSignal(context.signal);
   context.resumeBegan?.();
   return settleAll(
     calls.map((part) => {
       const done = finished.get(part.id);
       if (done) return Promise.resolve(done);
-      // Every pending call has a decision (checked before the run started), so none waits again.
-      return runToolCall(decided, part, resumed.decisions[part.id] ?? { type: 'rejected', reason: undefined }).then(settledRecord);
+      // Every call that waited has a decision (checked before the run started), so none waits again.
+      return journaled(environment, journal, part, () => decidedCall(decided, part, resumed.decisions[part.id] ?? { type: 'rejected', reason: undefined }));
     }),
   );
+}
+
+/** A call that waited, as decided: approved or rejected, an unknown outcome settled by what happened, or run again. */
+function decidedCall(environment: ToolRunEnvironment, part: ToolCallPart, decision: CallDecision): Promise<ToolCallRecord> {
+  if (decision.type === 'outcome') {
+    return Promise.resolve({ id: part.id, name: part.name, arguments: part.arguments, output: decision.output, isError: false, step: environment.step, durationMs: 0 });
+  }
+  return runToolCall(environment, part, decision.type === 'retry' ? { type: 'approved' } : decision).then(settledRecord);
 }
 
 /** The state after a turn whose tool calls all finished: the turn (with the arguments that ran) and its results kept. */
@@ -101,9 +119,10 @@ function settledRecord(outcome: ToolCallRecord | PendingApproval): ToolCallRecor
 }
 
 /** What a turn's tool calls run with: the run's tools, guards, limits, events, and its re-asks over `kept`. */
-function toolEnvironment(context: RunContext, kept: readonly Message[]): ToolRunEnvironment {
+function toolEnvironment(context: RunContext, kept: readonly Message[], journal: TurnJournal | undefined): ToolRunEnvironment {
   const { config } = context;
   return {
+    journal,
     // Agents called as tools tie their runs to this one: its id, and its ledger for their model calls.
     parent: { runId: context.runId, record: (attempt) => context.ledger.record(attempt), depth: context.depth, maxDepth: context.maxDepth, usage: context.budgetUsage, preCheck: context.preCheck },
     tools: config.tools,

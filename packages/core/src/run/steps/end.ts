@@ -3,6 +3,7 @@ import type { RunResult } from '../../agent/run-result';
 import type { AssistantMessage } from '../../model/message';
 import type { FinishReason } from '../../model/model-provider-v1';
 import type { PendingApproval } from '../../tools/pending-approval';
+import type { UnknownOutcome } from '../../tools/unknown-outcome';
 import type { RunContext } from '../state/run-context';
 import type { RunStateSnapshot } from '../state/run-state-snapshot';
 import type { Answer, RunState, StepOutcome } from '../state/run-state';
@@ -12,6 +13,7 @@ import { storeFailure } from './load-memory';
 export const NO_ANSWER: Answer = Object.freeze({ value: undefined, provenance: 'model', repairs: Object.freeze([]), coercions: Object.freeze([]), issues: Object.freeze([]) });
 
 const NO_PENDING: readonly PendingApproval[] = Object.freeze([]);
+const NO_UNKNOWN: readonly UnknownOutcome[] = Object.freeze([]);
 
 /** The run's result from its state: complete, or suspended with its sealed state. */
 export function resultOf(context: RunContext, state: RunState, text: string, answer: Answer, finishReason: FinishReason, suspended?: RunStateSnapshot): RunResult<unknown> {
@@ -19,6 +21,7 @@ export function resultOf(context: RunContext, state: RunState, text: string, ans
     runId: state.runId,
     status: suspended ? 'suspended' : 'complete',
     pendingApprovals: suspended ? suspended.pending : NO_PENDING,
+    unknownOutcomes: suspended?.unknown ?? NO_UNKNOWN,
     ...(suspended ? { state: suspended } : {}),
     text,
     value: answer.value,

@@ -6,19 +6,24 @@ import { NO_ANSWER, resultOf, runEnded } from './end';
 import { releaseMemory } from './load-memory';
 
 /**
- * The step `suspend`: calls wait for approval. The run's state is sealed (signed, naming the
- * agent) with what it needs to go on, memory receives nothing, and the result says `suspended`.
+ * The step `suspend`: calls wait for approval, or for a person to settle an outcome a crash left
+ * unknown. The run's state is sealed (signed, naming the agent) with what it needs to go on,
+ * memory receives nothing, and the result says `suspended`.
  */
 export async function suspend(context: RunContext, state: RunState): Promise<StepOutcome<RunResult<unknown>>> {
   const next = state.next;
   if (next.type !== 'suspend') throw new TypeError(`the suspend step cannot take a ${next.type} step`);
-  const { turn, finished, pending, modelCalls, durationMs } = next.suspending;
+  const { turn, finished, pending, unknown, modelCalls, durationMs } = next.suspending;
   const step = state.step;
   const sink = context.sink;
   for (const record of finished) sink?.push({ type: 'tool-result', step, record });
   const sealing = context.sealing;
   if (!sealing) throw new TypeError('a run that can suspend needs a state signer');
-  const argumentsOf = new Map<string, unknown>([...finished.map((record) => [record.id, record.arguments] as const), ...pending.map((call) => [call.toolCallId, call.arguments] as const)]);
+  const argumentsOf = new Map<string, unknown>([
+    ...finished.map((record) => [record.id, record.arguments] as const),
+    ...pending.map((call) => [call.toolCallId, call.arguments] as const),
+    ...unknown.map((call) => [call.toolCallId, call.arguments] as const),
+  ]);
   const suspended = await sealState(
     {
       agent: await sealing.agent(),
@@ -46,13 +51,21 @@ export async function suspend(context: RunContext, state: RunState): Promise<Ste
         durationMs,
       },
       pending,
+      ...(unknown.length === 0 ? {} : { unknown }),
     },
     sealing.signer,
   );
   const ended: RunState = { ...state, toolCalls: [...state.toolCalls, ...finished] };
   releaseMemory(context);
   if (context.listens('run.suspended')) {
-    context.emit('run.suspended', { suspensionId: suspended.suspensionId, toolCallIds: pending.map((call) => call.toolCallId).join(', '), tools: pending.map((call) => call.toolName).join(', '), pending: pending.length });
+    const waiting = [...pending, ...unknown];
+    context.emit('run.suspended', {
+      suspensionId: suspended.suspensionId,
+      toolCallIds: waiting.map((call) => call.toolCallId).join(', '),
+      tools: waiting.map((call) => call.toolName).join(', '),
+      pending: pending.length,
+      ...(unknown.length === 0 ? {} : { unknownOutcomes: unknown.length }),
+    });
   }
   const result = resultOf(context, ended, '', NO_ANSWER, turn.finishReason, suspended);
   runEnded(context, ended, 'suspended');
