@@ -23,21 +23,23 @@ import { resolveValue } from './scope-value';
 
 type Rule<TResponse> = ReliabilityRule<TResponse>;
 
-/** Per rule list: whether a successful attempt is accepted without calling any rule, first without finished steps, then with. */
-const okWithoutRules = new WeakMap<readonly object[], { readonly beforeSteps: boolean; readonly always: boolean }>();
+/** Per rule list: the fewest finished steps at which a rule may match a successful attempt (0: at once, Infinity: never). */
+const okWithoutRules = new WeakMap<readonly object[], number>();
 
 /**
  * True when no rule of `rules` can match this successful attempt: every one is a library rule that
- * matches failures only, or one that matches loops only while the run has no finished step.
+ * matches failures only, or one that matches loops only while the run has fewer finished steps
+ * than such a loop needs.
  */
 function acceptsOkWithoutRules(rules: readonly object[], finishedSteps: number): boolean {
-  let known = okWithoutRules.get(rules);
-  if (known === undefined) {
+  let needed = okWithoutRules.get(rules);
+  if (needed === undefined) {
     const { failureOnly, loopsOnly } = markedRules;
-    known = { always: rules.every((rule) => failureOnly.has(rule)), beforeSteps: rules.every((rule) => failureOnly.has(rule) || loopsOnly.has(rule)) };
-    okWithoutRules.set(rules, known);
+    needed = Number.POSITIVE_INFINITY;
+    for (const rule of rules) if (!failureOnly.has(rule)) needed = Math.min(needed, loopsOnly.get(rule) ?? 0);
+    okWithoutRules.set(rules, needed);
   }
-  return known.always || (finishedSteps === 0 && known.beforeSteps);
+  return finishedSteps < needed;
 }
 
 /**
