@@ -55,13 +55,7 @@ export async function callProvider(state: RunContext, call: ProviderCall): Promi
   const { target, request, attempt, purpose } = call;
   if (state.listens('model.request')) {
     const payload: BuiltPayload<'model.request'> = {
-      runId: state.runId,
-      step: state.step,
-      timestamp: Date.now(),
-      attempt,
-      purpose,
-      provider: target.provider.name,
-      model: target.model,
+      runId: state.runId, step: state.step, timestamp: Date.now(), attempt, purpose, provider: target.provider.name, model: target.model,
       messageCount: request.messages.length,
       ephemeralCount: countEphemeral(request.messages),
       toolCount: request.tools?.length ?? 0,
@@ -112,13 +106,7 @@ export async function callProvider(state: RunContext, call: ProviderCall): Promi
   if (!state.listens('model.response')) return response;
   const priced = state.ledger.price(target.model, response.usage);
   const payload: BuiltPayload<'model.response'> = {
-    runId: state.runId,
-    step: state.step,
-    timestamp: Date.now(),
-    attempt,
-    purpose,
-    provider: target.provider.name,
-    model: target.model,
+    runId: state.runId, step: state.step, timestamp: Date.now(), attempt, purpose, provider: target.provider.name, model: target.model,
     finishReason: response.finishReason,
     latencyMs: performance.now() - started,
     toolCalls: response.content.reduce((count, part) => count + (part.type === 'tool-call' ? 1 : 0), 0),
