@@ -4,7 +4,7 @@ import { markUnwritten, type UnwrittenEvents } from './exit-hooks';
 import { fileAppender } from './file-appender';
 
 /** Events a batch is written at even before the run yields to the event loop. */
-const BATCH_EVENTS = 256;
+const BATCH_EVENTS = 4096;
 
 /** Options of {@link traceBatches}. */
 export interface TraceBatchesOptions {
