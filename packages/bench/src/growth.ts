@@ -141,8 +141,10 @@ rounds of 1,000 runs a side (a minor GC before each batch, so each side pays for
 per-round ratio **${listener.median.toFixed(2)}x** (interquartile range ${listener.p25.toFixed(2)}x – ${listener.p75.toFixed(2)}x;
 ${listener.with.medianUs.toFixed(1)} µs vs ${listener.without.medianUs.toFixed(1)} µs per run). Each event a listener hears costs its payload, a
 timestamp and freezing the payload (so no listener can change what another sees); the bus walks
-its listener list without copying it, and payloads are built with \`Object.assign\` rather than an
-object spread, which V8 made about 50 times slower once frozen. ${
+its listener list without copying it and calls each listener directly, and the events of every run
+(run, step, model call and tool events) are built where they happen as one object literal, frozen
+as it is, with no copy: merging fields into a payload (\`Object.assign\`, or worse an object spread,
+which V8 makes about 50 times slower once frozen) cost several times the literal. ${
     listener.p75 < 1.6
       ? `Before the payload and bus changes it was 1.6x; three quarters of the rounds now stay under ${listener.p75.toFixed(2)}x.`
       : 'Before the payload and bus changes it was 1.6x; the spread above is too wide on a shared machine to claim less than that.'

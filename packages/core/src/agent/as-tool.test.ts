@@ -58,6 +58,9 @@ describe('agent.asTool()', () => {
     expect(events.of('model.response')).toMatchObject([{ parentRunId: 'parent-run' }]);
     expect(events.of('run.start')[0]?.runId).not.toBe('parent-run');
     expect(parentEvents.of('run.start')[0]).not.toHaveProperty('parentRunId');
+    // The fields every event carries come first, in one order, the caller's run after the run's own.
+    for (const payload of [...events.of('run.start'), ...events.of('model.response')]) expect(Object.keys(payload).slice(0, 4)).toEqual(['runId', 'parentRunId', 'step', 'timestamp']);
+    expect(Object.keys(parentEvents.of('run.start')[0] ?? {}).slice(0, 3)).toEqual(['runId', 'step', 'timestamp']);
   });
 
   it("a sub-agent's failure is an error result for the parent, not a crash; its spent calls still count", async () => {

@@ -123,6 +123,19 @@ describe('agent events', () => {
     expect(runEnd).toMatchObject({ status: 'ok', steps: 2, modelCalls: 2 });
   });
 
+  it('delivers every payload frozen, with runId, step and timestamp first, however core built it', async () => {
+    const events: Recorded[] = [];
+    const agent = recordAll(twoStepBuilder().builder, events).build();
+    const result = await agent.run('add 2 and 3');
+    expect(new Set(events.map((event) => event.name))).toEqual(new Set(['run.start', 'step.start', 'model.request', 'model.content', 'model.response', 'tool.start', 'tool.validation', 'tool.end', 'step.end', 'run.end']));
+    for (const { payload } of events) {
+      expect(Object.isFrozen(payload)).toBe(true);
+      expect(Object.keys(payload).slice(0, 3)).toEqual(['runId', 'step', 'timestamp']);
+      expect(payload.runId).toBe(result.runId);
+      expect(Number.isInteger(payload.timestamp)).toBe(true);
+    }
+  });
+
   it('freezes payloads: a listener cannot change what later listeners see', async () => {
     const seenSteps: number[] = [];
     const reports: AgentEvents['listener.error'][] = [];

@@ -232,3 +232,10 @@ export type AgentListener<E extends AgentEventName> = (payload: AgentEvents[E]) 
 
 /** A payload as the emitter builds it: the base fields are filled in by the run. */
 export type EventPayload<E extends AgentEventName> = Omit<AgentEvents[E], keyof EventBase>;
+
+/**
+ * A payload built whole where it happens (`runId`, `step` and `timestamp` first; the run adds a
+ * sub-agent's `parentRunId`), writable while it is built: its optional fields go last, set only
+ * when present. Built as one object literal, it is delivered as it is (frozen), with no copy.
+ */
+export type BuiltPayload<E extends AgentEventName> = { -readonly [K in keyof Omit<AgentEvents[E], 'parentRunId'>]: Omit<AgentEvents[E], 'parentRunId'>[K] };

@@ -121,4 +121,23 @@ describe('EventBus', () => {
     expect(payload.step).toBe(3);
     expect(reports[0]).toMatchObject({ event: 'step.start', errorName: 'TypeError' });
   });
+
+  it('calls a function added twice twice; each remover takes away one registration, once', () => {
+    const bus = new EventBus();
+    const seen: number[] = [];
+    const listener = (event: AgentEvents['step.start']) => void seen.push(event.step);
+    const removeFirst = bus.on('step.start', listener);
+    const removeSecond = bus.on('step.start', listener);
+    bus.emit('step.start', stepStart());
+    expect(seen).toEqual([3, 3]);
+    removeFirst();
+    removeFirst();
+    bus.emit('step.start', stepStart());
+    expect(seen).toEqual([3, 3, 3]);
+    expect(bus.has('step.start')).toBe(true);
+    removeSecond();
+    expect(bus.has('step.start')).toBe(false);
+    bus.emit('step.start', stepStart());
+    expect(seen).toEqual([3, 3, 3]);
+  });
 });

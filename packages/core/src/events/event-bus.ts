@@ -32,15 +32,21 @@ export class EventBus {
     return this.listeners.has(event);
   }
 
-  /** Adds a listener; returns the function that removes it (calling it twice is harmless). */
+  /**
+   * Adds a listener; returns the function that removes it (calling it twice is harmless). The
+   * listener itself is kept, never a wrapper (an emit calls it directly): the same function added
+   * twice is called twice, and each remover takes away one of its registrations.
+   */
   on<E extends AgentEventName>(event: E, listener: AgentListener<E>): () => void {
-    // A wrapper per registration, so the same function added twice is removed once per call.
-    const registered = ((payload: AgentEvents[E]) => listener(payload)) as AgentListener<AgentEventName>;
+    const registered = listener as AgentListener<AgentEventName>;
     this.add(event, registered);
+    let removed = false;
     return () => {
       const current = this.listeners.get(event);
-      if (!current?.includes(registered)) return;
-      const rest = current.filter((entry) => entry !== registered);
+      const index = removed || !current ? -1 : current.lastIndexOf(registered);
+      if (index === -1) return;
+      removed = true;
+      const rest = current?.filter((_, at) => at !== index) ?? [];
       if (rest.length === 0) this.listeners.delete(event);
       else this.listeners.set(event, rest);
     };

@@ -2,6 +2,7 @@ import { AbortedError } from '@keel/reliability';
 import { MaxDepthExceededError } from '../errors/max-depth-exceeded-error';
 import type { RunInput, RunOptions, RunResult } from '../agent/run-result';
 import type { StreamSink } from '../agent/stream-part';
+import type { BuiltPayload } from '../events/agent-events';
 import type { EventBus } from '../events/event-bus';
 import type { Message } from '../model/message';
 import type { ParentRun } from '../tools/parent-run';
@@ -162,6 +163,8 @@ function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOp
       const base = parent === undefined ? { runId, step: context.step, timestamp: Date.now() } : { runId, parentRunId: parent.runId, step: context.step, timestamp: Date.now() };
       bus.emit(event, Object.assign(base, payload) as never);
     },
+    // A sub-agent's events name their caller after `runId`: rebuilt in that order (sub-agent runs only).
+    emitBuilt: (event, payload) => bus.emit(event, (parent === undefined ? payload : Object.assign({ runId, parentRunId: parent.runId }, payload)) as never),
   };
   const first = extras.resume
     ? resumedState(extras.resume.state, extras.resume.decisions, config)
@@ -169,7 +172,11 @@ function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOp
       ? recoveredState(extras.recovered, config)
       : startState(runId, conversationId, tenant, system, text ? given : keptInputMessages(given), config);
   const primary = config.targets[0] as RunConfig['targets'][number];
-  if (context.listens('run.start')) context.emit('run.start', { provider: primary.provider.name, model: primary.model, ...(conversationId === undefined ? {} : { conversationId }) });
+  if (context.listens('run.start')) {
+    const payload: BuiltPayload<'run.start'> = { runId, step: context.step, timestamp: Date.now(), provider: primary.provider.name, model: primary.model };
+    if (conversationId !== undefined) payload.conversationId = conversationId;
+    context.emitBuilt('run.start', payload);
+  }
   return drive(context, { ...first, usage: ledger.snapshot() });
 }
 

@@ -1,7 +1,7 @@
 import { AbortedError, formatFeedback, quote, type ValidationIssue } from '@keel/reliability';
 import { canonicalHash, escapeControl, reduceError, raceSignal } from '@keel/reliability/internal';
 import type { CallWrapper } from '../shared/call-wrapper';
-import type { EventPayload, ToolValidationOutcome } from '../events/agent-events';
+import type { BuiltPayload, EventPayload, ToolValidationOutcome } from '../events/agent-events';
 import type { ToolCallPart } from '../model/message';
 import { type ArgumentsCheck, checkArguments } from './check-arguments';
 import type { ToolGuard } from './guard';
@@ -28,6 +28,8 @@ export interface ToolRunEnvironment {
   readonly listens: (event: ToolEventName) => boolean;
   /** Emits a tool event of the run. */
   readonly emit: <E extends ToolEventName>(event: E, payload: EventPayload<E>) => void;
+  /** Emits a tool event built whole (see `RunContext.emitBuilt`), when `listens(event)`. */
+  readonly emitBuilt: <E extends ToolEventName>(event: E, payload: BuiltPayload<E>) => void;
   /** Milliseconds a tool call may run (unless the tool sets its own) before it ends with `tool-timeout`. */
   readonly toolTimeoutMs?: number | undefined;
   /** Cap on a result sent to the model, in bytes (default 64 KB); longer ones are cut with a marker. */
@@ -127,7 +129,7 @@ type ToolEventName = 'tool.start' | 'tool.end' | 'tool.validation';
  */
 export async function runToolCall(env: ToolRunEnvironment, call: ToolCallPart, decision?: ApprovalDecision): Promise<ToolCallRecord | PendingApproval> {
   const started = performance.now();
-  if (env.listens('tool.start')) env.emit('tool.start', { toolCallId: call.id, tool: call.name });
+  if (env.listens('tool.start')) env.emitBuilt('tool.start', { runId: env.runId, step: env.step, timestamp: Date.now(), toolCallId: call.id, tool: call.name });
   const settled = await settle(env, call, decision);
   if ('waiting' in settled) {
     // Nothing ran: the run suspends with the call (`run.suspended` names it), and the call starts
@@ -135,13 +137,11 @@ export async function runToolCall(env: ToolRunEnvironment, call: ToolCallPart, d
     return { toolCallId: call.id, toolName: call.name, arguments: settled.args };
   }
   const durationMs = performance.now() - started;
-  if (env.listens('tool.end')) env.emit('tool.end', {
-    toolCallId: call.id,
-    tool: call.name,
-    isError: settled.isError,
-    ...(settled.errorCode === undefined ? {} : { errorCode: settled.errorCode }),
-    durationMs,
-  });
+  if (env.listens('tool.end')) {
+    const payload: BuiltPayload<'tool.end'> = { runId: env.runId, step: env.step, timestamp: Date.now(), toolCallId: call.id, tool: call.name, isError: settled.isError, durationMs };
+    if (settled.errorCode !== undefined) payload.errorCode = settled.errorCode;
+    env.emitBuilt('tool.end', payload);
+  }
   const record: { -readonly [K in keyof ToolCallRecord]: ToolCallRecord[K] } = {
     id: settled.id,
     name: settled.name,
@@ -178,7 +178,7 @@ async function settle(env: ToolRunEnvironment, call: ToolCallPart, decision: App
   }
   const guards = tool.guards.length === 0 ? env.guards : [...env.guards, ...tool.guards];
   const validation = (outcome: ToolValidationOutcome, retryCount: number) => {
-    if (env.listens('tool.validation')) env.emit('tool.validation', { toolCallId: call.id, tool: call.name, outcome, retryCount });
+    if (env.listens('tool.validation')) env.emitBuilt('tool.validation', { runId: env.runId, step: env.step, timestamp: Date.now(), toolCallId: call.id, tool: call.name, outcome, retryCount });
   };
   // An async validator that never settles cannot hold the run.
   const first = await raceSignal(Promise.resolve(checkArguments(tool, guards, call)), env.abortSignal);

@@ -99,6 +99,40 @@ describe('fileTrace', () => {
     expect(reports[0]?.message).toContain('could not be written');
   });
 
+  it('reports a folder that cannot be made as a TraceWriteError naming the file, and flush() still settles', async () => {
+    const directory = folder();
+    writeFileSync(join(directory, 'a-file'), '');
+    const path = join(directory, 'a-file', 'runs.jsonl');
+    const trace = fileTrace(path);
+    const reports: { errorName: string; message: string }[] = [];
+    const agent = Agent.create({ provider: scriptedModel(['one', 'two']), model: 'm' })
+      .use(trace)
+      .on('listener.error', (event) => void reports.push(event))
+      .build();
+    expect((await agent.run('hello')).status).toBe('complete');
+    await expect(trace.flush()).resolves.toBeUndefined();
+    expect((await agent.run('again')).status).toBe('complete');
+    await trace.flush();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(reports.map((report) => report.errorName)).toEqual(['TraceWriteError', 'TraceWriteError']);
+    expect(reports[0]?.message).toContain(path);
+  });
+
+  it('writes every event of runs that never yield to the event loop', async () => {
+    const path = join(folder(), 'runs.jsonl');
+    const trace = fileTrace(path);
+    const reports: string[] = [];
+    const agent = Agent.create({ provider: scriptedModel(Array.from({ length: 600 }, () => 'ok')), model: 'm' })
+      .use(trace)
+      .on('listener.error', (event) => void reports.push(event.message))
+      .build();
+    // 600 runs of 6 events each in one stretch of microtasks: written in batches as they go.
+    for (let index = 0; index < 600; index++) await agent.run(`question ${index}`);
+    await trace.flush();
+    expect(reports).toEqual([]);
+    expect(linesOf(path).filter((line) => line.event === 'run.end')).toHaveLength(600);
+  });
+
   it('records a suspended run and its resume under one run id', async () => {
     const path = join(folder(), 'runs.jsonl');
     const trace = fileTrace(path);
@@ -122,7 +156,8 @@ describe('fileTrace', () => {
       .run('hi');
     await trace.flush();
     await new Promise((resolve) => setImmediate(resolve));
-    expect(linesOf(path)).toHaveLength(3);
+    // The drop's report is an event too, traced once there is room again.
+    expect(linesOf(path).filter((line) => line.event !== 'listener.error')).toHaveLength(3);
     expect(reports.some((message) => /event\(s\) were dropped/.test(message))).toBe(true);
   });
 

@@ -2,7 +2,7 @@ import type { GateVerdict, ValidationFailure } from '@keel/reliability';
 import type { Attempted, FailFastDecision, GateFeedback, GateEvent, GateMemory, GateSettings, Judged, UsageTotals } from '@keel/reliability/internal';
 import { BadResponseError, callAndJudge, classifyError, raceSignal, reduceError, runAttempts, ZERO_USAGE } from '@keel/reliability/internal';
 import type { ModelTarget } from '../../agent/agent-options';
-import type { CallPurpose } from '../../events/agent-events';
+import type { BuiltPayload, CallPurpose } from '../../events/agent-events';
 import type { Message } from '../../model/message';
 import type { ModelRequest, ModelResponse, ToolChoice } from '../../model/model-provider-v1';
 import type { WrappedCall } from '../../shared/call-wrapper';
@@ -222,14 +222,20 @@ const countEphemeral = (messages: readonly Message[]) => {
  */
 async function callProvider(state: RunContext, call: ProviderCall): Promise<ModelResponse> {
   const { target, request, attempt, purpose } = call;
-  if (state.listens('model.request')) state.emit('model.request', Object.assign(callNames(call), {
-    messageCount: request.messages.length,
-    ephemeralCount: countEphemeral(request.messages),
-    toolCount: request.tools?.length ?? 0,
-    toolChoice: toolChoiceLabel(request),
-    ...(call.outputMode === undefined || !state.config.output ? {} : { outputMode: call.outputMode }),
-    ...strictToolCount(request),
-  }));
+  if (state.listens('model.request')) {
+    const payload: BuiltPayload<'model.request'> = {
+      runId: state.runId, step: state.step, timestamp: Date.now(), attempt, purpose, provider: target.provider.name, model: target.model,
+      messageCount: request.messages.length,
+      ephemeralCount: countEphemeral(request.messages),
+      toolCount: request.tools?.length ?? 0,
+      toolChoice: toolChoiceLabel(request),
+    };
+    if (call.toolCallId !== undefined) payload.toolCallId = call.toolCallId;
+    if (call.outputMode !== undefined && state.config.output) payload.outputMode = call.outputMode;
+    const strict = strictToolCount(request);
+    if (strict !== undefined) payload.strictToolCount = strict;
+    state.emitBuilt('model.request', payload);
+  }
   // Latency is reported only in events: skip the clock when nobody listens.
   const timed = state.listens('model.response') || state.listens('model.error');
   const started = timed ? performance.now() : 0;
@@ -268,7 +274,8 @@ async function callProvider(state: RunContext, call: ProviderCall): Promise<Mode
     });
   if (!state.listens('model.response')) return response;
   const priced = state.ledger.price(target.model, response.usage);
-  state.emit('model.response', Object.assign(callNames(call), {
+  const payload: BuiltPayload<'model.response'> = {
+    runId: state.runId, step: state.step, timestamp: Date.now(), attempt, purpose, provider: target.provider.name, model: target.model,
     finishReason: response.finishReason,
     latencyMs: performance.now() - started,
     toolCalls: response.content.reduce((count, part) => count + (part.type === 'tool-call' ? 1 : 0), 0),
@@ -276,14 +283,16 @@ async function callProvider(state: RunContext, call: ProviderCall): Promise<Mode
     outputTokens: priced.outputTokens,
     cacheReadTokens: priced.cacheReadTokens,
     cacheWriteTokens: priced.cacheWriteTokens,
-    ...(priced.costUsd === undefined ? {} : { costUsd: priced.costUsd }),
-  }));
+  };
+  if (call.toolCallId !== undefined) payload.toolCallId = call.toolCallId;
+  if (priced.costUsd !== undefined) payload.costUsd = priced.costUsd;
+  state.emitBuilt('model.response', payload);
   return response;
 }
 
 /** `strictToolCount` of `model.request`, when any tool is strict. */
-function strictToolCount(request: ModelRequest): { strictToolCount?: number } {
+function strictToolCount(request: ModelRequest): number | undefined {
   let count = 0;
   for (const tool of request.tools ?? []) if (tool.strict === true) count++;
-  return count === 0 ? {} : { strictToolCount: count };
+  return count === 0 ? undefined : count;
 }

@@ -53,7 +53,7 @@ export async function askModel(context: RunContext, state: RunState): Promise<St
   context.stepStarted = performance.now();
   context.callsBefore = context.ledger.attempts.length;
   sink?.push({ type: 'step-start', step });
-  if (context.listens('step.start')) context.emit('step.start', {});
+  if (context.listens('step.start')) context.emitBuilt('step.start', { runId: context.runId, step, timestamp: Date.now() });
   const outcome = await attemptLoop<unknown>(context, {
     messages: keptContext(context, state),
     // A nested run's budgets include its parents': its settings are its own, never the agent's cached ones.

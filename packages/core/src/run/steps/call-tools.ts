@@ -85,7 +85,7 @@ function keepToolTurn(context: RunContext, state: RunState, turn: ToolTurn, reco
   for (const record of records) sink?.push({ type: 'tool-result', step, record });
   const modelCalls = (turn.modelCalls ?? 0) + context.ledger.attempts.length - context.callsBefore;
   const durationMs = (turn.durationMs ?? 0) + performance.now() - context.stepStarted;
-  if (context.listens('step.end')) context.emit('step.end', { finishReason, toolCalls: records.length, final: false });
+  if (context.listens('step.end')) context.emitBuilt('step.end', { runId: context.runId, step: context.step, timestamp: Date.now(), finishReason, toolCalls: records.length, final: false });
   sink?.push({ type: 'step-end', step, finishReason });
   return {
     ...state,
@@ -139,6 +139,7 @@ function toolEnvironment(context: RunContext, kept: readonly Message[], journal:
     abortSignal: context.signal,
     listens: (event) => context.listens(event),
     emit: (event, payload) => context.emit(event, payload),
+    emitBuilt: (event, payload) => context.emitBuilt(event, payload),
     reAsk: (tool, guards, call, first) => reAskArguments(context, kept, tool, guards, call, first),
   };
 }

@@ -1,5 +1,6 @@
 import { formatPath, raceSignal, reduceError } from '@keel/reliability/internal';
 import type { RunResult } from '../../agent/run-result';
+import type { BuiltPayload } from '../../events/agent-events';
 import type { AssistantMessage } from '../../model/message';
 import type { FinishReason } from '../../model/model-provider-v1';
 import type { PendingApproval } from '../../tools/pending-approval';
@@ -45,7 +46,10 @@ export function runEnded(context: RunContext, state: RunState, status: 'ok' | 'e
   if (!context.listens('run.end')) return;
   const usage = context.ledger.snapshot();
   const reduced = error === undefined ? undefined : reduceError(error);
-  context.emit('run.end', {
+  const payload: BuiltPayload<'run.end'> = {
+    runId: context.runId,
+    step: context.step,
+    timestamp: Date.now(),
     status,
     durationMs: state.elapsedMs + performance.now() - context.started,
     steps: state.steps.length,
@@ -54,10 +58,14 @@ export function runEnded(context: RunContext, state: RunState, status: 'ok' | 'e
     outputTokens: usage.outputTokens,
     cacheReadTokens: usage.cacheReadTokens,
     cacheWriteTokens: usage.cacheWriteTokens,
-    ...(usage.costUsd === undefined ? {} : { costUsd: usage.costUsd }),
-    ...(context.loopsDetected > 0 ? { loopsDetected: context.loopsDetected } : {}),
-    ...(reduced ? { errorName: reduced.name, errorMessage: reduced.message } : {}),
-  });
+  };
+  if (usage.costUsd !== undefined) payload.costUsd = usage.costUsd;
+  if (context.loopsDetected > 0) payload.loopsDetected = context.loopsDetected;
+  if (reduced) {
+    payload.errorName = reduced.name;
+    payload.errorMessage = reduced.message;
+  }
+  context.emitBuilt('run.end', payload);
 }
 
 /**
@@ -78,7 +86,7 @@ export async function end(context: RunContext, state: RunState): Promise<StepOut
     messages: [...state.messages, final],
     steps: [...state.steps, { step, finishReason, text, toolCalls: 0, modelCalls, durationMs: performance.now() - context.stepStarted }],
   };
-  if (context.listens('step.end')) context.emit('step.end', { finishReason, toolCalls: 0, final: true });
+  if (context.listens('step.end')) context.emitBuilt('step.end', { runId: context.runId, step: context.step, timestamp: Date.now(), finishReason, toolCalls: 0, final: true });
   sink?.push({ type: 'step-end', step, finishReason });
   const memory = config.memory;
   const conversationId = context.conversationId;
