@@ -55,3 +55,17 @@ function withCleared(message: ToolMessage, cleared: Readonly<Record<string, stri
   if (!message.content.some((part) => Object.hasOwn(cleared, part.toolCallId))) return message;
   return { ...message, content: message.content.map((part) => (Object.hasOwn(cleared, part.toolCallId) ? { ...part, output: cleared[part.toolCallId] as string } : part)) };
 }
+
+/**
+ * What memory keeps of a run with `persist: true`: the run's own messages as they were last sent
+ * (cleared tool results as their markers; turns a summary replaced, as the summary). Memory only
+ * appends, so earlier conversation a summary covered stays stored as it was.
+ * @param historyLength messages memory gave the run, before its own (the compaction's indices count them).
+ */
+export function persistedMessages(messages: readonly Message[], historyLength: number, compaction: Compaction): Message[] {
+  const summary = compaction.summary;
+  const cleared: Compaction = { cleared: compaction.cleared, count: compaction.count };
+  if (summary === undefined || summary.through <= historyLength) return compactedView(messages, cleared);
+  if (historyLength === 0) return compactedView(messages, compaction);
+  return [summaryMessage(summary.text), ...compactedView(messages.slice(summary.through - historyLength), cleared)];
+}
