@@ -16,6 +16,11 @@ export interface Compaction {
   readonly summary?: { readonly text: string; readonly through: number };
   /** Compactions made so far in the run. */
   readonly count: number;
+  /**
+   * The window a vendor's context-length refusal showed (in estimated tokens, when smaller than
+   * the one declared): later steps compact against it, so the run is not refused again.
+   */
+  readonly window?: number;
 }
 
 /** A run before any compaction. */

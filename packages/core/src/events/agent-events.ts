@@ -234,8 +234,8 @@ export interface AgentEvents {
     /** Estimated tokens of the request before and after (on the high side). */
     readonly tokensBefore: number;
     readonly tokensAfter: number;
-    /** The window the run plans for, when known. */
-    readonly contextWindow?: number;
+    /** The window the run plans for: the declared one, or after a refusal the refused request's estimate when smaller. */
+    readonly contextWindow: number;
     /** Tool results sent as a marker so far. */
     readonly clearedResults: number;
     /** Compactions of the run so far, this one included. */

@@ -53,8 +53,8 @@ export async function askModel(context: RunContext, state: RunState): Promise<St
   const { config, signal, sink } = context;
   const next = state.next;
   const compacted = next.type === 'ask-model' ? next.compacted : undefined;
-  // Checked only where a window is known: a run without one compacts when the vendor refuses a request.
-  if (compacted === undefined && config.context?.window !== undefined && passesCompactAt(context, state, config.context)) return { type: 'next', state: { ...state, next: { type: 'compact-context', reason: 'threshold' } } };
+  // Checked only where a window is known (declared, or shown by a refusal): a run without one compacts when the vendor refuses a request.
+  if (compacted === undefined && (config.context?.window ?? state.compaction?.window) !== undefined && passesCompactAt(context, state, config.context)) return { type: 'next', state: { ...state, next: { type: 'compact-context', reason: 'threshold' } } };
   const step = state.step + 1;
   if (step > config.maxSteps) throw new MaxStepsExceededError({ maxSteps: config.maxSteps, partial: resultOf(context, state, '', NO_ANSWER, 'other') });
   if (signal?.aborted) throw AbortedError.fromSignal(signal);

@@ -26,10 +26,19 @@ function frameOf(context: RunContext): RequestFrame {
 }
 
 /** Whether the next step's request, as it would be sent, passes `compactAt` of the window. */
-export function passesCompactAt(context: RunContext, state: RunState, settings: ContextConfig): boolean {
+export function passesCompactAt(context: RunContext, state: RunState, settings: ContextConfig | undefined): boolean {
+  const window = windowOf(settings, state.compaction);
+  if (settings === undefined || window === undefined) return false;
   const kept = keptOf(context, state);
   const sent = state.compaction === undefined ? kept : compactedView(kept, state.compaction);
-  return estimateRequestTokens(frameOf(context), sent) > (settings.window as number) * settings.compactAt;
+  return estimateRequestTokens(frameOf(context), sent) > window * settings.compactAt;
+}
+
+/** The window a run plans for: the declared one, or the smaller one a refusal showed. */
+function windowOf(settings: ContextConfig | undefined, compaction: Compaction | undefined): number | undefined {
+  const shown = compaction?.window;
+  const declared = settings?.window;
+  return shown === undefined ? declared : Math.min(shown, declared ?? shown);
 }
 
 /**
@@ -54,7 +63,7 @@ function overflowError(context: RunContext, state: RunState, cause?: unknown): C
   const sent = state.compaction === undefined ? kept : compactedView(kept, state.compaction);
   return new ContextOverflowError({
     estimatedTokens: estimateRequestTokens(frameOf(context), sent),
-    contextWindow: context.config.context?.window,
+    contextWindow: windowOf(context.config.context, state.compaction),
     compactions: state.compaction?.count ?? 0,
     attempts: context.ledger.attempts.slice(),
     ...(cause === undefined ? {} : { cause }),
@@ -77,9 +86,12 @@ export async function compactContext(context: RunContext, state: RunState): Prom
   const frame = frameOf(context);
   const before = state.compaction ?? NO_COMPACTION;
   const sentTokens = estimateRequestTokens(frame, compactedView(kept, before));
-  const window = overflow ? Math.min(settings.window ?? sentTokens, sentTokens) : (settings.window as number);
+  const planned = windowOf(settings, before);
+  const window = overflow ? Math.min(planned ?? sentTokens, sentTokens) : (planned as number);
   const limits: CompactionLimits = { window, compactAt: overflow ? 0 : settings.compactAt, target: settings.target, keepRecent: settings.keepRecent };
-  const plan = planCompaction(frame, kept, before, limits);
+  const found = planCompaction(frame, kept, before, limits);
+  // A refusal shows the window is no larger than the refused request: later steps plan for it.
+  const plan = found && overflow ? { ...found, compaction: { ...found.compaction, window } } : found;
   // The compaction belongs to the step it makes room for (its events and a summary's record say so).
   context.step = state.step + 1;
   let compaction = plan?.compaction;
@@ -104,7 +116,7 @@ export async function compactContext(context: RunContext, state: RunState): Prom
       tiers: tiers.join(', '),
       tokensBefore: sentTokens,
       tokensAfter: estimateRequestTokens(frame, compactedView(kept, compaction)),
-      ...(settings.window === undefined ? {} : { contextWindow: settings.window }),
+      contextWindow: window,
       clearedResults: Object.keys(compaction.cleared).length,
       compactions: compaction.count,
     });
