@@ -1,6 +1,6 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { Agent, type AgentEvents, ContextOverflowError, tool } from '@keel/core';
-import { errorReply, jsonReply, respondReply, type RecordedRequest, startWireServer, type WireServer } from '@keel/wire-server';
+import { errorReply, jsonReply, respondReply, startWireServer, type WireServer } from '@keel/wire-server';
 import { Type } from '@sinclair/typebox';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fromAISDK } from './from-ai-sdk';
@@ -26,7 +26,7 @@ const resultsIn = (body: unknown) => (body as Body).messages.flatMap((message) =
 const readPage = tool({ name: 'read_page', description: 'Read a page of the archive', input: Type.Object({ page: Type.Integer() }), execute: ({ page }) => `page ${page}: `.padEnd(6000, 'log line ') });
 
 async function agentOn(refuses: (body: unknown) => boolean) {
-  const reply = respondReply((request: RecordedRequest) => {
+  const reply = respondReply((request) => {
     if (refuses(request.body)) return errorReply(400, anthropicError('invalid_request_error', 'prompt is too long: 208310 tokens > 200000 maximum'));
     const read = resultsIn(request.body);
     return jsonReply(read >= PAGES ? anthropicText(`Read ${read} pages.`) : anthropicToolUse('read_page', { page: read + 1 }, `toolu_0${read + 1}`));

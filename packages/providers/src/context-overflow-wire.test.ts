@@ -1,6 +1,6 @@
 import { Agent, type AgentEvents, ContextOverflowError, tool } from '@keel/core';
 import type { ModelProviderV1 } from '@keel/core/internal';
-import { errorReply, jsonReply, respondReply, type RecordedRequest, startWireServer, type WireReply, type WireServer } from '@keel/wire-server';
+import { errorReply, jsonReply, respondReply, startWireServer, type WireReply, type WireServer } from '@keel/wire-server';
 import { Type } from '@sinclair/typebox';
 import { afterEach, describe, expect, it } from 'vitest';
 import { anthropic } from './anthropic/anthropic-provider';
@@ -63,7 +63,7 @@ const readPage = tool({ name: 'read_page', description: 'Read a page of the arch
 
 /** The vendor: refuses the bodies `refuses` names; otherwise reads the next page, or answers once it has read them all. */
 function vendorReply(vendor: Vendor, refuses: (body: unknown) => boolean): WireReply {
-  return respondReply((request: RecordedRequest) => {
+  return respondReply((request) => {
     if (refuses(request.body)) return errorReply(400, vendor.overflow);
     const read = vendor.results(request.body);
     return jsonReply(read >= PAGES ? vendor.answer(`Read ${read} pages.`) : vendor.toolCall(String(read + 1), read + 1));

@@ -55,7 +55,7 @@ export function overflowOutcome(context: RunContext, state: RunState, compacted:
 
 function isOverflow(error: unknown): boolean {
   if (ReliabilityFailFastError.isInstance(error)) return error.errorKind === 'context-overflow';
-  return classifyError(error).kind === 'context-overflow';
+  return classifyError(error).errorKind === 'context-overflow';
 }
 
 function overflowError(context: RunContext, state: RunState, cause?: unknown): ContextOverflowError {
@@ -144,7 +144,7 @@ async function summarize(context: RunContext, target: ModelTarget, kept: readonl
     const text = response.text.trim();
     return text.length > 0 ? text : undefined;
   } catch (error) {
-    const { kind } = classifyError(error);
+    const { errorKind: kind } = classifyError(error);
     context.ledger.record({ ...record, status: 'error', errorKind: context.signal?.aborted ? 'aborted' : kind, elapsedMs: performance.now() - started, usage: ZERO_USAGE });
     if (context.signal?.aborted || AbortedError.isInstance(error)) throw context.signal ? AbortedError.fromSignal(context.signal) : error;
     return undefined;
