@@ -5,8 +5,8 @@ import type { Message } from '../model/message';
  * that it errs high on every kind of text a run carries: letters 3.5 (English prose reads about
  * 6 characters a token, identifiers and code about 3-4), whitespace 8, and 1.3 for digits,
  * punctuation and everything else (numbers split into short runs; ids, dates and JSON cost about
- * a token per symbol). On tool output of rows of ids, dates and amounts it reads about 1.2 times
- * the real count, where one rate of 3 characters a token read low (0.97, and 0.61 on UUIDs).
+ * a token per symbol), where one rate of characters a token reads low on ids, dates and amounts.
+ * `pnpm --filter @keel/bench bench:long-run` checks it against the real count on such output.
  */
 export const ESTIMATE_CHARS_PER_TOKEN = Object.freeze({ letter: 3.5, space: 8, other: 1.3 });
 
