@@ -1,14 +1,15 @@
 import type { Message } from '../model/message';
 
 /**
- * Characters per token the estimate assumes, by class, calibrated on a BPE tokenizer (o200k) so
- * that it errs high on every kind of text a run carries: letters 3.5 (English prose reads about
- * 6 characters a token, identifiers and code about 3-4), whitespace 8, and 1.3 for digits,
- * punctuation and everything else (numbers split into short runs; ids, dates and JSON cost about
- * a token per symbol), where one rate of characters a token reads low on ids, dates and amounts.
- * `pnpm --filter @keel/bench bench:long-run` checks it against the real count on such output.
+ * Characters per token the estimate assumes, by class, so that it errs high on every kind of text
+ * a run carries: letters 3 (English prose reads about 4 to 6 characters a token; identifiers,
+ * code and random strings about 3), whitespace 8, and 1.3 for digits, punctuation and everything
+ * else (numbers split into short runs; ids, dates and JSON cost about a token per symbol), where
+ * one rate of characters a token reads low on tool output of ids, dates and amounts.
+ * `pnpm --filter @keel/bench bench:long-run` runs it against a vendor counting with a BPE
+ * tokenizer: compacting at 0.8 of the window, no request comes near the window.
  */
-export const ESTIMATE_CHARS_PER_TOKEN = Object.freeze({ letter: 3.5, space: 8, other: 1.3 });
+export const ESTIMATE_CHARS_PER_TOKEN = Object.freeze({ letter: 3, space: 8, other: 1.3 });
 
 /** Tokens a message costs beyond its text (role, separators), on the high side. */
 const PER_MESSAGE_TOKENS = 4;
