@@ -7,6 +7,7 @@ import { AiSdkProviderError } from './ai-sdk-provider-error';
 import { fromAISDK } from './from-ai-sdk';
 import { anthropicError, anthropicText, anthropicTextEvents, anthropicToolUse, anthropicUsage } from './testing/anthropic-fixtures';
 import { jsonReply, sseReply, startWireServer, type WireReply, type WireServer } from './testing/wire-server';
+import { asComplete } from '@keel/core/test';
 
 /** Claude through `@ai-sdk/anthropic` (the real provider package) against a local Messages API server. */
 
@@ -39,7 +40,7 @@ describe('Claude via @ai-sdk/anthropic', () => {
       jsonReply(anthropicToolUse('lookup_order', { orderId: 'A-1' })),
       jsonReply(anthropicText('{"amount":50}', anthropicUsage(40, 8, 1800, 200))),
     );
-    const result = await Agent.create({ provider, model: MODEL }).system('You decide refunds.').tool(lookup).outputSchema(Refund).build().run('Refund order A-1?');
+    const result = asComplete(await Agent.create({ provider, model: MODEL }).system('You decide refunds.').tool(lookup).outputSchema(Refund).build().run('Refund order A-1?'));
     expect(result.value).toEqual({ amount: 50 });
     const second = bodyOf(wire, 1);
     expect(wire.requests[1]?.headers['x-api-key']).toBe(API_KEY);
@@ -53,7 +54,7 @@ describe('Claude via @ai-sdk/anthropic', () => {
 
   it('retry feedback comes after the breakpoint: the rejected answer and the feedback are not cached', async () => {
     const { wire, provider } = await claude({ cache: true }, jsonReply(anthropicText('{"amount":"fifty"}')), jsonReply(anthropicText('{"amount":50}')));
-    const result = await Agent.create({ provider, model: MODEL }).outputSchema(Refund).build().run('Refund?');
+    const result = asComplete(await Agent.create({ provider, model: MODEL }).outputSchema(Refund).build().run('Refund?'));
     expect(result.value).toEqual({ amount: 50 });
     const retry = bodyOf(wire, 1).messages;
     expect(retry.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
@@ -70,7 +71,7 @@ describe('Claude via @ai-sdk/anthropic', () => {
 
   it('a tool-argument re-ask forces the tool (tool_choice type tool)', async () => {
     const { wire, provider } = await claude({}, jsonReply(anthropicToolUse('lookup_order', { orderId: '1182' })), jsonReply(anthropicToolUse('lookup_order', { orderId: 'A-1182' }, 'toolu_02')), jsonReply(anthropicText('{"amount":50}')));
-    const result = await Agent.create({ provider, model: MODEL }).tool(lookup).outputSchema(Refund).build().run('Refund order 1182?');
+    const result = asComplete(await Agent.create({ provider, model: MODEL }).tool(lookup).outputSchema(Refund).build().run('Refund order 1182?'));
     expect(result.value).toEqual({ amount: 50 });
     expect(bodyOf(wire, 1).tool_choice).toEqual({ type: 'tool', name: 'lookup_order' });
   });

@@ -110,13 +110,9 @@ export function createAgentWorker<A extends WorkerAgents>(options: AgentWorkerOp
         ? await runner.resume(resume, { ...(signal ? { signal } : {}), ...(runTimeoutMs === undefined ? {} : { timeoutMs: runTimeoutMs }) }, { onProgress })
         : await runner.run(input, runOptions, stream ? { onProgress, onPart: (part: AgentStreamPart<unknown>) => stream.write(part as RunStreamPart<unknown>) } : { onProgress });
       await reporting;
-      const summary: RunJobSummary = {
+      const base = {
         runId: result.runId,
-        status: result.status,
-        ...(result.state === undefined ? {} : { pendingApprovals: result.pendingApprovals, suspended: { agent: name, state: result.state, ...(tenant === undefined ? {} : { tenant }) } }),
-        value: result.value,
         text: result.text,
-        provenance: result.provenance,
         usage: result.usage,
         attempts: result.attempts.length,
         steps: result.steps.length,
@@ -125,6 +121,10 @@ export function createAgentWorker<A extends WorkerAgents>(options: AgentWorkerOp
         ...(tenant === undefined ? {} : { tenant }),
         ...(conversationId === undefined ? {} : { conversationId }),
       };
+      const summary: RunJobSummary =
+        result.status === 'suspended'
+          ? { ...base, status: 'suspended', pendingApprovals: result.pendingApprovals, suspended: { agent: name, state: result.state, ...(tenant === undefined ? {} : { tenant }) } }
+          : { ...base, status: 'complete', value: result.value, provenance: result.provenance };
       await stream?.end({ type: 'result', summary });
       return summary;
     } catch (error) {

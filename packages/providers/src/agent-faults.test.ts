@@ -12,6 +12,7 @@ import { openAITextAnswer } from './testing/fixtures/openai-fixtures';
 import { anthropicRequestIssues as validateAnthropicRequest } from './testing/validate-anthropic-request';
 import { errorReply, hangReply, jsonReply, resetReply, sseReply } from './testing/wire-reply';
 import { startWireServer, type WireServer } from './testing/wire-server';
+import { asComplete } from '@keel/core/test';
 
 /**
  * Faults end to end: the real SDKs against a local wire server, through the agent and its
@@ -131,7 +132,7 @@ describe('provider faults through the gate', () => {
     expect(errorKinds(events)).toEqual(['network']);
     expect(wire.requests).toHaveLength(2);
     expect(texts.join('')).toBe('{"city": "Paris"}');
-    expect((await stream.result).value).toEqual({ city: 'Paris' });
+    expect(asComplete(await stream.result).value).toEqual({ city: 'Paris' });
   });
 
   it('a stream dropped after text was shown is reported, never silently retried', async () => {

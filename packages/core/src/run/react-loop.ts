@@ -1,7 +1,7 @@
 import { AbortedError, KeelError } from '@keel/reliability';
 import { MemoryStoreError } from '../errors/memory-store-error';
 import { formatPath, raceSignal, reduceError } from '@keel/reliability/internal';
-import type { RunInput, RunOptions, RunResult, StepRecord } from '../agent/run-result';
+import type { RunInput, RunOptions, RunRecord, RunResult, StepRecord } from '../agent/run-result';
 import type { StreamSink } from '../agent/stream-part';
 import { MaxStepsExceededError } from '../errors/max-steps-exceeded-error';
 import type { EventBus } from '../events/event-bus';
@@ -27,9 +27,7 @@ import { type StepOutcome, stepOutcome } from './step-outcome';
 /** What a result says about the answer. */
 type Answer = Pick<StepOutcome, 'value' | 'provenance' | 'repairs' | 'coercions' | 'issues'>;
 
-const NO_ANSWER: Answer = Object.freeze({ value: undefined, provenance: 'model', repairs: Object.freeze([]), coercions: Object.freeze([]), issues: Object.freeze([]) });
-
-const NO_PENDING: readonly PendingApproval[] = Object.freeze([]);
+const NO_PENDING: readonly [] = Object.freeze([]) as readonly [];
 
 /** What a run needs besides its input, for suspending, resuming, and running as another run's tool. */
 export interface LoopExtras {
@@ -134,17 +132,10 @@ async function loop(config: RunConfig, bus: EventBus, input: RunInput, options: 
   const toolCalls: ToolCallRecord[] = [];
   let finishReason: FinishReason = 'other';
 
-  const snapshot = (text: string, answer: Answer, suspended?: RunStateSnapshot): RunResult<unknown> => ({
+  /** What every result holds, however the run ended. */
+  const record = (text: string): RunRecord => ({
     runId: state.runId,
-    status: suspended ? 'suspended' : 'complete',
-    pendingApprovals: suspended ? suspended.pending : NO_PENDING,
-    ...(suspended ? { state: suspended } : {}),
     text,
-    value: answer.value,
-    provenance: answer.provenance,
-    repairs: answer.repairs,
-    coercions: answer.coercions,
-    issues: answer.issues,
     // The run is over when a result is made, so its lists are handed over as they are.
     messages: runMessages,
     steps,
@@ -154,6 +145,16 @@ async function loop(config: RunConfig, bus: EventBus, input: RunInput, options: 
     finishReason,
     startedAt,
     durationMs: elapsedBefore + performance.now() - started,
+  });
+  const complete = (text: string, answer: Answer): RunResult<unknown> => ({
+    ...record(text),
+    status: 'complete',
+    value: answer.value,
+    provenance: answer.provenance,
+    repairs: answer.repairs,
+    coercions: answer.coercions,
+    issues: answer.issues,
+    pendingApprovals: NO_PENDING,
   });
   const end = (status: 'ok' | 'error' | 'aborted' | 'suspended', error?: unknown) => {
     if (!listens(state, 'run.end')) return;
@@ -290,7 +291,7 @@ async function loop(config: RunConfig, bus: EventBus, input: RunInput, options: 
         if (listens(state, 'run.suspended')) {
           emit(state, 'run.suspended', { suspensionId: suspended.suspensionId, toolCallIds: pending.map((call) => call.toolCallId).join(', '), tools: pending.map((call) => call.toolName).join(', '), pending: pending.length });
         }
-        const result = snapshot('', NO_ANSWER, suspended);
+        const result: RunResult<unknown> = { ...record(''), status: 'suspended', pendingApprovals: suspended.pending, state: suspended };
         end('suspended');
         return result;
       }
@@ -315,11 +316,11 @@ async function loop(config: RunConfig, bus: EventBus, input: RunInput, options: 
           coercedPaths: outcome.coercions.map((coercion) => formatPath(coercion.path)).join(', '),
         });
       }
-      const result = snapshot(text, outcome);
+      const result = complete(text, outcome);
       end('ok');
       return result;
     }
-    throw new MaxStepsExceededError({ maxSteps: config.maxSteps, partial: snapshot('', NO_ANSWER) });
+    throw new MaxStepsExceededError({ maxSteps: config.maxSteps, partial: record('') });
   } catch (error) {
     releaseMemory();
     const aborted = state.signal?.aborted === true || AbortedError.isInstance(error);

@@ -2,7 +2,7 @@ import { type ReliabilityRule } from '@keel/reliability';
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { Agent, type ModelResponse, ReliabilityFailFastError } from '../index';
-import { scriptedModel } from '../test/index';
+import { scriptedModel, asComplete } from '../test/index';
 
 const Refund = Type.Object({ amount: Type.Number({ maximum: 100 }) });
 
@@ -18,7 +18,7 @@ describe('a rule reads the validated value, never changes it', () => {
     };
     const agent = Agent.create({ provider: scriptedModel('{"amount": 50}'), model: 'm' }).outputSchema(Refund).reliability({ postDecide: [tamper] }).build();
     const outcome = await agent.run('refund?').then(
-      (result) => result.value,
+      (result) => asComplete(result).value,
       (error: unknown) => error,
     );
     // Never the unvalidated 5000: either the untouched value or a visible rule error.
@@ -36,7 +36,7 @@ describe('a rule reads the validated value, never changes it', () => {
         return false;
       },
     };
-    const result = await Agent.create({ provider: scriptedModel('{"amount": 50}'), model: 'm' }).outputSchema(Refund).reliability({ postDecide: [read] }).build().run('refund?');
+    const result = asComplete(await Agent.create({ provider: scriptedModel('{"amount": 50}'), model: 'm' }).outputSchema(Refund).reliability({ postDecide: [read] }).build().run('refund?'));
     expect(seen).toEqual([50]);
     expect(result.value).toEqual({ amount: 50 });
   });
