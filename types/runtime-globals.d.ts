@@ -65,3 +65,13 @@ interface DOMException extends Error {
 declare var DOMException: { readonly prototype: DOMException; new (message?: string, name?: string): DOMException };
 
 declare var console: { log(...data: unknown[]): void };
+
+/** The WHATWG URL subset JSON Schema references resolve with (`$id`, `$ref`). */
+interface URL {
+  hash: string;
+  readonly href: string;
+}
+declare var URL: {
+  readonly prototype: URL;
+  new (url: string, base?: string): URL;
+};

@@ -10,6 +10,7 @@ export type { AgentStreamPart } from './agent/stream-part';
 export type { RunInput, RunOptions, RunResult } from './agent/run-result';
 export type { RunStateSnapshot } from './run/run-state-snapshot';
 export { RunStateError } from './errors/run-state-error';
+export { StaleRunOwnerError } from './errors/stale-run-owner-error';
 export { RunSuspendedError } from './errors/run-suspended-error';
 export { AgentConfigurationError } from './errors/agent-configuration-error';
 export { MemoryStoreError } from './errors/memory-store-error';
@@ -34,6 +35,8 @@ export { idShapeGuard } from './tools/id-shape-guard';
 
 // Memory
 export { InMemoryStore, type MemoryStore } from './memory/memory-store';
+export { memoryRunStore } from './durable/memory-run-store';
+export type { RunCheckpoint, RunLease, RunStore } from './durable/run-store';
 
 // Models
 export type { Message } from './model/message';

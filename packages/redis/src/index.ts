@@ -6,3 +6,4 @@ export { RedisKeyError } from './errors/redis-key-error';
 export { RedisUnavailableError } from './errors/redis-unavailable-error';
 export { type ConversationPolicy, redisMemory, type RedisMemoryOptions } from './memory/redis-memory';
 export type { RedisClient } from './redis/redis-client';
+export { redisRunStore, type RedisRunStoreOptions } from './runs/redis-run-store';

@@ -16,6 +16,7 @@ export { strictOutputRules, type StrictOutputRulesOptions } from './rules/strict
 export { defaultStuckLoopRule, noProgressRule, stuckLoopRule } from './rules/stuck-loop-rules';
 export { lastNValidationErrorsMatch, noValidationProgress } from './stuck-loop';
 export { failoverRule } from './rules/failover-rule';
+export { actionLoopRules, type ActionLoopOptions } from './rules/action-loop-rules';
 export { costBudget, tokenBudget } from './rules/budget-rules';
 export { exponentialBackoff } from './backoff';
 export type { PricingTable } from './usage';

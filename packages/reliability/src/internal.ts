@@ -64,3 +64,7 @@ export { type Coercion, type CoercionKind, coerceToSchema } from './validation/c
 export { withShapes } from './validation/with-shapes';
 export type { ParseSchema } from './validation/to-validator';
 export { checkOutput, type OutputCheck, type ValidateOutputOptions } from './validation/validate-output';
+export { ACTION_LOOP_KIND, actionLoopFeedback, actionLoopOf } from './rules/action-loop-rules';
+export { detectActionLoop, type ActionLoop, type ActionLoopThresholds, type ActionLoopType } from './loops/detect-action-loop';
+export { canonicalHash, canonicalJson } from './loops/canonical-hash';
+export type { ProposedCallView, RunStepView, RunView, ToolCallView, TurnView } from './loops/run-view';

@@ -33,8 +33,9 @@ function exportsOf(entry: string): { readonly runtime: readonly string[]; readon
  * runtime values and types alike. Integration helpers belong in `./internal`.
  */
 const BUDGETS: Readonly<Record<string, number>> = {
-  'reliability/src/index.ts': 45,
-  'core/src/index.ts': 50,
+  'reliability/src/index.ts': 46,
+  // Durable runs (the run store, its errors) took the budget from 50 to 55.
+  'core/src/index.ts': 55,
 };
 
 describe('public surface', () => {

@@ -1,5 +1,5 @@
 import { AbortedError, formatFeedback, quote, type ValidationIssue } from '@keel/reliability';
-import { escapeControl, reduceError, raceSignal } from '@keel/reliability/internal';
+import { canonicalHash, escapeControl, reduceError, raceSignal } from '@keel/reliability/internal';
 import type { CallWrapper } from '../shared/call-wrapper';
 import type { EventPayload, ToolValidationOutcome } from '../events/agent-events';
 import type { ToolCallPart } from '../model/message';
@@ -83,11 +83,24 @@ class RunToolContext implements ToolContext {
     return parent ? { ...parent, toolCallId: this.toolCallId } : undefined;
   }
 
+  get idempotencyKey(): string {
+    return idempotencyKeyOf(this.runId, this.toolCallId);
+  }
+
   get signal(): AbortSignal {
     if (!this.timeoutSignal) return this.env.toolSignal();
     // Aborted by the run or by this call's timeout, whichever comes first.
     return (this.linked ??= this.env.abortSignal ? AbortSignal.any([this.env.abortSignal, this.timeoutSignal]) : this.timeoutSignal);
   }
+}
+
+/** Longest idempotency key given as it is; longer ones are hashed (payment APIs take up to 255 characters). */
+const MAX_IDEMPOTENCY_KEY = 200;
+
+/** The idempotency key of a logical tool call: its run id and tool call id, hashed when too long. */
+export function idempotencyKeyOf(runId: string, toolCallId: string): string {
+  const key = `${runId}:${toolCallId}`;
+  return key.length <= MAX_IDEMPOTENCY_KEY ? key : `keel-${canonicalHash(runId)}-${canonicalHash(toolCallId)}`;
 }
 
 /** The events a tool call reports. */

@@ -11,7 +11,23 @@ export interface ToolContext {
   readonly toolCallId: string;
   /** Aborted when the run is; long-running tools should honour it. */
   readonly signal: AbortSignal;
+  /**
+   * A key for this logical call, the same across re-asks, retries, recovery after a crash and
+   * workers (made from the run id and the tool call id): pass it to the systems the tool writes
+   * to (payment APIs take one) so a call made again is applied once.
+   */
+  readonly idempotencyKey: string;
 }
+
+/**
+ * What running a tool call does to the world, which decides what a durable run does with a call
+ * whose outcome a crash left unknown: `none` (reads only) and `idempotent` (applied once per
+ * {@link ToolContext.idempotencyKey}) run again with the same key; `once` never runs again blindly:
+ * the run suspends with the call as an unknown outcome for a person to settle.
+ */
+export type ToolEffect = 'none' | 'idempotent' | 'once';
+
+const EFFECTS: readonly ToolEffect[] = ['none', 'idempotent', 'once'];
 
 /** How to define a tool. */
 export interface ToolDefinition<S extends AnySchema, TOutput> {
@@ -54,6 +70,8 @@ export interface ToolDefinition<S extends AnySchema, TOutput> {
    * the model supports strict tools. Overrides the agent's `strictTools`; Keel validates either way.
    */
   readonly strict?: boolean;
+  /** What a call does to the world (see {@link ToolEffect}). Default `once`: never run again blindly. */
+  readonly effect?: ToolEffect;
 }
 
 /** A tool ready to give to an agent. */
@@ -74,6 +92,8 @@ export interface Tool<TInput = unknown, TOutput = unknown> {
   readonly timeoutMs?: number;
   /** Strict arguments where supported (overrides the agent's `strictTools`). */
   readonly strict?: boolean;
+  /** What a call does to the world: see {@link ToolEffect}. */
+  readonly effect: ToolEffect;
   /**
    * Present when calls may need approval: whether this call does (method syntax, so tools of any
    * input type fit {@link AnyTool}). See {@link ToolDefinition.needsApproval}.
@@ -113,6 +133,9 @@ export function tool<S extends AnySchema, TOutput>(definition: ToolDefinition<S,
   if (definition.timeoutMs !== undefined && !(Number.isInteger(definition.timeoutMs) && definition.timeoutMs >= 1)) {
     throw new AgentConfigurationError({ setting, message: `timeoutMs must be a whole number >= 1, got ${definition.timeoutMs}` });
   }
+  if (definition.effect !== undefined && !EFFECTS.includes(definition.effect)) {
+    throw new AgentConfigurationError({ setting: `${setting}.effect`, message: `effect must be 'none', 'idempotent' or 'once', got ${JSON.stringify(definition.effect) ?? String(definition.effect)}` });
+  }
   const needsApproval = definition.needsApproval;
   if (needsApproval !== undefined && typeof needsApproval !== 'boolean' && typeof needsApproval !== 'function') {
     throw new AgentConfigurationError({ setting: `${setting}.needsApproval`, message: 'needsApproval must be true, false or a function (input, context) => boolean' });
@@ -132,6 +155,7 @@ export function tool<S extends AnySchema, TOutput>(definition: ToolDefinition<S,
     ...(definition.retries === undefined ? {} : { retries: definition.retries }),
     ...(definition.timeoutMs === undefined ? {} : { timeoutMs: definition.timeoutMs }),
     ...(definition.strict === undefined ? {} : { strict: definition.strict }),
+    effect: definition.effect ?? 'once',
     validate: definition.validate ?? true,
     coerce: definition.coerce ?? true,
     guards: definition.guards ?? [],

@@ -2,6 +2,7 @@ import type { ErrorKind } from '../error-kind';
 import type { ValidationStage } from '../errors/validation-failure';
 import type { UsageTotals } from '../usage';
 import type { ValidationIssue } from '../validation/issue';
+import type { RunView } from '../loops/run-view';
 
 /** The validation failure of the current attempt, as rules see it. */
 export interface ScopeValidationError {
@@ -73,6 +74,12 @@ export interface ReliabilityScope<TResponse = unknown, TValue = unknown> {
   readonly retryAfterMs?: number;
   /** Number of retries already made in this gate run. */
   readonly retries: number;
+  /**
+   * The run so far, when the gate runs inside an agent's run: its finished steps (each tool call's
+   * name, argument and result hashes, whether it failed), the turn being judged, and the usage.
+   * Absent around a lone model call (`runGate`).
+   */
+  readonly run?: RunView;
   /** Aborts the run; rules that wait should honour it. */
   readonly signal?: AbortSignal;
 }

@@ -1,32 +1,66 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { InvalidSchemaError } from '../errors/invalid-schema-error';
 import { reduceError } from '../errors/keel-error';
 import { kindByKeyword } from './ajv-message';
+import { checkSchema } from './check-schema';
+import type { Dialect } from './dialect';
+import { FORMATS } from './formats/formats';
 import { formatPath, type IssuePath, type ValidationIssue } from './issue';
 import type { SchemaValidator } from './schema-validator';
 import { valueAt } from './value-at';
 
-// ajv-formats ships CommonJS; its default export arrives wrapped under some bundlers.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
-  addFormatsModule) as typeof addFormatsModule;
-
 /**
- * Strict about the schema itself (unknown keywords and formats are errors, so a plain object of
- * Zod fields is refused rather than read as a schema that accepts anything), lenient about style
- * (union types, `properties` without `type`).
+ * What a schema may say is decided before ajv sees it ({@link checkSchema}, shared with the
+ * interpreter), so ajv itself is not strict; it reads own properties only (`required: ["toString"]`
+ * is not met by `{}`) and checks Keel's formats.
  */
-function newAjv(): Ajv {
-  const instance = new Ajv({ allErrors: true, strict: true, strictTypes: false, strictTuples: false, strictRequired: false, allowUnionTypes: true });
-  addFormats(instance);
+const OPTIONS: Options = { allErrors: true, strict: false, logger: false, ownProperties: true, allowUnionTypes: true };
+
+function newAjv(dialect: Dialect): Ajv {
+  const instance = dialect === '2020-12' ? new Ajv2020(OPTIONS) : new Ajv(OPTIONS);
+  for (const [name, format] of Object.entries(FORMATS)) instance.addFormat(name, { type: format.type, validate: format.check as (value: never) => boolean } as never);
   return instance;
 }
 
-let sharedAjv: Ajv | undefined;
-const ajv = (): Ajv => (sharedAjv ??= newAjv());
+const shared = new Map<Dialect, Ajv>();
+const ajvFor = (dialect: Dialect): Ajv => {
+  let instance = shared.get(dialect);
+  if (!instance) shared.set(dialect, (instance = newAjv(dialect)));
+  return instance;
+};
 
 const compiled = new WeakMap<object, ValidateFunction>();
 
+/** ajv skips a property named `__proto__` in `properties`; the same constraint as a pattern, which it keeps. */
+function protoAsPattern(node: Record<string, unknown>): void {
+  const properties = node.properties;
+  if (typeof properties !== 'object' || properties === null || !Object.hasOwn(properties, '__proto__')) return;
+  const patterns = (typeof node.patternProperties === 'object' && node.patternProperties !== null ? node.patternProperties : {}) as Record<string, unknown>;
+  const proto = (properties as Record<string, unknown>)['__proto__'];
+  const existing = Object.hasOwn(patterns, '^__proto__$') ? patterns['^__proto__$'] : undefined;
+  node.patternProperties = { ...patterns, '^__proto__$': existing === undefined ? proto : { allOf: [existing, proto] } };
+}
+
+/**
+ * The schema ajv compiles: a plain copy without the root `$schema` (the dialect picks the ajv
+ * build), and in draft-07 without an `$id` beside `$ref`, which that draft ignores.
+ */
+function compilable(schema: object | boolean, dialect: Dialect): object | boolean {
+  const copy = JSON.parse(JSON.stringify(schema)) as unknown;
+  if (typeof copy !== 'object' || copy === null) return copy as boolean;
+  delete (copy as { $schema?: unknown }).$schema;
+  const adjust = (value: unknown): void => {
+    if (typeof value !== 'object' || value === null) return;
+    if (!Array.isArray(value)) {
+      if (dialect === 'draft-07' && Object.hasOwn(value, '$ref') && Object.hasOwn(value, '$id')) delete (value as { $id?: unknown }).$id;
+      protoAsPattern(value as Record<string, unknown>);
+    }
+    for (const child of Object.values(value)) adjust(child);
+  };
+  adjust(copy);
+  return copy;
+}
 
 /** Turns a JSON Pointer (`/items/0/name`) into an issue path (`['items', 0, 'name']`). */
 export function parsePointer(pointer: string): (string | number)[] {
@@ -142,27 +176,31 @@ function invalidSchema(error: unknown): InvalidSchemaError {
 
 /**
  * A validator for a JSON Schema (TypeBox schemas are JSON Schema), compiled once per schema
- * object with ajv (`allErrors`, formats from ajv-formats, strict about unknown keywords) and cached.
- * @throws {InvalidSchemaError} when the schema fails the meta-schema or uses an unknown keyword or format.
+ * object with ajv (`allErrors`, Keel's formats) and cached. The dialect is the one `$schema`
+ * declares (draft-07 or 2020-12; draft-07 when absent), compiled with ajv's build for it. A
+ * boolean schema (`true`, `false`) is accepted as JSON Schema defines it.
+ * @throws {InvalidSchemaError} when {@link checkSchema} refuses the schema or it fails the meta-schema.
  */
-export function ajvValidator<T>(schema: object): SchemaValidator<T> {
-  let validate = compiled.get(schema);
+export function ajvValidator<T>(schema: object | boolean): SchemaValidator<T> {
+  let validate = typeof schema === 'boolean' ? undefined : compiled.get(schema);
   if (!validate) {
+    const { dialect } = checkSchema(schema);
+    const copy = compilable(schema, dialect);
     try {
-      validate = ajv().compile(schema);
+      validate = ajvFor(dialect).compile(copy);
     } catch (error) {
       // Another schema object already took this `$id` in the shared instance: compile on its own.
-      if ((schema as { $id?: unknown }).$id === undefined) throw invalidSchema(error);
+      if (typeof copy !== 'object' || (copy as { $id?: unknown }).$id === undefined) throw invalidSchema(error);
       try {
-        validate = newAjv().compile(schema);
+        validate = newAjv(dialect).compile(copy);
       } catch (retryError) {
         throw invalidSchema(retryError);
       }
     }
-    compiled.set(schema, validate);
+    if (typeof schema !== 'boolean') compiled.set(schema, validate);
   }
   const check = validate;
-  const jsonSchema = JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
+  const jsonSchema = (typeof schema === 'boolean' ? (schema ? {} : { not: {} }) : JSON.parse(JSON.stringify(schema))) as Record<string, unknown>;
   const description = typeof jsonSchema.description === 'string' ? jsonSchema.description : undefined;
   return {
     jsonSchema,

@@ -1,27 +1,28 @@
 import { InvalidSchemaError } from '../errors/invalid-schema-error';
+import { type Dialect, dialectOf } from './dialect';
+import { FORMATS } from './formats/formats';
+import { SchemaIndex } from './schema-index';
+import { childrenOf, type SchemaNode } from './schema-walk';
 
-/** Draft-07 keywords (and the annotations ajv knows), as ajv's strict mode accepts them. */
-const KEYWORDS: ReadonlySet<string> = new Set([
+const COMMON = [
   '$id', '$schema', '$ref', '$comment', '$defs', 'definitions', 'title', 'description', 'default', 'examples',
   'readOnly', 'writeOnly', 'deprecated', 'contentMediaType', 'contentEncoding', 'type', 'enum', 'const',
   'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum', 'maxLength', 'minLength', 'pattern',
-  'format', 'items', 'additionalItems', 'maxItems', 'minItems', 'uniqueItems', 'contains', 'maxProperties',
-  'minProperties', 'required', 'properties', 'patternProperties', 'additionalProperties', 'dependencies',
-  'propertyNames', 'if', 'then', 'else', 'allOf', 'anyOf', 'oneOf', 'not',
-]);
+  'format', 'items', 'maxItems', 'minItems', 'uniqueItems', 'contains', 'maxProperties', 'minProperties', 'required',
+  'properties', 'patternProperties', 'additionalProperties', 'propertyNames', 'if', 'then', 'else', 'allOf', 'anyOf',
+  'oneOf', 'not', 'nullable',
+];
 
-/** The formats ajv-formats defines. */
-const FORMATS: ReadonlySet<string> = new Set([
-  'date', 'time', 'date-time', 'iso-time', 'iso-date-time', 'duration', 'uri', 'uri-reference', 'uri-template', 'url',
-  'email', 'hostname', 'ipv4', 'ipv6', 'regex', 'uuid', 'json-pointer', 'json-pointer-uri-fragment',
-  'relative-json-pointer', 'byte', 'int32', 'int64', 'float', 'double', 'password', 'binary',
-]);
+/** The keywords each dialect knows (with OpenAPI's `nullable`); any other keyword makes a schema invalid. */
+const KEYWORDS: Readonly<Record<Dialect, ReadonlySet<string>>> = {
+  'draft-07': new Set([...COMMON, 'additionalItems', 'dependencies']),
+  '2020-12': new Set([...COMMON, '$anchor', '$dynamicRef', '$dynamicAnchor', '$vocabulary', 'prefixItems', 'unevaluatedItems', 'unevaluatedProperties', 'maxContains', 'minContains', 'dependentRequired', 'dependentSchemas', 'contentSchema']),
+};
 
 const TYPES: ReadonlySet<unknown> = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
 
-const SCHEMA_VALUED = ['items', 'additionalItems', 'contains', 'additionalProperties', 'propertyNames', 'if', 'then', 'else', 'not'];
-const SCHEMA_LISTS = ['items', 'allOf', 'anyOf', 'oneOf'];
-const SCHEMA_MAPS = ['properties', 'patternProperties', 'definitions', '$defs', 'dependencies'];
+/** Deeper schemas are refused: no one writes them, and walking them could exhaust the stack. */
+export const MAX_SCHEMA_DEPTH = 200;
 
 const HINT = ' (a plain object of fields is not a schema: wrap Zod fields in z.object({...}), TypeBox ones in Type.Object({...}))';
 
@@ -29,31 +30,58 @@ function invalid(message: string): InvalidSchemaError {
   return new InvalidSchemaError({ message: `not a valid JSON Schema: ${message}` });
 }
 
-function check(schema: unknown, location: string): void {
-  if (typeof schema === 'boolean') return;
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) throw invalid(`schema at "${location}" must be an object or a boolean`);
-  const node = schema as Record<string, unknown>;
-  for (const keyword of Object.keys(node)) if (!KEYWORDS.has(keyword)) throw invalid(`strict mode: unknown keyword: "${keyword}"${HINT}`);
+/** The checks on one node that need no other node. */
+function checkNode(node: Readonly<Record<string, unknown>>, location: string, dialect: Dialect): void {
+  for (const keyword of Object.keys(node)) if (!KEYWORDS[dialect].has(keyword)) throw invalid(`strict mode: unknown keyword: "${keyword}"${HINT}`);
   const types = Array.isArray(node.type) ? node.type : node.type === undefined ? [] : [node.type];
   if (!types.every((type) => TYPES.has(type))) throw invalid(`schema is invalid: data${location.slice(1)}/type must be equal to one of the allowed values`);
-  if (node.format !== undefined && !FORMATS.has(String(node.format))) throw invalid(`unknown format "${String(node.format)}" ignored in schema at path "${location}"`);
-  for (const keyword of SCHEMA_VALUED) if (keyword in node && !Array.isArray(node[keyword])) check(node[keyword], `${location}/${keyword}`);
-  for (const keyword of SCHEMA_LISTS) {
-    const list = node[keyword];
-    if (Array.isArray(list)) list.forEach((item, index) => check(item, `${location}/${keyword}/${index}`));
+  if (node.format !== undefined && !(typeof node.format === 'string' && Object.hasOwn(FORMATS, node.format))) {
+    throw invalid(`unknown format ${JSON.stringify(node.format)} in schema at path "${location}"`);
   }
-  for (const keyword of SCHEMA_MAPS) {
-    const map = node[keyword];
-    if (typeof map !== 'object' || map === null) continue;
-    for (const [key, value] of Object.entries(map)) if (!Array.isArray(value)) check(value, `${location}/${keyword}/${key}`);
+  if (Array.isArray(node.enum) && node.enum.length === 0) throw invalid(`"enum" at "${location}" allows no value: give at least one`);
+  if (Object.hasOwn(node, 'if') && !Object.hasOwn(node, 'then') && !Object.hasOwn(node, 'else')) throw invalid(`"if" without "then" or "else" at "${location}" checks nothing: add one, or remove "if"`);
+  if (Object.hasOwn(node, '$dynamicRef') || Object.hasOwn(node, '$dynamicAnchor')) throw invalid(`"$dynamicRef" and "$dynamicAnchor" are not supported (at "${location}"): use "$ref"`);
+  if (node.nullable !== undefined) {
+    if (types.length === 0) throw invalid(`"nullable" cannot be used without "type" (at "${location}")`);
+    if (node.nullable === false && types.includes('null')) throw invalid(`"type": "null" contradicts "nullable": false (at "${location}")`);
   }
 }
 
+function walk(node: SchemaNode, location: string, depth: number, dialect: Dialect, visit: (node: Readonly<Record<string, unknown>>, location: string) => void): void {
+  if (typeof node === 'boolean') return;
+  if (depth > MAX_SCHEMA_DEPTH) throw invalid(`schema nested deeper than ${MAX_SCHEMA_DEPTH} levels at "${location}"`);
+  visit(node, location);
+  for (const child of childrenOf(node, dialect)) walk(child.node, `${location}/${child.segments.join('/')}`, depth + 1, dialect, visit);
+}
+
+/** What a checked schema is read with: its dialect and the index its references resolve in. */
+export interface CheckedSchema {
+  readonly dialect: Dialect;
+  readonly index: SchemaIndex;
+}
+
 /**
- * Refuses what ajv's strict mode refuses, for the interpretive validator: unknown keywords, unknown
- * formats and unknown types, so a schema fails the same way with or without code generation.
+ * Refuses, the same way for both validators (with and without code generation), what Keel does not
+ * validate: a dialect other than draft-07 or 2020-12, unknown keywords, unknown formats and types,
+ * `enum: []`, `if` without `then` or `else`, `nullable` without `type`, `$dynamicRef`, and a `$ref` or `$dynamicRef` that names nothing in the
+ * schema (no other document is fetched).
  * @throws {InvalidSchemaError}
  */
-export function checkSchema(schema: unknown): void {
-  check(schema, '#');
+export function checkSchema(schema: unknown): CheckedSchema {
+  if (typeof schema !== 'boolean' && (typeof schema !== 'object' || schema === null || Array.isArray(schema))) throw invalid('schema at "#" must be an object or a boolean');
+  const dialect = dialectOf(schema);
+  const root = JSON.parse(JSON.stringify(schema)) as SchemaNode;
+  walk(root, '#', 0, dialect, (node, location) => checkNode(node, location, dialect));
+  const index = new SchemaIndex(root, dialect);
+  walk(root, '#', 0, dialect, (node, location) => {
+    for (const keyword of ['$ref', '$dynamicRef'] as const) {
+      const reference = node[keyword];
+      if (reference === undefined) continue;
+      if (typeof reference !== 'string') throw invalid(`schema is invalid: data${location.slice(1)}/${keyword} must be string`);
+      if (!index.resolve(reference, index.baseOf(node))) {
+        throw invalid(`${keyword} ${JSON.stringify(reference)} at "${location}" names nothing in this schema (other documents are never fetched)`);
+      }
+    }
+  });
+  return { dialect, index };
 }

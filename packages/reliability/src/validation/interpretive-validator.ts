@@ -2,6 +2,7 @@ import { dereference, type OutputUnit, type Schema, validate } from '@cfworker/j
 import { parsePointer } from './ajv-validator';
 import { keywordWording, kindByKeyword } from './ajv-message';
 import { checkSchema } from './check-schema';
+import { FORMAT_MARKER, InterpretedFormats } from './interpreted-formats';
 import { formatPath, type IssuePath, type ValidationIssue } from './issue';
 import type { SchemaValidator } from './schema-validator';
 import { valueAt } from './value-at';
@@ -49,6 +50,25 @@ function nodeAt(root: Schema, lookup: Lookup, keywordLocation: string): SchemaNo
   return typeof node === 'object' && node !== null ? (node as SchemaNode) : {};
 }
 
+/** Keywords ajv checks before `format` on the same node. */
+const BEFORE_FORMAT: ReadonlySet<string> = new Set(['maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum', 'multipleOf', 'maxLength', 'minLength', 'pattern']);
+
+/** Moves each failed format marker after the failed number and string keywords of its node, where ajv reports `format`. */
+function formatsLast(units: readonly OutputUnit[], root: Schema, lookup: Lookup): OutputUnit[] {
+  const ordered = [...units];
+  for (let index = ordered.length - 1; index >= 0; index--) {
+    const unit = ordered[index] as OutputUnit;
+    if (unit.keyword !== 'not' || typeof nodeAt(root, lookup, unit.keywordLocation)[FORMAT_MARKER] !== 'string') continue;
+    const nodeLocation = unit.keywordLocation.replace(/\/allOf\/\d+\/not$/, '');
+    let last = index;
+    ordered.forEach((other, at) => {
+      if (other.instanceLocation === unit.instanceLocation && BEFORE_FORMAT.has(other.keyword) && other.keywordLocation === `${nodeLocation}/${other.keyword}`) last = Math.max(last, at);
+    });
+    if (last > index) ordered.splice(last, 0, ...ordered.splice(index, 1));
+  }
+  return ordered;
+}
+
 /**
  * Turns an interpretive validator's output units into issues identical to ajv's for the same
  * schema and value: same paths, kinds, expected values, messages and order.
@@ -73,8 +93,12 @@ function issuesFromUnits(units: readonly OutputUnit[], root: Schema, lookup: Loo
   };
   const keywordIssue = (unit: OutputUnit): ValidationIssue => {
     const path = pathOf(unit.instanceLocation);
-    const wording = keywordWording(unit.keyword, nodeAt(root, lookup, unit.keywordLocation));
-    const kind = kindByKeyword[unit.keyword] ?? 'other';
+    const node = nodeAt(root, lookup, unit.keywordLocation);
+    // A failed format marker (see InterpretedFormats) is a failed `format`.
+    const format = unit.keyword === 'not' ? node[FORMAT_MARKER] : undefined;
+    const keyword = typeof format === 'string' ? 'format' : unit.keyword;
+    const wording = keywordWording(keyword, typeof format === 'string' ? { format } : node);
+    const kind = kindByKeyword[keyword] ?? 'other';
     return {
       path,
       pathText: formatPath(path),
@@ -155,25 +179,42 @@ function issuesFromUnits(units: readonly OutputUnit[], root: Schema, lookup: Loo
 
 
 /**
+ * Draft-07 keywords beside a `$ref` are honoured, as ajv honours them (a `maxLength` beside a `$ref`
+ * still limits the string): the `$ref` moves into an `allOf` of its node, which the interpreter reads
+ * with the other keywords. An `$id` beside `$ref` is dropped, as draft-07 ignores it.
+ */
+function refBesideKeywords(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(refBesideKeywords);
+  // Object.fromEntries keeps a key named `__proto__` an own property.
+  const node = Object.fromEntries(Object.entries(value).map(([key, child]) => [key, key === 'enum' || key === 'const' || key === 'default' || key === 'examples' ? child : refBesideKeywords(child)]));
+  if (!Object.hasOwn(node, '$ref') || Object.keys(node).every((key) => key === '$ref' || key === '$id')) return node;
+  const rest = Object.fromEntries(Object.entries(node).filter(([key]) => key !== '$ref' && key !== '$id'));
+  return { ...rest, allOf: [{ $ref: node.$ref }, ...(Array.isArray(rest.allOf) ? rest.allOf : [])] };
+}
+
+/**
  * A validator for a JSON Schema (TypeBox schemas are JSON Schema) that interprets the schema
  * instead of compiling it (`@cfworker/json-schema`, draft-07), for runtimes that forbid code
  * generation. Its issues match {@link ajvValidator}'s: same kinds, paths, wording and feedback.
  * @throws {InvalidSchemaError} for what ajv's strict mode refuses: unknown keywords, formats, types.
  */
-export function interpretiveValidator<T>(schema: object): SchemaValidator<T> {
-  checkSchema(schema);
-  const jsonSchema = JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
+export function interpretiveValidator<T>(schema: object | boolean): SchemaValidator<T> {
+  const { dialect } = checkSchema(schema);
+  const jsonSchema = (typeof schema === 'boolean' ? (schema ? {} : { not: {} }) : JSON.parse(JSON.stringify(schema))) as Record<string, unknown>;
   // The interpreter annotates the schema it is given; it gets a copy of its own.
-  const own = JSON.parse(JSON.stringify(schema)) as Schema;
+  const own = (dialect === 'draft-07' ? refBesideKeywords(JSON.parse(JSON.stringify(schema))) : JSON.parse(JSON.stringify(schema))) as Schema;
+  const formats = new InterpretedFormats(own);
   const lookup = dereference(own);
   const description = typeof jsonSchema.description === 'string' ? jsonSchema.description : undefined;
   return {
     jsonSchema,
     ...(description === undefined ? {} : { description }),
     validate(value) {
-      const result = validate(value, own, '7', lookup, false);
+      formats.prepare(value);
+      const result = validate(value, own, dialect === '2020-12' ? '2020-12' : '7', lookup, false);
       if (result.valid) return { ok: true, value: value as T };
-      return { ok: false, issues: issuesFromUnits(result.errors, own, lookup, value) };
+      return { ok: false, issues: issuesFromUnits(formatsLast(result.errors, own, lookup), own, lookup, value) };
     },
   };
 }

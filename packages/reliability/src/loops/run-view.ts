@@ -1,0 +1,45 @@
+import type { UsageTotals } from '../usage';
+
+/** One tool call of a finished step, as run-level rules see it. */
+export interface ToolCallView {
+  readonly id: string;
+  readonly name: string;
+  /** {@link canonicalHash} of the arguments the tool ran with: equal arguments, whatever their key order, hash equal. */
+  readonly argumentsHash: string;
+  /** {@link canonicalHash} of what the tool returned (or of its error, when it failed). */
+  readonly resultHash: string;
+  /** Whether the call failed (the tool threw, timed out, or its arguments were refused). */
+  readonly failed: boolean;
+  /** The start of the result as the model read it (at most 200 characters), for feedback that names it. */
+  readonly resultPreview: string;
+}
+
+/** One finished step of the run. */
+export interface RunStepView {
+  readonly step: number;
+  readonly toolCalls: readonly ToolCallView[];
+  /** {@link canonicalHash} of the step's reply text, when the turn had text. */
+  readonly replyHash?: string;
+}
+
+/** A call the answer being judged asks for (it has not run). */
+export interface ProposedCallView {
+  readonly name: string;
+  readonly argumentsHash: string;
+}
+
+/** The turn being judged: its tool calls and the hash of its text, when it has text. */
+export interface TurnView {
+  readonly toolCalls: readonly ProposedCallView[];
+  readonly replyHash?: string;
+}
+
+/**
+ * The run so far, as a rule's scope carries it (`scope.run`): every finished step with its tool
+ * calls, the turn being judged (PostDecide on a step's call), and the run's usage so far.
+ */
+export interface RunView {
+  readonly steps: readonly RunStepView[];
+  readonly turn?: TurnView;
+  readonly usage: UsageTotals;
+}
