@@ -146,7 +146,7 @@ describe('output modes on the Anthropic wire', () => {
     events.listen(agent);
     const first = asComplete(await agent.run('A widget as a gift.'));
     expect(first.value).toEqual({ sku: 'ABC-12', extra1: 'gift' });
-    expect(first.attempts.map((attempt) => attempt.errorKind)).toEqual(['bad-request', 'ok']);
+    expect(first.attempts.map((attempt) => attempt.errorKind)).toEqual(['schema-refused', 'ok']);
     expect(events.of('output.mode-downgraded')).toMatchObject([{ from: 'native', to: 'tool', strictTools: false, reason: 'schema-rejected', detail: expect.stringMatching(/optional/) }]);
     const retried = bodyOf(wire, 1);
     expect(retried).not.toHaveProperty('output_config');
@@ -243,6 +243,6 @@ describe('output modes on the OpenAI wire', () => {
     expect(bodyOf(wire, 2)['tools']).toMatchObject([{ function: { name: 'final_answer' } }]);
     const plainAnswer = (bodyOf(wire, 2)['tools'] as Json[])[0]?.['function'] as Json | undefined;
     expect(plainAnswer?.['strict']).not.toBe(true);
-    expect(result.attempts.map((attempt) => attempt.errorKind)).toEqual(['bad-request', 'bad-request', 'ok']);
+    expect(result.attempts.map((attempt) => attempt.errorKind)).toEqual(['schema-refused', 'schema-refused', 'ok']);
   });
 });

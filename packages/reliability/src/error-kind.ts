@@ -3,7 +3,8 @@
  * acceptable response; every other kind names a failure. `rule-rejected`: a PostDecide rule
  * rejected an answer that passed validation (with feedback); `no-tool-call`: a tool-argument
  * re-ask was answered without a call of the tool; `guard-rejected`: a guard refused a corrected
- * tool call.
+ * tool call; `schema-refused`: the provider refused a schema the request sent (a 400), and the
+ * output mode was lowered for the next attempt.
  */
 export type ErrorKind =
   | 'ok'
@@ -21,6 +22,7 @@ export type ErrorKind =
   | 'truncated'
   | 'auth'
   | 'bad-request'
+  | 'schema-refused'
   | 'bad-response'
   | 'aborted'
   | 'unknown';

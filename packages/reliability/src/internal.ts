@@ -28,13 +28,15 @@ export type { GateEvent } from './gate/gate-event';
 export type { PreCheckDecision, RuleDecision, ScopeValue } from './gate/rule';
 export type { AttemptSummary, ScopeValidationError } from './gate/scope';
 export { failOnUnhandledRule, transientExhaustedRule, type TransientRetryOptions } from './gate/default-rules';
-export { abortedError, callAndJudge, type Judge, type Judged } from './gate/call-and-judge';
+export { callAndJudge, type Judged } from './gate/call-and-judge';
 export { defaultFeedback } from './gate/build-feedback';
-export { applyContinue, decide, failFastError, preCheck, retryAfter, stop } from './gate/decide';
-export { unreachableDecision } from './gate/decision';
+export { type AttemptDriver, type Attempted, type FallbackRequest, runAttempts } from './gate/attempt-loop';
+export type { FailFastDecision } from './gate/decision';
 export { failureSignature, maskMessage } from './gate/failure-signature';
 export { matchesFailuresOnly } from './gate/failure-only';
-export { capRawOutput, checkRules, type FeedbackSettings, type GateSettings, type GateState, recordAttempt, ruleProblem, startGate } from './gate/gate-state';
+export { checkRules, ruleProblem } from './gate/check-rules';
+export type { GateMemory } from './gate/gate-memory';
+export type { FeedbackSettings, GateSettings } from './gate/gate-settings';
 export {
   extractJson,
   extractJsonCandidates,

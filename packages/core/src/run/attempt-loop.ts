@@ -1,33 +1,16 @@
-import { AbortedError, type GateVerdict, type ValidationFailure } from '@keel/reliability';
-import type { GateFeedback } from '@keel/reliability/internal';
-import {
-  abortedError,
-  applyContinue,
-  retryAfter,
-  callAndJudge,
-  decide,
-  failFastError,
-  type GateEvent,
-  type GateSettings,
-  preCheck,
-  recordAttempt,
-  startGate,
-  stop,
-  unreachableDecision,
-  ZERO_USAGE,
-  type UsageTotals,
-} from '@keel/reliability/internal';
+import type { GateVerdict, ValidationFailure } from '@keel/reliability';
+import type { Attempted, FailFastDecision, GateFeedback, GateEvent, GateMemory, GateSettings, Judged, UsageTotals } from '@keel/reliability/internal';
+import { callAndJudge, runAttempts, ZERO_USAGE } from '@keel/reliability/internal';
 import type { ModelTarget } from '../agent/agent-options';
 import type { Message } from '../model/message';
 import type { ModelRequest, ModelResponse, ToolChoice } from '../model/model-provider-v1';
 import { sanitizeUsage } from '../usage/sanitize-usage';
 import { callProvider } from './call-provider';
-import { attemptJudge, continuing } from './patch-and-continue';
+import { type AttemptJudge, attemptJudge, continuing } from './patch-and-continue';
 import type { FallbackValue } from './output-fallback';
 import { emit, type RunState } from './run-state';
 import { ANSWER_TOOL_NAME, type ModeLevel, type TargetPlan } from './output-mode';
 import { reportDowngrade, reportPlan, schemaRejectionOf } from './output-mode-report';
-import { markDowngraded } from './schema-downgrade-rule';
 import { partialsShown } from './partial-output';
 
 /** One logical model call: a step's call, or the re-asks of one tool call's arguments. */
@@ -57,73 +40,55 @@ export type AttemptOutcome<TValue> =
   | { readonly type: 'fallback'; readonly fallback: FallbackValue }
   | { readonly type: 'stopped'; readonly kind: string; readonly attempts: number };
 
+/** One attempt of a run's call: the judged answer, its usage, and the judge that read it. */
+interface RunAttempt<TValue> extends Attempted<ModelResponse, TValue> {
+  readonly judging: AttemptJudge<TValue>;
+}
+
 /**
- * The one attempt loop, for final answers and tool-argument re-asks alike. Each attempt reads top
- * to bottom: PreCheck → provider call → judge → record once in the run's ledger → decide → apply.
- * The policy (`decide`) is pure data in, data out; this loop only carries out its decision.
+ * One logical model call through the one attempt loop (`runAttempts` of `@keel/reliability`),
+ * for final answers and tool-argument re-asks alike. This file supplies what is the run's own:
+ * the request of each attempt (output mode, feedback as ephemeral messages, a pending
+ * continuation), the provider call, the run's ledger as the record, and the run's events.
  * @throws {ReliabilityFailFastError} when the policy stops (unless the stop's kind is an outcome).
  * @throws {AbortedError} when the run is aborted.
  */
-export async function attemptLoop<TValue>(state: RunState, call: AttemptCall<TValue>): Promise<AttemptOutcome<TValue>> {
-  const gate = startGate(call.settings, call.initial);
-  if (call.continueFrom !== undefined) applyContinue(gate, { type: 'continue-output', partial: call.continueFrom, events: [] });
+export function attemptLoop<TValue>(state: RunState, call: AttemptCall<TValue>): Promise<AttemptOutcome<TValue>> {
   const { signal, ledger } = state;
-  const report = (event: GateEvent) => reportGateEvent(state, call, event);
-  for (let attempt = 1; ; attempt++) {
-    if (signal?.aborted) throw AbortedError.fromSignal(signal);
-    const target = state.config.targets[gate.providerIndex] ?? (state.config.targets[0] as ModelTarget);
-    const { request, level, plan } = requestOf(state, gate.providerIndex, target, call, gate.feedback);
-    // A pending continuation is joined, a pending patch request applied, before the call's judge.
-    const judging = attemptJudge(call.judge, gate);
-    const admitted = () =>
-      preCheck(gate, attempt, ledger.usage, signal, report).then((stopped) => {
-        if (stopped) {
-          stopped.events.forEach(report);
-          throw failFastError(gate, attempt, stopped, ledger.attempts);
-        }
-        const invoke = () =>
-          callProvider(state, continuing(state, gate, providerCall(call, target, request, attempt, plan))).catch((error: unknown) => {
-            // A 400 that refused a schema the request sent lowers the output mode; the policy then retries (schema-downgrade).
-            downgrade(state, gate.providerIndex, target, level, error);
-            throw error;
-          });
-        return callAndJudge(invoke, judging.judge, signal);
-      });
-    // With PreCheck rules, PreCheck and the call happen together, so no concurrent re-ask spends in between.
-    const judged = await (state.exclusive ? state.exclusive(admitted) : admitted());
-    const usage = judged.response === undefined ? ZERO_USAGE : usageOf(state, call, target, judged.response, attempt);
-    const { record, event } = recordAttempt(gate, attempt, judged, usage, judging.via());
-    ledger.record(record);
-    if (judged.kind === 'aborted') throw abortedError(judged, signal);
-    if (event) report(event);
-    const decision = await decide(gate, attempt, judged, ledger.usage, signal);
-    decision.events.forEach(report);
-    switch (decision.type) {
-      case 'accept':
-        return { type: 'accepted', response: judging.accepted(judged.response), verdict: judged.verdict, attempts: attempt };
-      case 'retry':
-      case 'retry-other':
-        await retryAfter(gate, decision, signal);
-        continue;
-      case 'fallback': {
-        const reason = decision.instead ? `${decision.kind}: ${failFastError(gate, attempt, decision.instead, []).message}` : 'a rule chose fallback';
-        const fallback = call.fallback ? await call.fallback(gate.lastFailure, reason) : undefined;
-        if (fallback) return { type: 'fallback', fallback };
-        const stopped = decision.instead ?? stop(attempt, judged.kind, { kind: 'fallback-failed', label: decision.kind, phase: 'post-decide' });
-        stopped.events.filter((part) => part.type === 'reliability.fail-fast').forEach(report);
-        throw failFastError(gate, attempt, stopped, ledger.attempts);
-      }
-      case 'continue-output':
-        // Cut at the token limit: the next attempt continues the cut output instead of regenerating it.
-        applyContinue(gate, decision);
-        continue;
-      case 'fail-fast':
-        if (call.outcomeKinds?.has(decision.kind)) return { type: 'stopped', kind: decision.kind, attempts: attempt };
-        throw failFastError(gate, attempt, decision, ledger.attempts);
-      default:
-        return unreachableDecision(decision);
-    }
-  }
+  const fallback = call.fallback;
+  return runAttempts<ModelResponse, TValue, RunAttempt<TValue>, AttemptOutcome<TValue>>({
+    settings: call.settings,
+    signal,
+    initial: call.initial,
+    continueFrom: call.continueFrom,
+    attempt: (memory, attempt) => makeAttempt(state, call, memory, attempt),
+    exclusive: state.exclusive,
+    runUsage: () => ledger.usage,
+    record: (record) => ledger.record(record),
+    attempts: () => ledger.attempts,
+    report: (event) => reportGateEvent(state, call, event),
+    accept: ({ judged, judging }, attempt) => ({ type: 'accepted', response: judging.accepted(judged.response), verdict: judged.verdict, attempts: attempt }),
+    fallback: fallback
+      ? ({ lastFailure, reason }) => fallback(lastFailure, reason).then((value) => (value ? { value: { type: 'fallback', fallback: value } } : undefined))
+      : undefined,
+    stopped: (decision: FailFastDecision, attempt) => (call.outcomeKinds?.has(decision.kind) ? { type: 'stopped', kind: decision.kind, attempts: attempt } : undefined),
+  });
+}
+
+/** Makes one attempt: its request, the provider call and the judge; a refused schema lowers the output mode. */
+function makeAttempt<TValue>(state: RunState, call: AttemptCall<TValue>, memory: GateMemory<ModelResponse>, attempt: number): Promise<RunAttempt<TValue>> {
+  const target = state.config.targets[memory.providerIndex] ?? (state.config.targets[0] as ModelTarget);
+  const { request, level, plan } = requestOf(state, memory.providerIndex, target, call, memory.feedback);
+  // A pending continuation is joined, a pending patch request applied, before the call's judge.
+  const judging = attemptJudge(call.judge, memory);
+  const invoke = () => callProvider(state, continuing(state, memory, providerCall(call, target, request, attempt, plan)));
+  return callAndJudge(invoke, judging.judge, state.signal).then((made): RunAttempt<TValue> => {
+    // A 400 that refused a schema the request sent lowers the output mode: the attempt is `schema-refused`, which the policy retries.
+    const judged: Judged<ModelResponse, TValue> = made.thrown !== undefined && downgrade(state, memory.providerIndex, target, level, made.thrown) ? { ...made, errorKind: 'schema-refused' } : made;
+    const usage: UsageTotals = judged.response === undefined ? ZERO_USAGE : usageOf(state, call, target, judged.response, attempt);
+    const via = judging.via();
+    return via === undefined ? { judged, usage, judging } : { judged, usage, via, judging };
+  });
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -172,16 +137,17 @@ function providerCall<TValue>(call: AttemptCall<TValue>, target: ModelTarget, re
 
 /**
  * When a provider's 400 refused a schema the request sent at `level`: lowers the target's level
- * for this agent (later runs start there), reports `output.mode-downgraded`, and marks the error
- * so the `schema-downgrade` rule retries at once. Any other error is left as it is.
+ * for this agent (later runs start there), reports `output.mode-downgraded` and says so (the
+ * attempt is then `schema-refused`, which the `schema-downgrade` rule retries at once). Any other
+ * error, or a refusal with no level left below, is left as it is.
  */
-function downgrade(state: RunState, index: number, target: ModelTarget, level: ModeLevel, thrown: unknown): void {
+function downgrade(state: RunState, index: number, target: ModelTarget, level: ModeLevel, thrown: unknown): boolean {
   const rejected = schemaRejectionOf(thrown);
-  if (rejected === undefined) return;
+  if (rejected === undefined) return false;
   const next = state.config.outputModes.reject(index, level, rejected);
-  if (next === undefined) return;
+  if (next === undefined) return false;
   reportDowngrade(state, target, level, next, thrown);
-  markDowngraded(thrown);
+  return true;
 }
 
 /** The ledger's entry for an answered call: bad counts are recorded as 0 and reported, never added up. */

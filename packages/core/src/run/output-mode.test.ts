@@ -117,7 +117,7 @@ describe('output modes', () => {
     const agent = builder.build();
     const first = asComplete(await agent.run('order'));
     expect(first.value).toEqual({ sku: 'ABC-12', quantity: 2 });
-    expect(first.attempts.map((attempt) => attempt.errorKind)).toEqual(['bad-request', 'ok']);
+    expect(first.attempts.map((attempt) => attempt.errorKind)).toEqual(['schema-refused', 'ok']);
     expect(events.of('output.mode-downgraded')).toMatchObject([{ from: 'native', to: 'tool', reason: 'schema-rejected', detail: expect.stringContaining('minimum') }]);
     const retried = at(model.requests, 1);
     expect(retried.responseFormat).toBeUndefined();

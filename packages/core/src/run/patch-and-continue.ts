@@ -1,5 +1,5 @@
 import { type GateVerdict, ValidationFailure } from '@keel/reliability';
-import { DEFAULT_PATCH_SETTINGS, extractJsonCandidates, type GateState, joinContinuation, type OutputCheck, parseExact, patchRequestOf, type PatchRequest, type PatchSettings, readPatchReply } from '@keel/reliability/internal';
+import { DEFAULT_PATCH_SETTINGS, extractJsonCandidates, type GateMemory, joinContinuation, type OutputCheck, parseExact, patchRequestOf, type PatchRequest, type PatchSettings, readPatchReply } from '@keel/reliability/internal';
 import type { OutputOptions } from '../agent/agent-options';
 import type { TextPart, ToolCallPart } from '../model/message';
 import type { ModelRequest, ModelResponse, ToolChoice } from '../model/model-provider-v1';
@@ -70,7 +70,7 @@ export function patchOptionsProblem(options: OutputOptions): readonly [string, s
  * A provider call that continues the gate's pending cut output (`continueFrom`, the continuation's
  * `maxTokens`, no native response format); the call as it is otherwise.
  */
-export function continuing<TResponse, TCall extends ProviderCall>(state: RunState, gate: GateState<TResponse>, call: TCall): TCall {
+export function continuing<TResponse, TCall extends ProviderCall>(state: RunState, gate: GateMemory<TResponse>, call: TCall): TCall {
   const partial = gate.continuation;
   if (partial === undefined) return call;
   const continuation = state.config.output?.options.continuation;
@@ -121,7 +121,7 @@ const hasToolCall = (response: ModelResponse) => response.content.some((part) =>
  * then a parse failure fed back), and a patch applies to the call's arguments. Any other turn
  * with tool calls is judged as it is.
  */
-export function attemptJudge<TResponse, TValue>(judge: (response: ModelResponse) => GateVerdict<TValue> | Promise<GateVerdict<TValue>>, gate: GateState<TResponse>): AttemptJudge<TValue> {
+export function attemptJudge<TResponse, TValue>(judge: (response: ModelResponse) => GateVerdict<TValue> | Promise<GateVerdict<TValue>>, gate: GateMemory<TResponse>): AttemptJudge<TValue> {
   const partial = gate.continuation;
   const patch = gate.feedback?.patch;
   if (partial === undefined && patch === undefined) return { judge, via: () => undefined, accepted: (response) => response };

@@ -7,7 +7,7 @@ import { truncateEcho } from '../feedback/truncate-echo';
 import { raceSignal, rethrowIfAborted } from '../race-signal';
 import type { GateEvent } from './gate-event';
 import type { GateFeedback } from './gate-options';
-import type { FeedbackSettings } from './gate-state';
+import type { FeedbackSettings } from './gate-settings';
 import type { ReliabilityRule } from './rule';
 import type { ReliabilityScope } from './scope';
 

@@ -13,7 +13,7 @@ export interface Judged<TResponse, TValue> {
   /** What a crashing validator threw: a bug, counted and never retried. */
   readonly validatorError: unknown;
   /** `ok` or the failure's kind. */
-  readonly kind: ErrorKind;
+  readonly errorKind: ErrorKind;
   /** Delay the provider asked for, in ms. */
   readonly retryAfterMs: number | undefined;
   readonly latencyMs: number;
@@ -51,8 +51,8 @@ export function callAndJudge<TResponse, TValue>(invoke: () => Promise<TResponse>
 function failed<TResponse, TValue>(signal: AbortSignal | undefined, started: number, thrown: unknown): Judged<TResponse, TValue> {
   const error = thrown === undefined || thrown === null ? new BadResponseError({ message: `the call threw ${String(thrown)}` }) : thrown;
   const classified = classifyError(error);
-  const kind = signal?.aborted ? 'aborted' : classified.kind;
-  return { response: undefined, thrown: error, verdict: undefined, validatorError: undefined, kind, retryAfterMs: classified.retryAfterMs, latencyMs: performance.now() - started };
+  const errorKind = signal?.aborted ? 'aborted' : classified.kind;
+  return { response: undefined, thrown: error, verdict: undefined, validatorError: undefined, errorKind, retryAfterMs: classified.retryAfterMs, latencyMs: performance.now() - started };
 }
 
 type Answered<TResponse> = Pick<Judged<TResponse, never>, 'response' | 'thrown' | 'retryAfterMs' | 'latencyMs'>;
@@ -80,15 +80,15 @@ function answered<TResponse, TValue>(judge: Judge<TResponse, TValue>, signal: Ab
 
 function withVerdict<TResponse, TValue>(signal: AbortSignal | undefined, base: Answered<TResponse>, verdict: GateVerdict<TValue>): Judged<TResponse, TValue> {
   try {
-    const kind = verdict.status === 'accept' ? 'ok' : verdict.status === 'invalid' ? (verdict.failure.stage === 'json-parse' ? 'parse-fail' : 'schema-fail') : verdict.errorKind;
+    const errorKind = verdict.status === 'accept' ? 'ok' : verdict.status === 'invalid' ? (verdict.failure.stage === 'json-parse' ? 'parse-fail' : 'schema-fail') : verdict.errorKind;
     // Field by field: a spread here is the costliest line of an attempt.
-    return { response: base.response, thrown: base.thrown, retryAfterMs: base.retryAfterMs, latencyMs: base.latencyMs, verdict, validatorError: undefined, kind };
+    return { response: base.response, thrown: base.thrown, retryAfterMs: base.retryAfterMs, latencyMs: base.latencyMs, verdict, validatorError: undefined, errorKind };
   } catch (error) {
     return judgeFailed(signal, base, error);
   }
 }
 
 function judgeFailed<TResponse, TValue>(signal: AbortSignal | undefined, base: Answered<TResponse>, error: unknown): Judged<TResponse, TValue> {
-  if (signal?.aborted || AbortedError.isInstance(error)) return { ...base, verdict: undefined, validatorError: undefined, thrown: error, kind: 'aborted' };
-  return { ...base, verdict: undefined, validatorError: error, kind: 'unknown' };
+  if (signal?.aborted || AbortedError.isInstance(error)) return { ...base, verdict: undefined, validatorError: undefined, thrown: error, errorKind: 'aborted' };
+  return { ...base, verdict: undefined, validatorError: error, errorKind: 'unknown' };
 }

@@ -3,12 +3,15 @@ import { ValidationFailure } from '../errors/validation-failure';
 import { strictOutputRules } from '../rules/strict-output-rules';
 import { ZERO_USAGE } from '../usage';
 import type { Judged } from './call-and-judge';
-import { applyContinue, applyRetry, decide } from './decide';
+import { applyDecision } from './apply-decision';
+import { decide } from './policy';
 import type { Decision } from './decision';
 import { defaultRules } from './default-rules';
 import type { GateVerdict } from './gate-options';
-import { type GateSettings, recordAttempt, startGate } from './gate-state';
-import type { ReliabilityRule } from './rule';
+import { noteAttempt, startGate } from './gate-memory';
+import type { GateSettings } from './gate-settings';
+import { preCheck } from './pre-check';
+import type { PreCheckRule, ReliabilityRule } from './rule';
 
 const settings = (extra: Partial<GateSettings<unknown>> = {}): GateSettings<unknown> => ({
   preCheck: [],
@@ -28,7 +31,7 @@ const judged = (verdict: GateVerdict<unknown>): Judged<unknown, unknown> => ({
   thrown: undefined,
   verdict,
   validatorError: undefined,
-  kind: verdict.status === 'accept' ? 'ok' : verdict.status === 'invalid' ? (verdict.failure.stage === 'json-parse' ? 'parse-fail' : 'schema-fail') : verdict.errorKind,
+  errorKind: verdict.status === 'accept' ? 'ok' : verdict.status === 'invalid' ? (verdict.failure.stage === 'json-parse' ? 'parse-fail' : 'schema-fail') : verdict.errorKind,
   retryAfterMs: undefined,
   latencyMs: 1,
 });
@@ -44,7 +47,7 @@ const schemaFailure = () =>
   });
 
 async function decided(state: ReturnType<typeof startGate<unknown>>, attempt: number, outcome: Judged<unknown, unknown>): Promise<Decision> {
-  recordAttempt(state, attempt, outcome, ZERO_USAGE);
+  noteAttempt(state, attempt, outcome, ZERO_USAGE);
   return decide(state, attempt, outcome, ZERO_USAGE, undefined);
 }
 
@@ -53,11 +56,11 @@ describe('the policy on cut output: continue-output', () => {
     const state = startGate(settings({ continuation: { maxContinuations: 2 } }));
     const first = await decided(state, 1, truncated('{"a": [1, \n  '));
     expect(first).toEqual({ type: 'continue-output', partial: '{"a": [1,', events: [] });
-    applyContinue(state, first as Extract<Decision, { type: 'continue-output' }>);
+    applyDecision(state, first as Extract<Decision, { type: 'continue-output' }>);
     expect(state.continuation).toBe('{"a": [1,');
     const second = await decided(state, 2, truncated('{"a": [1, 2,'));
     expect(second.type).toBe('continue-output');
-    applyContinue(state, second as Extract<Decision, { type: 'continue-output' }>);
+    applyDecision(state, second as Extract<Decision, { type: 'continue-output' }>);
     const third = await decided(state, 3, truncated('{"a": [1, 2, 3,'));
     expect(third).toMatchObject({ type: 'fail-fast', kind: 'unhandled-failure' });
   });
@@ -70,10 +73,10 @@ describe('the policy on cut output: continue-output', () => {
 
   it('a new output resets the continuations: a retry with feedback clears the pending cut output', async () => {
     const state = startGate(settings({ continuation: { maxContinuations: 1 }, patch: { minTokens: 10, maxPaths: 8 } }));
-    applyContinue(state, (await decided(state, 1, truncated('{"a'))) as Extract<Decision, { type: 'continue-output' }>);
+    applyDecision(state, (await decided(state, 1, truncated('{"a'))) as Extract<Decision, { type: 'continue-output' }>);
     const retry = await decided(state, 2, schemaFailure());
     expect(retry.type).toBe('retry');
-    applyRetry(state, retry as Extract<Decision, { type: 'retry' }>);
+    applyDecision(state, retry as Extract<Decision, { type: 'retry' }>);
     expect(state.continuation).toBeUndefined();
     expect(state.continuations).toBe(0);
   });
@@ -98,5 +101,55 @@ describe('the policy on a large schema failure: a retry carrying a patch request
     const decision = (await decided(startGate(settings({ rules: [own, ...defaultRules()], patch: { minTokens: 1, maxPaths: 8 } })), 1, schemaFailure())) as Extract<Decision, { type: 'retry' }>;
     expect(decision.feedback?.text).toBe('Fix the price.');
     expect(decision.patch).toBeUndefined();
+  });
+});
+
+const valid = (amount: number): Judged<unknown, { amount: number }> => ({
+  response: { text: `{"amount": ${amount}}` },
+  thrown: undefined,
+  verdict: { status: 'accept', value: { amount }, rawOutput: `{"amount": ${amount}}` },
+  validatorError: undefined,
+  errorKind: 'ok',
+  retryAfterMs: undefined,
+  latencyMs: 1,
+});
+
+const overLimit: ReliabilityRule<unknown, { amount: number }> = { kind: 'over-limit', then: 'retry', feedbackForLLM: 'At most 60.', when: (scope) => (scope.value?.amount ?? 0) > 60 };
+
+describe('the policy is pure: decide reads the memory, applyDecision changes it', () => {
+  it("a rule's rejection of a valid value is carried by the decision; the memory changes only when it is applied", async () => {
+    const memory = startGate(settings({ rules: [overLimit as ReliabilityRule<unknown>, ...defaultRules()] }));
+    const judged = valid(90);
+    noteAttempt(memory, 1, judged, ZERO_USAGE);
+    const before = structuredClone({ history: memory.history, signatures: memory.signatures, lastKind: memory.lastKind, feedback: memory.feedback });
+
+    const decision = await decide(memory, 1, judged, ZERO_USAGE, undefined);
+
+    expect(decision).toMatchObject({ type: 'retry', kind: 'over-limit', rejection: { stage: 'rule-check', message: 'At most 60.' } });
+    expect({ history: memory.history, signatures: memory.signatures, lastKind: memory.lastKind, feedback: memory.feedback }).toEqual(before);
+    applyDecision(memory, decision);
+    expect(memory.history).toEqual([{ attempt: 1, providerIndex: 0, errorKind: 'rule-rejected', issueCount: 1 }]);
+    expect([memory.lastKind, memory.signatures.length, memory.feedback?.text]).toEqual(['rule-rejected', 1, 'At most 60.']);
+  });
+
+  it('deciding twice on the same memory gives the same decision', async () => {
+    const memory = startGate(settings({ rules: [overLimit as ReliabilityRule<unknown>, ...defaultRules()] }));
+    const judged = valid(90);
+    noteAttempt(memory, 1, judged, ZERO_USAGE);
+    const first = await decide(memory, 1, judged, ZERO_USAGE, undefined);
+    const second = await decide(memory, 1, judged, ZERO_USAGE, undefined);
+    expect(second).toEqual(first);
+  });
+
+  it('PreCheck returns a wait for the loop to carry out (it reports and sleeps for nothing itself), then admits from the next rule', async () => {
+    const pause: PreCheckRule<unknown> = { kind: 'shared-backoff', then: 'continue', backoff: 250, when: () => true };
+    const seen: string[] = [];
+    const after: PreCheckRule<unknown> = { kind: 'after', then: 'continue', when: () => (seen.push('after'), false) };
+    const memory = startGate(settings({ preCheck: [pause, after] }));
+    const first = await preCheck(memory, 1, ZERO_USAGE, undefined);
+    expect(first).toEqual({ type: 'wait', delayMs: 250, next: 1, events: [{ type: 'reliability.wait', attempt: 1, kind: 'shared-backoff', delayMs: 250 }] });
+    expect(seen).toEqual([]);
+    expect(await preCheck(memory, 1, ZERO_USAGE, undefined, 1)).toEqual({ type: 'admit' });
+    expect(seen).toEqual(['after']);
   });
 });

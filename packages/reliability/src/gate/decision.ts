@@ -1,50 +1,60 @@
+import type { ValidationFailure } from '../errors/validation-failure';
 import type { FailFastPhase } from '../errors/reliability-fail-fast-error';
 import type { GateEvent } from './gate-event';
 import type { PatchRequest } from '../patch/patch-request';
 import type { GateFeedback } from './gate-options';
 
 /**
+ * What every decision may imply for the gate's memory besides its type. `rejection`: a rule
+ * rejected the attempt's valid value; the attempt is recorded as that `rule-rejected` failure.
+ * Applied by `applyDecision`, never by the policy itself.
+ */
+interface DecisionEffects {
+  /** `events` are what to report before acting (rule errors, `reliability.retry`, ...), in order. */
+  readonly events: readonly GateEvent[];
+  readonly rejection?: ValidationFailure | undefined;
+}
+
+/**
  * What the policy decided after an attempt, with everything needed to carry it out. A loop
- * switches on `type` exhaustively, so a new decision is a compile error until every loop handles
- * it. `events` are what to report before acting (rule errors, `reliability.retry`, ...), in order.
+ * switches on `type` exhaustively, so a new decision is a compile error until every loop handles it.
  */
 export type Decision =
   /** Take the attempt's value (a valid value, or an invalid one a rule accepted with `ok`). */
-  | { readonly type: 'accept'; readonly events: readonly GateEvent[] }
+  | ({ readonly type: 'accept' } & DecisionEffects)
   /**
    * Make another attempt on the same provider, after `delayMs`, carrying `feedback` when given.
    * With `patch`, the feedback asks for only the corrected values at the named paths: a reply that
    * is such a patch is applied to the rejected value and the whole is validated.
    */
-  | { readonly type: 'retry'; readonly kind: string; readonly delayMs: number; readonly feedback?: GateFeedback; readonly patch?: PatchRequest; readonly events: readonly GateEvent[] }
+  | ({ readonly type: 'retry'; readonly kind: string; readonly delayMs: number; readonly feedback?: GateFeedback; readonly patch?: PatchRequest } & DecisionEffects)
   /**
    * The output was cut at the token limit: ask the model to continue `partial` (its cut output,
    * trailing whitespace removed) rather than regenerate it, and judge the joined text as one reply.
    */
-  | { readonly type: 'continue-output'; readonly partial: string; readonly events: readonly GateEvent[] }
+  | ({ readonly type: 'continue-output'; readonly partial: string } & DecisionEffects)
   /** Make another attempt on provider `provider` (an index into the failover list). */
-  | { readonly type: 'retry-other'; readonly kind: string; readonly provider: number; readonly delayMs: number; readonly feedback?: GateFeedback; readonly events: readonly GateEvent[] }
+  | ({ readonly type: 'retry-other'; readonly kind: string; readonly provider: number; readonly delayMs: number; readonly feedback?: GateFeedback } & DecisionEffects)
   /**
    * Stand in a degraded value (the caller's fallback); `kind` names the deciding rule. `instead`
    * is the stop this fallback replaces (a failure of the answer, see `GateSettings.fallbackOn`):
-   * the caller ends with it when no fallback value can be had.
+   * the loop ends with it when no fallback value can be had.
    */
-  | { readonly type: 'fallback'; readonly kind: string; readonly instead?: FailFastDecision; readonly events: readonly GateEvent[] }
+  | ({ readonly type: 'fallback'; readonly kind: string; readonly instead?: FailFastDecision } & DecisionEffects)
   /** Stop: a rule said so, a budget or cap ran out, or a rule or validator threw. */
-  | {
-      readonly type: 'fail-fast';
-      readonly kind: string;
-      readonly label?: string | undefined;
-      readonly phase: FailFastPhase;
-      readonly cause?: unknown;
-      readonly events: readonly GateEvent[];
-    };
+  | ({ readonly type: 'fail-fast'; readonly kind: string; readonly label?: string | undefined; readonly phase: FailFastPhase; readonly cause?: unknown } & DecisionEffects);
 
 /** A stop. */
 export type FailFastDecision = Extract<Decision, { type: 'fail-fast' }>;
 
-/** The decision types, for exhaustive switches. */
-export type DecisionType = Decision['type'];
+/**
+ * What the PreCheck rules decided before an attempt: make it (`admit`), wait `delayMs` first and
+ * then ask the rules after index `next - 1` (`wait`, reported as `reliability.wait`), or stop.
+ */
+export type Admission =
+  | { readonly type: 'admit' }
+  | { readonly type: 'wait'; readonly delayMs: number; readonly next: number; readonly events: readonly GateEvent[] }
+  | FailFastDecision;
 
 /** Fails to compile when a switch over {@link Decision} misses a case; throws if reached anyway. */
 export function unreachableDecision(decision: never): never {
