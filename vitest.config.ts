@@ -18,9 +18,12 @@ const project = (name: string, timeouts: { testTimeout?: number; hookTimeout?: n
 /** Fleet tests start redis-server and worker processes: generous bounds, so a loaded machine never fails them. */
 const fleet = { testTimeout: 30_000, hookTimeout: 30_000 };
 
+/** The viewer's tests start Chromium: room for a loaded machine. */
+const browser = { testTimeout: 60_000, hookTimeout: 60_000 };
+
 export default defineConfig({
   test: {
-    projects: [project('reliability'), project('core'), project('providers'), project('redis', fleet), project('bullmq', fleet), project('otel'), project('ai-sdk'), project('mcp', fleet), {
+    projects: [project('reliability'), project('core'), project('providers'), project('redis', fleet), project('bullmq', fleet), project('otel'), project('devtools', browser), project('ai-sdk'), project('mcp', fleet), {
       ...project('examples'),
       test: { ...project('examples').test, root: 'examples' },
     }],

@@ -15,7 +15,9 @@ export interface RunReporting {
 export interface AgentRunner {
   run(input: RunInput, options: RunOptions & { readonly runId: string }, reporting: RunReporting): Promise<RunResult<unknown>>;
   /** Continues a suspended run (`agent.resume()`), reporting its progress under the state's run id. */
-  resume(job: ResumeJob, options: Pick<RunOptions, 'signal' | 'timeoutMs'>, reporting: RunReporting): Promise<RunResult<unknown>>;
+  resume(job: ResumeJob, options: Pick<RunOptions, 'signal' | 'timeoutMs' | 'tenant'>, reporting: RunReporting): Promise<RunResult<unknown>>;
+  /** The agent's id (see `agent.id()`). */
+  id(): Promise<string>;
   /** Removes the runner's listeners from the agent. */
   detach(): void;
 }
@@ -59,6 +61,7 @@ export function agentRunner(agent: WorkerAgent): AgentRunner {
         listening.delete(runId);
       }
     },
+    id: () => built.id(),
     detach: () => {
       for (const remove of removers) remove();
     },

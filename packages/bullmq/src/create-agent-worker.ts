@@ -1,7 +1,7 @@
 import type { AgentStreamPart } from '@keel/core';
 import { type ConnectionOptions, type Job, UnrecoverableError, Worker, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { agentRunner, type RunProgressKind } from './agent-runner';
+import { type AgentRunner, agentRunner, type RunProgressKind } from './agent-runner';
 import { cancelChannel } from './cancel-channel';
 import { jobFailure } from './job-failure';
 import { isRunJobData, type RunJobData, type RunJobProgress, type RunJobSummary, runIdOf, runKeyOf, type WorkerAgents } from './run-job';
@@ -55,6 +55,9 @@ export function createAgentWorker<A extends WorkerAgents>(options: AgentWorkerOp
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new TypeError(`createAgentWorker: concurrency must be a whole number >= 1, got ${concurrency}`);
   if (Object.keys(agents).length === 0) throw new TypeError('createAgentWorker: give at least one agent');
   const runners = new Map(Object.entries(agents).map(([name, agent]) => [name, agentRunner(agent)]));
+  // Names sharing one agent id could resume each other's states: such a name resumes nothing.
+  let shared: Promise<ReadonlyMap<string, string>> | undefined;
+  const sharedIds = () => (shared ??= sharedAgentIds(runners));
   const prefix = workerOptions.prefix ?? 'bull';
 
   /** Writes a job's parts, in order, to its stream; `end` waits for every write. */
@@ -99,15 +102,20 @@ export function createAgentWorker<A extends WorkerAgents>(options: AgentWorkerOp
       progress = next;
       reporting = reporting.then(() => job.updateProgress(next)).catch(() => undefined);
     };
+    if (resume) {
+      const other = (await sharedIds()).get(name);
+      if (other !== undefined) throw new UnrecoverableError(`other-agent: the agents "${name}" and "${other}" have the same id, so one could resume the other's states; give each its own id (Agent.create({ id }))`);
+    }
     const runOptions = {
       runId,
+      ...(tenant === undefined ? {} : { tenant }),
       ...(signal ? { signal } : {}),
       ...(conversationId === undefined ? {} : { conversationId }),
       ...(runTimeoutMs === undefined ? {} : { timeoutMs: runTimeoutMs }),
     };
     try {
       const result = resume
-        ? await runner.resume(resume, { ...(signal ? { signal } : {}), ...(runTimeoutMs === undefined ? {} : { timeoutMs: runTimeoutMs }) }, { onProgress })
+        ? await runner.resume(resume, { ...(signal ? { signal } : {}), ...(runTimeoutMs === undefined ? {} : { timeoutMs: runTimeoutMs }), ...(tenant === undefined ? {} : { tenant }) }, { onProgress })
         : await runner.run(input, runOptions, stream ? { onProgress, onPart: (part: AgentStreamPart<unknown>) => stream.write(part as RunStreamPart<unknown>) } : { onProgress });
       await reporting;
       const base = {
@@ -169,4 +177,16 @@ export function createAgentWorker<A extends WorkerAgents>(options: AgentWorkerOp
       listener?.disconnect();
     },
   };
+}
+
+/** For each agent name whose agent id another name shares, one such other name. */
+async function sharedAgentIds(runners: ReadonlyMap<string, AgentRunner>): Promise<ReadonlyMap<string, string>> {
+  const byId = new Map<string, string[]>();
+  for (const [name, runner] of runners) {
+    const id = await runner.id();
+    byId.set(id, [...(byId.get(id) ?? []), name]);
+  }
+  const shared = new Map<string, string>();
+  for (const names of byId.values()) if (names.length > 1) for (const name of names) shared.set(name, names.find((other) => other !== name) as string);
+  return shared;
 }

@@ -110,25 +110,57 @@ describe('approvals through @keel/bullmq', () => {
     expect(await fixture.redis.get('test:executions')).toBe('1');
   });
 
-  it('two workers resuming one state at once: memory keeps one exchange; an idempotent tool refunds once', async () => {
+  it('two workers resuming one state at once: the approved call runs once, memory keeps one exchange', async () => {
     const { name, jobs, events } = await queue();
     const summary = await suspendedJob(name, jobs, events);
     const suspended = summary.suspended;
     // Two continuations of one state under different job ids (past resumeRun's deduplication), in two processes.
-    const data: RunJobData = { agent: 'payments', input: '', resume: { state: suspended.state, decisions: { approve: ['c1'] } } };
+    const data: RunJobData = { agent: 'payments', input: '', tenant: 'acme', resume: { state: suspended.state, decisions: { approve: ['c1'] } } };
     await Promise.all([workerProcess(name, 300), workerProcess(name, 300)]);
     const added = await Promise.all([jobs.add('payments', data, { jobId: 'twin-a' }), jobs.add('payments', data, { jobId: 'twin-b' })]);
     const outcomes = await Promise.allSettled(added.map((job) => job.waitUntilFinished(events, 20_000)));
 
-    // Each process resumes a state once, but two processes cannot know of each other: every job not
-    // refused as already resumed ran the approved call (both, when each process took one; the later
-    // append may then be fenced out by redisMemory, failing that job)…
+    // The run store spends the state once across the two processes: one job ran the call, the other was refused.
     const refused = outcomes.filter((outcome) => outcome.status === 'rejected' && /resumed already/.test(String(outcome.reason))).length;
-    expect(await fixture.redis.get('test:executions')).toBe(String(2 - refused));
-    // …the refund, keyed by run and tool call, was made once, and the conversation holds one exchange.
+    expect(refused).toBe(1);
+    expect(await fixture.redis.get('test:executions')).toBe('1');
     expect(await fixture.redis.get('test:refunded:A-1')).toBe('40');
     expect((await memoryOf('customer-7')).map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
     expect(outcomes.some((outcome) => outcome.status === 'fulfilled')).toBe(true);
+  });
+
+  it('one stored approval resumed in three processes, one after another and then at once, runs the call once', async () => {
+    const { name, jobs, events } = await queue();
+    const summary = await suspendedJob(name, jobs, events);
+    const data: RunJobData = { agent: 'payments', input: '', tenant: 'acme', resume: { state: summary.suspended.state, decisions: { approve: ['c1'] } } };
+    await Promise.all([workerProcess(name), workerProcess(name), workerProcess(name)]);
+    const outcomes: PromiseSettledResult<unknown>[] = [];
+    for (const id of ['one', 'two', 'three']) outcomes.push(...(await Promise.allSettled([(await jobs.add('payments', data, { jobId: `seq-${id}` })).waitUntilFinished(events, 20_000)])));
+    const together = await Promise.all(['a', 'b', 'c'].map((id) => jobs.add('payments', data, { jobId: `par-${id}` })));
+    outcomes.push(...(await Promise.allSettled(together.map((job) => job.waitUntilFinished(events, 20_000)))));
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+    expect(await fixture.redis.get('test:executions')).toBe('1');
+  });
+
+  it('refuses a summary handed to another tenant, or to another agent name of the same definition, before anything runs', async () => {
+    const { name, jobs, events } = await queue();
+    const summary = await suspendedJob(name, jobs, events);
+    const suspended = summary.suspended;
+    const single = createAgentWorker({ connection: connection(), queue: name, agents: { payments: approvalAgent(fixture.redis).agent } });
+    try {
+      const otherTenant = await resumeRun(jobs, { ...suspended, tenant: 'globex' }, { approve: ['c1'] });
+      expect(String(await otherTenant.waitUntilFinished(events, 20_000).catch((error: unknown) => error))).toMatch(/made for another tenant/);
+    } finally {
+      await single.close();
+    }
+    const worker = createAgentWorker({ connection: connection(), queue: name, agents: { payments: approvalAgent(fixture.redis).agent, globex: approvalAgent(fixture.redis).agent } });
+    try {
+      const otherAgent = await jobs.add('globex', { agent: 'globex', input: '', tenant: 'acme', resume: { state: suspended.state, decisions: { approve: ['c1'] } } }, { jobId: 'swap' });
+      expect(String(await otherAgent.waitUntilFinished(events, 20_000).catch((error: unknown) => error))).toMatch(/other-agent: the agents "globex" and "payments" have the same id/);
+      expect(await fixture.redis.get('test:executions')).toBeNull();
+    } finally {
+      await worker.close();
+    }
   });
 
   it('refuses what is not a suspended job', async () => {

@@ -1,11 +1,12 @@
 /**
  * The agent of the approval tests, made the same way in the test process and in worker processes:
  * a refund tool that needs approval (idempotent per run and tool call, and counting every
- * execution in Redis), memory in Redis, one state key.
+ * execution in Redis), memory in Redis, one state key, durable on a Redis run store (an approval
+ * is spent once across processes).
  */
 import { Agent, tool } from '@keel/core';
 import { scriptedModel } from '@keel/core/test';
-import { redisMemory } from '@keel/redis';
+import { redisMemory, redisRunStore } from '@keel/redis';
 import { Type } from '@sinclair/typebox';
 import type { Redis } from 'ioredis';
 
@@ -36,6 +37,7 @@ export function approvalAgent(redis: Redis, answerDelayMs = 0) {
   const agent = Agent.create({ provider: model, model: 'scripted', stateKey: APPROVAL_STATE_KEY })
     .tool(refund)
     .memory(redisMemory({ redis, leaseMs: 1_000 }))
+    .durable(redisRunStore({ redis }))
     .build();
   return { agent, model };
 }

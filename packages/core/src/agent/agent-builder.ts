@@ -1,6 +1,7 @@
 import type { AnySchema, InferSchema } from '@keel/reliability';
 import type { AgentEventName, AgentListener } from '../events/agent-events';
 import type { MemoryStore } from '../memory/memory-store';
+import type { RunStore } from '../durable/run-store';
 import type { RunConfig } from '../run/run-config';
 import type { ToolGuard } from '../tools/guard';
 import { checkListener } from '../events/check-listener';
@@ -56,6 +57,15 @@ export class AgentBuilder<TOutput = string, THasSchema extends boolean = HasSche
   /** Sets the memory store (once). */
   memory(store: MemoryStore): AgentBuilder<TOutput, THasSchema> {
     return this.with({ memory: store }, 'memory');
+  }
+
+  /**
+   * Makes the agent's runs durable on `store` (once): approvals are spent once wherever the store
+   * is shared (a second resume of one state, in any process, is refused `already-resumed`).
+   * `memoryRunStore()` serves one process; `redisRunStore()` in `@keel/redis` a fleet.
+   */
+  durable(store: RunStore): AgentBuilder<TOutput> {
+    return this.with({ store }, 'store');
   }
 
   /** Adds an event listener to every agent built from this builder (see also `agent.on()`). */

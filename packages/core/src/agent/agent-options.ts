@@ -45,6 +45,19 @@ export interface AgentOptions extends ModelTarget {
    */
   readonly stateKey?: string | Uint8Array;
   /**
+   * A stable id naming this agent in the states it suspends with: a state resumes only on an agent
+   * with the same id. Default: derived from the tools' names and input schemas and the output
+   * schema. An output schema without a JSON Schema (`{ parse }`, Zod 3) is told apart by identity,
+   * which holds in one process only: give such an agent an `id` to resume its states in another
+   * process (`build()` asks for one when a `stateKey` is set). 1-200 characters.
+   */
+  readonly id?: string;
+  /**
+   * How long a suspended state may be resumed, in milliseconds: the expiry is signed into the
+   * state, and a spent state is remembered until then. Default 7 days.
+   */
+  readonly stateTtlMs?: number;
+  /**
    * Strict tools: tool arguments constrained by the provider's decoder to the tool's input schema
    * (lowered to what it accepts; Keel still validates the full schema). `auto` (default): strict
    * where the provider declares it for the model and the schema can be lowered; `true`: the same,

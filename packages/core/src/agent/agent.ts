@@ -1,7 +1,6 @@
 import { checkListener } from '../events/check-listener';
 import type { AnySchema, InferSchema } from '@keel/reliability';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
-import { RunStateError } from '../errors/run-state-error';
 import { RunSuspendedError } from '../errors/run-suspended-error';
 import type { AgentEventName, AgentListener } from '../events/agent-events';
 import { EventBus } from '../events/event-bus';
@@ -9,9 +8,10 @@ import { checkRunOptions } from '../run/check-run-options';
 import { type LoopExtras, reactLoop } from '../run/react-loop';
 import type { RunConfig } from '../run/run-config';
 import { checkDecisions, type ResumeDecisions } from '../run/resume-decisions';
-import { claimSuspension, releaseSuspension } from '../run/resumed-suspensions';
+import { claimResume } from '../run/resumed-suspensions';
 import { canonicalJson, openState } from '../run/run-state-snapshot';
 import { agentDigest, type StateSigner, stateSigner } from '../run/state-signer';
+import { type AgentIdentity, agentIdentity } from './agent-identity';
 import type { Tool } from '../tools/tool';
 import { AgentBuilder } from './agent-builder';
 import type { AgentOptions } from './agent-options';
@@ -45,32 +45,38 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
   readonly #config: RunConfig;
   readonly #bus: EventBus;
   readonly #signer: StateSigner;
-  #digest: Promise<string> | undefined;
+  readonly #identity: AgentIdentity;
+  #id: Promise<string> | undefined;
 
-  private constructor(config: RunConfig, stateKey: unknown) {
+  private constructor(config: RunConfig, options: AgentOptions) {
     this.#config = config;
     this.#bus = new EventBus(config.listeners);
-    this.#signer = stateSigner(stateKey);
+    this.#signer = stateSigner(options.stateKey);
+    this.#identity = agentIdentity(options, config);
   }
 
   /** Starts a builder. */
   static create(options: AgentOptions): AgentBuilder<string, false> {
-    return AgentBuilder.start(options, (config) => new Agent(config, options.stateKey));
+    return AgentBuilder.start(options, (config) => new Agent(config, options));
   }
 
   /** What runs of this agent need to suspend (a signed state naming the agent) and to run as tools. */
   get #extras(): LoopExtras {
-    return { sealing: { signer: this.#signer, agent: () => this.#agentDigest() } };
+    return { sealing: { signer: this.#signer, agent: () => this.#agentId(), ttlMs: this.#identity.stateTtlMs } };
   }
 
-  /** The digest naming this agent in its states: its tools' names and input schemas, its output schema. */
-  #agentDigest(): Promise<string> {
-    const config = this.#config;
-    const description = {
-      tools: [...config.tools.values()].map((tool) => [tool.name, tool.specification.inputSchema]),
-      output: config.output?.validator.jsonSchema ?? null,
-    };
-    return (this.#digest ??= agentDigest(description, canonicalJson));
+  /** The id naming this agent in its states: the declared `id`, or a digest of its tools and output schema. */
+  #agentId(): Promise<string> {
+    return (this.#id ??= this.#identity.id === undefined ? agentDigest(this.#identity.description, canonicalJson) : Promise.resolve(this.#identity.id));
+  }
+
+  /**
+   * The id naming this agent in the states it suspends with: its declared `id`, or a digest of its
+   * tools' names and input schemas and its output schema. A state resumes only on an agent with
+   * the same id (and the same `stateKey`).
+   */
+  id(): Promise<string> {
+    return this.#agentId();
   }
 
   /**
@@ -107,21 +113,20 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
    *   decisions do not fit the pending calls: nothing runs then.
    * @throws what `run()` throws, for the rest of the run.
    */
-  async resume(state: unknown, decisions: ResumeDecisions, options: Pick<RunOptions, 'signal' | 'timeoutMs'> = {}): Promise<RunResult<TOutput>> {
-    const runOptions: RunOptions = checkRunOptions({ ...(options?.signal === undefined ? {} : { signal: options.signal }), ...(options?.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) });
-    const opened = await openState(state, await this.#agentDigest(), this.#signer);
+  async resume(state: unknown, decisions: ResumeDecisions, options: Pick<RunOptions, 'signal' | 'timeoutMs' | 'tenant'> = {}): Promise<RunResult<TOutput>> {
+    const runOptions: RunOptions = checkRunOptions({ ...(options?.signal === undefined ? {} : { signal: options.signal }), ...(options?.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }), ...(options?.tenant === undefined ? {} : { tenant: options.tenant }) });
+    const opened = await openState(state, await this.#agentId(), this.#signer, runOptions.tenant);
     const decided = checkDecisions(opened.pending, decisions);
-    // Of two resumes of one state in this process (a replay, or two at once), one runs.
-    if (!claimSuspension(opened.suspensionId)) {
-      throw new RunStateError({ problem: 'already-resumed', message: `suspension ${opened.suspensionId} was resumed already in this process (a state is resumed once)` });
-    }
+    // Of two resumes of one state (a replay, or two at once), one runs: in this process, and with
+    // a run store wherever the store is shared; spent states are remembered until they expire.
+    const claim = await claimResume(opened, this.#config.store);
     let began = false;
     const resume = { state: opened, decisions: decided, began: () => void (began = true) };
     try {
       return (await reactLoop(this.#config, this.#bus, [], runOptions, undefined, { ...this.#extras, resume })) as RunResult<TOutput>;
     } catch (error) {
       // Nothing ran yet (memory could not be loaded, an abort came first): the state may be resumed again.
-      if (!began) releaseSuspension(opened.suspensionId);
+      if (!began) await claim.release();
       throw error;
     }
   }

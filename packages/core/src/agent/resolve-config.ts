@@ -3,6 +3,7 @@ import { reduceError, ruleProblem } from '@keel/reliability/internal';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import type { ListenerEntry } from '../events/event-bus';
 import type { MemoryStore } from '../memory/memory-store';
+import type { RunStore } from '../durable/run-store';
 import type { ModelProvider, ModelResponse } from '../model/model-provider-v1';
 import { patchOptionsProblem } from '../run/patch-and-continue';
 import type { RunConfig } from '../run/run-config';
@@ -21,6 +22,7 @@ export interface BuilderSettings {
   readonly tools: readonly AnyTool[];
   readonly guards: readonly ToolGuard[];
   readonly memory?: MemoryStore;
+  readonly store?: RunStore;
   readonly listeners: readonly ListenerEntry[];
   readonly callWrappers: readonly CallWrapper[];
   readonly outputSchema?: AnySchema;
@@ -228,6 +230,7 @@ export function resolveConfig(settings: BuilderSettings): RunConfig {
     tools,
     guards: settings.guards,
     ...(settings.memory === undefined ? {} : { memory: settings.memory }),
+    ...(settings.store === undefined ? {} : { store: checkRunStore(settings.store) }),
     listeners: settings.listeners,
     wrapCall: composeWrappers(settings.callWrappers),
     ...(output === undefined ? {} : { output }),
@@ -238,4 +241,12 @@ export function resolveConfig(settings: BuilderSettings): RunConfig {
     redact: redactorOf(targets.map((target) => target.provider)),
     outputModes: new OutputModeCache(targets, outputShape, toolShapes, strictTools),
   });
+}
+
+/** A run store with every method a durable run calls. */
+function checkRunStore(store: RunStore): RunStore {
+  for (const method of ['acquire', 'save', 'load', 'claim', 'release'] as const) {
+    if (typeof (store as Partial<RunStore> | null)?.[method] !== 'function') fail('durable', `the run store has no ${method}() method (give memoryRunStore() or redisRunStore())`);
+  }
+  return store;
 }

@@ -98,6 +98,11 @@ export interface RunOptions {
   readonly runId?: string;
   /** Memory conversation to load and append to. Default `default` when the agent has memory. */
   readonly conversationId?: string;
+  /**
+   * The tenant the run works for: signed into a suspended state, which then resumes only for the
+   * same tenant (`agent.resume(state, decisions, { tenant })`).
+   */
+  readonly tenant?: string;
 }
 
 /** What `run()` takes as input: a user message (a string, or `{ message }`), or messages (never mutated). */

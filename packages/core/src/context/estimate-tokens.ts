@@ -36,7 +36,7 @@ export function estimateMessageTokens(message: Message): number {
 /** What a request sends besides its messages: the system prompt and the tools' names, descriptions and schemas. */
 export interface RequestFrame {
   readonly system?: string | undefined;
-  readonly tools?: readonly { readonly name: string; readonly description?: string; readonly inputSchema?: unknown }[];
+  readonly tools?: readonly { readonly name: string; readonly description?: string; readonly inputSchema?: unknown }[] | undefined;
 }
 
 /** Tokens of the part of a request that is the same on every step: system prompt and tool definitions. */

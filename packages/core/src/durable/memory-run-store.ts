@@ -78,5 +78,9 @@ export function memoryRunStore(): RunStore {
       claims.set(key, now + Math.max(0, ttlMs));
       return Promise.resolve(true);
     },
+    release(key) {
+      claims.delete(key);
+      return Promise.resolve();
+    },
   };
 }

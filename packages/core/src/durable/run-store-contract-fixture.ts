@@ -47,6 +47,8 @@ export function describeRunStore(name: string, makeStore: () => RunStore): void 
       expect(await store.claim('short', 1)).toBe(true);
       await new Promise((resolve) => setTimeout(resolve, 20));
       expect(await store.claim('short', 1)).toBe(true);
+      await store.release('suspension-1');
+      expect(await store.claim('suspension-1', 60_000)).toBe(true);
     });
 
     it('keeps runs apart whatever their ids hold', async () => {

@@ -44,4 +44,6 @@ export interface RunStore {
    * (from any process sharing the store) until `ttlMs` has passed.
    */
   claim(key: string, ttlMs: number): Promise<boolean>;
+  /** Gives a claim back (the work it admitted failed before it began), so it may be claimed again. */
+  release(key: string): Promise<void>;
 }

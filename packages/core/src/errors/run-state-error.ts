@@ -9,8 +9,12 @@ export type RunStateProblem =
   | 'malformed'
   /** A state of a format version this Keel does not read. */
   | 'unsupported-version'
-  /** A state another agent made (other tools or output schema). */
+  /** A state another agent made (another id, other tools or output schema). */
   | 'other-agent'
+  /** A state made for another tenant (or for none, resumed with one). */
+  | 'other-tenant'
+  /** A state past its signed expiry (`stateTtlMs`). */
+  | 'expired'
   /** The signature does not match: the state was changed, or signed with another key. */
   | 'bad-signature'
   /** This agent already resumed the state (a replay, or a second concurrent resume). */

@@ -12,14 +12,15 @@ function isSignal(value: unknown): value is AbortSignal {
 
 /**
  * Checks the options of `run()` and `stream()` before the run reads them: `null` is no options; a
- * `signal` must be an `AbortSignal`, `runId` and `conversationId` strings, `timeoutMs` a whole
+ * `signal` must be an `AbortSignal`, `runId`, `conversationId` and `tenant` strings, `timeoutMs` a whole
  * number >= 1.
  * @throws {AgentConfigurationError} naming the option (`run.signal`, `run.timeoutMs`, ...).
  */
 export function checkRunOptions<T extends RunOptions>(options: T | null | undefined): T {
   if (options === undefined || options === null) return {} as T;
   if (typeof options !== 'object') return fail('run.options', `must be an object, got a ${typeof options}`);
-  const { signal, timeoutMs, runId, conversationId } = options;
+  const { signal, timeoutMs, runId, conversationId, tenant } = options;
+  if (tenant !== undefined && typeof tenant !== 'string') fail('run.tenant', `must be a string, got a ${typeof tenant}`);
   if (signal !== undefined && !isSignal(signal)) fail('run.signal', 'must be an AbortSignal');
   if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs >= 1)) fail('run.timeoutMs', `must be a whole number >= 1, got ${String(timeoutMs)}`);
   if (runId !== undefined && typeof runId !== 'string') fail('run.runId', `must be a string, got a ${typeof runId}`);

@@ -31,8 +31,8 @@ const NO_PENDING: readonly [] = Object.freeze([]) as readonly [];
 
 /** What a run needs besides its input, for suspending, resuming, and running as another run's tool. */
 export interface LoopExtras {
-  /** Signs the state of a run that suspends, naming the agent (see {@link RunStateSnapshot}). */
-  readonly sealing?: { readonly signer: StateSigner; readonly agent: () => Promise<string> };
+  /** Signs the state of a run that suspends, naming the agent, valid for `ttlMs` (see {@link RunStateSnapshot}). */
+  readonly sealing?: { readonly signer: StateSigner; readonly agent: () => Promise<string>; readonly ttlMs: number };
   /** Continues a suspended run: its opened state and the decision of each pending call. */
   readonly resume?: {
     readonly state: RunStateSnapshot;
@@ -104,6 +104,8 @@ async function loop(config: RunConfig, bus: EventBus, input: RunInput, options: 
   const elapsedBefore = resumed ? resumed.elapsedMs : 0;
   const started = performance.now();
   const conversationId = config.memory ? (resumed ? (resumed.conversationId ?? 'default') : (options.conversationId ?? 'default')) : undefined;
+  // A resumed run works for the tenant its state was signed for (the resume checked it).
+  const tenant = resumed ? resumed.tenant : options.tenant;
   const primary = config.targets[0] as RunConfig['targets'][number];
   if (listens(state, 'run.start')) emit(state, 'run.start', { provider: primary.provider.name, model: primary.model, ...(conversationId === undefined ? {} : { conversationId }) });
   // The usage, attempts and budgets of a resumed run go on from where it suspended.
@@ -261,6 +263,8 @@ async function loop(config: RunConfig, bus: EventBus, input: RunInput, options: 
         const suspended = await sealState(
           {
             agent: await sealing.agent(),
+            ...(tenant === undefined ? {} : { tenant }),
+            expiresAt: Date.now() + sealing.ttlMs,
             suspensionId: globalThis.crypto.randomUUID(),
             runId: state.runId,
             ...(conversationId === undefined ? {} : { conversationId }),

@@ -3,6 +3,7 @@ import type { ModelTarget, OutputFallbackOptions, OutputOptions } from '../agent
 import type { CallWrapper } from '../shared/call-wrapper';
 import type { ListenerEntry } from '../events/event-bus';
 import type { MemoryStore } from '../memory/memory-store';
+import type { RunStore } from '../durable/run-store';
 import type { ModelResponse, ToolSpecification } from '../model/model-provider-v1';
 import type { ToolGuard } from '../tools/guard';
 import type { AnyTool } from '../tools/tool';
@@ -27,6 +28,8 @@ export interface RunConfig {
   readonly tools: ReadonlyMap<string, AnyTool>;
   readonly guards: readonly ToolGuard[];
   readonly memory?: MemoryStore;
+  /** Where durable runs keep their checkpoints and spend approvals (`.durable(store)`). */
+  readonly store?: RunStore;
   readonly listeners: readonly ListenerEntry[];
   /** The integrations' wrappers of model calls and tool executions, as one; absent when none. */
   readonly wrapCall?: CallWrapper | undefined;

@@ -34,8 +34,12 @@ export interface SuspendedTurn {
 export interface RunStateSnapshot {
   readonly type: 'keel.run-state';
   readonly version: typeof RUN_STATE_VERSION;
-  /** The agent that made it: a digest of its tools' names and input schemas and its output schema. */
+  /** The agent that made it: its `id`, or a digest of its tools' names and input schemas and its output schema. */
   readonly agent: string;
+  /** The tenant the run works for, when it was given one: the state resumes only for it. */
+  readonly tenant?: string;
+  /** Milliseconds since the epoch after which the state is refused (`expired`). */
+  readonly expiresAt: number;
   /** New for every suspension: an agent resumes each one once. */
   readonly suspensionId: string;
   /** The run's id: the resumed run keeps it (so a memory store replaces, never duplicates, its exchange). */
@@ -98,7 +102,7 @@ export async function sealState(unsigned: UnsignedState, signer: StateSigner): P
  * and signed with its key. Its content is then exactly what the agent suspended with.
  * @throws {RunStateError} naming the problem; nothing of the state is trusted before the signature.
  */
-export async function openState(given: unknown, agent: string, signer: StateSigner): Promise<RunStateSnapshot> {
+export async function openState(given: unknown, agent: string, signer: StateSigner, tenant?: string, now = Date.now()): Promise<RunStateSnapshot> {
   let value: unknown;
   try {
     // Keel's own copy, read once: getters, proxies and class instances become plain data.
@@ -128,6 +132,13 @@ export async function openState(given: unknown, agent: string, signer: StateSign
       problem: 'bad-signature',
       message: `the state's signature does not match: it was changed, or signed with another key${signer.ephemeral ? ' (this agent has no stateKey, so it resumes only states it made itself, in this process)' : ''}`,
     });
+  }
+  // Signed fields only from here: who the state is for, and until when.
+  if (state.tenant !== tenant) {
+    throw new RunStateError({ problem: 'other-tenant', message: state.tenant === undefined ? 'the state was made without a tenant; resume it without one' : 'the state was made for another tenant; resume it with the tenant it was made for' });
+  }
+  if (typeof state.expiresAt !== 'number' || !(now <= state.expiresAt)) {
+    throw new RunStateError({ problem: 'expired', message: `the state expired at ${typeof state.expiresAt === 'number' ? new Date(state.expiresAt).toISOString() : 'an unknown time'} (the agent's stateTtlMs)` });
   }
   return value as RunStateSnapshot;
 }

@@ -4,7 +4,7 @@ import { RedisKeyError } from '../errors/redis-key-error';
 import { boundedCall } from '../redis/bounded-call';
 import type { RedisClient } from '../redis/redis-client';
 import { conversationTag, normalizePrefix } from '../memory/conversation-keys';
-import { acquireScript, claimScript, loadScript, saveScript } from './run-store-scripts';
+import { acquireScript, claimScript, loadScript, releaseScript, saveScript } from './run-store-scripts';
 
 /** Settings of {@link redisRunStore}. */
 export interface RedisRunStoreOptions {
@@ -36,6 +36,7 @@ export function redisRunStore(options: RedisRunStoreOptions): RunStore {
   const prefix = normalizePrefix(options.prefix ?? 'keel:', NAME);
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new TypeError(`${NAME}: timeoutMs must be a finite number > 0, got ${timeoutMs}`);
   const base = (runId: string) => `${prefix}run:{${conversationTag(runId)}}`;
+  const claimKey = (key: string) => `${prefix}claim:{${conversationTag(key)}}`;
   const call = <T>(operation: string, work: () => Promise<T>) => boundedCall(work, { operation: `run store ${operation}`, timeoutMs });
   return {
     async acquire(runId) {
@@ -68,8 +69,12 @@ export function redisRunStore(options: RedisRunStoreOptions): RunStore {
     async claim(key, ttlMs) {
       checkKey(key, 'a claim key');
       const ttl = Math.max(1, Math.ceil(Number.isFinite(ttlMs) ? ttlMs : 1));
-      const claimed = await call('claim', () => claimScript.run(redis, [`${prefix}claim:{${conversationTag(key)}}`], [ttl]));
+      const claimed = await call('claim', () => claimScript.run(redis, [claimKey(key)], [ttl]));
       return Number(claimed) === 1;
+    },
+    async release(key) {
+      checkKey(key, 'a claim key');
+      await call('release', () => releaseScript.run(redis, [claimKey(key)], []));
     },
   };
 }

@@ -29,3 +29,6 @@ export const claimScript = luaScript(`
 if redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[1]) then return 1 end
 return 0
 `);
+
+/** KEYS: claim. Gives the claim back. */
+export const releaseScript = luaScript(`return redis.call('DEL', KEYS[1])`);

@@ -1,0 +1,98 @@
+import type { AttemptView, DecisionView, FeedbackView } from '../view/run-view';
+import { formatCount, formatUsd, html, type SafeHtml } from './html';
+
+const NOT_RECORDED = 'not recorded (the trace was written without recordContent)';
+
+/** What the attempt is: the step's call, or a re-ask of a tool call's arguments. */
+export function attemptTitle(attempt: AttemptView): string {
+  if (attempt.purpose === 'tool-re-ask') return `step ${attempt.step} · re-ask ${attempt.attempt} of ${attempt.toolCallId ?? 'a tool call'}`;
+  return `step ${attempt.step} · attempt ${attempt.attempt}`;
+}
+
+/** `rejected`, `accepted` or `failed`: the card's colour. */
+export function outcomeOf(attempt: AttemptView): 'accepted' | 'rejected' | 'failed' | 'open' {
+  const type = attempt.decision?.type;
+  if (type === undefined) return attempt.error ? 'failed' : 'open';
+  if (type === 'accept' || type === 'run tools') return 'accepted';
+  if (type === 'fail-fast' || type === 'exhausted' || type === 'gave-up') return 'failed';
+  return 'rejected';
+}
+
+function renderFeedback(feedback: FeedbackView | undefined): SafeHtml | undefined {
+  if (!feedback) return undefined;
+  return html`<section class="feedback" data-part="feedback">
+    <h4>Feedback sent <span class="tag ephemeral">ephemeral</span>${feedback.rule === undefined ? '' : html` <span class="rule" data-part="feedback-rule">rule: ${feedback.rule}</span>`}</h4>
+    ${feedback.text === undefined ? html`<p class="muted">${NOT_RECORDED}</p>` : html`<pre>${feedback.text}</pre>`}
+  </section>`;
+}
+
+function renderRequest(attempt: AttemptView): SafeHtml {
+  const messages = attempt.newMessages;
+  return html`<section class="request">
+    <h4>Request</h4>
+    <p>${attempt.messageCount} message(s), ${attempt.ephemeralCount} ephemeral · <b>${attempt.newMessageCount} new</b> · tool choice ${attempt.toolChoice || 'auto'}${attempt.outputMode === undefined ? '' : ` · output ${attempt.outputMode}`}</p>
+    ${
+      messages === undefined
+        ? html`<p class="muted">Messages ${NOT_RECORDED}.</p>`
+        : messages.map((message) => html`<div class="message ${message.ephemeral ? 'is-ephemeral' : ''}"><span class="role">${message.role}${message.ephemeral ? ' · ephemeral' : ''}</span><pre>${message.text}</pre></div>`)
+    }
+  </section>`;
+}
+
+function renderAnswer(attempt: AttemptView): SafeHtml {
+  const { response, error } = attempt;
+  return html`<section class="answer" data-part="answer">
+    <h4>Answer</h4>
+    ${error ? html`<p class="error">${error.errorName} (${error.errorKind})${error.message === undefined ? '' : html`: ${error.message}`}</p>` : ''}
+    ${attempt.answer === undefined ? (response ? html`<p class="muted">${response.toolCalls} tool call(s), finish reason ${response.finishReason}; text ${NOT_RECORDED}.</p>` : '') : html`<pre>${attempt.answer}</pre>`}
+  </section>`;
+}
+
+function renderChecks(attempt: AttemptView): SafeHtml {
+  const { issues, repaired } = attempt;
+  return html`${
+    issues.length === 0
+      ? ''
+      : html`<section class="issues" data-part="issues"><h4>Validation</h4>${issues.map(
+          (issue) => html`<div class="issue"><p><b>${issue.stage}</b>: ${issue.issueCount} issue(s)${issue.pathText === undefined ? '' : html`, first at <code>${issue.pathText}</code>`}</p>
+          ${issue.message === undefined ? '' : html`<pre>${issue.message}</pre>`}
+          ${issue.rawOutput === undefined ? '' : html`<details><summary>rejected output</summary><pre>${issue.rawOutput}</pre></details>`}</div>`,
+        )}</section>`
+  }${
+    repaired
+      ? html`<section class="repaired" data-part="repaired"><h4>Repairs and coercions</h4><p>${repaired.repairs || 'no repair'} · ${repaired.coercions} coercion(s)${repaired.coercedPaths ? html` at <code>${repaired.coercedPaths}</code>` : ''}</p></section>`
+      : ''
+  }`;
+}
+
+function renderDecision(decision: DecisionView | undefined): SafeHtml {
+  if (!decision) return html`<section class="decision" data-part="decision"><h4>Decision</h4><p class="muted">none recorded yet</p></section>`;
+  return html`<section class="decision" data-part="decision"><h4>Decision</h4>
+    <p><span class="tag decision-${decision.type.replace(/[^a-z-]/g, '')}">${decision.type}</span>${decision.rule === undefined ? '' : html` <span class="rule" data-part="rule">rule: ${decision.rule}</span>`}${
+      decision.errorKind === undefined ? '' : html` · ${decision.errorKind}`
+    }${decision.via === undefined ? '' : html` · recovered via ${decision.via}`}${decision.delayMs ? html` · after ${decision.delayMs} ms` : ''}${decision.label === undefined ? '' : html` · ${decision.label}`}</p>
+  </section>`;
+}
+
+function renderUsage(attempt: AttemptView): SafeHtml {
+  const { response } = attempt;
+  if (!response) return html``;
+  const cache = response.cacheReadTokens + response.cacheWriteTokens > 0 ? ` (+${formatCount(response.cacheReadTokens)} cache read, ${formatCount(response.cacheWriteTokens)} cache write)` : '';
+  return html`<section class="usage" data-part="usage"><h4>Usage</h4>
+    <p>${formatCount(response.inputTokens)} in · ${formatCount(response.outputTokens)} out${cache} · <b class="cost" data-part="cost">${response.costUsd === undefined ? 'no price' : formatUsd(response.costUsd)}</b> · ${response.latencyMs.toFixed(1)} ms</p>
+  </section>`;
+}
+
+/** One model call as a card: request, feedback, answer, checks, decision and rule, usage. */
+export function renderAttempt(attempt: AttemptView, compareHref?: string): SafeHtml {
+  return html`<article class="attempt outcome-${outcomeOf(attempt)}" id="attempt-${attempt.key}" data-attempt-key="${attempt.key}">
+    <header><h3>${attemptTitle(attempt)}</h3><span class="muted">${attempt.provider}/${attempt.model}</span>${compareHref === undefined ? '' : html` <a class="compare-link" href="${compareHref}">compare with the previous</a>`}</header>
+    ${renderFeedback(attempt.feedback)}
+    ${renderRequest(attempt)}
+    ${renderAnswer(attempt)}
+    ${renderChecks(attempt)}
+    ${renderDecision(attempt.decision)}
+    ${renderUsage(attempt)}
+    ${attempt.notes.length === 0 ? '' : html`<ul class="notes">${attempt.notes.map((line) => html`<li>${line}</li>`)}</ul>`}
+  </article>`;
+}

@@ -1,0 +1,96 @@
+import { request } from 'node:http';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DevtoolsOptionsError } from '../errors/devtools-options-error';
+import { type DevtoolsServer, startDevtools } from './start-devtools';
+
+const servers: DevtoolsServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+async function serve(lines: readonly object[] = []) {
+  const file = join(mkdtempSync(join(tmpdir(), 'keel-devtools-server-')), 'runs.jsonl');
+  writeFileSync(file, lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+  const server = await startDevtools({ file, port: 0 });
+  servers.push(server);
+  return server;
+}
+
+/** A raw request, so the Host header and method can be anything a browser or an attacker sends. */
+function call(server: DevtoolsServer, path: string, options: { method?: string; host?: string; headers?: Record<string, string> } = {}) {
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
+    const sent = request({ host: '127.0.0.1', port: server.port, path, method: options.method ?? 'GET', headers: { host: options.host ?? `127.0.0.1:${server.port}`, ...options.headers } }, (response) => {
+      let body = '';
+      response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
+    });
+    sent.on('error', reject).end();
+  });
+}
+
+const run = (runId: string, model: string) => [
+  { event: 'run.start', payload: { runId, step: 0, timestamp: 1, provider: 'p', model } },
+  { event: 'run.end', payload: { runId, step: 1, timestamp: 2, status: 'ok', durationMs: 1, steps: 1, modelCalls: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 } },
+];
+
+describe('startDevtools', () => {
+  it('serves one page on 127.0.0.1 that loads nothing from elsewhere and runs only its own script', async () => {
+    const server = await serve(run('run-1', 'model-a'));
+    expect(server.url).toBe(`http://127.0.0.1:${server.port}/`);
+    const page = await call(server, '/');
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    const csp = String(page.headers['content-security-policy']);
+    const nonce = /script-src 'nonce-([^']+)'/.exec(csp)?.[1];
+    expect(csp).toContain("default-src 'none'");
+    expect(page.body).toContain(`<script nonce="${nonce}">`);
+    expect(page.body).not.toMatch(/(src|href)="https?:/);
+    expect(page.body).toContain('model-a');
+    const again = await call(server, '/');
+    expect(again.headers['content-security-policy']).not.toBe(csp);
+  });
+
+  it('escapes a hostile run id and model name, in the list and in links', async () => {
+    const hostile = '"><script>alert(1)</script>';
+    const server = await serve(run(hostile, `<img src=x onerror=alert(1)>`));
+    const page = await call(server, `/?run=${encodeURIComponent(hostile)}`);
+    expect(page.body).not.toContain('<script>alert');
+    expect(page.body).not.toContain('<img src=x');
+    expect(page.body).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(page.body).toContain(`href="/?run=${encodeURIComponent(hostile)}"`);
+  });
+
+  it('answers only its own host names (no DNS rebinding), GET and HEAD only, and 404 elsewhere', async () => {
+    const server = await serve();
+    await expect(call(server, '/', { host: 'attacker.example:80' })).resolves.toMatchObject({ status: 421 });
+    await expect(call(server, '/api/runs', { host: `evil.localhost:${server.port}` })).resolves.toMatchObject({ status: 421 });
+    await expect(call(server, '/', { host: `localhost:${server.port}` })).resolves.toMatchObject({ status: 200 });
+    await expect(call(server, '/', { method: 'POST' })).resolves.toMatchObject({ status: 405 });
+    await expect(call(server, '/../../etc/passwd')).resolves.toMatchObject({ status: 404 });
+    await expect(call(server, '/api/nothing')).resolves.toMatchObject({ status: 404 });
+    await expect(call(server, '/favicon.ico')).resolves.toMatchObject({ status: 204 });
+    await expect(call(server, '/', { method: 'HEAD' })).resolves.toMatchObject({ status: 200, body: '' });
+  });
+
+  it('reports the version and the runs as JSON, and says when a run is not in the file', async () => {
+    const server = await serve(run('run-1', 'model-a'));
+    const version = JSON.parse((await call(server, '/api/version')).body) as { version: number; events: number };
+    expect(version.events).toBe(2);
+    expect(JSON.parse((await call(server, '/api/runs')).body)).toMatchObject([{ runId: 'run-1', status: 'ok' }]);
+    const missing = await call(server, '/?run=nope', { headers: { 'x-keel-partial': '1' } });
+    expect(missing.body).toContain('No run <code>nope</code>');
+    expect(missing.body).not.toContain('<html');
+  });
+
+  it('refuses a bad port or file, and a port in use, with a typed error', async () => {
+    await expect(startDevtools({ file: 'x.jsonl', port: 70_000 })).rejects.toThrow(DevtoolsOptionsError);
+    await expect(startDevtools({ file: '', port: 0 })).rejects.toThrow(/file/);
+    const server = await serve();
+    const busy = await startDevtools({ file: 'x.jsonl', port: server.port }).catch((error: unknown) => error);
+    expect(DevtoolsOptionsError.isInstance(busy) && busy.option).toBe('port');
+    expect(String(busy)).toContain('is in use');
+  });
+});

@@ -1,0 +1,140 @@
+import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent } from '@keel/core';
+import { scriptedModel } from '@keel/core/test';
+import { describe, expect, it } from 'vitest';
+import { DevtoolsOptionsError } from '../errors/devtools-options-error';
+import { HOSTILE_ANSWER, HOSTILE_POLICY, recordApprovalRun, recordReAskRun } from '../testing/support-runs';
+import { fileTrace } from './file-trace';
+
+const folder = () => mkdtempSync(join(tmpdir(), 'keel-file-trace-'));
+const linesOf = (path: string) =>
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as { event: string; payload: Record<string, unknown> });
+
+describe('fileTrace', () => {
+  it('appends each event of a run as one JSON line, in order, with every field when recordContent is on', async () => {
+    const path = join(folder(), 'runs.jsonl');
+    const trace = fileTrace(path, { recordContent: true });
+    const result = await recordReAskRun(trace);
+    await trace.flush();
+    const lines = linesOf(path);
+    const own = lines.filter((line) => line.payload.runId === result.runId);
+    expect(own[0]?.event).toBe('run.start');
+    expect(own.at(-1)?.event).toBe('run.end');
+    expect(own.filter((line) => line.event === 'reliability.retry').map((line) => line.payload.feedback)).toHaveLength(2);
+    expect(own.find((line) => line.event === 'tool.re-ask')?.payload.feedback).toContain("'orderId'");
+    expect(own.filter((line) => line.event === 'model.content')).toHaveLength(6);
+    expect(lines.some((line) => line.payload.parentRunId === result.runId && line.event === 'run.start')).toBe(true);
+    expect(readFileSync(path, 'utf8')).toContain('window.__pwned = 1');
+  });
+
+  it('writes no byte the model wrote without recordContent', async () => {
+    const path = join(folder(), 'runs.jsonl');
+    const trace = fileTrace(path);
+    await recordReAskRun(trace);
+    await trace.flush();
+    const text = readFileSync(path, 'utf8');
+    expect(linesOf(path).map((line) => line.event)).not.toContain('model.content');
+    for (const content of ['__pwned', 'not json', 'lots', 'A-1', 'orderId', 'refund it', 'policy agent']) expect(text).not.toContain(content);
+    expect(text).toContain('"kind":"schema-retry"');
+    expect(text).not.toContain(HOSTILE_ANSWER.slice(0, 8));
+    expect(text).not.toContain(HOSTILE_POLICY.slice(0, 12));
+  });
+
+  it('replaces secrets: credential shapes, secret-named environment variables and the secrets given', async () => {
+    const path = join(folder(), 'runs.jsonl');
+    process.env.DEVTOOLS_TEST_API_KEY = 'env-secret-value-123456';
+    try {
+      const trace = fileTrace(path, { recordContent: true, secrets: ['hunter2-password'] });
+      const provider = scriptedModel('Use sk-ant-api03-abcdefghijklmnop or env-secret-value-123456 with hunter2-password, Bearer abcdefghijklmnopqrstuvwxyz');
+      await Agent.create({ provider, model: 'm' }).use(trace).build().run('my key is sk-proj-ABCDEFGHIJKLMNOPQRSTUVWXYZ012345');
+      await trace.flush();
+    } finally {
+      delete process.env.DEVTOOLS_TEST_API_KEY;
+    }
+    const text = readFileSync(path, 'utf8');
+    for (const secret of ['sk-ant-api03', 'env-secret-value', 'hunter2', 'sk-proj-ABC', 'abcdefghijklmnopqrstuvwxyz']) expect(text).not.toContain(secret);
+    expect(text).toContain('[redacted]');
+  });
+
+  it('keeps every line whole when many runs and two agents write to one file at once', async () => {
+    const path = join(folder(), 'runs.jsonl');
+    const first = fileTrace(path, { recordContent: true });
+    const second = fileTrace(path, { recordContent: true });
+    const long = 'x'.repeat(20_000);
+    const agent = (trace: typeof first) => Agent.create({ provider: scriptedModel(long), model: 'm' }).use(trace).build();
+    const [a, b] = [agent(first), agent(second)];
+    const results = await Promise.all(Array.from({ length: 40 }, (_, index) => (index % 2 ? a : b).run(`question ${index}`)));
+    await Promise.all([first.flush(), second.flush()]);
+    const lines = linesOf(path);
+    for (const result of results) {
+      const own = lines.filter((line) => line.payload.runId === result.runId).map((line) => line.event);
+      expect(own[0]).toBe('run.start');
+      expect(own.at(-1)).toBe('run.end');
+    }
+    expect(lines.filter((line) => line.event === 'model.content').every((line) => String(line.payload.output).includes(long))).toBe(true);
+  });
+
+  it('never breaks or changes a run when the file cannot be written: the failure is a listener.error', async () => {
+    const directory = folder();
+    const path = join(directory, 'is-a-folder');
+    mkdirSync(path);
+    const trace = fileTrace(path);
+    const reports: { event: string; errorName: string; message: string }[] = [];
+    const agent = Agent.create({ provider: scriptedModel('fine'), model: 'm' })
+      .use(trace)
+      .on('listener.error', (event) => void reports.push(event))
+      .build();
+    const result = await agent.run('hello');
+    expect(result.status).toBe('complete');
+    expect(result.text).toBe('fine');
+    await trace.flush();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(reports.length).toBeGreaterThan(0);
+    expect(reports[0]?.errorName).toBe('TraceWriteError');
+    expect(reports[0]?.message).toContain('could not be written');
+  });
+
+  it('records a suspended run and its resume under one run id', async () => {
+    const path = join(folder(), 'runs.jsonl');
+    const trace = fileTrace(path);
+    const result = await recordApprovalRun(trace);
+    await trace.flush();
+    const events = linesOf(path).filter((line) => line.payload.runId === result.runId).map((line) => line.event);
+    expect(events.filter((event) => event === 'run.start')).toHaveLength(2);
+    expect(events).toContain('run.suspended');
+    expect(events).toContain('run.resumed');
+  });
+
+  it('drops events beyond maxPendingEvents and reports how many', async () => {
+    const path = join(folder(), 'runs.jsonl');
+    writeFileSync(path, '');
+    const trace = fileTrace(path, { maxPendingEvents: 3 });
+    const reports: string[] = [];
+    await Agent.create({ provider: scriptedModel('ok'), model: 'm' })
+      .use(trace)
+      .on('listener.error', (event) => void reports.push(event.message))
+      .build()
+      .run('hi');
+    await trace.flush();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(linesOf(path)).toHaveLength(3);
+    expect(reports.some((message) => /event\(s\) were dropped/.test(message))).toBe(true);
+  });
+
+  it('refuses bad options with a typed error', () => {
+    expect(() => fileTrace('')).toThrow(DevtoolsOptionsError);
+    expect(() => fileTrace('a\0b')).toThrow(/NUL/);
+    expect(() => fileTrace('t.jsonl', { secrets: ['short'] })).toThrow(/8 characters/);
+    expect(() => fileTrace('t.jsonl', { maxPendingEvents: 0 })).toThrow(/positive integer/);
+    try {
+      fileTrace(42 as unknown as string);
+    } catch (error) {
+      expect(DevtoolsOptionsError.isInstance(error) && error.option).toBe('path');
+    }
+  });
+});

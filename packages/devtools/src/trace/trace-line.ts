@@ -1,0 +1,27 @@
+import type { AgentEventName, AgentEvents } from '@keel/core';
+import { CONTENT_FIELDS } from './content-fields';
+
+/** One line of a trace file, parsed: the event's name and its payload, as core's `recordTrace` holds them. */
+export interface TraceLine {
+  readonly event: AgentEventName;
+  readonly payload: AgentEvents[AgentEventName];
+}
+
+/** The payload without its content fields (the same object when it has none). */
+function withoutContent(event: AgentEventName, payload: AgentEvents[AgentEventName]): object {
+  const fields = CONTENT_FIELDS[event];
+  if (fields === 'event' || fields.length === 0) return payload;
+  const kept: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(payload)) if (!(fields as readonly string[]).includes(key)) kept[key] = value;
+  return kept;
+}
+
+/**
+ * The JSON line (with its newline) an event is written as: `{"event":…,"payload":…}`, content
+ * fields left out unless `recordContent`, secrets replaced by `redact`. Payloads hold only
+ * strings, numbers and booleans, so a line never holds a raw newline: one event, one line.
+ */
+export function traceLine(event: AgentEventName, payload: AgentEvents[AgentEventName], recordContent: boolean, redact: (line: string) => string): string {
+  const written = recordContent ? payload : withoutContent(event, payload);
+  return `${redact(JSON.stringify({ event, payload: written }))}\n`;
+}

@@ -1,0 +1,62 @@
+import type { ReadEvent } from './parse-trace-line';
+import { RunBuilder, type ToolDraft } from './run-builder';
+import { summarise, withSubAgents } from './run-summary';
+import type { RunSummary, RunView } from './run-view';
+
+/** The runs of a trace: their summaries (newest first), and each run's view on demand. */
+export interface TraceRuns {
+  /** Runs that no other run in the file called, newest first. */
+  readonly runs: readonly RunSummary[];
+  /** Every run by id, sub-agents included. */
+  readonly byId: ReadonlyMap<string, RunSummary>;
+  /** The view of one run, its sub-agents nested, or `undefined` for an id not in the file. */
+  view(runId: string): RunView | undefined;
+}
+
+/** Groups a trace's events by run and builds what the page shows. */
+export function traceRuns(events: readonly ReadEvent[]): TraceRuns {
+  const grouped = new Map<string, ReadEvent[]>();
+  const positions = new Map<ReadEvent, number>();
+  events.forEach((event, position) => {
+    positions.set(event, position);
+    let list = grouped.get(event.payload.runId);
+    if (!list) grouped.set(event.payload.runId, (list = []));
+    list.push(event);
+  });
+  const own = new Map([...grouped].map(([runId, list]) => [runId, summarise(runId, list)]));
+  const childrenOf = new Map<string, string[]>();
+  for (const summary of own.values()) {
+    if (summary.parentRunId === undefined || summary.parentRunId === summary.runId) continue;
+    let children = childrenOf.get(summary.parentRunId);
+    if (!children) childrenOf.set(summary.parentRunId, (children = []));
+    children.push(summary.runId);
+  }
+  const byId = new Map([...own.keys()].map((runId) => [runId, withSubAgents(runId, own, childrenOf) as RunSummary]));
+  const isTopLevel = (summary: RunSummary) => summary.parentRunId === undefined || !byId.has(summary.parentRunId) || summary.parentRunId === summary.runId;
+  const runs = [...byId.values()].filter(isTopLevel).sort((a, b) => b.startedAt - a.startedAt);
+
+  const view = (runId: string, ancestors: ReadonlySet<string>): RunView | undefined => {
+    const list = grouped.get(runId);
+    const summary = byId.get(runId);
+    if (!list || !summary) return undefined;
+    const builder = new RunBuilder();
+    for (const event of list) builder.add(event, positions.get(event) ?? 0);
+    const lineage = new Set([...ancestors, runId]);
+    const tools: ToolDraft[] = builder.segments.flatMap((segment) => segment.steps.flatMap((step) => step.tools));
+    const unclaimed: RunView[] = [];
+    // A sub-agent belongs to the tool call it started during (in file order: one trace writes
+    // events as they happen), the latest started of them; a run never nests in itself.
+    for (const childId of childrenOf.get(runId) ?? []) {
+      if (lineage.has(childId)) continue;
+      const child = view(childId, lineage);
+      const first = grouped.get(childId)?.[0];
+      if (!child || !first) continue;
+      const started = positions.get(first) ?? 0;
+      const tool = tools.filter((candidate) => candidate.from < started && (candidate.to ?? Number.POSITIVE_INFINITY) > started).at(-1);
+      if (tool) tool.children.push(child);
+      else unclaimed.push(child);
+    }
+    return { summary, segments: builder.segments, attempts: builder.attempts, children: unclaimed };
+  };
+  return { runs, byId, view: (runId) => view(runId, new Set()) };
+}

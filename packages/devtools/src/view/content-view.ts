@@ -1,0 +1,51 @@
+import type { MessageView } from './run-view';
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A JSON value as one line of text (what a tool was called with). */
+const compact = (value: unknown): string => {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+};
+
+/** One content part (text, a tool call, a tool result) as text; anything else as its JSON. */
+export function partText(part: unknown): string {
+  if (!isRecord(part)) return compact(part);
+  if (part.type === 'text' && typeof part.text === 'string') return part.text;
+  if (part.type === 'tool-call') return `→ ${String(part.name)}(${typeof part.argumentsText === 'string' ? part.argumentsText : compact(part.arguments)}) [${String(part.id)}]`;
+  if (part.type === 'tool-result') return `${part.isError === true ? '✗' : '←'} ${String(part.toolName)} [${String(part.toolCallId)}]: ${String(part.output)}`;
+  return compact(part);
+}
+
+/** A message as the page shows it. */
+export function messageView(message: unknown): MessageView {
+  if (!isRecord(message)) return { role: 'unknown', ephemeral: false, text: compact(message) };
+  const { content } = message;
+  const text = typeof content === 'string' ? content : Array.isArray(content) ? content.map(partText).join('\n') : compact(content);
+  return { role: typeof message.role === 'string' ? message.role : 'unknown', ephemeral: message.ephemeral === true, text };
+}
+
+/** Parses JSON text into an array, or `undefined` (a hostile or cut file). */
+export function parseList(text: unknown): unknown[] | undefined {
+  if (typeof text !== 'string') return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * How many messages at the start of `current` are the same as in `previous` (compared as JSON),
+ * so that the rest are what this request added.
+ */
+export function sharedPrefix(previous: readonly unknown[], current: readonly unknown[]): number {
+  let shared = 0;
+  while (shared < previous.length && shared < current.length && compact(previous[shared]) === compact(current[shared])) shared++;
+  return shared;
+}
