@@ -9,6 +9,7 @@ import { pairedRatio, us } from './measure';
 import { measureHeap } from './overhead';
 import { measureAiSdkOverhead } from './peers/ai-sdk-overhead';
 import { measureAiSdkAdapter } from './peers/ai-sdk-adapter';
+import { measureFileTrace } from './file-trace-overhead';
 import { measureFleet } from './fleet/measure-fleet';
 import { measureFootprint } from './peers/footprint';
 import { measurePromptGrowth } from './prompt-growth';
@@ -47,6 +48,8 @@ step('Prompt growth over 3 attempts');
 const growth = await measurePromptGrowth();
 step('Cold import time and bundle size');
 const footprint = await measureFootprint();
+step('Tracing to a file (@keel/devtools), against the same run untraced');
+const fileTraceFigures = await measureFileTrace();
 step('Fleet: BullMQ workers and a shared budget on Redis');
 const fleet = await measureFleet();
 const concurrency = {
@@ -79,6 +82,7 @@ side by side, are the figures to read.
 ${independent.targets.map((target) => `| ${target.name} | ${target.figure} | ${verdict(target.met)} |`).join('\n')}
 ${large.targets.map((target) => `| ${target.name} | ${target.figure} | ${verdict(target.met)} |`).join('\n')}
 | 1,000 runs at once ≤ 1.2x per run the cost one after another | ${concurrency.keel.ratio.median.toFixed(2)}x (bare baseline ${concurrency.bare.ratio.median.toFixed(2)}x) | ${verdict(concurrency.keel.ratio.median <= 1.2)} |
+| tracing to a file (\`fileTrace\`) ≤ 5% over the untraced run | ${fileTraceFigures.ratio.median.toFixed(2)}x (+${us(fileTraceFigures.addedUs)}) | ${verdict(fileTraceFigures.targetMet)} |
 | prompt of attempt 3 ≤ 1.5x attempt 1 | ${growth.keelRatio.toFixed(2)}x | ${verdict(growth.keelRatio <= 1.5)} |
 ${
   fleet.overshoot
@@ -135,6 +139,7 @@ Keel's attempt 3 is the size of attempt 2: only the latest failed output (capped
 1 + echo / history: a shorter history with the same 8 KB output grows more; lower
 \`maxFeedbackTokens\` to cap it.
 
+${fileTraceFigures.markdown}
 ${aiSdkAdapter.markdown}
 ${footprint.markdown}
 ${fleet.markdown}
@@ -151,5 +156,6 @@ Validation + feedback / bare ajv: ${validation.ratio.toFixed(2)}x
 Recovery (Keel default): ${recovery.overall.keel.recoveredPct.toFixed(1)}% recovered, ${recovery.overall.keel.meanCalls.toFixed(2)} calls, ${recovery.overall.keel.meanPromptTokens.toFixed(0)} prompt tokens per output
 Independent corpus: Keel / fair baseline ${independent.callsRatio.toFixed(2)}x calls, ${independent.tokensRatio.toFixed(2)}x tokens per recovered output
 Metrics listener: ${growthTables.listenerRatio.toFixed(2)}x; 1,000 concurrent / sequential: Keel ${concurrency.keel.ratio.median.toFixed(2)}x, bare ${concurrency.bare.ratio.median.toFixed(2)}x
+Tracing to a file: ${fileTraceFigures.ratio.median.toFixed(2)}x the untraced run (+${us(fileTraceFigures.addedUs)})
 Prompt attempt 3 / attempt 1: ${growth.keelRatio.toFixed(2)}x (accumulate ${growth.accumulateRatio.toFixed(2)}x)
 Wrote ${target}`);

@@ -1,10 +1,14 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { reduceError } from '@keel/core/internal';
 import { McpConnectionError } from './errors/mcp-connection-error';
 import type { McpClient, McpHttpSource, McpSource, McpStdioSource, McpTransportKind } from './mcp-source';
+import { KeelSchemaValidator } from './output-validator';
+import { ChildProcessTransport } from './stdio-transport';
+
+/** A new SDK client; its output-schema checks use Keel's validator (no code generation, bounded patterns). */
+const newClient = (options: ConnectOptions): Client => new Client(options.clientInfo, { jsonSchemaValidator: new KeelSchemaValidator() });
 
 /** A connected client, and whether this package made it (and so closes it). */
 export interface Connection {
@@ -53,14 +57,8 @@ async function closeQuietly(client: Client): Promise<void> {
 
 async function connectStdio(source: McpStdioSource, options: ConnectOptions): Promise<Connection> {
   const label = options.label ?? source.command;
-  const transport = new StdioClientTransport({
-    command: source.command,
-    args: [...(source.args ?? [])],
-    ...(source.env === undefined ? {} : { env: { ...source.env } }),
-    ...(source.cwd === undefined ? {} : { cwd: source.cwd }),
-    stderr: source.stderr ?? 'inherit',
-  });
-  const client = new Client(options.clientInfo);
+  const transport = new ChildProcessTransport(source);
+  const client = newClient(options);
   try {
     await client.connect(transport, { timeout: options.timeoutMs });
   } catch (error) {
@@ -86,7 +84,7 @@ async function connectHttp(source: McpHttpSource, options: ConnectOptions): Prom
   const label = options.label ?? `${url.protocol}//${url.host}${url.pathname}`;
   const requestInit: RequestInit = source.headers === undefined ? {} : { headers: { ...source.headers } };
   const streamable = new StreamableHTTPClientTransport(url, { requestInit });
-  const client = new Client(options.clientInfo);
+  const client = newClient(options);
   try {
     await client.connect(streamable, { timeout: options.timeoutMs });
     return {
@@ -103,7 +101,7 @@ async function connectHttp(source: McpHttpSource, options: ConnectOptions): Prom
     await closeQuietly(client);
     if (source.sseFallback === false || !refusedStreamableHttp(error)) throw connectFailed(label, 'Streamable HTTP', error);
     const sse = new SSEClientTransport(url, { requestInit });
-    const sseClient = new Client(options.clientInfo);
+    const sseClient = newClient(options);
     try {
       await sseClient.connect(sse, { timeout: options.timeoutMs });
     } catch (sseError) {

@@ -5,7 +5,8 @@ describe('prepareInputSchema', () => {
   it('drops the root $schema, types an untyped root as an object, and copies', () => {
     const given = { $schema: 'https://json-schema.org/draft/2020-12/schema', properties: { q: { type: 'string' } } };
     const prepared = prepareInputSchema(given);
-    expect(prepared).toEqual({ ok: true, schema: { type: 'object', properties: { q: { type: 'string' } } } });
+    const expected = { type: 'object', properties: { q: { type: 'string' } } };
+    expect(prepared).toEqual({ ok: true, schema: expected, shown: expected, checks: [] });
     expect(given).toHaveProperty('$schema');
   });
 

@@ -35,6 +35,12 @@ export interface McpClient {
   callTool(params: { readonly name: string; readonly arguments?: Record<string, unknown> }, resultSchema?: undefined, options?: { readonly signal?: AbortSignal; readonly timeout?: number }): Promise<unknown>;
   listTools(params?: { readonly cursor?: string }, options?: { readonly timeout?: number }): Promise<{ readonly tools: readonly unknown[]; readonly nextCursor?: string | undefined }>;
   ping(options?: { readonly timeout?: number }): Promise<unknown>;
+  /** Task-based calls (the SDK's experimental tasks API), for tools that run only as tasks. */
+  readonly experimental?: {
+    readonly tasks?: {
+      callToolStream?(params: { readonly name: string; readonly arguments?: Record<string, unknown> }, resultSchema?: undefined, options?: { readonly signal?: AbortSignal; readonly timeout?: number }): AsyncIterable<unknown>;
+    };
+  };
   getServerVersion(): { readonly name: string } | undefined;
   getServerCapabilities(): { readonly tools?: unknown } | undefined;
   /** Keel registers its handler of `notifications/tools/list_changed` (typed loosely: see above). */

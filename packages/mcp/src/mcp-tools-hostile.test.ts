@@ -121,7 +121,21 @@ describe('mcpTools with a server whose tool list is hostile', () => {
     const model = scriptedModel([{ toolCalls: [{ name: 'odd', arguments: { q: 'x' } }] }, 'done']);
     const result = await Agent.create({ provider: model, model: 'scripted' }).tools(mcp.tools).build().run('go');
     // The 3 MB image is described, not sent.
-    expect(result.toolCalls[0]?.output).toBe('first\n\n[image: image/png, 2.9 MB, not shown]\n\n{"total":2}');
+    expect(result.toolCalls[0]?.output).toBe('first\n\n[image: image/png, 2.9 MB, not shown]');
+  });
+
+  it('sends a result once: structured content that repeats the text, or carries the bytes of an image, is not added to it', async () => {
+    const image = 'iVBORw0KGgo'.repeat(6_000);
+    const hostile = await startHostileServer([{ name: 'read_text', inputSchema: objectSchema }, { name: 'read_media', inputSchema: objectSchema }, { name: 'structured_only', inputSchema: objectSchema }], (name) => {
+      // The shapes of server-filesystem's answers: its text again under structuredContent, and an image's base64 there too.
+      if (name === 'read_text') return { content: [{ type: 'text', text: 'the notes' }], structuredContent: { content: 'the notes' } };
+      if (name === 'read_media') return { content: [{ type: 'image', data: image, mimeType: 'image/png' }], structuredContent: { content: [{ type: 'image', data: image, mimeType: 'image/png' }] } };
+      return { content: [], structuredContent: { total: 2 } };
+    });
+    const mcp = await mcpTools(hostile.client);
+    expect(await toolNamed(mcp.tools, 'read_text').execute({ q: 'x' }, context())).toBe('the notes');
+    expect(await toolNamed(mcp.tools, 'read_media').execute({ q: 'x' }, context())).toBe('[image: image/png, 48.3 KB, not shown]');
+    expect(await toolNamed(mcp.tools, 'structured_only').execute({ q: 'x' }, context())).toBe('{"total":2}');
   });
 
   it('a listener that throws is reported and changes nothing', async () => {

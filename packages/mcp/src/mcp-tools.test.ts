@@ -1,27 +1,20 @@
 import { Agent } from '@keel/core';
 import { scriptedModel } from '@keel/core/test';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { McpConnectionError } from './errors/mcp-connection-error';
 import { McpToolCallError } from './errors/mcp-tool-call-error';
-import { type McpTools, mcpTools } from './mcp-tools';
+import { mcpTools } from './mcp-tools';
+import { stdioConnections } from './testing/connections';
 import { context, eventually, serverLog, stdioServer, toolNamed } from './testing/helpers';
 
-const open: McpTools[] = [];
-async function connectStdio(options: Parameters<typeof mcpTools>[1] = {}): Promise<McpTools> {
-  const mcp = await mcpTools(stdioServer, options);
-  open.push(mcp);
-  return mcp;
-}
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((mcp) => mcp.close()));
-});
+const connectStdio = stdioConnections();
 
 describe('mcpTools over stdio (a child process)', () => {
   it('lists the server tools as Keel tools whose input schema is the server JSON Schema', async () => {
     const mcp = await connectStdio();
     expect(mcp.server).toBe('keel-test');
     expect(mcp.transport).toBe('stdio');
-    expect(mcp.tools.map((tool) => tool.name).sort()).toEqual(['add', 'crash', 'disable_extra', 'enable_extra', 'env', 'fail', 'log', 'media', 'pid', 'slow', 'weather']);
+    expect(mcp.tools.map((tool) => tool.name).sort()).toEqual(['add', 'code', 'crash', 'disable_extra', 'enable_extra', 'env', 'fail', 'log', 'media', 'pid', 'slow', 'weather']);
     const add = toolNamed(mcp.tools, 'add');
     expect(add.description).toBe('Adds two whole numbers.');
     expect(add.specification.inputSchema).toMatchObject({ type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } }, required: ['a', 'b'] });
@@ -90,7 +83,7 @@ describe('mcpTools over stdio (a child process)', () => {
     await expect(toolNamed(mcp.tools, 'fail').execute({ reason: 'x' }, context())).rejects.toSatisfy(McpToolCallError.isInstance);
   });
 
-  it('maps structured content and every kind of content to text, describing what it cannot show', async () => {
+  it('maps every kind of content to text once, describing what it cannot show (the content is the answer: structured content beside it is not repeated)', async () => {
     const mcp = await connectStdio();
     // The structured content is already in the text block: not repeated.
     expect(await toolNamed(mcp.tools, 'weather').execute({ city: 'Oslo' }, context())).toBe('{"city":"Oslo","celsius":21}');
@@ -102,8 +95,28 @@ describe('mcpTools over stdio (a child process)', () => {
       '[resource file:///notes.txt, text/plain]\nthe notes',
       '[resource file:///data.bin, application/octet-stream, 4 bytes of binary data, not shown]',
       '[resource link report <file:///report.pdf>, application/pdf: the full report]',
-      '{"rows":3}',
     ]);
+  });
+
+  it('checks a server pattern a backtracking engine takes exponential time on (^(a+)+$) in bounded time, and shows the model the pattern', async () => {
+    const mcp = await connectStdio();
+    const code = toolNamed(mcp.tools, 'code');
+    expect(code.specification.inputSchema).toMatchObject({ properties: { code: { type: 'string', pattern: '^(a+)+$' } } });
+    // 40 characters and a mismatch at the end: on a backtracking engine this would block the event loop for hours.
+    const hostile = `${'a'.repeat(40)}!`;
+    const model = scriptedModel([
+      { toolCalls: [{ id: 'call-1', name: 'code', arguments: { code: hostile } }] },
+      { toolCalls: [{ id: 'call-1', name: 'code', arguments: { code: 'aaaa' } }] },
+      'accepted',
+    ]);
+    const feedback: string[] = [];
+    const agent = Agent.create({ provider: model, model: 'scripted' }).tools(mcp.tools).build();
+    agent.on('tool.re-ask', (event) => void feedback.push(event.feedback));
+    const result = await agent.run('check the code');
+    expect(feedback).toHaveLength(1);
+    expect(feedback[0]).toContain('^(a+)+$');
+    expect(result.toolCalls[0]).toMatchObject({ arguments: { code: 'aaaa' }, output: 'code aaaa accepted', isError: false });
+    expect((await serverLog(mcp.tools)).filter((line) => line.startsWith('call code'))).toEqual(['call code {"code":"aaaa"}']);
   });
 
   it('a crash mid-call is a typed error result and a server.closed event, not a hang; later calls fail at once', async () => {
@@ -201,8 +214,7 @@ describe('mcpTools over stdio (a child process)', () => {
       expect(await toolNamed(plain.tools, 'env').execute({ name: 'KEEL_MCP_TEST_SECRET' }, context())).toBe('(unset)');
       const given = await connectStdio({});
       expect(await toolNamed(given.tools, 'env').execute({ name: 'PATH' }, context())).not.toBe('(unset)');
-      const passed = await mcpTools({ ...stdioServer, env: { KEEL_MCP_TEST_VALUE: 'given' } });
-      open.push(passed);
+      const passed = await connectStdio({}, { ...stdioServer, env: { KEEL_MCP_TEST_VALUE: 'given' } });
       expect(await toolNamed(passed.tools, 'env').execute({ name: 'KEEL_MCP_TEST_VALUE' }, context())).toBe('given');
     } finally {
       delete process.env.KEEL_MCP_TEST_SECRET;

@@ -40,27 +40,17 @@ function describeBlock(block: ContentBlock): string {
   }
 }
 
-function sameJson(candidate: string, value: unknown): boolean {
-  try {
-    return JSON.stringify(JSON.parse(candidate)) === JSON.stringify(value);
-  } catch {
-    return false;
-  }
-}
-
 /**
- * A tool result as the text the model reads: text blocks as they are, images, audio, binary
- * resources and resource links described in one line each (type, size, URI; never dropped
- * silently, never their bytes), embedded text resources with their URI, and the structured
- * content as JSON unless a text block already carries it (as the spec asks servers to do).
- * Blocks are separated by a blank line.
+ * A tool result as the text the model reads, each part of it once: the content blocks when there
+ * are any (text as it is; images, audio, binary resources and resource links described in one line
+ * each, with type, MIME type and size or URI, never dropped silently and never their bytes;
+ * embedded text resources with their URI), else the structured content as JSON. The content is
+ * the whole answer (the spec asks a server that returns structured content to return it in a
+ * text block too), so structured content beside it would say the same thing twice, or carry the
+ * bytes of an image the content shows as an image. Blocks are separated by a blank line.
  */
 export function resultText(result: { readonly content?: readonly ContentBlock[] | undefined; readonly structuredContent?: unknown }): string {
   const blocks: readonly ContentBlock[] = Array.isArray(result.content) ? result.content : [];
-  const parts = blocks.map(describeBlock);
-  const structured = result.structuredContent;
-  if (structured !== undefined && !blocks.some((block) => block.type === 'text' && sameJson(text(block.text), structured))) {
-    parts.push(JSON.stringify(structured));
-  }
-  return parts.join('\n\n');
+  if (blocks.length > 0 || result.structuredContent === undefined) return blocks.map(describeBlock).join('\n\n');
+  return JSON.stringify(result.structuredContent) ?? '';
 }

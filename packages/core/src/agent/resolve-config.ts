@@ -14,6 +14,7 @@ import type { AgentOptions, OutputFallbackOptions, OutputOptions, ReliabilityOpt
 import { type CallWrapper, composeWrappers } from '../shared/call-wrapper';
 import { OutputModeCache } from '../run/output-mode-cache';
 import { ANSWER_TOOL_NAME, capabilitiesOf, type OutputShape, type StrictToolsOption } from '../run/output-mode';
+import { toolShapeProblem } from '../tools/tool-shape';
 
 /** What the builder has collected: the user's settings, unvalidated. */
 export interface BuilderSettings {
@@ -192,6 +193,8 @@ export function resolveConfig(settings: BuilderSettings): RunConfig {
     if (typeof tool !== 'object' || tool === null || typeof tool.name !== 'string' || typeof tool.execute !== 'function' || typeof tool.validator?.validate !== 'function') {
       fail(`tools[${settings.tools.indexOf(tool)}]`, 'is not a tool: define it with tool({ name, description, input, execute })');
     }
+    const problem = toolShapeProblem(tool);
+    if (problem !== undefined) fail(`tool:${tool.name}`, problem);
     if (tools.has(tool.name)) fail(`tool:${tool.name}`, 'the tool name is used twice');
     tools.set(tool.name, tool);
   }

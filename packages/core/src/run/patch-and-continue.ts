@@ -1,5 +1,18 @@
 import { type GateVerdict, ValidationFailure } from '@keel/reliability';
-import { DEFAULT_PATCH_SETTINGS, extractJsonCandidates, type GateMemory, joinContinuation, type OutputCheck, parseExact, patchRequestOf, type PatchRequest, type PatchSettings, readPatchReply } from '@keel/reliability/internal';
+import {
+  DEFAULT_PATCH_SETTINGS,
+  extractJsonCandidates,
+  type GateMemory,
+  type JoinedContinuation,
+  joinContinuation,
+  type OutputCheck,
+  parseExact,
+  patchRequestOf,
+  type PatchRequest,
+  type PatchSettings,
+  readPatchReply,
+  settleReadings,
+} from '@keel/reliability/internal';
 import type { OutputOptions } from '../agent/agent-options';
 import type { TextPart, ToolCallPart } from '../model/message';
 import type { ModelRequest, ModelResponse, ToolChoice } from '../model/model-provider-v1';
@@ -135,7 +148,13 @@ export function attemptJudge<TResponse, TValue>(judge: (response: ModelResponse)
       if (partial !== undefined && toolCall !== undefined && !hasToolCall(response)) {
         // Cut tool arguments: the continuation is the rest of their text.
         const joined = joinContinuation(partial, response.text, response.finishReason !== 'length');
-        if (!joined.ok) return unusable(`The continuation could not be joined to the cut arguments: ${joined.message}`, joined.text);
+        const asCall = (text: string): ModelResponse => ({ ...response, text: '', finishReason: 'tool-calls', content: [{ type: 'tool-call', id: toolCall.id, name: toolCall.name, arguments: text, argumentsText: text }] });
+        if (!joined.ok) {
+          return settleJoin(joined, 'arguments', judge, asCall, (settled) => {
+            via = 'continuation';
+            judged = settled;
+          });
+        }
         via = 'continuation';
         if (response.finishReason === 'length') {
           // Within the bound, continued again; past it, a parse failure the re-ask feeds back (never a failed run).
@@ -143,7 +162,7 @@ export function attemptJudge<TResponse, TValue>(judge: (response: ModelResponse)
           const message = 'The arguments were cut off at the token limit again';
           return more ? { status: 'error', errorKind: 'truncated', message, rawOutput: joined.text } : unusable(`${message}; call the tool again with shorter arguments`, joined.text);
         }
-        judged = { ...response, text: '', finishReason: 'tool-calls', content: [{ type: 'tool-call', id: toolCall.id, name: toolCall.name, arguments: joined.text, argumentsText: joined.text }] };
+        judged = asCall(joined.text);
         return judge(judged);
       }
       if (hasToolCall(response)) {
@@ -157,7 +176,14 @@ export function attemptJudge<TResponse, TValue>(judge: (response: ModelResponse)
       let reply = response;
       if (partial !== undefined) {
         const joined = joinContinuation(partial, response.text, response.finishReason !== 'length');
-        if (!joined.ok) return unusable(`The continuation could not be joined to the cut output: ${joined.message}`, joined.text);
+        if (!joined.ok) {
+          // With a patch pending, a reply that joins several ways is not read further.
+          const settle = patch === undefined ? joined : { ok: false as const, message: joined.message, text: joined.text };
+          return settleJoin(settle, 'output', judge, (text) => withText(response, text), (settled) => {
+            via = 'continuation';
+            judged = settled;
+          });
+        }
         via = 'continuation';
         reply = withText(response, joined.text);
         judged = reply;
@@ -176,6 +202,29 @@ export function attemptJudge<TResponse, TValue>(judge: (response: ModelResponse)
       }
     },
   };
+}
+
+/**
+ * A refused join (see `joinContinuation`): when it gives its readings (a finished continuation that
+ * reads as several values), each is judged as the reply and the one the judge accepts, valid, is
+ * taken; none or several, a parse failure saying so.
+ */
+function settleJoin<TValue>(
+  joined: Extract<JoinedContinuation, { ok: false }>,
+  what: 'output' | 'arguments',
+  judge: (response: ModelResponse) => GateVerdict<TValue> | Promise<GateVerdict<TValue>>,
+  replyOf: (text: string) => ModelResponse,
+  taken: (reply: ModelResponse) => void,
+): GateVerdict<TValue> | Promise<GateVerdict<TValue>> {
+  const refused = unusable<TValue>(`The continuation could not be joined to the cut ${what}: ${joined.message}`, joined.text);
+  if (joined.readings === undefined) return refused;
+  const settled = settleReadings(joined.readings, (text) => judge(replyOf(text)), (verdict) => verdict.status === 'accept' && (verdict.issues?.length ?? 0) === 0);
+  const take = (one: Awaited<typeof settled>): GateVerdict<TValue> => {
+    if (one === undefined) return refused;
+    taken(replyOf(one.reading.text));
+    return one.verdict;
+  };
+  return settled instanceof Promise ? settled.then(take) : take(settled);
 }
 
 /** The arguments' text as the model wrote it (the raw text when the provider gave it). */

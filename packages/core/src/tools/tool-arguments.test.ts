@@ -94,7 +94,7 @@ describe('tool-argument re-asks', () => {
   });
 
   it.each([
-    ['a list given as a number', TAGS_AS_NUMBER, `- 'tags': expected list/array, got integer "5"`],
+    ['a list given as a number', TAGS_AS_NUMBER, `- 'tags': expected list/array, got integer 5`],
     ['an unknown field', EXTRA_FIELD, `- 'colour': unknown field — remove it${SHAPE}`],
     ['a date-time that is not ISO', { ...VALID_ARGS, due_date: 'tomorrow' }, `- 'due_date': expected ISO date-time (e.g. '2026-05-03T00:00:00Z'), got "tomorrow"`],
   ])('re-asks once for %s with the exact feedback line', async (_name, bad, line) => {

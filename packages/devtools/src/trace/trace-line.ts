@@ -9,10 +9,10 @@ export interface TraceLine {
 
 /** The payload without its content fields (the same object when it has none). */
 function withoutContent(event: AgentEventName, payload: AgentEvents[AgentEventName]): object {
-  const fields = CONTENT_FIELDS[event];
-  if (fields === 'event' || fields.length === 0) return payload;
+  const fields = CONTENT_FIELDS[event] as readonly string[] | 'event';
+  if (fields === 'event' || fields.length === 0 || !fields.some((field) => field in payload)) return payload;
   const kept: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(payload)) if (!(fields as readonly string[]).includes(key)) kept[key] = value;
+  for (const key in payload) if (!fields.includes(key)) kept[key] = payload[key as keyof typeof payload];
   return kept;
 }
 
@@ -23,5 +23,6 @@ function withoutContent(event: AgentEventName, payload: AgentEvents[AgentEventNa
  */
 export function traceLine(event: AgentEventName, payload: AgentEvents[AgentEventName], recordContent: boolean, redact: (line: string) => string): string {
   const written = recordContent ? payload : withoutContent(event, payload);
-  return `${redact(JSON.stringify({ event, payload: written }))}\n`;
+  // Event names are Keel's own (letters, dots and dashes): no escaping needed around them.
+  return `${redact(`{"event":"${event}","payload":${JSON.stringify(written)}}`)}\n`;
 }

@@ -10,7 +10,7 @@ export const stdioServer: McpStdioSource = {
 
 /** A context for calling a tool directly, outside a run. */
 export function context(signal: AbortSignal = new AbortController().signal): ToolContext {
-  return { runId: 'direct', step: 1, toolCallId: 'direct-call', idempotencyKey: 'direct-call-key', signal };
+  return { runId: 'direct', step: 1, toolCallId: 'direct-call', idempotencyKey: 'direct:direct-call', signal };
 }
 
 /** The tool of that name (throws when absent). */

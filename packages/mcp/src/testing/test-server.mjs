@@ -79,6 +79,14 @@ export function createTestServer({ log, crash }) {
     ],
     structuredContent: { rows: 3 },
   }));
+  server.registerTool(
+    'code',
+    { description: 'Checks a code whose pattern a backtracking engine takes exponential time on.', inputSchema: { code: z.string().regex(/^(a+)+$/) } },
+    async (args) => {
+      record('code', args);
+      return { content: [{ type: 'text', text: `code ${args.code} accepted` }] };
+    },
+  );
   let extra;
   server.registerTool('enable_extra', { description: 'Adds the tool extra (the tool list changes).' }, async () => {
     log.push('call enable_extra {}');

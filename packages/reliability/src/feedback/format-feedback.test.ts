@@ -20,6 +20,15 @@ describe('formatIssue', () => {
     );
   });
 
+  it('never quotes a number, boolean or null as if it were a string', () => {
+    expect(formatIssue({ path: ['sku'], pathText: 'sku', kind: 'type', expected: 'string', received: 42, message: 'must be string' })).toBe(`- 'sku': expected string, got integer 42`);
+    expect(formatIssue({ path: ['rate'], pathText: 'rate', kind: 'too-big', expected: 'maximum 1', received: 1.5, message: 'must be <= 1' })).toContain('got 1.5');
+    expect(formatIssue({ path: ['ok'], pathText: 'ok', kind: 'type', expected: 'string', received: true, message: 'must be string' })).toBe(`- 'ok': expected string, got boolean true`);
+    expect(formatIssue({ path: ['name'], pathText: 'name', kind: 'type', expected: 'string', received: null, message: 'must be string' })).toBe(`- 'name': expected string, got null`);
+    // A string that reads as a number stays a quoted string.
+    expect(formatIssue({ path: ['count'], pathText: 'count', kind: 'type', expected: 'integer', received: '42', message: 'must be integer' })).toBe(`- 'count': expected integer, got string "42"`);
+  });
+
   it('describes a missing field', () => {
     expect(formatIssue({ path: ['title'], pathText: 'title', kind: 'missing', message: "must have required property 'title'" })).toBe(
       `- 'title': required field is missing — provide a value`,

@@ -3,9 +3,12 @@ export const MAX_QUOTED_CHARS = 120;
 
 /**
  * Renders model output or validator text as quoted data: JSON-encoded (so quotes, newlines and
- * control characters are escaped and nothing reads as an instruction) and capped in length.
+ * control characters are escaped and nothing reads as an instruction) and capped in length. A
+ * number, boolean or null is shown as itself (`42`, never `"42"`, which would read as a string):
+ * it holds no text that could read as an instruction.
  */
 export function quote(value: unknown, maxChars = MAX_QUOTED_CHARS): string {
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint' || value === null) return String(value);
   let text: string;
   try {
     text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));

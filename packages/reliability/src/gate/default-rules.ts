@@ -2,6 +2,7 @@ import { matchesFailuresOnly } from './failure-only';
 import { exponentialBackoff, type ExponentialBackoffOptions } from '../backoff';
 import { type ErrorKind, TRANSIENT_ERROR_KINDS } from '../error-kind';
 import type { ReliabilityRule } from './rule';
+import { actionLoopRules } from '../rules/action-loop-rules';
 
 /** Settings of {@link transientRetryRule}. */
 export interface TransientRetryOptions {
@@ -55,9 +56,11 @@ export function failOnUnhandledRule<TResponse = unknown>(): ReliabilityRule<TRes
 
 /**
  * The rules in force when the user gives none, and appended after the user's own unless they
- * opt out: transient errors retried up to 2 times (then `transient-retries-exhausted`); `auth`,
- * `bad-request`, `refusal`, `truncated` and every other failure fail fast.
+ * opt out: loops of actions across the run told to the model once, then stopped (`action-loop`,
+ * see {@link actionLoopRules}); transient errors retried up to 2 times (then
+ * `transient-retries-exhausted`); `auth`, `bad-request`, `refusal`, `truncated` and every other
+ * failure fail fast.
  */
 export function defaultRules<TResponse = unknown>(): ReliabilityRule<TResponse>[] {
-  return [transientRetryRule<TResponse>(), transientExhaustedRule<TResponse>(), failOnUnhandledRule<TResponse>()];
+  return [...actionLoopRules<TResponse>(), transientRetryRule<TResponse>(), transientExhaustedRule<TResponse>(), failOnUnhandledRule<TResponse>()];
 }

@@ -1,6 +1,7 @@
 import type { ErrorKind } from '../error-kind';
 import type { FeedbackTemplate } from '../feedback/format-feedback';
 import type { PatchSettings } from '../patch/patch-request';
+import type { RunView } from '../loops/run-view';
 import type { AttemptRecord } from './attempt-record';
 import type { PreCheckRule, ReliabilityRule } from './rule';
 
@@ -50,4 +51,9 @@ export interface GateSettings<TResponse> {
    * `maxContinuations` in a row, each an attempt. Absent: a cut output is a `truncated` failure.
    */
   readonly continuation?: { readonly maxContinuations: number } | undefined;
+  /**
+   * The run around this gate, when there is one: how many steps finished, and the run as rules see
+   * it (`scope.run`) with the turn of a response being judged.
+   */
+  readonly run?: { readonly steps: number; readonly view: (response: TResponse | undefined) => RunView } | undefined;
 }

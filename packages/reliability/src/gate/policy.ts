@@ -38,7 +38,7 @@ export function decide<TResponse, TValue>(memory: GateMemory<TResponse>, attempt
   const continued = continueOutput(memory, attempt, judged);
   if (continued) return continued;
   // The usual success: no rule can act on it, so it is accepted without building a scope.
-  if (judged.errorKind === 'ok' && judged.verdict?.status === 'accept' && acceptsOkWithoutRules(memory.settings.rules)) return { type: 'accept', events: recovered(memory, attempt) };
+  if (judged.errorKind === 'ok' && judged.verdict?.status === 'accept' && acceptsOkWithoutRules(memory.settings.rules, memory.settings.run?.steps ?? 0)) return { type: 'accept', events: recovered(memory, attempt) };
   const scope = scopeOf(memory, attempt, runUsage, signal, judged) as ReliabilityScope<TResponse>;
   const decided = andThen(match(memory.settings.rules, scope, 0, signal), (found) => fromRule(memory, attempt, judged, scope, found, runUsage, signal));
   return memory.settings.fallbackOn ? andThen(decided, (decision) => orFallback(memory, decision)) : decided;

@@ -2,6 +2,7 @@ import type { UsageTotals } from '../usage';
 import type { Judged } from './call-and-judge';
 import { frozenCopy } from './frozen-copy';
 import type { GateMemory } from './gate-memory';
+import type { RunView } from '../loops/run-view';
 import type { AttemptPurpose, ReliabilityScope } from './scope';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -35,6 +36,12 @@ export function scopeOf<TResponse, TValue>(
   };
   if (settings.toolCall) scope.toolCall = settings.toolCall;
   if (signal) scope.signal = signal;
+  const run = settings.run;
+  if (run) {
+    // Made when a rule first reads it, then the same value for every rule of this attempt.
+    let view: RunView | undefined;
+    Object.defineProperty(scope, 'run', { enumerable: true, get: () => (view ??= Object.freeze(run.view(judged?.response))) });
+  }
   if (!judged) return scope;
   // Rules read the response and the value, never change them: deep-frozen copies, made only
   // when a rule reads them, so a write throws (a `rule-error`) instead of changing what runs.

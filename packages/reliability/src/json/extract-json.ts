@@ -4,7 +4,8 @@ import { findJsonSpans, opensJson } from './find-json-spans';
 import type { JsonDefect, JsonRepair } from './repair-names';
 import { parseExact, tryParse } from './parse-exact';
 import { repairJson, type RepairJsonResult } from './repair-json';
-import { decodeEscapes, scanLenientJson } from './scan-lenient-json';
+import { decodeEscapes } from './json-text';
+import { scanLenientJson } from './scan-lenient-json';
 
 /** One JSON value found in a reply, with the lossless repairs it took. */
 export interface JsonCandidate {

@@ -1,6 +1,7 @@
 import { jsonrepair } from 'jsonrepair';
 import type { JsonDefect, JsonRepair } from './repair-names';
-import { applyEdits, type LenientScan, scanLenientJson } from './scan-lenient-json';
+import { applyEdits } from './json-text';
+import { type LenientScan, scanLenientJson } from './scan-lenient-json';
 
 /** Deepest nesting repaired locally (the repair library recurses per level). */
 export const MAX_REPAIR_DEPTH = 512;

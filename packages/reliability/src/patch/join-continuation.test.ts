@@ -73,3 +73,57 @@ describe('a continuation that starts over', () => {
     expect(joinContinuation('{"a": [1, 2', '"x"', true)).not.toHaveProperty('restarted');
   });
 });
+
+describe('repeated content is kept unless the overlap is proven', () => {
+  const song = ['Row, row, row your boat', 'Row, row, row your boat', 'Gently down the stream', 'Merrily, merrily, merrily, merrily'];
+  const text = JSON.stringify({ lines: song }, null, 2);
+  // Cut right after the first line: the second, equal line is what the continuation begins with.
+  const cut = text.indexOf('"Row', text.indexOf('"Row') + 1);
+
+  it('a continuation cut again never drops a repeated line that may be the model writing it twice', () => {
+    const again = text.indexOf('"Gently');
+    const joined = joinContinuation(text.slice(0, cut), text.slice(cut, again), false);
+    expect(joined.ok).toBe(false);
+    // Never the song with three lines.
+    expect(joined.text).toBe(text.slice(0, again));
+    expect(joined).not.toHaveProperty('readings');
+  });
+
+  it('a finished continuation that reads with and without the repeat is refused, both readings given for the schema to settle', () => {
+    const joined = joinContinuation(text.slice(0, cut), text.slice(cut), true);
+    expect(joined.ok).toBe(false);
+    if (joined.ok) return;
+    expect(joined.text).toBe(text);
+    expect(joined.readings?.map((reading) => (JSON.parse(reading.text) as { lines: string[] }).lines.length)).toEqual([4, 3]);
+  });
+
+  it('a repeat that leaves the text as written broken is proven and dropped, cut again or finished', () => {
+    const items = JSON.stringify({ items: ['alpha', 'beta', 'gamma', 'delta'] }, null, 2);
+    const at = items.indexOf('"beta') + 3;
+    const lineStart = items.lastIndexOf('\n', at) + 1;
+    // The model starts again at the start of the cut line: as written, "be  \"beta" does not read.
+    expect(joinContinuation(items.slice(0, at), items.slice(lineStart, items.indexOf('"delta')), false)).toEqual({ ok: true, text: items.slice(0, items.indexOf('"delta')), repeated: at - lineStart });
+    expect(joinContinuation(items.slice(0, at), items.slice(lineStart), true)).toEqual({ ok: true, text: items, repeated: at - lineStart });
+  });
+});
+
+describe('a fragment is never taken as the whole', () => {
+  const cut = '{"id":1,"children":[{"id":2,"children":[]},';
+
+  it('a complete value that continues the cut output is a continuation, whatever it looks like alone', () => {
+    const joined = joinContinuation(cut, ' {"id":3,"children":[]}', true);
+    expect(joined).toEqual({ ok: true, text: `${cut} {"id":3,"children":[]}`, repeated: 0 });
+  });
+
+  it('nor when the seam lacks a comma: only a continuation that repeats the whole cut output started over', () => {
+    const noComma = '{"id":1,"children":[{"id":2,"children":[]}';
+    expect(joinContinuation(noComma, ' {"id":3,"children":[]}', true)).toEqual({ ok: true, text: `${noComma} {"id":3,"children":[]}`, repeated: 0 });
+    // Spaces between tokens aside, a reply that rewrites the whole cut output did start over.
+    const whole = '{ "id": 1, "children": [ {"id": 2, "children": []}, {"id": 3, "children": []} ] }';
+    expect(joinContinuation(noComma, whole, true)).toEqual({ ok: true, text: whole, repeated: 0, restarted: true });
+  });
+
+  it('a restart that does not repeat the cut output is not proven', () => {
+    expect(joinContinuation('{\n  "items": [1, 2', '{"items": [4, 5]}', true)).toMatchObject({ ok: true, text: '{\n  "items": [1, 2{"items": [4, 5]}', repeated: 0 });
+  });
+});

@@ -1,5 +1,7 @@
 import type { ValidationFailure } from '../errors/validation-failure';
 import { CHARS_PER_TOKEN } from '../feedback/truncate-echo';
+import { extractJsonCandidates } from '../json/extract-json';
+import { numberLiterals } from '../json/number-literals';
 import { formatPath, type IssuePath, type ValidationIssue } from '../validation/issue';
 
 /** One place a patch reply may set: the path as printed in the feedback, and its segments. */
@@ -19,6 +21,11 @@ export interface PatchRequest {
   readonly targets: readonly PatchTarget[];
   /** The rejected value the patch applies to (never mutated). */
   readonly base: unknown;
+  /**
+   * The base's number literals as the model wrote them (`1.10`, `1e3`), by path key (see
+   * `pathKey`): the patched whole is written with them, so it reads as the reply did.
+   */
+  readonly literals?: ReadonlyMap<string, string>;
 }
 
 /** When a re-ask asks for a patch rather than the whole value. */
@@ -56,6 +63,32 @@ export function lookup(value: unknown, path: IssuePath): { readonly found: boole
   return { found: true, value: current };
 }
 
+/** True when a number stands anywhere in the value. */
+function holdsNumber(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next === 'number') return true;
+    if (isContainer(next)) pending.push(...Object.values(next));
+  }
+  return false;
+}
+
+/**
+ * The number literals of `base` as the model wrote them in `rawOutput` (the one value there that
+ * parses as `base`), or `undefined` when they are not all known: a literal rewritten to be read
+ * (`.5`, `2.`), or no value of the reply that is `base`.
+ */
+function literalsOf(rawOutput: string, base: unknown): ReadonlyMap<string, string> | undefined {
+  if (!holdsNumber(base)) return new Map();
+  const key = JSON.stringify(base);
+  for (const candidate of extractJsonCandidates(rawOutput, { repair: true }).candidates) {
+    if (candidate.json === undefined || candidate.repairs.includes('bare-decimal-point') || JSON.stringify(candidate.value) !== key) continue;
+    return numberLiterals(candidate.json);
+  }
+  return undefined;
+}
+
 /** Where an issue is fixed: the value at its path, or for a property that must go, the object holding it. */
 function targetPath(issue: ValidationIssue): IssuePath {
   return issue.kind === 'extra' ? issue.path.slice(0, -1) : issue.path;
@@ -70,7 +103,9 @@ const startsWith = (path: IssuePath, prefix: IssuePath) => prefix.length <= path
  * root), the issues sit at more than `maxPaths` paths, two paths print alike, a path is not in
  * the value (a missing property's object must be), a path prints longer than 120 characters, or
  * the values to resend would be more than
- * half of the output. A path inside another named path is covered by it (only the outer is named).
+ * half of the output, or the numbers of the rejected value are not all known as the model wrote them
+ * (a patched whole written with other digits would read otherwise: `1.10` where a string is due).
+ * A path inside another named path is covered by it (only the outer is named).
  */
 export function patchRequestOf(failure: Pick<ValidationFailure, 'stage' | 'issues' | 'rawOutput'>, base: unknown, settings: PatchSettings): PatchRequest | undefined {
   if (failure.stage !== 'schema-validate' || !isContainer(base) || failure.issues.length === 0) return undefined;
@@ -97,5 +132,6 @@ export function patchRequestOf(failure: Pick<ValidationFailure, 'stage' | 'issue
     targets.push({ pathText, path });
   }
   if (patchedChars > failure.rawOutput.length * MAX_PATCHED_SHARE) return undefined;
-  return { targets, base };
+  const literals = literalsOf(failure.rawOutput, base);
+  return literals === undefined ? undefined : { targets, base, literals };
 }

@@ -146,3 +146,42 @@ describe('reading a reply to a patch request', () => {
     expect(writeJson({ a: -0, b: [1e21, 'x'] })).toBe('{"a":-0,"b":[1e+21,"x"]}');
   });
 });
+
+describe('numbers keep their literal text through a patch', () => {
+  const Release = Type.Object({ version: Type.String(), notes: Type.Array(Type.Object({ line: Type.String(), size: Type.Number() })) }, { additionalProperties: false });
+  const releaseValidator = toValidator(Release);
+  const notes = Array.from({ length: 60 }, (_, index) => `{"line": "change ${index}", "size": ${index}.50}`);
+
+  /** A rejected release (one size is a word) written with `version`'s literal, and its patch request. */
+  function rejectedRelease(version: string, prefix = ''): { text: string; request: PatchRequest } {
+    const text = `${prefix}{"version": ${version}, "notes": [${notes.map((note, index) => (index === 7 ? '{"line": "change 7", "size": "big"}' : note)).join(', ')}]}`;
+    const checked = checkOutput(text, releaseValidator, { coerce: false });
+    if (checked instanceof Promise || checked.ok) throw new Error('expected a synchronous failure');
+    return { text, request: patchRequestOf(checked.failure, checked.value, { minTokens: 50, maxPaths: 8 }) as PatchRequest };
+  }
+
+  /** The value a reply is read as, validated with coercion. */
+  const valueOf = (text: string) => {
+    const checked = checkOutput(text, releaseValidator);
+    if (checked instanceof Promise || !checked.ok) throw new Error(`expected a valid value: ${text.slice(0, 80)}`);
+    return checked.value as { version: string; notes: { size: number }[] };
+  };
+
+  it('a number written where a string is due keeps its digits after a patch of another field, as it does without one', () => {
+    for (const [literal, prefix] of [['1.10', ''], ['1e3', ''], ['2.50', 'Here it is:\n'], ['-0.0', '']] as const) {
+      const { request } = rejectedRelease(literal, prefix);
+      const reading = readPatchReply('{"notes[7].size": 7.50}', request);
+      expect(reading.type, literal).toBe('patch');
+      if (reading.type !== 'patch') continue;
+      expect(valueOf(reading.text).version, literal).toBe(literal);
+      expect(valueOf(`{"version": ${literal}, "notes": []}`).version, literal).toBe(literal);
+    }
+  });
+
+  it('a literal rewritten to be read (".5", "2.") has no digits as written to keep: the whole value is asked for again', () => {
+    // Without a patch ".5" is not taken for the string "0.5"; a patched whole written as 0.5 would be.
+    expect(checkOutput('{"version": .5, "notes": []}', releaseValidator)).toMatchObject({ ok: false });
+    expect(rejectedRelease('.5').request).toBeUndefined();
+    expect(rejectedRelease('1.5').request).toBeDefined();
+  });
+});

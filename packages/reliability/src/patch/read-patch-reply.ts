@@ -59,13 +59,12 @@ export function readPatchReply(text: string, request: PatchRequest): PatchReadin
   const keys = Object.keys(entries);
   const literals = candidate.json === undefined ? undefined : numberLiterals(candidate.json);
   const targets = request.targets.filter((target) => keys.includes(target.pathText));
-  // A number the patch set is written as the model wrote it; the rest of the value is as parsed.
+  // Every number is written as the model wrote it: those the patch set as in the patch, the rest as in the rejected reply.
   const literalAt = (path: IssuePath): string | undefined => {
-    if (!literals) return undefined;
     for (const target of targets) {
-      if (target.path.length <= path.length && target.path.every((segment, index) => path[index] === segment)) return literals.get(pathKey([target.pathText, ...path.slice(target.path.length)]));
+      if (target.path.length <= path.length && target.path.every((segment, index) => path[index] === segment)) return literals?.get(pathKey([target.pathText, ...path.slice(target.path.length)]));
     }
-    return undefined;
+    return request.literals?.get(pathKey(path));
   };
   return { type: 'patch', value: applied.value, text: writeJson(applied.value, literalAt), keys };
 }

@@ -53,7 +53,9 @@ export function keywordWording(keyword: string, node: Readonly<Record<string, un
   const value = node[keyword];
   switch (keyword) {
     case 'type': {
-      const type = Array.isArray(value) ? value.join(',') : String(value);
+      // ajv names one type with `nullable: true` alone, and adds null to a list of types.
+      const nullableOne = node.nullable === true && Array.isArray(value) && value.length === 2 && value[1] === 'null';
+      const type = nullableOne ? String(value[0]) : Array.isArray(value) ? value.join(',') : String(value);
       return { message: `must be ${type}`, expected: type };
     }
     case 'enum':

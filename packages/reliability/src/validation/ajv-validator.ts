@@ -4,24 +4,40 @@ import { InvalidSchemaError } from '../errors/invalid-schema-error';
 import { reduceError } from '../errors/keel-error';
 import { kindByKeyword } from './ajv-message';
 import { checkSchema } from './check-schema';
+import { isMultipleOf } from './decimal-multiple';
 import type { Dialect } from './dialect';
 import { FORMATS } from './formats/formats';
-import { formatPath, type IssuePath, type ValidationIssue } from './issue';
-import type { SchemaValidator } from './schema-validator';
+import { formatPath, type IssuePath, parsePointer, type ValidationIssue } from './issue';
+import { interpretiveValidator } from './interpretive-validator';
+import { beyondJson, withinStack } from './value-limits';
+import type { SchemaValidationResult, SchemaValidator } from './schema-validator';
 import { valueAt } from './value-at';
 
 /**
  * What a schema may say is decided before ajv sees it ({@link checkSchema}, shared with the
- * interpreter), so ajv itself is not strict; it reads own properties only (`required: ["toString"]`
+ * interpreter, meta-schema included), so ajv itself is neither strict nor checks the meta-schema; it reads own properties only (`required: ["toString"]`
  * is not met by `{}`) and checks Keel's formats.
  */
-const OPTIONS: Options = { allErrors: true, strict: false, logger: false, ownProperties: true, allowUnionTypes: true };
+const OPTIONS: Options = { allErrors: true, strict: false, validateSchema: false, logger: false, ownProperties: true, allowUnionTypes: true };
+
+/** `multipleOf` under another name, checked on decimals ({@link isMultipleOf}) where ajv divides floats. */
+const MULTIPLE_OF = 'x-keel-multipleOf';
+
+function checkMultipleOf(this: unknown, divisor: number, value: number): boolean {
+  if (isMultipleOf(value, divisor)) return true;
+  (checkMultipleOf as { errors?: unknown }).errors = [{ keyword: 'multipleOf', message: `must be multiple of ${divisor}`, params: { multipleOf: divisor } }];
+  return false;
+}
 
 function newAjv(dialect: Dialect): Ajv {
   const instance = dialect === '2020-12' ? new Ajv2020(OPTIONS) : new Ajv(OPTIONS);
   for (const [name, format] of Object.entries(FORMATS)) instance.addFormat(name, { type: format.type, validate: format.check as (value: never) => boolean } as never);
+  instance.addKeyword({ keyword: MULTIPLE_OF, type: 'number', schemaType: 'number', validate: checkMultipleOf });
   return instance;
 }
+
+/** Keywords ajv is known to get wrong (unevaluatedItems beside contains, unevaluatedProperties beside if/else): such schemas are interpreted. */
+const INTERPRETED = /"(?:unevaluatedItems|unevaluatedProperties)"\s*:/;
 
 const shared = new Map<Dialect, Ajv>();
 const ajvFor = (dialect: Dialect): Ajv => {
@@ -53,23 +69,18 @@ function compilable(schema: object | boolean, dialect: Dialect): object | boolea
   const adjust = (value: unknown): void => {
     if (typeof value !== 'object' || value === null) return;
     if (!Array.isArray(value)) {
-      if (dialect === 'draft-07' && Object.hasOwn(value, '$ref') && Object.hasOwn(value, '$id')) delete (value as { $id?: unknown }).$id;
-      protoAsPattern(value as Record<string, unknown>);
+      const node = value as Record<string, unknown>;
+      if (dialect === 'draft-07' && Object.hasOwn(node, '$ref') && Object.hasOwn(node, '$id')) delete node.$id;
+      protoAsPattern(node);
+      if (typeof node.multipleOf === 'number') {
+        node[MULTIPLE_OF] = node.multipleOf;
+        delete node.multipleOf;
+      }
     }
     for (const child of Object.values(value)) adjust(child);
   };
   adjust(copy);
   return copy;
-}
-
-/** Turns a JSON Pointer (`/items/0/name`) into an issue path (`['items', 0, 'name']`). */
-export function parsePointer(pointer: string): (string | number)[] {
-  if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((part) => (/^(0|[1-9]\d*)$/.test(part) ? Number(part) : part));
 }
 
 function expectedOf(error: ErrorObject): string | undefined {
@@ -175,10 +186,38 @@ function invalidSchema(error: unknown): InvalidSchemaError {
 }
 
 /**
+ * Compiles with the shared ajv of the dialect, or with a new one when another schema object already
+ * took this `$id` there; undefined when ajv's compiler recurses without end on an `$id`/`$ref`
+ * layout the check accepted (those schemas are interpreted).
+ */
+function compile(copy: object | boolean, dialect: Dialect): ValidateFunction | undefined {
+  const attempt = (instance: Ajv): ValidateFunction | undefined => {
+    try {
+      return instance.compile(copy);
+    } catch (error) {
+      if (error instanceof RangeError) return undefined;
+      throw error;
+    }
+  };
+  try {
+    return attempt(ajvFor(dialect));
+  } catch (error) {
+    if (typeof copy !== 'object' || (copy as { $id?: unknown }).$id === undefined) throw invalidSchema(error);
+    try {
+      return attempt(newAjv(dialect));
+    } catch (retryError) {
+      throw invalidSchema(retryError);
+    }
+  }
+}
+
+/**
  * A validator for a JSON Schema (TypeBox schemas are JSON Schema), compiled once per schema
  * object with ajv (`allErrors`, Keel's formats) and cached. The dialect is the one `$schema`
  * declares (draft-07 or 2020-12; draft-07 when absent), compiled with ajv's build for it. A
- * boolean schema (`true`, `false`) is accepted as JSON Schema defines it.
+ * boolean schema (`true`, `false`) is accepted as JSON Schema defines it. A schema with a keyword
+ * ajv gets wrong (`unevaluatedItems`, `unevaluatedProperties`) or that ajv cannot compile is
+ * interpreted instead ({@link interpretiveValidator}); values no JSON text holds are refused ({@link beyondJson}).
  * @throws {InvalidSchemaError} when {@link checkSchema} refuses the schema or it fails the meta-schema.
  */
 export function ajvValidator<T>(schema: object | boolean): SchemaValidator<T> {
@@ -186,17 +225,8 @@ export function ajvValidator<T>(schema: object | boolean): SchemaValidator<T> {
   if (!validate) {
     const { dialect } = checkSchema(schema);
     const copy = compilable(schema, dialect);
-    try {
-      validate = ajvFor(dialect).compile(copy);
-    } catch (error) {
-      // Another schema object already took this `$id` in the shared instance: compile on its own.
-      if (typeof copy !== 'object' || (copy as { $id?: unknown }).$id === undefined) throw invalidSchema(error);
-      try {
-        validate = newAjv(dialect).compile(copy);
-      } catch (retryError) {
-        throw invalidSchema(retryError);
-      }
-    }
+    validate = INTERPRETED.test(JSON.stringify(copy)) ? undefined : compile(copy, dialect);
+    if (!validate) return interpretiveValidator(schema);
     if (typeof schema !== 'boolean') compiled.set(schema, validate);
   }
   const check = validate;
@@ -206,8 +236,13 @@ export function ajvValidator<T>(schema: object | boolean): SchemaValidator<T> {
     jsonSchema,
     ...(description === undefined ? {} : { description }),
     validate(value) {
-      if (check(value)) return { ok: true, value: value as T };
-      return { ok: false, issues: issuesFromAjv(check.errors ?? [], value) };
+      const beyond = beyondJson(value);
+      if (beyond) return { ok: false, issues: [beyond] };
+      return withinStack<SchemaValidationResult<T>>(
+        value,
+        () => (check(value) ? { ok: true, value: value as T } : { ok: false, issues: issuesFromAjv(check.errors ?? [], value) }),
+        (issue) => ({ ok: false, issues: [issue] }),
+      );
     },
   };
 }

@@ -1,6 +1,8 @@
 import { InvalidSchemaError } from '../errors/invalid-schema-error';
 import { type Dialect, dialectOf } from './dialect';
 import { FORMATS } from './formats/formats';
+import { checkKeywordValues } from './keyword-values';
+import { refuseCycles } from './schema-cycles';
 import { SchemaIndex } from './schema-index';
 import { childrenOf, type SchemaNode } from './schema-walk';
 
@@ -33,13 +35,13 @@ function invalid(message: string): InvalidSchemaError {
 /** The checks on one node that need no other node. */
 function checkNode(node: Readonly<Record<string, unknown>>, location: string, dialect: Dialect): void {
   for (const keyword of Object.keys(node)) if (!KEYWORDS[dialect].has(keyword)) throw invalid(`strict mode: unknown keyword: "${keyword}"${HINT}`);
+  checkKeywordValues(node, location, dialect);
   const types = Array.isArray(node.type) ? node.type : node.type === undefined ? [] : [node.type];
   if (!types.every((type) => TYPES.has(type))) throw invalid(`schema is invalid: data${location.slice(1)}/type must be equal to one of the allowed values`);
   if (node.format !== undefined && !(typeof node.format === 'string' && Object.hasOwn(FORMATS, node.format))) {
     throw invalid(`unknown format ${JSON.stringify(node.format)} in schema at path "${location}"`);
   }
   if (Array.isArray(node.enum) && node.enum.length === 0) throw invalid(`"enum" at "${location}" allows no value: give at least one`);
-  if (Object.hasOwn(node, 'if') && !Object.hasOwn(node, 'then') && !Object.hasOwn(node, 'else')) throw invalid(`"if" without "then" or "else" at "${location}" checks nothing: add one, or remove "if"`);
   if (Object.hasOwn(node, '$dynamicRef') || Object.hasOwn(node, '$dynamicAnchor')) throw invalid(`"$dynamicRef" and "$dynamicAnchor" are not supported (at "${location}"): use "$ref"`);
   if (node.nullable !== undefined) {
     if (types.length === 0) throw invalid(`"nullable" cannot be used without "type" (at "${location}")`);
@@ -62,26 +64,33 @@ export interface CheckedSchema {
 
 /**
  * Refuses, the same way for both validators (with and without code generation), what Keel does not
- * validate: a dialect other than draft-07 or 2020-12, unknown keywords, unknown formats and types,
- * `enum: []`, `if` without `then` or `else`, `nullable` without `type`, `$dynamicRef`, and a `$ref` or `$dynamicRef` that names nothing in the
- * schema (no other document is fetched).
+ * validate: a dialect other than draft-07 or 2020-12, unknown keywords, keyword values the
+ * meta-schema forbids, unknown formats and types,
+ * `enum: []`, `nullable` without `type`, `$dynamicRef`, and a `$ref` or `$dynamicRef` that names nothing in the
+ * schema (no other document is fetched), or that refers back to itself without descending into a
+ * property or an item. `if` without `then` or `else` is accepted: it changes nothing.
  * @throws {InvalidSchemaError}
  */
 export function checkSchema(schema: unknown): CheckedSchema {
   if (typeof schema !== 'boolean' && (typeof schema !== 'object' || schema === null || Array.isArray(schema))) throw invalid('schema at "#" must be an object or a boolean');
   const dialect = dialectOf(schema);
-  const root = JSON.parse(JSON.stringify(schema)) as SchemaNode;
+  let root: SchemaNode;
+  try {
+    root = JSON.parse(JSON.stringify(schema)) as SchemaNode;
+  } catch (error) {
+    throw new InvalidSchemaError({ message: 'not a valid JSON Schema: it is not JSON data (a cycle, a BigInt, or nested too deeply)', cause: error });
+  }
   walk(root, '#', 0, dialect, (node, location) => checkNode(node, location, dialect));
   const index = new SchemaIndex(root, dialect);
   walk(root, '#', 0, dialect, (node, location) => {
     for (const keyword of ['$ref', '$dynamicRef'] as const) {
       const reference = node[keyword];
-      if (reference === undefined) continue;
-      if (typeof reference !== 'string') throw invalid(`schema is invalid: data${location.slice(1)}/${keyword} must be string`);
+      if (typeof reference !== 'string') continue;
       if (!index.resolve(reference, index.baseOf(node))) {
         throw invalid(`${keyword} ${JSON.stringify(reference)} at "${location}" names nothing in this schema (other documents are never fetched)`);
       }
     }
   });
+  refuseCycles(index);
   return { dialect, index };
 }

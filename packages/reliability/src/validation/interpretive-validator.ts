@@ -1,10 +1,11 @@
 import { dereference, type OutputUnit, type Schema, validate } from '@cfworker/json-schema';
-import { parsePointer } from './ajv-validator';
 import { keywordWording, kindByKeyword } from './ajv-message';
 import { checkSchema } from './check-schema';
 import { FORMAT_MARKER, InterpretedFormats } from './interpreted-formats';
-import { formatPath, type IssuePath, type ValidationIssue } from './issue';
-import type { SchemaValidator } from './schema-validator';
+import { interpreterCopy } from './interpreter-copy';
+import { formatPath, type IssuePath, parsePointer, type ValidationIssue } from './issue';
+import { beyondJson, withinStack } from './value-limits';
+import type { SchemaValidationResult, SchemaValidator } from './schema-validator';
 import { valueAt } from './value-at';
 
 /** Keywords that only say "a subschema failed": their nested units carry the real problems. */
@@ -179,21 +180,6 @@ function issuesFromUnits(units: readonly OutputUnit[], root: Schema, lookup: Loo
 
 
 /**
- * Draft-07 keywords beside a `$ref` are honoured, as ajv honours them (a `maxLength` beside a `$ref`
- * still limits the string): the `$ref` moves into an `allOf` of its node, which the interpreter reads
- * with the other keywords. An `$id` beside `$ref` is dropped, as draft-07 ignores it.
- */
-function refBesideKeywords(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map(refBesideKeywords);
-  // Object.fromEntries keeps a key named `__proto__` an own property.
-  const node = Object.fromEntries(Object.entries(value).map(([key, child]) => [key, key === 'enum' || key === 'const' || key === 'default' || key === 'examples' ? child : refBesideKeywords(child)]));
-  if (!Object.hasOwn(node, '$ref') || Object.keys(node).every((key) => key === '$ref' || key === '$id')) return node;
-  const rest = Object.fromEntries(Object.entries(node).filter(([key]) => key !== '$ref' && key !== '$id'));
-  return { ...rest, allOf: [{ $ref: node.$ref }, ...(Array.isArray(rest.allOf) ? rest.allOf : [])] };
-}
-
-/**
  * A validator for a JSON Schema (TypeBox schemas are JSON Schema) that interprets the schema
  * instead of compiling it (`@cfworker/json-schema`, draft-07), for runtimes that forbid code
  * generation. Its issues match {@link ajvValidator}'s: same kinds, paths, wording and feedback.
@@ -203,7 +189,7 @@ export function interpretiveValidator<T>(schema: object | boolean): SchemaValida
   const { dialect } = checkSchema(schema);
   const jsonSchema = (typeof schema === 'boolean' ? (schema ? {} : { not: {} }) : JSON.parse(JSON.stringify(schema))) as Record<string, unknown>;
   // The interpreter annotates the schema it is given; it gets a copy of its own.
-  const own = (dialect === 'draft-07' ? refBesideKeywords(JSON.parse(JSON.stringify(schema))) : JSON.parse(JSON.stringify(schema))) as Schema;
+  const own = interpreterCopy(schema, dialect) as Schema;
   const formats = new InterpretedFormats(own);
   const lookup = dereference(own);
   const description = typeof jsonSchema.description === 'string' ? jsonSchema.description : undefined;
@@ -211,10 +197,18 @@ export function interpretiveValidator<T>(schema: object | boolean): SchemaValida
     jsonSchema,
     ...(description === undefined ? {} : { description }),
     validate(value) {
+      const beyond = beyondJson(value);
+      if (beyond) return { ok: false, issues: [beyond] };
       formats.prepare(value);
-      const result = validate(value, own, dialect === '2020-12' ? '2020-12' : '7', lookup, false);
-      if (result.valid) return { ok: true, value: value as T };
-      return { ok: false, issues: issuesFromUnits(formatsLast(result.errors, own, lookup), own, lookup, value) };
+      return withinStack<SchemaValidationResult<T>>(
+        value,
+        () => {
+          const result = validate(value, own, dialect === '2020-12' ? '2020-12' : '7', lookup, false);
+          if (result.valid) return { ok: true, value: value as T };
+          return { ok: false, issues: issuesFromUnits(formatsLast(result.errors, own, lookup), own, lookup, value) };
+        },
+        (issue) => ({ ok: false, issues: [issue] }),
+      );
     },
   };
 }

@@ -70,3 +70,13 @@ export function escapeControl(text: string): string {
 export function formatPath(path: IssuePath): string {
   return escapeControl(renderPath(path));
 }
+
+/** Turns a JSON Pointer (`/items/0/name`) into an issue path (`['items', 0, 'name']`). */
+export function parsePointer(pointer: string): (string | number)[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((part) => (/^(0|[1-9]\d*)$/.test(part) ? Number(part) : part));
+}

@@ -66,6 +66,11 @@ export class SchemaIndex {
     for (const child of childrenOf(node, this.dialect)) this.visit(child.node, here);
   }
 
+  /** Calls `visit` with every schema node of the document. */
+  forEachNode(visit: (node: SchemaNode) => void): void {
+    for (const node of this.bases.keys()) visit(node as SchemaNode);
+  }
+
   /** The base URI a node's references resolve against. */
   baseOf(node: SchemaNode): string {
     return typeof node === 'object' ? (this.bases.get(node) ?? ROOT_URI) : ROOT_URI;
@@ -95,7 +100,9 @@ export class SchemaIndex {
       if (typeof node !== 'object' || node === null || !Object.hasOwn(node, segment)) return undefined;
       node = (node as Record<string, unknown>)[segment];
     }
-    if (typeof node !== 'boolean' && (typeof node !== 'object' || node === null || Array.isArray(node))) return undefined;
+    // Only a place that holds a subschema: never a `properties` map, an `enum` value, an unknown keyword's value.
+    if (typeof node === 'boolean') return { node, base: target.href };
+    if (typeof node !== 'object' || node === null || !this.bases.has(node)) return undefined;
     return { node: node as SchemaNode, base: this.baseOf(node as SchemaNode) };
   }
 

@@ -1,0 +1,51 @@
+import { canonicalHash, type RunStepView, type RunView, type ToolCallView, type TurnView, type UsageTotals } from '@keel/reliability/internal';
+import type { StepRecord } from '../agent/run-result';
+import type { ModelResponse } from '../model/model-provider-v1';
+import type { ToolCallRecord } from '../tools/tool-result';
+
+/** The start of a result kept for feedback that names it, in characters. */
+const PREVIEW_CHARS = 200;
+
+/** Each record's view, made once: records are kept as they are for the rest of the run. */
+const views = new WeakMap<ToolCallRecord, ToolCallView>();
+
+function callView(record: ToolCallRecord): ToolCallView {
+  let view = views.get(record);
+  if (view === undefined) {
+    view = Object.freeze({
+      id: record.id,
+      name: record.name,
+      argumentsHash: canonicalHash(record.arguments),
+      resultHash: canonicalHash(record.output),
+      failed: record.isError,
+      resultPreview: record.output.slice(0, PREVIEW_CHARS),
+    });
+    views.set(record, view);
+  }
+  return view;
+}
+
+/**
+ * The run so far as rules see it (`scope.run`): each finished step with its tool calls (argument
+ * and result hashes, failure), the turn being judged when there is one, and the usage so far.
+ */
+export function runViewOf(steps: readonly StepRecord[], toolCalls: readonly ToolCallRecord[], usage: UsageTotals, turn?: TurnView): RunView {
+  const byStep = new Map<number, ToolCallView[]>();
+  for (const record of toolCalls) {
+    const list = byStep.get(record.step);
+    if (list) list.push(callView(record));
+    else byStep.set(record.step, [callView(record)]);
+  }
+  const stepViews = steps.map((step): RunStepView => {
+    const calls = byStep.get(step.step) ?? [];
+    return step.text.length > 0 ? { step: step.step, toolCalls: calls, replyHash: canonicalHash(step.text) } : { step: step.step, toolCalls: calls };
+  });
+  return turn === undefined ? { steps: stepViews, usage } : { steps: stepViews, turn, usage };
+}
+
+/** The turn a response asks for: its tool calls (name and argument hash) and its text's hash. */
+export function turnViewOf(response: Pick<ModelResponse, 'content' | 'text'>): TurnView {
+  const toolCalls = [];
+  for (const part of response.content) if (part.type === 'tool-call') toolCalls.push({ name: part.name, argumentsHash: canonicalHash(part.arguments) });
+  return response.text.length > 0 ? { toolCalls, replyHash: canonicalHash(response.text) } : { toolCalls };
+}
