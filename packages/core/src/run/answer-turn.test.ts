@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../index';
-import { type Script, scriptedModel } from '../test/index';
+import { type Script, scriptedModel, asComplete } from '../test/index';
 
 const Decision = Type.Object({ action: Type.Union([Type.Literal('refund'), Type.Literal('reject')]), amount: Type.Number() }, { additionalProperties: false });
 const call = (action: string, amount: unknown) => ({ name: 'final_answer', arguments: { action, amount } });
@@ -14,7 +14,7 @@ function agentOf(...turns: Extract<Script, readonly unknown[]>) {
 describe('tool output mode with several answer calls in one turn', () => {
   it('two different answers are refused as a text reply with two values is, and asked again', async () => {
     const { model, agent } = agentOf({ toolCalls: [call('refund', 500), call('reject', 0)] }, { toolCalls: [call('reject', 0)] });
-    const result = await agent.run('decide');
+    const result = asComplete(await agent.run('decide'));
     expect(result.value).toEqual({ action: 'reject', amount: 0 });
     expect(model.calls).toBe(2);
     expect(result.attempts[0]).toMatchObject({ errorKind: 'parse-fail' });
@@ -26,13 +26,13 @@ describe('tool output mode with several answer calls in one turn', () => {
 
   it('the same answer given twice is that answer', async () => {
     const { model, agent } = agentOf({ toolCalls: [call('refund', 500), call('refund', 500)] });
-    expect((await agent.run('decide')).value).toEqual({ action: 'refund', amount: 500 });
+    expect(asComplete(await agent.run('decide')).value).toEqual({ action: 'refund', amount: 500 });
     expect(model.calls).toBe(1);
   });
 
   it('a valid answer followed by an invalid one is never taken over the final one', async () => {
     const { model, agent } = agentOf({ toolCalls: [call('refund', 500), call('refund', 'all of it')] }, { toolCalls: [call('refund', 450)] });
-    const result = await agent.run('decide');
+    const result = asComplete(await agent.run('decide'));
     expect(result.value).toEqual({ action: 'refund', amount: 450 });
     expect(model.calls).toBe(2);
   });
