@@ -1,5 +1,6 @@
 // The public API of @keel/mcp: MCP servers' tools as Keel tools.
 export { mcpTools, type McpToolInfo, type McpTools, type McpToolsOptions } from './mcp-tools';
+export type { McpApproval } from './approval';
 export type { McpClient, McpHttpSource, McpSource, McpStdioSource, McpTransportKind } from './mcp-source';
 export type { McpEventName, McpEvents, McpListener } from './mcp-events';
 export { McpConnectionError, type McpConnectionFailure } from './errors/mcp-connection-error';

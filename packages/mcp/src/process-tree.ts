@@ -28,14 +28,14 @@ async function readProcStat(pid: number): Promise<ProcessEntry | undefined> {
   return { pid, parent: Number(fields[1]), zombie: fields[0] === 'Z' || fields[0] === 'X', start: fields[19] ?? '' };
 }
 
-const hasProc = async (): Promise<boolean> => {
-  try {
-    await readFile('/proc/self/stat', 'utf8');
-    return true;
-  } catch {
-    return false;
-  }
-};
+let procReadable: Promise<boolean> | undefined;
+
+/** Whether this system has a readable `/proc` (Linux), checked once. */
+const hasProc = (): Promise<boolean> =>
+  (procReadable ??= readFile('/proc/self/stat', 'utf8').then(
+    () => true,
+    () => false,
+  ));
 
 /** Every process the system shows: from `/proc` on Linux, else from `ps`. */
 async function processTable(): Promise<readonly ProcessEntry[]> {

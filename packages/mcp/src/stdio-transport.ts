@@ -1,8 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import spawn from 'cross-spawn';
 import type { McpStdioSource } from './mcp-source';
 import { endTree, memberOf, type TreeMember } from './process-tree';
 
@@ -13,7 +14,8 @@ const GRACE_MS = 2_000;
 const unref = (stream: unknown): void => (stream as { unref?: () => void } | null)?.unref?.();
 
 /**
- * The MCP stdio transport over a child process (the SDK's own, with two differences): the child
+ * The MCP stdio transport over a child process (the SDK's own, with two differences; started the
+ * same way, without a shell, through cross-spawn so `npx` resolves on Windows too): the child
  * and its pipes never keep this process alive by themselves (a request in flight does, through its
  * timeout), and `close()` ends every process the child started, not only the child.
  */

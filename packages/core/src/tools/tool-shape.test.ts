@@ -19,6 +19,7 @@ describe('a tool object with malformed fields', () => {
     expect(build({ ...remove, guards: ['no'] })).toThrow(/guards must be a list of functions/);
     expect(build({ ...remove, name: 'remove_file' })).toThrow(/specification\.name \("delete_file"\) must be the tool's name \("remove_file"\)/);
     expect(build({ ...remove, description: 42 })).toThrow(/description must be a string/);
+    expect(build({ ...remove, effect: 'twice' })).toThrow(/effect must be 'none', 'idempotent' or 'once'/);
   });
 
   it('takes a tool made by tool(), with or without approval', () => {

@@ -19,6 +19,9 @@ export function toolShapeProblem(candidate: object): string | undefined {
   }
   if (tool.retries !== undefined && !(Number.isInteger(tool.retries) && (tool.retries as number) >= 0)) return `retries must be a whole number >= 0, got ${String(tool.retries)}`;
   if (tool.timeoutMs !== undefined && !(Number.isInteger(tool.timeoutMs) && (tool.timeoutMs as number) >= 1)) return `timeoutMs must be a whole number >= 1, got ${String(tool.timeoutMs)}`;
+  if (tool.effect !== undefined && tool.effect !== 'none' && tool.effect !== 'idempotent' && tool.effect !== 'once') {
+    return `effect must be 'none', 'idempotent' or 'once', got ${JSON.stringify(tool.effect) ?? typeof tool.effect}`;
+  }
   if (tool.guards !== undefined && !(Array.isArray(tool.guards) && tool.guards.every((guard) => typeof guard === 'function'))) return 'guards must be a list of functions';
   return undefined;
 }

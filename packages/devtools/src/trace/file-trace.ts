@@ -76,8 +76,10 @@ export function fileTrace(path: string, options: FileTraceOptions = {}): FileTra
   let dropped = 0;
 
   const write = async (items: unknown[]) => {
-    let text = '';
-    for (let index = 0; index < items.length; index += 2) text += traceLine(items[index] as AgentEventName, items[index + 1] as AgentEvents[AgentEventName], recordContent, redact);
+    let lines = '';
+    for (let index = 0; index < items.length; index += 2) lines += traceLine(items[index] as AgentEventName, items[index + 1] as AgentEvents[AgentEventName], recordContent);
+    // One scan of the whole batch: no secret shape spans a line (newlines inside strings are escaped).
+    const text = redact(lines);
     pending -= items.length / 2;
     const lost = dropped;
     dropped = 0;

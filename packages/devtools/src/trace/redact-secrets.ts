@@ -39,11 +39,12 @@ export function secretsFromEnvironment(environment: Readonly<Record<string, stri
 }
 
 /**
- * A function that replaces every secret in a JSON line with {@link REDACTED}: the credential
+ * A function that replaces every secret in JSON lines with {@link REDACTED}: the credential
  * shapes above, and each of `secrets` exactly (as it appears inside a JSON string). Secrets
- * shorter than 8 characters are refused: they would redact ordinary words.
+ * shorter than 8 characters are left out: they would redact ordinary words. No shape matches
+ * across a line break, so lines stay whole.
  */
-export function secretRedactor(secrets: readonly string[]): (line: string) => string {
+export function secretRedactor(secrets: readonly string[]): (lines: string) => string {
   const exact = [...new Set(secrets)]
     .filter((secret) => secret.length >= MIN_SECRET_LENGTH)
     // Longest first, so a secret that contains another is replaced whole.
@@ -51,5 +52,5 @@ export function secretRedactor(secrets: readonly string[]): (line: string) => st
     .map((secret) => escapeRegExp(JSON.stringify(secret).slice(1, -1)));
   const pattern = new RegExp([...exact, ...SHAPES].join('|'), 'g');
   const literals = exact.length === 0 ? [] : [...new Set(secrets)].filter((secret) => secret.length >= MIN_SECRET_LENGTH).map((secret) => JSON.stringify(secret).slice(1, -1));
-  return (line) => (SHAPE_ANCHORS.test(line) || literals.some((secret) => line.includes(secret)) ? line.replace(pattern, REDACTED) : line);
+  return (lines) => (SHAPE_ANCHORS.test(lines) || literals.some((secret) => lines.includes(secret)) ? lines.replace(pattern, REDACTED) : lines);
 }

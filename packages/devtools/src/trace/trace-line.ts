@@ -18,11 +18,11 @@ function withoutContent(event: AgentEventName, payload: AgentEvents[AgentEventNa
 
 /**
  * The JSON line (with its newline) an event is written as: `{"event":…,"payload":…}`, content
- * fields left out unless `recordContent`, secrets replaced by `redact`. Payloads hold only
- * strings, numbers and booleans, so a line never holds a raw newline: one event, one line.
+ * fields left out unless `recordContent`. Payloads hold only strings, numbers and booleans, so a
+ * line never holds a raw newline: one event, one line.
  */
-export function traceLine(event: AgentEventName, payload: AgentEvents[AgentEventName], recordContent: boolean, redact: (line: string) => string): string {
+export function traceLine(event: AgentEventName, payload: AgentEvents[AgentEventName], recordContent: boolean): string {
   const written = recordContent ? payload : withoutContent(event, payload);
   // Event names are Keel's own (letters, dots and dashes): no escaping needed around them.
-  return `${redact(`{"event":"${event}","payload":${JSON.stringify(written)}}`)}\n`;
+  return `{"event":"${event}","payload":${JSON.stringify(written)}}\n`;
 }
