@@ -23,7 +23,7 @@ const browser = { testTimeout: 60_000, hookTimeout: 60_000 };
 
 export default defineConfig({
   test: {
-    projects: [project('reliability'), project('core'), project('providers'), project('redis', fleet), project('bullmq', fleet), project('otel'), project('devtools', browser), project('ai-sdk'), project('mcp', fleet), {
+    projects: [project('reliability'), project('core'), project('providers'), project('redis', fleet), project('bullmq', fleet), project('otel'), project('devtools', browser), project('ai-sdk'), project('wire-server'), project('mcp', fleet), project('evals'), {
       ...project('examples'),
       test: { ...project('examples').test, root: 'examples' },
     }],

@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/internal.ts', 'src/test/index.ts'],
+  entry: { index: 'src/index.ts', internal: 'src/internal.ts', 'test/index': 'src/testing/index.ts' },
   format: ['esm', 'cjs'],
   dts: { compilerOptions: { customConditions: [] } },
   clean: true,

@@ -1,10 +1,3 @@
-import { defineConfig } from 'tsup';
+import { packageBuild } from '../../scripts/tsup-config';
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm', 'cjs'],
-  dts: { compilerOptions: { customConditions: [] } },
-  clean: true,
-  sourcemap: true,
-  target: 'node20',
-});
+export default packageBuild(['src/index.ts']);

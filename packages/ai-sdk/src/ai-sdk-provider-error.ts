@@ -1,12 +1,12 @@
 import type { ErrorKind } from '@keel/core';
-import { hasMarker, isTransientErrorKind, KeelError } from '@keel/core/internal';
+import { hasMarker, isTransientErrorKind, KeelError, type SchemaRejection } from '@keel/core/internal';
 
 const marker = Symbol.for('keel.error.AiSdkProviderError');
 
 /** The kinds of failure a call through an AI SDK model can end in. */
 export type AiSdkErrorKind = Extract<
   ErrorKind,
-  'rate-limit' | 'overloaded' | 'server-error' | 'timeout' | 'network' | 'auth' | 'bad-request' | 'bad-response' | 'aborted' | 'unknown'
+  'rate-limit' | 'overloaded' | 'server-error' | 'timeout' | 'network' | 'auth' | 'bad-request' | 'context-overflow' | 'bad-response' | 'aborted' | 'unknown'
 >;
 
 /**
@@ -38,7 +38,7 @@ export interface AiSdkProviderErrorOptions {
    */
   readonly retryable?: boolean;
   /** On a `bad-request` that refused a strict schema the request sent: which one. */
-  readonly schemaRejected?: 'output' | 'tool' | 'both';
+  readonly schemaRejected?: SchemaRejection;
   readonly cause?: AiSdkErrorCause;
 }
 
@@ -66,7 +66,7 @@ export class AiSdkProviderError extends KeelError {
    * format), `tool` (a strict tool's input schema) or `both`. Core then moves the run to its next
    * output mode, or turns strict tools off.
    */
-  declare readonly schemaRejected?: 'output' | 'tool' | 'both';
+  declare readonly schemaRejected?: SchemaRejection;
   /** What is kept of the AI SDK's error. */
   declare readonly cause?: AiSdkErrorCause;
 

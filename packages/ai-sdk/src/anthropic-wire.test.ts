@@ -5,8 +5,9 @@ import { Type } from '@sinclair/typebox';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AiSdkProviderError } from './ai-sdk-provider-error';
 import { fromAISDK } from './from-ai-sdk';
-import { anthropicError, anthropicText, anthropicTextEvents, anthropicToolUse, anthropicUsage } from './testing/anthropic-fixtures';
-import { jsonReply, sseReply, startWireServer, type WireReply, type WireServer } from './testing/wire-server';
+import { anthropicError, anthropicMessage, anthropicText, anthropicTextEvents, anthropicToolUse, anthropicUsage } from './testing/anthropic-fixtures';
+import { errorReply, jsonReply, sseReply, startWireServer, type WireReply, type WireServer } from '@keel/wire-server';
+import { dataEvents } from './testing/data-events';
 import { asComplete } from '@keel/core/test';
 
 /** Claude through `@ai-sdk/anthropic` (the real provider package) against a local Messages API server. */
@@ -78,7 +79,7 @@ describe('Claude via @ai-sdk/anthropic', () => {
 
   it('529 overloaded is retried by the gate with the server delay; a 401 is auth', async () => {
     const events: AgentEvents['reliability.retry'][] = [];
-    const { wire, provider } = await claude({}, jsonReply(anthropicError('overloaded_error', 'Overloaded'), 529, { 'retry-after-ms': '15' }), jsonReply(anthropicText('ok')), jsonReply(anthropicError('authentication_error', 'invalid x-api-key'), 401));
+    const { wire, provider } = await claude({}, errorReply(529, anthropicError('overloaded_error', 'Overloaded'), { 'retry-after-ms': '15' }), jsonReply(anthropicText('ok')), errorReply(401, anthropicError('authentication_error', 'invalid x-api-key')));
     const result = await Agent.create({ provider, model: MODEL }).on('reliability.retry', (event) => void events.push(event)).build().run('hi');
     expect(result.text).toBe('ok');
     expect(result.attempts.map((attempt) => attempt.errorKind)).toEqual(['overloaded', 'ok']);
@@ -89,7 +90,7 @@ describe('Claude via @ai-sdk/anthropic', () => {
   });
 
   it('streams text; an overloaded error event mid-stream is a retried overloaded error', async () => {
-    const { provider } = await claude({}, sseReply(anthropicTextEvents(['Hel', 'lo'])), sseReply([...anthropicTextEvents(['Hel']).slice(0, 3), anthropicError('overloaded_error', 'Overloaded')]));
+    const { provider } = await claude({}, sseReply(dataEvents(anthropicTextEvents(['Hel', 'lo']))), sseReply(dataEvents([...anthropicTextEvents(['Hel']).slice(0, 3), anthropicError('overloaded_error', 'Overloaded')])));
     const parts: ModelStreamPart[] = [];
     for await (const part of provider.stream?.({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] }, {}) ?? []) parts.push(part);
     expect(parts.filter((part) => part.type === 'text-delta').map((part) => part.text)).toEqual(['Hel', 'lo']);
@@ -99,5 +100,37 @@ describe('Claude via @ai-sdk/anthropic', () => {
       for await (const part of provider.stream?.({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] }, {}) ?? []) void part;
     })().catch((caught: unknown) => caught);
     expect(AiSdkProviderError.isInstance(failed) && [failed.errorKind, failed.retryable]).toEqual(['overloaded', true]);
+  });
+});
+
+describe('Claude via @ai-sdk/anthropic: a conversation that does not fit', () => {
+  const request = { model: MODEL, messages: [{ role: 'user' as const, content: 'Summarise the attached logs.' }] };
+
+  it('a 400 "prompt is too long" is context-overflow, not a plain bad request', async () => {
+    const { wire, provider } = await claude({}, errorReply(400, anthropicError('invalid_request_error', 'prompt is too long: 208310 tokens > 200000 maximum')));
+    const error = await provider.generate(request, {}).catch((caught: unknown) => caught);
+    expect(AiSdkProviderError.isInstance(error) && [error.errorKind, error.retryable, error.status]).toEqual(['context-overflow', false, 400]);
+    expect(wire.requests).toHaveLength(1);
+  });
+
+  it('a model stopped at its context window is context-overflow, never a cut answer', async () => {
+    const { provider } = await claude({}, jsonReply(anthropicMessage([{ type: 'text', text: 'The logs show' }], { stopReason: 'model_context_window_exceeded' })));
+    const error = await provider.generate(request, {}).catch((caught: unknown) => caught);
+    expect(AiSdkProviderError.isInstance(error) && error.errorKind).toBe('context-overflow');
+  });
+});
+
+describe('Claude via @ai-sdk/anthropic: images and files', () => {
+  it('the provider package sends a base64 image and a PDF as Claude blocks, before the text', async () => {
+    const { wire, provider } = await claude({}, jsonReply(anthropicText('It matches.')));
+    await provider.generate({
+      model: MODEL,
+      messages: [{ role: 'user', content: 'Does it match?', attachments: [{ type: 'image', mediaType: 'image/png', data: 'iVBORw0KGgo=' }, { type: 'file', mediaType: 'application/pdf', data: 'JVBERi0xLjQK', filename: 'invoice.pdf' }] }],
+    }, {});
+    expect(bodyOf(wire, 0).messages[0]?.content).toMatchObject([
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+      { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0xLjQK' } },
+      { type: 'text', text: 'Does it match?' },
+    ]);
   });
 });

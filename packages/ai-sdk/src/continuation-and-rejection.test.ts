@@ -3,12 +3,12 @@ import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AiSdkProviderError } from './ai-sdk-provider-error';
-import { CONTINUE_INSTRUCTION } from './continuation';
+import { CONTINUE_INSTRUCTION } from '@keel/core/internal';
 import { fromAISDK } from './from-ai-sdk';
 import { anthropicText } from './testing/anthropic-fixtures';
 import { geminiError, geminiText } from './testing/gemini-fixtures';
 import { textResult } from './testing/mock-results';
-import { jsonReply, startWireServer, type WireServer } from './testing/wire-server';
+import { errorReply, jsonReply, startWireServer, type WireServer } from '@keel/wire-server';
 
 const servers: WireServer[] = [];
 afterEach(async () => {
@@ -33,7 +33,7 @@ describe('continuing a cut answer (continueFrom)', () => {
   });
 
   it('Claude continues a trailing assistant message (prefill), with no cache breakpoint on it', async () => {
-    const wire = await server(jsonReply(anthropicText('2", "qty": 1}]}')));
+    const wire = await server(jsonReply(anthropicText('2", "qty": 1})}')));
     const provider = fromAISDK(createAnthropic({ baseURL: wire.url, apiKey: 'k' })('claude-sonnet-4-5'), { cache: true });
     await provider.generate({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'List the items.' }], continueFrom: cut }, {});
     const body = wire.requests[0]?.body as { messages: { role: string; content: { text?: string; cache_control?: unknown }[] }[] } | undefined;
@@ -55,18 +55,18 @@ describe('a 400 that refuses a strict schema', () => {
 
   it("says which one, from Gemini's message", async () => {
     const aboutSchema = geminiError(400, 'INVALID_ARGUMENT', "Invalid JSON payload received. Unknown name \"patternProperties\" at 'generation_config.response_schema': Cannot find field.");
-    expect((await call(jsonReply(aboutSchema, 400), { responseFormat: output }))?.schemaRejected).toBe('output');
+    expect((await call(errorReply(400, aboutSchema), { responseFormat: output }))?.schemaRejected).toBe('output');
     const aboutTool = geminiError(400, 'INVALID_ARGUMENT', "* GenerateContentRequest.tools[0].function_declarations[0].parameters.properties[a].type: must be specified");
-    expect((await call(jsonReply(aboutTool, 400), { tools: [strictTool] }))?.schemaRejected).toBe('tool');
+    expect((await call(errorReply(400, aboutTool), { tools: [strictTool] }))?.schemaRejected).toBe('tool');
     const mimeWithTools = geminiError(400, 'INVALID_ARGUMENT', "Function calling with a response mime type: 'application/json' is unsupported");
-    expect((await call(jsonReply(mimeWithTools, 400), { tools: [strictTool], responseFormat: output }))?.schemaRejected).toBe('output');
+    expect((await call(errorReply(400, mimeWithTools), { tools: [strictTool], responseFormat: output }))?.schemaRejected).toBe('output');
   });
 
   it('nothing when no strict schema was sent, or the 400 is about something else', async () => {
     const aboutSchema = geminiError(400, 'INVALID_ARGUMENT', "Unknown name \"x\" at 'generation_config.response_schema'");
-    expect((await call(jsonReply(aboutSchema, 400), { responseFormat: { ...output, strict: false } }))?.schemaRejected).toBeUndefined();
+    expect((await call(errorReply(400, aboutSchema), { responseFormat: { ...output, strict: false } }))?.schemaRejected).toBeUndefined();
     const other = geminiError(400, 'INVALID_ARGUMENT', 'Request contains an invalid argument: contents is empty');
-    const error = await call(jsonReply(other, 400), { responseFormat: output });
+    const error = await call(errorReply(400, other), { responseFormat: output });
     expect([error?.errorKind, error?.schemaRejected]).toEqual(['bad-request', undefined]);
   });
 

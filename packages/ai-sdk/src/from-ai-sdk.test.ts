@@ -124,10 +124,10 @@ describe('fromAISDK on the AI SDK mock model', () => {
     expect(gemini.doGenerateCalls).toHaveLength(0);
   });
 
-  it('refuses a model id other than the wrapped model, before any call', async () => {
+  it('a call for a model id other than the wrapped model is refused, before any call', async () => {
     const model = mockModel(textResult('unused'));
-    const error = await Agent.create({ provider: fromAISDK(model), model: 'gpt-typo' }).build().run('hi').catch((caught: unknown) => caught);
-    expect(ReliabilityFailFastError.isInstance(error) && error.errorKind).toBe('bad-request');
+    const error = await fromAISDK(model).generate({ model: 'gpt-typo', messages: [{ role: 'user', content: 'hi' }] }, {}).catch((caught: unknown) => caught);
+    expect(AiSdkProviderError.isInstance(error) && error.errorKind).toBe('bad-request');
     expect(String((error as Error).message)).toContain('mock-model-1');
     expect(model.doGenerateCalls).toHaveLength(0);
   });
@@ -135,5 +135,28 @@ describe('fromAISDK on the AI SDK mock model', () => {
   it('refuses models of another spec version with what to install', () => {
     expect(() => fromAISDK({ specificationVersion: 'v2', doGenerate: () => undefined } as never)).toThrow(/spec v2.*AI SDK 6/);
     expect(() => fromAISDK({ specificationVersion: 'v4', doGenerate: () => undefined } as never)).toThrow(/spec v4.*spec v3/);
+  });
+});
+
+describe('fromAISDK checks what it can at build()', () => {
+  it('an agent whose model is not the wrapped model is refused by build(), before any call', () => {
+    const model = mockModel(textResult('never'));
+    const build = () => Agent.create({ provider: fromAISDK(model), model: 'mock-model-2' }).build();
+    expect(build).toThrow(/\(model\): mock\.chat: this provider wraps the AI SDK model "mock-model-1"/);
+    expect(model.doGenerateCalls).toHaveLength(0);
+  });
+
+  it('a model id the provider cannot make is refused by build()', () => {
+    const provider = new MockProviderV3({ languageModels: { 'mock-model-1': mockModel(textResult('ok')) } });
+    expect(() => Agent.create({ provider: fromAISDK(provider), model: 'mock-model-1' }).build()).not.toThrow();
+    expect(() => Agent.create({ provider: fromAISDK(provider), model: 'no-such-model' }).build()).toThrow(/the AI SDK provider cannot make the model "no-such-model"/);
+  });
+
+  it('the context window comes from the options: one number, or one per model id', () => {
+    expect(fromAISDK(mockModel(), { contextWindow: 1_048_576 }).capabilities?.('mock-model-1')).toEqual({ contextWindow: 1_048_576 });
+    const perModel = fromAISDK(new MockProviderV3({ languageModels: { a: mockModel(), b: mockModel() } }), { contextWindow: (id) => (id === 'a' ? 200_000 : undefined) });
+    expect([perModel.capabilities?.('a').contextWindow, perModel.capabilities?.('b').contextWindow]).toEqual([200_000, undefined]);
+    expect(() => fromAISDK(mockModel(), { contextWindow: 0 })).toThrow(TypeError);
+    expect(() => fromAISDK(mockModel(), { contextWindow: 1.5 })).toThrow(/whole number of tokens/);
   });
 });

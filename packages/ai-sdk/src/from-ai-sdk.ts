@@ -5,14 +5,15 @@ import { type LoweredSchema, type ModelCallOptions, type ModelCapabilities, type
 import { AiSdkProviderError } from './ai-sdk-provider-error';
 import { badResponse } from './bad-response';
 import { cacheBreakpointOf, cachesToolDefinitions } from './cache-hints';
-import { geminiTakesJsonWithTools, isGemini, knownCapabilities } from './capabilities';
+import { geminiTakesJsonWithTools, isGemini } from './capabilities';
+import { modelFacts } from './model-facts';
 import { lowerGeminiSchema } from './lower-gemini-schema';
 import { mapCallOptions } from './map-call-options';
 import { mapAiSdkError } from './map-error';
 import { mapResponse } from './map-response';
 import { mapStream } from './map-stream';
-import { withContinuation } from './continuation';
-import { strictPartsOf } from './schema-rejection';
+import { continuationOf } from './continuation';
+import { strictPartsOf } from '@keel/core/internal';
 import { environmentKeyOf } from './environment-key';
 import { ToolCallMetadata } from './tool-call-metadata';
 
@@ -32,6 +33,11 @@ export interface FromAISDKOptions {
    * what it knows of a provider package: Gemini's native output and strict tools).
    */
   readonly capabilities?: ModelCapabilities | ((modelId: string) => ModelCapabilities);
+  /**
+   * The model's context window in tokens (a number, or one per model id): the AI SDK's model spec
+   * does not say it, so `capabilities(modelId).contextWindow` is what is given here.
+   */
+  readonly contextWindow?: number | ((modelId: string) => number | undefined);
   /**
    * Secrets (API keys) to redact from errors and tool error messages. The key the model's package
    * reads from the environment by default (`GOOGLE_GENERATIVE_AI_API_KEY`, `ANTHROPIC_API_KEY`, ...)
@@ -106,6 +112,8 @@ export function fromAISDK(source: AISDKModelSource, options: FromAISDKOptions = 
   let lastProvider: string | undefined;
   let secrets = secretsOf([...(options.secrets ?? []), single === undefined ? undefined : environmentKeyOf(single.provider)]);
 
+  const facts = modelFacts({ single, resolve, capabilities: options.capabilities, contextWindow: options.contextWindow, onResolved: (provider) => void (lastProvider = provider) });
+
   const modelFor = (request: ModelRequest): LanguageModelV3 => {
     if (single !== undefined && request.model !== single.modelId) {
       throw new AiSdkProviderError({
@@ -133,7 +141,7 @@ export function fromAISDK(source: AISDKModelSource, options: FromAISDKOptions = 
     // requests without tools there (Keel validates every answer either way).
     const dropFormat = request.responseFormat !== undefined && (request.tools?.length ?? 0) > 0 && isGemini(model.provider) && !geminiTakesJsonWithTools(model.modelId);
     const { responseFormat, ...rest } = request;
-    const messages = withContinuation(request, model.provider);
+    const messages = continuationOf(request, model.provider);
     const sent: ModelRequest = dropFormat || responseFormat === undefined ? { ...rest, messages } : { ...rest, messages, responseFormat };
     const callOptions = mapCallOptions(sent, { cacheBreakpoint: breakpoint, cacheTools: cachesToolDefinitions(model.provider), toolCalls, providerOptions: options.providerOptions as SharedV3ProviderOptions | undefined }, signal);
     return { model, callOptions, context: { provider: model.provider, signal, secrets, toolCalls, sent: strictPartsOf(sent) } };
@@ -145,16 +153,8 @@ export function fromAISDK(source: AISDKModelSource, options: FromAISDKOptions = 
 
     redact: (text: string) => redactSecrets(text, secrets),
 
-    capabilities(modelId: string): ModelCapabilities {
-      const declared = options.capabilities;
-      if (declared !== undefined) return typeof declared === 'function' ? declared(modelId) : declared;
-      try {
-        lastProvider = resolve(modelId).provider;
-        return knownCapabilities(lastProvider);
-      } catch {
-        return {};
-      }
-    },
+    capabilities: facts.capabilities,
+    checkModel: facts.checkModel,
 
     lowerSchema(schema: Readonly<Record<string, unknown>>): LoweredSchema | undefined {
       // Gemini's rules are known (its package's own rewrite); other decoders take the schema as it is.

@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AiSdkProviderError } from './ai-sdk-provider-error';
 import { fromAISDK } from './from-ai-sdk';
 import { geminiError, geminiFunctionCall, geminiReply, geminiText, geminiTextChunks, geminiUsage } from './testing/gemini-fixtures';
-import { hangReply, jsonReply, sseReply, startWireServer, textReply, type WireReply, type WireServer } from './testing/wire-server';
+import { errorReply, hangReply, jsonReply, rawJsonReply, sseReply, startWireServer, type WireReply, type WireServer } from '@keel/wire-server';
+import { dataEvents } from './testing/data-events';
 import { asComplete } from '@keel/core/test';
 
 /**
@@ -128,7 +129,7 @@ describe('Gemini via @ai-sdk/google, generateContent', () => {
   });
 
   it('a 429 with Retry-After waits in the gate, then succeeds; one request per attempt', async () => {
-    const { wire, provider } = await gemini(jsonReply(geminiError(429, 'RESOURCE_EXHAUSTED', 'Resource has been exhausted'), 429, { 'retry-after': '0.03' }), jsonReply(geminiText('{"city":"Paris","celsius":18}')));
+    const { wire, provider } = await gemini(errorReply(429, geminiError(429, 'RESOURCE_EXHAUSTED', 'Resource has been exhausted'), { 'retry-after': '0.03' }), jsonReply(geminiText('{"city":"Paris","celsius":18}')));
     const { builder, events } = agentOn(provider);
     const result = asComplete(await builder.outputSchema(Forecast).build().run('Weather in Paris?'));
     expect(result.value).toEqual({ city: 'Paris', celsius: 18 });
@@ -139,17 +140,17 @@ describe('Gemini via @ai-sdk/google, generateContent', () => {
 
   it("a 429 without the header: the delay of Gemini's RetryInfo in the body", async () => {
     const retryInfo = [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '0.04s' }];
-    const { provider } = await gemini(jsonReply(geminiError(429, 'RESOURCE_EXHAUSTED', 'Quota exceeded', retryInfo), 429));
+    const { provider } = await gemini(errorReply(429, geminiError(429, 'RESOURCE_EXHAUSTED', 'Quota exceeded', retryInfo)));
     const error = await provider.generate({ model: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'hi' }] }, {}).catch((caught: unknown) => caught);
     expect(AiSdkProviderError.isInstance(error) && { kind: error.errorKind, status: error.status, retryAfterMs: error.retryAfterMs, retryable: error.retryable }).toEqual({ kind: 'rate-limit', status: 429, retryAfterMs: 40, retryable: true });
   });
 
   it('a 400 is a typed bad-request: one request, no retry, the key never in the error', async () => {
-    const { wire, provider } = await gemini(jsonReply(geminiError(400, 'INVALID_ARGUMENT', `API key not valid: ${API_KEY}`), 400));
+    const { wire, provider } = await gemini(errorReply(400, geminiError(400, 'INVALID_ARGUMENT', `API key not valid: ${API_KEY}`)));
     const error = await agentOn(provider).builder.build().run('hi').catch((caught: unknown) => caught);
     expect(ReliabilityFailFastError.isInstance(error) && error.errorKind).toBe('bad-request');
     expect(wire.requests).toHaveLength(1);
-    const direct = await (await gemini(jsonReply(geminiError(400, 'INVALID_ARGUMENT', `API key not valid: ${API_KEY}`), 400))).provider
+    const direct = await (await gemini(errorReply(400, geminiError(400, 'INVALID_ARGUMENT', `API key not valid: ${API_KEY}`)))).provider
       .generate({ model: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'hi' }] }, {})
       .catch((caught: unknown) => caught);
     expect(AiSdkProviderError.isInstance(direct) && direct.errorKind).toBe('bad-request');
@@ -158,14 +159,14 @@ describe('Gemini via @ai-sdk/google, generateContent', () => {
   });
 
   it('a 503 is retried as overload or server error, a 401 is auth', async () => {
-    const { provider } = await gemini(jsonReply(geminiError(503, 'UNAVAILABLE', 'The model is overloaded'), 503), jsonReply(geminiError(401, 'UNAUTHENTICATED', 'no'), 401));
+    const { provider } = await gemini(errorReply(503, geminiError(503, 'UNAVAILABLE', 'The model is overloaded')), errorReply(401, geminiError(401, 'UNAUTHENTICATED', 'no')));
     const call = () => provider.generate({ model: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'hi' }] }, {}).then(() => undefined, (caught: unknown) => caught as AiSdkProviderError);
     expect((await call())?.errorKind).toBe('server-error');
     expect((await call())?.errorKind).toBe('auth');
   });
 
   it('a 200 whose body is not JSON is a retried bad-response', async () => {
-    const { provider } = await gemini(textReply('<html>proxy error</html>'));
+    const { provider } = await gemini(rawJsonReply('<html>proxy error</html>'));
     const error = await provider.generate({ model: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'hi' }] }, {}).catch((caught: unknown) => caught);
     expect(AiSdkProviderError.isInstance(error) && [error.errorKind, error.retryable]).toEqual(['bad-response', true]);
   });
@@ -200,7 +201,7 @@ describe('Gemini via @ai-sdk/google, streamGenerateContent (SSE)', () => {
   };
 
   it('text deltas, then finish with the whole answer and usage', async () => {
-    const { wire, provider } = await gemini(sseReply(geminiTextChunks(['{"city":"Paris",', '"celsius":18}'], geminiUsage(900, 9, 512))));
+    const { wire, provider } = await gemini(sseReply(dataEvents(geminiTextChunks(['{"city":"Paris",', '"celsius":18}'], geminiUsage(900, 9, 512)))));
     const parts = await collect(provider.stream?.({ model: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'Paris?' }] }, {}));
     expect(wire.requests[0]?.path).toBe('/models/gemini-2.5-flash:streamGenerateContent?alt=sse');
     expect(parts.filter((part) => part.type === 'text-delta').map((part) => part.text)).toEqual(['{"city":"Paris",', '"celsius":18}']);
@@ -210,7 +211,7 @@ describe('Gemini via @ai-sdk/google, streamGenerateContent (SSE)', () => {
 
   it('a function call streams as start, arguments and the call with its raw text', async () => {
     const chunk = { candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: { city: 'Paris' } } }] }, finishReason: 'STOP', index: 0 }], usageMetadata: geminiUsage(100, 5) };
-    const { provider } = await gemini(sseReply([chunk]));
+    const { provider } = await gemini(sseReply(dataEvents([chunk])));
     const parts = await collect(provider.stream?.({ model: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'Paris?' }], tools: [{ name: 'get_weather', description: 'Weather', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } }] }, {}));
     expect(parts.map((part) => part.type)).toEqual(['tool-call-start', 'tool-call-delta', 'tool-call', 'finish']);
     const call = parts.find((part) => part.type === 'tool-call');
@@ -220,17 +221,17 @@ describe('Gemini via @ai-sdk/google, streamGenerateContent (SSE)', () => {
   });
 
   it('a stream that ends cleanly but early (no finish reason, no usage) is a network error, not a short answer', async () => {
-    const { provider } = await gemini(sseReply(geminiTextChunks(['{"city":"Paris",', '"celsius":18}']).slice(0, 1), { ending: 'end' }));
+    const { provider } = await gemini(sseReply(dataEvents(geminiTextChunks(['{"city":"Paris",', '"celsius":18}']).slice(0, 1)), { ending: 'end' }));
     const error = await collect(provider.stream?.({ model: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'Paris?' }] }, {})).catch((caught: unknown) => caught);
     expect(AiSdkProviderError.isInstance(error) && error.errorKind).toBe('network');
   });
 
   it('a stream cut mid-way is a network error, and the agent retries it in the gate', async () => {
-    const cutReply = () => sseReply(geminiTextChunks(['{"city":"Paris",', '"celsius":18}']).slice(0, 1), { ending: 'destroy' });
+    const cutReply = () => sseReply(dataEvents(geminiTextChunks(['{"city":"Paris",', '"celsius":18}']).slice(0, 1)), { ending: 'destroy' });
     const { wire, provider } = await gemini(cutReply());
     const cut = await collect(provider.stream?.({ model: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'Paris?' }] }, {})).catch((caught: unknown) => caught);
     expect(AiSdkProviderError.isInstance(cut) && cut.errorKind).toBe('network');
-    wire.enqueue(cutReply(), sseReply(geminiTextChunks(['{"city":"Paris",', '"celsius":18}'])));
+    wire.enqueue(cutReply(), sseReply(dataEvents(geminiTextChunks(['{"city":"Paris",', '"celsius":18}']))));
     const agent = agentOn(provider).builder.outputSchema(Forecast).build();
     const result = asComplete(await agent.stream('Weather in Paris?').result);
     expect(result.value).toEqual({ city: 'Paris', celsius: 18 });

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fromAISDK } from './from-ai-sdk';
 import { lowerGeminiSchema } from './lower-gemini-schema';
 import { geminiText } from './testing/gemini-fixtures';
-import { jsonReply, startWireServer, type WireServer } from './testing/wire-server';
+import { jsonReply, startWireServer, type WireServer } from '@keel/wire-server';
 
 const servers: WireServer[] = [];
 afterEach(async () => {

@@ -1,4 +1,4 @@
-import type { LoweredSchema } from '@keel/core/internal';
+import { escapePointer, type LoweredSchema, parseLocalReference } from '@keel/core/internal';
 
 /**
  * The keywords `@ai-sdk/google` sends on to Gemini (its `convertJSONSchemaToOpenAPISchema`); every
@@ -14,7 +14,6 @@ type Schema = Readonly<Record<string, unknown>>;
 class CannotLower extends Error {}
 
 const isObject = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value);
-const escape = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** The enum's type as Gemini takes it, mirroring the package: one primitive type the schema's `type` allows. */
 function enumTypeOf(values: readonly unknown[], type: unknown): string | undefined {
@@ -36,20 +35,10 @@ interface Context {
 }
 
 function resolveReference(reference: string, context: Context): { key: string; definition: unknown } {
-  for (const [prefix, definitions] of [['#/$defs/', context.dollarDefinitions], ['#/definitions/', context.definitions]] as const) {
-    if (!reference.startsWith(prefix)) continue;
-    const encoded = reference.slice(prefix.length);
-    if (encoded === '' || encoded.includes('/')) break;
-    let name: string;
-    try {
-      name = decodeURIComponent(encoded);
-    } catch {
-      break;
-    }
-    if (definitions === undefined || !Object.hasOwn(definitions, name)) break;
-    return { key: `${prefix}${name}`, definition: definitions[name] };
-  }
-  throw new CannotLower(`unsupported reference ${reference}`);
+  const target = parseLocalReference(reference);
+  const definitions = target === undefined || target === '#' ? undefined : target.source === '$defs' ? context.dollarDefinitions : context.definitions;
+  if (target === undefined || target === '#' || definitions === undefined || !Object.hasOwn(definitions, target.name)) throw new CannotLower(`unsupported reference ${reference}`);
+  return { key: `#/${target.source}/${target.name}`, definition: definitions[target.name] };
 }
 
 function lower(schema: unknown, pointer: string, context: Context): unknown {
@@ -76,7 +65,7 @@ function lower(schema: unknown, pointer: string, context: Context): unknown {
       case 'properties': {
         if (!isObject(value)) throw new CannotLower(`properties that are not an object at ${pointer || '/'}`);
         const properties: Record<string, unknown> = {};
-        for (const [name, property] of Object.entries(value)) properties[name] = lower(property, `${pointer}/properties/${escape(name)}`, context);
+        for (const [name, property] of Object.entries(value)) properties[name] = lower(property, `${pointer}/properties/${escapePointer(name)}`, context);
         out.properties = properties;
         break;
       }

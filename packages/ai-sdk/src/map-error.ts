@@ -1,8 +1,22 @@
 import { APICallError, AISDKError } from '@ai-sdk/provider';
-import { errorMessageOf, type HeaderRecord, isTransientErrorKind, kindFromErrorType, kindFromNetworkCode, kindFromStatus, parseRetryAfter, readField, redactSecrets } from '@keel/core/internal';
+import {
+  errorMessageOf,
+  type HeaderRecord,
+  isAbortLike,
+  isContextOverflow,
+  isTransientErrorKind,
+  kindFromStatus,
+  parseRetryAfter,
+  readField,
+  redactSecrets,
+  type SchemaRejection,
+  socketFailureKind,
+  type StrictParts,
+  vendorErrorKind,
+} from '@keel/core/internal';
 import { type AiSdkErrorCause, type AiSdkErrorKind, AiSdkProviderError } from './ai-sdk-provider-error';
 import { retryAfterFromGoogleBody } from './google-retry-info';
-import { schemaRejectionOf, type StrictParts } from './schema-rejection';
+import { schemaRejectionOf } from './schema-rejection';
 
 /** What {@link mapAiSdkError} needs to know about the failed call. */
 export interface MapErrorContext {
@@ -30,29 +44,9 @@ const BAD_RESPONSE_ERRORS = new Set(['AI_NoContentGeneratedError', 'AI_InvalidRe
 /** The AI SDK errors that mean the request cannot be sent as it is (never retried). */
 const BAD_REQUEST_ERRORS = new Set(['AI_InvalidPromptError', 'AI_InvalidArgumentError', 'AI_UnsupportedFunctionalityError', 'AI_NoSuchModelError', 'AI_LoadSettingError']);
 
-/** The kind named by a vendor error object (`{ type }`, `{ status }`, or either under `error`). */
-function vendorKindOf(error: unknown): { kind: AiSdkErrorKind; type: string } | undefined {
-  for (const candidate of [error, readField(error, 'error')]) {
-    for (const name of ['type', 'status', 'code']) {
-      const type = readField(candidate, name);
-      if (typeof type !== 'string') continue;
-      const kind = kindFromErrorType(type);
-      if (kind !== undefined) return { kind, type };
-    }
-  }
-  return undefined;
-}
-
-/** A socket-level failure below the AI SDK (refused, reset, dropped mid-stream): `network` or `timeout`. */
-function socketKindOf(error: unknown): 'network' | 'timeout' | undefined {
-  for (let current = error, depth = 0; current !== undefined && current !== null && depth < 5; current = readField(current, 'cause'), depth += 1) {
-    const codeKind = kindFromNetworkCode(readField(current, 'code'));
-    if (codeKind !== undefined) return codeKind;
-    if (readField(current, 'name') === 'TimeoutError') return 'timeout';
-    const message = readField(current, 'message');
-    if (readField(current, 'name') === 'TypeError' && typeof message === 'string' && /terminated|fetch failed|socket|network/i.test(message)) return 'network';
-  }
-  return undefined;
+/** The start of an error's response body, as text (a body can be as large as the request it echoes). */
+function bodyText(body: unknown): string {
+  return typeof body === 'string' ? body.slice(0, 65_536) : '';
 }
 
 function requestIdOf(headers: unknown): string | undefined {
@@ -61,10 +55,6 @@ function requestIdOf(headers: unknown): string | undefined {
     if (/^(x-)?request-id$/i.test(name) && typeof value === 'string' && value !== '') return value;
   }
   return undefined;
-}
-
-function isAbortLike(error: unknown): boolean {
-  return readField(error, 'name') === 'AbortError' || readField(error, 'code') === 'ABORT_ERR';
 }
 
 /**
@@ -90,7 +80,7 @@ export function mapAiSdkError(error: unknown, context: MapErrorContext): AiSdkPr
   const { provider, signal, secrets } = context;
   if (AiSdkProviderError.isInstance(error) && (signal?.aborted !== true || error.errorKind === 'aborted')) return error;
   const name = readField(error, 'name');
-  const make = (errorKind: AiSdkErrorKind, problem: string, extra: { status?: number; retryAfterMs?: number; retryable?: boolean; headers?: unknown; schemaRejected?: 'output' | 'tool' | 'both' | undefined } = {}) => {
+  const make = (errorKind: AiSdkErrorKind, problem: string, extra: { status?: number; retryAfterMs?: number; retryable?: boolean; headers?: unknown; schemaRejected?: SchemaRejection | undefined } = {}) => {
     const message = redactSecrets(errorMessageOf(error), secrets);
     const requestId = requestIdOf(extra.headers);
     const cause: AiSdkErrorCause = {
@@ -113,7 +103,7 @@ export function mapAiSdkError(error: unknown, context: MapErrorContext): AiSdkPr
   /** Which strict schema a refusal is about, from its message and body. */
   const rejection = (body: unknown) => {
     if (context.sent === undefined) return undefined;
-    const text = `${errorMessageOf(error)}\n${typeof body === 'string' ? body.slice(0, 65_536) : ''}`;
+    const text = `${errorMessageOf(error)}\n${bodyText(body)}`;
     return schemaRejectionOf(text, context.sent);
   };
 
@@ -124,7 +114,7 @@ export function mapAiSdkError(error: unknown, context: MapErrorContext): AiSdkPr
     const headers = readField(error, 'responseHeaders');
     const isRetryable = readField(error, 'isRetryable') === true;
     // A body cut off mid-way (the socket closed under a 200 stream) is the connection's fault.
-    const causeKind = socketKindOf(readField(error, 'cause'));
+    const causeKind = socketFailureKind(readField(error, 'cause'));
     if (causeKind !== undefined && (typeof status !== 'number' || status < 300)) {
       return make(causeKind, causeKind === 'timeout' ? 'the request timed out' : 'the connection failed', typeof status === 'number' ? { status, headers } : {});
     }
@@ -132,10 +122,11 @@ export function mapAiSdkError(error: unknown, context: MapErrorContext): AiSdkPr
       return make('bad-response', `the response (HTTP ${status}) could not be read`, { status, headers });
     }
     if (typeof status === 'number') {
+      const overflow = (status === 400 || status === 413) && isContextOverflow(errorMessageOf(error), bodyText(readField(error, 'responseBody')));
       const statusKind = kindFromStatus(status);
-      const kind: AiSdkErrorKind = isRetryable && !isTransientErrorKind(statusKind) ? 'server-error' : statusKind;
+      const kind: AiSdkErrorKind = overflow ? 'context-overflow' : isRetryable && !isTransientErrorKind(statusKind) ? 'server-error' : statusKind;
       const retryAfterMs = parseRetryAfter(headers as HeaderRecord | undefined) ?? retryAfterFromGoogleBody(readField(error, 'responseBody'));
-      const schemaRejected = status === 400 ? rejection(readField(error, 'responseBody')) : undefined;
+      const schemaRejected = status === 400 && !overflow ? rejection(readField(error, 'responseBody')) : undefined;
       return make(kind, `HTTP ${status} (${kind})`, { status, headers, retryable: isRetryable, schemaRejected, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
     }
     return make(isRetryable ? 'network' : 'unknown', isRetryable ? 'no response' : 'the request failed');
@@ -147,9 +138,9 @@ export function mapAiSdkError(error: unknown, context: MapErrorContext): AiSdkPr
     if (name === 'AI_LoadAPIKeyError') return make('auth', 'no API key');
   }
 
-  const vendor = vendorKindOf(error);
+  const vendor = vendorErrorKind(error);
   if (vendor !== undefined) return make(vendor.kind, `the provider reported ${vendor.type} (${vendor.kind})`);
-  const socketKind = socketKindOf(error);
+  const socketKind = socketFailureKind(error);
   if (socketKind !== undefined) return make(socketKind, socketKind === 'timeout' ? 'the request timed out' : 'the connection failed');
   return make('unknown', 'the call failed');
 }

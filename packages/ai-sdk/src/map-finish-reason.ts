@@ -1,4 +1,5 @@
-import type { FinishReason } from '@keel/core/internal';
+import { type FinishReason, isContextWindowStop } from '@keel/core/internal';
+import { AiSdkProviderError } from './ai-sdk-provider-error';
 
 /**
  * Maps the spec's finish reason (`{ unified, raw }`; a bare string from older models too):
@@ -19,5 +20,17 @@ export function mapFinishReason(finishReason: unknown): FinishReason {
       return unified;
     default:
       return 'other';
+  }
+}
+
+/**
+ * A model that stopped because the conversation filled its context window (a raw stop reason such
+ * as Anthropic's `model_context_window_exceeded`) did not answer: a `context-overflow` error, never
+ * a cut answer to continue.
+ */
+export function refuseContextWindowStop(finishReason: unknown, provider: string): void {
+  const raw = typeof finishReason === 'object' && finishReason !== null ? (finishReason as { raw?: unknown }).raw : undefined;
+  if (isContextWindowStop(raw)) {
+    throw new AiSdkProviderError({ message: `${provider}: the model stopped at its context window (${String(raw)}, context-overflow): the conversation no longer fits`, errorKind: 'context-overflow', provider });
   }
 }

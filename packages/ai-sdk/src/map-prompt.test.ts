@@ -9,6 +9,32 @@ const breakpoint = { anthropic: { cacheControl: { type: 'ephemeral' } } };
 const settings = (cacheBreakpoint?: typeof breakpoint) => ({ cacheBreakpoint, toolCalls: new ToolCallMetadata() });
 
 describe('mapPrompt', () => {
+  it('images and files of a user message become file parts before its text; a url is a URL, base64 stays text', () => {
+    const messages: Message[] = [
+      {
+        role: 'user',
+        content: 'Does the invoice match the receipt?',
+        attachments: [
+          { type: 'image', mediaType: 'image/png', data: 'iVBORw0KGgo=' },
+          { type: 'file', mediaType: 'application/pdf', url: 'https://example.com/invoice.pdf', filename: 'invoice.pdf' },
+        ],
+      },
+      { role: 'user', content: ' ', attachments: [{ type: 'image', mediaType: 'image/jpeg', url: 'https://example.com/r.jpg' }] },
+    ];
+    expect(mapPrompt({ messages }, settings())).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'file', mediaType: 'image/png', data: 'iVBORw0KGgo=' },
+          { type: 'file', mediaType: 'application/pdf', data: new URL('https://example.com/invoice.pdf'), filename: 'invoice.pdf' },
+          { type: 'text', text: 'Does the invoice match the receipt?' },
+        ],
+      },
+      { role: 'user', content: [{ type: 'file', mediaType: 'image/jpeg', data: new URL('https://example.com/r.jpg') }] },
+    ]);
+    expect(() => mapPrompt({ messages: [{ role: 'user', content: 'x', attachments: [{ type: 'image', mediaType: 'image/png', url: 'not a url' }] }] }, settings())).toThrow(/url is not a URL/);
+  });
+
   it('one leading system message from the request and any system messages; roles and tool results mapped', () => {
     const messages: Message[] = [
       { role: 'system', content: 'Be brief.' },

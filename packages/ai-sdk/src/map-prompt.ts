@@ -1,6 +1,7 @@
-import type { LanguageModelV3Message, LanguageModelV3Prompt, SharedV3ProviderOptions } from '@ai-sdk/provider';
+import type { LanguageModelV3FilePart, LanguageModelV3Message, LanguageModelV3Prompt, SharedV3ProviderOptions } from '@ai-sdk/provider';
 import type { Message, ModelRequest } from '@keel/core';
-import { toolInputOf } from '@keel/core/internal';
+import { type AttachmentPart, attachmentSource, toolInputOf } from '@keel/core/internal';
+import { AiSdkProviderError } from './ai-sdk-provider-error';
 import type { ToolCallMetadata } from './tool-call-metadata';
 
 /** How {@link mapPrompt} marks the prompt. */
@@ -13,13 +14,36 @@ export interface PromptSettings {
 
 const hasText = (text: string) => text.trim() !== '';
 
+/** An attachment's URL, or a `bad-request` naming it when it is not one. */
+function urlOf(text: string): URL {
+  if (URL.canParse(text)) return new URL(text);
+  throw new AiSdkProviderError({ message: `an attachment's url is not a URL: ${JSON.stringify(text.slice(0, 80))}`, errorKind: 'bad-request', provider: 'ai-sdk' });
+}
+
+/**
+ * An attachment as the spec's file part (images are files with an `image/*` media type): its
+ * base64 bytes, or its URL for the provider package to send or download as it does.
+ */
+function fileOf(part: AttachmentPart): LanguageModelV3FilePart {
+  const source = attachmentSource(part);
+  return {
+    type: 'file',
+    mediaType: part.mediaType,
+    data: source.type === 'base64' ? source.data : urlOf(source.url),
+    ...(part.type === 'file' && part.filename !== undefined ? { filename: part.filename } : {}),
+  };
+}
+
 /** One Keel message as a spec message, or `undefined` when nothing of it is left to send. */
 function toMessage(message: Message, settings: PromptSettings): LanguageModelV3Message | undefined {
   switch (message.role) {
     case 'system':
       return undefined;
-    case 'user':
-      return hasText(message.content) ? { role: 'user', content: [{ type: 'text', text: message.content }] } : undefined;
+    case 'user': {
+      const files = (message.attachments ?? []).map(fileOf);
+      const content = [...files, ...(hasText(message.content) ? [{ type: 'text' as const, text: message.content }] : [])];
+      return content.length === 0 ? undefined : { role: 'user', content };
+    }
     case 'assistant': {
       const content = message.content.flatMap((part): Extract<LanguageModelV3Message, { role: 'assistant' }>['content'] => {
         if (part.type === 'text') return hasText(part.text) ? [{ type: 'text', text: part.text }] : [];
@@ -45,7 +69,8 @@ function toMessage(message: Message, settings: PromptSettings): LanguageModelV3M
 /**
  * Maps a Keel request's system prompt and messages to the spec's prompt: one leading system
  * message (the request's `system`, then any system messages, joined by blank lines: several
- * providers take the system prompt only first), user text, assistant text and tool calls (with the
+ * providers take the system prompt only first), user text (after its images and files, as file
+ * parts), assistant text and tool calls (with the
  * provider metadata the model gave them), and tool results (`error-text` when the call failed).
  * Blank text is dropped, and messages with nothing left. With a cache breakpoint, it goes on the
  * system message and on the last message that is not ephemeral, so retry feedback after it is the

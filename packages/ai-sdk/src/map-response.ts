@@ -1,7 +1,7 @@
 import type { ModelResponse } from '@keel/core';
 import type { TextPart, ToolCallPart } from '@keel/core/internal';
 import { badResponse, shapeOf } from './bad-response';
-import { mapFinishReason } from './map-finish-reason';
+import { mapFinishReason, refuseContextWindowStop } from './map-finish-reason';
 import { mapUsage } from './map-usage';
 import { toolCallOf } from './parse-tool-input';
 import type { ToolCallMetadata } from './tool-call-metadata';
@@ -40,6 +40,7 @@ export function mapResponse(result: unknown, context: ResponseContext): ModelRes
       context.toolCalls.remember(toolCallId, toolName, fields.providerMetadata as never);
     }
   }
+  refuseContextWindowStop(finishReason, context.provider);
   const metadata = (typeof response === 'object' && response !== null ? response : {}) as Record<string, unknown>;
   return {
     content,

@@ -60,6 +60,25 @@ describe('the stream of an AI SDK model', () => {
     });
   });
 
+  it('interleaved text parts: the finished answer says what the stream showed, in stream order', async () => {
+    const parts: LanguageModelV3StreamPart[] = [
+      { type: 'text-start', id: 'a' },
+      { type: 'text-delta', id: 'a', delta: 'Transfer ' },
+      { type: 'text-start', id: 'b' },
+      { type: 'text-delta', id: 'b', delta: 'not ' },
+      { type: 'text-delta', id: 'a', delta: 'approved.' },
+      { type: 'text-end', id: 'b' },
+      { type: 'text-end', id: 'a' },
+      { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: specUsage(10, 5, 0) },
+    ];
+    const out = await collect(streaming(convertArrayToReadableStream(parts)).stream?.(request, {}));
+    const streamed = out.map((part) => (part.type === 'text-delta' ? part.text : '')).join('');
+    const finish = out.at(-1);
+    expect(streamed).toBe('Transfer not approved.');
+    expect(finish?.type === 'finish' && finish.response.text).toBe(streamed);
+    expect(finish?.type === 'finish' && finish.response.content).toEqual([{ type: 'text', text: 'Transfer not approved.' }]);
+  });
+
   it('stops reading at finish and cancels the stream, so the connection is let go', async () => {
     const { stream, state } = recordingStream([...textStreamParts(['a']), { type: 'text-delta', id: 't1', delta: 'after the end' }]);
     const out = await collect(streaming(stream).stream?.(request, {}));

@@ -3,10 +3,10 @@ import type { TextPart, ToolCallPart } from '@keel/core/internal';
 import { AiSdkProviderError } from './ai-sdk-provider-error';
 import { badResponse, shapeOf } from './bad-response';
 import { mapAiSdkError } from './map-error';
-import { mapFinishReason } from './map-finish-reason';
+import { mapFinishReason, refuseContextWindowStop } from './map-finish-reason';
 import { mapUsage } from './map-usage';
 import { toolCallOf } from './parse-tool-input';
-import type { StrictParts } from './schema-rejection';
+import type { StrictParts } from '@keel/core/internal';
 import type { ToolCallMetadata } from './tool-call-metadata';
 
 /** What {@link mapStream} needs besides the stream. */
@@ -37,7 +37,7 @@ type Slot = { readonly kind: 'text'; text: string } | { readonly kind: 'tool'; c
 
 /**
  * Maps the spec's stream (`doStream`'s `ReadableStream`) to Keel stream parts: `text-delta` per
- * text delta, `tool-call-start` per `tool-input-start` (or before a `tool-call` that had none),
+ * text delta (the answer's text is the deltas in stream order, interleaved text parts included), `tool-call-start` per `tool-input-start` (or before a `tool-call` that had none),
  * `tool-call-delta` per `tool-input-delta`, `tool-call` with the JSON-encoded input (and its raw
  * text), and `finish` with the whole response once the spec's `finish` part arrives. Reading stops
  * there, and the stream is cancelled whenever Keel stops reading (a finish, an error, an abort or
@@ -53,7 +53,6 @@ export async function* mapStream(stream: ReadableStream<unknown>, context: Strea
   const onAbort = () => void reader.cancel(signal?.reason).catch(() => undefined);
   signal?.addEventListener('abort', onAbort, { once: true });
   const slots: Slot[] = [];
-  const texts = new Map<string, Extract<Slot, { kind: 'text' }>>();
   const started = new Set<string>();
   let responseId: string | undefined;
   let modelId: string | undefined;
@@ -70,26 +69,16 @@ export async function* mapStream(stream: ReadableStream<unknown>, context: Strea
           if (typeof fields.id === 'string') responseId = fields.id;
           if (typeof fields.modelId === 'string') modelId = fields.modelId;
           break;
-        case 'text-start':
         case 'text-delta': {
-          const id = typeof fields.id === 'string' ? fields.id : '';
-          let slot = texts.get(id);
-          if (slot === undefined) {
-            slot = { kind: 'text', text: '' };
-            texts.set(id, slot);
-            slots.push(slot);
-          }
-          if (fields.type === 'text-delta') {
-            if (typeof fields.delta !== 'string') throw badResponse(provider, `a text delta is ${shapeOf(fields.delta)}`);
-            slot.text += fields.delta;
-            if (fields.delta !== '') yield { type: 'text-delta', text: fields.delta };
-          }
+          if (typeof fields.delta !== 'string') throw badResponse(provider, `a text delta is ${shapeOf(fields.delta)}`);
+          if (fields.delta === '') break;
+          // Text in stream order, whatever part it belongs to: the answer says what the stream showed.
+          const last = slots.at(-1);
+          if (last?.kind === 'text') last.text += fields.delta;
+          else slots.push({ kind: 'text', text: fields.delta });
+          yield { type: 'text-delta', text: fields.delta };
           break;
         }
-        case 'text-end':
-          // A later text part with the same id starts a new block.
-          if (typeof fields.id === 'string') texts.delete(fields.id);
-          break;
         case 'tool-input-start':
           if (fields.providerExecuted === true) break;
           if (typeof fields.id !== 'string' || typeof fields.toolName !== 'string') throw badResponse(provider, 'a tool-input-start has no string id and toolName');
@@ -116,6 +105,7 @@ export async function* mapStream(stream: ReadableStream<unknown>, context: Strea
           throw mapAiSdkError(fields.error, context);
         case 'finish': {
           if (isCutShort(fields)) throw new AiSdkProviderError({ message: `${provider}: the stream ended before the provider said why it finished (no finish reason, no usage): the connection ended early`, errorKind: 'network', provider });
+          refuseContextWindowStop(fields.finishReason, provider);
           const content = slots.flatMap((slot): (TextPart | ToolCallPart)[] => (slot.kind === 'tool' ? [slot.call] : slot.text === '' ? [] : [{ type: 'text', text: slot.text }]));
           yield {
             type: 'finish',

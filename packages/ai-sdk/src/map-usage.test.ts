@@ -11,8 +11,9 @@ describe('mapUsage', () => {
     expect(mapUsage({ inputTokens: { total: 1000, noCache: undefined, cacheRead: 600, cacheWrite: undefined }, outputTokens: { total: undefined, text: 7, reasoning: 3 } })).toEqual({ inputTokens: 400, outputTokens: 10, cacheReadTokens: 600, cacheWriteTokens: 0 });
   });
 
-  it('missing usage is zero; garbage is NaN (the ledger reports it) and never a string', () => {
-    expect(mapUsage(undefined)).toEqual({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 });
+  it('missing counts stay missing (the ledger reports and estimates them, never a silent 0); garbage is NaN and never a string', () => {
+    expect(mapUsage(undefined)).toEqual({ inputTokens: undefined, outputTokens: undefined, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    expect(mapUsage({ inputTokens: { total: undefined }, outputTokens: { total: undefined } })).toMatchObject({ inputTokens: undefined, outputTokens: undefined });
     const garbage = mapUsage({ inputTokens: { total: '12', noCache: '12', cacheRead: {} }, outputTokens: { total: '3' } });
     expect(Object.values(garbage).every((value) => typeof value === 'number')).toBe(true);
     expect(garbage.inputTokens).toBeNaN();

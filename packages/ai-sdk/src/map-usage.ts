@@ -13,6 +13,11 @@ function count(value: unknown): number {
 
 const isCount = (value: unknown): value is number => typeof value === 'number';
 
+const isAbsent = (value: unknown): boolean => value === undefined || value === null;
+
+/** A count the provider did not give: left out, so the ledger reports and estimates it. */
+const unreported = (value: unknown): number | undefined => (isAbsent(value) ? undefined : count(value));
+
 /** Reads a field of something that may not be an object. */
 function field(value: unknown, name: string): unknown {
   return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[name] : undefined;
@@ -22,7 +27,9 @@ function field(value: unknown, name: string): unknown {
  * Maps the spec's usage (`LanguageModelV3Usage`) to Keel's: `inputTokens` are the input tokens
  * neither read from nor written to a cache (`inputTokens.noCache`, or the total less the cached
  * ones when a provider gives only the total), `cacheReadTokens` and `cacheWriteTokens` the cached
- * ones, `outputTokens` the total output (reasoning included: it is billed as output).
+ * ones, `outputTokens` the total output (reasoning included: it is billed as output). A provider
+ * that reports no input (or no output) count at all leaves it `undefined`: Keel then reports
+ * `usage.invalid` and records an estimate, so budgets never read a missing count as 0.
  */
 export function mapUsage(usage: unknown): ModelUsage {
   const input = field(usage, 'inputTokens');
@@ -31,8 +38,10 @@ export function mapUsage(usage: unknown): ModelUsage {
   const cacheWrite = field(input, 'cacheWrite');
   const noCache = field(input, 'noCache');
   const total = field(input, 'total');
-  const inputTokens = noCache !== undefined && noCache !== null ? count(noCache) : isCount(total) ? total - count(cacheRead) - count(cacheWrite) : count(total);
+  const inputTokens = noCache !== undefined && noCache !== null ? count(noCache) : isCount(total) ? total - count(cacheRead) - count(cacheWrite) : unreported(total);
   const outputTotal = field(output, 'total');
-  const outputTokens = outputTotal !== undefined && outputTotal !== null ? count(outputTotal) : count(field(output, 'text')) + count(field(output, 'reasoning'));
-  return { inputTokens, outputTokens, cacheReadTokens: count(cacheRead), cacheWriteTokens: count(cacheWrite) };
+  const text = field(output, 'text');
+  const reasoning = field(output, 'reasoning');
+  const outputTokens = outputTotal !== undefined && outputTotal !== null ? count(outputTotal) : isAbsent(text) && isAbsent(reasoning) ? undefined : count(text) + count(reasoning);
+  return { inputTokens, outputTokens, cacheReadTokens: count(cacheRead), cacheWriteTokens: count(cacheWrite) } as ModelUsage;
 }

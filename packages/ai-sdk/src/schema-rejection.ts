@@ -1,21 +1,4 @@
-import type { ModelRequest } from '@keel/core';
-
-/** Which strict schema a 400 refused, as core reads it (`ModelCallErrorShape.schemaRejected`). */
-export type SchemaRejection = 'output' | 'tool' | 'both';
-
-/** The strict schemas a request sends: a native output format, and strict tools. */
-export interface StrictParts {
-  readonly output: boolean;
-  readonly tools: boolean;
-}
-
-/** Which strict schemas `request` sends. */
-export function strictPartsOf(request: ModelRequest): StrictParts {
-  return {
-    output: request.responseFormat?.strict === true && request.responseFormat.schema !== undefined,
-    tools: (request.tools ?? []).some((tool) => tool.strict === true),
-  };
-}
+import { schemaRejectionFor, type SchemaRejection, type StrictParts } from '@keel/core/internal';
 
 /** A 400's words about the response format: Gemini's `response_schema`, Anthropic's `output_config.format`, OpenAI's `response_format`. */
 const ABOUT_OUTPUT = /response_schema|responseSchema|response_mime_type|response mime type|output_config\.format|output_format|response_format/i;
@@ -31,12 +14,5 @@ const ABOUT_SCHEMA = /JSON Schema|schema/i;
  * request sent no strict schema or the text does not say: core then treats it as any bad request.
  */
 export function schemaRejectionOf(text: string, sent: StrictParts): SchemaRejection | undefined {
-  if (!sent.output && !sent.tools) return undefined;
-  const output = sent.output && ABOUT_OUTPUT.test(text);
-  const tools = sent.tools && ABOUT_TOOLS.test(text);
-  if (output && tools) return 'both';
-  if (output) return 'output';
-  if (tools) return 'tool';
-  if (!ABOUT_SCHEMA.test(text)) return undefined;
-  return sent.output && sent.tools ? 'both' : sent.output ? 'output' : 'tool';
+  return schemaRejectionFor(sent, { output: ABOUT_OUTPUT.test(text), tool: ABOUT_TOOLS.test(text), requestWide: ABOUT_SCHEMA.test(text) });
 }

@@ -20,6 +20,7 @@ import { measureLargeOutput } from './large-output/measure-large-output';
 import { measureRecovery } from './recovery/measure-recovery';
 import { measureModes } from './recovery/measure-modes';
 import { measureValidationOverhead } from './validation-overhead';
+import { measureRunLevelRules } from './run-level-rules';
 
 const verdict = (ok: boolean) => (ok ? 'met' : '**not met**');
 const started = performance.now();
@@ -33,6 +34,8 @@ step('Heap over 10,000 runs');
 const heap = await measureHeap();
 step('Validation + feedback work per failed attempt');
 const validation = await measureValidationOverhead();
+step('Run-level rules (action loops) per step, with and without them');
+const runLevel = await measureRunLevelRules();
 step('Recovery on the malformed-output corpus');
 const recovery = await measureRecovery();
 step('Re-asks per defect class and output mode (prompt, native, tool)');
@@ -113,6 +116,14 @@ The attempt engine against the engine before it, side by side in one process (a 
 
 After 1,000 warm-up runs: ${heap.warmMb.toFixed(2)} MB; after ${heap.runs.toLocaleString('en')} more: ${heap.afterMb.toFixed(2)} MB; growth
 **${heap.growthMb.toFixed(2)} MB**${gcExposed ? ' (GC forced before each reading)' : ' — GC was not exposed, so readings are noisy'}.
+
+## Run-level rules per step
+
+The action-loop rules read the run so far (\`scope.run\`) after every step's call from the second
+step on. An 11-step run (10 tool steps reading another page each, then the answer), with the
+default rules and with the defaults less the two action-loop rules, side by side:
+**${us(runLevel.perStepWithUs)}** per step with them, **${us(runLevel.perStepWithoutUs)}** without;
+with / without ${runLevel.ratio.median.toFixed(2)}x (p25 ${runLevel.ratio.p25.toFixed(2)}x, p75 ${runLevel.ratio.p75.toFixed(2)}x).
 
 ## Validation and feedback per failed attempt
 

@@ -58,6 +58,9 @@ describe('approvals through @keel/bullmq', () => {
     expectTypeOf(job).toEqualTypeOf<RunJob<string>>();
     const resumed = (await job.waitUntilFinished(events, 20_000));
     expectTypeOf(resumed).toEqualTypeOf<RunJobSummary<string>>();
+    // @ts-expect-error: the continuation may suspend again: its value needs narrowing on `status`
+    void resumed.value;
+    if (resumed.status === 'complete') expectTypeOf(resumed.value).toEqualTypeOf<string>();
 
     expect(resumed).toMatchObject({ status: 'complete', text: 'Refunded.', runId: summary.runId, tenant: 'acme', steps: 2, attempts: 2 });
     expect(resumed.usage.modelCalls).toBe(2);

@@ -8,12 +8,22 @@ export type { Provenance, StepRecord } from './agent/run-result';
 export type { CallPurpose, EventBase, EventPayload, EventUsage, ReAskOf, ToolValidationOutcome } from './events/agent-events';
 export { AGENT_EVENT_NAMES } from './events/event-names';
 export type { MemoryRun } from './memory/memory-store';
-export type { AssistantMessage, SystemMessage, TextPart, ToolCallPart, ToolMessage, ToolResultPart, UserMessage } from './model/message';
+export type { AssistantMessage, AttachmentPart, FilePart, ImagePart, SystemMessage, TextPart, ToolCallPart, ToolMessage, ToolResultPart, UserMessage } from './model/message';
+export { attachmentSource, attachmentUrl, type AttachmentWire } from './provider-kit/attachments';
 export { textOf, toolCallsOf } from './model/message';
 export { REDACTED, redactSecrets, secretsOf } from './model/redact-secrets';
 export { type ErrorTypeKind, kindFromErrorType } from './model/kind-from-error-type';
 export { type HeaderReader, type HeaderRecord, parseRetryAfter } from './model/parse-retry-after';
 export { toolInputOf } from './model/tool-input-of';
+// The provider-author kit: what every adapter needs, once.
+export { CONTINUE_INSTRUCTION, withContinuation } from './provider-kit/continuation';
+export type { DecoderDialect, LoweringOutcome, SchemaStats } from './provider-kit/lower-json-schema/decoder-dialect';
+export { lowerJsonSchema } from './provider-kit/lower-json-schema/lower-json-schema';
+export { escapePointer } from './provider-kit/lower-json-schema/schema-pointer';
+export { type LocalReference, parseLocalReference } from '@keel/reliability/internal';
+export { isContextOverflow, isContextWindowStop } from './provider-kit/context-overflow';
+export { isAbortLike, isInstanceOf, socketFailureKind, vendorErrorKind } from './provider-kit/read-vendor-error';
+export { firstString, type RefusalNames, type SchemaRejection, schemaRejectionFor, type StrictParts, strictPartsOf } from './provider-kit/strict-parts';
 export type {
   FinishReason,
   LoweredSchema,
@@ -48,3 +58,4 @@ export {
   reduceError,
   TRANSIENT_ERROR_KINDS,
 } from '@keel/reliability/internal';
+export type { RunRecord } from './agent/run-result';

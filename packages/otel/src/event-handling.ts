@@ -37,6 +37,7 @@ export const EVENT_HANDLING = {
   'reliability.fail-fast': 'recorded',
   'reliability.rule-error': 'recorded',
   'reliability.feedback-error': 'recorded',
+  'reliability.loop-detected': 'recorded',
   'output.repaired': 'recorded',
   // A downgrade of the output mode (a 400 refusing a schema, a schema that cannot be lowered) is a span event.
   'output.mode-downgraded': 'recorded',

@@ -189,6 +189,11 @@ export function telemetry(options: TelemetryOptions = {}): Extension {
         const spans = runs.get(event.runId);
         if (spans) addSpanEvent(current(spans, event.toolCallId), 'reliability.feedback-error', { source: event.source, message: recordContent ? event.message : undefined });
       })
+      .on('reliability.loop-detected', (event) => {
+        // On the step's call: the loop it would go round, the tools of one round, nudge or stop.
+        const spans = runs.get(event.runId);
+        if (spans) addSpanEvent(current(spans, event.toolCallId), 'reliability.loop-detected', { loop: event.loop, tools: event.tools, rounds: event.rounds, action: event.action }, { 'keel.attempt': event.attempt });
+      })
       .on('usage.invalid', (event) => {
         const spans = runs.get(event.runId);
         if (spans) addSpanEvent(current(spans, event.toolCallId), 'usage.invalid', { field: event.field, received: event.received }, { 'keel.attempt': event.attempt });

@@ -10,8 +10,7 @@ import { openai } from './openai/openai-provider';
 import { anthropicErrorBody, anthropicTextAnswer, anthropicTextStream, anthropicTextStreamHead } from './testing/fixtures/anthropic-fixtures';
 import { openAITextAnswer } from './testing/fixtures/openai-fixtures';
 import { anthropicRequestIssues as validateAnthropicRequest } from './testing/validate-anthropic-request';
-import { errorReply, hangReply, jsonReply, resetReply, sseReply } from './testing/wire-reply';
-import { startWireServer, type WireServer } from './testing/wire-server';
+import { errorReply, hangReply, jsonReply, resetReply, sseReply, startWireServer, type WireServer } from '@keel/wire-server';
 import { asComplete } from '@keel/core/test';
 
 /**

@@ -10,7 +10,7 @@ import { anthropicModel } from './testing/anthropic-model';
 import { openAIModel } from './testing/openai-model';
 import { anthropicRequestIssues } from './testing/validate-anthropic-request';
 import { openAIRequestIssues } from './testing/validate-openai-request';
-import { startWireServer, type WireServer } from './testing/wire-server';
+import { startWireServer, type WireServer } from '@keel/wire-server';
 import { asComplete } from '@keel/core/test';
 
 /**
@@ -196,6 +196,25 @@ describe('output modes on the OpenAI wire', () => {
     expect(schema['required']).toEqual(['sku', 'quantity', 'note']);
     expect(schema['additionalProperties']).toBe(false);
     expect(openAIRequestIssues(bodyOf(wire, 0))).toEqual([]);
+  });
+
+  it('an optional $ref property: the null strict mode makes the model write comes back absent, as the lowering said', async () => {
+    const Shipment = Type.Unsafe<{ sku: string; address?: { city: string } }>({
+      type: 'object',
+      properties: { sku: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+      required: ['sku'],
+      additionalProperties: false,
+      $defs: { address: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false } },
+    });
+    const wire = await server();
+    // The model sends no address: strict mode makes it write null.
+    wire.enqueue(openAIModel({ type: 'answer', intent: { sku: 'ABC-12' } }));
+    const result = asComplete(await Agent.create({ provider: provider(wire), model: 'gpt-4.1' }).outputSchema(Shipment).build().run('Ship one widget.'));
+    const schema = ((bodyOf(wire, 0)['response_format'] as Json)['json_schema'] as Json)['schema'] as Json;
+    expect((schema['properties'] as Json)['address']).toEqual({ anyOf: [{ $ref: '#/$defs/address' }, { type: 'null' }] });
+    expect(result.value).toEqual({ sku: 'ABC-12' });
+    expect(result.coercions).toMatchObject([{ path: ['address'], kind: 'null-to-absent' }]);
+    expect(wire.requests).toHaveLength(1);
   });
 
   it('a length limit strict mode cannot enforce is re-asked and recovered', async () => {

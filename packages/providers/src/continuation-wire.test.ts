@@ -3,8 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { anthropic } from './anthropic/anthropic-provider';
 import { openai } from './openai/openai-provider';
-import { jsonReply, respondReply } from './testing/wire-reply';
-import { startWireServer, type WireServer } from './testing/wire-server';
+import { jsonReply, respondReply, startWireServer, type WireServer } from '@keel/wire-server';
 import { asComplete } from '@keel/core/test';
 
 const Order = Type.Object({ items: Type.Array(Type.Object({ sku: Type.String(), price: Type.Number() })) });

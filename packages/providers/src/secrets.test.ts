@@ -7,8 +7,7 @@ import { ProviderError } from './errors/provider-error';
 import { openai } from './openai/openai-provider';
 import { anthropicErrorBody, anthropicTextAnswer, anthropicToolUse } from './testing/fixtures/anthropic-fixtures';
 import { openAIMultiToolCall, openAITextAnswer } from './testing/fixtures/openai-fixtures';
-import { errorReply, jsonReply } from './testing/wire-reply';
-import { startWireServer, type WireServer } from './testing/wire-server';
+import { errorReply, jsonReply, startWireServer, type WireServer } from '@keel/wire-server';
 
 /** Secrets never leave: a server that echoes the API key back, through the real SDKs and the agent. */
 

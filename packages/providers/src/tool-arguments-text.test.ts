@@ -5,8 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { anthropic } from './anthropic/anthropic-provider';
 import { openai } from './openai/openai-provider';
 import { collectStream } from './testing/collect-stream';
-import { rawJsonReply, sseReply, type SseEvent } from './testing/wire-reply';
-import { startWireServer, type WireServer } from './testing/wire-server';
+import { rawJsonReply, type SseEvent, sseReply, startWireServer, type WireServer } from '@keel/wire-server';
 
 /**
  * Issue 17: the arguments a model writes reach core as the text it wrote. Plain `JSON.parse` turns

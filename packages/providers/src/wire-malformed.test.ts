@@ -6,8 +6,7 @@ import { anthropic } from './anthropic/anthropic-provider';
 import { openai } from './openai/openai-provider';
 import { anthropicTextAnswer } from './testing/fixtures/anthropic-fixtures';
 import { openAITextAnswer } from './testing/fixtures/openai-fixtures';
-import { jsonReply, sseReply, type WireReply } from './testing/wire-reply';
-import { startWireServer, type WireServer } from './testing/wire-server';
+import { jsonReply, sseReply, startWireServer, type WireReply, type WireServer } from '@keel/wire-server';
 
 /** A body or stream chunk that breaks the vendor's format is a `bad-response`: retried, then a typed stop — never a TypeError. */
 

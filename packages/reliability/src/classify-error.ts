@@ -10,7 +10,7 @@ export interface ErrorClassification {
 
 const knownKinds = new Set<string>([
   'rate-limit', 'overloaded', 'server-error', 'timeout', 'network', 'schema-fail', 'parse-fail',
-  'refusal', 'truncated', 'auth', 'bad-request', 'bad-response', 'aborted', 'unknown',
+  'refusal', 'truncated', 'auth', 'bad-request', 'context-overflow', 'bad-response', 'aborted', 'unknown',
 ]);
 
 /**

@@ -4,7 +4,8 @@
  * rejected an answer that passed validation (with feedback); `no-tool-call`: a tool-argument
  * re-ask was answered without a call of the tool; `guard-rejected`: a guard refused a corrected
  * tool call; `schema-refused`: the provider refused a schema the request sent (a 400), and the
- * output mode was lowered for the next attempt.
+ * output mode was lowered for the next attempt; `context-overflow`: the vendor refused the request
+ * because it does not fit the model's context window (the same request fails again).
  */
 export type ErrorKind =
   | 'ok'
@@ -22,6 +23,7 @@ export type ErrorKind =
   | 'truncated'
   | 'auth'
   | 'bad-request'
+  | 'context-overflow'
   | 'schema-refused'
   | 'bad-response'
   | 'aborted'

@@ -17,6 +17,7 @@ export { CHARS_PER_TOKEN, TRUNCATION_MARKER, truncateEcho } from './feedback/tru
 export type {
   FailFastEvent,
   FeedbackErrorEvent,
+  LoopDetectedEvent,
   RecoveredEvent,
   RetryEvent,
   RuleErrorEvent,
@@ -64,6 +65,7 @@ export { escapeControl, formatPath, type IssueKind, type IssuePath, parsePointer
 export type { SchemaValidationResult } from './validation/schema-validator';
 export { type ForeignIssue, issuesFromStandard } from './validation/standard-issues';
 export { type Coercion, type CoercionKind, coerceToSchema } from './validation/coerce-to-schema';
+export { type LocalReference, parseLocalReference, resolveLocalReference } from './local-reference';
 export { withShapes } from './validation/with-shapes';
 export type { ParseSchema } from './validation/to-validator';
 export { checkOutput, type OutputCheck, type ValidateOutputOptions } from './validation/validate-output';

@@ -128,7 +128,7 @@ export function legitimateTraces(count: number, seed = 2): Trace[] {
     } else if (shape === 2) {
       // Retries that succeed: the same call fails alike once or twice, then answers.
       const failures = 1 + Math.floor(random() * 2);
-      const call: TraceCall = { name: 'fetch_page', arguments: { url: `https://example.test/${index}` } };
+      const call: TraceCall = { name: 'fetch_page', arguments: { url: `http://127.0.0.1:9/page-${index}` } };
       traces.push({ name: `retry-succeeds-${index}`, next: (step) => (step <= failures + 1 ? [call] : undefined), world: (_, step) => (step <= failures ? { result: { error: 'timeout' }, failed: true } : { result: { body: 'ok' }, failed: false }) });
     } else if (shape === 3) {
       // Reading a file again after each write to it: what is read changes.

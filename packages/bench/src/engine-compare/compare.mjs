@@ -106,7 +106,17 @@ function bareContender() {
   return { name: 'bare', model, run };
 }
 
-const contenders = [keelContender('new', current, 'tool.re-ask'), keelContender('old', previous, 'tool.retry'), bareContender()];
+/** The re-ask event's name in a build: `tool.re-ask`, or `tool.retry` in engines before it was renamed. */
+function reAskEvent(build) {
+  try {
+    build.core.Agent.create({ provider: build.test.scriptedModel('x'), model: 'bench' }).on('tool.re-ask', () => undefined);
+    return 'tool.re-ask';
+  } catch {
+    return 'tool.retry';
+  }
+}
+
+const contenders = [keelContender('new', current, reAskEvent(current)), keelContender('old', previous, reAskEvent(previous)), bareContender()];
 const gc = globalThis.gc;
 if (!gc) console.warn('run with node --expose-gc: without it no GC settles the batches');
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Agent, AgentConfigurationError, InMemoryStore, tool } from '../index';
 import type { ModelProvider, ModelResponse, ReliabilityRule } from '../index';
 import type { PreCheckRule } from '@keel/reliability';
-import { scriptedModel, asComplete } from '../test/index';
+import { scriptedModel, asComplete } from '../testing/index';
 
 const Refund = Type.Object({ action: Type.Union([Type.Literal('refund'), Type.Literal('reject')]), amount: Type.Number() });
 

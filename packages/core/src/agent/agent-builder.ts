@@ -2,7 +2,7 @@ import type { AnySchema, InferSchema } from '@keel/reliability';
 import type { AgentEventName, AgentListener } from '../events/agent-events';
 import type { MemoryStore } from '../memory/memory-store';
 import type { RunStore } from '../durable/run-store';
-import type { RunConfig } from '../run/run-config';
+import type { RunConfig } from '../run/state/run-config';
 import type { ToolGuard } from '../tools/guard';
 import { checkListener } from '../events/check-listener';
 import type { AnyTool, Tool } from '../tools/tool';

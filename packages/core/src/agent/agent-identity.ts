@@ -1,5 +1,5 @@
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
-import type { RunConfig } from '../run/run-config';
+import type { RunConfig } from '../run/state/run-config';
 import type { AgentOptions } from './agent-options';
 
 /** How long a suspended state may be resumed by default: 7 days. */

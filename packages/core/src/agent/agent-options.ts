@@ -13,6 +13,12 @@ export interface AgentOptions extends ModelTarget {
   /** Most model turns in one run. Default 10. */
   readonly maxSteps?: number;
   /**
+   * How deep runs may nest through agents called as tools (`agent.asTool()`): a run started at a
+   * deeper level fails with `MaxDepthExceededError` before any model call (its tool call reports
+   * the error). The smallest along a chain applies. Default 4.
+   */
+  readonly maxDepth?: number;
+  /**
    * Failover providers, in order, after the primary: a rule deciding `retry-other` (such as
    * `failoverRule()`) moves to the next one. Not to be confused with `.outputFallback()`.
    */

@@ -4,13 +4,13 @@ import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import { RunSuspendedError } from '../errors/run-suspended-error';
 import type { AgentEventName, AgentListener } from '../events/agent-events';
 import { EventBus } from '../events/event-bus';
-import { checkRunOptions } from '../run/check-run-options';
-import { type LoopExtras, reactLoop } from '../run/react-loop';
-import type { RunConfig } from '../run/run-config';
-import { checkDecisions, type ResumeDecisions } from '../run/resume-decisions';
-import { claimResume } from '../run/resumed-suspensions';
-import { canonicalJson, openState } from '../run/run-state-snapshot';
-import { agentDigest, type StateSigner, stateSigner } from '../run/state-signer';
+import { checkRunOptions } from '../run/state/check-run-options';
+import { type RunExtras, startRun } from '../run/run-loop';
+import type { RunConfig } from '../run/state/run-config';
+import { checkDecisions, type ResumeDecisions } from '../run/state/resume-decisions';
+import { claimResume } from '../run/state/resumed-suspensions';
+import { canonicalJson, openState } from '../run/state/run-state-snapshot';
+import { agentDigest, type StateSigner, stateSigner } from '../run/state/state-signer';
 import { type AgentIdentity, agentIdentity } from './agent-identity';
 import type { Tool } from '../tools/tool';
 import { AgentBuilder } from './agent-builder';
@@ -61,7 +61,7 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
   }
 
   /** What runs of this agent need to suspend (a signed state naming the agent) and to run as tools. */
-  get #extras(): LoopExtras {
+  get #extras(): RunExtras {
     return { sealing: { signer: this.#signer, agent: () => this.#agentId(), ttlMs: this.#identity.stateTtlMs } };
   }
 
@@ -95,8 +95,8 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
    * @throws {ReliabilityFailFastError} when the gate stops (with every attempt recorded).
    * @throws {MaxStepsExceededError} with the partial result.
    */
-  run(input: RunInput, options: RunOptions = {}): Promise<RunResult<TOutput>> {
-    return reactLoop(this.#config, this.#bus, input, options, undefined, this.#extras) as Promise<RunResult<TOutput>>;
+  run(input: RunInput, options?: RunOptions): Promise<RunResult<TOutput>> {
+    return startRun(this.#config, this.#bus, input, options, undefined, this.#extras) as Promise<RunResult<TOutput>>;
   }
 
   /**
@@ -123,7 +123,7 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
     let began = false;
     const resume = { state: opened, decisions: decided, began: () => void (began = true) };
     try {
-      return (await reactLoop(this.#config, this.#bus, [], runOptions, undefined, { ...this.#extras, resume })) as RunResult<TOutput>;
+      return (await startRun(this.#config, this.#bus, [], runOptions, undefined, { ...this.#extras, resume })) as RunResult<TOutput>;
     } catch (error) {
       // Nothing ran yet (memory could not be loaded, an abort came first): the state may be resumed again.
       if (!began) await claim.release();
@@ -144,7 +144,7 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
   asTool<S extends AnySchema>(options: AsToolOptions<S>): Tool<InferSchema<S>, TOutput>;
   asTool(options: AsToolOptions<AnySchema | undefined>): Tool<unknown, TOutput> {
     return agentAsTool<TOutput>(options, (input, runOptions, parent) =>
-      reactLoop(this.#config, this.#bus, input, runOptions, undefined, { ...this.#extras, ...(parent ? { parent } : {}) }) as Promise<RunResult<TOutput>>,
+      startRun(this.#config, this.#bus, input, runOptions, undefined, { ...this.#extras, ...(parent ? { parent } : {}) }) as Promise<RunResult<TOutput>>,
     );
   }
 
@@ -182,7 +182,7 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
     if (signal?.aborted) forward();
     else signal?.addEventListener('abort', forward, { once: true });
     const start = (sink: StreamSink) =>
-      (reactLoop(this.#config, this.#bus, input, { ...runOptions, signal: controller.signal }, sink, this.#extras) as Promise<RunResult<TOutput>>).finally(() =>
+      (startRun(this.#config, this.#bus, input, { ...runOptions, signal: controller.signal }, sink, this.#extras) as Promise<RunResult<TOutput>>).finally(() =>
         signal?.removeEventListener('abort', forward),
       );
     return new AgentStream<TOutput>(start, textMode, (reason) => controller.abort(reason));

@@ -4,8 +4,8 @@ import { tokenBudget } from '@keel/reliability';
 import { Agent, ReliabilityFailFastError, tool } from '../index';
 import type { ModelRequest } from '../index';
 import type { ToolMessage } from '../internal';
-import { recorder } from '../test/event-recorder';
-import { scriptedModel } from '../test/index';
+import { recorder } from '../testing/event-recorder';
+import { scriptedModel } from '../testing/index';
 
 /** The tool results the model was sent in a request. */
 function toolResults(request: ModelRequest | undefined): ToolMessage['content'] {

@@ -5,15 +5,15 @@ import type { ListenerEntry } from '../events/event-bus';
 import type { MemoryStore } from '../memory/memory-store';
 import type { RunStore } from '../durable/run-store';
 import type { ModelProvider, ModelResponse } from '../model/model-provider-v1';
-import { patchOptionsProblem } from '../run/patch-and-continue';
-import type { RunConfig } from '../run/run-config';
+import { patchOptionsProblem } from '../run/attempt/patch-and-continue';
+import type { RunConfig } from '../run/state/run-config';
 import type { ToolGuard } from '../tools/guard';
 import { DEFAULT_MAX_TOOL_RESULT_BYTES } from '../tools/serialize-tool-result';
 import type { AnyTool } from '../tools/tool';
 import type { AgentOptions, OutputFallbackOptions, OutputOptions, ReliabilityOptions } from './agent-options';
 import { type CallWrapper, composeWrappers } from '../shared/call-wrapper';
-import { OutputModeCache } from '../run/output-mode-cache';
-import { ANSWER_TOOL_NAME, capabilitiesOf, type OutputShape, type StrictToolsOption } from '../run/output-mode';
+import { OutputModeCache } from '../run/output/output-mode-cache';
+import { ANSWER_TOOL_NAME, capabilitiesOf, type OutputShape, type StrictToolsOption } from '../run/output/output-mode';
 import { toolShapeProblem } from '../tools/tool-shape';
 
 /** What the builder has collected: the user's settings, unvalidated. */
@@ -151,6 +151,17 @@ function redactorOf(providers: readonly ModelProvider[]): (text: string) => stri
   };
 }
 
+/** What the provider says is wrong with the model id (its optional `checkModel`); a hook that throws says so too. */
+function modelProblem(provider: ModelProvider, model: string): string | undefined {
+  if (typeof provider.checkModel !== 'function') return undefined;
+  try {
+    const problem: unknown = provider.checkModel(model);
+    return typeof problem === 'string' && problem !== '' ? problem : undefined;
+  } catch (error) {
+    return `${provider.name} could not check it: ${reduceError(error).message}`;
+  }
+}
+
 /**
  * Validates the builder's settings as a whole and resolves them into the frozen configuration
  * runs execute.
@@ -167,8 +178,11 @@ export function resolveConfig(settings: BuilderSettings): RunConfig {
       fail(setting, 'must be a ModelProvider with specificationVersion "v1" and generate()');
     }
     if (typeof target.model !== 'string' || target.model.trim() === '') fail(index === 0 ? 'model' : `${setting}.model`, 'needs a model id');
+    const problem = modelProblem(target.provider, target.model);
+    if (problem !== undefined) fail(index === 0 ? 'model' : `${setting}.model`, problem);
   });
   if (!isWholeAtLeast(options.maxSteps, 1)) fail('maxSteps', `must be a whole number >= 1, got ${options.maxSteps}`);
+  if (!isWholeAtLeast(options.maxDepth, 0)) fail('maxDepth', `must be a whole number >= 0, got ${options.maxDepth}`);
   if (!isWholeAtLeast(options.toolRetries, 0)) fail('toolRetries', `must be a whole number >= 0, got ${options.toolRetries}`);
   if (!isWholeAtLeast(options.maxAttempts, 1)) fail('maxAttempts', `must be a whole number >= 1, got ${options.maxAttempts}`);
   if (options.maxTokens !== undefined && !isWholeAtLeast(options.maxTokens, 1)) fail('maxTokens', `must be a whole number >= 1, got ${options.maxTokens}`);
@@ -219,6 +233,7 @@ export function resolveConfig(settings: BuilderSettings): RunConfig {
   return Object.freeze({
     targets,
     maxSteps: options.maxSteps ?? 10,
+    maxDepth: options.maxDepth ?? 4,
     ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
     ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
     ...(options.stop === undefined ? {} : { stop: options.stop }),

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { Agent, AgentConfigurationError, type RunResult, RunSuspendedError, tool } from '../index';
-import { asComplete, asSuspended, scriptedModel } from '../test/index';
-import type { RunStateSnapshot } from '../run/run-state-snapshot';
+import { asComplete, asSuspended, scriptedModel } from '../testing/index';
+import type { RunStateSnapshot } from '../run/state/run-state-snapshot';
 
 const Refund = Type.Object({ action: Type.Union([Type.Literal('refund'), Type.Literal('reject')]), amount: Type.Number() });
 type Refund = { action: 'refund' | 'reject'; amount: number };

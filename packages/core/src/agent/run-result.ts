@@ -2,22 +2,14 @@ import type { AttemptRecord, JsonRepair, ValidationIssue } from '@keel/reliabili
 import type { Coercion } from '@keel/reliability/internal';
 import type { Message } from '../model/message';
 import type { FinishReason } from '../model/model-provider-v1';
-import type { RunStateSnapshot } from '../run/run-state-snapshot';
+import type { RunStateSnapshot } from '../run/state/run-state-snapshot';
 import type { PendingApproval } from '../tools/pending-approval';
 import type { ToolCallRecord } from '../tools/tool-result';
 import type { RunUsage } from '../usage/usage-ledger';
 
-/** One step of the ReAct loop: a model turn and the tools it called. */
-export interface StepRecord {
-  readonly step: number;
-  readonly finishReason: FinishReason;
-  /** The turn's text. */
-  readonly text: string;
-  readonly toolCalls: number;
-  /** Model calls made in the step, retries and tool re-asks included. */
-  readonly modelCalls: number;
-  readonly durationMs: number;
-}
+import type { StepRecord } from './step-record';
+
+export type { StepRecord };
 
 /** Where the final value came from: the model, the fallback function, or the canned value. */
 export type Provenance = 'model' | 'fallback' | 'canned';

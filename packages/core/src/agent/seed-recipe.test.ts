@@ -3,7 +3,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 // The recipe's import lines, pointed at this repository; everything below them is the recipe as written.
 import { Agent, ReliabilityFailFastError } from '../index';
 import { defaultStuckLoopRule, lastNValidationErrorsMatch, strictOutputRules } from '@keel/reliability';
-import { type Script, scriptedModel } from '../test/index';
+import { type Script, scriptedModel } from '../testing/index';
 
 const Refund = Type.Object({
   orderId: Type.String(),

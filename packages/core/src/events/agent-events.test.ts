@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { describe, expect, it, vi } from 'vitest';
 import { Agent, tool } from '../index';
 import type { AgentBuilder, AgentEventName, AgentEvents, RunResult } from '../index';
-import { scriptedModel } from '../test/index';
+import { scriptedModel } from '../testing/index';
 import { AGENT_EVENT_NAMES } from './event-names';
 
 

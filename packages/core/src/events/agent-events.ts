@@ -1,5 +1,5 @@
 import type { ErrorKind } from '@keel/reliability';
-import type { FailFastEvent, FeedbackErrorEvent, RecoveredEvent, RetryEvent, RuleErrorEvent, ValidationFailedEvent, WaitEvent } from '@keel/reliability/internal';
+import type { FailFastEvent, FeedbackErrorEvent, LoopDetectedEvent, RecoveredEvent, RetryEvent, RuleErrorEvent, ValidationFailedEvent, WaitEvent } from '@keel/reliability/internal';
 import type { FinishReason } from '../model/model-provider-v1';
 
 /** Fields every event payload carries. */
@@ -51,6 +51,8 @@ export interface AgentEvents {
       readonly durationMs: number;
       readonly steps: number;
       readonly modelCalls: number;
+      /** Loops of actions the action-loop rules found (each nudge and stop), when there were any. */
+      readonly loopsDetected?: number;
       readonly errorName?: string;
       readonly errorMessage?: string;
     };
@@ -174,6 +176,8 @@ export interface AgentEvents {
   'reliability.fail-fast': FromGate<FailFastEvent>;
   'reliability.rule-error': FromGate<RuleErrorEvent>;
   'reliability.feedback-error': FromGate<FeedbackErrorEvent>;
+  /** The run went round a loop of actions (the action-loop rules): the model is told once (`nudge`), then the run stops (`stop`). */
+  'reliability.loop-detected': FromGate<LoopDetectedEvent>;
   /** The final answer was accepted after lossless local repairs or schema-guided coercions (zero model calls). */
   'output.repaired': EventBase & {
     /** Repair names, comma-separated (`unquoted-keys, trailing-comma`). */

@@ -14,9 +14,10 @@ export interface ListenerEntry {
 export class EventBus {
   /**
    * Listeners by event. Each list is replaced, never changed in place, when a listener is added or
-   * removed (copy-on-write), so an emit walks the current list without copying it.
+   * removed (copy-on-write), so an emit walks the current list without copying it. Read-only
+   * outside this class: `listeners.has(event)` is how a run asks whether anything listens.
    */
-  private readonly listeners = new Map<AgentEventName, readonly AgentListener<AgentEventName>[]>();
+  readonly listeners = new Map<AgentEventName, readonly AgentListener<AgentEventName>[]>();
 
   constructor(entries: readonly ListenerEntry[] = []) {
     for (const { event, listener } of entries) this.add(event, listener);

@@ -24,6 +24,7 @@ const names = {
   'reliability.fail-fast': true,
   'reliability.rule-error': true,
   'reliability.feedback-error': true,
+  'reliability.loop-detected': true,
   'output.repaired': true,
   'output.mode-downgraded': true,
   'output.schema-lowered': true,

@@ -5,7 +5,8 @@ import { type ModelProviderV1 } from '../internal';
 
 /**
  * Usage is sanitised at the ledger's entry: a count that is not a finite, non-negative number is
- * recorded as 0, a `usage.invalid` event names the call and the field, and budgets keep counting.
+ * recorded as an estimate on the high side (from the request and the answer; 0 for cache counts), a
+ * `usage.invalid` event names the call and the field, and budgets keep counting.
  */
 
 const good = { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 };
@@ -34,25 +35,27 @@ const badValues: [string, unknown, string][] = [
 ];
 
 describe.each(badValues)('an outputTokens count that is %s', (_name, value, received) => {
-  it('is recorded as 0 and reported once, naming the call and the field', async () => {
+  it('is recorded as an estimate and reported once, naming the call and the field', async () => {
     const invalid: AgentEvents['usage.invalid'][] = [];
     const agent = Agent.create({ provider: provider([{ ...good, outputTokens: value }]), model: 'm' })
       .on('usage.invalid', (payload) => void invalid.push(payload))
       .build();
     const result = await agent.run('go');
-    expect(result.usage).toMatchObject({ inputTokens: 10, outputTokens: 0, totalTokens: 10, modelCalls: 1 });
-    expect(typeof result.usage.outputTokens).toBe('number');
-    expect(result.attempts[0]?.usage.outputTokens).toBe(0);
+    // The answer 'ok' is estimated on the high side: at least one token, a whole number.
+    expect(result.usage).toMatchObject({ inputTokens: 10, modelCalls: 1 });
+    expect(Number.isInteger(result.usage.outputTokens) && result.usage.outputTokens >= 1).toBe(true);
+    expect(result.attempts[0]?.usage.outputTokens).toBe(result.usage.outputTokens);
     expect(invalid).toHaveLength(1);
     expect(invalid[0]).toMatchObject({ attempt: 1, purpose: 'step', provider: 'counting', model: 'm', field: 'outputTokens', received });
   });
 });
 
-it('a missing usage record is all zeros, reported as field "usage"', async () => {
+it('a missing usage record is estimated, reported as field "usage"', async () => {
   const invalid: AgentEvents['usage.invalid'][] = [];
   const agent = Agent.create({ provider: provider([undefined]), model: 'm' }).on('usage.invalid', (payload) => void invalid.push(payload)).build();
   const result = await agent.run('go');
-  expect(result.usage.totalTokens).toBe(0);
+  expect(result.usage.totalTokens).toBeGreaterThan(0);
+  expect(result.usage).toMatchObject({ cacheReadTokens: 0, cacheWriteTokens: 0 });
   expect(invalid.map((event) => event.field)).toEqual(['usage']);
 });
 
@@ -71,14 +74,17 @@ it('a token budget is not bypassed by a NaN count: later valid counts still reac
   const error = await Agent.create({ provider: model, model: 'm', maxSteps: 50 }).reliability({ preCheck: [tokenBudget(20)] }).build().run('go').catch((thrown: unknown) => thrown);
   expect(ReliabilityFailFastError.isInstance(error)).toBe(true);
   expect((error as ReliabilityFailFastError).kind).toBe('token-budget');
-  // 0 + 5 (the NaN input recorded as 0), then 20 ≥ 20: the third call is refused. A NaN total never would be.
-  expect(calls).toBe(2);
+  // The NaN input is estimated (the request's few tokens), then 15 a call: the cap is reached by the
+  // third call at the latest. A NaN total never would be.
+  expect(calls).toBeLessThanOrEqual(3);
 });
 
 it('counts too large to add up exactly never make a total infinite or a cost NaN', async () => {
   const huge = { inputTokens: 1e308, outputTokens: 1e308, cacheReadTokens: Number.MAX_SAFE_INTEGER + 2, cacheWriteTokens: 0 };
   const agent = Agent.create({ provider: provider([huge]), model: 'm', pricing: { m: { inputPerMTok: 1, outputPerMTok: 1 } } }).build();
   const result = await agent.run('go');
-  expect(result.usage).toMatchObject({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, totalTokens: 0 });
+  expect(result.usage.cacheReadTokens).toBe(0);
+  expect(Number.isSafeInteger(result.usage.totalTokens)).toBe(true);
+  expect(result.usage.totalTokens).toBeLessThan(100);
   expect(Number.isFinite(result.usage.costUsd)).toBe(true);
 });

@@ -2,7 +2,7 @@ import { tokenBudget } from '@keel/reliability';
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { Agent, type ModelRequest, ReliabilityFailFastError, tool } from '../index';
-import { type ScriptedReply, scriptedModel } from '../test/index';
+import { type ScriptedReply, scriptedModel } from '../testing/index';
 
 /**
  * Caps that hold: a token budget as a PreCheck rule is never exceeded by more than one model call's

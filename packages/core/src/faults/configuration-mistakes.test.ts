@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent, AgentConfigurationError, type AgentOptions, tool } from '../index';
-import { scriptedModel } from '../test/index';
+import { scriptedModel } from '../testing/index';
 
 /** Configuration mistakes fail at build time with an AgentConfigurationError naming the setting. */
 

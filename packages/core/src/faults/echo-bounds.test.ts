@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { Agent, type AgentEvents, type ReliabilityFailFastError, tool } from '../index';
 import { type ToolCallPart } from '../internal';
-import { scriptedModel } from '../test/index';
+import { scriptedModel } from '../testing/index';
 
 /** Everything echoed is bounded, and model-chosen keys never put a raw newline in a message. */
 

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { Agent, ReliabilityFailFastError } from '../index';
-import { scriptedModel } from '../test/index';
+import { scriptedModel } from '../testing/index';
 
 /**
  * A model reply of 2 MB of pathological text never blocks the run: extraction is linear, so the

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent, type Message, MaxStepsExceededError, tool } from '../index';
-import { type ScriptedReply, scriptedModel } from '../test/index';
+import { type ScriptedReply, scriptedModel } from '../testing/index';
 
 /**
  * A model-based test: a small reference model of the gate's documented decisions

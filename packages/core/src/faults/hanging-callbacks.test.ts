@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { AbortedError, Agent, type AgentBuilder, InMemoryStore, type MemoryStore, tool } from '../index';
-import { scriptedModel } from '../test/index';
+import { scriptedModel } from '../testing/index';
 
 /**
  * Total abort: every await on user code or on a store is raced against the run's signal. Each case

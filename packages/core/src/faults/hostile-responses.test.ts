@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Agent, type ModelResponse, ReliabilityFailFastError } from '../index';
 import { type ModelProviderV1 } from '../internal';
-import { asComplete } from '../test/index';
+import { asComplete } from '../testing/index';
 
 /**
  * A provider's answer is read once, into Keel's own copy, before anything uses it: getters that

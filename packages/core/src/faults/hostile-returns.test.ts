@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { costBudget, tokenBudget } from '@keel/reliability';
 import { Agent, AgentConfigurationError, ReliabilityFailFastError, tool, type ToolGuard } from '../index';
-import { scriptedModel, asComplete } from '../test/index';
+import { scriptedModel, asComplete } from '../testing/index';
 
 /**
  * What user code returns is read as carefully as what it throws: a guard's rejection, a rule and

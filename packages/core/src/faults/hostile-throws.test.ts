@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { AbortedError, KeelError } from '@keel/reliability';
 import { Agent, type AgentBuilder, MemoryStoreError, tool } from '../index';
 import { type ModelProviderV1 } from '../internal';
-import { scriptedModel } from '../test/index';
+import { scriptedModel } from '../testing/index';
 
 /**
  * A thrown value whose every trap throws (a hostile Proxy), a throwing `toString`, a symbol: from a

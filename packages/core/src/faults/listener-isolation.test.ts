@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { Agent, type AgentBuilder, type AgentEventName, type RunResult, tool } from '../index';
-import { scriptedModel, asComplete } from '../test/index';
+import { scriptedModel, asComplete } from '../testing/index';
 
 /**
  * Observers never change outcomes: with a listener on every event that throws (or rejects), a run

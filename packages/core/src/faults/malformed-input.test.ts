@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Agent, AgentConfigurationError, InMemoryStore, type MemoryStore } from '../index';
-import { scriptedModel, asComplete } from '../test/index';
+import { scriptedModel, asComplete } from '../testing/index';
 
 /**
  * What a caller or a memory store hands a run is checked before the run reads it: a malformed

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Agent, AgentConfigurationError } from '../index';
-import { scriptedModel } from '../test/index';
+import { scriptedModel } from '../testing/index';
 
 /** Misuse that used to pass silently is refused at once, with the fix in the message. */
 describe('misuse is refused', () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Agent, InMemoryStore, tool } from '../index';
 import type { Message } from '../index';
 import type { UserMessage } from '../internal';
-import { scriptedModel, asComplete } from '../test/index';
+import { scriptedModel, asComplete } from '../testing/index';
 
 /** Everything a message list says, as one string, to search for leaked text. */
 const textOfAll = (messages: readonly Message[]) => JSON.stringify(messages);

@@ -37,6 +37,31 @@ export interface ToolResultPart {
   readonly isError: boolean;
 }
 
+/**
+ * Where an attachment's bytes are: inline as base64 (`data`, without a `data:` prefix) or at a URL
+ * the vendor fetches (`url`), exactly one of them. Plain JSON, so run states and memory keep it.
+ */
+export type AttachmentSource = { readonly data: string; readonly url?: never } | { readonly url: string; readonly data?: never };
+
+/** An image the model sees (`image/png`, `image/jpeg`, `image/gif`, `image/webp`). */
+export type ImagePart = {
+  readonly type: 'image';
+  /** The image's IANA media type, e.g. `image/png`. */
+  readonly mediaType: string;
+} & AttachmentSource;
+
+/** A file the model reads, e.g. a PDF. */
+export type FilePart = {
+  readonly type: 'file';
+  /** The file's IANA media type, e.g. `application/pdf`. */
+  readonly mediaType: string;
+  /** The file's name, where the vendor takes one. */
+  readonly filename?: string;
+} & AttachmentSource;
+
+/** An image or a file sent with a user message (see {@link UserMessage.attachments}). */
+export type AttachmentPart = ImagePart | FilePart;
+
 /** Flags shared by every message. */
 interface MessageBase {
   /**
@@ -56,6 +81,12 @@ export interface SystemMessage extends MessageBase {
 export interface UserMessage extends MessageBase {
   readonly role: 'user';
   readonly content: string;
+  /**
+   * Images and files sent with the text, before it (model spec v1, added in 1.1). Each adapter
+   * sends them as its vendor takes them, or refuses the call with a `bad-request` naming what it
+   * cannot send; a provider that predates them does not read them.
+   */
+  readonly attachments?: readonly AttachmentPart[];
 }
 
 /** A model turn: text and tool calls, in order. */

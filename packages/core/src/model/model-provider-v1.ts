@@ -51,6 +51,11 @@ export interface ModelCapabilities {
   readonly nativeOutput?: boolean;
   /** Constrained decoding of tool arguments to their input schema (`ToolSpecification.strict`). */
   readonly strictTools?: boolean;
+  /**
+   * The model's context window in tokens (input and output together), when the provider knows it
+   * (added in 1.1). Absent means unknown.
+   */
+  readonly contextWindow?: number;
 }
 
 /**
@@ -177,6 +182,13 @@ export interface ModelProviderV1 {
   redact?(text: string): string;
   /** Optional: what the provider supports for a model id. Absent means nothing native. */
   capabilities?(modelId: string): ModelCapabilities;
+  /**
+   * Optional (added in 1.1): what is wrong with using `modelId` on this provider, found without a
+   * call (a model the provider cannot make, an instance made for another id), or `undefined`
+   * when nothing is. An agent's `build()` asks it for each of its models and refuses the
+   * configuration with this text.
+   */
+  checkModel?(modelId: string): string | undefined;
   /**
    * Optional: rewrites a JSON Schema to the subset the provider's decoder accepts (`purpose` says
    * whether it is for the final answer or a tool's input). Returns `undefined` when the schema

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { AbortedError, Agent, tool } from '../index';
 import type { AgentEvents } from '../index';
 import type { ModelProviderV1 } from '../internal';
-import { scriptedModel } from '../test/index';
+import { scriptedModel } from '../testing/index';
 
 /** Settles a promise into its rejection reason (fails the test when it resolves). */
 async function rejection(promise: Promise<unknown>): Promise<unknown> {

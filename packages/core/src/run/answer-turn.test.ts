@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../index';
-import { type Script, scriptedModel, asComplete } from '../test/index';
+import { type Script, scriptedModel, asComplete } from '../testing/index';
 
 const Decision = Type.Object({ action: Type.Union([Type.Literal('refund'), Type.Literal('reject')]), amount: Type.Number() }, { additionalProperties: false });
 const call = (action: string, amount: unknown) => ({ name: 'final_answer', arguments: { action, amount } });
@@ -35,5 +36,20 @@ describe('tool output mode with several answer calls in one turn', () => {
     const result = asComplete(await agent.run('decide'));
     expect(result.value).toEqual({ action: 'refund', amount: 450 });
     expect(model.calls).toBe(2);
+  });
+});
+
+describe('several answer calls, attacked', () => {
+  it('any number of answer calls: taken only when they all say the same, never the first of several that differ', async () => {
+    const answer = fc.record({ action: fc.constantFrom('refund', 'reject'), amount: fc.constantFrom(0, 500, 500.0, 499.99) });
+    await fc.assert(
+      fc.asyncProperty(fc.array(answer, { minLength: 1, maxLength: 4 }), async (answers) => {
+        const { agent } = agentOf({ toolCalls: answers.map((one) => call(one.action, one.amount)) }, { toolCalls: [call('reject', 1)] });
+        const result = asComplete(await agent.run('decide'));
+        const same = answers.every((one) => JSON.stringify(one) === JSON.stringify(answers[0]));
+        expect(result.value).toEqual(same ? answers[0] : { action: 'reject', amount: 1 });
+      }),
+      { numRuns: 60 },
+    );
   });
 });

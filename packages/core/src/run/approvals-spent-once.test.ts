@@ -2,8 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent, AgentConfigurationError, RunStateError, tool } from '../index';
-import { asSuspended, scriptedModel } from '../test/index';
-import { claimSuspension } from './resumed-suspensions';
+import { scriptedModel, asSuspended } from '../testing/index';
+import { claimSuspension } from './state/resumed-suspensions';
 
 const KEY = 'k'.repeat(32);
 

@@ -4,8 +4,8 @@ import { tokenBudget } from '@keel/reliability';
 import { Agent, AgentConfigurationError, InMemoryStore, ReliabilityFailFastError, RunStateError, RunSuspendedError, tool } from '../index';
 import type { Message, ModelRequest, RunResult, ToolContext } from '../index';
 import type { ToolMessage } from '../internal';
-import { recorder } from '../test/event-recorder';
-import { scriptedModel, asSuspended, asComplete } from '../test/index';
+import { recorder } from '../testing/event-recorder';
+import { scriptedModel, asComplete, asSuspended } from '../testing/index';
 
 const KEY = 'k'.repeat(32);
 

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent, type Message, type ModelResponse, ReliabilityFailFastError } from '../index';
-import { scriptedModel, asComplete } from '../test/index';
+import { scriptedModel, asComplete } from '../testing/index';
 
 /** The seed's `{ parse }` recipe: a parser that throws readable messages, and strictOutputRules(3). */
 const refund = {

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { Agent, tool } from '../index';
 import type { AgentEventName, AgentEvents, ModelRequest } from '../index';
-import { type ScriptedReply, scriptedModel } from '../test/index';
+import { type ScriptedReply, scriptedModel } from '../testing/index';
 
 const RUNS = 50;
 

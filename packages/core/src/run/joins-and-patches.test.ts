@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { Agent, type ModelRequest } from '../index';
-import { scriptedModel, asComplete } from '../test/index';
+import { scriptedModel, asComplete } from '../testing/index';
 
 const Song = Type.Object({ lines: Type.Array(Type.String()) });
 const SONG = ['Row, row, row your boat', 'Row, row, row your boat', 'Gently down the stream', 'Merrily, merrily, merrily, merrily'];

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { Agent, type Message, ReliabilityFailFastError } from '../index';
-import { type Script, scriptedModel, asComplete } from '../test/index';
-import { recorder } from '../test/event-recorder';
+import { type Script, scriptedModel, asComplete } from '../testing/index';
+import { recorder } from '../testing/event-recorder';
 
 const Refund = Type.Object({ action: Type.Union([Type.Literal('refund'), Type.Literal('reject')]), amount: Type.Number() }, { additionalProperties: false });
 

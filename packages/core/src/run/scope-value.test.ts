@@ -2,7 +2,7 @@ import { type ReliabilityRule } from '@keel/reliability';
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it, vi } from 'vitest';
 import { Agent, InMemoryStore, type ModelResponse, ReliabilityFailFastError, tool } from '../index';
-import { asComplete, scriptedModel } from '../test/index';
+import { scriptedModel, asComplete } from '../testing/index';
 
 const Refund = Type.Object({ amount: Type.Number({ maximum: 100 }) });
 

@@ -11,8 +11,8 @@ import {
   ReliabilityFailFastError,
   tool,
 } from '../index';
-import { type Script, scriptedModel, asComplete } from '../test/index';
-import { recorder } from '../test/event-recorder';
+import { type Script, scriptedModel, asComplete } from '../testing/index';
+import { recorder } from '../testing/event-recorder';
 
 const Refund = Type.Object({
   action: Type.Union([Type.Literal('refund'), Type.Literal('reject')]),

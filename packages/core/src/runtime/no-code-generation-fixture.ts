@@ -5,8 +5,8 @@
  */
 import { Type } from '@sinclair/typebox';
 import { Agent } from '../agent/agent';
-import { scriptedModel } from '../test/scripted-model';
-import { asComplete } from '../test/run-status';
+import { scriptedModel } from '../testing/scripted-model';
+import { asComplete } from '../testing/run-status';
 import { tool } from '../tools/tool';
 
 let codeGeneration = true;

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { Agent, tool } from '../index';
 import type { ModelProvider, WrappedCall } from '../index';
-import { scriptedModel } from '../test/index';
+import { scriptedModel } from '../testing/index';
 
 /** What the code inside a call sees of the wrappers around it (as a tracing context would). */
 let inside: string[] = [];

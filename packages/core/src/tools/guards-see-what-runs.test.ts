@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { Agent, type ModelProvider, type ModelResponse, tool, type ToolGuard } from '../index';
-import { scriptedModel } from '../test/index';
+import { scriptedModel } from '../testing/index';
 
 /** A provider answering tool calls with the raw argument text the model wrote. */
 function rawArgumentsModel(turns: readonly (readonly { id: string; name: string; text: string }[] | string)[]): ModelProvider & { calls: number } {

@@ -1,4 +1,6 @@
-import type { AttemptRecord } from '@keel/reliability';
+import type { AttemptRecord, PreCheckRule } from '@keel/reliability';
+import type { UsageTotals } from '@keel/reliability/internal';
+import type { ModelResponse } from '../model/model-provider-v1';
 import type { ToolContext } from './tool';
 
 /**
@@ -11,6 +13,14 @@ export interface ParentRun {
   readonly toolCallId: string;
   /** Records one model call of the sub-run in the parent run's ledger, as it happens. */
   readonly record: (attempt: AttemptRecord) => void;
+  /** How deep the parent run is: 0 for a run no other run started. */
+  readonly depth: number;
+  /** The deepest nesting the runs above allow (`maxDepth`, the smallest along the chain). */
+  readonly maxDepth: number;
+  /** The usage of the whole tree of runs so far, as the top run's budgets count it. */
+  readonly usage: () => UsageTotals;
+  /** The PreCheck rules (budgets) of the runs above: a nested run spends from them too. */
+  readonly preCheck: readonly PreCheckRule<ModelResponse>[];
 }
 
 /** The key of {@link ParentRun} on a tool context. */

@@ -2,8 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { describe, expect, it, vi } from 'vitest';
 import { Agent, idShapeGuard, InMemoryStore, type Message, type ModelRequest, tool } from '../index';
 import { type ToolMessage } from '../internal';
-import { type Script, type ScriptedTurn, scriptedModel } from '../test/index';
-import { recorder } from '../test/event-recorder';
+import { type Script, type ScriptedTurn, scriptedModel } from '../testing/index';
+import { recorder } from '../testing/event-recorder';
 
 const PROJECT = '3f2b8c1e-9d4a-4e6b-8f1a-2c3d4e5f6a7b';
 const DUE = '2026-05-03T00:00:00Z';

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { Agent, AgentConfigurationError, tool } from '../index';
-import { scriptedModel } from '../test/index';
+import { scriptedModel } from '../testing/index';
 import { idempotencyKeyOf } from './run-tool-call';
 
 const Amount = Type.Object({ amount: Type.Number() });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent, AgentConfigurationError, tool } from '../index';
 import { type ToolMessage } from '../internal';
-import { scriptedModel } from '../test/index';
+import { scriptedModel } from '../testing/index';
 
 const Empty = Type.Object({});
 

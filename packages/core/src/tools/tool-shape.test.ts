@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../agent/agent';
-import { scriptedModel } from '../test/scripted-model';
+import { scriptedModel } from '../testing/scripted-model';
 import { type AnyTool, tool } from './tool';
 
 const remove = tool({ name: 'delete_file', description: 'Deletes a file.', input: Type.Object({ path: Type.String() }), execute: () => 'deleted' });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { consoleTrace } from './console-trace';
 import { retryScenario } from './scenario-fixture';
-import { asComplete } from '../test/index';
+import { asComplete } from '../testing/index';
 
 describe('consoleTrace', () => {
   it('prints a run with a tool re-ask, a rate limit and a feedback retry', async () => {

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Agent } from '../agent/agent';
-import { scriptedModel } from '../test/scripted-model';
+import { scriptedModel } from '../testing/scripted-model';
 import { tool } from '../tools/tool';
 
 /** Test scenario (not exported): a tool re-ask, a rate limit and a feedback retry in one run. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { estimateUsage } from './estimate-usage';
-import { sanitizeUsage } from './sanitize-usage';
+import { sanitizeUsage } from './usage-ledger';
 
 const request = { model: 'm', system: 'You answer.', messages: [{ role: 'user' as const, content: 'x'.repeat(3000) }] };
 const response = { content: [{ type: 'text' as const, text: 'y'.repeat(300) }] };

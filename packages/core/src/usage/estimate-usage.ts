@@ -1,6 +1,6 @@
 import { estimateMessageTokens, estimateRequestTokens } from '../context/estimate-tokens';
 import type { ModelRequest, ModelResponse, ModelUsage } from '../model/model-provider-v1';
-import type { InvalidUsageField } from './sanitize-usage';
+import type { InvalidUsageField } from './usage-ledger';
 
 /** A call's usage with what the provider did not report estimated, and whether anything was. */
 export interface EstimatedUsage {

@@ -36,6 +36,7 @@ export const CONTENT_FIELDS = {
   'reliability.fail-fast': [],
   'reliability.rule-error': ['message'],
   'reliability.feedback-error': ['message'],
+  'reliability.loop-detected': [],
   // Repair names are Keel's; coerced paths are keys the model wrote.
   'output.repaired': ['coercedPaths'],
   // The provider's message may quote the schema or the output.

@@ -1,18 +1,17 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { ModelRequest, ModelResponse, ModelStreamPart } from '@keel/core';
-import { type ModelCallOptions, type ModelCapabilities, type ModelProviderV1, redactSecrets, secretsOf } from '@keel/core/internal';
-import { checkDeclaredCapabilities, resolveCapabilities } from '../shared/declared-capabilities';
-import { loadSdk } from '../shared/load-sdk';
-import { strictPartsOf, type StrictParts } from '../shared/strict-parts';
-import { anthropicCapabilities } from './anthropic-capabilities';
-import { lowerAnthropicSchema } from './lower-schema';
+import type { ModelRequest } from '@keel/core';
+import type { ModelCapabilities, ModelProviderV1 } from '@keel/core/internal';
 import { checkOptions, REMOVED_OPTIONS } from '../shared/check-options';
+import { loadSdk } from '../shared/load-sdk';
 import { resolveModel } from '../shared/resolve-model';
-import { mapAnthropicError } from './map-anthropic-error';
+import { sdkProvider } from '../shared/sdk-provider';
+import { anthropicContextWindow } from './anthropic-context-window';
+import { anthropicCapabilities } from './anthropic-capabilities';
+import { anthropicSchemaRejection } from './anthropic-schema-rejection';
+import { lowerAnthropicSchema } from './lower-schema';
 import { mapAnthropicRequest } from './map-request';
 import { mapAnthropicResponse } from './map-response';
 import { mapAnthropicStream } from './map-stream';
-import { sdkRequestOptions } from '../shared/request-options';
 
 /**
  * A prebuilt `@anthropic-ai/sdk` client (`new Anthropic(...)`), named by the part the provider
@@ -61,11 +60,6 @@ export interface AnthropicProviderOptions {
 const providerName = 'anthropic';
 /** The `@anthropic-ai/sdk` versions this adapter is written for (its optional peer dependency). */
 const anthropicSdkRange = '~1.12.0';
-
-interface Connection {
-  readonly client: Anthropic;
-  readonly toError: (error: unknown, signal: AbortSignal | undefined, sent: StrictParts) => Error;
-}
 /** `max_tokens` when neither the request nor the options set one. */
 export const defaultAnthropicMaxTokens = 4096;
 
@@ -83,20 +77,17 @@ export const defaultAnthropicMaxTokens = 4096;
  */
 export function anthropic(options: AnthropicProviderOptions = {}): ModelProviderV1 {
   checkOptions(providerName, options, ['apiKey', 'baseURL', 'timeout', 'client', 'cache', 'maxTokens', 'capabilities'], REMOVED_OPTIONS);
-  const declared = checkDeclaredCapabilities(providerName, options.capabilities);
   const cache = options.cache ?? false;
   const maxTokens = options.maxTokens ?? defaultAnthropicMaxTokens;
+  const body = (request: ModelRequest) => mapAnthropicRequest(request, { model: resolveModel(request.model, providerName), maxTokens, cache });
 
-  const body = (request: ModelRequest) =>
-    mapAnthropicRequest(request, { model: resolveModel(request.model, providerName), maxTokens, cache });
-
-  // The secrets known now (the option, a prebuilt client's); the client's own once it is made.
-  let secrets = secretsOf([options.apiKey, options.client?.apiKey, options.client?.authToken]);
-
-  // The SDK is loaded on the first call: it is an optional peer dependency.
-  let connection: Promise<Connection> | undefined;
-  const connect = () =>
-    (connection ??= loadSdk(() => import('@anthropic-ai/sdk'), { sdk: '@anthropic-ai/sdk', range: anthropicSdkRange, provider: providerName }).then((sdk) => {
+  return sdkProvider<Anthropic>({
+    name: providerName,
+    label: 'Anthropic',
+    secrets: [options.apiKey, options.client?.apiKey, options.client?.authToken],
+    declared: options.capabilities,
+    connect: async () => {
+      const sdk = await loadSdk(() => import('@anthropic-ai/sdk'), { sdk: '@anthropic-ai/sdk', range: anthropicSdkRange, provider: providerName });
       const client =
         (options.client as Anthropic | undefined) ??
         new sdk.default({
@@ -105,48 +96,20 @@ export function anthropic(options: AnthropicProviderOptions = {}): ModelProvider
           ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
           ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
         });
-      // The key the client sends, however it was given (option, environment, prebuilt client): redacted from every error.
-      secrets = secretsOf([client.apiKey, client.authToken, ...secrets]);
-      const classes = { userAbort: sdk.APIUserAbortError, connectionTimeout: sdk.APIConnectionTimeoutError, connection: sdk.APIConnectionError };
       return {
         client,
-        toError: (error: unknown, signal: AbortSignal | undefined, sent: StrictParts) => mapAnthropicError(error, { provider: providerName, signal, secrets, classes, sent }),
+        classes: { userAbort: sdk.APIUserAbortError, connectionTimeout: sdk.APIConnectionTimeoutError, connection: sdk.APIConnectionError },
+        secrets: [client.apiKey, client.authToken],
       };
-    }));
-
-  // Start loading now, so the first call does not wait for it; a failure is reported by that call.
-  connect().catch(() => undefined);
-
-  return {
-    specificationVersion: 'v1',
-    name: providerName,
-
-    redact: (text: string) => redactSecrets(text, secrets),
-
-    capabilities: (modelId: string) => resolveCapabilities(anthropicCapabilities(modelId), declared),
-
+    },
+    capabilities: anthropicCapabilities,
+    contextWindow: anthropicContextWindow,
     lowerSchema: lowerAnthropicSchema,
-
-    async generate(request: ModelRequest, callOptions: ModelCallOptions): Promise<ModelResponse> {
-      const { signal } = callOptions;
-      const { client, toError } = await connect();
-      try {
-        const message = await client.messages.create(body(request), sdkRequestOptions(signal));
-        return mapAnthropicResponse(message);
-      } catch (error) {
-        throw toError(error, signal, strictPartsOf(request));
-      }
+    missingKey: /Could not resolve authentication method/,
+    schemaRejection: anthropicSchemaRejection,
+    generate: async (client, request, requestOptions) => mapAnthropicResponse(await client.messages.create(body(request), requestOptions)),
+    async *stream(client, request, requestOptions) {
+      yield* mapAnthropicStream(await client.messages.create({ ...body(request), stream: true }, requestOptions), { provider: providerName });
     },
-
-    async *stream(request: ModelRequest, callOptions: ModelCallOptions): AsyncGenerator<ModelStreamPart, void, undefined> {
-      const { signal } = callOptions;
-      const { client, toError } = await connect();
-      try {
-        const events = await client.messages.create({ ...body(request), stream: true }, sdkRequestOptions(signal));
-        yield* mapAnthropicStream(events, { provider: providerName });
-      } catch (error) {
-        throw toError(error, signal, strictPartsOf(request));
-      }
-    },
-  };
+  });
 }

@@ -1,6 +1,4 @@
-import type { SchemaRejection } from '../errors/provider-error';
-import { readField } from '@keel/core/internal';
-import { firstString, type StrictParts } from '../shared/strict-parts';
+import { firstString, readField, type SchemaRejection, schemaRejectionFor, type StrictParts } from '@keel/core/internal';
 
 /** Anthropic's grammar limits, which span every strict schema of a request and name none of them. */
 const requestWideLimit = /too many optional parameters|parameters with union types|too complex|grammar compilation|too many strict tools/i;
@@ -23,13 +21,8 @@ export function anthropicSchemaRejection(error: unknown, sent: StrictParts): Sch
   const type = firstString(readField(error, 'type'), readField(body, 'type'));
   if (type !== '' && type !== 'invalid_request_error') return undefined;
   const message = firstString(readField(error, 'apiMessage'), readField(body, 'message'), readField(error, 'message'));
-  if (sent.output && /^(?:\d{3} )?(?:output_config\.format|output_format)\b/.test(message)) return 'output';
+  if (/^(?:\d{3} )?(?:output_config\.format|output_format)\b/.test(message)) return schemaRejectionFor(sent, { output: true });
   const tool = /^(?:\d{3} )?tools\.(\d+)\b/.exec(message);
-  if (tool !== null) return sent.strictTools.includes(Number(tool[1])) && toolSchemaProblem.test(message) ? 'tool' : undefined;
-  if (requestWideLimit.test(message)) {
-    if (sent.output && sent.strictTools.length > 0) return 'both';
-    if (sent.output) return 'output';
-    if (sent.strictTools.length > 0) return 'tool';
-  }
-  return undefined;
+  if (tool !== null) return toolSchemaProblem.test(message) ? schemaRejectionFor(sent, { tool: Number(tool[1]) }) : undefined;
+  return schemaRejectionFor(sent, { requestWide: requestWideLimit.test(message) });
 }

@@ -1,5 +1,4 @@
-import type { LoweredSchema } from '@keel/core/internal';
-import { lowerJsonSchema, type DecoderDialect, type LoweringOutcome } from '../shared/lower-json-schema';
+import { type DecoderDialect, type LoweredSchema, lowerJsonSchema, type LoweringOutcome } from '@keel/core/internal';
 
 /**
  * Anthropic's structured outputs (`output_config.format` and `strict: true` tools), as documented

@@ -1,6 +1,7 @@
 import type { Message } from '@keel/core';
 import type { ContentBlockParam, MessageParam } from './anthropic-types';
 import { ephemeralCacheControl } from './cache-control';
+import { mapAnthropicAttachment } from './map-attachments';
 import { toolInputOf } from '@keel/core/internal';
 
 /** One Keel message as a Messages API turn, before same-role turns are merged. */
@@ -20,7 +21,11 @@ function toTurn(message: Message): Turn | undefined {
     case 'system':
       return undefined;
     case 'user':
-      return { role: 'user', ephemeral, blocks: hasText(message.content) ? [{ type: 'text', text: message.content }] : [] };
+      return {
+        role: 'user',
+        ephemeral,
+        blocks: [...(message.attachments ?? []).map(mapAnthropicAttachment), ...(hasText(message.content) ? [{ type: 'text' as const, text: message.content }] : [])],
+      };
     case 'assistant':
       return {
         role: 'assistant',
@@ -63,7 +68,7 @@ function toolResultsFirst(blocks: ContentBlockParam[]): ContentBlockParam[] {
 }
 
 /**
- * Maps Keel messages to Messages API turns: user text, assistant text and `tool_use` blocks, tool
+ * Maps Keel messages to Messages API turns: user text (after its images and documents), assistant text and `tool_use` blocks, tool
  * messages as a user turn of `tool_result` blocks. Empty text is dropped, turns with nothing left
  * are dropped, and consecutive same-role turns are merged so roles alternate. With `cache`, the
  * last block of the last non-ephemeral message carries a cache breakpoint, so ephemeral retry
@@ -79,16 +84,4 @@ export function mapAnthropicMessages(messages: readonly Message[], options: { re
     else merged.push({ role: turn.role, blocks: [...turn.blocks] });
   }
   return merged.map(({ role, blocks }) => ({ role, content: role === 'user' ? toolResultsFirst(blocks) : blocks }));
-}
-
-/**
- * The messages of a request that continues a cut answer (`ModelRequest.continueFrom`): the cut
- * text as a trailing assistant turn, which the Messages API continues (an assistant prefill; the
- * reply holds only what follows). Ephemeral: never a cache breakpoint. Without `continueFrom`,
- * the messages as they are.
- */
-export function withPrefill(messages: readonly Message[], continueFrom: string | undefined): readonly Message[] {
-  if (continueFrom === undefined || continueFrom.trim() === '') return messages;
-  // The API refuses a prefill that ends in whitespace; core sends it trimmed, this keeps the rule.
-  return [...messages, { role: 'assistant', content: [{ type: 'text', text: continueFrom.trimEnd() }], ephemeral: true }];
 }

@@ -1,7 +1,8 @@
 import type { ModelRequest } from '@keel/core';
+import { withContinuation } from '@keel/core/internal';
 import type { MessageCreateParamsNonStreaming, TextBlockParam } from './anthropic-types';
 import { ephemeralCacheControl } from './cache-control';
-import { mapAnthropicMessages, withPrefill } from './map-messages';
+import { mapAnthropicMessages } from './map-messages';
 import { mapAnthropicTools, mapAnthropicToolChoice } from './map-tools';
 
 /** Settings the provider adds to every request. */
@@ -49,7 +50,7 @@ export function mapAnthropicRequest(request: ModelRequest, settings: AnthropicRe
     model: settings.model,
     max_tokens: request.maxTokens ?? settings.maxTokens,
     ...(system === '' ? {} : { system: mapSystem(system, settings.cache) }),
-    messages: mapAnthropicMessages(withPrefill(request.messages, request.continueFrom), { cache: settings.cache }),
+    messages: mapAnthropicMessages(withContinuation(request.messages, request.continueFrom, { prefill: true }), { cache: settings.cache }),
     ...(tools.length === 0 ? {} : { tools: mapAnthropicTools(tools, { cache: settings.cache }) }),
     ...(tools.length === 0 || request.toolChoice === undefined ? {} : { tool_choice: mapAnthropicToolChoice(request.toolChoice) }),
     ...outputConfigOf(request),

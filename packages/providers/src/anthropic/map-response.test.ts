@@ -8,7 +8,6 @@ describe('mapAnthropicResponse', () => {
     ['stop_sequence', 'stop'],
     ['tool_use', 'tool-calls'],
     ['max_tokens', 'length'],
-    ['model_context_window_exceeded', 'length'],
     ['refusal', 'refusal'],
     ['pause_turn', 'other'],
     [null, 'other'],

@@ -2,7 +2,7 @@ import type { ModelResponse } from '@keel/core';
 import type { TextPart, ToolCallPart } from '@keel/core/internal';
 import { badResponse, shapeOf } from '../shared/bad-response';
 import type { ContentBlock } from './anthropic-types';
-import { mapAnthropicFinishReason } from './map-finish-reason';
+import { mapAnthropicFinishReason, refuseContextWindowStop } from './map-finish-reason';
 import { mapAnthropicUsage } from './map-usage';
 import type { AnthropicUsageFields } from './map-usage';
 
@@ -55,6 +55,7 @@ export function mapAnthropicResponse(message: AnthropicMessageFields, provider =
       content.push({ type: 'tool-call', id: typed.id, name: typed.name, arguments: typed.input, ...argumentsTextOf(typed.input) });
     }
   }
+  refuseContextWindowStop(message.stop_reason, provider);
   return {
     content,
     text: content.map((part) => (part.type === 'text' ? part.text : '')).join(''),

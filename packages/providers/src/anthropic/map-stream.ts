@@ -4,7 +4,7 @@ import { ProviderError } from '../errors/provider-error';
 import { badResponse, shapeOf } from '../shared/bad-response';
 import { parseToolArguments } from '../shared/parse-tool-arguments';
 import type { RawMessageStreamEvent } from './anthropic-types';
-import { mapAnthropicFinishReason } from './map-finish-reason';
+import { mapAnthropicFinishReason, refuseContextWindowStop } from './map-finish-reason';
 import { mapAnthropicUsage } from './map-usage';
 import type { AnthropicUsageFields } from './map-usage';
 
@@ -146,6 +146,7 @@ export async function* mapAnthropicStream(
     if (block?.kind === 'text') content.push({ type: 'text', text: block.text });
     else if (block?.kind === 'tool') content.push(finishToolCall(block));
   }
+  refuseContextWindowStop(stopReason, context.provider);
   yield {
     type: 'finish',
     response: {

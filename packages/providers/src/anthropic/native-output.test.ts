@@ -7,8 +7,7 @@ import { matchesSchema } from '../testing/constrained-decoder';
 import { orderSchema, transferSchema } from '../testing/fixtures/schemas';
 import { intendedOrder, nativeOutputFixture, providerFailure } from '../testing/native-output-fixture';
 import { anthropicStrictProblem } from '../testing/validate-anthropic-request';
-import { errorReply } from '../testing/wire-reply';
-import { startWireServer, type WireServer } from '../testing/wire-server';
+import { errorReply, startWireServer, type WireServer } from '@keel/wire-server';
 import { anthropic } from './anthropic-provider';
 import { lowerAnthropicSchema } from './lower-schema';
 

@@ -1,4 +1,5 @@
 import type { ErrorKind } from '@keel/core';
+import type { SchemaRejection } from '@keel/core/internal';
 import { hasMarker, isTransientErrorKind, KeelError, redactSecrets } from '@keel/core/internal';
 
 const marker = Symbol.for('keel.error.ProviderError');
@@ -6,17 +7,11 @@ const marker = Symbol.for('keel.error.ProviderError');
 /** The kinds of failure a provider call can end in. */
 export type ProviderErrorKind = Extract<
   ErrorKind,
-  'rate-limit' | 'overloaded' | 'server-error' | 'timeout' | 'network' | 'auth' | 'bad-request' | 'bad-response' | 'aborted' | 'unknown'
+  'rate-limit' | 'overloaded' | 'server-error' | 'timeout' | 'network' | 'auth' | 'bad-request' | 'context-overflow' | 'bad-response' | 'aborted' | 'unknown'
 >;
 
-/**
- * Which strict schema a provider refused with a `bad-request` (HTTP 400): `output` for the
- * native output format (`responseFormat.strict`), `tool` for a strict tool's input schema
- * (`ToolSpecification.strict`), `both` when the vendor refused the request's strict schemas
- * together without saying which (Anthropic's limits on optional properties and unions span every
- * strict schema of a request).
- */
-export type SchemaRejection = 'output' | 'tool' | 'both';
+/** Which strict schema a provider refused with a `bad-request`: `output`, `tool` or `both`. */
+export type { SchemaRejection };
 
 /**
  * What a {@link ProviderError} keeps of the underlying failure: never the SDK's error object, its

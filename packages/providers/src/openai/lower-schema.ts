@@ -1,5 +1,4 @@
-import type { LoweredSchema } from '@keel/core/internal';
-import { lowerJsonSchema, type DecoderDialect, type LoweringOutcome } from '../shared/lower-json-schema';
+import { type DecoderDialect, type LoweredSchema, lowerJsonSchema, type LoweringOutcome } from '@keel/core/internal';
 
 /**
  * OpenAI's strict structured outputs (`response_format: { type: 'json_schema', strict: true }`

@@ -1,5 +1,6 @@
 import type { ModelRequest } from '@keel/core';
-import { mapOpenAIMessages, withContinuation } from './map-messages';
+import { withContinuation } from '@keel/core/internal';
+import { mapOpenAIMessages } from './map-messages';
 import { mapOpenAIResponseFormat } from './map-response-format';
 import { mapOpenAIToolChoice, mapOpenAITools } from './map-tools';
 import type { ChatCompletionCreateParamsNonStreaming } from './openai-types';
@@ -24,7 +25,7 @@ export function mapOpenAIRequest(request: ModelRequest, settings: OpenAIRequestS
   const responseFormat = mapOpenAIResponseFormat(request.responseFormat);
   return {
     model: settings.model,
-    messages: mapOpenAIMessages(request.system, withContinuation(request.messages, request.continueFrom)),
+    messages: mapOpenAIMessages(request.system, withContinuation(request.messages, request.continueFrom, { prefill: false })),
     ...(tools.length === 0 ? {} : { tools: mapOpenAITools(tools) }),
     ...(tools.length === 0 || request.toolChoice === undefined ? {} : { tool_choice: mapOpenAIToolChoice(request.toolChoice) }),
     ...(responseFormat === undefined ? {} : { response_format: responseFormat }),

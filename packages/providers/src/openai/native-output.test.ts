@@ -6,8 +6,7 @@ import { orderSchema, transferSchema } from '../testing/fixtures/schemas';
 import { intendedOrder, nativeOutputFixture, providerFailure } from '../testing/native-output-fixture';
 import { openAIModel } from '../testing/openai-model';
 import { openAIStrictProblem } from '../testing/validate-openai-request';
-import { errorReply } from '../testing/wire-reply';
-import { startWireServer, type WireServer } from '../testing/wire-server';
+import { errorReply, startWireServer, type WireServer } from '@keel/wire-server';
 import { lowerOpenAISchema } from './lower-schema';
 import { openai } from './openai-provider';
 

@@ -1,18 +1,17 @@
-import { checkOptions, REMOVED_OPTIONS } from '../shared/check-options';
 import type OpenAI from 'openai';
-import type { ModelRequest, ModelResponse, ModelStreamPart } from '@keel/core';
-import { type ModelCallOptions, type ModelCapabilities, type ModelProviderV1, redactSecrets, secretsOf } from '@keel/core/internal';
-import { checkDeclaredCapabilities, resolveCapabilities } from '../shared/declared-capabilities';
-import { strictPartsOf, type StrictParts } from '../shared/strict-parts';
-import { lowerOpenAISchema } from './lower-schema';
-import { openAICapabilities } from './openai-capabilities';
+import type { ModelRequest } from '@keel/core';
+import type { ModelCapabilities, ModelProviderV1 } from '@keel/core/internal';
+import { checkOptions, REMOVED_OPTIONS } from '../shared/check-options';
 import { loadSdk } from '../shared/load-sdk';
 import { resolveModel } from '../shared/resolve-model';
-import { mapOpenAIError } from './map-openai-error';
+import { sdkProvider } from '../shared/sdk-provider';
+import { openAIContextWindow } from './openai-context-window';
+import { lowerOpenAISchema } from './lower-schema';
 import { mapOpenAIRequest } from './map-request';
 import { mapOpenAIResponse } from './map-response';
 import { mapOpenAIStream } from './map-stream';
-import { sdkRequestOptions } from '../shared/request-options';
+import { openAICapabilities } from './openai-capabilities';
+import { openAISchemaRejection } from './openai-schema-rejection';
 
 /**
  * A prebuilt `openai` SDK client (`new OpenAI(...)`), named by the part the provider uses, so that
@@ -72,11 +71,6 @@ const providerName = 'openai';
 /** The `openai` SDK versions this adapter is written for (its optional peer dependency). */
 const openaiSdkRange = '^6.30.0';
 
-interface Connection {
-  readonly client: OpenAI;
-  readonly toError: (error: unknown, signal: AbortSignal | undefined, sent: StrictParts) => Error;
-}
-
 /**
  * The key to give the SDK: the option's; else none (the SDK reads its environment), except for a
  * custom base URL without any key — local compatible servers need none, but the SDK refuses to
@@ -109,18 +103,16 @@ export function openai(options: OpenAIProviderOptions = {}): ModelProviderV1 {
     structuredOutput:
       'it was replaced by openai({ capabilities: { nativeOutput: true } }): Keel sends a strict, lowered response_format where its output mode asks for one',
   });
-  const declared = checkDeclaredCapabilities(providerName, options.capabilities);
   const maxTokensField = options.maxTokensField ?? 'max_tokens';
-
   const body = (request: ModelRequest) => mapOpenAIRequest(request, { model: resolveModel(request.model, providerName), maxTokensField });
 
-  // The secrets known now (the option, a prebuilt client's); the client's own once it is made.
-  let secrets = secretsOf([options.apiKey, options.client?.apiKey]);
-
-  // The SDK is loaded on the first call: it is an optional peer dependency.
-  let connection: Promise<Connection> | undefined;
-  const connect = () =>
-    (connection ??= loadSdk(() => import('openai'), { sdk: 'openai', range: openaiSdkRange, provider: providerName }).then((sdk) => {
+  return sdkProvider<OpenAI>({
+    name: providerName,
+    label: 'OpenAI',
+    secrets: [options.apiKey, options.client?.apiKey],
+    declared: options.capabilities,
+    connect: async () => {
+      const sdk = await loadSdk(() => import('openai'), { sdk: 'openai', range: openaiSdkRange, provider: providerName });
       const client =
         (options.client as OpenAI | undefined) ??
         new sdk.default({
@@ -129,51 +121,21 @@ export function openai(options: OpenAIProviderOptions = {}): ModelProviderV1 {
           ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
           ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
         });
-      // The key the client sends, however it was given (option, environment, prebuilt client): redacted from every error.
-      secrets = secretsOf([client.apiKey, ...secrets]);
-      const classes = { userAbort: sdk.APIUserAbortError, connectionTimeout: sdk.APIConnectionTimeoutError, connection: sdk.APIConnectionError };
       return {
         client,
-        toError: (error: unknown, signal: AbortSignal | undefined, sent: StrictParts) => mapOpenAIError(error, { provider: providerName, signal, secrets, classes, sent }),
+        classes: { userAbort: sdk.APIUserAbortError, connectionTimeout: sdk.APIConnectionTimeoutError, connection: sdk.APIConnectionError },
+        secrets: [client.apiKey],
       };
-    }));
-
-  // Start loading now, so the first call does not wait for it; a failure is reported by that call.
-  connect().catch(() => undefined);
-
-  return {
-    specificationVersion: 'v1',
-    name: providerName,
-
-    redact: (text: string) => redactSecrets(text, secrets),
-
-    capabilities: (modelId: string) => resolveCapabilities(openAICapabilities(modelId), declared),
-
+    },
+    capabilities: openAICapabilities,
+    contextWindow: openAIContextWindow,
     lowerSchema: lowerOpenAISchema,
-
-    async generate(request: ModelRequest, callOptions: ModelCallOptions): Promise<ModelResponse> {
-      const { signal } = callOptions;
-      const { client, toError } = await connect();
-      try {
-        const completion = await client.chat.completions.create(body(request), sdkRequestOptions(signal));
-        return mapOpenAIResponse(completion, { provider: providerName });
-      } catch (error) {
-        throw toError(error, signal, strictPartsOf(request));
-      }
+    missingKey: /Missing credentials|Could not resolve authentication method|OPENAI_API_KEY environment variable is missing/,
+    schemaRejection: openAISchemaRejection,
+    generate: async (client, request, requestOptions) => mapOpenAIResponse(await client.chat.completions.create(body(request), requestOptions), { provider: providerName }),
+    async *stream(client, request, requestOptions) {
+      const chunks = await client.chat.completions.create({ ...body(request), stream: true, stream_options: { include_usage: true } }, requestOptions);
+      yield* mapOpenAIStream(chunks, { provider: providerName });
     },
-
-    async *stream(request: ModelRequest, callOptions: ModelCallOptions): AsyncGenerator<ModelStreamPart, void, undefined> {
-      const { signal } = callOptions;
-      const { client, toError } = await connect();
-      try {
-        const chunks = await client.chat.completions.create(
-          { ...body(request), stream: true, stream_options: { include_usage: true } },
-          sdkRequestOptions(signal),
-        );
-        yield* mapOpenAIStream(chunks, { provider: providerName });
-      } catch (error) {
-        throw toError(error, signal, strictPartsOf(request));
-      }
-    },
-  };
+  });
 }

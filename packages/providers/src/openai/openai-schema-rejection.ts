@@ -1,6 +1,4 @@
-import type { SchemaRejection } from '../errors/provider-error';
-import { readField } from '@keel/core/internal';
-import { firstString, type StrictParts } from '../shared/strict-parts';
+import { firstString, readField, type SchemaRejection, schemaRejectionFor, type StrictParts } from '@keel/core/internal';
 
 /**
  * Reads an OpenAI 400 for a refused strict schema. The API answers `invalid_request_error` with
@@ -19,9 +17,8 @@ export function openAISchemaRejection(error: unknown, sent: StrictParts): Schema
   const code = firstString(readField(error, 'code'), readField(body, 'code'));
   const message = firstString(readField(body, 'message'), readField(error, 'message'));
   const aboutOutput = /^response_format\b/.test(param) || code === 'invalid_json_schema' || /Invalid schema for response_format|'response_format' of type 'json_schema'/.test(message);
-  if (aboutOutput) return sent.output ? 'output' : undefined;
+  if (aboutOutput) return schemaRejectionFor(sent, { output: true });
   const toolParam = /^tools\[(\d+)\]\.function\.(?:parameters|strict)\b/.exec(param);
-  if (toolParam !== null) return sent.strictTools.includes(Number(toolParam[1])) ? 'tool' : undefined;
-  if (code === 'invalid_function_parameters' || /Invalid schema for function '/.test(message)) return sent.strictTools.length > 0 ? 'tool' : undefined;
-  return undefined;
+  if (toolParam !== null) return schemaRejectionFor(sent, { tool: Number(toolParam[1]) });
+  return schemaRejectionFor(sent, { tool: code === 'invalid_function_parameters' || /Invalid schema for function '/.test(message) });
 }

@@ -6,6 +6,7 @@ export type {
   ChatCompletion,
   ChatCompletionAssistantMessageParam,
   ChatCompletionChunk,
+  ChatCompletionContentPart,
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionFunctionTool,
   ChatCompletionMessageParam,

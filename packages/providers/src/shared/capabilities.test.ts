@@ -35,17 +35,30 @@ describe('openAICapabilities', () => {
 
 describe('capabilities() on the providers', () => {
   it('answers per model id from the table, every field present', () => {
-    expect(anthropic({ apiKey: 'k' }).capabilities?.('claude-sonnet-4-6')).toEqual(both);
-    expect(anthropic({ apiKey: 'k' }).capabilities?.('claude-3-5-haiku-20241022')).toEqual({ nativeOutput: false, strictTools: false });
+    expect(anthropic({ apiKey: 'k' }).capabilities?.('claude-sonnet-4-6')).toEqual({ ...both, contextWindow: 200_000 });
+    expect(anthropic({ apiKey: 'k' }).capabilities?.('claude-3-5-haiku-20241022')).toEqual({ nativeOutput: false, strictTools: false, contextWindow: 200_000 });
     expect(openai({ apiKey: 'k' }).capabilities?.('llama3.2')).toEqual({ nativeOutput: false, strictTools: false });
   });
 
   it('lets the user declare what a compatible server or a gateway supports, field by field', () => {
     const local = openai({ baseURL: 'http://127.0.0.1:11434/v1', capabilities: { nativeOutput: true, strictTools: true } });
     expect(local.capabilities?.('llama3.2')).toEqual(both);
-    expect(openai({ apiKey: 'k', capabilities: { nativeOutput: false } }).capabilities?.('gpt-4o')).toEqual({ nativeOutput: false, strictTools: true });
-    expect(anthropic({ apiKey: 'k', capabilities: { strictTools: false } }).capabilities?.('claude-opus-4-6')).toEqual({ nativeOutput: true, strictTools: false });
+    expect(openai({ apiKey: 'k', capabilities: { nativeOutput: false } }).capabilities?.('gpt-4o')).toEqual({ nativeOutput: false, strictTools: true, contextWindow: 128_000 });
+    expect(anthropic({ apiKey: 'k', capabilities: { strictTools: false } }).capabilities?.('claude-opus-4-6')).toEqual({ nativeOutput: true, strictTools: false, contextWindow: 200_000 });
     expect(anthropic({ apiKey: 'k', capabilities: { nativeOutput: true, strictTools: true } }).capabilities?.('gateway-claude')).toEqual(both);
+  });
+
+  it('knows the context window from a table, overridable like the other capabilities', () => {
+    expect(openai({ apiKey: 'k' }).capabilities?.('gpt-4.1-mini')?.contextWindow).toBe(1_047_576);
+    expect(openai({ apiKey: 'k' }).capabilities?.('gpt-5-mini')?.contextWindow).toBe(400_000);
+    expect(openai({ apiKey: 'k' }).capabilities?.('o3')?.contextWindow).toBe(200_000);
+    expect(openai({ apiKey: 'k' }).capabilities?.('ft:gpt-4o-mini-2024-07-18:acme::x1')?.contextWindow).toBe(128_000);
+    expect(openai({ apiKey: 'k' }).capabilities?.('llama3.2')).not.toHaveProperty('contextWindow');
+    expect(openai({ baseURL: 'http://127.0.0.1:11434/v1', capabilities: { contextWindow: 32_768 } }).capabilities?.('llama3.2')?.contextWindow).toBe(32_768);
+    expect(anthropic({ apiKey: 'k', capabilities: { contextWindow: 1_000_000 } }).capabilities?.('claude-sonnet-4-5')).toEqual({ ...both, contextWindow: 1_000_000 });
+    expect(anthropic({ apiKey: 'k' }).capabilities?.('my-proxy-alias')).not.toHaveProperty('contextWindow');
+    expect(() => openai({ capabilities: { contextWindow: 0 } })).toThrow(/contextWindow \} \}\) must be a whole number of tokens >= 1/);
+    expect(() => anthropic({ capabilities: { contextWindow: '200k' } as never })).toThrow(TypeError);
   });
 
   it('refuses a capabilities option that is not an object of booleans, naming it', () => {

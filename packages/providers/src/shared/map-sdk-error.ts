@@ -1,6 +1,18 @@
-import { errorMessageOf, type HeaderReader, kindFromErrorType, kindFromNetworkCode, kindFromStatus, parseRetryAfter, readField, redactSecrets } from '@keel/core/internal';
-import { ProviderError } from '../errors/provider-error';
-import type { ProviderErrorKind, SchemaRejection } from '../errors/provider-error';
+import {
+  errorMessageOf,
+  type HeaderReader,
+  isAbortLike,
+  isContextOverflow,
+  isInstanceOf,
+  kindFromStatus,
+  parseRetryAfter,
+  readField,
+  redactSecrets,
+  type SchemaRejection,
+  socketFailureKind,
+  vendorErrorKind,
+} from '@keel/core/internal';
+import { ProviderError, type ProviderErrorKind } from '../errors/provider-error';
 
 /** A class of the vendor SDK's errors, tested with `instanceof`. */
 export type ErrorClass = abstract new (...args: never[]) => unknown;
@@ -31,38 +43,8 @@ export interface MapSdkErrorContext {
    * bad request. Only asked about HTTP 400.
    */
   readonly schemaRejection?: ((error: unknown) => SchemaRejection | undefined) | undefined;
-}
-
-/** `instanceof` that a Proxy with a throwing `getPrototypeOf` trap cannot break. */
-function isA(value: unknown, type: ErrorClass | typeof TypeError): boolean {
-  try {
-    return value instanceof type;
-  } catch {
-    return false;
-  }
-}
-
-/** The vendor error `type` of an API error: the SDK's `type`, or the one in its error body. */
-function errorTypeOf(error: unknown): string | undefined {
-  const body = readField(error, 'error');
-  for (const candidate of [readField(error, 'type'), readField(readField(body, 'error'), 'type'), readField(body, 'type')]) {
-    if (typeof candidate === 'string' && candidate !== 'error') return candidate;
-  }
-  return undefined;
-}
-
-/**
- * The kind of a socket-level failure below the SDK (e.g. the body stream broke mid-way), by the
- * one list of network error codes Keel classifies with: `timeout` for `ETIMEDOUT`, else `network`.
- */
-function socketFailureKind(error: unknown): 'network' | 'timeout' | undefined {
-  for (let current = error, depth = 0; current !== undefined && depth < 4; current = readField(current, 'cause'), depth += 1) {
-    const codeKind = kindFromNetworkCode(readField(current, 'code'));
-    if (codeKind !== undefined) return codeKind;
-    const message = readField(current, 'message');
-    if (isA(current, TypeError) && typeof message === 'string' && /terminated|fetch failed|socket|network/i.test(message)) return 'network';
-  }
-  return undefined;
+  /** What the SDK says when it has no key to send (it throws before any request): read as `auth`. */
+  readonly missingKey?: RegExp | undefined;
 }
 
 /** The adapter's reading of a 400; a reader that throws reads as no schema rejection. */
@@ -72,10 +54,6 @@ function readSchemaRejection(context: MapSdkErrorContext, error: unknown): Schem
   } catch {
     return undefined;
   }
-}
-
-function isAbortLike(error: unknown): boolean {
-  return readField(error, 'name') === 'AbortError' || readField(error, 'code') === 'ABORT_ERR';
 }
 
 /** A provider error with every secret redacted: the same object when none appears in it. */
@@ -115,31 +93,38 @@ export function mapSdkError(error: unknown, context: MapSdkErrorContext): Provid
   const make = (errorKind: ProviderErrorKind, message: string, extra: { status?: number; retryAfterMs?: number; schemaRejected?: SchemaRejection } = {}) =>
     new ProviderError({ message, errorKind, provider, cause: error, secrets, ...extra });
 
-  if (isA(error, classes.userAbort) || isAbortLike(error)) {
+  if (isInstanceOf(error, classes.userAbort) || isAbortLike(error)) {
     return make('aborted', `${label} request was aborted`);
   }
-  if (isA(error, classes.connectionTimeout) || readField(error, 'name') === 'TimeoutError') {
+  if (isInstanceOf(error, classes.connectionTimeout) || readField(error, 'name') === 'TimeoutError') {
     return make('timeout', `${label} request timed out: ${errorMessageOf(error)}`);
   }
-  if (isA(error, classes.connection)) {
+  if (isInstanceOf(error, classes.connection)) {
     return make('network', `${label} connection failed: ${errorMessageOf(error)}`);
   }
   const status = readField(error, 'status');
+  if (typeof status !== 'number' && context.missingKey?.test(errorMessageOf(error)) === true) {
+    return make('auth', `${label} authentication failed: no API key is set (${errorMessageOf(error)})`);
+  }
   if (typeof status === 'number') {
-    const errorKind = kindFromStatus(status);
+    const overflow = (status === 400 || status === 413) && isContextOverflow(readField(error, 'code'), errorMessageOf(error));
+    const errorKind: ProviderErrorKind = overflow ? 'context-overflow' : kindFromStatus(status);
     const retryAfterMs = parseRetryAfter(readField(error, 'headers') as HeaderReader | undefined);
-    const schemaRejected = status === 400 ? readSchemaRejection(context, error) : undefined;
-    return make(errorKind, `${label} request failed with HTTP ${status} (${errorKind}): ${errorMessageOf(error)}`, {
+    const schemaRejected = status === 400 && !overflow ? readSchemaRejection(context, error) : undefined;
+    const problem =
+      errorKind === 'auth'
+        ? `authentication failed: the API key was rejected (HTTP ${status})`
+        : errorKind === 'context-overflow'
+          ? `request does not fit the model's context window (HTTP ${status}, context-overflow)`
+          : `request failed with HTTP ${status} (${errorKind})`;
+    return make(errorKind, `${label} ${problem}: ${errorMessageOf(error)}`, {
       status,
       ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
       ...(schemaRejected === undefined ? {} : { schemaRejected }),
     });
   }
-  const type = errorTypeOf(error);
-  const typeKind = type === undefined ? undefined : kindFromErrorType(type);
-  if (typeKind !== undefined) {
-    return make(typeKind, `${label} reported ${type} (${typeKind}): ${errorMessageOf(error)}`);
-  }
+  const vendor = vendorErrorKind(error);
+  if (vendor !== undefined) return make(vendor.kind, `${label} reported ${vendor.type} (${vendor.kind}): ${errorMessageOf(error)}`);
   const socketKind = socketFailureKind(error);
   if (socketKind === 'timeout') return make('timeout', `${label} request timed out: ${errorMessageOf(error)}`);
   if (socketKind === 'network') return make('network', `${label} connection failed: ${errorMessageOf(error)}`);

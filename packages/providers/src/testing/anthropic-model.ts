@@ -1,7 +1,7 @@
 import { decode } from './constrained-decoder';
 import { piecesOf, toolNamed, type ModelTurn } from './simulated-model';
 import { anthropicStrictProblem } from './validate-anthropic-request';
-import { errorReply, jsonReply, respondReply, sseReply, type SseEvent, type WireReply } from './wire-reply';
+import { errorReply, jsonReply, respondReply, sseReply, type SseEvent, type WireReply } from '@keel/wire-server';
 
 type Json = Record<string, unknown>;
 

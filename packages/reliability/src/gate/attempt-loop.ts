@@ -1,6 +1,6 @@
 import { AbortedError } from '../errors/aborted-error';
 import type { ValidationFailure } from '../errors/validation-failure';
-import { isPromiseLike, rethrowIfAborted } from '../race-signal';
+import { rethrowIfAborted } from '../race-signal';
 import { sleep } from '../sleep';
 import { addUsage, type UsageTotals } from '../usage';
 import { applyDecision } from './apply-decision';
@@ -93,10 +93,11 @@ export async function runAttempts<TResponse, TValue, TAttempted extends Attempte
     if (failed) report(failed);
     const runUsage = addUsage(driver.runUsage(), usage);
     const decided = decide(memory, attempt, judged, runUsage, signal);
-    const decision = isPromiseLike<Decision>(decided) ? await recordingOnThrow(decided, () => driver.record(recordOf(memory, attempt, judged, usage, via))) : decided;
+    const decision = decided instanceof Promise ? await recordingOnThrow(decided, () => driver.record(recordOf(memory, attempt, judged, usage, via))) : decided;
     driver.record(recordOf(memory, attempt, judged, usage, via, decision.rejection));
     decision.events.forEach(report);
-    applyDecision(memory, decision);
+    // A plain accept changes nothing: the memory is left as it is.
+    if (decision.type !== 'accept' || decision.rejection) applyDecision(memory, decision);
     switch (decision.type) {
       case 'accept':
         return driver.accept(attempted, attempt);

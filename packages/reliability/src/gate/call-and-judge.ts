@@ -37,7 +37,7 @@ export function callAndJudge<TResponse, TValue>(invoke: () => Promise<TResponse>
   const started = performance.now();
   let called: Promise<TResponse>;
   try {
-    called = raceSignal(invoke(), signal);
+    called = signal ? raceSignal(invoke(), signal) : invoke();
   } catch (thrown) {
     return Promise.resolve(failed(signal, started, thrown));
   }

@@ -1,3 +1,4 @@
+import type { ActionLoopType } from '../loops/detect-action-loop';
 import type { ErrorKind } from '../error-kind';
 import type { ValidationStage } from '../errors/validation-failure';
 
@@ -79,5 +80,18 @@ export interface FeedbackErrorEvent {
   readonly message: string;
 }
 
+/** The action-loop rules found the run going round a loop: the model is told (`nudge`) or the run stops (`stop`). */
+export interface LoopDetectedEvent {
+  readonly type: 'reliability.loop-detected';
+  readonly attempt: number;
+  /** `repeated-call`, `same-error`, `alternation` or `repeated-reply`. */
+  readonly loop: ActionLoopType;
+  /** The tools of one round, comma-separated (empty for a repeated reply). */
+  readonly tools: string;
+  /** Rounds the run already made, unchanged, before the turn judged. */
+  readonly rounds: number;
+  readonly action: 'nudge' | 'stop';
+}
+
 /** Every event the gate reports. */
-export type GateEvent = ValidationFailedEvent | RetryEvent | WaitEvent | RecoveredEvent | FailFastEvent | RuleErrorEvent | FeedbackErrorEvent;
+export type GateEvent = ValidationFailedEvent | RetryEvent | WaitEvent | RecoveredEvent | FailFastEvent | RuleErrorEvent | FeedbackErrorEvent | LoopDetectedEvent;

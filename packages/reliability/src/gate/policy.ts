@@ -15,6 +15,7 @@ import type { GateEvent } from './gate-event';
 import { type GateMemory, validationFailedEvent } from './gate-memory';
 import type { GateFeedback } from './gate-options';
 import { andThen, type Match, match, ruleError, stop } from './rule-match';
+import { ACTION_LOOP_KIND, actionLoopOf } from '../rules/action-loop-rules';
 import type { ReliabilityRule } from './rule';
 import type { AttemptSummary, ReliabilityScope } from './scope';
 import { scopeOf } from './scope-of';
@@ -40,8 +41,18 @@ export function decide<TResponse, TValue>(memory: GateMemory<TResponse>, attempt
   // The usual success: no rule can act on it, so it is accepted without building a scope.
   if (judged.errorKind === 'ok' && judged.verdict?.status === 'accept' && acceptsOkWithoutRules(memory.settings.rules, memory.settings.run?.steps ?? 0)) return { type: 'accept', events: recovered(memory, attempt) };
   const scope = scopeOf(memory, attempt, runUsage, signal, judged) as ReliabilityScope<TResponse>;
-  const decided = andThen(match(memory.settings.rules, scope, 0, signal), (found) => fromRule(memory, attempt, judged, scope, found, runUsage, signal));
+  const decided = andThen(match(memory.settings.rules, scope, 0, signal), (found) => andThen(fromRule(memory, attempt, judged, scope, found, runUsage, signal), (decision) => withLoopReport(decision, found, scope, attempt)));
   return memory.settings.fallbackOn ? andThen(decided, (decision) => orFallback(memory, decision)) : decided;
+}
+
+/** A decision an action-loop rule made, with its `reliability.loop-detected` event first: the loop, its calls, nudge or stop. */
+function withLoopReport<TResponse>(decision: Decision, found: Match<TResponse>, scope: ReliabilityScope<TResponse>, attempt: number): Decision {
+  const rule = found?.rule;
+  if (rule?.kind !== ACTION_LOOP_KIND || (found && 'thrown' in found)) return decision;
+  const loop = actionLoopOf(scope as ReliabilityScope<unknown>);
+  if (!loop) return decision;
+  const event: GateEvent = { type: 'reliability.loop-detected', attempt, loop: loop.type, tools: [...new Set(loop.calls.map((call) => call.name))].join(', '), rounds: loop.rounds, action: rule.then === 'fail-fast' ? 'stop' : 'nudge' };
+  return { ...decision, events: [event, ...decision.events] } as Decision;
 }
 
 /**

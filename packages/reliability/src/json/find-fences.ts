@@ -9,6 +9,8 @@ export interface FenceBody {
 }
 
 const FENCE = '```';
+/** Longest opening line read (three backticks, the language tag and an info string), in characters. */
+const MAX_OPENING_LINE = 256;
 /** Most later closing lines tried for one fence whose body is cut short (a bound on the work). */
 const MAX_EXTENSIONS = 8;
 /** A line that closes a fence: three backticks alone on it (indentation and trailing spaces aside). */
@@ -16,7 +18,8 @@ const closing = /\n[ \t]*```[ \t]*(?=\r?\n|$)/g;
 
 /**
  * Finds closed markdown code fences (```` ```json ```` … ```` ``` ````) in one pass: an opening
- * fence is three backticks, an optional language tag and a line break; it closes at the next line
+ * fence is three backticks, an optional language tag, an optional info string after a space (as
+ * CommonMark: `title="x"`, no backticks) and a line break; it closes at the next line
  * that holds three backticks and nothing else (as in markdown), so a string value holding ```` ``` ````
  * does not close it; with `complete`, a body it finds cut short extends to a later closing line
  * that completes it (at most 8 tried). Linear in the text's length.
@@ -27,7 +30,8 @@ export function findFences(text: string, complete?: (start: number, end: number)
   while (true) {
     const open = text.indexOf(FENCE, from);
     if (open < 0) break;
-    const tag = /^([A-Za-z0-9_+#.-]*)[ \t]*\r?\n/.exec(text.slice(open + 3, open + 3 + 64));
+    // The language tag, then an info string (`title="x"`, `{.json}`) to the end of the line: not the body.
+    const tag = /^([A-Za-z0-9_+#.-]*)(?:[ \t][^`\r\n]*)?\r?\n/.exec(text.slice(open + 3, open + 3 + MAX_OPENING_LINE));
     if (!tag) {
       from = open + 3;
       continue;

@@ -19,7 +19,7 @@ export interface SpanSearch {
   readonly overflow?: true;
 }
 
-const objectStart = /[^\S]*(?:$|[}"'`,\u201c\u201d\u2018\u2019]|\/[/*]|\.\.\.|[\p{L}_$][\p{L}\p{N}_$]*\s*(?:$|[:"'`\u201c\u2018])|\d+\s*(?:$|:))/uy;
+const objectStart = /[^\S]*(?:$|[}"'`,\u201c\u201d\u2018\u2019]|\/[/*]|\.\.\.|[\p{L}_$][\p{L}\p{N}_$]*\s*(?:$|[:"'`\u201c\u2018])|\d+(?:\.\d+)?\s*(?:$|:))/uy;
 
 const stringEnds: Readonly<Record<string, string>> = { '"': '"', '\u201c': '\u201c\u201d', '\u201d': '\u201c\u201d', "'": "'", '\u2018': '\u2018\u2019', '\u2019': '\u2018\u2019' };
 
@@ -27,7 +27,7 @@ const stringEnds: Readonly<Record<string, string>> = { '"': '"', '\u201c': '\u20
  * True when the bracket at `index` opens what looks like JSON: a `{` followed by a property name
  * (quoted, a bare word or whole number then `:` or a value), `}`, a comment, `,` or `...` (so
  * LaTeX's `{$_{Ω}$rel}` and template braces in prose are not values), or a `[` followed by a JSON
- * value's first token (a literal, or bare words separated by commas).
+ * value's first token (a literal, or bare words separated by commas, letters or any text outside ASCII).
  */
 export function opensJson(text: string, index: number): boolean {
   if (text[index] === '{') {
@@ -38,7 +38,7 @@ export function opensJson(text: string, index: number): boolean {
   if (next === null || /["'{}[\],\d\-\u201c\u2018]/.test(next[0])) return true;
   const rest = text.slice(index + 1 + next.index, index + 64 + next.index);
   // Literals, or bare words separated by commas ("[ONE, TWO]", for a schema to resolve); "[sic]" and "[Note: ...]" are prose.
-  return /^(true|false|null|True|False|None)\b/.test(rest) || /^[\p{L}_][\p{L}\p{N}_ ]*,/u.test(rest);
+  return /^(true|false|null|True|False|None)\b/.test(rest) || /^(?:[\p{L}_]|[^\p{ASCII}\s\u2026])(?:[\p{L}\p{N}_ ]|[^\p{ASCII}\s])*,/u.test(rest);
 }
 
 /**

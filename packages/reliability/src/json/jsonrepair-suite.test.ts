@@ -3,7 +3,7 @@ import { jsonrepair } from 'jsonrepair';
 import { describe, expect, it } from 'vitest';
 import { checkOutput } from '../validation/validate-output';
 import { toValidator } from '../validation/to-validator';
-import { JSONREPAIR_CASES, REFUSALS, type RepairSuiteCase } from '../../fixtures/jsonrepair-suite';
+import { JSONREPAIR_CASES, REFUSALS, type RepairSuiteCase } from '../../test/fixtures/jsonrepair-suite';
 
 /** The schema a case is read with: its expected value's JSON type, nothing more. */
 function schemaFor(value: unknown): { readonly type: string } {

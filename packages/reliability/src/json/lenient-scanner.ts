@@ -2,7 +2,29 @@ import { numberLoss } from './exact-number';
 import { elides, isOddWhitespace, shown, type TextEdit } from './json-text';
 import type { JsonDefect, JsonRepair } from './repair-names';
 import { CLOSERS, readQuoted, type ScanFailure as Failure, type StringCursor } from './scan-strings';
-import type { LenientScan } from './scan-lenient-json';
+
+/** What a scan finds: the repairs and edits that make the text strict JSON, or its first defect. */
+export type LenientScan =
+  | {
+      readonly ok: true;
+      /** The lossless repairs the text needs (empty for strict JSON). */
+      readonly repairs: ReadonlySet<JsonRepair>;
+      /** Comma fixes, in text order. */
+      readonly edits: readonly TextEdit[];
+      /**
+       * The value's content, token by token, normalised (a tag — `s`, `k`, `n` — then the decoded
+       * text, or a bracket or literal alone): two texts with equal signatures mean the same value.
+       */
+      readonly signature: readonly string[];
+      readonly maxDepth: number;
+      /**
+       * The value holds bare text where a value belongs (`{status: pending}`): each stands in the
+       * value as {@link BARE_MARK} then its text, for a schema to resolve (see `coerceToSchema`); without
+       * one, this is why the value cannot be used.
+       */
+      readonly bare?: { readonly message: string; readonly position: number };
+    }
+  | { readonly ok: false; readonly defect: JsonDefect; readonly message: string; readonly position: number };
 
 /**
  * Prefix of a string that stands for bare text in the value (`pending` in `{status: pending}`): a
@@ -24,10 +46,13 @@ const bareFractionPattern = /-?\.\d+(?:[eE][+-]?\d+)?/y;
 const wordPattern = /[A-Za-z_$][\w$]*/y;
 /** A bare property name: letters of any script, digits, `_` and `$` (`{città: 1}`). */
 const keyPattern = /[\p{L}_$][\p{L}\p{N}_$]*/uy;
-/** An unquoted numeric property name JavaScript keeps as written (`{5: "b"}` is `{"5": "b"}`). */
-const numericKeyPattern = /(?:0|[1-9]\d{0,14})(?![\w$.])/y;
-/** Bare text standing where a value belongs, up to the next delimiter on its line. */
-const barePattern = /[\p{L}_][^,\]}\n\r]*/uy;
+/** An unquoted numeric property name (`{5: "b"}`, `{2.17: "e"}`): read only where JavaScript and Python keep it as written. */
+const numericKeyPattern = /(?:0|[1-9]\d{0,14})(?:\.\d{1,15})?(?![\w$.])/y;
+/**
+ * Bare text standing where a value belongs, up to the next delimiter on its line: it opens with a
+ * letter, `_`, or any other character outside ASCII but the ellipsis (`¡Hola!`, `☕ Café`).
+ */
+const barePattern = /(?:[\p{L}_]|[^\p{ASCII}\s\u2026])[^,\]}\n\r]*/uy;
 /** Bare words that mean something else in JavaScript or Python, never read as text. */
 const codeWords: ReadonlySet<string> = new Set(['undefined', 'NaN', 'Infinity', 'nil', 'NULL', 'Null', 'TRUE', 'FALSE']);
 const pythonLiterals: Readonly<Record<string, string>> = { True: 'true', False: 'false', None: 'null' };
@@ -281,7 +306,7 @@ export class Scanner implements StringCursor {
       const match = wordPattern.exec(text);
       const word = match?.[0];
       if (word === 'true' || word === 'false' || word === 'null') this.signature.push(word);
-      else if (word !== undefined && word in pythonLiterals && !/^[^\S\n]*[^\s,\]}/]/.test(text.slice(this.index + word.length, this.index + word.length + 2))) {
+      else if (word !== undefined && Object.hasOwn(pythonLiterals, word) && !/^[^\S\n]*[^\s,\]}/]/.test(text.slice(this.index + word.length, this.index + word.length + 2))) {
         this.repairs.add('python-literals');
         this.signature.push(pythonLiterals[word] as string);
       } else return this.readBare();
@@ -334,7 +359,10 @@ export class Scanner implements StringCursor {
     } else if (char >= '0' && char <= '9') {
       numericKeyPattern.lastIndex = this.index;
       const match = numericKeyPattern.exec(text);
-      if (!match) return this.fail('syntax', `unexpected ${shown(char)} where a property name was expected (only whole numbers are read as names)`);
+      // "1.50" is "1.5" to JavaScript and Python alike: a name only where every reading keeps the digits.
+      if (!match || String(Number(match[0])) !== match[0]) {
+        return this.fail('syntax', `unexpected ${shown(char)} where a property name was expected (only numbers JavaScript and Python keep as written are read as names)`);
+      }
       this.repairs.add('unquoted-keys');
       key = match[0];
       this.edits.push({ at: this.index, remove: key.length, insert: JSON.stringify(key) });
@@ -345,8 +373,10 @@ export class Scanner implements StringCursor {
       keyPattern.lastIndex = this.index;
       const match = keyPattern.exec(text);
       if (!match) return this.fail('syntax', `unexpected ${shown(char)} where a property name was expected`);
-      this.repairs.add('unquoted-keys');
       key = match[0];
+      // `{None: 1}` is {"null": 1} to Python and {"None": 1} to JavaScript: two readings.
+      if (Object.hasOwn(pythonLiterals, key)) return this.fail('syntax', `the bare name ${shown(key)} is a Python literal or the text ${key} (quote the name)`);
+      this.repairs.add('unquoted-keys');
       this.index += key.length;
     }
     // JSON.parse keeps the last of two equal names: which one the model meant is a guess.

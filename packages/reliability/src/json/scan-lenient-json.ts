@@ -1,31 +1,7 @@
-import type { JsonDefect, JsonRepair } from './repair-names';
-import type { TextEdit } from './json-text';
-import { Scanner } from './lenient-scanner';
+import { type LenientScan, Scanner } from './lenient-scanner';
 
 export { BARE_MARK } from './lenient-scanner';
-
-/** What {@link scanLenientJson} found in one candidate value. */
-export type LenientScan =
-  | {
-      readonly ok: true;
-      /** The lossless repairs the text needs (empty for strict JSON). */
-      readonly repairs: ReadonlySet<JsonRepair>;
-      /** Comma fixes, in text order. */
-      readonly edits: readonly TextEdit[];
-      /**
-       * The value's content, token by token, normalised (a tag — `s`, `k`, `n` — then the decoded
-       * text, or a bracket or literal alone): two texts with equal signatures mean the same value.
-       */
-      readonly signature: readonly string[];
-      readonly maxDepth: number;
-      /**
-       * The value holds bare text where a value belongs (`{status: pending}`): each stands in the
-       * value as {@link BARE_MARK} then its text, for a schema to resolve (see `coerceToSchema`); without
-       * one, this is why the value cannot be used.
-       */
-      readonly bare?: { readonly message: string; readonly position: number };
-    }
-  | { readonly ok: false; readonly defect: JsonDefect; readonly message: string; readonly position: number };
+export type { LenientScan };
 
 /**
  * Reads one JSON-like value in a single pass, without recursion, and says exactly what it would

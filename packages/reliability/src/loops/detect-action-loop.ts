@@ -58,11 +58,12 @@ export function detectActionLoop(run: RunView, thresholds: ActionLoopThresholds 
     return last.length === repeats && last.every((step) => step.replyHash === turn.replyHash) ? { type: 'repeated-reply', period: 1, rounds: repeats, calls: [] } : undefined;
   }
   const proposed = turn.toolCalls.map(callKey).sort().join(',');
-  const moves = run.steps.map(moveOf);
-  const repeated = repeatOf(moves, proposed, repeats);
-  if (repeated) return repeated;
   const cycles = positive(thresholds.cycles, 2);
   const maxPeriod = positive(thresholds.maxPeriod, 3);
+  // Only the latest steps can make a loop with the turn: the longest window any check reads.
+  const moves = run.steps.slice(-Math.max(repeats, maxPeriod * cycles)).map(moveOf);
+  const repeated = repeatOf(moves, proposed, repeats);
+  if (repeated) return repeated;
   for (let period = 2; period <= maxPeriod; period++) {
     const found = cycleOf(moves, proposed, period, cycles);
     if (found) return found;

@@ -7,6 +7,9 @@ export const SUITE = new URL('../../test/fixtures/json-schema-test-suite/', impo
 /** What is listed about a case a validator does not get right, and why. */
 export const REFUSALS = new URL('../../test/fixtures/json-schema-suite-refusals.json', import.meta.url);
 
+/** The groups whose issues the two validators word differently, and how. */
+export const WORDING = new URL('../../test/fixtures/json-schema-suite-wording.json', import.meta.url);
+
 export type SuiteDialect = 'draft7' | 'draft2020-12';
 
 export interface SuiteGroup {

@@ -1,5 +1,6 @@
 import { numberLoss } from '../json/exact-number';
 import { BARE_MARK } from '../json/scan-lenient-json';
+import { resolveLocalReference } from '../local-reference';
 import type { IssuePath } from './issue';
 
 /**
@@ -45,6 +46,8 @@ export interface CoerceOptions {
    * allowed value it names. Only a parser sets it: a string the model wrote is never read as one.
    */
   readonly bare?: boolean;
+  /** The schema the walk started from, to resolve local `$ref`s against (set by `coerceToSchema`). */
+  readonly root?: unknown;
 }
 
 type Schema = Readonly<Record<string, unknown>>;
@@ -98,15 +101,21 @@ const opaque = ['$ref', '$dynamicRef', 'allOf', 'not', 'if', 'then', 'else', 'de
 
 /**
  * True only when the schema certainly refuses `null`: a `type` without `null`, an `enum`/`const`
- * without it, or a union each of whose branches refuses it. A `$ref`, `allOf`, `{}` or any schema
- * not read here may allow it, so a `null` there is never removed.
+ * without it, a union each of whose branches refuses it, or a local `$ref` (resolved in `root`)
+ * to a schema that refuses it. `allOf`, `{}` or any schema not read here may allow it, so a `null`
+ * there is never removed.
  */
-function excludesNull(schema: Schema): boolean {
+function excludesNull(schema: Schema, root: unknown, depth = 0): boolean {
+  if (depth > 16) return false;
+  if ('$ref' in schema) {
+    const target = resolveLocalReference(root, schema.$ref);
+    if (isSchema(target) && excludesNull(target, root, depth + 1)) return true;
+  }
   if (opaque.some((keyword) => keyword in schema)) return false;
   const allowed = Array.isArray(schema.enum) || 'const' in schema ? allowedValues(schema) : undefined;
   if (allowed) return !allowed.includes(null);
   const branches = branchesOf(schema);
-  if (branches) return branches.every((branch) => isSchema(branch) && excludesNull(branch));
+  if (branches) return branches.every((branch) => isSchema(branch) && excludesNull(branch, root, depth + 1));
   const types = typesOf(schema);
   return types !== undefined && !types.includes('null');
 }
@@ -162,11 +171,12 @@ export function holdsBare(value: unknown): boolean {
  * Applies the fixes a schema makes unique and lossless, as a lax-mode parser does (see
  * {@link CoercionKind} for each). Only places whose value the schema rejects are touched; the
  * input is never mutated (changed containers are copied). Walks the value once, following the
- * schema's `properties` and `items` (`$ref` and general unions are left to validation).
+ * schema's `properties`, map entries (`additionalProperties`, `patternProperties`) and `items`; a union only where every branch reads
+ * the value alike (`$ref`, `allOf` and the like are left to validation).
  */
 export function coerceToSchema(value: unknown, schema: unknown, options: CoerceOptions = {}): { readonly value: unknown; readonly coercions: readonly Coercion[] } {
   const coercions: Coercion[] = [];
-  const coerced = isSchema(schema) ? coerce(value, schema, [], coercions, options, false) : value;
+  const coerced = isSchema(schema) ? coerce(value, schema, [], coercions, { ...options, root: schema }, false) : value;
   return { value: coerced, coercions };
 }
 
@@ -187,6 +197,8 @@ function coerce(value: unknown, schema: Schema, path: IssuePath, out: Coercion[]
     return match;
   }
   const types = typesOf(schema) ?? (allowed?.every((option) => typeof option === 'string') ? ['string'] : undefined);
+  const branches = branchesOf(schema);
+  if (!types && !allowed && branches) return coerceUnion(value, branches, path, out, options, inList);
   if (!types) return value;
   let current = value;
   if (!hasType(current, types) && !(allowed && allowed.includes(current))) {
@@ -227,8 +239,55 @@ function coerce(value: unknown, schema: Schema, path: IssuePath, out: Coercion[]
     }
   }
   if (Array.isArray(current) && isSchema(schema.items)) return coerceItems(current, schema.items, path, out, options);
-  if (isSchema(current) && isSchema(schema.properties)) return coerceProperties(current, schema, schema.properties, path, out, options);
+  if (isSchema(current) && (isSchema(schema.properties) || isSchema(schema.additionalProperties) || isSchema(schema.patternProperties))) {
+    return coerceProperties(current, schema, isSchema(schema.properties) ? schema.properties : {}, path, out, options);
+  }
   return current;
+}
+
+/**
+ * The schema of a map entry (a name `properties` does not list): the one `patternProperties`
+ * schema whose pattern matches the name, else `additionalProperties` when no pattern does;
+ * `undefined` when several patterns match (each would apply) or a pattern is not a regular expression.
+ */
+function entrySchema(schema: Schema, name: string): unknown {
+  const patterns = isSchema(schema.patternProperties) ? Object.entries(schema.patternProperties) : [];
+  const matching: unknown[] = [];
+  for (const [pattern, entry] of patterns) {
+    try {
+      if (new RegExp(pattern, 'u').test(name)) matching.push(entry);
+    } catch {
+      return undefined;
+    }
+  }
+  if (matching.length > 1) return undefined;
+  return matching.length === 1 ? matching[0] : schema.additionalProperties;
+}
+
+/**
+ * A value under a union (`anyOf`/`oneOf` of schemas) is coerced only when every branch reads it
+ * alike: no branch may take it as it is (a branch of its type that needs no fix, or one not read
+ * here), at least one branch fixes it, and every branch that fixes it gives the same value (`1`
+ * for `a` in `{"a": 1, "b": "x"}` where a class and a map of strings both want `"1"`).
+ */
+function coerceUnion(value: unknown, branches: readonly unknown[], path: IssuePath, out: Coercion[], options: CoerceOptions, inList: boolean): unknown {
+  let fixed: { readonly value: unknown; readonly text: string; readonly coercions: readonly Coercion[] } | undefined;
+  for (const branch of branches) {
+    if (!isSchema(branch) || opaque.some((keyword) => keyword in branch)) return value;
+    const coercions: Coercion[] = [];
+    const next = coerce(value, branch, path, coercions, options, inList);
+    if (coercions.length === 0) {
+      const types = typesOf(branch);
+      if (types === undefined || hasType(value, types)) return value;
+      continue;
+    }
+    const text = JSON.stringify(next) ?? '';
+    if (fixed === undefined) fixed = { value: next, text, coercions };
+    else if (fixed.text !== text) return value;
+  }
+  if (fixed === undefined) return value;
+  out.push(...fixed.coercions);
+  return fixed.value;
 }
 
 function coerceItems(items: readonly unknown[], schema: Schema, path: IssuePath, out: Coercion[], options: CoerceOptions): unknown {
@@ -251,7 +310,7 @@ function coerceItems(items: readonly unknown[], schema: Schema, path: IssuePath,
  */
 function propertyFor(key: string, properties: Schema): string | undefined {
   const trimmed = key.trim();
-  if (trimmed !== key && isSchema(properties[trimmed])) return trimmed;
+  if (trimmed !== key && Object.hasOwn(properties, trimmed) && isSchema(properties[trimmed])) return trimmed;
   if (!plainCase(trimmed)) return undefined;
   const wanted = trimmed.toLowerCase();
   const folding = Object.keys(properties).filter((name) => name.toLowerCase() === wanted);
@@ -267,7 +326,7 @@ function coerceProperties(object: Schema, schema: Schema, properties: Schema, pa
   const renamed = new Map<string, string>();
   const claimed = new Map<string, number>();
   for (const key of keys) {
-    if (isSchema(properties[key])) continue;
+    if (Object.hasOwn(properties, key) && isSchema(properties[key])) continue;
     const target = propertyFor(key, properties);
     if (target === undefined || target in object) continue;
     if (schema.additionalProperties !== false && !required.includes(target)) continue;
@@ -284,10 +343,10 @@ function coerceProperties(object: Schema, schema: Schema, properties: Schema, pa
       delete copy[key];
       name = target;
     }
-    const property = properties[name];
+    const property = Object.hasOwn(properties, name) ? properties[name] : entrySchema(schema, name);
     if (!isSchema(property)) continue;
     const item = object[key];
-    if (item === null && !required.includes(name) && excludesNull(property)) {
+    if (item === null && !required.includes(name) && excludesNull(property, options.root)) {
       out.push({ path: [...path, name], kind: 'null-to-absent', from: null });
       copy ??= { ...object };
       delete copy[name];

@@ -2,6 +2,7 @@ import { dereference, type OutputUnit, type Schema, validate } from '@cfworker/j
 import { keywordWording, kindByKeyword } from './ajv-message';
 import { checkSchema } from './check-schema';
 import { FORMAT_MARKER, InterpretedFormats } from './interpreted-formats';
+import { unitWording } from './interpreted-wording';
 import { interpreterCopy } from './interpreter-copy';
 import { formatPath, type IssuePath, parsePointer, type ValidationIssue } from './issue';
 import { beyondJson, withinStack } from './value-limits';
@@ -70,6 +71,26 @@ function formatsLast(units: readonly OutputUnit[], root: Schema, lookup: Lookup)
   return ordered;
 }
 
+/** The issue of one failed keyword unit, worded as ajv words it. */
+function unitIssue(unit: OutputUnit, root: Schema, lookup: Lookup, data: unknown): ValidationIssue {
+  const path = pathOf(unit.instanceLocation);
+  const node = nodeAt(root, lookup, unit.keywordLocation);
+  const received = valueAt(data, path);
+  // A failed format marker (see InterpretedFormats) is a failed `format`.
+  const format = unit.keyword === 'not' ? node[FORMAT_MARKER] : undefined;
+  const keyword = typeof format === 'string' ? 'format' : unit.keyword;
+  const wording = typeof format === 'string' ? keywordWording('format', { format }) : unitWording(unit, node, received);
+  const kind = kindByKeyword[keyword] ?? 'other';
+  return { path, pathText: formatPath(path), kind, message: wording.message, ...(wording.expected === undefined ? {} : { expected: wording.expected }), received };
+}
+
+/** The issue of a missing required property. */
+function requiredIssue(unit: OutputUnit): ValidationIssue {
+  const missing = /^Instance does not have required property "(.*)"\.$/s.exec(unit.error)?.[1] ?? '';
+  const path = [...pathOf(unit.instanceLocation), missing];
+  return { path, pathText: formatPath(path), kind: 'missing', message: `must have required property '${missing}'` };
+}
+
 /**
  * Turns an interpretive validator's output units into issues identical to ajv's for the same
  * schema and value: same paths, kinds, expected values, messages and order.
@@ -92,28 +113,7 @@ function issuesFromUnits(units: readonly OutputUnit[], root: Schema, lookup: Loo
     for (const [location, at] of insertAt) if (at > index || location === target) insertAt.set(location, at + 1);
     if (!insertAt.has(target)) insertAt.set(target, index + 1);
   };
-  const keywordIssue = (unit: OutputUnit): ValidationIssue => {
-    const path = pathOf(unit.instanceLocation);
-    const node = nodeAt(root, lookup, unit.keywordLocation);
-    // A failed format marker (see InterpretedFormats) is a failed `format`.
-    const format = unit.keyword === 'not' ? node[FORMAT_MARKER] : undefined;
-    const keyword = typeof format === 'string' ? 'format' : unit.keyword;
-    const wording = keywordWording(keyword, typeof format === 'string' ? { format } : node);
-    const kind = kindByKeyword[keyword] ?? 'other';
-    return {
-      path,
-      pathText: formatPath(path),
-      kind,
-      message: wording.message,
-      ...(wording.expected === undefined ? {} : { expected: wording.expected }),
-      received: valueAt(data, path),
-    };
-  };
-  const requiredIssue = (unit: OutputUnit): ValidationIssue => {
-    const missing = /^Instance does not have required property "(.*)"\.$/s.exec(unit.error)?.[1] ?? '';
-    const path = [...pathOf(unit.instanceLocation), missing];
-    return { path, pathText: formatPath(path), kind: 'missing', message: `must have required property '${missing}'` };
-  };
+  const keywordIssue = (unit: OutputUnit) => unitIssue(unit, root, lookup, data);
   const unionIssue = (unit: OutputUnit, index: number): ValidationIssue => {
     const prefix = `${unit.keywordLocation}/`;
     const branches = units.slice(index + 1).filter((candidate) => candidate.keywordLocation.startsWith(prefix) && !WRAPPERS.has(candidate.keyword));
@@ -142,14 +142,15 @@ function issuesFromUnits(units: readonly OutputUnit[], root: Schema, lookup: Loo
         index = end - 1;
         continue;
       }
-      if (unit.keyword === 'additionalItems' && units[index + 1]?.keyword === 'false') {
-        // One issue for the whole array, as ajv reports it, before its items' issues.
-        index++;
+      const tuple = unit.keyword === 'additionalItems' ? nodeAt(root, lookup, unit.keywordLocation).items : unit.keyword === 'items' ? nodeAt(root, lookup, unit.keywordLocation).prefixItems : undefined;
+      if (Array.isArray(tuple) && units[index + 1]?.keyword === 'false') {
+        // Items past a closed tuple (draft-07 `additionalItems: false`, 2020-12 `items: false`): one
+        // issue for the whole array, as ajv reports it, before its items' issues.
+        while (units[index + 1]?.keyword === 'false' && (units[index + 1] as OutputUnit).instanceLocation.startsWith(`${unit.instanceLocation}/`)) index++;
         if (tooLong.has(unit.instanceLocation)) continue;
         tooLong.add(unit.instanceLocation);
         const path = pathOf(unit.instanceLocation);
-        const count = (nodeAt(root, lookup, unit.keywordLocation).items as unknown[] | undefined)?.length ?? 0;
-        emit({ path, pathText: formatPath(path), kind: 'other', message: `must NOT have more than ${count} items`, expected: `additionalItems ${count}`, received: valueAt(data, path) }, unit.instanceLocation);
+        emit({ path, pathText: formatPath(path), kind: 'other', message: `must NOT have more than ${tuple.length} items`, expected: `${unit.keyword} ${tuple.length}`, received: valueAt(data, path) }, unit.instanceLocation);
         continue;
       }
       if (unit.keyword === 'properties' || unit.keyword === 'patternProperties' || unit.keyword === 'items' || unit.keyword === 'prefixItems') {
@@ -165,6 +166,13 @@ function issuesFromUnits(units: readonly OutputUnit[], root: Schema, lookup: Loo
       if (UNIONS.has(unit.keyword)) {
         emit(unionIssue(unit, index), target);
         failedUnions.push(unit.keywordLocation);
+        // A `false` branch reports at the value's location, not under the union: it is folded too.
+        const prefix = `${unit.keywordLocation}/`;
+        while (index + 1 < to) {
+          const next = units[index + 1] as OutputUnit;
+          if (!next.keywordLocation.startsWith(prefix) && !(next.keyword === 'false' && `${next.instanceLocation}/`.startsWith(`${unit.instanceLocation}/`))) break;
+          index++;
+        }
         continue;
       }
       if (unit.keyword === 'required') {

@@ -2,7 +2,7 @@ import type { Dialect } from './dialect';
 import { childrenOf, type SchemaNode } from './schema-walk';
 
 /** The base URI of a schema without `$id`: references resolve against it, nothing is fetched. */
-export const ROOT_URI = 'https://keel.invalid/schema.json';
+export const ROOT_URI = 'http://127.0.0.1/keel/schema.json';
 
 /** A schema node found by a reference, with the base URI its own references resolve against. */
 export interface Located {

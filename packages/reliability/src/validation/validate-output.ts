@@ -73,7 +73,21 @@ export async function validateOutput<T>(text: string, validator: SchemaValidator
  * Schema, most Standard Schemas): for hot paths that should not pay a microtask per check.
  */
 export function checkOutput<T>(text: string, validator: SchemaValidator<T>, options: ValidateOutputOptions = {}): OutputCheck<T> | Promise<OutputCheck<T>> {
-  const found = withBareString(extractJsonCandidates(text, { repair: options.repair ?? true }), text, validator.jsonSchema, options);
+  const extracted = extractJsonCandidates(text, { repair: options.repair ?? true });
+  const found = withBareString(extracted, text, validator.jsonSchema, options);
+  if (found.candidates.length > extracted.candidates.length && extracted.candidates.length > 0) {
+    const word = text.trim();
+    // Two readings of one bare word: refused with what they are when both validate.
+    const named = (check: OutputCheck<T>): OutputCheck<T> =>
+      check.ok || check.failure.defect !== 'several-values' ? check : parseFailure(text, `The reply is the bare word ${word}: ${JSON.stringify(found.candidates[0]?.value)} or the text "${word}", and both match the schema; reply with one JSON value (a string in quotes)`, 'several-values');
+    const checked = judgeAll(text, found, validator, options);
+    return checked instanceof Promise ? checked.then(named) : named(checked);
+  }
+  return judgeAll(text, found, validator, options);
+}
+
+/** Judges every candidate of a reply and decides on them (see {@link checkOutput}). */
+function judgeAll<T>(text: string, found: JsonCandidates, validator: SchemaValidator<T>, options: ValidateOutputOptions): OutputCheck<T> | Promise<OutputCheck<T>> {
   if (found.candidates.length === 0) {
     const failure = found.failure ?? { message: 'no JSON value found' };
     return parseFailure(text, failure.message, failure.defect);
@@ -86,27 +100,37 @@ export function checkOutput<T>(text: string, validator: SchemaValidator<T>, opti
   return decideUsable(text, judged as Judged[], found.rejected ?? NONE, validator, options);
 }
 
+/** Python's literal words, which a reply of one bare word may mean (`None` is null) or be (the text "None"). */
+const PYTHON_WORDS: ReadonlySet<string> = new Set(['None', 'True', 'False']);
+
 /**
- * When the schema asks for a string (or one of several strings) and the reply holds no JSON value
- * at all, the reply's text is the value (`bare-string`): its only reading. Never for a reply that
- * starts or ends with a quote or a backslash (a quoted string written some other way), nor one
- * holding a `"` or a fence (`callback("foo")`, `The answer is "foo"`: the quoted part may be the answer).
+ * The bare-text reading of a reply, where the schema accepts a string (`type: 'string'`, an enum or
+ * const with a string, or a union with such a branch):
+ * - a reply that holds no JSON value at all is its own text (`bare-string`): its only reading (a
+ *   number, literal, object or array would have been found). Never for a reply that starts or ends
+ *   with a quote or a backslash (a quoted string written some other way), nor one holding a `"` or a
+ *   fence (`callback("foo")`, `The answer is "foo"`: the quoted part may be the answer).
+ * - a reply that is one Python literal word (`None`, `True`, `False`) is read both ways, the literal
+ *   and the text: the schema keeps the one that validates, and two that do are refused.
  */
 function withBareString(found: JsonCandidates, text: string, schema: Readonly<Record<string, unknown>>, options: ValidateOutputOptions): JsonCandidates {
-  if (found.candidates.length > 0 || found.truncated || (found.rejected?.length ?? 0) > 0 || options.repair === false) return found;
-  if (found.failure?.defect !== undefined && found.failure.defect !== 'syntax' && found.failure.defect !== 'unquoted-value') return found;
+  if (options.repair === false || !acceptsStrings(schema)) return found;
   const trimmed = text.trim();
-  if (trimmed === '' || !stringsOnly(schema) || /^["'`\u00b4\u201c\u201d\u2018\u2019\\]|["'`\u00b4\u201c\u201d\u2018\u2019\\]$|```|"/.test(trimmed)) return found;
+  if (found.candidates.length === 1 && PYTHON_WORDS.has(trimmed)) return { candidates: [...found.candidates, { value: trimmed, repairs: ['bare-string'] }] };
+  if (found.candidates.length > 0 || found.truncated || (found.rejected?.length ?? 0) > 0) return found;
+  if (found.failure?.defect !== undefined && found.failure.defect !== 'syntax' && found.failure.defect !== 'unquoted-value') return found;
+  if (trimmed === '' || /^["'`\u00b4\u201c\u201d\u2018\u2019\\]|["'`\u00b4\u201c\u201d\u2018\u2019\\]$|```|"/.test(trimmed)) return found;
   return { candidates: [{ value: trimmed, repairs: ['bare-string'] }] };
 }
 
-/** True when a schema accepts strings and nothing else: `type: 'string'`, or an enum, const or union of strings. */
-function stringsOnly(schema: Readonly<Record<string, unknown>>): boolean {
-  if (schema.type === 'string') return true;
-  if (Array.isArray(schema.enum)) return schema.enum.length > 0 && schema.enum.every((value) => typeof value === 'string');
+/** True when a schema accepts some strings: `type` holds `string`, an enum or const holds one, or a union branch does. */
+function acceptsStrings(schema: Readonly<Record<string, unknown>>): boolean {
+  const type = schema.type;
+  if (type === 'string' || (Array.isArray(type) && type.includes('string'))) return true;
+  if (Array.isArray(schema.enum)) return schema.enum.some((value) => typeof value === 'string');
   if ('const' in schema) return typeof schema.const === 'string';
   const branches = schema.anyOf ?? schema.oneOf;
-  return Array.isArray(branches) && branches.length > 0 && branches.every((branch) => typeof branch === 'object' && branch !== null && stringsOnly(branch as Record<string, unknown>));
+  return Array.isArray(branches) && branches.some((branch) => typeof branch === 'object' && branch !== null && acceptsStrings(branch as Record<string, unknown>));
 }
 
 function judge<T>(candidate: JsonCandidate, validator: SchemaValidator<T>, coerce: boolean): Judged | Promise<Judged> {

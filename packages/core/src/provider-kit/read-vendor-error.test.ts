@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { isAbortLike, isInstanceOf, socketFailureKind, vendorErrorKind } from './read-vendor-error';
+
+describe('reading a vendor error', () => {
+  it('isInstanceOf survives a Proxy whose getPrototypeOf throws', () => {
+    const hostile = new Proxy({}, { getPrototypeOf: () => { throw new Error('no'); } });
+    expect(isInstanceOf(hostile, Error)).toBe(false);
+    expect(isInstanceOf(new TypeError('x'), Error)).toBe(true);
+  });
+
+  it('isAbortLike reads either spelling of an abort', () => {
+    expect(isAbortLike({ name: 'AbortError' })).toBe(true);
+    expect(isAbortLike({ code: 'ABORT_ERR' })).toBe(true);
+    expect(isAbortLike(new Error('aborted'))).toBe(false);
+  });
+
+  it('socketFailureKind reads the cause chain: codes, timeouts and fetch failures', () => {
+    expect(socketFailureKind({ message: 'x', cause: { code: 'ECONNRESET' } })).toBe('network');
+    expect(socketFailureKind({ cause: { cause: { code: 'ETIMEDOUT' } } })).toBe('timeout');
+    expect(socketFailureKind({ name: 'TimeoutError' })).toBe('timeout');
+    expect(socketFailureKind(new TypeError('terminated'))).toBe('network');
+    expect(socketFailureKind(new TypeError('x is not a function'))).toBeUndefined();
+    expect(socketFailureKind(null)).toBeUndefined();
+  });
+
+  it('vendorErrorKind reads type, status or code, at the top or nested under error', () => {
+    expect(vendorErrorKind({ type: 'error', error: { type: 'overloaded_error' } })).toEqual({ kind: 'overloaded', type: 'overloaded_error' });
+    expect(vendorErrorKind({ error: { error: { type: 'rate_limit_error' } } })).toEqual({ kind: 'rate-limit', type: 'rate_limit_error' });
+    expect(vendorErrorKind({ error: { code: 429, status: 'RESOURCE_EXHAUSTED' } })).toEqual({ kind: 'rate-limit', type: 'RESOURCE_EXHAUSTED' });
+    expect(vendorErrorKind({ type: 'toString' })).toBeUndefined();
+    expect(vendorErrorKind('boom')).toBeUndefined();
+  });
+});

@@ -1,0 +1,54 @@
+import { kindFromNetworkCode, readField } from '@keel/reliability/internal';
+import { type ErrorTypeKind, kindFromErrorType } from '../model/kind-from-error-type';
+
+/** `instanceof` that a Proxy with a throwing `getPrototypeOf` trap cannot break. */
+export function isInstanceOf(value: unknown, type: abstract new (...args: never[]) => unknown): boolean {
+  try {
+    return value instanceof type;
+  } catch {
+    return false;
+  }
+}
+
+/** True for an abort by any library's spelling: `name: 'AbortError'` or `code: 'ABORT_ERR'`. */
+export function isAbortLike(error: unknown): boolean {
+  return readField(error, 'name') === 'AbortError' || readField(error, 'code') === 'ABORT_ERR';
+}
+
+/**
+ * The kind of a socket-level failure below a vendor SDK (refused, reset, the body stream broken
+ * mid-way), read down the `cause` chain: by the one list of network error codes Keel classifies
+ * with (`timeout` for `ETIMEDOUT`, else `network`), a `TimeoutError`, or fetch's `TypeError`s
+ * (`terminated`, `fetch failed`). `undefined` when it is none of these.
+ */
+export function socketFailureKind(error: unknown): 'network' | 'timeout' | undefined {
+  for (let current = error, depth = 0; current !== undefined && current !== null && depth < 5; current = readField(current, 'cause'), depth += 1) {
+    const codeKind = kindFromNetworkCode(readField(current, 'code'));
+    if (codeKind !== undefined) return codeKind;
+    const name = readField(current, 'name');
+    if (name === 'TimeoutError') return 'timeout';
+    const message = readField(current, 'message');
+    const isTypeError = name === 'TypeError' || isInstanceOf(current, TypeError);
+    if (isTypeError && typeof message === 'string' && /terminated|fetch failed|socket|network/i.test(message)) return 'network';
+  }
+  return undefined;
+}
+
+/**
+ * The failure kind a vendor error object names where there is no HTTP status (a stream's `error`
+ * event, an error body): its `type`, `status` or `code`, at the top or under `error` (twice, as
+ * the Anthropic SDK nests its body), read with {@link kindFromErrorType}. `undefined` when none
+ * names a known kind.
+ */
+export function vendorErrorKind(error: unknown): { readonly kind: ErrorTypeKind; readonly type: string } | undefined {
+  const body = readField(error, 'error');
+  for (const candidate of [error, body, readField(body, 'error')]) {
+    for (const field of ['type', 'status', 'code']) {
+      const type = readField(candidate, field);
+      if (typeof type !== 'string') continue;
+      const kind = kindFromErrorType(type);
+      if (kind !== undefined) return { kind, type };
+    }
+  }
+  return undefined;
+}

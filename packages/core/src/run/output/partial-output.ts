@@ -1,0 +1,125 @@
+import type { AgentStreamPart } from '../../agent/stream-part';
+import type { AttemptOutcome } from '../attempt/attempt-outcome';
+import { parsePartialJson } from './partial-json';
+import type { RunContext } from '../state/run-context';
+
+/** What one run's stream has shown of the answer being written: reset at every attempt. */
+interface PartialState {
+  text: string;
+  /** JSON of the last value emitted, to emit only on change. */
+  last: string | undefined;
+  /** Partials held back (buffer mode) until the attempt's answer is accepted. */
+  held: AgentStreamPart<unknown>[];
+  /** Whether partials of the current attempt reached the consumer. */
+  shown: boolean;
+  /** A tool call began in this attempt: its text is not the answer, so no partials. */
+  off: boolean;
+  /** Characters added since the text was last read. */
+  unread: number;
+}
+
+/**
+ * Characters to add before the text is read again: every delta while it is short, then a
+ * sixty-fourth of its length, so a long answer is read a bounded number of times per doubling
+ * (the work stays linear in its length) while a short one updates on every delta.
+ */
+const readEvery = (length: number) => Math.max(1, Math.floor(length / 64));
+
+const states = new WeakMap<RunContext, PartialState>();
+
+function stateOf(run: RunContext): PartialState {
+  let state = states.get(run);
+  if (state === undefined) {
+    state = { text: '', last: undefined, held: [], shown: false, off: false, unread: 0 };
+    states.set(run, state);
+  }
+  return state;
+}
+
+/** Starts an attempt's partials afresh (the previous attempt's are dropped, held ones never shown). */
+export function resetPartials(run: RunContext): void {
+  const state = stateOf(run);
+  state.text = '';
+  state.last = undefined;
+  state.held = [];
+  state.shown = false;
+  state.off = false;
+  state.unread = 0;
+}
+
+/** No partials for the rest of this attempt (a tool call started: the text is not the final answer). */
+export function stopPartials(run: RunContext): void {
+  stateOf(run).off = true;
+}
+
+/**
+ * Adds text of the answer being written and emits a `partial-output` part when the value read so
+ * far changed: at once in pass-through mode, held until the answer is accepted in buffer mode.
+ */
+export function addPartialText(run: RunContext, attempt: number, delta: string): void {
+  const sink = run.sink;
+  if (!sink || !run.config.output) return;
+  const state = stateOf(run);
+  if (state.off) return;
+  state.text += delta;
+  state.unread += delta.length;
+  if (state.unread < readEvery(state.text.length)) return;
+  emitPartial(run, state, attempt);
+}
+
+/** The stream finished: text added since the last read is read now, so the last partial is the whole answer. */
+export function finishPartials(run: RunContext, attempt: number): void {
+  const state = states.get(run);
+  if (!state || state.off || state.unread === 0 || !run.sink || !run.config.output) return;
+  emitPartial(run, state, attempt);
+}
+
+function emitPartial(run: RunContext, state: PartialState, attempt: number): void {
+  const sink = run.sink;
+  if (!sink) return;
+  state.unread = 0;
+  const value = parsePartialJson(state.text);
+  if (value === undefined) return;
+  const json = JSON.stringify(value);
+  if (json === state.last) return;
+  state.last = json;
+  const part: AgentStreamPart<unknown> = { type: 'partial-output', step: run.step, attempt, value };
+  if (sink.mode === 'pass-through') {
+    state.shown = true;
+    sink.push(part);
+  } else state.held.push(part);
+}
+
+/** Whether partials of the current attempt were shown (a `retry` part then tells consumers to drop them). */
+export function partialsShown(run: RunContext): boolean {
+  return states.get(run)?.shown === true;
+}
+
+/** The attempt's answer was accepted: held partials (buffer mode) are shown now, in order. */
+export function releasePartials(run: RunContext): void {
+  const state = states.get(run);
+  if (!state || !run.sink) return;
+  for (const part of state.held) run.sink.push(part);
+  state.held = [];
+}
+
+/**
+ * A step's outcome as the stream shows it: a final answer's held partials (buffer mode), then an
+ * `output` part with the value (the model's validated one, or a fallback tier's). Nothing for a
+ * tool-call turn.
+ */
+export function showOutput(run: RunContext, outcome: AttemptOutcome<unknown>): void {
+  const sink = run.sink;
+  if (!sink) return;
+  if (outcome.type === 'fallback') {
+    resetPartials(run);
+    sink.push({ type: 'output', step: run.step, value: outcome.fallback.value });
+    return;
+  }
+  if (outcome.type !== 'accepted') return;
+  const verdict = outcome.verdict;
+  if (verdict === undefined || (verdict.status === 'accept' && verdict.purpose === 'tool-call-turn')) return;
+  const value = verdict.status === 'accept' ? verdict.value : verdict.status === 'invalid' ? verdict.partialValue : undefined;
+  releasePartials(run);
+  sink.push({ type: 'output', step: run.step, value });
+}

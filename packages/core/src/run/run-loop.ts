@@ -1,0 +1,229 @@
+import { AbortedError } from '@keel/reliability';
+import { MaxDepthExceededError } from '../errors/max-depth-exceeded-error';
+import type { RunInput, RunOptions, RunResult } from '../agent/run-result';
+import type { StreamSink } from '../agent/stream-part';
+import type { EventBus } from '../events/event-bus';
+import type { Message } from '../model/message';
+import type { ParentRun } from '../tools/parent-run';
+import type { ApprovalDecision } from '../tools/pending-approval';
+import { UsageLedger } from '../usage/usage-ledger';
+import { checkRunOptions } from './state/check-run-options';
+import { ForwardingLedger } from './state/forwarding-ledger';
+import type { RunConfig } from './state/run-config';
+import { runLock, type RunContext } from './state/run-context';
+import { inputAsMessages, keptInputMessages, runSystem } from './state/run-input';
+import type { NextStep, RunState, StepOutcome } from './state/run-state';
+import type { RunStateSnapshot } from './state/run-state-snapshot';
+import type { StateSigner } from './state/state-signer';
+import { askModel } from './steps/ask-model';
+import { callTools } from './steps/call-tools';
+import { end, runEnded } from './steps/end';
+import { loadMemory, releaseMemory } from './steps/load-memory';
+import { suspend } from './steps/suspend';
+
+/** What a run needs besides its input, for suspending, resuming, running as another run's tool, and checkpoints. */
+export interface RunExtras {
+  /** Signs the state of a run that suspends, naming the agent, valid for `ttlMs` (see {@link RunStateSnapshot}). */
+  readonly sealing?: { readonly signer: StateSigner; readonly agent: () => Promise<string>; readonly ttlMs: number };
+  /** Continues a suspended run: its opened state and the decision of each pending call. */
+  readonly resume?: {
+    readonly state: RunStateSnapshot;
+    readonly decisions: ReadonlyMap<string, ApprovalDecision>;
+    /** Told once the decided calls are about to run (before it, a failed resume has run nothing). */
+    readonly began: () => void;
+  };
+  /** The run whose tool call this run is (`agent.asTool()`). */
+  readonly parent?: Omit<ParentRun, 'toolCallId'>;
+  /** Receives the run's state after every step (a durable run's store); the run waits for it. */
+  readonly checkpoint?: (state: RunState) => void | Promise<void>;
+}
+
+type Outcome = StepOutcome<RunResult<unknown>>;
+
+/**
+ * The driver of a run: take the run's state, run its next step, store the new state, repeat,
+ * until a step ends the run. Every step is a file of `steps/`; the state between two steps is one
+ * plain value ({@link RunState}), handed to `checkpoint` when one is given.
+ */
+async function drive(context: RunContext, first: RunState, checkpoint: RunExtras['checkpoint']): Promise<RunResult<unknown>> {
+  let state = first;
+  try {
+    for (;;) {
+      const outcome = await nextStep(context, state);
+      if (outcome.type === 'done') return outcome.result;
+      state = outcome.state;
+      if (checkpoint) await checkpoint({ ...state, attempts: context.ledger.attempts.slice(), usage: context.ledger.snapshot() });
+    }
+  } catch (error) {
+    releaseMemory(context);
+    const aborted = context.signal?.aborted === true || AbortedError.isInstance(error);
+    runEnded(context, state, aborted ? 'aborted' : 'error', error);
+    if (aborted && context.signal && !AbortedError.isInstance(error)) throw AbortedError.fromSignal(context.signal);
+    throw error;
+  }
+}
+
+/** The step the state names. */
+function nextStep(context: RunContext, state: RunState): Promise<Outcome> {
+  switch (state.next.type) {
+    case 'load-memory':
+      return loadMemory(context, state);
+    case 'ask-model':
+      return askModel(context, state);
+    case 'call-tools':
+      return callTools(context, state);
+    case 'suspend':
+      return suspend(context, state);
+    case 'end':
+      return end(context, state);
+  }
+}
+
+/**
+ * Starts a run (or resumes a suspended one): checks its options, sets its deadline, makes its
+ * context and first state, reports `run.start`, and drives it. Not an async function, so that a
+ * run without a deadline is the driver itself; every failure still arrives as a rejection.
+ */
+export function startRun(config: RunConfig, bus: EventBus, input: RunInput, given: RunOptions | undefined, sink?: StreamSink, extras: RunExtras = {}): Promise<RunResult<unknown>> {
+  try {
+    const options = given === undefined ? EMPTY : checkRunOptions(given);
+    const timeoutMs = options.timeoutMs;
+    if (timeoutMs === undefined) return begin(config, bus, input, options, options.signal, sink, extras);
+    const deadline = runDeadline(timeoutMs, options.signal);
+    return begin(config, bus, input, options, deadline.signal, sink, extras).finally(deadline.clear);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+const EMPTY: RunOptions = Object.freeze({});
+
+function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOptions, signal: AbortSignal | undefined, sink: StreamSink | undefined, extras: RunExtras): Promise<RunResult<unknown>> {
+  const resumed = extras.resume?.state;
+  // A string, the usual input, is one user message: no check or copy is needed.
+  const text = typeof input === 'string' && !resumed;
+  const given: readonly Message[] = resumed ? [] : text ? [{ role: 'user', content: input }] : inputAsMessages(input);
+  const parent = extras.parent;
+  const runId = resumed ? resumed.runId : (options.runId ?? globalThis.crypto.randomUUID());
+  const conversationId = config.memory ? (resumed ? (resumed.conversationId ?? 'default') : (options.conversationId ?? 'default')) : undefined;
+  const system = resumed ? resumed.system : text ? config.system : runSystem(config.system, given);
+  // A resumed run works for the tenant its state was signed for (the resume checked it).
+  const tenant = resumed ? resumed.tenant : options.tenant;
+  const ledger = parent ? new ForwardingLedger(config.pricing, parent.record) : new UsageLedger(config.pricing);
+  const depth = parent ? parent.depth + 1 : 0;
+  const maxDepth = parent ? Math.min(parent.maxDepth, config.maxDepth) : config.maxDepth;
+  if (depth > maxDepth) throw new MaxDepthExceededError({ depth, maxDepth });
+  // A nested run spends from the budgets above it: their rules, on the whole tree's usage.
+  const preCheck = parent ? [...new Set([...config.preCheck, ...parent.preCheck])] : config.preCheck;
+  // The usage, attempts and budgets of a resumed run go on from where it suspended.
+  if (resumed) for (const attempt of resumed.attempts) ledger.record(attempt);
+  const context: RunContext = {
+    config,
+    // A resumed run keeps its id: a memory store keyed by it replaces, never duplicates, the exchange.
+    runId,
+    parentRunId: parent?.runId,
+    system,
+    signal,
+    toolSignal: undefined,
+    bus,
+    ledger,
+    sink,
+    step: resumed ? resumed.step : 0,
+    shownText: false,
+    exclusive: preCheck.length > 0 ? runLock(signal) : undefined,
+    loopsDetected: 0,
+    depth,
+    maxDepth,
+    budgetUsage: parent ? parent.usage : () => ledger.usage,
+    preCheck,
+    conversationId,
+    history: NO_MESSAGES,
+    memoryUse: 'none',
+    started: performance.now(),
+    stepStarted: 0,
+    callsBefore: ledger.attempts.length,
+    sealing: extras.sealing,
+    resumeBegan: extras.resume?.began,
+    listens: (event) => bus.listeners.has(event),
+    emit: (event, payload) => {
+      if (!bus.listeners.has(event)) return;
+      // Object.assign onto a fresh literal: an object spread here, then frozen, costs tens of times more in V8.
+      const base = parent === undefined ? { runId, step: context.step, timestamp: Date.now() } : { runId, parentRunId: parent.runId, step: context.step, timestamp: Date.now() };
+      bus.emit(event, Object.assign(base, payload) as never);
+    },
+  };
+  const first = resumed && extras.resume ? resumedState(resumed, extras.resume.decisions, config) : startState(runId, conversationId, tenant, system, text ? given : keptInputMessages(given), config);
+  const primary = config.targets[0] as RunConfig['targets'][number];
+  if (context.listens('run.start')) context.emit('run.start', { provider: primary.provider.name, model: primary.model, ...(conversationId === undefined ? {} : { conversationId }) });
+  return drive(context, { ...first, usage: ledger.snapshot() }, extras.checkpoint);
+}
+
+const NO_MESSAGES: readonly never[] = Object.freeze([]);
+
+/** The first state of a run: its input's kept messages, nothing done yet; memory is loaded first when there is one. */
+function startState(runId: string, conversationId: string | undefined, tenant: string | undefined, system: string | undefined, messages: RunState['messages'], config: RunConfig): Omit<RunState, 'usage'> {
+  const ask: NextStep = { type: 'ask-model' };
+  return {
+    runId,
+    ...(conversationId === undefined ? {} : { conversationId }),
+    ...(tenant === undefined ? {} : { tenant }),
+    ...(system === undefined ? {} : { system }),
+    startedAt: Date.now(),
+    elapsedMs: 0,
+    step: 0,
+    messages,
+    steps: NO_MESSAGES,
+    toolCalls: NO_MESSAGES,
+    attempts: NO_MESSAGES,
+    next: config.memory ? { type: 'load-memory', then: ask } : ask,
+  };
+}
+
+/**
+ * The state a suspended run goes on from: its suspended turn, to run as decided without asking
+ * the model again (the calls that ran keep their results).
+ */
+function resumedState(resumed: RunStateSnapshot, decisions: ReadonlyMap<string, ApprovalDecision>, config: RunConfig): Omit<RunState, 'usage'> {
+  const { turn } = resumed;
+  const call: NextStep = {
+    type: 'call-tools',
+    turn: {
+      content: turn.assistant.content,
+      text: turn.text,
+      finishReason: turn.finishReason,
+      modelCalls: turn.modelCalls,
+      durationMs: turn.durationMs,
+      resumed: { suspensionId: resumed.suspensionId, finished: turn.finished, decisions: Object.fromEntries(decisions) },
+    },
+  };
+  return {
+    runId: resumed.runId,
+    ...(resumed.conversationId === undefined ? {} : { conversationId: resumed.conversationId }),
+    ...(resumed.tenant === undefined ? {} : { tenant: resumed.tenant }),
+    ...(resumed.system === undefined ? {} : { system: resumed.system }),
+    startedAt: resumed.startedAt,
+    elapsedMs: resumed.elapsedMs,
+    step: resumed.step,
+    messages: resumed.messages,
+    steps: resumed.steps,
+    toolCalls: resumed.toolCalls,
+    attempts: resumed.attempts,
+    next: config.memory ? { type: 'load-memory', then: call } : call,
+  };
+}
+
+/** A signal aborted by the caller's or, after `timeoutMs`, with a `TimeoutError` reason. */
+function runDeadline(timeoutMs: number, caller: AbortSignal | undefined): { readonly signal: AbortSignal; readonly clear: () => void } {
+  const controller = new AbortController();
+  const forward = () => controller.abort(caller?.reason);
+  if (caller?.aborted) forward();
+  else caller?.addEventListener('abort', forward, { once: true });
+  const timer = setTimeout(() => controller.abort(new DOMException(`the run took longer than its timeoutMs (${timeoutMs} ms)`, 'TimeoutError')), timeoutMs);
+  return {
+    signal: controller.signal,
+    clear: () => {
+      clearTimeout(timer);
+      caller?.removeEventListener('abort', forward);
+    },
+  };
+}

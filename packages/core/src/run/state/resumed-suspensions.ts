@@ -1,0 +1,61 @@
+import type { RunStore } from '../../durable/run-store';
+import { RunStateError } from '../../errors/run-state-error';
+import type { RunStateSnapshot } from './run-state-snapshot';
+
+/** Suspension ids resumed in this process, each with the time its state expires: shared by every agent, so a state resumes once per process. */
+const resumed = new Map<string, number>();
+
+/** Swept of expired ids when it has doubled since the last sweep, so a claim costs O(1) on average. */
+let sweepAt = 1024;
+
+/**
+ * Claims a suspension for one resume: true the first time in this process, false afterwards (a
+ * replay, or a second resume running at the same time) until the state expires, when it can no
+ * longer be resumed anyway: spent ids are forgotten by time, never by count. Synchronous, so of
+ * two concurrent resumes exactly one claims it. Suspension ids are random, so agents never claim
+ * each other's.
+ */
+export function claimSuspension(suspensionId: string, expiresAt: number, now = Date.now()): boolean {
+  const until = resumed.get(suspensionId);
+  if (until !== undefined && until >= now) return false;
+  if (resumed.size >= sweepAt) {
+    for (const [id, expiry] of resumed) if (expiry < now) resumed.delete(id);
+    sweepAt = Math.max(1024, resumed.size * 2);
+  }
+  resumed.set(suspensionId, expiresAt);
+  return true;
+}
+
+/** Gives a claim back: the resume failed before any approved call began, so the state may be resumed again. */
+export function releaseSuspension(suspensionId: string): void {
+  resumed.delete(suspensionId);
+}
+
+/**
+ * Claims a suspended state for one resume: in this process first (synchronous, so of two
+ * concurrent resumes exactly one goes on), then in the run store when the agent is durable, so a
+ * resume in another process, another day, is refused too.
+ * @throws {RunStateError} `already-resumed` when either was claimed before.
+ */
+export async function claimResume(state: Pick<RunStateSnapshot, 'suspensionId' | 'expiresAt'>, store: RunStore | undefined): Promise<{ release: () => Promise<void> }> {
+  const { suspensionId, expiresAt } = state;
+  const refused = (where: string) => new RunStateError({ problem: 'already-resumed', message: `suspension ${suspensionId} was resumed already ${where} (a state is resumed once)` });
+  if (!claimSuspension(suspensionId, expiresAt)) throw refused('in this process');
+  if (!store) return { release: () => Promise.resolve(releaseSuspension(suspensionId)) };
+  const key = `suspension:${suspensionId}`;
+  let claimed: boolean;
+  try {
+    claimed = await store.claim(key, Math.max(1, expiresAt - Date.now()));
+  } catch (error) {
+    releaseSuspension(suspensionId);
+    throw error;
+  }
+  if (!claimed) throw refused('(the run store says so)');
+  return {
+    release: async () => {
+      releaseSuspension(suspensionId);
+      // A store that cannot give the claim back leaves the state spent: never a second run.
+      await store.release(key).catch(() => undefined);
+    },
+  };
+}

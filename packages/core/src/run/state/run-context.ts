@@ -1,0 +1,84 @@
+import type { AgentEventName, EventPayload } from '../../events/agent-events';
+import type { EventBus } from '../../events/event-bus';
+import type { UsageLedger } from '../../usage/usage-ledger';
+import type { RunConfig } from './run-config';
+import type { StreamSink } from '../../agent/stream-part';
+import type { PreCheckRule } from '@keel/reliability';
+import { raceSignal, type UsageTotals } from '@keel/reliability/internal';
+import type { ModelResponse } from '../../model/model-provider-v1';
+import type { Message } from '../../model/message';
+import type { StateSigner } from './state-signer';
+
+/**
+ * What a run works with besides its state: configuration, signal, events, the live ledger,
+ * the stream sink. Nothing here is shared between runs, and nothing here is checkpointed (see
+ * `RunState` for the plain value that is). Every field is always present (`undefined` when unset).
+ */
+export interface RunContext {
+  readonly config: RunConfig;
+  readonly runId: string;
+  /** The run that called this one, when the agent runs as a tool (`agent.asTool()`). */
+  readonly parentRunId: string | undefined;
+  /** The system prompt of this run: the agent's, then any system messages given as input. */
+  readonly system: string | undefined;
+  /** The caller's signal, when the run can be cancelled. */
+  readonly signal: AbortSignal | undefined;
+  /** The signal tools receive: the caller's, or one made on first use (never shared between runs). */
+  toolSignal: AbortSignal | undefined;
+  readonly bus: EventBus;
+  /** The one ledger: every attempt record and the usage they add up to. */
+  readonly ledger: UsageLedger;
+  /** Receives stream parts when the run was started with `stream()`. */
+  readonly sink: StreamSink | undefined;
+  step: number;
+  /** Whether the current attempt has shown text to a pass-through stream. */
+  shownText: boolean;
+  /**
+   * Admits the run's model calls one at a time (PreCheck and call together) when PreCheck rules are
+   * configured, so concurrent tool re-asks each see what the others spent; absent otherwise.
+   */
+  readonly exclusive: (<T>(work: () => Promise<T>) => Promise<T>) | undefined;
+  /** The memory conversation the run loads and appends to; absent without memory. */
+  readonly conversationId: string | undefined;
+  /** What memory's `load` gave for the conversation (never ephemeral messages); empty until loaded. */
+  history: readonly Message[];
+  /** Whether memory was loaded, and whether the exchange was appended (a run that loaded and did not append releases). */
+  memoryUse: 'none' | 'loaded' | 'appended';
+  /** `performance.now()` when this part of the run started (a resumed run's earlier parts are in `RunState.elapsedMs`). */
+  readonly started: number;
+  /** `performance.now()` when the current step started, and the ledger's attempts then: what a step record reports. */
+  stepStarted: number;
+  callsBefore: number;
+  /** `reliability.loop-detected` events so far: `run.end` reports them. */
+  loopsDetected: number;
+  /** How deep this run is (0: no run started it), and the deepest nesting allowed below the top run. */
+  readonly depth: number;
+  readonly maxDepth: number;
+  /** The usage budgets count: the whole tree of runs, for a run started by another. */
+  readonly budgetUsage: () => UsageTotals;
+  /** PreCheck rules of this run: its own, then those of the runs above it (budgets hold across sub-agents). */
+  readonly preCheck: readonly PreCheckRule<ModelResponse>[];
+  /** Signs the state of a run that suspends, naming the agent (see `RunStateSnapshot`). */
+  readonly sealing: { readonly signer: StateSigner; readonly agent: () => Promise<string>; readonly ttlMs: number } | undefined;
+  /** Told once a resumed run's decided calls are about to run (before it, a failed resume has run nothing). */
+  readonly resumeBegan: (() => void) | undefined;
+  /** True when anything listens to `event`: callers skip building payloads nobody reads. */
+  readonly listens: (event: AgentEventName) => boolean;
+  /** Emits an event of the run, filling in `runId`, `step` and `timestamp`; skips work when nobody listens. */
+  readonly emit: <E extends AgentEventName>(event: E, payload: EventPayload<E>) => void;
+}
+
+/**
+ * A lock running work one piece at a time, in arrival order. Waiting for a turn is raced against
+ * `signal`, so an aborted run never queues behind a call that hangs.
+ */
+export function runLock(signal: AbortSignal | undefined): <T>(work: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return <T>(work: () => Promise<T>): Promise<T> => {
+    const turn = tail.then(() => undefined, () => undefined);
+    const result = raceSignal(turn, signal).then(work);
+    // The next caller waits for this work to settle, whatever its outcome.
+    tail = result.then(() => undefined, () => undefined);
+    return result;
+  };
+}

@@ -1,0 +1,144 @@
+import type { AttemptRecord } from '@keel/reliability';
+import type { StepRecord } from '../../agent/step-record';
+import { RunStateError } from '../../errors/run-state-error';
+import type { AssistantMessage, Message } from '../../model/message';
+import type { FinishReason } from '../../model/model-provider-v1';
+import type { PendingApproval } from '../../tools/pending-approval';
+import type { ToolCallRecord } from '../../tools/tool-result';
+import type { RunUsage } from '../../usage/usage-ledger';
+import type { StateSigner } from './state-signer';
+
+/** The format version of {@link RunStateSnapshot}s this Keel writes and reads. */
+export const RUN_STATE_VERSION = 1;
+
+/** The step a run suspended in: the model's turn, the calls that ran, the calls that wait. */
+export interface SuspendedTurn {
+  /** The model's turn, each tool call with the arguments it ran with (or waits with). */
+  readonly assistant: AssistantMessage;
+  readonly text: string;
+  readonly finishReason: FinishReason;
+  /** The turn's calls that needed no approval: they ran before the run suspended. */
+  readonly finished: readonly ToolCallRecord[];
+  /** Model calls made in the step (retries and re-asks included). */
+  readonly modelCalls: number;
+  /** Milliseconds the step took until it suspended. */
+  readonly durationMs: number;
+}
+
+/**
+ * A suspended run, as plain JSON: what `agent.resume()` needs to go on without asking the model
+ * again for the suspended step. Versioned, and signed (HMAC-SHA-256 with the agent's `stateKey`)
+ * over everything in it: a state that was changed, or that another agent made, is refused.
+ * Store it, send it to a client and take it back; never edit it.
+ */
+export interface RunStateSnapshot {
+  readonly type: 'keel.run-state';
+  readonly version: typeof RUN_STATE_VERSION;
+  /** The agent that made it: its `id`, or a digest of its tools' names and input schemas and its output schema. */
+  readonly agent: string;
+  /** The tenant the run works for, when it was given one: the state resumes only for it. */
+  readonly tenant?: string;
+  /** Milliseconds since the epoch after which the state is refused (`expired`). */
+  readonly expiresAt: number;
+  /** New for every suspension: an agent resumes each one once. */
+  readonly suspensionId: string;
+  /** The run's id: the resumed run keeps it (so a memory store replaces, never duplicates, its exchange). */
+  readonly runId: string;
+  /** The memory conversation the run appends to when it ends. */
+  readonly conversationId?: string;
+  /** The run's system prompt: the agent's, then any system messages of its input. */
+  readonly system?: string;
+  /** Milliseconds since the epoch. */
+  readonly startedAt: number;
+  readonly suspendedAt: number;
+  /** Milliseconds the run was under way before it suspended (its parts before, when it resumed before). */
+  readonly elapsedMs: number;
+  /** The step that suspended. */
+  readonly step: number;
+  /** The run's kept messages before the suspended turn (memory's conversation is loaded again on resume). */
+  readonly messages: readonly Message[];
+  readonly steps: readonly StepRecord[];
+  /** Tool calls of the steps before. */
+  readonly toolCalls: readonly ToolCallRecord[];
+  /** Every model call so far: the resumed run's ledger, usage and budgets go on from them. */
+  readonly attempts: readonly AttemptRecord[];
+  readonly usage: RunUsage;
+  readonly turn: SuspendedTurn;
+  /** The calls waiting for a decision. */
+  readonly pending: readonly PendingApproval[];
+  /** HMAC-SHA-256 (hex) of the rest, in canonical JSON. */
+  readonly signature: string;
+}
+
+/** A state before it is signed. */
+export type UnsignedState = Omit<RunStateSnapshot, 'type' | 'version' | 'signature'>;
+
+/**
+ * JSON with object keys sorted at every level: the same data gives the same text whatever the
+ * order a store kept its keys in (a JSON column, say).
+ */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.keys(value)
+      .sort()
+      .flatMap((key) => {
+        const inner = (value as Record<string, unknown>)[key];
+        return inner === undefined ? [] : [`${JSON.stringify(key)}:${canonicalJson(inner)}`];
+      });
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** Signs a state: it becomes plain JSON (what a store or client will hand back) and gets its signature. */
+export async function sealState(unsigned: UnsignedState, signer: StateSigner): Promise<RunStateSnapshot> {
+  const body = JSON.parse(JSON.stringify({ type: 'keel.run-state', version: RUN_STATE_VERSION, ...unsigned })) as Omit<RunStateSnapshot, 'signature'>;
+  return Object.freeze({ ...body, signature: await signer.sign(canonicalJson(body)) });
+}
+
+/**
+ * Reads a state handed back: plain JSON of the expected type and version, made by this agent,
+ * and signed with its key. Its content is then exactly what the agent suspended with.
+ * @throws {RunStateError} naming the problem; nothing of the state is trusted before the signature.
+ */
+export async function openState(given: unknown, agent: string, signer: StateSigner, tenant?: string, now = Date.now()): Promise<RunStateSnapshot> {
+  let value: unknown;
+  try {
+    // Keel's own copy, read once: getters, proxies and class instances become plain data.
+    value = JSON.parse(JSON.stringify(given) ?? 'null');
+  } catch (error) {
+    throw new RunStateError({ problem: 'malformed', message: 'the state is not JSON data', cause: error });
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || (value as { type?: unknown }).type !== 'keel.run-state') {
+    throw new RunStateError({ problem: 'malformed', message: 'this is not a run state (give the `state` of a suspended result)' });
+  }
+  const state = value as Record<string, unknown>;
+  if (state.version !== RUN_STATE_VERSION) {
+    throw new RunStateError({ problem: 'unsupported-version', message: `the state has format version ${JSON.stringify(state.version)}; this Keel reads version ${RUN_STATE_VERSION}` });
+  }
+  if (state.agent !== agent) {
+    throw new RunStateError({ problem: 'other-agent', message: 'the state was made by another agent (other tools or output schema); resume it with the agent that suspended it' });
+  }
+  const { signature, ...body } = state;
+  let valid = false;
+  try {
+    valid = typeof signature === 'string' && (await signer.verify(canonicalJson(body), signature));
+  } catch (error) {
+    throw new RunStateError({ problem: 'malformed', message: 'the state could not be read', cause: error });
+  }
+  if (!valid) {
+    throw new RunStateError({
+      problem: 'bad-signature',
+      message: `the state's signature does not match: it was changed, or signed with another key${signer.ephemeral ? ' (this agent has no stateKey, so it resumes only states it made itself, in this process)' : ''}`,
+    });
+  }
+  // Signed fields only from here: who the state is for, and until when.
+  if (state.tenant !== tenant) {
+    throw new RunStateError({ problem: 'other-tenant', message: state.tenant === undefined ? 'the state was made without a tenant; resume it without one' : 'the state was made for another tenant; resume it with the tenant it was made for' });
+  }
+  if (typeof state.expiresAt !== 'number' || !(now <= state.expiresAt)) {
+    throw new RunStateError({ problem: 'expired', message: `the state expired at ${typeof state.expiresAt === 'number' ? new Date(state.expiresAt).toISOString() : 'an unknown time'} (the agent's stateTtlMs)` });
+  }
+  return value as RunStateSnapshot;
+}

@@ -1,0 +1,89 @@
+import type { AttemptRecord, JsonRepair, ValidationIssue } from '@keel/reliability';
+import type { Coercion } from '@keel/reliability/internal';
+import type { Provenance, StepRecord } from '../../agent/run-result';
+import type { Message } from '../../model/message';
+import type { FinishReason, ModelResponse } from '../../model/model-provider-v1';
+import type { ApprovalDecision, PendingApproval } from '../../tools/pending-approval';
+import type { ToolCallRecord } from '../../tools/tool-result';
+import type { RunUsage } from '../../usage/usage-ledger';
+
+/** What the run's answer says besides its text. */
+export interface Answer {
+  readonly value: unknown;
+  readonly provenance: Provenance;
+  readonly repairs: readonly JsonRepair[];
+  readonly coercions: readonly Coercion[];
+  readonly issues: readonly ValidationIssue[];
+}
+
+/** A model turn that called tools: what the `call-tools` step runs. */
+export interface ToolTurn {
+  readonly content: ModelResponse['content'];
+  readonly text: string;
+  readonly finishReason: FinishReason;
+  /** Model calls made in the step so far (retries and re-asks included), when the turn was resumed from a suspension. */
+  readonly modelCalls?: number;
+  /** Milliseconds the step took before it suspended, when resumed. */
+  readonly durationMs?: number;
+  /** A resumed turn: the calls that ran before the run suspended, and the decision of each pending call. */
+  readonly resumed?: {
+    readonly suspensionId: string;
+    readonly finished: readonly ToolCallRecord[];
+    readonly decisions: Readonly<Record<string, ApprovalDecision>>;
+  };
+}
+
+/** A turn whose calls wait for approval: what the `suspend` step seals. */
+export interface SuspendingTurn {
+  readonly turn: ToolTurn;
+  readonly finished: readonly ToolCallRecord[];
+  readonly pending: readonly PendingApproval[];
+  /** Model calls and milliseconds of the step until it suspended. */
+  readonly modelCalls: number;
+  readonly durationMs: number;
+}
+
+/**
+ * The step a run takes next. Each is a file of `run/steps/`: `load-memory` (then `then`),
+ * `ask-model` (the attempt loop), `call-tools` (a turn's calls, or a resumed turn's decided
+ * calls), `suspend` (calls wait for approval), `end` (the final answer).
+ */
+export type NextStep =
+  | { readonly type: 'load-memory'; readonly then: NextStep }
+  | { readonly type: 'ask-model' }
+  | { readonly type: 'call-tools'; readonly turn: ToolTurn }
+  | { readonly type: 'suspend'; readonly suspending: SuspendingTurn }
+  | { readonly type: 'end'; readonly text: string; readonly finishReason: FinishReason; readonly answer: Answer };
+
+/**
+ * The run's whole state between two steps: one plain, serializable value. A step receives it
+ * and returns the next one; the driver (`run-loop.ts`) hands each to an optional checkpoint (a
+ * durable run's store). `attempts` and `usage` are the run's ledger when the step ended.
+ */
+export interface RunState {
+  readonly runId: string;
+  /** The memory conversation the run appends to when it ends. */
+  readonly conversationId?: string;
+  /** The tenant the run works for, signed into a suspended state. */
+  readonly tenant?: string;
+  /** The run's system prompt: the agent's, then any system messages of its input. */
+  readonly system?: string;
+  /** Milliseconds since the epoch. */
+  readonly startedAt: number;
+  /** Milliseconds the run was under way before this part of it (a resumed run's earlier parts). */
+  readonly elapsedMs: number;
+  /** The last step begun (0 before the first). */
+  readonly step: number;
+  /** The run's kept messages: its input, then each kept turn (memory's conversation apart). */
+  readonly messages: readonly Message[];
+  readonly steps: readonly StepRecord[];
+  readonly toolCalls: readonly ToolCallRecord[];
+  /** Every model call so far, failed attempts and re-asks included, and what they add up to. */
+  readonly attempts: readonly AttemptRecord[];
+  readonly usage: RunUsage;
+  readonly next: NextStep;
+}
+
+/** What a step returns: the next state, or the run's end. */
+export type StepOutcome<TResult> = { readonly type: 'next'; readonly state: RunState } | { readonly type: 'done'; readonly result: TResult };
+

@@ -1,0 +1,85 @@
+import { AbortedError } from '@keel/reliability';
+import type { Message } from '../../model/message';
+import { MaxStepsExceededError } from '../../errors/max-steps-exceeded-error';
+import { attemptLoop } from '../attempt/attempt-loop';
+import { stepSettings, stepSettingsMade } from '../attempt/gate-settings';
+import type { GateSettings } from '@keel/reliability/internal';
+import type { ModelResponse } from '../../model/model-provider-v1';
+import { runViewOf, turnViewOf } from '../../run-view/run-view-of';
+import { resolveFallback } from '../output/output-fallback';
+import { outputVerdict } from '../output/output-verdict';
+import { showOutput } from '../output/partial-output';
+import type { RunContext } from '../state/run-context';
+import type { Answer, RunState, StepOutcome } from '../state/run-state';
+import { recordOf } from './end';
+import type { RunResult } from '../../agent/run-result';
+
+const NONE: readonly never[] = Object.freeze([]);
+
+/** The feedback of a final answer, as the model reads it: its rejected output, then what was wrong. */
+const answerFeedback = (feedback: { readonly previousOutput: string; readonly text: string }): readonly Message[] =>
+  // An empty answer is not echoed: vendors refuse an assistant turn with empty text.
+  feedback.previousOutput.length > 0
+    ? [
+        { role: 'assistant', content: [{ type: 'text', text: feedback.previousOutput }], ephemeral: true },
+        { role: 'user', content: feedback.text, ephemeral: true },
+      ]
+    : [{ role: 'user', content: feedback.text, ephemeral: true }];
+
+/** The context a step sends: memory's conversation, then the run's kept messages (a copy: nothing writes to the state). */
+export const keptContext = (context: RunContext, state: RunState): readonly Message[] => (context.history.length === 0 ? state.messages.slice() : context.history.concat(state.messages));
+
+/**
+ * The step's settings with the run as rules see it (`scope.run`): its finished steps and the turn
+ * being judged. Before the first step finishes there is nothing to see, and the settings stay as made.
+ */
+function withRun(settings: GateSettings<ModelResponse>, context: RunContext, state: RunState): GateSettings<ModelResponse> {
+  if (state.steps.length === 0) return settings;
+  const view = (response: ModelResponse | undefined) => runViewOf(state.steps, state.toolCalls, context.budgetUsage(), response ? turnViewOf(response) : undefined);
+  return { ...settings, run: { steps: state.steps.length, view } };
+}
+
+/**
+ * The step `ask-model`: begins the next step and makes its call through the attempt loop. A turn
+ * that calls tools goes on to `call-tools`; an answer (or a fallback tier's value) to `end`.
+ * @throws {MaxStepsExceededError} when the run has taken `maxSteps` steps, with the partial result.
+ */
+export async function askModel(context: RunContext, state: RunState): Promise<StepOutcome<RunResult<unknown>>> {
+  const { config, signal, sink } = context;
+  const step = state.step + 1;
+  if (step > config.maxSteps) throw new MaxStepsExceededError({ maxSteps: config.maxSteps, partial: recordOf(context, state, '', 'other') });
+  if (signal?.aborted) throw AbortedError.fromSignal(signal);
+  context.step = step;
+  context.stepStarted = performance.now();
+  context.callsBefore = context.ledger.attempts.length;
+  sink?.push({ type: 'step-start', step });
+  if (context.listens('step.start')) context.emit('step.start', {});
+  const outcome = await attemptLoop<unknown>(context, {
+    messages: keptContext(context, state),
+    // A nested run's budgets include its parents': its settings are its own, never the agent's cached ones.
+    settings: withRun((context.preCheck === config.preCheck ? stepSettingsMade.get(config)?.[step] : undefined) ?? stepSettings(context), context, state),
+    judge: (response) => outputVerdict(config, response),
+    feedbackMessages: answerFeedback,
+    fallback: (failure, reason) => resolveFallback(context, failure, reason),
+  });
+  if (sink && config.output) showOutput(context, outcome);
+  if (outcome.type === 'stopped') throw new TypeError(`a step call cannot end as ${outcome.kind}`);
+  if (outcome.type === 'fallback') {
+    const { value, tier } = outcome.fallback;
+    const answer: Answer = { value, provenance: tier, repairs: NONE, coercions: NONE, issues: NONE };
+    return { type: 'next', state: { ...state, step, next: { type: 'end', text: JSON.stringify(value), finishReason: 'stop', answer } } };
+  }
+  const { response, verdict } = outcome;
+  const finishReason = response?.finishReason ?? 'error';
+  if (response && response.content.some((part) => part.type === 'tool-call')) {
+    return { type: 'next', state: { ...state, step, next: { type: 'call-tools', turn: { content: response.content, text: response.text, finishReason } } } };
+  }
+  // A rule may accept a failed call ('ok'): then there is no value; or invalid output: then its issues come along.
+  const accepted = verdict?.status === 'accept' ? verdict : undefined;
+  const issues = verdict?.status === 'invalid' ? verdict.failure.issues : (accepted?.issues ?? NONE);
+  const parsed = accepted ? accepted.value : verdict?.status === 'invalid' ? verdict.partialValue : undefined;
+  // Without a schema the value is the text the result reports, as validation would read it.
+  const value = config.output || !response ? parsed : response.text;
+  const answer: Answer = { value, provenance: 'model', repairs: accepted?.repairs ?? NONE, coercions: accepted?.coercions ?? NONE, issues };
+  return { type: 'next', state: { ...state, step, next: { type: 'end', text: response?.text ?? '', finishReason, answer } } };
+}

@@ -1,0 +1,104 @@
+import { formatPath, raceSignal, reduceError } from '@keel/reliability/internal';
+import type { CompleteRunResult, RunRecord, RunResult, SuspendedRunResult } from '../../agent/run-result';
+import type { AssistantMessage } from '../../model/message';
+import type { FinishReason } from '../../model/model-provider-v1';
+import type { RunContext } from '../state/run-context';
+import type { RunStateSnapshot } from '../state/run-state-snapshot';
+import type { Answer, RunState, StepOutcome } from '../state/run-state';
+import { storeFailure } from './load-memory';
+
+const NO_PENDING: readonly [] = Object.freeze([]) as readonly [];
+
+/** What every result holds, however the run ended (a run stopped at `maxSteps` has only this). */
+export function recordOf(context: RunContext, state: RunState, text: string, finishReason: FinishReason): RunRecord {
+  return {
+    runId: state.runId,
+    text,
+    messages: state.messages,
+    steps: state.steps,
+    toolCalls: state.toolCalls,
+    attempts: context.ledger.attempts,
+    usage: context.ledger.snapshot(),
+    finishReason,
+    startedAt: state.startedAt,
+    durationMs: state.elapsedMs + performance.now() - context.started,
+  };
+}
+
+/** The result of a run that has its final answer. */
+export function resultOf(context: RunContext, state: RunState, text: string, answer: Answer, finishReason: FinishReason): CompleteRunResult<unknown> {
+  return {
+    ...recordOf(context, state, text, finishReason),
+    status: 'complete',
+    value: answer.value,
+    provenance: answer.provenance,
+    repairs: answer.repairs,
+    coercions: answer.coercions,
+    issues: answer.issues,
+    pendingApprovals: NO_PENDING,
+  };
+}
+
+/** The result of a run that waits for approvals: its sealed state and the calls that wait, no value. */
+export function suspendedResultOf(context: RunContext, state: RunState, finishReason: FinishReason, suspended: RunStateSnapshot): SuspendedRunResult {
+  return { ...recordOf(context, state, '', finishReason), status: 'suspended', pendingApprovals: suspended.pending, state: suspended };
+}
+
+/** Reports `run.end`: how the run ended, its usage, and the error it ended with. */
+export function runEnded(context: RunContext, state: RunState, status: 'ok' | 'error' | 'aborted' | 'suspended', error?: unknown): void {
+  if (!context.listens('run.end')) return;
+  const usage = context.ledger.snapshot();
+  const reduced = error === undefined ? undefined : reduceError(error);
+  context.emit('run.end', {
+    status,
+    durationMs: state.elapsedMs + performance.now() - context.started,
+    steps: state.steps.length,
+    modelCalls: usage.modelCalls,
+    inputTokens: usage.inputTokens,
+    outputTokens: usage.outputTokens,
+    cacheReadTokens: usage.cacheReadTokens,
+    cacheWriteTokens: usage.cacheWriteTokens,
+    ...(usage.costUsd === undefined ? {} : { costUsd: usage.costUsd }),
+    ...(context.loopsDetected > 0 ? { loopsDetected: context.loopsDetected } : {}),
+    ...(reduced ? { errorName: reduced.name, errorMessage: reduced.message } : {}),
+  });
+}
+
+/**
+ * The step `end`: the final answer is kept, memory receives the accepted exchange (never
+ * ephemeral messages), and the run's result is made.
+ */
+export async function end(context: RunContext, state: RunState): Promise<StepOutcome<RunResult<unknown>>> {
+  const next = state.next;
+  if (next.type !== 'end') throw new TypeError(`the end step cannot take a ${next.type} step`);
+  const { config, sink } = context;
+  const { text, finishReason, answer } = next;
+  const step = state.step;
+  const modelCalls = context.ledger.attempts.length - context.callsBefore;
+  if (sink && config.output && sink.mode === 'buffer' && text.length > 0) sink.push({ type: 'text-delta', step, attempt: modelCalls, text });
+  const final: AssistantMessage = { role: 'assistant', content: text.length > 0 ? [{ type: 'text', text }] : [] };
+  const ended: RunState = {
+    ...state,
+    messages: [...state.messages, final],
+    steps: [...state.steps, { step, finishReason, text, toolCalls: 0, modelCalls, durationMs: performance.now() - context.stepStarted }],
+  };
+  if (context.listens('step.end')) context.emit('step.end', { finishReason, toolCalls: 0, final: true });
+  sink?.push({ type: 'step-end', step, finishReason });
+  const memory = config.memory;
+  const conversationId = context.conversationId;
+  if (memory && conversationId !== undefined) {
+    context.memoryUse = 'appended';
+    const run = context.signal ? { runId: state.runId, signal: context.signal } : { runId: state.runId };
+    await raceSignal(Promise.resolve().then(() => memory.append(conversationId, ended.messages, run)), context.signal).catch(storeFailure('append'));
+  }
+  if ((answer.repairs.length > 0 || answer.coercions.length > 0) && context.listens('output.repaired')) {
+    context.emit('output.repaired', {
+      repairs: answer.repairs.join(', '),
+      coercions: answer.coercions.length,
+      coercedPaths: answer.coercions.map((coercion) => formatPath(coercion.path)).join(', '),
+    });
+  }
+  const result = resultOf(context, ended, text, answer, finishReason);
+  runEnded(context, ended, 'ok');
+  return { type: 'done', result };
+}

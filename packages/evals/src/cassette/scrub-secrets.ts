@@ -1,0 +1,67 @@
+import { REDACTED, redactSecrets, secretsOf } from '@keel/core/internal';
+
+/**
+ * Keeping secrets out of cassette files. Three nets, applied to everything a cassette writes:
+ * values of fields whose name says they hold a credential (`authorization`, `x-api-key`,
+ * `apiKey`, `token`, `password`..., and every value under `headers`); known secret values (the
+ * ones given, and the environment's variables named like keys, tokens, secrets, passwords); and
+ * text shaped like a vendor key or a bearer token.
+ */
+
+/** Field names whose values are credentials. */
+const SECRET_FIELD = /^(?:authorization|proxy-authorization|cookie|set-cookie|x-api-key|x-goog-api-key|api[-_]?key|access[-_]?token|auth[-_]?token|refresh[-_]?token|id[-_]?token|token|secret|client[-_]?secret|password|passwd|credentials?)$/i;
+
+/** Text shaped like a key: Anthropic, OpenAI, AWS, GitHub, Slack, Google keys, and bearer tokens. */
+const KEY_SHAPES: readonly RegExp[] = [
+  /\bsk-ant-[A-Za-z0-9_-]{8,}/g,
+  /\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{20,}/g,
+  /\bAKIA[0-9A-Z]{16}\b/g,
+  /\bgh[pousr]_[A-Za-z0-9]{20,}/g,
+  /\bxox[abprs]-[A-Za-z0-9-]{10,}/g,
+  /\bAIza[0-9A-Za-z_-]{35}/g,
+];
+const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g;
+
+/** Environment variables named like credentials. */
+const SECRET_VARIABLE = /(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)/i;
+
+/** The values of the environment's credential-like variables (8 characters or more). */
+export function environmentSecrets(environment: Readonly<Record<string, string | undefined>> = process.env): string[] {
+  return Object.entries(environment)
+    .filter(([name, value]) => SECRET_VARIABLE.test(name) && value !== undefined)
+    .map(([, value]) => value as string);
+}
+
+/** A scrubber: the secrets it knows, and the provider's own redaction when it has one. */
+export interface SecretScrubber {
+  /** Scrubs one text. */
+  text(value: string): string;
+  /** Scrubs a JSON value: strings everywhere, and the values of credential-named fields. */
+  value<T>(value: T): T;
+}
+
+/** Builds the scrubber of one cassette. */
+export function secretScrubber(known: readonly string[], providerRedact?: (text: string) => string): SecretScrubber {
+  const secrets = secretsOf(known);
+  const text = (value: string): string => {
+    let out = redactSecrets(value, secrets);
+    if (providerRedact) {
+      try {
+        out = providerRedact(out);
+      } catch {
+        // A provider's redact that throws must not stop a recording; the other nets still apply.
+      }
+    }
+    for (const shape of KEY_SHAPES) out = out.replace(shape, REDACTED);
+    return out.replace(BEARER, `$1 ${REDACTED}`);
+  };
+  const walk = (value: unknown, hidden: boolean): unknown => {
+    if (typeof value === 'string') return hidden ? REDACTED : text(value);
+    if (Array.isArray(value)) return value.map((item) => walk(item, hidden));
+    if (typeof value !== 'object' || value === null) return hidden && value !== null && value !== undefined ? REDACTED : value;
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) out[text(key)] = walk(item, hidden || SECRET_FIELD.test(key) || key.toLowerCase() === 'headers');
+    return out;
+  };
+  return { text, value: <T>(value: T) => walk(value, false) as T };
+}

@@ -1,0 +1,74 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { compareReports, type Comparison } from '../compare/compare-reports';
+import { EvalConfigurationError } from '../errors/eval-configuration-error';
+import type { EvalReport } from '../evaluate/eval-report';
+import type { EvalDefinition } from '../evaluate/eval-types';
+import { evaluate } from '../evaluate/evaluate';
+import { htmlReport } from '../report/html-report';
+import { readReport } from '../report/read-report';
+import type { EvalCommand } from './parse-arguments';
+
+/** The eval an eval file exports: its default export or `eval`, an object or a function (sync or async) returning one. */
+async function loadEval(file: string): Promise<EvalDefinition> {
+  let module: Record<string, unknown>;
+  try {
+    module = (await import(pathToFileURL(resolve(file)).href)) as Record<string, unknown>;
+  } catch (error) {
+    throw new EvalConfigurationError({ message: `the eval file ${file} cannot be loaded: ${(error as Error).message}`, cause: error });
+  }
+  const exported = module['default'] ?? module['eval'];
+  const definition: unknown = typeof exported === 'function' ? await (exported as () => unknown)() : exported;
+  if (typeof definition !== 'object' || definition === null) throw new EvalConfigurationError({ message: `the eval file ${file} exports no eval: export default { agent, dataset, scorers? }` });
+  return definition as EvalDefinition;
+}
+
+const fileName = (name: string) => name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'eval';
+const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
+
+function summaryLines(report: EvalReport): string[] {
+  const s = report.summary;
+  return [
+    `${report.name}: ${s.passed}/${s.items} passed (${percent(s.passRate)}), ${s.errored} errors`,
+    `first-pass validity ${percent(s.firstPassValidity)}, re-asks per item ${s.reAsksPerItem.toFixed(2)}, loops ${s.loops}, ${s.calls} model calls, ${s.tokens.total} tokens` +
+      (s.costUsd === null ? '' : `, $${s.costUsd.toFixed(6)} ($${s.dollarsPerValidOutput?.toFixed(6) ?? '—'} per valid output)`),
+  ];
+}
+
+/** What one `keel-eval` command did: its exit code and the lines it printed. */
+export interface EvalCommandOutcome {
+  readonly exitCode: 0 | 1;
+  readonly lines: readonly string[];
+  readonly report: EvalReport;
+  readonly comparison?: Comparison;
+}
+
+/**
+ * Runs an eval file, writes its report as JSON and HTML, and compares it with the baseline.
+ * @throws {EvalConfigurationError} when the file, its eval or the baseline is not usable.
+ */
+export async function runEvalCommand(command: EvalCommand): Promise<EvalCommandOutcome> {
+  const definition = await loadEval(command.file);
+  const baseline = command.baseline === undefined ? undefined : await readReport(command.baseline);
+  const report = await evaluate(command.concurrency === undefined ? definition : { ...definition, concurrency: command.concurrency });
+  const comparison = baseline && compareReports(report, baseline);
+  const name = fileName(report.name);
+  await mkdir(command.out, { recursive: true });
+  const jsonPath = join(command.out, `${name}.json`);
+  const htmlPath = join(command.out, `${name}.html`);
+  await writeFile(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
+  await writeFile(htmlPath, htmlReport(report, comparison));
+  const lines = [...summaryLines(report), `report: ${jsonPath}, ${htmlPath}`];
+  let failed = false;
+  if (comparison) {
+    lines.push(comparison.ok ? `no regression against ${command.baseline}` : `${comparison.regressions.length} regression(s) against ${command.baseline}:`);
+    for (const regression of comparison.regressions) lines.push(`  ✗ ${regression.message}`);
+    failed = !comparison.ok;
+  }
+  if (command.minPassRate !== undefined && report.summary.passRate < command.minPassRate) {
+    lines.push(`✗ pass rate ${percent(report.summary.passRate)} is under the minimum ${percent(command.minPassRate)}`);
+    failed = true;
+  }
+  return { exitCode: failed ? 1 : 0, lines, report, ...(comparison ? { comparison } : {}) };
+}

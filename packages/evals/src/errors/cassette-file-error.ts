@@ -1,0 +1,31 @@
+import { KeelError, hasMarker } from '@keel/core/internal';
+
+const marker = Symbol.for('keel.error.CassetteFileError');
+
+/**
+ * Why a cassette file cannot be used: `missing` (replay of a file that does not exist),
+ * `unreadable` (the file system refused), `invalid-json`, `invalid-format` (JSON, but not a
+ * cassette: a hand edit went wrong), `version` (a cassette format this version does not read),
+ * `locked` (another writer held the file's lock too long), `unwritable`.
+ */
+export type CassetteFileProblem = 'missing' | 'unreadable' | 'invalid-json' | 'invalid-format' | 'version' | 'locked' | 'unwritable';
+
+/** A cassette file is missing, corrupt, of another format version, or cannot be written. */
+export class CassetteFileError extends KeelError {
+  private readonly [marker] = true;
+  override readonly name = 'CassetteFileError';
+  readonly retryable = false;
+  readonly errorKind = 'bad-request' as const;
+  readonly path: string;
+  readonly problem: CassetteFileProblem;
+
+  constructor({ path, problem, detail, cause }: { path: string; problem: CassetteFileProblem; detail: string; cause?: unknown }) {
+    super({ message: `Cassette ${path}: ${detail}`, cause });
+    this.path = path;
+    this.problem = problem;
+  }
+
+  static isInstance(value: unknown): value is CassetteFileError {
+    return hasMarker(value, marker);
+  }
+}

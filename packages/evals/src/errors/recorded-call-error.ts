@@ -1,0 +1,51 @@
+import type { ErrorKind } from '@keel/core';
+import { KeelError, hasMarker, isTransientErrorKind } from '@keel/core/internal';
+
+const marker = Symbol.for('keel.error.RecordedCallError');
+
+/** A provider error as a cassette stores it: what classification reads, never headers or causes. */
+export interface RecordedError {
+  /** The original error's name, e.g. `ProviderError`. */
+  readonly name: string;
+  /** Its message, secrets removed. */
+  readonly message: string;
+  readonly errorKind?: ErrorKind;
+  /** Whether the error said it was retryable. */
+  readonly retryable?: boolean;
+  readonly status?: number;
+  /** A socket-level code (`ECONNRESET`...), its own or its cause's. */
+  readonly code?: string;
+  readonly retryAfterMs?: number;
+  readonly schemaRejected?: 'output' | 'tool' | 'both';
+}
+
+/**
+ * A provider error replayed from a cassette. It carries the recorded `name`, message, `errorKind`,
+ * `retryable`, `status`, `code`, `retryAfterMs` and `schemaRejected`, so the run classifies, retries and reports it as it
+ * did when it was recorded (events show the recorded error name). Tell it apart with `isInstance`.
+ */
+export class RecordedCallError extends KeelError {
+  private readonly [marker] = true;
+  override readonly name: string;
+  readonly retryable: boolean;
+  readonly errorKind?: ErrorKind;
+  readonly status?: number;
+  readonly code?: string;
+  readonly retryAfterMs?: number;
+  readonly schemaRejected?: 'output' | 'tool' | 'both';
+
+  constructor(recorded: RecordedError) {
+    super({ message: recorded.message });
+    this.name = recorded.name;
+    this.retryable = recorded.retryable ?? (recorded.errorKind !== undefined && isTransientErrorKind(recorded.errorKind));
+    if (recorded.errorKind !== undefined) this.errorKind = recorded.errorKind;
+    if (recorded.status !== undefined) this.status = recorded.status;
+    if (recorded.code !== undefined) this.code = recorded.code;
+    if (recorded.retryAfterMs !== undefined) this.retryAfterMs = recorded.retryAfterMs;
+    if (recorded.schemaRejected !== undefined) this.schemaRejected = recorded.schemaRejected;
+  }
+
+  static isInstance(value: unknown): value is RecordedCallError {
+    return hasMarker(value, marker);
+  }
+}
