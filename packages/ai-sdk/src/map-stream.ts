@@ -33,7 +33,7 @@ function isCutShort(fields: Record<string, unknown>): boolean {
   return typeof usage?.inputTokens?.total !== 'number' && typeof usage?.outputTokens?.total !== 'number';
 }
 
-type Slot = { readonly kind: 'text'; text: string } | { readonly kind: 'tool'; call: ToolCallPart };
+type Slot = { readonly type: 'text'; text: string } | { readonly type: 'tool'; call: ToolCallPart };
 
 /**
  * Maps the spec's stream (`doStream`'s `ReadableStream`) to Keel stream parts: `text-delta` per
@@ -74,8 +74,8 @@ export async function* mapStream(stream: ReadableStream<unknown>, context: Strea
           if (fields.delta === '') break;
           // Text in stream order, whatever part it belongs to: the answer says what the stream showed.
           const last = slots.at(-1);
-          if (last?.kind === 'text') last.text += fields.delta;
-          else slots.push({ kind: 'text', text: fields.delta });
+          if (last?.type === 'text') last.text += fields.delta;
+          else slots.push({ type: 'text', text: fields.delta });
           yield { type: 'text-delta', text: fields.delta };
           break;
         }
@@ -97,7 +97,7 @@ export async function* mapStream(stream: ReadableStream<unknown>, context: Strea
           if (!started.has(toolCallId)) yield { type: 'tool-call-start', id: toolCallId, name: toolName };
           const call = toolCallOf(toolCallId, toolName, fields.input);
           context.toolCalls.remember(toolCallId, toolName, fields.providerMetadata as never);
-          slots.push({ kind: 'tool', call });
+          slots.push({ type: 'tool', call });
           yield { type: 'tool-call', call };
           break;
         }
@@ -106,7 +106,7 @@ export async function* mapStream(stream: ReadableStream<unknown>, context: Strea
         case 'finish': {
           if (isCutShort(fields)) throw new AiSdkProviderError({ message: `${provider}: the stream ended before the provider said why it finished (no finish reason, no usage): the connection ended early`, errorKind: 'network', provider });
           refuseContextWindowStop(fields.finishReason, provider);
-          const content = slots.flatMap((slot): (TextPart | ToolCallPart)[] => (slot.kind === 'tool' ? [slot.call] : slot.text === '' ? [] : [{ type: 'text', text: slot.text }]));
+          const content = slots.flatMap((slot): (TextPart | ToolCallPart)[] => (slot.type === 'tool' ? [slot.call] : slot.text === '' ? [] : [{ type: 'text', text: slot.text }]));
           yield {
             type: 'finish',
             response: {

@@ -23,7 +23,7 @@ export { escapePointer } from './provider-kit/lower-json-schema/schema-pointer';
 export { type LocalReference, parseLocalReference } from '@keel/reliability/internal';
 export { isContextOverflow, isContextWindowStop } from './provider-kit/context-overflow';
 export { isAbortLike, isInstanceOf, socketFailureKind, vendorErrorKind } from './provider-kit/read-vendor-error';
-export { firstString, type RefusalNames, type SchemaRejection, schemaRejectionFor, type StrictParts, strictPartsOf } from './provider-kit/strict-parts';
+export { firstString, type RefusalNames, schemaRejectionFor, type StrictParts, strictPartsOf } from './provider-kit/strict-parts';
 export type {
   FinishReason,
   LoweredSchema,
@@ -33,6 +33,7 @@ export type {
   ModelProviderV1,
   ModelUsage,
   ResponseFormat,
+  SchemaRejection,
   ToolChoice,
   ToolSpecification,
 } from './model/model-provider-v1';

@@ -4,10 +4,10 @@ import { DevtoolsOptionsError } from './errors/devtools-options-error';
 
 describe('keel-devtools arguments', () => {
   it('takes a file and an optional port', () => {
-    expect(parseCliArgs(['runs.jsonl'])).toEqual({ kind: 'serve', options: { file: 'runs.jsonl' } });
-    expect(parseCliArgs(['runs.jsonl', '--port', '0'])).toEqual({ kind: 'serve', options: { file: 'runs.jsonl', port: 0 } });
-    expect(parseCliArgs(['--port=5000', 'runs.jsonl'])).toEqual({ kind: 'serve', options: { file: 'runs.jsonl', port: 5000 } });
-    expect(parseCliArgs(['--help'])).toEqual({ kind: 'help' });
+    expect(parseCliArgs(['runs.jsonl'])).toEqual({ type: 'serve', options: { file: 'runs.jsonl' } });
+    expect(parseCliArgs(['runs.jsonl', '--port', '0'])).toEqual({ type: 'serve', options: { file: 'runs.jsonl', port: 0 } });
+    expect(parseCliArgs(['--port=5000', 'runs.jsonl'])).toEqual({ type: 'serve', options: { file: 'runs.jsonl', port: 5000 } });
+    expect(parseCliArgs(['--help'])).toEqual({ type: 'help' });
   });
 
   it('refuses what it does not know, with the option at fault', () => {

@@ -9,7 +9,7 @@ Serves a viewer of the trace file (written by fileTrace() from @keel/devtools) o
   --help          this text`;
 
 /** What the command was asked: serve a file, or print the usage. */
-export type CliRequest = { readonly kind: 'serve'; readonly options: DevtoolsOptions } | { readonly kind: 'help' };
+export type CliRequest = { readonly type: 'serve'; readonly options: DevtoolsOptions } | { readonly type: 'help' };
 
 /** Reads the command's arguments; throws {@link DevtoolsOptionsError} for anything it does not know. */
 export function parseCliArgs(args: readonly string[]): CliRequest {
@@ -17,7 +17,7 @@ export function parseCliArgs(args: readonly string[]): CliRequest {
   let port: number | undefined;
   for (let index = 0; index < args.length; index++) {
     const arg = args[index] as string;
-    if (arg === '--help' || arg === '-h') return { kind: 'help' };
+    if (arg === '--help' || arg === '-h') return { type: 'help' };
     if (arg === '--port' || arg.startsWith('--port=')) {
       const value = arg === '--port' ? args[++index] : arg.slice('--port='.length);
       if (value === undefined || !/^\d{1,5}$/.test(value)) throw new DevtoolsOptionsError({ option: 'port', message: `must be a number from 0 to 65535, got ${value === undefined ? 'nothing' : JSON.stringify(value)}` });
@@ -27,5 +27,5 @@ export function parseCliArgs(args: readonly string[]): CliRequest {
     else throw new DevtoolsOptionsError({ option: 'file', message: `one trace file only, got ${JSON.stringify(file)} and ${JSON.stringify(arg)}` });
   }
   if (file === undefined) throw new DevtoolsOptionsError({ option: 'file', message: 'the trace file is missing' });
-  return { kind: 'serve', options: { file, ...(port === undefined ? {} : { port }) } };
+  return { type: 'serve', options: { file, ...(port === undefined ? {} : { port }) } };
 }

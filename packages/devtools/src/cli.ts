@@ -7,7 +7,7 @@ import { startDevtools } from './server/start-devtools';
 async function main(): Promise<number> {
   try {
     const request = parseCliArgs(process.argv.slice(2));
-    if (request.kind === 'help') {
+    if (request.type === 'help') {
       console.log(USAGE);
       return 0;
     }

@@ -14,7 +14,7 @@ const newClient = (options: ConnectOptions): Client => new Client(options.client
 export interface Connection {
   readonly client: McpClient;
   readonly owned: boolean;
-  readonly kind: McpTransportKind;
+  readonly transport: McpTransportKind;
   /** Ends the session (HTTP: asks the server to drop it) and the transport (stdio: the child process). */
   close(): Promise<void>;
 }
@@ -65,7 +65,7 @@ async function connectStdio(source: McpStdioSource, options: ConnectOptions): Pr
     await closeQuietly(client);
     throw connectFailed(label, `command ${JSON.stringify(source.command)}`, error);
   }
-  return { client, owned: true, kind: 'stdio', close: () => client.close() };
+  return { client, owned: true, transport: 'stdio', close: () => client.close() };
 }
 
 /** A 4xx answer to the first Streamable HTTP request: the server may speak only HTTP+SSE. */
@@ -90,7 +90,7 @@ async function connectHttp(source: McpHttpSource, options: ConnectOptions): Prom
     return {
       client,
       owned: true,
-      kind: 'streamable-http',
+      transport: 'streamable-http',
       async close() {
         // Ask the server to drop the session; a server that cannot is no reason to keep the transport.
         await streamable.terminateSession().catch(() => undefined);
@@ -108,7 +108,7 @@ async function connectHttp(source: McpHttpSource, options: ConnectOptions): Prom
       await closeQuietly(sseClient);
       throw connectFailed(label, `Streamable HTTP refused (${reduceError(error).message}), then HTTP+SSE`, sseError);
     }
-    return { client: sseClient, owned: true, kind: 'sse', close: () => sseClient.close() };
+    return { client: sseClient, owned: true, transport: 'sse', close: () => sseClient.close() };
   }
 }
 
@@ -125,7 +125,7 @@ export async function connect(source: McpSource, options: ConnectOptions): Promi
     if (source.getServerVersion() === undefined) {
       throw connectFailed(options.label ?? 'given', 'an SDK Client', new Error('the Client is not connected: await client.connect(transport) first'));
     }
-    return { client: source, owned: false, kind: 'client', close: async () => undefined };
+    return { client: source, owned: false, transport: 'client', close: async () => undefined };
   }
   if (isStdio(source)) return connectStdio(source, options);
   if (isHttp(source)) return connectHttp(source, options);

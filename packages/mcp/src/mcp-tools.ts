@@ -73,7 +73,7 @@ class McpToolSet implements McpTools, CallSite {
   }
 
   get transport(): McpTransportKind {
-    return this.connection.kind;
+    return this.connection.transport;
   }
 
   on<E extends McpEventName>(event: E, listener: McpListener<E>): () => void {
@@ -90,7 +90,7 @@ class McpToolSet implements McpTools, CallSite {
     };
     client.onerror = (error) => {
       previousError?.(error);
-      if (this.connection.kind !== 'stdio') void this.probe();
+      if (this.connection.transport !== 'stdio') void this.probe();
     };
     const watching = this.options.watch !== false;
     if (watching) {

@@ -126,7 +126,7 @@ export async function translateError(site: CallSite, error: unknown, toolName: s
     return ended;
   }
   // A transport failure (the HTTP request failed): find out whether the server is still there.
-  if (site.connection.kind !== 'stdio' && !(await site.probe())) {
+  if (site.connection.transport !== 'stdio' && !(await site.probe())) {
     const lost = site.closedError();
     if (lost) return lost;
   }

@@ -297,7 +297,7 @@ export function telemetry(options: TelemetryOptions = {}): Extension {
     // The call's span is current while it runs: HTTP client spans and a tool's own spans nest under it.
     extended = extended.wrapCalls((call, proceed) => {
       const spans = runs.get(call.runId);
-      const span = call.kind === 'model' ? spans?.calls.get(call.toolCallId) : spans?.tools.get(call.toolCallId);
+      const span = call.type === 'model' ? spans?.calls.get(call.toolCallId) : spans?.tools.get(call.toolCallId);
       return span ? context.with(trace.setSpan(context.active(), span), proceed) : proceed();
     });
     if (recordContent) {

@@ -23,74 +23,74 @@ describe('kindFromStatus', () => {
 
 describe('classifyError', () => {
   it('maps an HTTP status on the thrown value', () => {
-    expect(classifyError(Object.assign(new Error('Too many requests'), { status: 429 }))).toEqual({ kind: 'rate-limit' });
-    expect(classifyError({ status: 401, message: 'invalid api key' })).toEqual({ kind: 'auth' });
-    expect(classifyError({ status: 400 })).toEqual({ kind: 'bad-request' });
-    expect(classifyError({ status: 503 })).toEqual({ kind: 'server-error' });
+    expect(classifyError(Object.assign(new Error('Too many requests'), { status: 429 }))).toEqual({ errorKind: 'rate-limit' });
+    expect(classifyError({ status: 401, message: 'invalid api key' })).toEqual({ errorKind: 'auth' });
+    expect(classifyError({ status: 400 })).toEqual({ errorKind: 'bad-request' });
+    expect(classifyError({ status: 503 })).toEqual({ errorKind: 'server-error' });
   });
 
   it('keeps a retryAfterMs next to a status', () => {
-    expect(classifyError({ status: 429, retryAfterMs: 2_000 })).toEqual({ kind: 'rate-limit', retryAfterMs: 2_000 });
+    expect(classifyError({ status: 429, retryAfterMs: 2_000 })).toEqual({ errorKind: 'rate-limit', retryAfterMs: 2_000 });
   });
 
   it('passes a declared errorKind through, with its retryAfterMs', () => {
-    expect(classifyError({ errorKind: 'rate-limit', retryAfterMs: 120_000 })).toEqual({ kind: 'rate-limit', retryAfterMs: 120_000 });
-    expect(classifyError({ errorKind: 'overloaded' })).toEqual({ kind: 'overloaded' });
+    expect(classifyError({ errorKind: 'rate-limit', retryAfterMs: 120_000 })).toEqual({ errorKind: 'rate-limit', retryAfterMs: 120_000 });
+    expect(classifyError({ errorKind: 'overloaded' })).toEqual({ errorKind: 'overloaded' });
   });
 
   it('prefers a declared errorKind over the status', () => {
-    expect(classifyError({ errorKind: 'auth', status: 500 })).toEqual({ kind: 'auth' });
+    expect(classifyError({ errorKind: 'auth', status: 500 })).toEqual({ errorKind: 'auth' });
   });
 
   it('ignores an errorKind it does not know and classifies the rest', () => {
-    expect(classifyError({ errorKind: 'cosmic-rays', status: 503 })).toEqual({ kind: 'server-error' });
-    expect(classifyError({ errorKind: 'cosmic-rays' })).toEqual({ kind: 'unknown' });
+    expect(classifyError({ errorKind: 'cosmic-rays', status: 503 })).toEqual({ errorKind: 'server-error' });
+    expect(classifyError({ errorKind: 'cosmic-rays' })).toEqual({ errorKind: 'unknown' });
   });
 
   it('ignores a retryAfterMs that is not a finite number', () => {
-    expect(classifyError({ errorKind: 'rate-limit', retryAfterMs: Number.POSITIVE_INFINITY })).toEqual({ kind: 'rate-limit' });
-    expect(classifyError({ errorKind: 'rate-limit', retryAfterMs: '30' })).toEqual({ kind: 'rate-limit' });
+    expect(classifyError({ errorKind: 'rate-limit', retryAfterMs: Number.POSITIVE_INFINITY })).toEqual({ errorKind: 'rate-limit' });
+    expect(classifyError({ errorKind: 'rate-limit', retryAfterMs: '30' })).toEqual({ errorKind: 'rate-limit' });
   });
 
   it('classifies aborts as aborted', () => {
     const abort = new Error('This operation was aborted');
     abort.name = 'AbortError';
-    expect(classifyError(abort)).toEqual({ kind: 'aborted' });
-    expect(classifyError(new DOMException('aborted', 'AbortError'))).toEqual({ kind: 'aborted' });
-    expect(classifyError({ code: 'ABORT_ERR' })).toEqual({ kind: 'aborted' });
-    expect(classifyError(new AbortedError())).toEqual({ kind: 'aborted' });
+    expect(classifyError(abort)).toEqual({ errorKind: 'aborted' });
+    expect(classifyError(new DOMException('aborted', 'AbortError'))).toEqual({ errorKind: 'aborted' });
+    expect(classifyError({ code: 'ABORT_ERR' })).toEqual({ errorKind: 'aborted' });
+    expect(classifyError(new AbortedError())).toEqual({ errorKind: 'aborted' });
   });
 
   it('classifies an abort as aborted even when it carries a status', () => {
     const abort = Object.assign(new Error('aborted'), { name: 'AbortError', status: 500 });
-    expect(classifyError(abort)).toEqual({ kind: 'aborted' });
+    expect(classifyError(abort)).toEqual({ errorKind: 'aborted' });
   });
 
   it('classifies TimeoutError as timeout', () => {
-    expect(classifyError(new DOMException('timed out', 'TimeoutError'))).toEqual({ kind: 'timeout' });
+    expect(classifyError(new DOMException('timed out', 'TimeoutError'))).toEqual({ errorKind: 'timeout' });
   });
 
   it('classifies socket errors as network, on the error or its cause', () => {
-    expect(classifyError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }))).toEqual({ kind: 'network' });
-    expect(classifyError(new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }))).toEqual({ kind: 'network' });
-    expect(classifyError({ code: 'ENOTFOUND' })).toEqual({ kind: 'network' });
-    expect(classifyError({ code: 'ETIMEDOUT' })).toEqual({ kind: 'timeout' });
+    expect(classifyError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }))).toEqual({ errorKind: 'network' });
+    expect(classifyError(new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }))).toEqual({ errorKind: 'network' });
+    expect(classifyError({ code: 'ENOTFOUND' })).toEqual({ errorKind: 'network' });
+    expect(classifyError({ code: 'ETIMEDOUT' })).toEqual({ errorKind: 'timeout' });
   });
 
   it('classifies anything else as unknown', () => {
-    expect(classifyError(new Error('boom'))).toEqual({ kind: 'unknown' });
-    expect(classifyError({ code: 'EWHATEVER' })).toEqual({ kind: 'unknown' });
-    expect(classifyError('a string')).toEqual({ kind: 'unknown' });
-    expect(classifyError(null)).toEqual({ kind: 'unknown' });
-    expect(classifyError(undefined)).toEqual({ kind: 'unknown' });
+    expect(classifyError(new Error('boom'))).toEqual({ errorKind: 'unknown' });
+    expect(classifyError({ code: 'EWHATEVER' })).toEqual({ errorKind: 'unknown' });
+    expect(classifyError('a string')).toEqual({ errorKind: 'unknown' });
+    expect(classifyError(null)).toEqual({ errorKind: 'unknown' });
+    expect(classifyError(undefined)).toEqual({ errorKind: 'unknown' });
   });
 });
 
 describe('classifyError and errors that are not retryable', () => {
   it('never treats an error marked retryable: false as transient, whatever kind it names', () => {
-    expect(classifyError({ errorKind: 'rate-limit', retryable: false })).toEqual({ kind: 'unknown' });
-    expect(classifyError({ errorKind: 'auth', retryable: false })).toEqual({ kind: 'auth' });
-    expect(classifyError({ errorKind: 'rate-limit', retryable: true, retryAfterMs: 5 })).toEqual({ kind: 'rate-limit', retryAfterMs: 5 });
+    expect(classifyError({ errorKind: 'rate-limit', retryable: false })).toEqual({ errorKind: 'unknown' });
+    expect(classifyError({ errorKind: 'auth', retryable: false })).toEqual({ errorKind: 'auth' });
+    expect(classifyError({ errorKind: 'rate-limit', retryable: true, retryAfterMs: 5 })).toEqual({ errorKind: 'rate-limit', retryAfterMs: 5 });
   });
 });
 
@@ -101,6 +101,6 @@ describe('the one list of network error codes', () => {
     expect(kindFromNetworkCode('UND_ERR_CLOSED')).toBe('network');
     expect(kindFromNetworkCode('EACCES')).toBeUndefined();
     expect(kindFromNetworkCode(42)).toBeUndefined();
-    expect(classifyError(Object.assign(new Error('closed'), { code: 'UND_ERR_CLOSED' }))).toEqual({ kind: 'network' });
+    expect(classifyError(Object.assign(new Error('closed'), { code: 'UND_ERR_CLOSED' }))).toEqual({ errorKind: 'network' });
   });
 });

@@ -3,7 +3,7 @@ import { readField } from './read-field';
 
 /** The result of classifying a thrown value. */
 export interface ErrorClassification {
-  readonly kind: ErrorKind;
+  readonly errorKind: ErrorKind;
   /** Delay the server asked for before a retry, when it said. */
   readonly retryAfterMs?: number;
 }
@@ -54,20 +54,20 @@ export function classifyError(error: unknown): ErrorClassification {
   const declared = readField(error, 'errorKind');
   const retryAfter = readField(error, 'retryAfterMs');
   const retryAfterMs = typeof retryAfter === 'number' && Number.isFinite(retryAfter) ? retryAfter : undefined;
-  const withRetry = (kind: ErrorKind): ErrorClassification =>
-    retryAfterMs === undefined ? { kind } : { kind, retryAfterMs };
+  const withRetry = (errorKind: ErrorKind): ErrorClassification =>
+    retryAfterMs === undefined ? { errorKind } : { errorKind, retryAfterMs };
   if (typeof declared === 'string' && knownKinds.has(declared)) {
     // An error that says it is not retryable (a gate's own fail-fast, say) is never treated as transient.
-    if (readField(error, 'retryable') === false && isTransientErrorKind(declared as ErrorKind)) return { kind: 'unknown' };
+    if (readField(error, 'retryable') === false && isTransientErrorKind(declared as ErrorKind)) return { errorKind: 'unknown' };
     return withRetry(declared as ErrorKind);
   }
   const name = readField(error, 'name');
-  if (name === 'AbortError' || readField(error, 'code') === 'ABORT_ERR') return { kind: 'aborted' };
+  if (name === 'AbortError' || readField(error, 'code') === 'ABORT_ERR') return { errorKind: 'aborted' };
   const status = readField(error, 'status');
   if (typeof status === 'number') return withRetry(kindFromStatus(status));
-  if (name === 'TimeoutError') return { kind: 'timeout' };
+  if (name === 'TimeoutError') return { errorKind: 'timeout' };
   const code = readField(error, 'code') ?? readField(readField(error, 'cause'), 'code');
   const networkKind = kindFromNetworkCode(code);
-  if (networkKind) return { kind: networkKind };
-  return { kind: 'unknown' };
+  if (networkKind) return { errorKind: networkKind };
+  return { errorKind: 'unknown' };
 }

@@ -25,7 +25,7 @@ export interface RespondedRequest {
 /** A scripted answer to one request, replayed by the wire server. */
 export type WireReply =
   | {
-      readonly kind: 'json';
+      readonly type: 'json';
       readonly status: number;
       readonly headers: Readonly<Record<string, string>>;
       readonly body: unknown;
@@ -33,7 +33,7 @@ export type WireReply =
       readonly rawBody?: string;
     }
   | {
-      readonly kind: 'sse';
+      readonly type: 'sse';
       readonly status: number;
       readonly headers: Readonly<Record<string, string>>;
       readonly events: readonly SseEvent[];
@@ -45,15 +45,15 @@ export type WireReply =
    * A reply computed from the request it answers (a simulated model: it reads the request's
    * schemas and tools). A `respond` that throws is answered with a 599 naming the error.
    */
-  | { readonly kind: 'respond'; readonly respond: (request: RespondedRequest) => WireReply }
+  | { readonly type: 'respond'; readonly respond: (request: RespondedRequest) => WireReply }
   /** The socket is destroyed before any response: a connection reset. */
-  | { readonly kind: 'reset' }
+  | { readonly type: 'reset' }
   /** No response ever; the connection stays open. */
-  | { readonly kind: 'hang' };
+  | { readonly type: 'hang' };
 
 /** A JSON response (status 200 unless given). */
 export function jsonReply(body: unknown, options: { status?: number; headers?: Record<string, string> } = {}): WireReply {
-  return { kind: 'json', status: options.status ?? 200, headers: options.headers ?? {}, body };
+  return { type: 'json', status: options.status ?? 200, headers: options.headers ?? {}, body };
 }
 
 /**
@@ -61,12 +61,12 @@ export function jsonReply(body: unknown, options: { status?: number; headers?: R
  * duplicate keys, numbers beyond a double's precision.
  */
 export function rawJsonReply(text: string, options: { status?: number } = {}): WireReply {
-  return { kind: 'json', status: options.status ?? 200, headers: {}, body: undefined, rawBody: text };
+  return { type: 'json', status: options.status ?? 200, headers: {}, body: undefined, rawBody: text };
 }
 
 /** An error response with a JSON body and the given status and headers. */
 export function errorReply(status: number, body: unknown, headers: Record<string, string> = {}): WireReply {
-  return { kind: 'json', status, headers, body };
+  return { type: 'json', status, headers, body };
 }
 
 /** A `text/event-stream` response replaying `events`, ending as `ending` says (default complete). */
@@ -75,7 +75,7 @@ export function sseReply(
   options: { ending?: SseEnding; delayMs?: number; status?: number; headers?: Record<string, string> } = {},
 ): WireReply {
   return {
-    kind: 'sse',
+    type: 'sse',
     status: options.status ?? 200,
     headers: options.headers ?? {},
     events,
@@ -86,17 +86,17 @@ export function sseReply(
 
 /** A reply computed from the request it answers. */
 export function respondReply(respond: (request: RespondedRequest) => WireReply): WireReply {
-  return { kind: 'respond', respond };
+  return { type: 'respond', respond };
 }
 
 /** A connection reset: the socket is destroyed before any response. */
 export function resetReply(): WireReply {
-  return { kind: 'reset' };
+  return { type: 'reset' };
 }
 
 /** A server that never answers. */
 export function hangReply(): WireReply {
-  return { kind: 'hang' };
+  return { type: 'hang' };
 }
 
 /** Encodes one server-sent event as written on the wire. */

@@ -55,7 +55,7 @@ function headersOf(request: IncomingMessage): Record<string, string> {
 }
 
 async function play(reply: WireReply, response: ServerResponse, request: RecordedRequest): Promise<void> {
-  switch (reply.kind) {
+  switch (reply.type) {
     case 'respond': {
       let computed: WireReply;
       try {

@@ -159,8 +159,16 @@ export interface ModelCallErrorShape {
    * native response format), `tool` (a strict tool's input schema) or `both`. Keel then retries
    * the same run at once in the next output mode, or without strict tools, and remembers it.
    */
-  readonly schemaRejected?: 'output' | 'tool' | 'both';
+  readonly schemaRejected?: SchemaRejection;
 }
+
+/**
+ * Which strict schema a provider refused with a `bad-request` (HTTP 400): `output` for the native
+ * output format (`responseFormat.strict`), `tool` for a strict tool's input schema
+ * (`ToolSpecification.strict`), `both` when the vendor refused the request's strict schemas
+ * together without saying which.
+ */
+export type SchemaRejection = 'output' | 'tool' | 'both';
 
 /**
  * A model provider. It must not retry on its own (the gate owns retries, so every attempt is seen

@@ -1,12 +1,4 @@
-import type { ModelRequest } from '../model/model-provider-v1';
-
-/**
- * Which strict schema a provider refused with a `bad-request` (HTTP 400): `output` for the native
- * output format (`responseFormat.strict`), `tool` for a strict tool's input schema
- * (`ToolSpecification.strict`), `both` when the vendor refused the request's strict schemas
- * together without saying which.
- */
-export type SchemaRejection = 'output' | 'tool' | 'both';
+import type { ModelRequest, SchemaRejection } from '../model/model-provider-v1';
 
 /** The strict schemas a request sends: the native output format, and which tools are strict. */
 export interface StrictParts {

@@ -37,9 +37,9 @@ describe('builder.wrapCalls()', () => {
     expect(seenByModel).toEqual([['outer', 'inner'], ['outer', 'inner']]);
     expect(seenByTool).toEqual([['outer', 'inner']]);
     expect(outer).toEqual([
-      { kind: 'model', runId: result.runId, step: 1, attempt: 1 },
-      { kind: 'tool', runId: result.runId, step: 1, toolCallId: 'call-1', tool: 'lookup' },
-      { kind: 'model', runId: result.runId, step: 2, attempt: 1 },
+      { type: 'model', runId: result.runId, step: 1, attempt: 1 },
+      { type: 'tool', runId: result.runId, step: 1, toolCallId: 'call-1', tool: 'lookup' },
+      { type: 'model', runId: result.runId, step: 2, attempt: 1 },
     ]);
     expect(inner).toEqual(outer);
     expect(inside).toEqual([]);
@@ -54,7 +54,7 @@ describe('builder.wrapCalls()', () => {
     const lookup = tool({ name: 'lookup', description: 'd', input: Type.Object({ id: Type.Number() }), execute: () => 'found' });
     const seen: WrappedCall[] = [];
     await Agent.create({ provider: model, model: 'm' }).tool(lookup).wrapCalls(marking('w', seen)).build().run('hi');
-    expect(seen.filter((call) => call.kind === 'model').map((call) => (call.kind === 'model' ? call.toolCallId : 'not a model call'))).toEqual([undefined, 'call-1', undefined]);
+    expect(seen.filter((call) => call.type === 'model').map((call) => (call.type === 'model' ? call.toolCallId : 'not a model call'))).toEqual([undefined, 'call-1', undefined]);
   });
 
   it('a wrapper that throws fails the call it wraps, as the call would', async () => {
@@ -63,7 +63,7 @@ describe('builder.wrapCalls()', () => {
     const agent = Agent.create({ provider: model, model: 'm' })
       .tool(lookup)
       .wrapCalls((call, proceed) => {
-        if (call.kind === 'tool') throw new Error('wrapper broke');
+        if (call.type === 'tool') throw new Error('wrapper broke');
         return proceed();
       })
       .build();

@@ -214,7 +214,7 @@ async function execute(env: ToolRunEnvironment, tool: AnyTool, call: ToolCallPar
   try {
     const run = () => tool.execute(checked.value, new RunToolContext(env, call.id, timeout?.signal));
     const { wrapCall } = env;
-    const running = Promise.resolve().then(wrapCall ? () => wrapCall({ kind: 'tool', runId: env.runId, step: env.step, toolCallId: call.id, tool: call.name }, run) : run);
+    const running = Promise.resolve().then(wrapCall ? () => wrapCall({ type: 'tool', runId: env.runId, step: env.step, toolCallId: call.id, tool: call.name }, run) : run);
     const output = await raceSignal(
       timeout === undefined
         ? running

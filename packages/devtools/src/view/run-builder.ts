@@ -186,7 +186,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   'reliability.retry': (run, payload) => {
     const rule = ruleOf(payload, 'kind');
     run.attempt(payload).decision = { type: text(payload, 'decision') ?? 'retry', ...defined({ rule, errorKind: text(payload, 'errorKind'), delayMs: count(payload, 'delayMs') }) };
-    run.sendFeedback(run.lane(payload), { kind: 'retry', ...defined({ rule, text: text(payload, 'feedback') }) });
+    run.sendFeedback(run.lane(payload), { type: 'retry', ...defined({ rule, text: text(payload, 'feedback') }) });
   },
   'reliability.wait': (run, payload) => note(run, payload, `waited ${count(payload, 'delayMs') ?? 0} ms before attempt ${count(payload, 'attempt') ?? '?'} (${ruleOf(payload, 'kind') ?? 'a rule'})`),
   'reliability.recovered': (run, payload) => {
@@ -208,7 +208,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     // The call that wrote the arguments: the previous re-ask of this tool call, else the step's call.
     const answered = hasLane(run, id) ? run.attempt(payload) : run.attempt({ ...payload, toolCallId: undefined });
     answered.decision ??= { type: 're-ask', ...defined({ rule, label: text(payload, 'tool') }) };
-    run.sendFeedback(id, { kind: 're-ask', ...defined({ rule, text: text(payload, 'feedback') }) });
+    run.sendFeedback(id, { type: 're-ask', ...defined({ rule, text: text(payload, 'feedback') }) });
   },
   'tool.validation': (run, payload) => {
     const tool = run.tool(payload);

@@ -32,7 +32,7 @@ export interface DecisionView {
 /** The feedback an attempt carried, sent as ephemeral messages because the attempt before failed. */
 export interface FeedbackView {
   /** `retry` (the answer was re-asked) or `re-ask` (a tool call's arguments were). */
-  readonly kind: 'retry' | 're-ask';
+  readonly type: 'retry' | 're-ask';
   /** The rule whose decision sent it. */
   readonly rule?: string;
   /** With content only. */

@@ -1,8 +1,8 @@
-import { errorMessageOf, readField } from '@keel/core/internal';
+import { errorMessageOf, readField, type SchemaRejection } from '@keel/core/internal';
 import type { RecordedError } from '../errors/recorded-call-error';
 import type { SecretScrubber } from './scrub-secrets';
 
-const SCHEMA_REJECTIONS = new Set(['output', 'tool', 'both']);
+const SCHEMA_REJECTIONS: ReadonlySet<string> = new Set<SchemaRejection>(['output', 'tool', 'both']);
 
 /**
  * What a cassette keeps of a provider's error: the fields Keel classifies and reports it by
@@ -27,6 +27,6 @@ export function recordedErrorOf(error: unknown, scrub: SecretScrubber): Recorded
     ...(typeof status === 'number' ? { status } : {}),
     ...(typeof code === 'string' ? { code } : {}),
     ...(typeof retryAfterMs === 'number' && Number.isFinite(retryAfterMs) ? { retryAfterMs } : {}),
-    ...(typeof schemaRejected === 'string' && SCHEMA_REJECTIONS.has(schemaRejected) ? { schemaRejected: schemaRejected as 'output' | 'tool' | 'both' } : {}),
+    ...(typeof schemaRejected === 'string' && SCHEMA_REJECTIONS.has(schemaRejected) ? { schemaRejected: schemaRejected as SchemaRejection } : {}),
   };
 }

@@ -1,5 +1,5 @@
 import type { ErrorKind } from '@keel/core';
-import { KeelError, hasMarker, isTransientErrorKind } from '@keel/core/internal';
+import { KeelError, hasMarker, isTransientErrorKind, type SchemaRejection } from '@keel/core/internal';
 
 const marker = Symbol.for('keel.error.RecordedCallError');
 
@@ -16,7 +16,7 @@ export interface RecordedError {
   /** A socket-level code (`ECONNRESET`...), its own or its cause's. */
   readonly code?: string;
   readonly retryAfterMs?: number;
-  readonly schemaRejected?: 'output' | 'tool' | 'both';
+  readonly schemaRejected?: SchemaRejection;
 }
 
 /**
@@ -32,7 +32,7 @@ export class RecordedCallError extends KeelError {
   readonly status?: number;
   readonly code?: string;
   readonly retryAfterMs?: number;
-  readonly schemaRejected?: 'output' | 'tool' | 'both';
+  readonly schemaRejected?: SchemaRejection;
 
   constructor(recorded: RecordedError) {
     super({ message: recorded.message });

@@ -9,9 +9,9 @@ import { mapAnthropicUsage } from './map-usage';
 import type { AnthropicUsageFields } from './map-usage';
 
 type BlockState =
-  | { readonly kind: 'text'; text: string }
-  | { readonly kind: 'tool'; readonly id: string; readonly name: string; json: string; readonly startInput: unknown; call?: ToolCallPart }
-  | { readonly kind: 'other' };
+  | { readonly type: 'text'; text: string }
+  | { readonly type: 'tool'; readonly id: string; readonly name: string; json: string; readonly startInput: unknown; call?: ToolCallPart }
+  | { readonly type: 'other' };
 
 type MutableUsage = { -readonly [Key in keyof AnthropicUsageFields]: AnthropicUsageFields[Key] };
 
@@ -37,7 +37,7 @@ function startInputText(input: unknown): string {
   }
 }
 
-function finishToolCall(block: Extract<BlockState, { kind: 'tool' }>): ToolCallPart {
+function finishToolCall(block: Extract<BlockState, { type: 'tool' }>): ToolCallPart {
   if (block.json.trim() === '') block.json = startInputText(block.startInput);
   block.call ??= {
     type: 'tool-call',
@@ -91,14 +91,14 @@ export async function* mapAnthropicStream(
         const block = inner<typeof event.content_block>(event, 'content_block');
         if (block.type === 'text') {
           if (typeof block.text !== 'string') throw bad('opens a text block without text');
-          blocks.set(event.index, { kind: 'text', text: block.text });
+          blocks.set(event.index, { type: 'text', text: block.text });
           if (block.text !== '') yield { type: 'text-delta', text: block.text };
         } else if (block.type === 'tool_use') {
           if (typeof block.id !== 'string' || typeof block.name !== 'string') throw bad('opens a tool_use block without a string id and name');
-          blocks.set(event.index, { kind: 'tool', id: block.id, name: block.name, json: '', startInput: block.input });
+          blocks.set(event.index, { type: 'tool', id: block.id, name: block.name, json: '', startInput: block.input });
           yield { type: 'tool-call-start', id: block.id, name: block.name };
         } else {
-          blocks.set(event.index, { kind: 'other' });
+          blocks.set(event.index, { type: 'other' });
         }
         break;
       }
@@ -108,10 +108,10 @@ export async function* mapAnthropicStream(
         if ((delta.type === 'text_delta' && typeof delta.text !== 'string') || (delta.type === 'input_json_delta' && typeof delta.partial_json !== 'string')) {
           throw bad(`has a ${delta.type} that is not a string`);
         }
-        if (event.delta.type === 'text_delta' && block?.kind === 'text') {
+        if (event.delta.type === 'text_delta' && block?.type === 'text') {
           block.text += event.delta.text;
           yield { type: 'text-delta', text: event.delta.text };
-        } else if (event.delta.type === 'input_json_delta' && block?.kind === 'tool') {
+        } else if (event.delta.type === 'input_json_delta' && block?.type === 'tool') {
           block.json += event.delta.partial_json;
           if (event.delta.partial_json !== '') yield { type: 'tool-call-delta', id: block.id, argumentsDelta: event.delta.partial_json };
         }
@@ -119,7 +119,7 @@ export async function* mapAnthropicStream(
       }
       case 'content_block_stop': {
         const block = blocks.get(event.index);
-        if (block?.kind === 'tool') yield { type: 'tool-call', call: finishToolCall(block) };
+        if (block?.type === 'tool') yield { type: 'tool-call', call: finishToolCall(block) };
         break;
       }
       case 'message_delta':
@@ -143,8 +143,8 @@ export async function* mapAnthropicStream(
   const content: (TextPart | ToolCallPart)[] = [];
   for (const index of [...blocks.keys()].sort((left, right) => left - right)) {
     const block = blocks.get(index);
-    if (block?.kind === 'text') content.push({ type: 'text', text: block.text });
-    else if (block?.kind === 'tool') content.push(finishToolCall(block));
+    if (block?.type === 'text') content.push({ type: 'text', text: block.text });
+    else if (block?.type === 'tool') content.push(finishToolCall(block));
   }
   refuseContextWindowStop(stopReason, context.provider);
   yield {

@@ -51,7 +51,7 @@ export function callAndJudge<TResponse, TValue>(invoke: () => Promise<TResponse>
 function failed<TResponse, TValue>(signal: AbortSignal | undefined, started: number, thrown: unknown): Judged<TResponse, TValue> {
   const error = thrown === undefined || thrown === null ? new BadResponseError({ message: `the call threw ${String(thrown)}` }) : thrown;
   const classified = classifyError(error);
-  const errorKind = signal?.aborted ? 'aborted' : classified.kind;
+  const errorKind = signal?.aborted ? 'aborted' : classified.errorKind;
   return { response: undefined, thrown: error, verdict: undefined, validatorError: undefined, errorKind, retryAfterMs: classified.retryAfterMs, latencyMs: performance.now() - started };
 }
 

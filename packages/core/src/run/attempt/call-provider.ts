@@ -38,7 +38,7 @@ const callNames = ({ attempt, purpose, target, toolCallId }: ProviderCall) =>
 
 /** The call as a call wrapper sees it. */
 const modelCall = (state: RunContext, { attempt, toolCallId }: ProviderCall): WrappedCall =>
-  toolCallId === undefined ? { kind: 'model', runId: state.runId, step: state.step, attempt } : { kind: 'model', runId: state.runId, step: state.step, attempt, toolCallId };
+  toolCallId === undefined ? { type: 'model', runId: state.runId, step: state.step, attempt } : { type: 'model', runId: state.runId, step: state.step, attempt, toolCallId };
 
 /** Ephemeral messages come last in a request (after the kept context): count them from the end. */
 const countEphemeral = (messages: readonly Message[]) => {
@@ -79,10 +79,10 @@ export async function callProvider(state: RunContext, call: ProviderCall): Promi
   } catch (thrown) {
     // Throwing `undefined` or `null` breaks the spec like a missing response does.
     const error = thrown === undefined || thrown === null ? new BadResponseError({ message: `the provider threw ${String(thrown)}` }) : thrown;
-    const { kind, retryAfterMs } = classifyError(error);
+    const { errorKind, retryAfterMs } = classifyError(error);
     const { name, message } = reduceError(error);
     state.emit('model.error', Object.assign(callNames(call), {
-      errorKind: state.signal?.aborted ? 'aborted' : kind,
+      errorKind: state.signal?.aborted ? 'aborted' : errorKind,
       errorName: name,
       message,
       latencyMs: performance.now() - started,

@@ -1,4 +1,5 @@
 import type { ModelTarget } from '../../agent/agent-options';
+import type { SchemaRejection } from '../../model/model-provider-v1';
 import {
   type Downgrade,
   levelAfterRejection,
@@ -89,7 +90,7 @@ export class OutputModeCache {
    * `used`. Returns the level to retry at (lower than `used`, and at or below any level another
    * run reached meanwhile), or `undefined` when nothing can go down.
    */
-  reject(index: number, used: ModeLevel, rejected: 'output' | 'tool' | 'both'): ModeLevel | undefined {
+  reject(index: number, used: ModeLevel, rejected: SchemaRejection): ModeLevel | undefined {
     const next = levelAfterRejection(used, rejected, this.output);
     if (next === undefined) return undefined;
     const entry = this.entry(index);

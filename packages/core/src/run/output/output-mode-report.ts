@@ -1,5 +1,6 @@
 import { reduceError } from '@keel/reliability/internal';
 import type { ModelTarget } from '../../agent/agent-options';
+import type { SchemaRejection } from '../../model/model-provider-v1';
 import type { Downgrade, ModeLevel, TargetPlan } from './output-mode';
 import type { RunContext } from '../state/run-context';
 
@@ -48,7 +49,7 @@ export function reportDowngrade(state: RunContext, target: ModelTarget, from: Mo
  * `ModelCallErrorShape`), read without trusting the error: a getter that throws or any other value
  * reads as none.
  */
-export function schemaRejectionOf(error: unknown): 'output' | 'tool' | 'both' | undefined {
+export function schemaRejectionOf(error: unknown): SchemaRejection | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   try {
     const value: unknown = (error as { schemaRejected?: unknown }).schemaRejected;

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { failoverRule } from '@keel/reliability';
 import { describe, expect, it } from 'vitest';
 import { Agent, AgentConfigurationError, ReliabilityFailFastError, tool } from '../../index';
-import type { LoweredSchema, ModelRequest } from '../../model/model-provider-v1';
+import type { LoweredSchema, ModelRequest, SchemaRejection } from '../../model/model-provider-v1';
 import { type Script, scriptedModel, type ScriptedModelOptions, asComplete } from '../../testing/index';
 import { recorder } from '../../testing/event-recorder';
 
@@ -34,7 +34,7 @@ function lowerWithoutBounds(schema: Readonly<Record<string, unknown>>): LoweredS
 const NATIVE: ScriptedModelOptions = { capabilities: { nativeOutput: true, strictTools: true }, lowerSchema: lowerWithoutBounds };
 
 /** A 400 refusing a schema, as the providers throw it. */
-function schemaRejected(which: 'output' | 'tool' | 'both'): Error {
+function schemaRejected(which: SchemaRejection): Error {
   return Object.assign(new Error(`400 output_config.format.schema: For 'integer' type, property 'minimum' is not supported`), { errorKind: 'bad-request', status: 400, schemaRejected: which });
 }
 

@@ -1,5 +1,5 @@
 import type { ModelTarget } from '../../agent/agent-options';
-import type { ModelCapabilities, ResponseFormat, ToolSpecification } from '../../model/model-provider-v1';
+import type { ModelCapabilities, ResponseFormat, SchemaRejection, ToolSpecification } from '../../model/model-provider-v1';
 
 /**
  * How the final answer is asked for: `native` (the provider's constrained decoding, a strict
@@ -132,7 +132,7 @@ export function startLevel(target: ModelTarget, output: OutputShape | undefined)
  * the output mode for the next one, `tool` turns strict tools off (the answer tool included),
  * `both` does both. `undefined` when nothing can go down (then the 400 is a plain bad request).
  */
-export function levelAfterRejection(used: ModeLevel, rejected: 'output' | 'tool' | 'both', output: OutputShape | undefined): ModeLevel | undefined {
+export function levelAfterRejection(used: ModeLevel, rejected: SchemaRejection, output: OutputShape | undefined): ModeLevel | undefined {
   const outputRejected = rejected !== 'tool' && used.mode === 'native';
   // An answer tool is a tool: a strict one refused under `output` goes down like a tool.
   const toolRejected = rejected !== 'output' || (used.mode === 'tool' && used.strictTools);
