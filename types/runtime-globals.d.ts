@@ -75,3 +75,31 @@ declare var URL: {
   readonly prototype: URL;
   new (url: string, base?: string): URL;
 };
+
+/** The WHATWG streams subset a UI message stream is built on. */
+interface ReadableStreamDefaultController<R = unknown> {
+  enqueue(chunk: R): void;
+  close(): void;
+  error(reason?: unknown): void;
+}
+interface ReadableStream<R = unknown> {
+  readonly locked: boolean;
+  cancel(reason?: unknown): Promise<void>;
+}
+declare var ReadableStream: {
+  readonly prototype: ReadableStream;
+  new <R = unknown>(source: {
+    pull?(controller: ReadableStreamDefaultController<R>): void | Promise<void>;
+    cancel?(reason?: unknown): void | Promise<void>;
+  }): ReadableStream<R>;
+};
+
+/** The Fetch `Response` a route handler returns. */
+interface Response {
+  readonly status: number;
+  readonly body: ReadableStream<Uint8Array> | null;
+}
+declare var Response: {
+  readonly prototype: Response;
+  new (body: ReadableStream<Uint8Array>, init?: { status?: number; statusText?: string; headers?: Record<string, string> }): Response;
+};

@@ -1,5 +1,9 @@
+import { keptParts } from './kept-parts';
 import type { RunResult } from './run-result';
-import type { AgentStreamPart, StreamSink } from './stream-part';
+import type { AgentStreamPart, DeepPartial, StreamSink } from './stream-part';
+import type { UIMessageChunk, UIMessageStreamOptions, UIMessageStreamResponseOptions } from './ui-message-chunk';
+import { uiMessageChunks } from './ui-message-stream';
+import { readableOf, uiMessageStreamResponse } from './ui-message-stream-response';
 
 /**
  * The stream of one run: iterate it for typed parts, or await `result`. Iterating is optional;
@@ -19,6 +23,8 @@ export class AgentStream<T> implements AsyncIterable<AgentStreamPart<T>> {
     start: (sink: StreamSink) => Promise<RunResult<T>>,
     mode: StreamSink['mode'],
     private readonly abort: (reason?: unknown) => void,
+    /** True when shown text may still be taken back (pass-through with an output schema, rules that judge answers). */
+    private readonly textCanBeTakenBack = false,
   ) {
     const sink: StreamSink = { mode, push: (part) => this.enqueue(part as AgentStreamPart<T>) };
     this.result = start(sink).then(
@@ -85,6 +91,58 @@ export class AgentStream<T> implements AsyncIterable<AgentStreamPart<T>> {
   /** Cancels the run: `result` (and the iterator) reject with an abort error. */
   cancel(reason?: unknown): void {
     this.abort(reason);
+  }
+
+  /** The parts, with text that may still be taken back held until its attempt is accepted. */
+  private kept(): AsyncGenerator<AgentStreamPart<T>> {
+    const iterator = this[Symbol.asyncIterator]();
+    return keptParts({ [Symbol.asyncIterator]: () => iterator }, this.textCanBeTakenBack);
+  }
+
+  /**
+   * The answer's text as it streams, only text the run keeps: an attempt's text that may still
+   * be rejected is held until it is accepted, and a rejected attempt's never comes. Reads the
+   * stream (one reader at a time, like iterating it).
+   */
+  get textStream(): AsyncIterable<string> {
+    const parts = this.kept();
+    return (async function* () {
+      for await (const part of parts) if (part.type === 'text-delta') yield part.text;
+    })();
+  }
+
+  /**
+   * With an output schema: the value as it is written (each a deep partial, not validated; a
+   * rejected attempt's are followed by the next attempt's), and last the validated value. Reads
+   * the stream (one reader at a time, like iterating it).
+   */
+  get partialOutputStream(): AsyncIterable<DeepPartial<T>> {
+    const parts = this.kept();
+    return (async function* () {
+      for await (const part of parts) {
+        if (part.type === 'partial-output') yield part.value;
+        if (part.type === 'output') yield part.value as DeepPartial<T>;
+      }
+    })();
+  }
+
+  /**
+   * The run as a UI message stream, the AI SDK 6 UI protocol that `useChat` and `readUIMessageStream`
+   * read: text parts, tool calls with their results, approval requests of a suspended run, step
+   * boundaries, `finish`, or `error` / `abort`. A re-asked answer leaves no text in the message
+   * (text that may still be rejected is held until accepted); a re-asked tool call shows the
+   * arguments it ran with. Reads the stream (one reader at a time); cancelling it cancels the run.
+   */
+  toUIMessageStream(options: UIMessageStreamOptions = {}): ReadableStream<UIMessageChunk<T>> {
+    return readableOf(uiMessageChunks(this.kept(), options), (reason) => this.cancel(reason));
+  }
+
+  /**
+   * `toUIMessageStream()` as an HTTP response: server-sent events with the headers `useChat`
+   * expects. Return it from a route handler; a client that disconnects cancels the run.
+   */
+  toUIMessageStreamResponse(options: UIMessageStreamResponseOptions = {}): Response {
+    return uiMessageStreamResponse(uiMessageChunks(this.kept(), options), (reason) => this.cancel(reason), options);
   }
 
   /** The final text, after the run ends. */

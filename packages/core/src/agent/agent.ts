@@ -185,6 +185,9 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
       (startRun(this.#config, this.#bus, input, { ...runOptions, signal: controller.signal }, sink, this.#extras) as Promise<RunResult<TOutput>>).finally(() =>
         signal?.removeEventListener('abort', forward),
       );
-    return new AgentStream<TOutput>(start, textMode, (reason) => controller.abort(reason));
+    // Shown text the gate may still reject: every attempt's with an output schema in pass-through
+    // mode; without one, a text answer that the user's rules judge.
+    const takenBack = this.#config.output ? textMode === 'pass-through' : this.#config.reAskRules.before.length > 0;
+    return new AgentStream<TOutput>(start, textMode, (reason) => controller.abort(reason), takenBack);
   }
 }

@@ -1,0 +1,56 @@
+import type { DeepPartial } from './stream-part';
+
+/** Why a UI message ended, as the AI SDK's UI names it. */
+export type UIFinishReason = 'stop' | 'length' | 'content-filter' | 'tool-calls' | 'error' | 'other';
+
+/**
+ * A chunk of a UI message stream: the AI SDK 6 UI message protocol (the `ai` package's
+ * `UIMessageChunk`, read by `useChat` and `readUIMessageStream`), the chunks a Keel stream writes.
+ * Declared here by shape, so `@keel/core` needs no `ai` at run time; each member is assignable
+ * to the `ai` package's type.
+ */
+export type UIMessageChunk<T = unknown> =
+  | { readonly type: 'start'; readonly messageId?: string }
+  | { readonly type: 'start-step' }
+  | { readonly type: 'text-start'; readonly id: string }
+  | { readonly type: 'text-delta'; readonly id: string; readonly delta: string }
+  | { readonly type: 'text-end'; readonly id: string }
+  | { readonly type: 'tool-input-available'; readonly toolCallId: string; readonly toolName: string; readonly input: unknown }
+  | { readonly type: 'tool-approval-request'; readonly approvalId: string; readonly toolCallId: string }
+  | { readonly type: 'tool-output-available'; readonly toolCallId: string; readonly output: unknown }
+  | { readonly type: 'tool-output-error'; readonly toolCallId: string; readonly errorText: string }
+  | {
+      /** With `sendOutput`: the step's output, partial while it is written, then the validated value (one part, updated by id). */
+      readonly type: 'data-output';
+      readonly id: string;
+      readonly data: DeepPartial<T>;
+    }
+  | { readonly type: 'finish-step' }
+  | { readonly type: 'finish'; readonly finishReason: UIFinishReason }
+  | { readonly type: 'error'; readonly errorText: string }
+  | { readonly type: 'abort' };
+
+/** Options of `stream.toUIMessageStream()`. */
+export interface UIMessageStreamOptions {
+  /** The assistant message's id, sent in the `start` chunk (default: none, the reader picks one). */
+  readonly messageId?: string;
+  /**
+   * Also send an output schema's value as a `data-output` part (id `output-<step>`): each partial
+   * value as it is written, then the validated one. Default `false`: the answer is its JSON text
+   * in a text part, as the AI SDK's own output streams it.
+   */
+  readonly sendOutput?: boolean;
+  /**
+   * The text of the `error` chunk a failed run ends with. Default: `An error occurred.` (an
+   * error's message can hold what a browser should not see; the `result` promise keeps the error).
+   */
+  readonly onError?: (error: unknown) => string;
+}
+
+/** Options of `stream.toUIMessageStreamResponse()`: the stream's, and the response's status and extra headers. */
+export interface UIMessageStreamResponseOptions extends UIMessageStreamOptions {
+  readonly status?: number;
+  readonly statusText?: string;
+  /** Headers added to the stream's own (a name given here wins). */
+  readonly headers?: Readonly<Record<string, string>>;
+}

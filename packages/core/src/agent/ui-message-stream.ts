@@ -1,0 +1,104 @@
+import { AbortedError } from '@keel/reliability';
+import type { FinishReason } from '../model/model-provider-v1';
+import type { RunResult } from './run-result';
+import type { AgentStreamPart, DeepPartial } from './stream-part';
+import type { UIFinishReason, UIMessageChunk, UIMessageStreamOptions } from './ui-message-chunk';
+
+const UI_FINISH: Readonly<Record<FinishReason, UIFinishReason>> = {
+  stop: 'stop',
+  'tool-calls': 'tool-calls',
+  length: 'length',
+  'content-filter': 'content-filter',
+  refusal: 'content-filter',
+  error: 'error',
+  other: 'other',
+};
+
+/** What the conversion remembers between parts: the open text part and the tool inputs shown. */
+interface Progress {
+  text: string | undefined;
+  texts: number;
+  finishReason: UIFinishReason;
+  /** Tool call id → the input shown, as JSON, to send a re-asked call's final input. */
+  readonly inputs: Map<string, string>;
+}
+
+function* closeText(progress: Progress): Generator<UIMessageChunk<never>> {
+  if (progress.text === undefined) return;
+  yield { type: 'text-end', id: progress.text };
+  progress.text = undefined;
+}
+
+function* showInput(progress: Progress, toolCallId: string, toolName: string, input: unknown): Generator<UIMessageChunk<never>> {
+  const shown = JSON.stringify(input) ?? 'null';
+  if (progress.inputs.get(toolCallId) === shown) return;
+  progress.inputs.set(toolCallId, shown);
+  yield { type: 'tool-input-available', toolCallId, toolName, input: input ?? null };
+}
+
+/** A suspended run's calls: each is shown, then asks for approval (its id is the call's). */
+function* approvals<T>(progress: Progress, result: RunResult<T>): Generator<UIMessageChunk<T>> {
+  if (result.status !== 'suspended') return;
+  for (const pending of result.pendingApprovals) {
+    yield* showInput(progress, pending.toolCallId, pending.toolName, pending.arguments);
+    yield { type: 'tool-approval-request', approvalId: pending.toolCallId, toolCallId: pending.toolCallId };
+  }
+  progress.finishReason = 'tool-calls';
+}
+
+function* chunksOf<T>(part: AgentStreamPart<T>, progress: Progress, sendOutput: boolean): Generator<UIMessageChunk<T>> {
+  switch (part.type) {
+    case 'step-start':
+      return yield { type: 'start-step' };
+    case 'text-delta':
+      if (progress.text === undefined) {
+        progress.text = `text-${part.step}-${++progress.texts}`;
+        yield { type: 'text-start', id: progress.text };
+      }
+      return yield { type: 'text-delta', id: progress.text, delta: part.text };
+    case 'retry':
+      // Only text that can no longer be held reaches here: the next attempt writes a part of its own.
+      return yield* closeText(progress);
+    case 'tool-call':
+      yield* closeText(progress);
+      return yield* showInput(progress, part.call.id, part.call.name, part.call.arguments);
+    case 'tool-result': {
+      const { record } = part;
+      // A re-asked call ran with other arguments than the model first wrote: show those.
+      yield* showInput(progress, record.id, record.name, record.arguments);
+      return yield record.isError ? { type: 'tool-output-error', toolCallId: record.id, errorText: record.output } : { type: 'tool-output-available', toolCallId: record.id, output: record.output };
+    }
+    case 'partial-output':
+    case 'output':
+      if (sendOutput) yield { type: 'data-output', id: `output-${part.step}`, data: part.value as DeepPartial<T> };
+      return;
+    case 'step-end':
+      yield* closeText(progress);
+      progress.finishReason = UI_FINISH[part.finishReason] ?? 'other';
+      return yield { type: 'finish-step' };
+    case 'result':
+      return yield* approvals(progress, part.result);
+    default:
+      // tool-call-delta (a call may still be re-asked), validation-failed: not part of the message.
+      return;
+  }
+}
+
+/**
+ * A run's parts as UI message chunks: `start`, then per step `start-step`, text parts, tool calls
+ * with their results (a re-asked call shows the arguments it ran with), a suspended run's approval
+ * requests, `finish-step`; then `finish`, or `error` / `abort` when the run fails. Read kept parts
+ * (see `keptParts`): a UI message cannot take text back.
+ */
+export async function* uiMessageChunks<T>(parts: AsyncIterable<AgentStreamPart<T>>, options: UIMessageStreamOptions = {}): AsyncGenerator<UIMessageChunk<T>> {
+  const progress: Progress = { text: undefined, texts: 0, finishReason: 'stop', inputs: new Map() };
+  yield options.messageId === undefined ? { type: 'start' } : { type: 'start', messageId: options.messageId };
+  try {
+    for await (const part of parts) yield* chunksOf(part, progress, options.sendOutput === true);
+  } catch (error) {
+    yield* closeText(progress);
+    if (AbortedError.isInstance(error)) return yield { type: 'abort' };
+    return yield { type: 'error', errorText: options.onError ? options.onError(error) : 'An error occurred.' };
+  }
+  yield { type: 'finish', finishReason: progress.finishReason };
+}
