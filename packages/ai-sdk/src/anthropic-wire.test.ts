@@ -1,5 +1,6 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
-import { Agent, type AgentEvents, tool } from '@keel/core';
+import { inspect } from 'node:util';
+import { Agent, type AgentEvents, ReliabilityFailFastError, tool } from '@keel/core';
 import type { ModelStreamPart } from '@keel/core';
 import { Type } from '@sinclair/typebox';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -75,6 +76,22 @@ describe('Claude via @ai-sdk/anthropic', () => {
     const result = asComplete(await Agent.create({ provider, model: MODEL }).tool(lookup).outputSchema(Refund).build().run('Refund order 1182?'));
     expect(result.value).toEqual({ amount: 50 });
     expect(bodyOf(wire, 1).tool_choice).toEqual({ type: 'tool', name: 'lookup_order' });
+  });
+
+  it('a 401 through an agent: the cause is the AiSdkProviderError, intact, reading as an authentication failure, with no key', async () => {
+    const { wire, provider } = await claude({}, errorReply(401, anthropicError('authentication_error', `invalid x-api-key ${API_KEY}`), { 'x-echo-key': API_KEY }));
+    const error = await Agent.create({ provider, model: MODEL }).build().run('hi').catch((thrown: unknown) => thrown);
+    if (!(error instanceof ReliabilityFailFastError)) throw new Error(`expected a ReliabilityFailFastError, got ${String(error)}`);
+    expect(error).toMatchObject({ kind: 'unhandled-failure', errorKind: 'auth', attempt: 1 });
+    expect(error.attempts.map((attempt) => attempt.errorKind)).toEqual(['auth']);
+    expect(wire.requests).toHaveLength(1);
+    expect(error.cause).toBeInstanceOf(AiSdkProviderError);
+    expect(AiSdkProviderError.isInstance(error.cause)).toBe(true);
+    expect(error.cause).toMatchObject({ errorKind: 'auth', status: 401, retryable: false });
+    expect(error.message).toMatch(/^[\w.-]+: authentication failed: the API key was rejected \(HTTP 401\)/);
+    const printed = inspect(error, { depth: 10, showHidden: true });
+    expect(printed).not.toContain(API_KEY);
+    expect(printed).not.toMatch(/x-echo-key/i);
   });
 
   it('529 overloaded is retried by the gate with the server delay; a 401 is auth', async () => {

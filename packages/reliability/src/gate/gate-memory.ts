@@ -122,12 +122,13 @@ export function recordOf<TResponse, TValue>(
   return Object.freeze(record);
 }
 
-/** The `validation.failed` event of a failure that was just noted. */
-export function validationFailedEvent<TResponse>(memory: Pick<GateMemory<TResponse>, 'settings' | 'signatures'>, failure: ValidationFailure, attempt: number): ValidationFailedEvent {
+/** The `validation.failed` event of a failure that was just noted; `rule`, the rule that rejected a valid value. */
+export function validationFailedEvent<TResponse>(memory: Pick<GateMemory<TResponse>, 'settings' | 'signatures'>, failure: ValidationFailure, attempt: number, rule?: string): ValidationFailedEvent {
   return {
     type: 'validation.failed',
     message: failure.message,
     stage: failure.stage,
+    ...(rule === undefined ? {} : { rule }),
     ...(failure.pathText === undefined ? {} : { pathText: failure.pathText }),
     rawOutput: capRawOutput(failure.rawOutput, memory.settings.maxRawOutputChars),
     attempt,

@@ -51,7 +51,7 @@ function withLoopReport<TResponse>(decision: Decision, found: Match<TResponse>, 
   if (rule?.kind !== ACTION_LOOP_KIND || (found && 'thrown' in found)) return decision;
   const loop = actionLoopOf(scope as ReliabilityScope<unknown>);
   if (!loop) return decision;
-  const event: GateEvent = { type: 'reliability.loop-detected', attempt, loop: loop.type, tools: [...new Set(loop.calls.map((call) => call.name))].join(', '), rounds: loop.rounds, action: rule.then === 'fail-fast' ? 'stop' : 'nudge' };
+  const event: GateEvent = { type: 'reliability.loop-detected', attempt, rule: rule.kind, loop: loop.type, tools: [...new Set(loop.calls.map((call) => call.name))].join(', '), rounds: loop.rounds, action: rule.then === 'fail-fast' ? 'stop' : 'nudge' };
   return { ...decision, events: [event, ...decision.events] } as Decision;
 }
 
@@ -176,7 +176,7 @@ async function reject<TResponse, TValue>(
   const message = await rejectionMessage(memory, attempt, judged, rule, label, previousOutput, rejectionOf(label, rawOutput, rule.kind), runUsage, signal, events);
   const rejection = rejectionOf(message, rawOutput, rule.kind);
   const rejectedMemory = withRejection(memory, rejection);
-  events.push(validationFailedEvent(rejectedMemory, rejection, attempt));
+  events.push(validationFailedEvent(rejectedMemory, rejection, attempt, rule.kind));
   const rejected: Judged<TResponse, TValue> = { ...judged, errorKind: 'rule-rejected', verdict: { status: 'invalid', failure: rejection, partialValue: accepted.value } };
   const scope = scopeOf(rejectedMemory, attempt, runUsage, signal, rejected) as ReliabilityScope<TResponse>;
   const feedback: GateFeedback | undefined = feedbackSettings === false ? undefined : { previousOutput, text: message };
@@ -274,7 +274,9 @@ async function retry<TResponse, TValue>(
     }
   }
   const decision = other ? 'retry-other' : 'retry';
-  events.push({ type: 'reliability.retry', attempt, kind: rule.kind, errorKind, delayMs, decision, ...(failure && feedback ? { feedback: feedback.text } : {}) });
+  // A rule's rejection of a valid answer is a `rule-check` failure whose issue names the rule.
+  const rejectedBy = failure?.stage === 'rule-check' ? failure.issues[0]?.expected : undefined;
+  events.push({ type: 'reliability.retry', attempt, kind: rule.kind, rule: rejectedBy ?? rule.kind, errorKind, delayMs, decision, ...(failure && feedback ? { feedback: feedback.text } : {}) });
   const withFeedback = failure && feedback ? { feedback } : {};
   return other
     ? { type: 'retry-other', kind: rule.kind, provider, delayMs, ...withFeedback, events }

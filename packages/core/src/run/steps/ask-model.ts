@@ -60,7 +60,7 @@ export async function askModel(context: RunContext, state: RunState): Promise<St
     settings: withRun((context.preCheck === config.preCheck ? stepSettingsMade.get(config)?.[step] : undefined) ?? stepSettings(context), context, state),
     judge: (response) => outputVerdict(config, response),
     feedbackMessages: answerFeedback,
-    fallback: (failure, reason) => resolveFallback(context, failure, reason),
+    fallback: (failure, reason, rule) => resolveFallback(context, failure, reason, rule),
   });
   if (sink && config.output) showOutput(context, outcome);
   if (outcome.type === 'stopped') throw new TypeError(`a step call cannot end as ${outcome.kind}`);
