@@ -27,6 +27,7 @@ const CONTEXT: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   },
   'docs/strict-output.md': {
     builder: "declare const builder: import('@keel/core').AgentBuilder<string>;",
+    agent: "declare const agent: import('@keel/core').Agent<{ action: 'refund' | 'reject'; amount: number }>;",
     RefundDecision:
       "const RefundDecision = (await import('@sinclair/typebox')).Type.Object({ action: (await import('@sinclair/typebox')).Type.Union([(await import('@sinclair/typebox')).Type.Literal('refund'), (await import('@sinclair/typebox')).Type.Literal('reject')]), amount: (await import('@sinclair/typebox')).Type.Number() });",
   },

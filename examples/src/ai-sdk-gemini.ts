@@ -78,6 +78,8 @@ export async function runGeminiExample(environment: Readonly<Record<string, stri
       .use(consoleTrace({ colors: process.stdout.isTTY === true }))
       .build();
     const result = await agent.run('What should I wear in Paris today?');
+    // This agent has no tool that needs approval: its runs complete (the narrowing types `value`).
+    if (result.status !== 'complete') throw new Error('the run suspended');
     console.log(`Value: ${JSON.stringify(result.value)}`);
     console.log(`${result.attempts.length} model calls (${result.attempts.map((attempt) => attempt.errorKind).join(', ')}); ${result.usage.inputTokens} input tokens, ${result.usage.cacheReadTokens} read from cache`);
   } finally {

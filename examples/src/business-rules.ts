@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url';
-import { Agent, type ModelResponse, type ModelTarget, type ReliabilityRule } from '@keel/core';
+import { Agent, type ModelResponse, type ModelTarget, type ReliabilityRule, type RunResult } from '@keel/core';
 import { scriptedModel } from '@keel/core/test';
 import { type Static, Type } from '@sinclair/typebox';
 import { providerFromEnv } from './providers/provider-from-env';
@@ -44,7 +44,7 @@ export function offlineTarget(): ModelTarget {
 }
 
 /** Runs one ticket, printing what the rule decided, and returns the result. */
-export async function runBusinessRules(target: ModelTarget = offlineTarget(), log: (line: string) => void = console.log) {
+export async function runBusinessRules(target: ModelTarget = offlineTarget(), log: (line: string) => void = console.log): Promise<RunResult<Triage>> {
   const agent = Agent.create({ ...target, maxTokens: 512 })
     .system('You triage support tickets. Answer with the JSON object only: summary, queue (billing, technical or shipping), refund in EUR.')
     .outputSchema(Triage)
@@ -52,6 +52,8 @@ export async function runBusinessRules(target: ModelTarget = offlineTarget(), lo
     .on('validation.failed', (event) => log(`attempt ${event.attempt} rejected (${event.stage}): ${event.message}`))
     .build();
   const result = await agent.run(TICKET);
+  // This agent has no tool that needs approval: its runs complete (the narrowing types `value`).
+  if (result.status !== 'complete') throw new Error('the run suspended');
   log(`answer: ${JSON.stringify(result.value)}`);
   log(`${result.attempts.length} model calls: ${result.attempts.map((attempt) => attempt.errorKind).join(', ')}; kept messages: ${result.messages.length}`);
   return result;

@@ -29,6 +29,8 @@ const demos: readonly { name: string; title: string; run: () => Promise<void> }[
     title: 'Strict output: the refund agent corrects "USD 50" from the feedback it is sent',
     run: async () => {
       const result = await refundAgent(live).use(trace).build().run('Order 1182 arrived broken; the customer paid $50. Decide.');
+      // This agent has no tool that needs approval: its runs complete (the narrowing types `value`).
+      if (result.status !== 'complete') throw new Error('the run suspended');
       console.log(`Value: ${JSON.stringify(result.value)} (provenance: ${result.provenance}, ${result.attempts.length} model calls)`);
       console.log(`Kept messages: ${result.messages.length} (the rejected answer and the feedback were ephemeral)`);
     },

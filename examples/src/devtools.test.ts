@@ -9,7 +9,7 @@ describe('the trace viewer example (offline)', () => {
   it('records a run with a tool re-ask and two re-asks, and serves a page that shows them', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'keel-devtools-example-')), 'runs.jsonl');
     const result = await recordRefund(file);
-    expect(result.value).toEqual({ action: 'refund', amount: 50 });
+    expect(result.status === 'complete' && result.value).toEqual({ action: 'refund', amount: 50 });
     expect(result.usage.modelCalls).toBe(5);
     const events = readFileSync(file, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { event: string }).event);
     expect(events.filter((event) => event === 'reliability.retry')).toHaveLength(2);

@@ -54,7 +54,7 @@ export async function recordRefund(file: string, target: ModelTarget = offlineTa
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const file = join(tmpdir(), 'keel-devtools-example.jsonl');
   const result = await recordRefund(file, providerFromEnv() ?? offlineTarget());
-  console.log(`answer: ${JSON.stringify(result.value)} after ${result.usage.modelCalls} model calls; events in ${file}`);
+  console.log(`answer: ${result.status === 'complete' ? JSON.stringify(result.value) : result.status} after ${result.usage.modelCalls} model calls; events in ${file}`);
   const viewer = await startDevtools({ file, port: 0 });
   console.log(`open ${viewer.url} (Ctrl+C to stop)`);
   process.once('SIGINT', () => void viewer.close());

@@ -73,8 +73,10 @@ for await (const part of runs.stream(job)) {
   else if (part.type === 'step-end') console.log(`  step ${part.step} ended (${part.finishReason})`);
   else if (part.type === 'failed') console.log(`  failed: ${part.reason}${part.retrying ? ' (retrying)' : ''}`);
 }
-// The summary is typed by the agent's output schema: no cast.
-const { value, usage } = await runs.result(job, { timeoutMs: 60_000 });
+// The summary is typed by the agent's output schema: no cast. Narrowed on `status`, it has the value.
+const summary = await runs.result(job, { timeoutMs: 60_000 });
+if (summary.status !== 'complete') throw new Error('the triage run suspended');
+const { value, usage } = summary;
 console.log(`→ queue ${value.queue}${value.urgent ? ', urgent' : ''}: ${value.summary} (${usage.totalTokens} tokens)`);
 
 await worker.close();

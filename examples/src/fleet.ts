@@ -58,7 +58,7 @@ const jobs = await Promise.all(
 for (const job of jobs) {
   try {
     const summary = await runs.result(job);
-    console.log(`${job.id}: ${summary.value} (${summary.attempts} model calls, ${summary.usage.totalTokens} tokens)`);
+    console.log(`${job.id}: ${summary.status === 'complete' ? summary.value : 'waits for approval'} (${summary.attempts} model calls, ${summary.usage.totalTokens} tokens)`);
   } catch (error) {
     console.log(`${job.id}: failed — ${(error as Error).message.split('\n')[0]}`);
   }

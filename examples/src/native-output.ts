@@ -64,6 +64,8 @@ export async function runNativeOutput(target: ModelTarget = offlineTarget(), log
     else if (part.type === 'output') log(`  validated: ${JSON.stringify(part.value)}`);
   }
   const result = await stream.result;
+  // This agent has no tool that needs approval: its runs complete (the narrowing types `value`).
+  if (result.status !== 'complete') throw new Error('the run suspended');
   log(`${result.attempts.length} model calls: ${result.attempts.map((attempt) => attempt.status).join(', ')}`);
   return result.value;
 }

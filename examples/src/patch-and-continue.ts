@@ -60,6 +60,8 @@ export async function runPatchAndContinue(target: ModelTarget = offlineTarget(),
     .on('model.request', (event) => log(`call ${event.attempt}: ${event.messageCount} messages`))
     .build();
   const result = await agent.run(EMAIL);
+  // This agent has no tool that needs approval: its runs complete (the narrowing types `value`).
+  if (result.status !== 'complete') throw new Error('the run suspended');
   for (const attempt of result.attempts) {
     log(`attempt ${attempt.attempt}: ${attempt.errorKind}${attempt.via ? ` via ${attempt.via}` : ''}, ${attempt.usage.outputTokens} output tokens`);
   }

@@ -16,7 +16,7 @@ export async function streamRefund(target?: ModelTarget, log: (line: string) => 
         log(`  retrying after attempt ${part.attempt} (${part.errorKind})`);
         break;
       case 'result':
-        log(`  result: ${JSON.stringify(part.result.value)} after ${part.result.usage.modelCalls} model calls`);
+        log(`  result: ${part.result.status === "complete" ? JSON.stringify(part.result.value) : part.result.status} after ${part.result.usage.modelCalls} model calls`);
         break;
       default:
         log(`  ${part.type}`);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createTaskAgent } from './create-task-agent';
 import { refundAgent } from './refund-agent';
 import { weatherAgent } from './weather-agent';
+import { asComplete } from '@keel/core/test';
 
 describe('the example agents on their scripted models', () => {
   it('weather: two tool calls in one step, then the answer', async () => {
@@ -16,7 +17,7 @@ describe('the example agents on their scripted models', () => {
 
   it('refund: "USD 50" is corrected after one feedback retry, and the kept history stays clean', async () => {
     const recorder = recordTrace();
-    const result = await refundAgent().use(recorder).build().run('Order 1182 arrived broken. Decide.');
+    const result = asComplete(await refundAgent().use(recorder).build().run('Order 1182 arrived broken. Decide.'));
     const events = recorder.events(result.runId).map((entry) => entry.event);
     expect(events.filter((name) => name === 'validation.failed' || name === 'reliability.recovered')).toEqual(['validation.failed', 'reliability.recovered']);
     expect(result.value).toEqual({ action: 'refund', amount: 50 });

@@ -1,5 +1,6 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
-import { Agent, type AgentEvents, tool } from '@keel/core';
+import { inspect } from 'node:util';
+import { Agent, type AgentEvents, ReliabilityFailFastError, tool } from '@keel/core';
 import type { ModelStreamPart } from '@keel/core';
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +9,7 @@ import { fromAISDK } from './from-ai-sdk';
 import { anthropicError, anthropicMessage, anthropicText, anthropicTextEvents, anthropicToolUse, anthropicUsage } from './testing/anthropic-fixtures';
 import { errorReply, jsonReply, sseReply, type WireReply, type WireServer, wireServersPerTest } from '@keel/wire-server';
 import { dataEvents } from './testing/data-events';
+import { asComplete } from '@keel/core/test';
 
 /** Claude through `@ai-sdk/anthropic` (the real provider package) against a local Messages API server. */
 
@@ -36,7 +38,7 @@ describe('Claude via @ai-sdk/anthropic', () => {
       jsonReply(anthropicToolUse('lookup_order', { orderId: 'A-1' })),
       jsonReply(anthropicText('{"amount":50}', anthropicUsage(40, 8, 1800, 200))),
     );
-    const result = await Agent.create({ provider, model: MODEL }).system('You decide refunds.').tool(lookup).outputSchema(Refund).build().run('Refund order A-1?');
+    const result = asComplete(await Agent.create({ provider, model: MODEL }).system('You decide refunds.').tool(lookup).outputSchema(Refund).build().run('Refund order A-1?'));
     expect(result.value).toEqual({ amount: 50 });
     const second = bodyOf(wire, 1);
     expect(wire.requests[1]?.headers['x-api-key']).toBe(API_KEY);
@@ -50,7 +52,7 @@ describe('Claude via @ai-sdk/anthropic', () => {
 
   it('retry feedback comes after the breakpoint: the rejected answer and the feedback are not cached', async () => {
     const { wire, provider } = await claude({ cache: true }, jsonReply(anthropicText('{"amount":"fifty"}')), jsonReply(anthropicText('{"amount":50}')));
-    const result = await Agent.create({ provider, model: MODEL }).outputSchema(Refund).build().run('Refund?');
+    const result = asComplete(await Agent.create({ provider, model: MODEL }).outputSchema(Refund).build().run('Refund?'));
     expect(result.value).toEqual({ amount: 50 });
     const retry = bodyOf(wire, 1).messages;
     expect(retry.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
@@ -67,9 +69,25 @@ describe('Claude via @ai-sdk/anthropic', () => {
 
   it('a tool-argument re-ask forces the tool (tool_choice type tool)', async () => {
     const { wire, provider } = await claude({}, jsonReply(anthropicToolUse('lookup_order', { orderId: '1182' })), jsonReply(anthropicToolUse('lookup_order', { orderId: 'A-1182' }, 'toolu_02')), jsonReply(anthropicText('{"amount":50}')));
-    const result = await Agent.create({ provider, model: MODEL }).tool(lookup).outputSchema(Refund).build().run('Refund order 1182?');
+    const result = asComplete(await Agent.create({ provider, model: MODEL }).tool(lookup).outputSchema(Refund).build().run('Refund order 1182?'));
     expect(result.value).toEqual({ amount: 50 });
     expect(bodyOf(wire, 1).tool_choice).toEqual({ type: 'tool', name: 'lookup_order' });
+  });
+
+  it('a 401 through an agent: the cause is the AiSdkProviderError, intact, reading as an authentication failure, with no key', async () => {
+    const { wire, provider } = await claude({}, errorReply(401, anthropicError('authentication_error', `invalid x-api-key ${API_KEY}`), { 'x-echo-key': API_KEY }));
+    const error = await Agent.create({ provider, model: MODEL }).build().run('hi').catch((thrown: unknown) => thrown);
+    if (!(error instanceof ReliabilityFailFastError)) throw new Error(`expected a ReliabilityFailFastError, got ${String(error)}`);
+    expect(error).toMatchObject({ kind: 'unhandled-failure', errorKind: 'auth', attempt: 1 });
+    expect(error.attempts.map((attempt) => attempt.errorKind)).toEqual(['auth']);
+    expect(wire.requests).toHaveLength(1);
+    expect(error.cause).toBeInstanceOf(AiSdkProviderError);
+    expect(AiSdkProviderError.isInstance(error.cause)).toBe(true);
+    expect(error.cause).toMatchObject({ errorKind: 'auth', status: 401, retryable: false });
+    expect(error.message).toMatch(/^[\w.-]+: authentication failed: the API key was rejected \(HTTP 401\)/);
+    const printed = inspect(error, { depth: 10, showHidden: true });
+    expect(printed).not.toContain(API_KEY);
+    expect(printed).not.toMatch(/x-echo-key/i);
   });
 
   it('529 overloaded is retried by the gate with the server delay; a 401 is auth', async () => {

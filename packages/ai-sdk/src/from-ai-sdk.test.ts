@@ -6,6 +6,7 @@ import { AiSdkProviderError } from './ai-sdk-provider-error';
 import { fromAISDK } from './from-ai-sdk';
 import { specUsage, textResult, textStreamParts, toolCallResult } from './testing/mock-results';
 import { Forecast, getWeather, recordingAgent } from './testing/weather-agent';
+import { asComplete } from '@keel/core/test';
 
 /** A mock model answering from a list, one result per call. */
 function mockModel(...results: (ReturnType<typeof textResult> | Error)[]) {
@@ -30,7 +31,7 @@ const agentOn = (model: MockLanguageModelV3) => recordingAgent(fromAISDK(model),
 describe('fromAISDK on the AI SDK mock model', () => {
   it('runs an agent with a tool and an output schema: the tool call, its result sent back, the validated answer, usage with cache reads', async () => {
     const model = mockModel(toolCallResult('get_weather', '{"city":"Paris"}'), textResult('{"city":"Paris","celsius":18}', specUsage(300, 12, 200)));
-    const result = await agentOn(model).builder.tool(getWeather).outputSchema(Forecast).build().run('Weather in Paris?');
+    const result = asComplete(await agentOn(model).builder.tool(getWeather).outputSchema(Forecast).build().run('Weather in Paris?'));
     expect(result.value).toEqual({ city: 'Paris', celsius: 18 });
     expect(model.doGenerateCalls).toHaveLength(2);
     const second = model.doGenerateCalls[1] as LanguageModelV3CallOptions;
@@ -45,7 +46,7 @@ describe('fromAISDK on the AI SDK mock model', () => {
   it('a tool-argument re-ask forces the tool, with the feedback ephemeral', async () => {
     const model = mockModel(toolCallResult('get_weather', '{"city":""}'), toolCallResult('get_weather', '{"city":"Paris"}', 'call-2'), textResult('{"city":"Paris","celsius":18}'));
     const { builder, events } = agentOn(model);
-    const result = await builder.tool(getWeather).outputSchema(Forecast).build().run('Weather in Paris?');
+    const result = asComplete(await builder.tool(getWeather).outputSchema(Forecast).build().run('Weather in Paris?'));
     expect(result.value).toEqual({ city: 'Paris', celsius: 18 });
     expect(model.doGenerateCalls[1]?.toolChoice).toEqual({ type: 'tool', toolName: 'get_weather' });
     expect(model.doGenerateCalls[2]?.toolChoice).toEqual({ type: 'auto' });
@@ -55,7 +56,7 @@ describe('fromAISDK on the AI SDK mock model', () => {
 
   it('strict output recovers: an answer that fails the schema is re-asked and the second one is the value', async () => {
     const model = mockModel(textResult('{"city":"Paris","celsius":"eighteen"}'), textResult('{"city":"Paris","celsius":18}'));
-    const result = await agentOn(model).builder.outputSchema(Forecast).build().run('Weather in Paris?');
+    const result = asComplete(await agentOn(model).builder.outputSchema(Forecast).build().run('Weather in Paris?'));
     expect(result.value).toEqual({ city: 'Paris', celsius: 18 });
     expect(result.attempts.map((attempt) => attempt.errorKind)).toEqual(['schema-fail', 'ok']);
     const retry = model.doGenerateCalls[1]?.prompt ?? [];
@@ -96,7 +97,7 @@ describe('fromAISDK on the AI SDK mock model', () => {
     const model = new MockLanguageModelV3({ modelId: 'mock-model-1', doStream: { stream: convertArrayToReadableStream(textStreamParts(['{"city":', '"Paris","celsius":18}'])) } });
     const agent = Agent.create({ provider: fromAISDK(model), model: 'mock-model-1' }).outputSchema(Forecast).build();
     const stream = agent.stream('Weather?');
-    const result = await stream.result;
+    const result = asComplete(await stream.result);
     expect(result.value).toEqual({ city: 'Paris', celsius: 18 });
   });
 

@@ -8,6 +8,7 @@ import { geminiError, geminiFunctionCall, geminiReply, geminiText, geminiTextChu
 import { errorReply, hangReply, jsonReply, rawJsonReply, sseReply, type WireReply, type WireServer, wireServersPerTest } from '@keel/wire-server';
 import { dataEvents } from './testing/data-events';
 import { Forecast, getWeather, recordingAgent } from './testing/weather-agent';
+import { asComplete } from '@keel/core/test';
 
 /**
  * Gemini through `@ai-sdk/google` (the real provider package) against a local server speaking
@@ -40,7 +41,7 @@ function agentOn(provider: ReturnType<typeof fromAISDK>) {
 describe('Gemini via @ai-sdk/google, generateContent', () => {
   it('an agent with a tool and an output schema: the call, the result sent back, the answer, usage with cache reads', async () => {
     const { wire, provider } = await gemini(jsonReply(geminiFunctionCall('get_weather', { city: 'Paris' })), jsonReply(geminiText('{"city":"Paris","celsius":18}', geminiUsage(2400, 12, 2048))));
-    const result = await agentOn(provider).builder.tool(getWeather).outputSchema(Forecast).build().run('Weather in Paris?');
+    const result = asComplete(await agentOn(provider).builder.tool(getWeather).outputSchema(Forecast).build().run('Weather in Paris?'));
     expect(result.value).toEqual({ city: 'Paris', celsius: 18 });
     expect(wire.requests.map((request) => request.path)).toEqual(['/models/gemini-2.5-flash:generateContent', '/models/gemini-2.5-flash:generateContent']);
     expect(wire.requests[0]?.headers['x-goog-api-key']).toBe(API_KEY);
@@ -64,7 +65,7 @@ describe('Gemini via @ai-sdk/google, generateContent', () => {
       jsonReply(geminiText('{"city":"Paris","celsius":18}')),
     );
     const { builder, events } = agentOn(provider);
-    const result = await builder.tool(getWeather).outputSchema(Forecast).build().run('Weather in Paris?');
+    const result = asComplete(await builder.tool(getWeather).outputSchema(Forecast).build().run('Weather in Paris?'));
     expect(result.value).toEqual({ city: 'Paris', celsius: 18 });
     // AUTO, or VALIDATED when core asks for strict tools (Gemini's capability): the model chooses.
     const chooses = ['AUTO', 'VALIDATED'];
@@ -78,7 +79,7 @@ describe('Gemini via @ai-sdk/google, generateContent', () => {
 
   it('strict output recovers: a reply that fails the schema is re-asked, with the feedback only in that request', async () => {
     const { wire, provider } = await gemini(jsonReply(geminiText('{"city":"Paris","celsius":"18 degrees"}')), jsonReply(geminiText('{"city":"Paris","celsius":18}')));
-    const result = await agentOn(provider).builder.outputSchema(Forecast).build().run('Weather in Paris?');
+    const result = asComplete(await agentOn(provider).builder.outputSchema(Forecast).build().run('Weather in Paris?'));
     expect(result.value).toEqual({ city: 'Paris', celsius: 18 });
     expect(result.attempts.map((attempt) => attempt.errorKind)).toEqual(['schema-fail', 'ok']);
     const retry = bodyOf(wire, 1).contents;
@@ -116,7 +117,7 @@ describe('Gemini via @ai-sdk/google, generateContent', () => {
   it('a 429 with Retry-After waits in the gate, then succeeds; one request per attempt', async () => {
     const { wire, provider } = await gemini(errorReply(429, geminiError(429, 'RESOURCE_EXHAUSTED', 'Resource has been exhausted'), { 'retry-after': '0.03' }), jsonReply(geminiText('{"city":"Paris","celsius":18}')));
     const { builder, events } = agentOn(provider);
-    const result = await builder.outputSchema(Forecast).build().run('Weather in Paris?');
+    const result = asComplete(await builder.outputSchema(Forecast).build().run('Weather in Paris?'));
     expect(result.value).toEqual({ city: 'Paris', celsius: 18 });
     expect(wire.requests).toHaveLength(2);
     expect(result.attempts.map((attempt) => attempt.errorKind)).toEqual(['rate-limit', 'ok']);
@@ -218,7 +219,7 @@ describe('Gemini via @ai-sdk/google, streamGenerateContent (SSE)', () => {
     expect(AiSdkProviderError.isInstance(cut) && cut.errorKind).toBe('network');
     wire.enqueue(cutReply(), sseReply(dataEvents(geminiTextChunks(['{"city":"Paris",', '"celsius":18}']))));
     const agent = agentOn(provider).builder.outputSchema(Forecast).build();
-    const result = await agent.stream('Weather in Paris?').result;
+    const result = asComplete(await agent.stream('Weather in Paris?').result);
     expect(result.value).toEqual({ city: 'Paris', celsius: 18 });
     expect(result.attempts.map((attempt) => attempt.errorKind)).toEqual(['network', 'ok']);
     expect(wire.requests).toHaveLength(3);

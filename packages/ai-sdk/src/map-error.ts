@@ -127,7 +127,7 @@ export function mapAiSdkError(error: unknown, context: MapErrorContext): AiSdkPr
       const kind: AiSdkErrorKind = overflow ? 'context-overflow' : isRetryable && !isTransientErrorKind(statusKind) ? 'server-error' : statusKind;
       const retryAfterMs = parseRetryAfter(headers as HeaderRecord | undefined) ?? retryAfterFromGoogleBody(readField(error, 'responseBody'));
       const schemaRejected = status === 400 && !overflow ? rejection(readField(error, 'responseBody')) : undefined;
-      return make(kind, `HTTP ${status} (${kind})`, { status, headers, retryable: isRetryable, schemaRejected, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
+      return make(kind, kind === 'auth' ? `authentication failed: the API key was rejected (HTTP ${status})` : `HTTP ${status} (${kind})`, { status, headers, retryable: isRetryable, schemaRejected, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
     }
     return make(isRetryable ? 'network' : 'unknown', isRetryable ? 'no response' : 'the request failed');
   }

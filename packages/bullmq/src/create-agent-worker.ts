@@ -127,14 +127,9 @@ export function createAgentWorker<A extends WorkerAgents>(options: AgentWorkerOp
           ? await runner.resume(resume, continuation, { onProgress })
           : await runner.run(input, runOptions, stream ? { onProgress, onPart: (part: AgentStreamPart<unknown>) => stream.write(part as RunStreamPart<unknown>) } : { onProgress }));
       await reporting;
-      const summary: RunJobSummary = {
+      const base = {
         runId: result.runId,
-        status: result.status,
-        ...(result.state === undefined ? {} : { pendingApprovals: result.pendingApprovals, suspended: { agent: name, state: result.state, ...(tenant === undefined ? {} : { tenant }) } }),
-        ...(result.unknownOutcomes.length === 0 ? {} : { unknownOutcomes: result.unknownOutcomes }),
-        value: result.value,
         text: result.text,
-        provenance: result.provenance,
         usage: result.usage,
         attempts: result.attempts.length,
         steps: result.steps.length,
@@ -143,6 +138,16 @@ export function createAgentWorker<A extends WorkerAgents>(options: AgentWorkerOp
         ...(tenant === undefined ? {} : { tenant }),
         ...(conversationId === undefined ? {} : { conversationId }),
       };
+      const summary: RunJobSummary =
+        result.status === 'suspended'
+          ? {
+              ...base,
+              status: 'suspended',
+              pendingApprovals: result.pendingApprovals,
+              ...(result.unknownOutcomes.length === 0 ? {} : { unknownOutcomes: result.unknownOutcomes }),
+              suspended: { agent: name, state: result.state, ...(tenant === undefined ? {} : { tenant }) },
+            }
+          : { ...base, status: 'complete', value: result.value, provenance: result.provenance };
       await stream?.end({ type: 'result', summary });
       return summary;
     } catch (error) {

@@ -1,12 +1,12 @@
 import { queueFixture } from './testing/queue-fixture';
 import { redisMemory } from '@keel/redis';
 import type { Queue, QueueEvents } from 'bullmq';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { startWorkerProcess, type WorkerProcess } from '../../redis/src/testing/worker-process';
 import { createAgentWorker } from './create-agent-worker';
 import { enqueueRun } from './enqueue-run';
 import { resumeRun } from './resume-run';
-import type { RunJobData, RunJobSummary } from './run-job';
+import type { RunJob, RunJobData, RunJobSummary } from './run-job';
 import { approvalAgent } from './testing/approval-agent';
 
 const fixture = queueFixture('approvals');
@@ -25,8 +25,9 @@ afterEach(async () => {
 async function suspendedJob(name: string, jobs: Queue, events: QueueEvents) {
   const made = createAgentWorker({ connection: connection(), queue: name, agents: { payments: approvalAgent(fixture.redis).agent } });
   const job = await enqueueRun(jobs, { agent: 'payments', input: 'Refund 40 on A-1', conversationId: 'customer-7', tenant: 'acme' });
-  const summary = (await job.waitUntilFinished(events, 10_000)) as RunJobSummary;
+  const summary = (await job.waitUntilFinished(events, 10_000)) as RunJobSummary<string>;
   await made.close();
+  if (summary.status !== 'suspended') throw new Error(`the job should have suspended, it completed: ${summary.text}`);
   return summary;
 }
 
@@ -46,14 +47,20 @@ describe('approvals through @keel/bullmq', () => {
     const summary = await suspendedJob(name, jobs, events);
 
     expect(summary).toMatchObject({ status: 'suspended', pendingApprovals: [{ toolCallId: 'c1', toolName: 'refund', arguments: { orderId: 'A-1', amount: 40 } }] });
-    expect(summary.value).toBeUndefined();
+    expect('value' in summary).toBe(false);
     expect(summary.suspended).toMatchObject({ agent: 'payments', tenant: 'acme', state: { type: 'keel.run-state', runId: summary.runId } });
     expect(await fixture.redis.get('test:executions')).toBeNull();
     expect(await memoryOf('customer-7')).toEqual([]);
 
     await workerProcess(name);
-    const job = await resumeRun(jobs, JSON.parse(JSON.stringify(summary.suspended)), { approve: ['c1'] });
-    const resumed = (await job.waitUntilFinished(events, 20_000)) as RunJobSummary;
+    const job = await resumeRun(jobs, JSON.parse(JSON.stringify(summary.suspended)) as typeof summary.suspended, { approve: ['c1'] });
+    // The continuation is typed by the suspended run's output: its summary's value is the agent's.
+    expectTypeOf(job).toEqualTypeOf<RunJob<string>>();
+    const resumed = (await job.waitUntilFinished(events, 20_000));
+    expectTypeOf(resumed).toEqualTypeOf<RunJobSummary<string>>();
+    // @ts-expect-error: the continuation may suspend again: its value needs narrowing on `status`
+    void resumed.value;
+    if (resumed.status === 'complete') expectTypeOf(resumed.value).toEqualTypeOf<string>();
 
     expect(resumed).toMatchObject({ status: 'complete', text: 'Refunded.', runId: summary.runId, tenant: 'acme', steps: 2, attempts: 2 });
     expect(resumed.usage.modelCalls).toBe(2);
@@ -67,7 +74,7 @@ describe('approvals through @keel/bullmq', () => {
     const summary = await suspendedJob(name, jobs, events);
     await workerProcess(name);
 
-    const job = await resumeRun(jobs, summary.suspended as NonNullable<RunJobSummary['suspended']>, { reject: [{ id: 'c1', reason: 'customer already refunded' }] });
+    const job = await resumeRun(jobs, summary.suspended, { reject: [{ id: 'c1', reason: 'customer already refunded' }] });
     const resumed = (await job.waitUntilFinished(events, 20_000)) as RunJobSummary;
 
     expect(resumed.text).toMatch(/^Not refunded: Error \[approval-rejected\].*customer already refunded/);
@@ -93,7 +100,7 @@ describe('approvals through @keel/bullmq', () => {
   it('resumeRun twice for one state adds one job while it exists', async () => {
     const { name, jobs, events } = await queue();
     const summary = await suspendedJob(name, jobs, events);
-    const suspended = summary.suspended as NonNullable<RunJobSummary['suspended']>;
+    const suspended = summary.suspended;
 
     const first = await resumeRun(jobs, suspended, { approve: ['c1'] });
     const second = await resumeRun(jobs, JSON.parse(JSON.stringify(suspended)), { approve: ['c1'] });
@@ -109,7 +116,7 @@ describe('approvals through @keel/bullmq', () => {
   it('two workers resuming one state at once: the approved call runs once, memory keeps one exchange', async () => {
     const { name, jobs, events } = await queue();
     const summary = await suspendedJob(name, jobs, events);
-    const suspended = summary.suspended as NonNullable<RunJobSummary['suspended']>;
+    const suspended = summary.suspended;
     // Two continuations of one state under different job ids (past resumeRun's deduplication), in two processes.
     const data: RunJobData = { agent: 'payments', input: '', tenant: 'acme', resume: { state: suspended.state, decisions: { approve: ['c1'] } } };
     await Promise.all([workerProcess(name, 300), workerProcess(name, 300)]);
@@ -128,7 +135,7 @@ describe('approvals through @keel/bullmq', () => {
   it('one stored approval resumed in three processes, one after another and then at once, runs the call once', async () => {
     const { name, jobs, events } = await queue();
     const summary = await suspendedJob(name, jobs, events);
-    const data: RunJobData = { agent: 'payments', input: '', tenant: 'acme', resume: { state: (summary.suspended as NonNullable<RunJobSummary['suspended']>).state, decisions: { approve: ['c1'] } } };
+    const data: RunJobData = { agent: 'payments', input: '', tenant: 'acme', resume: { state: summary.suspended.state, decisions: { approve: ['c1'] } } };
     await Promise.all([workerProcess(name), workerProcess(name), workerProcess(name)]);
     const outcomes: PromiseSettledResult<unknown>[] = [];
     for (const id of ['one', 'two', 'three']) outcomes.push(...(await Promise.allSettled([(await jobs.add('payments', data, { jobId: `seq-${id}` })).waitUntilFinished(events, 20_000)])));
@@ -141,7 +148,7 @@ describe('approvals through @keel/bullmq', () => {
   it('refuses a summary handed to another tenant, or to another agent name of the same definition, before anything runs', async () => {
     const { name, jobs, events } = await queue();
     const summary = await suspendedJob(name, jobs, events);
-    const suspended = summary.suspended as NonNullable<RunJobSummary['suspended']>;
+    const suspended = summary.suspended;
     const single = createAgentWorker({ connection: connection(), queue: name, agents: { payments: approvalAgent(fixture.redis).agent } });
     try {
       const otherTenant = await resumeRun(jobs, { ...suspended, tenant: 'globex' }, { approve: ['c1'] });

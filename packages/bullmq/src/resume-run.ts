@@ -16,11 +16,11 @@ const DEFAULT_JOB_OPTIONS: JobsOptions = Object.freeze({ attempts: 1 });
  * resumes it with `agent.resume()`: the state is checked there (signature, agent, decisions) and
  * the job fails for good when it is refused. The job id is made of the suspension, so resuming
  * one state twice while its job exists adds one job. The job's result is the run's summary: it
- * may suspend again.
+ * may suspend again. The job is typed by the suspended run's output (`SuspendedRunJob<T>` gives `RunJob<T>`).
  * @throws {TypeError} when `suspended` is not a suspended job's `suspended` value.
  */
-export async function resumeRun<T = unknown>(queue: Queue, suspended: SuspendedRunJob, decisions: ResumeDecisions, options: ResumeRunOptions = {}): Promise<RunJob<T>> {
-  const { agent, state, tenant } = (suspended ?? {}) as Partial<SuspendedRunJob>;
+export async function resumeRun<T = unknown>(queue: Queue, suspended: SuspendedRunJob<T>, decisions: ResumeDecisions, options: ResumeRunOptions = {}): Promise<RunJob<T>> {
+  const { agent, state, tenant } = (suspended ?? {}) as Partial<SuspendedRunJob<T>>;
   const suspensionId: unknown = (state as { suspensionId?: unknown } | undefined)?.suspensionId;
   if (typeof agent !== 'string' || agent === '' || typeof state !== 'object' || state === null || typeof suspensionId !== 'string' || !/^[0-9A-Za-z-]{1,64}$/.test(suspensionId)) {
     throw new TypeError("resumeRun: give the `suspended` value of a suspended job's summary ({ agent, state })");

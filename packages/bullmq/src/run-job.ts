@@ -1,4 +1,7 @@
 import type { Agent, AgentBuilder, Message, RunInput, RunResult, RunStateSnapshot } from '@keel/core';
+
+type SuspendedRunResult = Extract<RunResult<unknown>, { readonly status: 'suspended' }>;
+type RunUsage = RunResult<unknown>['usage'];
 import type { Job } from 'bullmq';
 
 /** An agent as a worker takes it: built, or a builder the worker builds. */
@@ -43,27 +46,20 @@ export type ResumeDecisions = Parameters<Agent<unknown>['resume']>[1];
  * A suspended run as a job returns it: the agent's name, the run's signed state, and the tenant.
  * Give it, as it is (after any JSON round trip), to `resumeRun(queue, suspended, decisions)`.
  */
-export interface SuspendedRunJob {
+export interface SuspendedRunJob<T = unknown> {
   readonly agent: string;
   readonly state: RunStateSnapshot;
   readonly tenant?: string;
+  /** Types only, never set: the agent's output type, so that `resumeRun` types the job it adds. */
+  readonly '~output'?: T;
 }
 
-/** A job's return value: a JSON summary of the run; `value` is the agent's output type. */
-export interface RunJobSummary<T = unknown> {
+/** What every job summary holds, however the run ended. */
+export interface RunJobSummaryBase {
   readonly runId: string;
-  /** `suspended`: the run waits for approvals (`value` is undefined); `resumeRun(queue, summary.suspended, decisions)` continues it. */
-  readonly status?: 'complete' | 'suspended';
-  /** The calls waiting for approval, when `suspended`. */
-  readonly pendingApprovals?: RunResult<T>['pendingApprovals'];
-  /** When a recovered durable run suspended on calls a crash left without a known outcome: settle them with `resumeRun(queue, summary.suspended, { outcomes, retry })`. */
-  readonly unknownOutcomes?: RunResult<T>['unknownOutcomes'];
-  /** When `suspended`: what `resumeRun` takes. */
-  readonly suspended?: SuspendedRunJob;
-  readonly value: T;
+  /** The final answer's text (empty for a suspended run). */
   readonly text: string;
-  readonly provenance: RunResult<T>['provenance'];
-  readonly usage: RunResult<T>['usage'];
+  readonly usage: RunUsage;
   /** Model calls made, failed attempts and re-asks included. */
   readonly attempts: number;
   readonly steps: number;
@@ -72,6 +68,28 @@ export interface RunJobSummary<T = unknown> {
   readonly tenant?: string;
   readonly conversationId?: string;
 }
+
+/** The summary of a run that has its final answer: `value` is the agent's output. */
+export interface CompleteRunJobSummary<T = unknown> extends RunJobSummaryBase {
+  readonly status: 'complete';
+  readonly value: T;
+  /** Whether `value` is the model's answer or a degraded one (`fallback`, `canned`). */
+  readonly provenance: 'model' | 'fallback' | 'canned';
+}
+
+/** The summary of a run that waits (approvals, unknown outcomes): no `value`; `resumeRun(queue, summary.suspended, decisions)` continues it. */
+export interface SuspendedRunJobSummary<T = unknown> extends RunJobSummaryBase {
+  readonly status: 'suspended';
+  /** The calls waiting for approval. */
+  readonly pendingApprovals: SuspendedRunResult['pendingApprovals'];
+  /** Calls a crash left without a known outcome (a recovered durable run): settle them with `resumeRun(queue, summary.suspended, { outcomes, retry })`. */
+  readonly unknownOutcomes?: SuspendedRunResult['unknownOutcomes'];
+  /** What `resumeRun` takes. */
+  readonly suspended: SuspendedRunJob<T>;
+}
+
+/** A job's return value: a JSON summary of the run, a union on `status` (narrow it to read `value`). */
+export type RunJobSummary<T = unknown> = CompleteRunJobSummary<T> | SuspendedRunJobSummary<T>;
 
 /** An agent-run job whose return value is a summary with a `value` of type `T`. */
 export type RunJob<T = unknown> = Job<RunJobData, RunJobSummary<T>>;

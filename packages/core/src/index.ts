@@ -7,7 +7,7 @@ export type { AgentBuilder } from './agent/agent-builder';
 export type { AgentOptions, ModelTarget, OutputFallbackOptions, OutputOptions, ReliabilityOptions } from './agent/agent-options';
 export type { AgentStream } from './agent/agent-stream';
 export type { AgentStreamPart } from './agent/stream-part';
-export type { RunInput, RunOptions, RunResult } from './agent/run-result';
+export type { CompleteRunResult, RunInput, RunOptions, RunResult, SuspendedRunResult } from './agent/run-result';
 export type { RunStateSnapshot } from './run/state/run-state-snapshot';
 export { RunStateError } from './errors/run-state-error';
 export { StaleRunOwnerError } from './errors/stale-run-owner-error';

@@ -60,3 +60,4 @@ export {
   reduceError,
   TRANSIENT_ERROR_KINDS,
 } from '@keel/reliability/internal';
+export type { RunRecord } from './agent/run-result';

@@ -1,5 +1,5 @@
 import { Agent } from '@keel/core';
-import { scriptedModel } from '@keel/core/test';
+import { scriptedModel, asComplete } from '@keel/core/test';
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { inMemoryTracing } from './testing/in-memory-tracing';
@@ -15,7 +15,7 @@ describe('telemetry() and output modes', () => {
     exporter.reset();
     const model = scriptedModel((request) => (request.responseFormat ? refused() : { toolCalls: [{ name: 'final_answer', arguments: { n: 1 } }] }), { capabilities: { nativeOutput: true } });
     const agent = Agent.create({ provider: model, model: 'm' }).outputSchema(Answer).use(telemetry({ tracer, recordContent })).build();
-    const result = await agent.run('n?');
+    const result = asComplete(await agent.run('n?'));
     expect(result.value).toEqual({ n: 1 });
     const run = exporter.getFinishedSpans().find((span) => span.name === 'invoke_agent');
     const event = run?.events.find((candidate) => candidate.name === 'keel.output.mode_downgraded');

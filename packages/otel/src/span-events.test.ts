@@ -1,6 +1,6 @@
 import { Agent, type ReliabilityRule, tool } from '@keel/core';
 import type { ModelResponse } from '@keel/core';
-import { scriptedModel } from '@keel/core/test';
+import { scriptedModel, asComplete } from '@keel/core/test';
 import { SpanStatusCode } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { Type } from '@sinclair/typebox';
@@ -87,7 +87,7 @@ describe('telemetry() span events', () => {
       })
       .use(telemetry({ tracer }))
       .build();
-    expect((await agent.run('hi')).value).toEqual({ n: 1 });
+    expect(asComplete(await agent.run('hi')).value).toEqual({ n: 1 });
 
     const [rejected] = spanNamed('chat m');
     expect(eventNames(rejected)).toEqual(['keel.validation.failed', 'keel.feedback_error', 'keel.retry']);
@@ -102,7 +102,7 @@ describe('telemetry() span events', () => {
       })
       .use(telemetry({ tracer }))
       .build();
-    expect((await agent.run('hi')).value).toEqual({ n: 1 });
+    expect(asComplete(await agent.run('hi')).value).toEqual({ n: 1 });
 
     const [run] = spanNamed('invoke_agent');
     const [call] = spanNamed('chat m');
@@ -120,7 +120,7 @@ describe('telemetry() span events', () => {
       .outputFallback({ canned: { n: 0 } })
       .use(telemetry({ tracer }))
       .build();
-    expect((await agent.run('hi')).value).toEqual({ n: 0 });
+    expect(asComplete(await agent.run('hi')).value).toEqual({ n: 0 });
 
     const [run] = spanNamed('invoke_agent');
     expect(eventOf(run, 'keel.output.fallback_used')).toMatchObject({ 'keel.output.fallback_used.tier': 'canned' });

@@ -1,5 +1,6 @@
 import { Agent } from '@keel/core';
 import { retryScenario, scriptedModel } from '@keel/core/test';
+import { scriptedModel, asComplete } from '@keel/core/test';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { Type } from '@sinclair/typebox';
@@ -18,7 +19,7 @@ const eventNames = (span: ReadableSpan) => span.events.map((event) => event.name
 
 describe('telemetry()', () => {
   it('traces a run as invoke_agent with chat and execute_tool children, retries and validation as events', async () => {
-    const result = await scenario().use(telemetry({ tracer, agentName: 'refunds' })).build().run('Refund order 1182?');
+    const result = asComplete(await scenario().use(telemetry({ tracer, agentName: 'refunds' })).build().run('Refund order 1182?'));
     expect(result.value).toEqual({ action: 'refund', amount: 50 });
 
     const spans = exporter.getFinishedSpans();

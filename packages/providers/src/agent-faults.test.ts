@@ -11,6 +11,7 @@ import { anthropicErrorBody, anthropicTextAnswer, anthropicTextStream, anthropic
 import { openAITextAnswer } from './testing/fixtures/openai-fixtures';
 import { anthropicRequestIssues as validateAnthropicRequest } from './testing/validate-anthropic-request';
 import { errorReply, hangReply, jsonReply, resetReply, sseReply, type WireServer, wireServersPerTest } from '@keel/wire-server';
+import { asComplete } from '@keel/core/test';
 
 /**
  * Faults end to end: the real SDKs against a local wire server, through the agent and its
@@ -121,7 +122,7 @@ describe('provider faults through the gate', () => {
     expect(errorKinds(events)).toEqual(['network']);
     expect(wire.requests).toHaveLength(2);
     expect(texts.join('')).toBe('{"city": "Paris"}');
-    expect((await stream.result).value).toEqual({ city: 'Paris' });
+    expect(asComplete(await stream.result).value).toEqual({ city: 'Paris' });
   });
 
   it('a stream dropped after text was shown is reported, never silently retried', async () => {

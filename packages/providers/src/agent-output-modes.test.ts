@@ -12,6 +12,7 @@ import { openAIModel } from './testing/openai-model';
 import { anthropicRequestIssues } from './testing/validate-anthropic-request';
 import { openAIRequestIssues } from './testing/validate-openai-request';
 import { type WireServer, wireServersPerTest } from '@keel/wire-server';
+import { asComplete } from '@keel/core/test';
 
 /**
  * Output modes end to end: agents on the real SDKs against the local Messages API and Chat
@@ -70,7 +71,7 @@ describe('output modes on the Anthropic wire', () => {
     const events = recordEvents(['output.schema-lowered', 'validation.failed', 'model.request']);
     const agent = Agent.create({ provider: provider(wire), model: 'claude-sonnet-4-6' }).outputSchema(Line).build();
     events.listen(agent);
-    const result = await agent.run('Four widgets, please.');
+    const result = asComplete(await agent.run('Four widgets, please.'));
     expect(result.value).toEqual({ sku: 'ABC-12', quantity: 4 });
     expect(result.attempts.map((attempt) => attempt.status)).toEqual(['invalid', 'ok']);
     const format = ((bodyOf(wire, 0)['output_config'] as Json)['format'] as Json)['schema'];
@@ -84,7 +85,7 @@ describe('output modes on the Anthropic wire', () => {
   it('auto on an older model sends no output_config (prompt mode)', async () => {
     const wire = await server();
     wire.enqueue(anthropicModel({ type: 'answer', intent: '{"sku":"ABC-12","quantity":4}' }));
-    const result = await Agent.create({ provider: provider(wire), model: 'claude-sonnet-4-20250514' }).outputSchema(Line).build().run('Four widgets.');
+    const result = asComplete(await Agent.create({ provider: provider(wire), model: 'claude-sonnet-4-20250514' }).outputSchema(Line).build().run('Four widgets.'));
     expect(result.value).toEqual({ sku: 'ABC-12', quantity: 4 });
     expect(bodyOf(wire, 0)).not.toHaveProperty('output_config');
   });
@@ -93,7 +94,7 @@ describe('output modes on the Anthropic wire', () => {
     const wire = await server();
     wire.enqueue(anthropicModel({ type: 'tool-call', name: 'lookup', intent: { product: 'widget', color: 'red' } }), anthropicModel({ type: 'answer', intent: { sku: 'ABC-12', quantity: 2 } }));
     const agent = Agent.create({ provider: provider(wire), model: 'claude-opus-4-5' }).tool(lookup).outputSchema(Line).build();
-    const result = streaming ? await agent.stream('Two widgets.').result : await agent.run('Two widgets.');
+    const result = asComplete(streaming ? await agent.stream('Two widgets.').result : await agent.run('Two widgets.'));
     expect(result.value).toEqual({ sku: 'ABC-12', quantity: 2 });
     expect(result.toolCalls).toMatchObject([{ name: 'lookup', arguments: { product: 'widget' }, output: 'ABC-12' }]);
     const first = bodyOf(wire, 0);
@@ -118,7 +119,7 @@ describe('output modes on the Anthropic wire', () => {
     const events = recordEvents(['output.mode-downgraded', 'model.error']);
     const agent = Agent.create({ provider: provider(wire), model: 'claude-sonnet-4-5' }).tool(wideTool).outputSchema(Wide).build();
     events.listen(agent);
-    const first = await agent.run('A widget as a gift.');
+    const first = asComplete(await agent.run('A widget as a gift.'));
     expect(first.value).toEqual({ sku: 'ABC-12', extra1: 'gift' });
     expect(first.attempts.map((attempt) => attempt.errorKind)).toEqual(['schema-refused', 'ok']);
     expect(events.of('output.mode-downgraded')).toMatchObject([{ from: 'native', to: 'tool', strictTools: false, reason: 'schema-rejected', detail: expect.stringMatching(/optional/) }]);
@@ -131,7 +132,7 @@ describe('output modes on the Anthropic wire', () => {
     ]);
     expect(anthropicRequestIssues(retried)).toEqual([]);
 
-    const second = await agent.run('Another one.');
+    const second = asComplete(await agent.run('Another one.'));
     expect(second.value).toEqual({ sku: 'XYZ-9' });
     expect(second.attempts).toHaveLength(1);
     expect(wire.requests).toHaveLength(3);
@@ -160,7 +161,7 @@ describe('output modes on the OpenAI wire', () => {
     const wire = await server();
     // The model writes no note: strict mode makes it write null.
     wire.enqueue(openAIModel({ type: 'answer', intent: { sku: 'ABC-12', quantity: 2 } }));
-    const result = await Agent.create({ provider: provider(wire), model: 'gpt-4.1' }).outputSchema(Line).build().run('Two widgets.');
+    const result = asComplete(await Agent.create({ provider: provider(wire), model: 'gpt-4.1' }).outputSchema(Line).build().run('Two widgets.'));
     expect(result.value).toEqual({ sku: 'ABC-12', quantity: 2 });
     expect(result.value).not.toHaveProperty('note');
     expect(result.coercions).toMatchObject([{ path: ['note'], kind: 'null-to-absent' }]);
@@ -183,7 +184,7 @@ describe('output modes on the OpenAI wire', () => {
     const wire = await server();
     // The model sends no address: strict mode makes it write null.
     wire.enqueue(openAIModel({ type: 'answer', intent: { sku: 'ABC-12' } }));
-    const result = await Agent.create({ provider: provider(wire), model: 'gpt-4.1' }).outputSchema(Shipment).build().run('Ship one widget.');
+    const result = asComplete(await Agent.create({ provider: provider(wire), model: 'gpt-4.1' }).outputSchema(Shipment).build().run('Ship one widget.'));
     const schema = ((bodyOf(wire, 0)['response_format'] as Json)['json_schema'] as Json)['schema'] as Json;
     expect((schema['properties'] as Json)['address']).toEqual({ anyOf: [{ $ref: '#/$defs/address' }, { type: 'null' }] });
     expect(result.value).toEqual({ sku: 'ABC-12' });
@@ -194,7 +195,7 @@ describe('output modes on the OpenAI wire', () => {
   it('a length limit strict mode cannot enforce is re-asked and recovered', async () => {
     const wire = await server();
     wire.enqueue(openAIModel({ type: 'answer', intent: { sku: 'ABC-12', quantity: 2, note: 'please wrap each one separately' } }), openAIModel({ type: 'answer', intent: { sku: 'ABC-12', quantity: 2, note: 'wrap each' } }));
-    const result = await Agent.create({ provider: provider(wire), model: 'gpt-4.1' }).outputSchema(Line).build().run('Two widgets.');
+    const result = asComplete(await Agent.create({ provider: provider(wire), model: 'gpt-4.1' }).outputSchema(Line).build().run('Two widgets.'));
     expect(result.value).toEqual({ sku: 'ABC-12', quantity: 2, note: 'wrap each' });
     expect(result.attempts.map((attempt) => attempt.status)).toEqual(['invalid', 'ok']);
   });
@@ -203,7 +204,7 @@ describe('output modes on the OpenAI wire', () => {
     const wire = await server();
     wire.enqueue(openAIModel({ type: 'tool-call', name: 'lookup', intent: { product: 'widget' } }), openAIModel({ type: 'answer', intent: { sku: 'ABC-12', quantity: 2 } }));
     const agent = Agent.create({ provider: provider(wire), model: 'gpt-4o' }).tool(lookup).outputSchema(Line).build();
-    const result = streaming ? await agent.stream('Two widgets.').result : await agent.run('Two widgets.');
+    const result = asComplete(streaming ? await agent.stream('Two widgets.').result : await agent.run('Two widgets.'));
     expect(result.value).toEqual({ sku: 'ABC-12', quantity: 2 });
     expect(result.toolCalls).toMatchObject([{ name: 'lookup', output: 'ABC-12' }]);
     const first = bodyOf(wire, 0);
@@ -226,7 +227,7 @@ describe('output modes on the OpenAI wire', () => {
     const events = recordEvents(['output.mode-downgraded']);
     const agent = Agent.create({ provider: unlowered, model: 'gpt-4.1' }).outputSchema(Line).build();
     events.listen(agent);
-    const result = await agent.run('Three widgets.');
+    const result = asComplete(await agent.run('Three widgets.'));
     expect(result.value).toEqual({ sku: 'ABC-12', quantity: 3 });
     expect(events.of('output.mode-downgraded')).toMatchObject([
       { from: 'native', to: 'tool', strictTools: true, reason: 'schema-rejected' },

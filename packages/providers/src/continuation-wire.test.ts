@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { anthropic } from './anthropic/anthropic-provider';
 import { openai } from './openai/openai-provider';
 import { jsonReply, respondReply, wireServerPerTest } from '@keel/wire-server';
+import { asComplete } from '@keel/core/test';
 
 const Order = Type.Object({ items: Type.Array(Type.Object({ sku: Type.String(), price: Type.Number() })) });
 const ORDER = { items: Array.from({ length: 40 }, (_, index) => ({ sku: `SKU-${index}`, price: 1 + index / 2 })) };
@@ -30,7 +31,7 @@ describe('continuation of a cut answer on the wire, through the vendor SDKs', ()
     });
     server().enqueue(answer, answer);
     const agent = Agent.create({ provider: anthropic({ baseURL: server().url, apiKey: 'test-key' }), model: 'claude-sonnet-4-6', maxTokens: 200 }).outputSchema(Order, { mode: 'prompt' }).build();
-    const result = await agent.run('Extract the order');
+    const result = asComplete(await agent.run('Extract the order'));
     expect(result.value).toEqual(ORDER);
     const second = server().requests[1]?.body as Body;
     expect(second.messages.map((entry) => entry.role)).toEqual(['user', 'assistant']);
@@ -56,7 +57,7 @@ describe('continuation of a cut answer on the wire, through the vendor SDKs', ()
     });
     server().enqueue(answer, answer);
     const agent = Agent.create({ provider: openai({ baseURL: server().url, apiKey: 'test-key' }), model: 'gpt-4o-mini', maxTokens: 200 }).outputSchema(Order, { mode: 'prompt' }).build();
-    const result = await agent.run('Extract the order');
+    const result = asComplete(await agent.run('Extract the order'));
     expect(result.value).toEqual(ORDER);
     const second = server().requests[1]?.body as Body;
     expect(second.messages.map((entry) => entry.role)).toEqual(['user', 'assistant', 'user']);

@@ -67,6 +67,28 @@ describe.each(Object.entries(providers))('%s: the API key never leaves', (_name,
   });
 });
 
+describe.each(Object.entries(providers))('%s: a 401 through an agent is what happened', (name, make) => {
+  it('is caught with instanceof ProviderError on the cause, reads as an authentication failure, and keeps no key', async () => {
+    const wire = await echoingServer(401);
+    const error = await Agent.create({ provider: make(wire.url), model: 'm' }).build().run('hi').catch((thrown: unknown) => thrown);
+    // The gate's story: the stop, its kind and every attempt.
+    if (!(error instanceof ReliabilityFailFastError)) throw new Error(`expected a ReliabilityFailFastError, got ${String(error)}`);
+    expect(error).toMatchObject({ kind: 'unhandled-failure', errorKind: 'auth', attempt: 1 });
+    expect(error.attempts.map((attempt) => attempt.errorKind)).toEqual(['auth']);
+    expect(wire.requests).toHaveLength(1);
+    // The provider's own error, intact.
+    expect(error.cause).toBeInstanceOf(ProviderError);
+    expect(ProviderError.isInstance(error.cause)).toBe(true);
+    const cause = error.cause as ProviderError;
+    expect(cause).toMatchObject({ errorKind: 'auth', status: 401, provider: name, retryable: false });
+    expect(error.message).toMatch(/^(Anthropic|OpenAI) authentication failed: the API key was rejected \(HTTP 401\)/);
+    expect(error.message).toContain('the reliability gate stopped on attempt 1: no rule retries a failure of kind auth');
+    const printed = inspect(error, { depth: 10, showHidden: true });
+    expect(printed).not.toContain(KEY);
+    expect(printed).not.toMatch(/x-echo-key|set-cookie/i);
+  });
+});
+
 describe.each([
   ['anthropic', providers.anthropic, anthropicToolUse, anthropicTextAnswer],
   ['openai', providers.openai, openAIMultiToolCall, openAITextAnswer],

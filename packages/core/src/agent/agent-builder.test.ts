@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Agent, AgentConfigurationError, InMemoryStore, tool } from '../index';
 import type { ModelProvider, ModelResponse, ReliabilityRule } from '../index';
 import type { PreCheckRule } from '@keel/reliability';
-import { scriptedModel } from '../testing/index';
+import { scriptedModel, asComplete } from '../testing/index';
 
 const Refund = Type.Object({ action: Type.Union([Type.Literal('refund'), Type.Literal('reject')]), amount: Type.Number() });
 
@@ -161,7 +161,7 @@ describe('AgentBuilder.build() validation', () => {
       .outputSchema(Type.Object({ answer: Type.String() }))
       .outputFallback({ canned: { answer: 'unknown' } })
       .build();
-    const result = await agent.run('go');
+    const result = asComplete(await agent.run('go'));
     expect([result.value, result.provenance]).toEqual([{ answer: 'unknown' }, 'canned']);
   });
 });

@@ -6,7 +6,7 @@ import type { RunConfig } from '../run/state/run-config';
 import type { ToolGuard } from '../tools/guard';
 import { checkListener } from '../events/check-listener';
 import type { AnyTool, Tool } from '../tools/tool';
-import type { Agent } from './agent';
+import type { Agent, HasSchema } from './agent';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import type { AgentOptions, OutputFallbackOptions, OutputOptions, ReliabilityOptions } from './agent-options';
 import type { CallWrapper } from '../shared/call-wrapper';
@@ -26,37 +26,37 @@ interface BuilderState extends BuilderSettings {
  * builder can be shared and branched. `build()` validates the whole configuration.
  * Start one with `Agent.create()`.
  */
-export class AgentBuilder<TOutput = string> {
+export class AgentBuilder<TOutput = string, THasSchema extends boolean = HasSchema<TOutput>> {
   private constructor(private readonly state: BuilderState) {}
 
-  private with<T = TOutput>(changes: Partial<BuilderState>, single?: keyof BuilderState): AgentBuilder<T> {
+  private with<T = TOutput, F extends boolean = THasSchema>(changes: Partial<BuilderState>, single?: keyof BuilderState): AgentBuilder<T, F> {
     const given = changes.repeated ?? this.state.repeated;
     const repeated = single !== undefined && this.state[single] !== undefined ? [...given, single] : given;
-    return new AgentBuilder<T>({ ...this.state, ...changes, repeated });
+    return new AgentBuilder<T, F>({ ...this.state, ...changes, repeated });
   }
 
   /** Sets the system prompt (once). */
-  system(text: string): AgentBuilder<TOutput> {
+  system(text: string): AgentBuilder<TOutput, THasSchema> {
     return this.with({ system: text }, 'system');
   }
 
   /** Adds a tool. */
-  tool<TInput, TResult>(tool: Tool<TInput, TResult>): AgentBuilder<TOutput> {
+  tool<TInput, TResult>(tool: Tool<TInput, TResult>): AgentBuilder<TOutput, THasSchema> {
     return this.with({ tools: [...this.state.tools, tool as unknown as AnyTool] });
   }
 
   /** Adds several tools. */
-  tools(tools: readonly AnyTool[]): AgentBuilder<TOutput> {
+  tools(tools: readonly AnyTool[]): AgentBuilder<TOutput, THasSchema> {
     return this.with({ tools: [...this.state.tools, ...tools] });
   }
 
   /** Adds guards run on every tool call's arguments, first call and re-asks alike. */
-  guards(guards: readonly ToolGuard[]): AgentBuilder<TOutput> {
+  guards(guards: readonly ToolGuard[]): AgentBuilder<TOutput, THasSchema> {
     return this.with({ guards: [...this.state.guards, ...guards] });
   }
 
   /** Sets the memory store (once). */
-  memory(store: MemoryStore): AgentBuilder<TOutput> {
+  memory(store: MemoryStore): AgentBuilder<TOutput, THasSchema> {
     return this.with({ memory: store }, 'memory');
   }
 
@@ -82,7 +82,7 @@ export class AgentBuilder<TOutput = string> {
   }
 
   /** Adds an event listener to every agent built from this builder (see also `agent.on()`). */
-  on<E extends AgentEventName>(event: E, listener: AgentListener<E>): AgentBuilder<TOutput> {
+  on<E extends AgentEventName>(event: E, listener: AgentListener<E>): AgentBuilder<TOutput, THasSchema> {
     checkListener(event, listener);
     return this.with({ listeners: [...this.state.listeners, { event, listener: listener as AgentListener<AgentEventName> }] });
   }
@@ -91,7 +91,7 @@ export class AgentBuilder<TOutput = string> {
    * Wraps every model call and tool execution of the agent's runs (e.g. in a tracing context);
    * additive, the first given outermost. For integrations: see {@link CallWrapper}.
    */
-  wrapCalls(wrapper: CallWrapper): AgentBuilder<TOutput> {
+  wrapCalls(wrapper: CallWrapper): AgentBuilder<TOutput, THasSchema> {
     return this.with({ callWrappers: [...this.state.callWrappers, wrapper] });
   }
 
@@ -101,12 +101,12 @@ export class AgentBuilder<TOutput = string> {
    * where it declares it for the model, else the prompt); Keel validates the full schema in every
    * mode. See {@link OutputOptions}.
    */
-  outputSchema<S extends AnySchema>(schema: S, options: OutputOptions = {}): AgentBuilder<InferSchema<S>> {
-    return this.with<InferSchema<S>>({ outputSchema: schema, outputOptions: options }, 'outputSchema');
+  outputSchema<S extends AnySchema>(schema: S, options: OutputOptions = {}): AgentBuilder<InferSchema<S>, true> {
+    return this.with<InferSchema<S>, true>({ outputSchema: schema, outputOptions: options }, 'outputSchema');
   }
 
   /** Degraded answers when the model gives no valid one (once). Provider failover is `failover` in `Agent.create()`. */
-  outputFallback(options: OutputFallbackOptions<TOutput>): AgentBuilder<TOutput> {
+  outputFallback(options: OutputFallbackOptions<TOutput>): AgentBuilder<TOutput, THasSchema> {
     return this.with({ outputFallback: options as OutputFallbackOptions<unknown> }, 'outputFallback');
   }
 
@@ -116,7 +116,7 @@ export class AgentBuilder<TOutput = string> {
    * and the transient-error retries. Additive: each call appends its rules after those already
    * given (so extensions can add theirs); `defaults` may be set once.
    */
-  reliability(options: ReliabilityOptions): AgentBuilder<TOutput> {
+  reliability(options: ReliabilityOptions): AgentBuilder<TOutput, THasSchema> {
     const given = this.state.reliability;
     if (given === undefined) return this.with({ reliability: options });
     const defaults = options.defaults ?? given.defaults;
@@ -134,23 +134,23 @@ export class AgentBuilder<TOutput = string> {
    * integrations attach; an extension returns the builder it was given, extended.
    * @throws {AgentConfigurationError} when the extension does not return a builder.
    */
-  use(extension: Extension): AgentBuilder<TOutput> {
+  use(extension: Extension): AgentBuilder<TOutput, THasSchema> {
     if (typeof extension !== 'function') throw new AgentConfigurationError({ setting: 'use', message: `use() takes an extension (a function from builder to builder), got ${typeof extension}` });
-    const extended = extension(this);
+    const extended = extension(this as unknown as AgentBuilder<TOutput>);
     if (!(extended instanceof AgentBuilder)) throw new AgentConfigurationError({ setting: 'use', message: 'an extension must return the builder it was given, extended' });
-    return extended;
+    return extended as AgentBuilder<TOutput, THasSchema>;
   }
 
   /**
    * Validates the configuration and builds the agent.
    * @throws {AgentConfigurationError} naming the setting at fault.
    */
-  build(): Agent<TOutput> {
-    return this.state.construct(resolveConfig(this.state)) as Agent<TOutput>;
+  build(): Agent<TOutput, THasSchema> {
+    return this.state.construct(resolveConfig(this.state)) as unknown as Agent<TOutput, THasSchema>;
   }
 
   /** @internal Use `Agent.create()`. */
-  static start(options: AgentOptions, construct: ConstructAgent): AgentBuilder<string> {
-    return new AgentBuilder<string>({ options, construct, tools: [], guards: [], listeners: [], callWrappers: [], repeated: [] });
+  static start(options: AgentOptions, construct: ConstructAgent): AgentBuilder<string, false> {
+    return new AgentBuilder<string, false>({ options, construct, tools: [], guards: [], listeners: [], callWrappers: [], repeated: [] });
   }
 }

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { AbortedError, Agent, ReliabilityFailFastError, tool } from '../index';
 import type { ModelProviderV1, ModelStreamPart } from '../model/model-provider-v1';
-import { scriptedModel } from '../testing/index';
+import { scriptedModel, asComplete } from '../testing/index';
 import type { AgentStreamPart } from './stream-part';
 
 const Refund = Type.Object({ action: Type.Union([Type.Literal('refund'), Type.Literal('reject')]), amount: Type.Number() });
@@ -47,7 +47,7 @@ describe('agent.stream', () => {
     expect(textOf(parts)).not.toContain('USD 50');
     expect(parts.some((part) => part.type === 'validation-failed' && part.attempt === 1)).toBe(true);
     expect(parts.some((part) => part.type === 'retry' && !part.discardStreamedText)).toBe(true);
-    expect((await stream.result).value).toEqual({ action: 'refund', amount: 50 });
+    expect(asComplete(await stream.result).value).toEqual({ action: 'refund', amount: 50 });
   });
 
   it('pass-through streams every attempt and marks the retried one', async () => {

@@ -23,10 +23,27 @@ import type { RunInput, RunOptions, RunResult } from './run-result';
 import type { StreamSink } from './stream-part';
 
 /**
- * A built agent: immutable configuration, any number of concurrent runs that share nothing else.
- * Create one with `Agent.create({ provider, model })...build()`.
+ * Whether an agent with output type `TOutput` validates its answers against an output schema,
+ * when the type does not say: an output other than `string` needs one; a `string` one may or not.
  */
-export class Agent<TOutput = string> {
+export type HasSchema<TOutput> = string extends TOutput ? boolean : true;
+
+/** What `runTyped()` is on an agent without an output schema: nothing to call, and the reason why. */
+export interface RunTypedNeedsOutputSchema {
+  readonly 'runTyped() needs an output schema: give the builder .outputSchema(schema), or use run()': never;
+}
+
+/** `runTyped()`: callable on an agent with an output schema only. */
+export type RunTyped<TOutput, THasSchema extends boolean> = THasSchema extends true
+  ? <T extends TOutput = TOutput>(input: RunInput, options?: RunOptions) => Promise<T>
+  : RunTypedNeedsOutputSchema;
+
+/**
+ * A built agent: immutable configuration, any number of concurrent runs that share nothing else.
+ * Create one with `Agent.create({ provider, model })...build()`. `THasSchema` records whether it
+ * has an output schema (then `runTyped()` can be called).
+ */
+export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOutput>> {
   readonly #config: RunConfig;
   readonly #bus: EventBus;
   readonly #signer: StateSigner;
@@ -41,7 +58,7 @@ export class Agent<TOutput = string> {
   }
 
   /** Starts a builder. */
-  static create(options: AgentOptions): AgentBuilder<string> {
+  static create(options: AgentOptions): AgentBuilder<string, false> {
     return AgentBuilder.start(options, (config) => new Agent(config, options));
   }
 
@@ -177,15 +194,16 @@ export class Agent<TOutput = string> {
   /**
    * Runs the agent and returns the validated value: the typed shortcut for `run().value`. The
    * type comes from the output schema; `runTyped<Refund>(...)` names it (it must fit the schema's).
-   * @throws {AgentConfigurationError} without an output schema.
+   * Only an agent built with an output schema has it: on one without, a call is a type error.
+   * @throws {AgentConfigurationError} without an output schema (reached only past the types).
    * @throws {RunSuspendedError} when the run suspends for approvals (its `result.state` resumes it; `resume()` returns the result).
    */
-  async runTyped<T extends TOutput = TOutput>(input: RunInput, options: RunOptions = {}): Promise<T> {
+  readonly runTyped: RunTyped<TOutput, THasSchema> = (async (input: RunInput, options: RunOptions = {}): Promise<unknown> => {
     if (!this.#config.output) throw new AgentConfigurationError({ setting: 'outputSchema', message: 'runTyped() needs an output schema' });
     const result = await this.run(input, options);
     if (result.status === 'suspended') throw new RunSuspendedError({ result });
-    return result.value as T;
-  }
+    return result.value;
+  }) as unknown as RunTyped<TOutput, THasSchema>;
 
   /**
    * Runs the agent as a stream of typed parts (text and tool-call deltas, tool results, step

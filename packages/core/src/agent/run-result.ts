@@ -15,36 +15,11 @@ export type { StepRecord };
 /** Where the final value came from: the model, the fallback function, or the canned value. */
 export type Provenance = 'model' | 'fallback' | 'canned';
 
-/**
- * The outcome of a run. A run whose agent has tools that need approval may end `suspended`
- * instead: then `value` is `undefined` and `text` empty, `pendingApprovals` lists the calls that
- * wait, and `state` resumes the run (`agent.resume(state, { approve, reject })`).
- */
-export interface RunResult<T = string> {
+/** What a result holds however the run ended: its messages, steps, tool calls and every model call counted. */
+export interface RunRecord {
   readonly runId: string;
-  /** `complete`: the run has its final answer. `suspended`: it waits for approvals (see `state`). */
-  readonly status: 'complete' | 'suspended';
-  /** The tool calls waiting for approval (empty unless `suspended`). */
-  readonly pendingApprovals: readonly PendingApproval[];
-  /**
-   * Calls of `once` tools a crash left without a known outcome (a recovered durable run; empty
-   * otherwise): the run suspended so that a person settles each, `agent.resume(state, { outcomes, retry })`.
-   */
-  readonly unknownOutcomes: readonly UnknownOutcome[];
-  /** Present when `suspended`: plain JSON to store, and to give back to `agent.resume()`. */
-  readonly state?: RunStateSnapshot;
-  /** The final answer's text (for a fallback tier, the value as JSON). */
+  /** The final answer's text (for a fallback tier, the value as JSON); empty when the run has no answer. */
   readonly text: string;
-  /** The validated value with an output schema, else the text (`undefined` while `suspended`). */
-  readonly value: T;
-  /** Whether `value` is the model's answer or a degraded one. */
-  readonly provenance: Provenance;
-  /** Lossless local repairs applied to the final answer before parsing, by name. */
-  readonly repairs: readonly JsonRepair[];
-  /** Schema-guided coercions applied to the final answer (path, from, to). */
-  readonly coercions: readonly Coercion[];
-  /** With `strict: false`, the issues the returned value has. */
-  readonly issues: readonly ValidationIssue[];
   /** The messages of this run that are kept (input, model turns, tool results); never ephemeral ones. */
   readonly messages: readonly Message[];
   readonly steps: readonly StepRecord[];
@@ -59,6 +34,54 @@ export interface RunResult<T = string> {
   readonly startedAt: number;
   readonly durationMs: number;
 }
+
+/** A run that has its final answer: `value` is the validated value (the text without an output schema). */
+export interface CompleteRunResult<T> extends RunRecord {
+  readonly status: 'complete';
+  /** The validated value with an output schema, else the text. */
+  readonly value: T;
+  /** Whether `value` is the model's answer or a degraded one. */
+  readonly provenance: Provenance;
+  /** Lossless local repairs applied to the final answer before parsing, by name. */
+  readonly repairs: readonly JsonRepair[];
+  /** Schema-guided coercions applied to the final answer (path, from, to). */
+  readonly coercions: readonly Coercion[];
+  /** With `strict: false`, the issues the returned value has. */
+  readonly issues: readonly ValidationIssue[];
+  /** No call waits: always empty for a complete run. */
+  readonly pendingApprovals: readonly [];
+  /** No call has an unknown outcome: always empty for a complete run. */
+  readonly unknownOutcomes: readonly [];
+}
+
+/**
+ * A run that stopped at tool calls needing approval, or (a recovered durable run) at calls of
+ * `once` tools whose outcome a crash left unknown: it has no `value` (and `text` is empty);
+ * `pendingApprovals` and `unknownOutcomes` list the calls that wait, and `state` resumes the run
+ * (`agent.resume(result.state, { approve, reject })`, `{ outcomes, retry }`).
+ */
+export interface SuspendedRunResult extends RunRecord {
+  readonly status: 'suspended';
+  /** The tool calls waiting for approval. */
+  readonly pendingApprovals: readonly PendingApproval[];
+  /** Calls of `once` tools a crash left without a known outcome: a person settles each (`outcomes`, `retry`). */
+  readonly unknownOutcomes: readonly UnknownOutcome[];
+  /** Plain JSON to store, and to give back to `agent.resume()`. */
+  readonly state: RunStateSnapshot;
+}
+
+/**
+ * The outcome of a run, a union on `status`: narrow it before reading what only one side has.
+ * `complete` has the typed `value`; `suspended` (an agent whose tools need approval) has `state`
+ * and `pendingApprovals` and no `value`.
+ *
+ * ```ts
+ * const result = await agent.run('Refund order 7');
+ * if (result.status === 'suspended') await store(result.state);
+ * else console.log(result.value);
+ * ```
+ */
+export type RunResult<T = string> = CompleteRunResult<T> | SuspendedRunResult;
 
 /** Per-run options. */
 export interface RunOptions {

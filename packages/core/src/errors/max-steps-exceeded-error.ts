@@ -1,6 +1,6 @@
 import { KeelError } from '@keel/reliability';
 import { hasMarker } from '@keel/reliability/internal';
-import type { RunResult } from '../agent/run-result';
+import type { RunRecord } from '../agent/run-result';
 
 const marker = Symbol.for('keel.error.MaxStepsExceededError');
 
@@ -10,10 +10,10 @@ export class MaxStepsExceededError extends KeelError {
   override readonly name = 'MaxStepsExceededError';
   readonly retryable = false;
   readonly maxSteps: number;
-  /** The run as far as it got: messages, steps, tool calls, usage, attempts. */
-  readonly partial: RunResult<unknown>;
+  /** The run as far as it got: messages, steps, tool calls, usage, attempts (it has no answer, so no `value`). */
+  readonly partial: RunRecord;
 
-  constructor({ maxSteps, partial }: { maxSteps: number; partial: RunResult<unknown> }) {
+  constructor({ maxSteps, partial }: { maxSteps: number; partial: RunRecord }) {
     super({ message: `The run reached maxSteps (${maxSteps}) without a final answer` });
     this.maxSteps = maxSteps;
     this.partial = partial;

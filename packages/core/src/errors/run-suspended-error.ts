@@ -1,6 +1,6 @@
 import { KeelError } from '@keel/reliability';
 import { hasMarker } from '@keel/reliability/internal';
-import type { RunResult } from '../agent/run-result';
+import type { SuspendedRunResult } from '../agent/run-result';
 
 const marker = Symbol.for('keel.error.RunSuspendedError');
 
@@ -13,9 +13,9 @@ export class RunSuspendedError extends KeelError {
   override readonly name = 'RunSuspendedError';
   readonly retryable = false;
   /** The suspended run: `result.state` resumes it. */
-  readonly result: RunResult<unknown>;
+  readonly result: SuspendedRunResult;
 
-  constructor({ result }: { result: RunResult<unknown> }) {
+  constructor({ result }: { result: SuspendedRunResult }) {
     const ids = result.pendingApprovals.map((pending) => `${pending.toolName} (${pending.toolCallId})`).join(', ');
     super({ message: `The run suspended: ${ids} need${result.pendingApprovals.length === 1 ? 's' : ''} approval; resume it with agent.resume(error.result.state, { approve, reject })` });
     this.result = result;

@@ -167,6 +167,8 @@ export interface AgentEvents {
   'tool.re-ask': EventBase & {
     readonly toolCallId: string;
     readonly tool: string;
+    /** The rule that re-asks for corrected arguments (`tool-re-ask`). */
+    readonly rule: string;
     /** 1-based number of this re-ask. */
     readonly reAsk: number;
     /** The feedback sent with the re-ask. */
@@ -243,7 +245,12 @@ export interface AgentEvents {
     /** Compactions of the run so far, this one included. */
     readonly compactions: number;
   };
-  'output.fallback-used': EventBase & { readonly tier: 'fallback' | 'canned'; readonly reason: string };
+  'output.fallback-used': EventBase & {
+    readonly tier: 'fallback' | 'canned';
+    /** The rule whose decision the fallback answers (e.g. `schema-retry-exhausted`). */
+    readonly rule: string;
+    readonly reason: string;
+  };
   'listener.error': EventBase & { readonly event: string; readonly errorName: string; readonly message: string };
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Agent, type ModelResponse, ReliabilityFailFastError } from '../index';
 import { type ModelProviderV1 } from '../internal';
+import { asComplete } from '../testing/index';
 
 /**
  * A provider's answer is read once, into Keel's own copy, before anything uses it: getters that
@@ -66,7 +67,7 @@ async function outcome(make: () => unknown, options: { listen: boolean; stream: 
   if (options.listen) builder = builder.on('model.response', () => undefined).on('model.content', () => undefined);
   const agent = builder.build();
   const settled = await (options.stream ? agent.stream('go').result : agent.run('go')).then(
-    (result) => ({ value: result.value as unknown, error: undefined }),
+    (result) => ({ value: asComplete(result).value as unknown, error: undefined }),
     (error: unknown) => ({ value: undefined, error }),
   );
   return { ...settled, calls: model.calls };
@@ -130,7 +131,7 @@ it('an unknown finish reason reads as "other", in the result and its steps', asy
 
 it("without an output schema the value is the response's text, as the result's text is", async () => {
   const model: ModelProviderV1 = { specificationVersion: 'v1', name: 'split', generate: async () => ({ ...answer('from content'), text: 'from text' }) };
-  const result = await Agent.create({ provider: model, model: 'm' }).build().run('go');
+  const result = asComplete(await Agent.create({ provider: model, model: 'm' }).build().run('go'));
   expect(result.value).toBe(result.text);
 });
 
@@ -169,7 +170,7 @@ describe.concurrent('stream parts are read guarded', () => {
     const deltas: unknown[] = [];
     for await (const part of stream) if (part.type === 'text-delta') deltas.push(part.text);
     expect(deltas).toEqual(['ok']);
-    expect((await stream.result).value).toBe('ok');
+    expect(asComplete(await stream.result).value).toBe('ok');
   });
 });
 
@@ -195,7 +196,7 @@ describe('a provider stream Keel stops reading is closed', () => {
 
   it('after finish: nothing more is read, and its finally runs', async () => {
     const { model, state } = tracked('finish');
-    const result = await Agent.create({ provider: model, model: 'm' }).build().stream('go').result;
+    const result = asComplete(await Agent.create({ provider: model, model: 'm' }).build().stream('go').result);
     expect(result.value).toBe('ok');
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(state.pulledAfter).toBe(0);

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { costBudget, tokenBudget } from '@keel/reliability';
 import { Agent, AgentConfigurationError, ReliabilityFailFastError, tool, type ToolGuard } from '../index';
-import { scriptedModel } from '../testing/index';
+import { scriptedModel, asComplete } from '../testing/index';
 
 /**
  * What user code returns is read as carefully as what it throws: a guard's rejection, a rule and
@@ -25,7 +25,7 @@ describe('a guard returning something other than a rejection', () => {
     ['a Proxy that throws on every trap', hostileProxy, 'guard-error'],
   ])('%s: an error result coded %s, and the run goes on', async (_name, returned, code) => {
     const guard = (() => returned()) as unknown as ToolGuard;
-    const result = await Agent.create({ provider: oneToolCall(), model: 'm' }).tool(probeTool()).guards([guard]).build().run('go');
+    const result = asComplete(await Agent.create({ provider: oneToolCall(), model: 'm' }).tool(probeTool()).guards([guard]).build().run('go'));
     expect(result.value).toBe('done');
     expect(result.toolCalls[0]).toMatchObject({ isError: true, errorCode: code });
     expect(typeof result.toolCalls[0]?.output).toBe('string');
@@ -125,14 +125,14 @@ describe('call wrappers', () => {
   it('a wrapper calling proceed twice makes one model call and runs a tool once', async () => {
     const model = scriptedModel([{ toolCalls: [{ name: 'probe', arguments: {} }] }, 'done', 'extra', 'extra']);
     let runs = 0;
-    const result = await Agent.create({ provider: model, model: 'm' })
+    const result = asComplete(await Agent.create({ provider: model, model: 'm' })
       .tool(probeTool(() => ++runs))
       .wrapCalls((_call, proceed) => {
         proceed();
         return proceed();
       })
       .build()
-      .run('go');
+      .run('go'));
     expect(result.value).toBe('done');
     expect(model.calls).toBe(2);
     expect(result.usage.modelCalls).toBe(2);

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { Agent, type AgentBuilder, type AgentEventName, type RunResult, tool } from '../index';
-import { scriptedModel } from '../testing/index';
+import { scriptedModel, asComplete } from '../testing/index';
 
 /**
  * Observers never change outcomes: with a listener on every event that throws (or rejects), a run
@@ -30,8 +30,10 @@ function builder(): AgentBuilder<{ n: number }> {
   return Agent.create({ provider: model, model: 'm' }).tool(double).outputSchema(Answer);
 }
 
-const comparable = (result: RunResult<unknown>) => ({
-  value: result.value,
+const comparable = (given: RunResult<unknown>) => {
+  const result = asComplete(given);
+  return {
+    value: result.value,
   text: result.text,
   provenance: result.provenance,
   attempts: result.attempts.map(({ elapsedMs: _elapsed, ...attempt }) => attempt),
@@ -39,7 +41,8 @@ const comparable = (result: RunResult<unknown>) => ({
   messages: result.messages,
   usage: result.usage,
   finishReason: result.finishReason,
-});
+  };
+};
 
 describe('listeners that throw on every event', () => {
   it.each([
@@ -58,7 +61,7 @@ describe('listeners that throw on every event', () => {
     }
     const errors: string[] = [];
     noisy = noisy.on('listener.error', (payload) => void errors.push(payload.event));
-    const result = await noisy.build().run('go');
+    const result = asComplete(await noisy.build().run('go'));
     expect(comparable(result)).toEqual(comparable(baseline));
     expect(result.value).toEqual({ n: 4 });
     // The run did reach these events, and each listener failure was reported.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Agent, AgentConfigurationError, InMemoryStore, type MemoryStore } from '../index';
-import { scriptedModel } from '../testing/index';
+import { scriptedModel, asComplete } from '../testing/index';
 
 /**
  * What a caller or a memory store hands a run is checked before the run reads it: a malformed
@@ -55,7 +55,7 @@ it('well-formed messages, and what the in-memory store keeps, pass the check', a
   const store = new InMemoryStore();
   const { agent } = agentWith(store);
   await agent.run([{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }]);
-  const second = await agent.run('again');
+  const second = asComplete(await agent.run('again'));
   expect(second.value).toBe('ok');
 });
 
@@ -68,7 +68,7 @@ it('an input object whose message getter throws is refused as run.input', async 
 
 describe('run options', () => {
   it('null is no options', async () => {
-    expect((await agentWith().agent.run('hi', null as never)).value).toBe('ok');
+    expect(asComplete(await agentWith().agent.run('hi', null as never)).value).toBe('ok');
   });
 
   it.each([

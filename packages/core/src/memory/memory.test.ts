@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Agent, InMemoryStore, tool } from '../index';
 import type { Message } from '../index';
 import type { UserMessage } from '../internal';
-import { scriptedModel } from '../testing/index';
+import { scriptedModel, asComplete } from '../testing/index';
 
 /** Everything a message list says, as one string, to search for leaked text. */
 const textOfAll = (messages: readonly Message[]) => JSON.stringify(messages);
@@ -19,7 +19,7 @@ describe('memory keeps only the accepted exchange', () => {
       .memory(store)
       .build();
 
-    const result = await agent.run('Capital of France as JSON', { conversationId: 'c1' });
+    const result = asComplete(await agent.run('Capital of France as JSON', { conversationId: 'c1' }));
 
     expect(result.value).toEqual({ city: 'Paris' });
     // The retry did carry ephemeral feedback and the rejected output to the model...

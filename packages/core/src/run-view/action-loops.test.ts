@@ -51,6 +51,9 @@ describe('action loops across a run (the default rules)', () => {
       ['repeated-call', 'nudge', 3],
       ['repeated-call', 'stop', 3],
     ]);
+    // Each names the rule that found the loop, and so does the stop.
+    expect(detected.map((event) => event.rule)).toEqual(['action-loop', 'action-loop']);
+    expect(events.filter((event) => event.name === 'reliability.fail-fast').map((event) => (event.payload as AgentEvents['reliability.fail-fast']).rule)).toEqual(['action-loop']);
     // The nudge names the loop and quotes what was returned, as ephemeral feedback.
     const nudged = model.requests.at(-1)?.messages.at(-1);
     expect(nudged).toMatchObject({ role: 'user' });

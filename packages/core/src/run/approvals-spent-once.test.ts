@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent, AgentConfigurationError, RunStateError, tool } from '../index';
-import { scriptedModel } from '../testing/index';
+import { scriptedModel, asSuspended } from '../testing/index';
 import { claimSuspension } from './state/resumed-suspensions';
 
 const KEY = 'k'.repeat(32);
@@ -23,7 +23,7 @@ const problemOf = (error: unknown) => (RunStateError.isInstance(error) ? error.p
 describe('approvals are spent once, by the agent and tenant they were made for', () => {
   it('refuses a replay after 20,000 other resumes in the process (spent states are forgotten by time, never by count)', async () => {
     const { agent, made } = refundAgent();
-    const suspended = await agent.run('refund 40');
+    const suspended = asSuspended(await agent.run('refund 40'));
     if (suspended.status !== 'suspended' || !suspended.state) throw new Error('expected a suspension');
     const stored = JSON.stringify(suspended.state);
     await agent.resume(JSON.parse(stored), { approve: ['c1'] });
@@ -36,7 +36,7 @@ describe('approvals are spent once, by the agent and tenant they were made for',
 
   it('refuses a state past its signed expiry', async () => {
     const { agent, made } = refundAgent({ stateTtlMs: 1 });
-    const suspended = await agent.run('refund 40');
+    const suspended = asSuspended(await agent.run('refund 40'));
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(await agent.resume(suspended.state, { approve: ['c1'] }).catch(problemOf)).toBe('expired');
     expect(made).toEqual([]);
@@ -44,7 +44,7 @@ describe('approvals are spent once, by the agent and tenant they were made for',
 
   it('resumes a state only for the tenant it was made for', async () => {
     const { agent, made } = refundAgent();
-    const suspended = await agent.run('refund 40', { tenant: 'acme' });
+    const suspended = asSuspended(await agent.run('refund 40', { tenant: 'acme' }));
     expect(await agent.resume(suspended.state, { approve: ['c1'] }, { tenant: 'globex' }).catch(problemOf)).toBe('other-tenant');
     expect(await agent.resume(suspended.state, { approve: ['c1'] }).catch(problemOf)).toBe('other-tenant');
     expect(made).toEqual([]);
@@ -64,7 +64,7 @@ describe('approvals are spent once, by the agent and tenant they were made for',
     for (const [first, second] of pairs) {
       const a = refundAgent(first as never);
       const b = refundAgent(second as never);
-      const suspended = await a.agent.run('refund 40');
+      const suspended = asSuspended(await a.agent.run('refund 40'));
       expect(await b.agent.resume(suspended.state, { approve: ['c1'] }).catch(problemOf)).toBe('other-agent');
       expect(b.made).toEqual([]);
     }
@@ -80,7 +80,7 @@ describe('approvals are spent once, by the agent and tenant they were made for',
   it('resumes on another agent object with the same id and key (another process)', async () => {
     const first = refundAgent({ id: 'refunds-v1', output: { parse: (value: unknown) => value } });
     const second = refundAgent({ id: 'refunds-v1', output: { parse: (value: unknown) => value }, answers: 'final' });
-    const suspended = await first.agent.run('refund 40');
+    const suspended = asSuspended(await first.agent.run('refund 40'));
     expect((await second.agent.resume(JSON.parse(JSON.stringify(suspended.state)), { approve: ['c1'] })).status).toBe('complete');
     expect(second.made).toEqual([40]);
   });

@@ -5,7 +5,7 @@ import { Agent, AgentConfigurationError, InMemoryStore, ReliabilityFailFastError
 import type { Message, ModelRequest, RunResult, ToolContext } from '../index';
 import type { ToolMessage } from '../internal';
 import { recorder } from '../testing/event-recorder';
-import { scriptedModel } from '../testing/index';
+import { scriptedModel, asComplete, asSuspended } from '../testing/index';
 
 const KEY = 'k'.repeat(32);
 
@@ -40,7 +40,7 @@ async function suspended(options: { stateKey?: string; memory?: InMemoryStore; s
   let builder = events.attach(Agent.create({ provider: model, model: 'm', ...(options.stateKey === undefined ? {} : { stateKey: options.stateKey }) }).tool(refund));
   if (options.memory) builder = builder.memory(options.memory);
   const agent = builder.build();
-  const result = await agent.run('Refund 40 on A-1', options.memory ? { conversationId: 'c' } : {});
+  const result = asSuspended(await agent.run('Refund 40 on A-1', options.memory ? { conversationId: 'c' } : {}));
   return { agent, model, made, result, events, refund };
 }
 
@@ -53,7 +53,7 @@ describe('tool approval', () => {
     const { result, made, model, events } = await suspended({ memory });
 
     expect(result.status).toBe('suspended');
-    expect(result.value).toBeUndefined();
+    expect('value' in result).toBe(false);
     expect(result.pendingApprovals).toEqual([{ toolCallId: 'c1', toolName: 'refund', arguments: { orderId: 'A-1', amount: 40 } }]);
     expect(made).toEqual([]);
     expect(model.calls).toBe(1);
@@ -237,7 +237,7 @@ describe('tool approval', () => {
     const model = scriptedModel([{ toolCalls: [refundCall('c1', 40), { id: 'c2', name: 'lookup', arguments: { id: 'A-1' } }] }, 'Done.']);
     const agent = Agent.create({ provider: model, model: 'm' }).tool(refund).tool(lookup).build();
 
-    const result = await agent.run('go');
+    const result = asSuspended(await agent.run('go'));
     expect(result.pendingApprovals.map((pending) => pending.toolCallId)).toEqual(['c1']);
     expect(looked).toEqual(['A-1']);
     expect(result.toolCalls).toMatchObject([{ id: 'c2', output: 'order A-1: paid' }]);
@@ -291,7 +291,7 @@ describe('tool approval', () => {
       .guards([(name) => (frozen && name === 'refund' ? { code: 'account-frozen', message: 'refunds are frozen' } : undefined)])
       .build();
 
-    const result = await agent.run('go');
+    const result = asSuspended(await agent.run('go'));
     frozen = true;
     const resumed = await agent.resume(roundTrip(result.state), { approve: ['c1'] });
 
@@ -326,7 +326,7 @@ describe('tool approval', () => {
     expect(RunSuspendedError.isInstance(error)).toBe(true);
     const suspendedResult = (error as RunSuspendedError).result;
     expect(suspendedResult.pendingApprovals).toHaveLength(1);
-    const resumed = await agent.resume(roundTrip(suspendedResult.state), { approve: ['c1'] });
+    const resumed = asComplete(await agent.resume(roundTrip(suspendedResult.state), { approve: ['c1'] }));
     expect(resumed.value).toEqual({ refunded: 40 });
     expect(made).toHaveLength(1);
   });
@@ -340,7 +340,7 @@ describe('tool approval', () => {
       .reliability({ preCheck: [tokenBudget(110)] })
       .build();
 
-    const result = await agent.run('go');
+    const result = asSuspended(await agent.run('go'));
     expect(result.usage.totalTokens).toBe(120);
     const error = await agent.resume(roundTrip(result.state), { approve: ['c1'] }).catch((caught: unknown) => caught);
 
@@ -354,7 +354,7 @@ describe('tool approval', () => {
     const model = scriptedModel([{ toolCalls: [refundCall('c1', 40)] }, { toolCalls: [refundCall('c2', 1)] }]);
     const agent = Agent.create({ provider: model, model: 'm', maxSteps: 1 }).tool(refund).build();
 
-    const result = await agent.run('go');
+    const result = asSuspended(await agent.run('go'));
     const error = await agent.resume(roundTrip(result.state), { approve: ['c1'] }).catch((caught: unknown) => caught);
 
     expect((error as Error).name).toBe('MaxStepsExceededError');
@@ -366,8 +366,8 @@ describe('tool approval', () => {
     const model = scriptedModel([{ toolCalls: [refundCall('c1', 40)] }, { toolCalls: [refundCall('c2', 10, 'B-2')] }, 'Both done.']);
     const agent = Agent.create({ provider: model, model: 'm' }).tool(refund).build();
 
-    const first = await agent.run('go');
-    const second = await agent.resume(roundTrip(first.state), { approve: ['c1'] });
+    const first = asSuspended(await agent.run('go'));
+    const second = asSuspended(await agent.resume(roundTrip(first.state), { approve: ['c1'] }));
     expect(second.status).toBe('suspended');
     expect(second.state?.suspensionId).not.toBe(first.state?.suspensionId);
     expect(second.state?.step).toBe(2);
@@ -410,7 +410,7 @@ describe('tool approval', () => {
     });
     const model = scriptedModel([{ toolCalls: [refundCall('c1', 40)] }, 'unused']);
     const agent = Agent.create({ provider: model, model: 'm' }).tool(slow).build();
-    const result = await agent.run('go');
+    const result = asSuspended(await agent.run('go'));
     const controller = new AbortController();
 
     const resuming = agent.resume(roundTrip(result.state), { approve: ['c1'] }, { signal: controller.signal });
@@ -431,7 +431,7 @@ describe('tool approval', () => {
     };
     const model = scriptedModel([{ toolCalls: [refundCall('c1', 40)] }, 'Done.']);
     const agent = Agent.create({ provider: model, model: 'm' }).tool(refund).memory(memory).build();
-    const result = await agent.run('go');
+    const result = asSuspended(await agent.run('go'));
     const state = roundTrip(result.state);
 
     await expect(agent.resume(state, { approve: ['c1'] }, { timeoutMs: -1 })).rejects.toMatchObject({ name: 'AgentConfigurationError' });
@@ -464,7 +464,7 @@ describe('tool approval', () => {
     );
     const agent = Agent.create({ provider: model, model: 'm' }).tool(refund).build();
 
-    const result = await agent.run('go');
+    const result = asSuspended(await agent.run('go'));
 
     expect(asked).toEqual([400]);
     expect(result.pendingApprovals).toEqual([{ toolCallId: 'c1', toolName: 'refund', arguments: { orderId: 'A-1', amount: 400 } }]);

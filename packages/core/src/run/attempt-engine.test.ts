@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent, type Message, type ModelResponse, ReliabilityFailFastError } from '../index';
-import { scriptedModel } from '../testing/index';
+import { scriptedModel, asComplete } from '../testing/index';
 
 /** The seed's `{ parse }` recipe: a parser that throws readable messages, and strictOutputRules(3). */
 const refund = {
@@ -22,7 +22,7 @@ describe('stuck means the same mistake, whatever the validator', () => {
   it('an opaque { parse } parser recovers from prose → "USD 50" → valid in 3 calls', async () => {
     const model = scriptedModel(['I would refund it.', '{"action":"refund","amount":"USD 50"}', '{"action":"refund","amount":50}']);
     const agent = Agent.create({ provider: model, model: 'm' }).outputSchema(refund).reliability({ postDecide: strictOutputRules(3) }).build();
-    const result = await agent.run('Refund order 42?');
+    const result = asComplete(await agent.run('Refund order 42?'));
     expect(result.value).toEqual({ action: 'refund', amount: 50 });
     expect(model.calls).toBe(3);
   });
@@ -42,7 +42,7 @@ describe('stuck means the same mistake, whatever the validator', () => {
       .refine((value) => value.b < 10, { message: 'b too big' });
     const model = scriptedModel(['{"a":50,"b":1}', '{"a":1,"b":50}', '{"a":1,"b":2}']);
     const agent = Agent.create({ provider: model, model: 'm' }).outputSchema(schema).build();
-    expect((await agent.run('go')).value).toEqual({ a: 1, b: 2 });
+    expect(asComplete(await agent.run('go')).value).toEqual({ a: 1, b: 2 });
     expect(model.calls).toBe(3);
   });
 
@@ -50,7 +50,7 @@ describe('stuck means the same mistake, whatever the validator', () => {
     const schema = Type.Union([Type.Object({ kind: Type.Literal('a'), n: Type.Number(), s: Type.String() }), Type.Object({ kind: Type.Literal('b'), flag: Type.Boolean() })]);
     const model = scriptedModel(['{"kind":"a","n":"x","s":1}', '{"kind":"a","n":1,"s":2}', '{"kind":"a","n":1,"s":"ok"}']);
     const agent = Agent.create({ provider: model, model: 'm' }).outputSchema(schema, { coerce: false }).build();
-    expect((await agent.run('go')).value).toEqual({ kind: 'a', n: 1, s: 'ok' });
+    expect(asComplete(await agent.run('go')).value).toEqual({ kind: 'a', n: 1, s: 'ok' });
     expect(model.calls).toBe(3);
   });
 });
@@ -72,7 +72,7 @@ describe('rules judge the answer', () => {
     };
     const model = scriptedModel(['{"summary":"Broken TV, full refund","refund":5000}', '{"summary":"Broken TV, partial refund","refund":1000}']);
     const agent = Agent.create({ provider: model, model: 'm' }).outputSchema(Triage).reliability({ postDecide: [capRefunds] }).build();
-    const result = await agent.run('Ticket 7: TV arrived broken');
+    const result = asComplete(await agent.run('Ticket 7: TV arrived broken'));
     expect(result.value).toEqual({ summary: 'Broken TV, partial refund', refund: 1000 });
     expect(model.calls).toBe(2);
     expect(seen[0]).toEqual({ purpose: 'final-answer', value: { summary: 'Broken TV, full refund', refund: 5000 } });

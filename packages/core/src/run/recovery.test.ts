@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { Agent, type Message, ReliabilityFailFastError } from '../index';
-import { type Script, scriptedModel } from '../testing/index';
+import { type Script, scriptedModel, asComplete } from '../testing/index';
 import { recorder } from '../testing/event-recorder';
 
 const Refund = Type.Object({ action: Type.Union([Type.Literal('refund'), Type.Literal('reject')]), amount: Type.Number() }, { additionalProperties: false });
@@ -19,7 +19,7 @@ const lastUserText = (messages: readonly Message[]): string => {
 describe('candidates in one reply', () => {
   it('asks for exactly one value when a draft and a final answer both match', async () => {
     const { model, builder } = refundAgent(['Draft: {"action": "refund", "amount": 40}\nFinal: {"action": "refund", "amount": 50}', '{"action": "refund", "amount": 50}']);
-    const result = await builder.build().run('Refund order 42');
+    const result = asComplete(await builder.build().run('Refund order 42'));
     expect(model.calls).toBe(2);
     expect(result.value).toEqual({ action: 'refund', amount: 50 });
     const feedback = lastUserText(model.requests[1]?.messages ?? []);
@@ -32,7 +32,7 @@ describe('candidates in one reply', () => {
     const { model, builder } = refundAgent([
       'The shape is {"action": "refund | reject", "amount": "number", "reason": "why, in a sentence"}. My answer: {"action": "reject", "amount": 0}',
     ]);
-    const result = await events.attach(builder).build().run('Refund order 42');
+    const result = asComplete(await events.attach(builder).build().run('Refund order 42'));
     expect(model.calls).toBe(1);
     expect(result.value).toEqual({ action: 'reject', amount: 0 });
     expect(result.repairs).toEqual(['prose-removed', 'candidate-selected']);
@@ -57,7 +57,7 @@ describe('a truncated or lossy reply is never accepted', () => {
 
   it('re-asks a value with an ellipsis instead of dropping it', async () => {
     const { model, builder } = refundAgent(['{"action": "refund", "amount": 5, ...}', '{"action": "refund", "amount": 5}']);
-    const result = await builder.build().run('Refund order 42');
+    const result = asComplete(await builder.build().run('Refund order 42'));
     expect(model.calls).toBe(2);
     expect(lastUserText(model.requests[1]?.messages ?? [])).toContain("'...' stands where properties were left out");
     expect(result.repairs).toEqual([]);
@@ -68,7 +68,7 @@ describe('lossless repairs and coercions cost no model call', () => {
   it('records each repair and coercion on the result and in an event', async () => {
     const events = recorder('output.repaired');
     const { model, builder } = refundAgent(["```json\n{action: 'Refund', amount: '50', // done\n}\n```"]);
-    const result = await events.attach(builder).build().run('Refund order 42');
+    const result = asComplete(await events.attach(builder).build().run('Refund order 42'));
     expect(model.calls).toBe(1);
     expect(result.value).toEqual({ action: 'refund', amount: 50 });
     expect(result.repairs).toEqual(['fence-stripped', 'unquoted-keys', 'single-quotes', 'comments', 'trailing-comma']);
@@ -83,14 +83,14 @@ describe('lossless repairs and coercions cost no model call', () => {
 
   it('re-asks with coerce: false', async () => {
     const { model, builder } = refundAgent(['{"action": "refund", "amount": "50"}', '{"action": "refund", "amount": 50}'], { coerce: false });
-    const result = await builder.build().run('Refund order 42');
+    const result = asComplete(await builder.build().run('Refund order 42'));
     expect(model.calls).toBe(2);
     expect(result.coercions).toEqual([]);
   });
 
   it('fails at once on a repairable reply with repair: false', async () => {
     const { model, builder } = refundAgent(["{'action': 'refund', 'amount': 5}", '{"action": "refund", "amount": 5}'], { repair: false });
-    const result = await builder.build().run('Refund order 42');
+    const result = asComplete(await builder.build().run('Refund order 42'));
     expect(model.calls).toBe(2);
     expect(result.repairs).toEqual([]);
   });
@@ -103,7 +103,7 @@ describe('30 bad items need one re-ask', () => {
 
   it('groups the 30 issues into one feedback line and recovers on the next call', async () => {
     const model = scriptedModel([JSON.stringify({ items: bad }), JSON.stringify({ items: good })]);
-    const result = await Agent.create({ provider: model, model: 'm' }).outputSchema(Order).build().run('Extract the order');
+    const result = asComplete(await Agent.create({ provider: model, model: 'm' }).outputSchema(Order).build().run('Extract the order'));
     expect(model.calls).toBe(2);
     expect(result.value).toEqual({ items: good });
     const feedback = lastUserText(model.requests[1]?.messages ?? []).split('\n');
@@ -115,7 +115,7 @@ describe('30 bad items need one re-ask', () => {
 describe('partial mode (strict: false)', () => {
   it('still retries a reply that does not parse, then returns the value with its issues', async () => {
     const { model, builder } = refundAgent(['Sorry, I cannot answer in JSON.', '{"action": "refund", "amount": "lots"}'], { strict: false });
-    const result = await builder.build().run('Refund order 42');
+    const result = asComplete(await builder.build().run('Refund order 42'));
     expect(model.calls).toBe(2);
     expect(result.value).toEqual({ action: 'refund', amount: 'lots' });
     expect(result.issues).toEqual([{ path: ['amount'], pathText: 'amount', kind: 'type', expected: 'number', received: 'lots', message: 'must be number' }]);

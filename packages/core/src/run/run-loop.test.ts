@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Agent, MaxStepsExceededError, ReliabilityFailFastError, tool } from '../index';
 import type { Message, ModelRequest } from '../index';
 import type { ToolMessage } from '../internal';
-import { scriptedModel } from '../testing/index';
+import { scriptedModel, asComplete } from '../testing/index';
 
 /** The tool message of a request (the latest one). */
 function lastToolMessage(request: ModelRequest | undefined): ToolMessage {
@@ -34,7 +34,7 @@ describe('ReAct loop', () => {
     const model = scriptedModel('Paris is the capital of France.');
     const agent = Agent.create({ provider: model, model: 'm' }).build();
 
-    const result = await agent.run('What is the capital of France?');
+    const result = asComplete(await agent.run('What is the capital of France?'));
 
     expect(result.text).toBe('Paris is the capital of France.');
     expect(result.value).toBe(result.text);

@@ -2,7 +2,7 @@ import { type ReliabilityRule } from '@keel/reliability';
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it, vi } from 'vitest';
 import { Agent, InMemoryStore, type ModelResponse, ReliabilityFailFastError, tool } from '../index';
-import { scriptedModel } from '../testing/index';
+import { scriptedModel, asComplete } from '../testing/index';
 
 const Refund = Type.Object({ amount: Type.Number({ maximum: 100 }) });
 
@@ -18,7 +18,7 @@ describe('a rule reads the validated value, never changes it', () => {
     };
     const agent = Agent.create({ provider: scriptedModel('{"amount": 50}'), model: 'm' }).outputSchema(Refund).reliability({ postDecide: [tamper] }).build();
     const outcome = await agent.run('refund?').then(
-      (result) => result.value,
+      (result) => asComplete(result).value,
       (error: unknown) => error,
     );
     // Never the unvalidated 5000: either the untouched value or a visible rule error.
@@ -36,7 +36,7 @@ describe('a rule reads the validated value, never changes it', () => {
         return false;
       },
     };
-    const result = await Agent.create({ provider: scriptedModel('{"amount": 50}'), model: 'm' }).outputSchema(Refund).reliability({ postDecide: [read] }).build().run('refund?');
+    const result = asComplete(await Agent.create({ provider: scriptedModel('{"amount": 50}'), model: 'm' }).outputSchema(Refund).reliability({ postDecide: [read] }).build().run('refund?'));
     expect(seen).toEqual([50]);
     expect(result.value).toEqual({ amount: 50 });
   });
@@ -84,7 +84,7 @@ describe('a rule reads the response, never changes it', () => {
     const tamper: ReliabilityRule<ModelResponse> = { kind: 'tamper', then: 'ok', when: (scope) => threw.push(tamperWith(scope.response)) < 0 };
     const memory = new InMemoryStore();
     const agent = Agent.create({ provider: scriptedModel('{"amount": 50}'), model: 'm' }).outputSchema(Refund).memory(memory).reliability({ postDecide: [tamper] }).build();
-    const result = await agent.run('refund?');
+    const result = asComplete(await agent.run('refund?'));
     expect(threw).toEqual([true]);
     expect([result.text, result.value]).toEqual(['{"amount": 50}', { amount: 50 }]);
     expect(JSON.stringify(await memory.load('default'))).not.toContain('5000');

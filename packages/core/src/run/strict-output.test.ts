@@ -11,7 +11,7 @@ import {
   ReliabilityFailFastError,
   tool,
 } from '../index';
-import { type Script, scriptedModel } from '../testing/index';
+import { type Script, scriptedModel, asComplete } from '../testing/index';
 import { recorder } from '../testing/event-recorder';
 
 const Refund = Type.Object({
@@ -45,7 +45,7 @@ const requestOf = (model: { readonly requests: readonly { readonly messages: rea
 describe('strict output through the gate', () => {
   it('retries once after an invalid answer and returns the second answer as the value', async () => {
     const { model, builder } = refundAgent([BAD_AMOUNT, VALID]);
-    const result = await builder.build().run('Refund order 42');
+    const result = asComplete(await builder.build().run('Refund order 42'));
 
     expect(model.calls).toBe(2);
     expect(result.value).toEqual({ action: 'refund', amount: 50 });
@@ -62,7 +62,7 @@ describe('strict output through the gate', () => {
 
   it('retries once after an answer that is not JSON, with parse feedback', async () => {
     const { model, builder } = refundAgent([NOT_JSON, VALID]);
-    const result = await builder.build().run('Refund order 42');
+    const result = asComplete(await builder.build().run('Refund order 42'));
 
     expect(model.calls).toBe(2);
     expect(result.value).toEqual({ action: 'refund', amount: 50 });
@@ -95,7 +95,7 @@ describe('strict output through the gate', () => {
 
   it('sends only the latest failed attempt and its feedback on attempt 3', async () => {
     const { model, builder } = refundAgent([BAD_AMOUNT, BAD_ACTION, VALID]);
-    const result = await builder.build().run('Refund order 42');
+    const result = asComplete(await builder.build().run('Refund order 42'));
 
     expect(model.calls).toBe(3);
     expect(result.value).toEqual({ action: 'refund', amount: 50 });
@@ -156,7 +156,7 @@ describe('strict output through the gate', () => {
     const events = recorder('validation.failed');
     const model = scriptedModel([{ text: 'Let me look the order up first.', toolCalls: [{ name: 'lookup_order', arguments: { id: '42' } }] }, VALID]);
     const agent = events.attach(Agent.create({ provider: model, model: 'm' }).outputSchema(Refund).tool(lookup)).build();
-    const result = await agent.run('Refund order 42');
+    const result = asComplete(await agent.run('Refund order 42'));
 
     expect(model.calls).toBe(2);
     expect(events.of('validation.failed')).toHaveLength(0);
@@ -192,7 +192,7 @@ describe('strict output through the gate', () => {
         throw new Error('template exploded');
       },
     });
-    const result = await events.attach(builder).build().run('Refund order 42');
+    const result = asComplete(await events.attach(builder).build().run('Refund order 42'));
 
     expect(result.value).toEqual({ action: 'refund', amount: 50 });
     expect(model.calls).toBe(2);
@@ -238,7 +238,7 @@ describe('strict output through the gate', () => {
 
   it('accepts a fenced json answer with a local repair and no retry', async () => {
     const { model, builder } = refundAgent(['```json\n{"action":"reject","amount":0}\n```']);
-    const result = await builder.build().run('Refund order 42');
+    const result = asComplete(await builder.build().run('Refund order 42'));
 
     expect(model.calls).toBe(1);
     expect(result.value).toEqual({ action: 'reject', amount: 0 });
@@ -283,7 +283,7 @@ describe('strict output through the gate', () => {
     const events = recorder('reliability.retry');
     const model = scriptedModel([rateLimited, VALID]);
     const agent = events.attach(Agent.create({ provider: model, model: 'm', maxRetryAfterMs: 30 }).outputSchema(Refund)).build();
-    const result = await agent.run('Refund order 42');
+    const result = asComplete(await agent.run('Refund order 42'));
 
     expect(result.value).toEqual({ action: 'refund', amount: 50 });
     expect(model.calls).toBe(2);
@@ -316,7 +316,7 @@ describe('strict output through the gate', () => {
       .outputSchema(Refund)
       .reliability({ postDecide: [failoverRule()] })
       .build();
-    const result = await agent.run('Refund order 42');
+    const result = asComplete(await agent.run('Refund order 42'));
 
     expect(primary.calls).toBe(1);
     expect(backup.calls).toBe(1);
@@ -330,7 +330,7 @@ describe('strict output through the gate', () => {
       const events = recorder('output.fallback-used');
       const { model, builder } = refundAgent([BAD_AMOUNT, BAD_ACTION, NOT_JSON]);
       const agent = events.attach(builder.outputFallback({ fallback: () => ({ action: 'reject', amount: 0 }) })).build();
-      const result = await agent.run('Refund order 42');
+      const result = asComplete(await agent.run('Refund order 42'));
 
       expect(model.calls).toBe(3);
       expect(result.provenance).toBe('fallback');
@@ -351,7 +351,7 @@ describe('strict output through the gate', () => {
           }),
         )
         .build();
-      const result = await agent.run('Refund order 42');
+      const result = asComplete(await agent.run('Refund order 42'));
 
       expect(result.provenance).toBe('canned');
       expect(result.value).toEqual({ action: 'reject', amount: 0 });
@@ -429,7 +429,7 @@ describe('strict output through the gate', () => {
 
   it('returns the parsed value with its issues and no retry when strict is false', async () => {
     const { model, builder } = refundAgent([BAD_AMOUNT, VALID], { strict: false });
-    const result = await builder.build().run('Refund order 42');
+    const result = asComplete(await builder.build().run('Refund order 42'));
 
     expect(model.calls).toBe(1);
     expect(result.value).toEqual({ action: 'refund', amount: 'USD 50' });
@@ -451,7 +451,7 @@ describe('strict output through the gate', () => {
 
   it('retries without feedback messages when feedback is false', async () => {
     const { model, builder } = refundAgent([BAD_AMOUNT, VALID], { feedback: false });
-    const result = await builder.build().run('Refund order 42');
+    const result = asComplete(await builder.build().run('Refund order 42'));
 
     expect(model.calls).toBe(2);
     expect(result.value).toEqual({ action: 'refund', amount: 50 });
@@ -462,7 +462,7 @@ describe('strict output through the gate', () => {
   it('continues an answer cut at the token limit (finish reason length), without schema feedback', async () => {
     const events = recorder('validation.failed');
     const { model, builder } = refundAgent([{ text: '{"action":"refund","amo', finishReason: 'length' }, 'unt":50}']);
-    const result = await events.attach(builder).build().run('Refund order 42');
+    const result = asComplete(await events.attach(builder).build().run('Refund order 42'));
 
     expect(model.calls).toBe(2);
     expect(model.requests[1]?.continueFrom).toBe('{"action":"refund","amo');

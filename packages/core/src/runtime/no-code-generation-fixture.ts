@@ -6,6 +6,7 @@
 import { Type } from '@sinclair/typebox';
 import { Agent } from '../agent/agent';
 import { scriptedModel } from '../testing/scripted-model';
+import { asComplete } from '../testing/run-status';
 import { tool } from '../tools/tool';
 
 let codeGeneration = true;
@@ -30,12 +31,12 @@ const model = scriptedModel([
 ]);
 
 const feedback: string[] = [];
-const result = await Agent.create({ provider: model, model: 'scripted', maxSteps: 4, toolRetries: 2 })
+const result = asComplete(await Agent.create({ provider: model, model: 'scripted', maxSteps: 4, toolRetries: 2 })
   .tools([lookup])
   .outputSchema(Type.Object({ action: Type.Union([Type.Literal('refund'), Type.Literal('reject')]), amount: Type.Number({ minimum: 0 }) }), { maxRetries: 2 })
   .on('tool.re-ask', (event) => void feedback.push(event.feedback))
   .on('reliability.retry', (event) => void feedback.push(event.feedback ?? ''))
   .build()
-  .run('Refund order 1182?');
+  .run('Refund order 1182?'));
 
 globalThis.console.log(JSON.stringify({ codeGeneration, value: result.value, feedback, calls: model.calls }));

@@ -31,7 +31,7 @@ const { result: scripts } = await session.post('Profiler.takePreciseCoverage');
 await session.post('Profiler.stopPreciseCoverage');
 session.disconnect();
 
-if (result.attempts.length !== 1 || result.value === undefined) throw new Error('the probe run must make one valid model call');
+if (result.attempts.length !== 1 || result.status !== 'complete' || result.value === undefined) throw new Error('the probe run must make one valid model call');
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const self = fileURLToPath(import.meta.url);
 const files = new Set<string>();

@@ -3,6 +3,9 @@ import { isValidationErrorKind, matchesFailuresOnly } from '@keel/reliability/in
 import type { ModelResponse } from '../model/model-provider-v1';
 import { stableStringify } from './stable-equal';
 
+/** The kind of the rule that re-asks for corrected tool arguments: `tool.re-ask` events name it. */
+export const TOOL_RE_ASK_RULE = 'tool-re-ask';
+
 /** The stop kinds that end a tool call's re-asks with an error result for the model (not a run failure). */
 export const TOOL_RE_ASK_OUTCOMES: ReadonlySet<string> = new Set(['redundant', 'exhausted', 'gave-up', 'guard-rejected-on-retry', 'validator-error']);
 
@@ -40,7 +43,7 @@ export function toolArgumentRules(budget: number, firstArguments: string): Relia
       },
     },
     {
-      kind: 'tool-re-ask',
+      kind: TOOL_RE_ASK_RULE,
       label: `re-ask for corrected arguments (up to ${budget})`,
       then: 'retry',
       when: (scope) => isValidationErrorKind(scope.errorKind) && scope.history.filter((entry) => isValidationErrorKind(entry.errorKind)).length < budget,

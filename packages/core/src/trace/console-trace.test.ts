@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { consoleTrace } from './console-trace';
 import { retryScenario } from '../testing/retry-scenario';
+import { asComplete } from '../testing/index';
 
 describe('consoleTrace', () => {
   it('prints a run with a tool re-ask, a rate limit and a feedback retry', async () => {
     const lines: string[] = [];
     const { builder } = retryScenario();
-    const result = await builder.use(consoleTrace({ write: (line) => lines.push(line), timings: false })).build().run('Refund order 1182?', { runId: '0123456789abcdef' });
+    const result = asComplete(await builder.use(consoleTrace({ write: (line) => lines.push(line), timings: false })).build().run('Refund order 1182?', { runId: '0123456789abcdef' }));
     expect(result.value).toEqual({ action: 'refund', amount: 50 });
     expect(lines.join('\n')).toMatchSnapshot();
   });

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, type ModelProvider, type ModelRequest, ReliabilityFailFastError, type RunResult, tool } from '@keel/core';
 import { AGENT_EVENT_NAMES } from '@keel/core/internal';
+import { asComplete } from '@keel/core/test';
 import { anthropic } from '@keel/providers/anthropic';
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
@@ -71,7 +72,7 @@ describe('a run recorded against the Anthropic wire, replayed offline', () => {
     );
     const path = join(mkdtempSync(join(tmpdir(), 'keel-cassette-')), 'order.json');
     const recorded = await runOnce(cassette(anthropic({ baseURL: wire.url, apiKey: API_KEY }), { path, mode: 'record' }), streaming);
-    expect(recorded.result.value).toEqual({ sku: 'ABC-12', quantity: 2 });
+    expect(asComplete(recorded.result).value).toEqual({ sku: 'ABC-12', quantity: 2 });
     expect(recorded.result.attempts.map((attempt) => attempt.errorKind)).toEqual(['rate-limit', 'ok', 'schema-fail', 'ok']);
     expect(wire.requests).toHaveLength(4);
     await wire.close();

@@ -1,5 +1,5 @@
 import type { RunResult } from '@keel/core';
-import { type AttemptRecord, isTransientErrorKind, readField } from '@keel/core/internal';
+import { type AttemptRecord, isTransientErrorKind, readField, type RunRecord } from '@keel/core/internal';
 import type { ItemReliability, TokenCounts } from './eval-report';
 
 /** Fail-fast kinds that mean the run was stopped as a loop. */
@@ -25,7 +25,7 @@ export interface RunCost {
 const tokens = (input: number, output: number, cacheRead: number, cacheWrite: number): TokenCounts => ({ input, output, cacheRead, cacheWrite, total: input + output + cacheRead + cacheWrite });
 
 /** The ledger's totals: of a completed run, its `usage`. */
-export function costOfResult(result: RunResult<unknown>): RunCost {
+export function costOfResult(result: RunRecord): RunCost {
   const { usage } = result;
   return { calls: usage.modelCalls, tokens: tokens(usage.inputTokens, usage.outputTokens, usage.cacheReadTokens, usage.cacheWriteTokens), costUsd: usage.costUsd ?? null };
 }
@@ -90,8 +90,8 @@ export function reliabilityOf(attempts: readonly AttemptRecord[], result: RunRes
     reAsks,
     toolReAsks,
     transientFailures,
-    repairs: [...(result?.repairs ?? [])],
-    coercions: (result?.coercions ?? []).map((coercion) => coercion.kind),
+    repairs: result?.status === 'complete' ? [...result.repairs] : [],
+    coercions: result?.status === 'complete' ? result.coercions.map((coercion) => coercion.kind) : [],
     patches,
     continuations,
     loop: failureKind !== undefined && LOOP_KINDS.test(failureKind),

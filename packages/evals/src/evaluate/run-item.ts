@@ -1,5 +1,5 @@
 import type { RunResult } from '@keel/core';
-import { errorMessageOf, readField } from '@keel/core/internal';
+import { errorMessageOf, readField, type RunRecord } from '@keel/core/internal';
 import { runScorer } from '../scorers/score-result';
 import type { ItemReport } from './eval-report';
 import type { EvalAgent, EvalItem, Scorer } from './eval-types';
@@ -28,7 +28,7 @@ export async function runItem<TOutput, TExpected>(agent: EvalAgent<TOutput>, ite
   } catch (error) {
     const kind = failureKindOf(error);
     const attempts = attemptsOfError(error);
-    const partial = readField(error, 'partial') as RunResult<unknown> | undefined;
+    const partial = readField(error, 'partial') as RunRecord | undefined;
     const name = readField(error, 'name');
     return {
       ...base,
@@ -43,17 +43,21 @@ export async function runItem<TOutput, TExpected>(agent: EvalAgent<TOutput>, ite
     ended.delete(runId);
   }
   const scores: Record<string, { score: number; pass: boolean; reason?: string }> = {};
+  if (result.status === 'suspended') {
+    // A suspended run has no value to score: it fails, waiting for approvals.
+    for (const scorer of scorers) scores[scorer.name] = { score: 0, pass: false, reason: 'the run suspended for approvals' };
+    return { ...base, outcome: 'fail', text: result.text, scores, ...costOfResult(result), reliability: reliabilityOf(result.attempts, result, undefined), durationMs: performance.now() - started };
+  }
   for (const scorer of scorers) scores[scorer.name] = await runScorer(scorer, { item, value: result.value, text: result.text, result });
-  const suspended = result.status === 'suspended';
   return {
     ...base,
-    outcome: !suspended && Object.values(scores).every((score) => score.pass) ? 'pass' : 'fail',
+    outcome: Object.values(scores).every((score) => score.pass) ? 'pass' : 'fail',
     value: result.value,
     text: result.text,
     provenance: result.provenance,
     scores,
-    ...costOfResult(result as RunResult<unknown>),
-    reliability: reliabilityOf(result.attempts, result as RunResult<unknown>, undefined),
+    ...costOfResult(result),
+    reliability: reliabilityOf(result.attempts, result, undefined),
     durationMs: performance.now() - started,
   };
 }

@@ -45,7 +45,7 @@ export function llmJudge(options: LlmJudgeOptions): Scorer {
     name: options.name ?? 'llm-judge',
     score: async ({ item, value }) => {
       const question = [`Criteria: ${options.criteria}`, asData('input', item.input), ...(item.expected === undefined ? [] : [asData('reference', item.expected)]), asData('answer', value)].join('\n\n');
-      const verdict: Verdict = (await judge.run(question)).value;
+      const verdict: Verdict = await judge.runTyped(question);
       return { score: verdict.score, pass: verdict.score >= threshold, reason: verdict.reason };
     },
   };

@@ -20,10 +20,26 @@ export interface ReliabilityFailFastErrorOptions {
   readonly errorKind: ErrorKind;
   /** Every model call made (by the whole run, inside an agent), failed ones included. */
   readonly attempts: readonly AttemptRecord[];
-  /** The underlying failure; reduced to `{ name, message }`. */
+  /**
+   * The underlying failure. A Keel error (a provider's `ProviderError` or `AiSdkProviderError`, a
+   * `ValidationFailure`) is kept as it is, so `instanceof` and `isInstance` work on it: each builds
+   * its own fields without secrets. Any other value is reduced to `{ name, message }`.
+   */
   readonly cause?: unknown;
   /** The gate run's latest validation failure, when it had one. */
   readonly lastValidationFailure?: ValidationFailure;
+}
+
+/**
+ * What the error says. A failure no rule retries (an authentication error, a bad request) leads
+ * with the failure itself, then the gate's story; any other stop leads with the rule that stopped.
+ */
+function messageOf(options: ReliabilityFailFastErrorOptions, cause: string | undefined): string {
+  const rule = `${options.kind}${options.label ? `: ${options.label}` : ''}`;
+  if (options.kind === 'unhandled-failure' && cause !== undefined && options.errorKind !== 'ok') {
+    return `${cause} — the reliability gate stopped on attempt ${options.attempt}: no rule retries a failure of kind ${options.errorKind}`;
+  }
+  return `Reliability gate stopped (${rule}) on attempt ${options.attempt}${options.errorKind === 'ok' ? ', on a valid answer' : `, last failure ${options.errorKind}`}` + (cause === undefined ? '' : ` — ${cause}`);
 }
 
 /** The gate stopped: a rule said fail-fast, a budget ran out, or a rule itself threw. Not retryable. */
@@ -42,13 +58,7 @@ export class ReliabilityFailFastError extends KeelError {
 
   constructor(options: ReliabilityFailFastErrorOptions) {
     const reduced = options.cause === undefined ? undefined : reduceError(options.cause);
-    super({
-      message:
-        `Reliability gate stopped (${options.kind}${options.label ? `: ${options.label}` : ''}) ` +
-        `on attempt ${options.attempt}${options.errorKind === 'ok' ? ', on a valid answer' : `, last failure ${options.errorKind}`}` +
-        (reduced ? ` — ${reduced.message}` : ''),
-      cause: reduced,
-    });
+    super({ message: messageOf(options, reduced?.message), cause: KeelError.isKeelError(options.cause) ? options.cause : reduced });
     this.kind = options.kind;
     if (options.label !== undefined) this.label = options.label;
     this.phase = options.phase;

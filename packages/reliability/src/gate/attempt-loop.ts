@@ -40,6 +40,8 @@ export interface FallbackRequest<TResponse> {
   readonly lastFailure: ValidationFailure | undefined;
   /** Why the fallback is used: the stop it replaces, or that a rule chose it. */
   readonly reason: string;
+  /** The rule whose decision the fallback answers (its kind). */
+  readonly rule: string;
 }
 
 /**
@@ -167,7 +169,7 @@ async function fallback<TResponse, TValue, TAttempted extends Attempted<TRespons
   const reason = decision.instead ? `${decision.kind}: ${failFastError(memory, attempt, decision.instead, []).message}` : 'a rule chose fallback';
   let produced: { readonly value: TResult } | undefined;
   try {
-    produced = await driver.fallback({ scope: scopeOf(memory, attempt, runUsage, driver.signal, judged), lastFailure: memory.lastFailure, reason });
+    produced = await driver.fallback({ scope: scopeOf(memory, attempt, runUsage, driver.signal, judged), lastFailure: memory.lastFailure, reason, rule: decision.kind });
   } catch (error) {
     rethrowIfAborted(driver.signal, error);
     throw halt(stop(attempt, judged.errorKind, { kind: 'fallback-failed', label: decision.kind, phase: 'post-decide', cause: error }));

@@ -7,6 +7,8 @@ export interface ValidationFailedEvent {
   readonly type: 'validation.failed';
   readonly message: string;
   readonly stage: ValidationStage;
+  /** On stage `rule-check`: the rule (its kind) that rejected the valid value. */
+  readonly rule?: string;
   /** The printed path of the first issue (`entries[0].confidence`), when there is one. */
   readonly pathText?: string;
   readonly rawOutput: string;
@@ -23,6 +25,8 @@ export interface RetryEvent {
   readonly attempt: number;
   /** The rule that decided the retry. */
   readonly kind: string;
+  /** The rule the retry answers: the rule that rejected a valid answer (stage `rule-check`), else `kind`. */
+  readonly rule: string;
   readonly errorKind: ErrorKind;
   readonly delayMs: number;
   /** `retry` (same provider) or `retry-other` (next provider). */
@@ -41,6 +45,8 @@ export interface WaitEvent {
   readonly attempt: number;
   /** The rule that asked for the wait (e.g. `shared-backoff`). */
   readonly kind: string;
+  /** The rule that asked for the wait: the same as `kind`, under the name every rule's event has. */
+  readonly rule: string;
   readonly delayMs: number;
 }
 
@@ -57,6 +63,8 @@ export interface RecoveredEvent {
 export interface FailFastEvent {
   readonly type: 'reliability.fail-fast';
   readonly kind: string;
+  /** The rule that stopped the gate: the same as `kind`, under the name every rule's event has. */
+  readonly rule: string;
   readonly label?: string;
   readonly attempt: number;
   readonly errorKind: ErrorKind;
@@ -84,6 +92,8 @@ export interface FeedbackErrorEvent {
 export interface LoopDetectedEvent {
   readonly type: 'reliability.loop-detected';
   readonly attempt: number;
+  /** The action-loop rule that found the loop (`action-loop`). */
+  readonly rule: string;
   /** `repeated-call`, `same-error`, `alternation` or `repeated-reply`. */
   readonly loop: ActionLoopType;
   /** The tools of one round, comma-separated (empty for a repeated reply). */

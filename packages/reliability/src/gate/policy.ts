@@ -73,7 +73,7 @@ function withLoopReport<TResponse>(decision: Decision, found: Match<TResponse>, 
   if (rule?.kind !== ACTION_LOOP_KIND || (found && 'thrown' in found)) return decision;
   const loop = actionLoopOf(scope as ReliabilityScope<unknown>);
   if (!loop) return decision;
-  const event: GateEvent = { type: 'reliability.loop-detected', attempt, loop: loop.type, tools: [...new Set(loop.calls.map((call) => call.name))].join(', '), rounds: loop.rounds, action: rule.then === 'fail-fast' ? 'stop' : 'nudge' };
+  const event: GateEvent = { type: 'reliability.loop-detected', attempt, rule: rule.kind, loop: loop.type, tools: [...new Set(loop.calls.map((call) => call.name))].join(', '), rounds: loop.rounds, action: rule.then === 'fail-fast' ? 'stop' : 'nudge' };
   return { ...decision, events: [event, ...decision.events] } as Decision;
 }
 
@@ -198,7 +198,7 @@ async function reject<TResponse, TValue>(
   const message = await rejectionMessage(memory, attempt, judged, rule, label, previousOutput, rejectionOf(label, rawOutput, rule.kind), runUsage, signal, events);
   const rejection = rejectionOf(message, rawOutput, rule.kind);
   const rejectedMemory = withRejection(memory, rejection);
-  events.push(validationFailedEvent(rejectedMemory, rejection, attempt));
+  events.push(validationFailedEvent(rejectedMemory, rejection, attempt, rule.kind));
   const rejected: Judged<TResponse, TValue> = { ...judged, errorKind: 'rule-rejected', verdict: { status: 'invalid', failure: rejection, partialValue: accepted.value } };
   const scope = scopeOf(rejectedMemory, attempt, runUsage, signal, rejected) as ReliabilityScope<TResponse>;
   const feedback: GateFeedback | undefined = feedbackSettings === false ? undefined : { previousOutput, text: message };
@@ -296,7 +296,9 @@ async function retry<TResponse, TValue>(
     }
   }
   const decision = other ? 'retry-other' : 'retry';
-  events.push({ type: 'reliability.retry', attempt, kind: rule.kind, errorKind, delayMs, decision, ...(failure && feedback ? { feedback: feedback.text } : {}) });
+  // A rule's rejection of a valid answer is a `rule-check` failure whose issue names the rule.
+  const rejectedBy = failure?.stage === 'rule-check' ? failure.issues[0]?.expected : undefined;
+  events.push({ type: 'reliability.retry', attempt, kind: rule.kind, rule: rejectedBy ?? rule.kind, errorKind, delayMs, decision, ...(failure && feedback ? { feedback: feedback.text } : {}) });
   const withFeedback = failure && feedback ? { feedback } : {};
   return other
     ? { type: 'retry-other', kind: rule.kind, provider, delayMs, ...withFeedback, events }
@@ -309,11 +311,12 @@ export function capRawOutput(text: string, maxChars: number): string {
 }
 
 /** The `validation.failed` event of a failure that was just noted. */
-export function validationFailedEvent<TResponse>(memory: Pick<GateMemory<TResponse>, 'settings' | 'signatures'>, failure: ValidationFailure, attempt: number): ValidationFailedEvent {
+export function validationFailedEvent<TResponse>(memory: Pick<GateMemory<TResponse>, 'settings' | 'signatures'>, failure: ValidationFailure, attempt: number, rule?: string): ValidationFailedEvent {
   return {
     type: 'validation.failed',
     message: failure.message,
     stage: failure.stage,
+    ...(rule === undefined ? {} : { rule }),
     ...(failure.pathText === undefined ? {} : { pathText: failure.pathText }),
     rawOutput: capRawOutput(failure.rawOutput, memory.settings.maxRawOutputChars),
     attempt,

@@ -14,7 +14,7 @@ type Rule<TResponse> = ReliabilityRule<TResponse>;
 /** A stop, with its `reliability.fail-fast` event last. */
 export function stop(attempt: number, errorKind: ErrorKind, fields: { kind: string; label?: string | undefined; phase: FailFastPhase; cause?: unknown }, events: GateEvent[] = []): FailFastDecision {
   const labelled = fields.label === undefined ? {} : { label: fields.label };
-  events.push({ type: 'reliability.fail-fast', kind: fields.kind, ...labelled, attempt, errorKind, phase: fields.phase });
+  events.push({ type: 'reliability.fail-fast', kind: fields.kind, rule: fields.kind, ...labelled, attempt, errorKind, phase: fields.phase });
   return { type: 'fail-fast', kind: fields.kind, ...labelled, phase: fields.phase, ...(fields.cause === undefined ? {} : { cause: fields.cause }), events };
 }
 

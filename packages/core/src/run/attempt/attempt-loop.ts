@@ -39,7 +39,7 @@ export interface AttemptCall<TValue> {
   /** Stop kinds that end this call with an outcome rather than failing the run (a tool call's `redundant`, ...). */
   readonly outcomeKinds?: ReadonlySet<string>;
   /** What a `fallback` decision stands in: a degraded value, or `undefined` when none applies (then the stop stands). */
-  readonly fallback?: (lastFailure: ValidationFailure | undefined, reason: string) => Promise<FallbackValue | undefined>;
+  readonly fallback?: (lastFailure: ValidationFailure | undefined, reason: string, rule: string) => Promise<FallbackValue | undefined>;
 }
 
 
@@ -73,7 +73,7 @@ export function attemptLoop<TValue>(state: RunContext, call: AttemptCall<TValue>
     report: (event) => reportGateEvent(state, call, event),
     accept: ({ judged, judging }, attempt) => ({ type: 'accepted', response: judging ? judging.accepted(judged.response) : judged.response, verdict: judged.verdict, attempts: attempt }),
     fallback: fallback
-      ? ({ lastFailure, reason }) => fallback(lastFailure, reason).then((value) => (value ? { value: { type: 'fallback', fallback: value } } : undefined))
+      ? ({ lastFailure, reason, rule }) => fallback(lastFailure, reason, rule).then((value) => (value ? { value: { type: 'fallback', fallback: value } } : undefined))
       : undefined,
     stopped: (decision: FailFastDecision, attempt) => (call.outcomeKinds?.has(decision.kind) ? { type: 'stopped', kind: decision.kind, attempts: attempt } : undefined),
   });

@@ -2,7 +2,7 @@ import { tokenBudget } from '@keel/reliability';
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { AbortedError, Agent, AgentConfigurationError, type Message, type ModelRequest, ReliabilityFailFastError, tool } from '../../index';
-import { type Script, scriptedModel } from '../../testing/index';
+import { type Script, scriptedModel, asComplete } from '../../testing/index';
 
 const Item = Type.Object({ sku: Type.String(), qty: Type.Integer(), price: Type.Number() }, { additionalProperties: false });
 const Order = Type.Object({ customer: Type.String(), items: Type.Array(Item) }, { additionalProperties: false });
@@ -40,7 +40,7 @@ const lastUser = (request: ModelRequest | undefined) => {
 describe('patch re-asks', () => {
   it('asks a large answer with one bad field for only that value, applies the patch and validates the whole', async () => {
     const { model, agent } = agentOf([BAD_PRICE, '{"items[17].price": 14.25}']);
-    const result = await agent.run('extract');
+    const result = asComplete(await agent.run('extract'));
     expect(result.value).toEqual(GOOD);
     const feedback = lastUser(model.requests[1]);
     expect(feedback).toContain('Reply with only the corrected values');
@@ -53,14 +53,14 @@ describe('patch re-asks', () => {
 
   it('takes a complete value sent instead of a patch', async () => {
     const { agent } = agentOf([BAD_PRICE, GOOD_TEXT]);
-    const result = await agent.run('extract');
+    const result = asComplete(await agent.run('extract'));
     expect(result.value).toEqual(GOOD);
     expect(result.attempts[1]?.via).toBeUndefined();
   });
 
   it('refuses a patch that sets a path the feedback did not name, and asks again', async () => {
     const { model, agent } = agentOf([BAD_PRICE, '{"items[17].price": 14.25, "items[3].price": 0}', GOOD_TEXT]);
-    const result = await agent.run('extract');
+    const result = asComplete(await agent.run('extract'));
     expect(result.value).toEqual(GOOD);
     expect(model.calls).toBe(3);
     expect(lastUser(model.requests[2])).toContain('which the feedback did not name');
@@ -69,7 +69,7 @@ describe('patch re-asks', () => {
 
   it('refuses a patch reply with two values (a guess either way); the next re-ask asks for the whole value', async () => {
     const { model, agent } = agentOf([BAD_PRICE, 'Fixed: {"items[17].price": 14.25} or maybe {"items[17].price": 15}', GOOD_TEXT]);
-    const result = await agent.run('extract');
+    const result = asComplete(await agent.run('extract'));
     expect(result.value).toEqual(GOOD);
     expect(model.calls).toBe(3);
     expect(lastUser(model.requests[2])).not.toContain('Reply with only the corrected values');
@@ -77,14 +77,14 @@ describe('patch re-asks', () => {
 
   it('takes a patch with prose and a fence around it', async () => {
     const { agent } = agentOf([BAD_PRICE, 'Here is the correction:\n```json\n{"items[17].price": 14.25}\n```']);
-    expect((await agent.run('extract')).value).toEqual(GOOD);
+    expect(asComplete(await agent.run('extract')).value).toEqual(GOOD);
   });
 
   it('re-asks with a patch request again when the patched whole still has an issue', async () => {
     const twoBad = JSON.parse(BAD_PRICE) as { items: Record<string, unknown>[] };
     (twoBad.items[20] as Record<string, unknown>).qty = 'three';
     const { model, agent } = agentOf([JSON.stringify(twoBad), '{"items[17].price": 14.25, "items[20].qty": 3.5}', '{"items[20].qty": 1}']);
-    const result = await agent.run('extract');
+    const result = asComplete(await agent.run('extract'));
     expect(result.value).toEqual(GOOD);
     expect(lastUser(model.requests[2])).toContain('Paths you may set (quoted data): "items[20].qty".');
     expect(result.attempts.map((attempt) => attempt.via)).toEqual([undefined, 'patch', 'patch']);
@@ -105,13 +105,13 @@ describe('patch re-asks', () => {
     await off.agent.run('extract');
     expect(lastUser(off.model.requests[1])).not.toContain('Reply with only the corrected values');
     const lower = agentOf(['{"customer":"x","items":[{"sku":"a","qty":1,"price":"x"}]}', '{"items[0].price": 1}'], { patch: { minTokens: 1 } });
-    expect((await lower.agent.run('extract')).value).toEqual({ customer: 'x', items: [{ sku: 'a', qty: 1, price: 1 }] });
+    expect(asComplete(await lower.agent.run('extract')).value).toEqual({ customer: 'x', items: [{ sku: 'a', qty: 1, price: 1 }] });
   });
 
   it('never lets a patch-shaped reply through as a complete value of a lenient schema', async () => {
     const Loose = Type.Object({ customer: Type.Optional(Type.String()), items: Type.Optional(Type.Array(Item)) });
     const model = scriptedModel([BAD_PRICE, '{"items[17].price": 14.25, "customer": "Someone else"}', GOOD_TEXT]);
-    const result = await Agent.create({ provider: model, model: 'm' }).outputSchema(Loose).build().run('extract');
+    const result = asComplete(await Agent.create({ provider: model, model: 'm' }).outputSchema(Loose).build().run('extract'));
     // The second reply holds a named path and a key that was not asked for: refused, never a value.
     expect(result.value).toEqual(GOOD);
     expect(model.calls).toBe(3);
@@ -139,7 +139,7 @@ function cuttingModel(full: string, cut: number, options: { repeat?: number; cut
 describe('continuation of a cut answer', () => {
   it('continues an answer cut at the token limit and validates the joined text as one reply', async () => {
     const { model, agent } = agentOf(cuttingModel(GOOD_TEXT, 2000));
-    const result = await agent.run('extract');
+    const result = asComplete(await agent.run('extract'));
     expect(result.value).toEqual(GOOD);
     expect(model.requests[1]?.continueFrom).toBe(GOOD_TEXT.slice(0, 2000).trimEnd());
     expect(result.attempts.map((attempt) => [attempt.errorKind, attempt.via])).toEqual([['truncated', undefined], ['ok', 'continuation']]);
@@ -149,19 +149,19 @@ describe('continuation of a cut answer', () => {
   it('takes a whole new answer from a provider that ignores continueFrom', async () => {
     const compact = JSON.stringify(GOOD);
     const { model, agent } = agentOf((request: ModelRequest, call: number) => (call === 1 ? { text: GOOD_TEXT.slice(0, 2000), finishReason: 'length' as const } : compact));
-    const result = await agent.run('extract');
+    const result = asComplete(await agent.run('extract'));
     expect(result.value).toEqual(GOOD);
     expect(model.calls).toBe(2);
   });
 
   it('removes what the continuation repeats', async () => {
     const { agent } = agentOf(cuttingModel(GOOD_TEXT, 2000, { repeat: 120 }));
-    expect((await agent.run('extract')).value).toEqual(GOOD);
+    expect(asComplete(await agent.run('extract')).value).toEqual(GOOD);
   });
 
   it('continues a continuation that is cut too, and stops as truncated past maxContinuations', async () => {
     const { model, agent } = agentOf(cuttingModel(GOOD_TEXT, Math.ceil(GOOD_TEXT.length / 3), { cutEvery: true }));
-    const result = await agent.run('extract');
+    const result = asComplete(await agent.run('extract'));
     expect(result.value).toEqual(GOOD);
     expect(model.calls).toBe(3);
     expect(result.attempts.map((attempt) => attempt.via)).toEqual([undefined, 'continuation', 'continuation']);
@@ -182,7 +182,7 @@ describe('continuation of a cut answer', () => {
   it('sends the continuation maxTokens and trims trailing whitespace from the partial', async () => {
     const cut = GOOD_TEXT.indexOf('\n', 500) + 3;
     const { model, agent } = agentOf(cuttingModel(GOOD_TEXT, cut), { continuation: { maxTokens: 9000 } }, { maxTokens: 500 });
-    expect((await agent.run('extract')).value).toEqual(GOOD);
+    expect(asComplete(await agent.run('extract')).value).toEqual(GOOD);
     expect(model.requests[0]?.maxTokens).toBe(500);
     expect(model.requests[1]?.maxTokens).toBe(9000);
     expect(model.requests[1]?.continueFrom?.endsWith(' ')).toBe(false);
@@ -231,7 +231,7 @@ describe('continuation of a cut answer', () => {
   it('refuses a join that reads as different values instead of guessing', async () => {
     const Note = Type.Object({ note: Type.String() });
     const model = scriptedModel([{ text: '{"note": "aaaaaaaaa', finishReason: 'length' }, 'aaaaaaaaa"}', '{"note": "x"}']);
-    const result = await Agent.create({ provider: model, model: 'm' }).outputSchema(Note).build().run('go');
+    const result = asComplete(await Agent.create({ provider: model, model: 'm' }).outputSchema(Note).build().run('go'));
     expect(result.value).toEqual({ note: 'x' });
     expect(result.attempts[1]?.errorKind).toBe('parse-fail');
   });
@@ -242,7 +242,7 @@ describe('continuation of a cut answer', () => {
     let text = '';
     for await (const part of stream) if (part.type === 'text-delta') text += part.text;
     expect(text).toBe(GOOD_TEXT);
-    expect((await stream.result).value).toEqual(GOOD);
+    expect(asComplete(await stream.result).value).toEqual(GOOD);
   });
 });
 

@@ -6,7 +6,7 @@ import { type ArgumentsCheck, checkArguments } from '../../tools/check-arguments
 import type { ToolGuard } from '../../tools/guard';
 import type { ReAskResult } from '../../tools/run-tool-call';
 import type { AnyTool } from '../../tools/tool';
-import { TOOL_RE_ASK_OUTCOMES, toolArgumentRules } from '../../tools/tool-argument-rules';
+import { TOOL_RE_ASK_OUTCOMES, TOOL_RE_ASK_RULE, toolArgumentRules } from '../../tools/tool-argument-rules';
 import { errorOutput } from '../../tools/tool-result';
 import { attemptLoop } from './attempt-loop';
 import { firstReAskFeedback, reAskSettings } from './gate-settings';
@@ -77,7 +77,7 @@ export async function reAskArguments(state: RunContext, kept: readonly Message[]
       // One event per re-ask sent (a transient retry of the same re-ask carries the same feedback).
       if (feedback !== announced) {
         announced = feedback;
-        state.emit('tool.re-ask', { toolCallId: call.id, tool: call.name, reAsk: ++reAsks, feedback: feedback.text });
+        state.emit('tool.re-ask', { toolCallId: call.id, tool: call.name, rule: TOOL_RE_ASK_RULE, reAsk: ++reAsks, feedback: feedback.text });
       }
       return reAskMessages(call, feedback);
     },

@@ -12,9 +12,10 @@ export interface FallbackValue {
 /**
  * The fallback tiers after the model's valid answer: the user's `fallback` (its result
  * re-validated), then `canned` (validated at build). Returns `undefined` when no tier applies.
- * A fallback that throws or returns an invalid value is reported in the event's reason.
+ * A fallback that throws or returns an invalid value is reported in the event's reason; `rule` is
+ * the rule whose decision the fallback answers, named in the event.
  */
-export async function resolveFallback(state: RunContext, failure: ValidationFailure | undefined, reason: string): Promise<FallbackValue | undefined> {
+export async function resolveFallback(state: RunContext, failure: ValidationFailure | undefined, reason: string, rule: string): Promise<FallbackValue | undefined> {
   const options = state.config.outputFallback;
   const validator = state.config.output?.validator;
   if (!options || !validator) return undefined;
@@ -26,7 +27,7 @@ export async function resolveFallback(state: RunContext, failure: ValidationFail
       const candidate = await raceSignal(Promise.resolve().then(() => options.fallback?.(cause, cause.rawOutput)), state.signal);
       const checked = await raceSignal(Promise.resolve(validator.validate(candidate)), state.signal);
       if (checked.ok) {
-        state.emit('output.fallback-used', { tier: 'fallback', reason });
+        state.emit('output.fallback-used', { tier: 'fallback', rule, reason });
         return { value: checked.value, tier: 'fallback' };
       }
       why = `${reason}; the fallback value failed the schema: ${checked.issues.map((issue) => issue.message).join('; ')}`;
@@ -36,7 +37,7 @@ export async function resolveFallback(state: RunContext, failure: ValidationFail
     }
   }
   if (options.canned !== undefined) {
-    state.emit('output.fallback-used', { tier: 'canned', reason: why });
+    state.emit('output.fallback-used', { tier: 'canned', rule, reason: why });
     return { value: options.canned, tier: 'canned' };
   }
   return undefined;

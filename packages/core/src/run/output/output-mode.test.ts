@@ -3,7 +3,7 @@ import { failoverRule } from '@keel/reliability';
 import { describe, expect, it } from 'vitest';
 import { Agent, AgentConfigurationError, ReliabilityFailFastError, tool } from '../../index';
 import type { LoweredSchema, ModelRequest, SchemaRejection } from '../../model/model-provider-v1';
-import { type Script, scriptedModel, type ScriptedModelOptions } from '../../testing/index';
+import { type Script, scriptedModel, type ScriptedModelOptions, asComplete } from '../../testing/index';
 import { recorder } from '../../testing/event-recorder';
 
 const Order = Type.Object({
@@ -54,7 +54,7 @@ const at = (requests: readonly ModelRequest[], index: number): ModelRequest => {
 describe('output modes', () => {
   it('auto sends a strict, lowered response format where the provider declares native output, and reports what lowering removed', async () => {
     const { model, events, builder } = agentOn([VALID]);
-    const result = await builder.build().run('order');
+    const result = asComplete(await builder.build().run('order'));
     expect(result.value).toEqual({ sku: 'ABC-12', quantity: 2 });
     const format = at(model.requests, 0).responseFormat;
     expect(format).toMatchObject({ type: 'json', strict: true });
@@ -74,7 +74,7 @@ describe('output modes', () => {
 
   it('re-asks a native answer that breaks a bound the decoder could not enforce, and recovers', async () => {
     const { model, events, builder } = agentOn(['{"sku":"ABC-12","quantity":40}', VALID]);
-    const result = await builder.build().run('order');
+    const result = asComplete(await builder.build().run('order'));
     expect(result.value).toEqual({ sku: 'ABC-12', quantity: 2 });
     expect(model.calls).toBe(2);
     expect(events.of('validation.failed')[0]?.message).toMatch(/quantity/);
@@ -84,7 +84,7 @@ describe('output modes', () => {
 
   it('reads a null for an optional property (nullable on a strict decoder) as absent, recorded as a coercion', async () => {
     const { builder } = agentOn(['{"sku":"ABC-12","quantity":2,"note":null}']);
-    const result = await builder.build().run('order');
+    const result = asComplete(await builder.build().run('order'));
     expect(result.value).toEqual({ sku: 'ABC-12', quantity: 2 });
     expect(result.coercions).toMatchObject([{ path: ['note'], kind: 'null-to-absent' }]);
   });
@@ -102,11 +102,11 @@ describe('output modes', () => {
 
     const retries: string[] = [];
     const model = scriptedModel((request) => (request.responseFormat ? schemaRejected('output') : { toolCalls: [{ name: 'final_answer', arguments: { sku: 'ABC-12', quantity: 2 } }] }), NATIVE);
-    const result = await Agent.create({ provider: model, model: 'm' })
+    const result = asComplete(await Agent.create({ provider: model, model: 'm' })
       .outputSchema(Order)
       .on('reliability.retry', (event) => void retries.push(event.kind))
       .build()
-      .run('order');
+      .run('order'));
     expect(result.value).toEqual({ sku: 'ABC-12', quantity: 2 });
     expect(retries).toEqual(['schema-downgrade']);
     expect(model.calls).toBe(2);
@@ -115,7 +115,7 @@ describe('output modes', () => {
   it('a 400 refusing the output schema recovers in the same run in tool mode, reported, and the next run goes straight there', async () => {
     const { model, events, builder } = agentOn((request) => (request.responseFormat ? schemaRejected('output') : { toolCalls: [{ name: 'final_answer', arguments: { sku: 'ABC-12', quantity: 2 } }] }));
     const agent = builder.build();
-    const first = await agent.run('order');
+    const first = asComplete(await agent.run('order'));
     expect(first.value).toEqual({ sku: 'ABC-12', quantity: 2 });
     expect(first.attempts.map((attempt) => attempt.errorKind)).toEqual(['schema-refused', 'ok']);
     expect(events.of('output.mode-downgraded')).toMatchObject([{ from: 'native', to: 'tool', reason: 'schema-rejected', detail: expect.stringContaining('minimum') }]);
@@ -145,7 +145,7 @@ describe('output modes', () => {
     });
     const agent = builder.build();
     const results = await Promise.all([agent.run('a'), agent.run('b')]);
-    expect(results.map((result) => result.value)).toEqual([
+    expect(results.map((result) => asComplete(result).value)).toEqual([
       { sku: 'ABC-12', quantity: 2 },
       { sku: 'ABC-12', quantity: 2 },
     ]);
@@ -159,11 +159,11 @@ describe('output modes', () => {
   it('each failover target gets its own mode: native on the primary, prompt on a fallback model without native output', async () => {
     const primary = scriptedModel([Object.assign(new Error('529 overloaded'), { errorKind: 'overloaded' })], NATIVE);
     const backup = scriptedModel([VALID]);
-    const result = await Agent.create({ provider: primary, model: 'm', failover: [{ provider: backup, model: 'b' }] })
+    const result = asComplete(await Agent.create({ provider: primary, model: 'm', failover: [{ provider: backup, model: 'b' }] })
       .outputSchema(Order)
       .reliability({ postDecide: [failoverRule()] })
       .build()
-      .run('order');
+      .run('order'));
     expect(result.value).toEqual({ sku: 'ABC-12', quantity: 2 });
     expect(at(primary.requests, 0).responseFormat?.strict).toBe(true);
     expect(at(backup.requests, 0).responseFormat).toBeUndefined();
@@ -189,7 +189,7 @@ describe('output modes', () => {
 
   it('a schema the provider cannot lower falls back to the next mode, reported', async () => {
     const { model, events, builder } = agentOn([{ toolCalls: [{ name: 'final_answer', arguments: { sku: 'ABC-12', quantity: 2 } }] }], { capabilities: { nativeOutput: true }, lowerSchema: () => undefined });
-    const result = await builder.build().run('order');
+    const result = asComplete(await builder.build().run('order'));
     expect(result.value).toEqual({ sku: 'ABC-12', quantity: 2 });
     expect(at(model.requests, 0).responseFormat).toBeUndefined();
     expect(events.of('output.mode-downgraded')).toMatchObject([{ from: 'native', to: 'tool', reason: 'not-lowerable' }]);
@@ -204,7 +204,7 @@ describe('output modes', () => {
       () => null as never,
     ]) {
       const { model, events, builder } = agentOn([{ toolCalls: [{ name: 'final_answer', arguments: { sku: 'ABC-12', quantity: 2 } }] }], { capabilities: { nativeOutput: true }, lowerSchema });
-      expect((await builder.build().run('order')).value).toEqual({ sku: 'ABC-12', quantity: 2 });
+      expect(asComplete(await builder.build().run('order')).value).toEqual({ sku: 'ABC-12', quantity: 2 });
       expect(at(model.requests, 0).responseFormat).toBeUndefined();
       expect(events.of('output.mode-downgraded')).toMatchObject([{ reason: 'not-lowerable' }]);
     }
@@ -228,7 +228,7 @@ describe('output modes', () => {
       ],
       {},
     );
-    const result = await Agent.create({ provider: model, model: 'm' }).tool(lookup).outputSchema(Order, { mode: 'tool' }).build().run('order a widget');
+    const result = asComplete(await Agent.create({ provider: model, model: 'm' }).tool(lookup).outputSchema(Order, { mode: 'tool' }).build().run('order a widget'));
     expect(result.value).toEqual({ sku: 'ABC-12', quantity: 2 });
     expect(result.repairs).toContain('trailing-comma');
     expect(result.toolCalls.map((call) => call.name)).toEqual(['lookup']);
@@ -247,7 +247,7 @@ describe('output modes', () => {
       { toolCalls: [{ name: 'lookup', arguments: { query: 'widget' } }, { name: 'final_answer', arguments: { sku: 'guess', quantity: 1 } }] },
       { toolCalls: [{ name: 'final_answer', arguments: { sku: 'ABC-12', quantity: 1 } }] },
     ]);
-    const result = await Agent.create({ provider: model, model: 'm' }).tool(lookup).outputSchema(Order, { mode: 'tool' }).build().run('order');
+    const result = asComplete(await Agent.create({ provider: model, model: 'm' }).tool(lookup).outputSchema(Order, { mode: 'tool' }).build().run('order'));
     expect(result.value).toEqual({ sku: 'ABC-12', quantity: 1 });
     const kept = result.messages[1];
     expect(kept?.role === 'assistant' && Array.isArray(kept.content) ? kept.content.map((part) => (part.type === 'tool-call' ? part.name : part.type)) : []).toEqual(['lookup']);
@@ -265,7 +265,7 @@ describe('output modes', () => {
       return VALID;
     }, NATIVE);
     const events = recorder('output.mode-downgraded');
-    const result = await events.attach(Agent.create({ provider: model, model: 'm' }).tools([lookup, loose]).outputSchema(Order)).build().run('order');
+    const result = asComplete(await events.attach(Agent.create({ provider: model, model: 'm' }).tools([lookup, loose]).outputSchema(Order)).build().run('order'));
     expect(result.value).toEqual({ sku: 'ABC-12', quantity: 2 });
     const [strictLookup, plainLoose] = at(model.requests, 0).tools ?? [];
     expect(strictLookup).toMatchObject({ name: 'lookup', strict: true, inputSchema: { additionalProperties: false } });
@@ -328,7 +328,7 @@ describe('output mode configuration', () => {
         throw new Error('boom');
       },
     });
-    const result = await Agent.create({ provider: model, model: 'm' }).outputSchema(Order).build().run('x');
+    const result = asComplete(await Agent.create({ provider: model, model: 'm' }).outputSchema(Order).build().run('x'));
     expect(result.value).toEqual({ sku: 'ABC-12', quantity: 2 });
     expect(model.requests[0]?.responseFormat).toBeUndefined();
   });

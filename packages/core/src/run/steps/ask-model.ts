@@ -11,7 +11,7 @@ import { outputVerdict } from '../output/output-verdict';
 import { showOutput } from '../output/partial-output';
 import type { RunContext } from '../state/run-context';
 import type { Answer, RunState, StepOutcome } from '../state/run-state';
-import { NO_ANSWER, resultOf } from './end';
+import { recordOf } from './end';
 import { compactedView } from '../../context/compaction';
 import { overflowOutcome, passesCompactAt } from './compact-context';
 import type { RunResult } from '../../agent/run-result';
@@ -56,7 +56,7 @@ export async function askModel(context: RunContext, state: RunState): Promise<St
   // Checked only where a window is known (declared, or shown by a refusal): a run without one compacts when the vendor refuses a request.
   if (compacted === undefined && (config.context?.window ?? state.compaction?.window) !== undefined && passesCompactAt(context, state, config.context)) return { type: 'next', state: { ...state, next: { type: 'compact-context', reason: 'threshold' } } };
   const step = state.step + 1;
-  if (step > config.maxSteps) throw new MaxStepsExceededError({ maxSteps: config.maxSteps, partial: resultOf(context, state, '', NO_ANSWER, 'other') });
+  if (step > config.maxSteps) throw new MaxStepsExceededError({ maxSteps: config.maxSteps, partial: recordOf(context, state, '', 'other') });
   if (signal?.aborted) throw AbortedError.fromSignal(signal);
   context.step = step;
   // A step retried after the vendor refused it as too long goes on as the same step.
@@ -74,7 +74,7 @@ export async function askModel(context: RunContext, state: RunState): Promise<St
       settings: withRun((context.preCheck === config.preCheck ? stepSettingsMade.get(config)?.[step] : undefined) ?? stepSettings(context), context, state),
       judge: (response) => outputVerdict(config, response),
       feedbackMessages: answerFeedback,
-      fallback: (failure, reason) => resolveFallback(context, failure, reason),
+      fallback: (failure, reason, rule) => resolveFallback(context, failure, reason, rule),
     });
   } catch (error) {
     const overflow = overflowOutcome(context, state, compacted, error);

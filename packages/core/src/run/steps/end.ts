@@ -1,36 +1,21 @@
 import { formatPath, raceSignal, reduceError } from '@keel/reliability/internal';
-import type { RunResult } from '../../agent/run-result';
+import type { CompleteRunResult, RunRecord, RunResult, SuspendedRunResult } from '../../agent/run-result';
 import type { BuiltPayload } from '../../events/agent-events';
 import type { AssistantMessage } from '../../model/message';
 import type { FinishReason } from '../../model/model-provider-v1';
-import type { PendingApproval } from '../../tools/pending-approval';
-import type { UnknownOutcome } from '../../tools/unknown-outcome';
 import type { RunContext } from '../state/run-context';
 import type { RunStateSnapshot } from '../state/run-state-snapshot';
 import type { Answer, RunState, StepOutcome } from '../state/run-state';
 import { storeFailure } from './load-memory';
 import { persistedMessages } from '../../context/compaction';
 
-/** The answer of a run that has none (suspended, or stopped at `maxSteps`). */
-export const NO_ANSWER: Answer = Object.freeze({ value: undefined, provenance: 'model', repairs: Object.freeze([]), coercions: Object.freeze([]), issues: Object.freeze([]) });
+const NO_PENDING: readonly [] = Object.freeze([]) as readonly [];
 
-const NO_PENDING: readonly PendingApproval[] = Object.freeze([]);
-const NO_UNKNOWN: readonly UnknownOutcome[] = Object.freeze([]);
-
-/** The run's result from its state: complete, or suspended with its sealed state. */
-export function resultOf(context: RunContext, state: RunState, text: string, answer: Answer, finishReason: FinishReason, suspended?: RunStateSnapshot): RunResult<unknown> {
+/** What every result holds, however the run ended (a run stopped at `maxSteps` has only this). */
+export function recordOf(context: RunContext, state: RunState, text: string, finishReason: FinishReason): RunRecord {
   return {
     runId: state.runId,
-    status: suspended ? 'suspended' : 'complete',
-    pendingApprovals: suspended ? suspended.pending : NO_PENDING,
-    unknownOutcomes: suspended?.unknown ?? NO_UNKNOWN,
-    ...(suspended ? { state: suspended } : {}),
     text,
-    value: answer.value,
-    provenance: answer.provenance,
-    repairs: answer.repairs,
-    coercions: answer.coercions,
-    issues: answer.issues,
     messages: state.messages,
     steps: state.steps,
     toolCalls: state.toolCalls,
@@ -40,6 +25,26 @@ export function resultOf(context: RunContext, state: RunState, text: string, ans
     startedAt: state.startedAt,
     durationMs: state.elapsedMs + performance.now() - context.started,
   };
+}
+
+/** The result of a run that has its final answer. */
+export function resultOf(context: RunContext, state: RunState, text: string, answer: Answer, finishReason: FinishReason): CompleteRunResult<unknown> {
+  return {
+    ...recordOf(context, state, text, finishReason),
+    status: 'complete',
+    value: answer.value,
+    provenance: answer.provenance,
+    repairs: answer.repairs,
+    coercions: answer.coercions,
+    issues: answer.issues,
+    pendingApprovals: NO_PENDING,
+    unknownOutcomes: NO_PENDING,
+  };
+}
+
+/** The result of a run that waits (approvals, unknown outcomes): its sealed state and the calls that wait, no value. */
+export function suspendedResultOf(context: RunContext, state: RunState, finishReason: FinishReason, suspended: RunStateSnapshot): SuspendedRunResult {
+  return { ...recordOf(context, state, '', finishReason), status: 'suspended', pendingApprovals: suspended.pending, unknownOutcomes: suspended.unknown ?? NO_PENDING, state: suspended };
 }
 
 /** Reports `run.end`: how the run ended, its usage, and the error it ended with. */

@@ -2,7 +2,7 @@ import type { RunResult } from '../../agent/run-result';
 import type { RunContext } from '../state/run-context';
 import { sealState } from '../state/run-state-snapshot';
 import type { RunState, StepOutcome } from '../state/run-state';
-import { NO_ANSWER, resultOf, runEnded } from './end';
+import { runEnded, suspendedResultOf } from './end';
 import { releaseMemory } from './load-memory';
 
 /**
@@ -67,7 +67,7 @@ export async function suspend(context: RunContext, state: RunState): Promise<Ste
       ...(unknown.length === 0 ? {} : { unknownOutcomes: unknown.length }),
     });
   }
-  const result = resultOf(context, ended, '', NO_ANSWER, turn.finishReason, suspended);
+  const result = suspendedResultOf(context, ended, turn.finishReason, suspended);
   runEnded(context, ended, 'suspended');
   return { type: 'done', result };
 }
