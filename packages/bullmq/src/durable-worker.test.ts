@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startWorkerProcess, type WorkerProcess } from '../../redis/src/testing/worker-process';
 import { enqueueRun } from './enqueue-run';
 import { resumeRun } from './resume-run';
-import type { RunJob, RunJobSummary } from './run-job';
+import type { RunJob, RunJobSummary, SuspendedRunJobSummary } from './run-job';
 import { queueFixture } from './testing/queue-fixture';
 
 const fixture = queueFixture('durable');
@@ -80,7 +80,7 @@ describe('durable agents on BullMQ: workers killed with SIGKILL', () => {
     let interrupted = 0;
     let askedAgain = 0;
     let creditsRunAgain = 0;
-    const suspended: RunJobSummary<string>[] = [];
+    const suspended: SuspendedRunJobSummary<string>[] = [];
     for (const [order, summary] of summaries.entries()) {
       const job = await jobs.getJob(String(added[order]?.id));
       const starts = job?.attemptsStarted ?? 0;
@@ -116,7 +116,7 @@ describe('durable agents on BullMQ: workers killed with SIGKILL', () => {
     // A person settles each unknown outcome (the email went out when it was counted): the runs complete, memory gets each exchange once.
     for (const summary of suspended) {
       const sent = (await counter(`test:email:${summary.runId}:email-1`)) === 1;
-      const continued = await resumeRun(jobs, summary.suspended as NonNullable<RunJobSummary['suspended']>, sent ? { outcomes: [{ id: 'email-1', result: 'sent' }] } : { retry: ['email-1'] });
+      const continued = await resumeRun(jobs, summary.suspended, sent ? { outcomes: [{ id: 'email-1', result: 'sent' }] } : { retry: ['email-1'] });
       const resumed = (await continued.waitUntilFinished(events, 30_000)) as RunJobSummary<string>;
       expect(resumed.status).toBe('complete');
       expect(await counter(`test:email:${summary.runId}:email-1`)).toBe(1);

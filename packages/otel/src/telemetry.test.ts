@@ -1,6 +1,5 @@
 import { Agent } from '@keel/core';
-import { retryScenario, scriptedModel } from '@keel/core/test';
-import { scriptedModel, asComplete } from '@keel/core/test';
+import { asComplete, retryScenario, scriptedModel } from '@keel/core/test';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { Type } from '@sinclair/typebox';

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { Agent, AgentConfigurationError, DurableRunError, InMemoryStore, type MemoryStore, memoryRunStore, RunStateError, type RunStore, StaleRunOwnerError, tool } from '../index';
-import { type ScriptedReply, scriptedModel } from '../testing/index';
+import { asSuspended, type ScriptedReply, scriptedModel } from '../testing/index';
 import type { DurableState } from './durable-run';
 import type { RunCheckpoint } from './run-store';
 
@@ -88,7 +88,7 @@ describe('durable runs: checkpoints and recovery', () => {
     // Another process: the same agent over the same store, whose model has only the last answer left.
     const recovering = refunds(store, ['Refunded.'], first);
     first.credits.clear();
-    const suspended = await recovering.agent.recover('r-2');
+    const suspended = asSuspended(await recovering.agent.recover('r-2'));
     expect(recovering.model.calls).toBe(0);
     expect(first.lookups).toBe(1);
     // The idempotent credit ran again with the same key; the email (once) waits for a person.
@@ -130,7 +130,7 @@ describe('durable runs: checkpoints and recovery', () => {
     await expect(dying.agent.run('refund A-1', { runId: 'r-3' })).rejects.toThrow(Crash);
     expect(effects.emails).toEqual(['refunded 40']);
     const { agent, model } = refunds(store, ['Refunded.', 'Refunded again.'], effects);
-    const suspended = await agent.recover('r-3');
+    const suspended = asSuspended(await agent.recover('r-3'));
     expect(suspended.status).toBe('suspended');
     expect(suspended.pendingApprovals).toEqual([]);
     expect(suspended.unknownOutcomes).toEqual([{ toolCallId: 'e1', toolName: 'email', arguments: { text: 'refunded 40' }, idempotencyKey: 'r-3:e1' }]);
@@ -164,7 +164,7 @@ describe('durable runs: checkpoints and recovery', () => {
     const other = memoryRunStore();
     await expect(refunds(crashing(other, outcomeWritten('e1')), SCRIPT, killed).agent.run('refund', { runId: 'r-5' })).rejects.toThrow(Crash);
     const recovering = refunds(other, ['Refunded.'], killed).agent;
-    const suspended = await recovering.recover('r-5');
+    const suspended = asSuspended(await recovering.recover('r-5'));
     const emails = killed.emails.length;
     const retried = await recovering.resume(suspended.state, { retry: ['e1'] });
     expect(retried.status).toBe('complete');
