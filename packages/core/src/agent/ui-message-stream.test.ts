@@ -83,8 +83,8 @@ describe('toUIMessageStream', () => {
     const masked = await read(failing().stream('hi').toUIMessageStream());
     expect(masked.at(-1)).toEqual({ type: 'error', errorText: 'An error occurred.' });
     expect(masked.some((chunk) => chunk.type === 'finish')).toBe(false);
-    const told = await read(failing().stream('hi').toUIMessageStream({ onError: (error) => (error instanceof Error ? error.message.slice(0, 19) : 'x') }));
-    expect(told.at(-1)).toEqual({ type: 'error', errorText: 'Reliability gate st' });
+    const told = await read(failing().stream('hi').toUIMessageStream({ onError: (error) => (error instanceof Error ? error.name : 'x') }));
+    expect(told.at(-1)).toEqual({ type: 'error', errorText: 'ReliabilityFailFastError' });
   });
 
   it('ends a cancelled run with abort, and a cancelled UI stream cancels the run', async () => {

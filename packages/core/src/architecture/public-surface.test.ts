@@ -35,8 +35,9 @@ function exportsOf(entry: string): { readonly runtime: readonly string[]; readon
 const BUDGETS: Readonly<Record<string, number>> = {
   'reliability/src/index.ts': 46,
   // Durable runs (the run store, its errors) took the budget from 50 to 55.
-  // The two sides of the run result's union (CompleteRunResult, SuspendedRunResult) took it to 57.
-  'core/src/index.ts': 57,
+  // The two sides of the run result's union (CompleteRunResult, SuspendedRunResult) took it to 57,
+  // and the errors of a durable run and of a context the vendor refused as too long to 58.
+  'core/src/index.ts': 58,
 };
 
 describe('public surface', () => {
