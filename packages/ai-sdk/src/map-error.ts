@@ -3,14 +3,12 @@ import {
   errorMessageOf,
   type HeaderRecord,
   isAbortLike,
-  isContextOverflow,
   isTransientErrorKind,
-  kindFromStatus,
-  parseRetryAfter,
   readField,
   redactSecrets,
   type SchemaRejection,
   socketFailureKind,
+  statusFailure,
   type StrictParts,
   vendorErrorKind,
 } from '@keel/core/internal';
@@ -122,10 +120,10 @@ export function mapAiSdkError(error: unknown, context: MapErrorContext): AiSdkPr
       return make('bad-response', `the response (HTTP ${status}) could not be read`, { status, headers });
     }
     if (typeof status === 'number') {
-      const overflow = (status === 400 || status === 413) && isContextOverflow(errorMessageOf(error), bodyText(readField(error, 'responseBody')));
-      const statusKind = kindFromStatus(status);
-      const kind: AiSdkErrorKind = overflow ? 'context-overflow' : isRetryable && !isTransientErrorKind(statusKind) ? 'server-error' : statusKind;
-      const retryAfterMs = parseRetryAfter(headers as HeaderRecord | undefined) ?? retryAfterFromGoogleBody(readField(error, 'responseBody'));
+      const failure = statusFailure(status, [errorMessageOf(error), bodyText(readField(error, 'responseBody'))], headers as HeaderRecord | undefined);
+      const overflow = failure.errorKind === 'context-overflow';
+      const kind: AiSdkErrorKind = !overflow && isRetryable && !isTransientErrorKind(failure.errorKind) ? 'server-error' : failure.errorKind;
+      const retryAfterMs = failure.retryAfterMs ?? retryAfterFromGoogleBody(readField(error, 'responseBody'));
       const schemaRejected = status === 400 && !overflow ? rejection(readField(error, 'responseBody')) : undefined;
       return make(kind, kind === 'auth' ? `authentication failed: the API key was rejected (HTTP ${status})` : `HTTP ${status} (${kind})`, { status, headers, retryable: isRetryable, schemaRejected, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
     }

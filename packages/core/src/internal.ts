@@ -23,7 +23,7 @@ export { lowerJsonSchema, schemaLowerer } from './provider-kit/lower-json-schema
 export { escapePointer } from './provider-kit/lower-json-schema/schema-pointer';
 export { type LocalReference, parseLocalReference } from '@keel/reliability/internal';
 export { isContextOverflow, isContextWindowStop } from './provider-kit/context-overflow';
-export { isAbortLike, isInstanceOf, socketFailureKind, vendorErrorKind } from './provider-kit/read-vendor-error';
+export { isAbortLike, isInstanceOf, socketFailureKind, statusFailure, vendorErrorKind } from './provider-kit/read-vendor-error';
 export { firstString, type RefusalNames, schemaRejectionFor, type StrictParts, strictPartsOf } from './provider-kit/strict-parts';
 export type {
   FinishReason,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isAbortLike, isInstanceOf, socketFailureKind, vendorErrorKind } from './read-vendor-error';
+import { isAbortLike, isInstanceOf, socketFailureKind, statusFailure, vendorErrorKind } from './read-vendor-error';
 
 describe('reading a vendor error', () => {
   it('isInstanceOf survives a Proxy whose getPrototypeOf throws', () => {
@@ -30,4 +30,13 @@ describe('reading a vendor error', () => {
     expect(vendorErrorKind({ type: 'toString' })).toBeUndefined();
     expect(vendorErrorKind('boom')).toBeUndefined();
   });
+
+  it('statusFailure reads a context overflow only from a 400 or 413, and the delay a server asked for', () => {
+    expect(statusFailure(400, [undefined, 'prompt is too long: 208310 tokens > 200000 maximum'], undefined)).toEqual({ errorKind: 'context-overflow', retryAfterMs: undefined });
+    expect(statusFailure(413, ['context_length_exceeded'], {})).toEqual({ errorKind: 'context-overflow', retryAfterMs: undefined });
+    expect(statusFailure(429, ['prompt is too long'], { 'retry-after': '7' })).toEqual({ errorKind: 'rate-limit', retryAfterMs: 7000 });
+    expect(statusFailure(400, ['invalid schema', 42], { 'retry-after-ms': '250' })).toEqual({ errorKind: 'bad-request', retryAfterMs: 250 });
+    expect(statusFailure(529, [], undefined)).toEqual({ errorKind: 'overloaded', retryAfterMs: undefined });
+  });
 });
+

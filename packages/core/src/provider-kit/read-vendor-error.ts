@@ -1,5 +1,7 @@
-import { kindFromNetworkCode, readField } from '@keel/reliability/internal';
+import { kindFromNetworkCode, kindFromStatus, readField } from '@keel/reliability/internal';
 import { type ErrorTypeKind, kindFromErrorType } from '../model/kind-from-error-type';
+import { type HeaderReader, type HeaderRecord, parseRetryAfter } from '../model/parse-retry-after';
+import { isContextOverflow } from './context-overflow';
 
 /** `instanceof` that a Proxy with a throwing `getPrototypeOf` trap cannot break. */
 export function isInstanceOf(value: unknown, type: abstract new (...args: never[]) => unknown): boolean {
@@ -51,4 +53,19 @@ export function vendorErrorKind(error: unknown): { readonly errorKind: ErrorType
     }
   }
   return undefined;
+}
+
+/**
+ * What a vendor's HTTP error status means, the same for every adapter: `context-overflow` for a
+ * 400 or 413 whose code, message or body (`texts`) says the request does not fit the model's
+ * context window, else the kind of the status ({@link kindFromStatus}); with the delay the server
+ * asked for in `retry-after-ms` or `retry-after`.
+ */
+export function statusFailure(
+  status: number,
+  texts: readonly unknown[],
+  headers: HeaderReader | HeaderRecord | undefined,
+): { readonly errorKind: ReturnType<typeof kindFromStatus> | 'context-overflow'; readonly retryAfterMs: number | undefined } {
+  const overflow = (status === 400 || status === 413) && isContextOverflow(...texts);
+  return { errorKind: overflow ? 'context-overflow' : kindFromStatus(status), retryAfterMs: parseRetryAfter(headers) };
 }

@@ -2,14 +2,12 @@ import {
   errorMessageOf,
   type HeaderReader,
   isAbortLike,
-  isContextOverflow,
   isInstanceOf,
-  kindFromStatus,
-  parseRetryAfter,
   readField,
   redactSecrets,
   type SchemaRejection,
   socketFailureKind,
+  statusFailure,
   vendorErrorKind,
 } from '@keel/core/internal';
 import { ProviderError, type ProviderErrorKind } from '../errors/provider-error';
@@ -107,10 +105,8 @@ export function mapSdkError(error: unknown, context: MapSdkErrorContext): Provid
     return make('auth', `${label} authentication failed: no API key is set (${errorMessageOf(error)})`);
   }
   if (typeof status === 'number') {
-    const overflow = (status === 400 || status === 413) && isContextOverflow(readField(error, 'code'), errorMessageOf(error));
-    const errorKind: ProviderErrorKind = overflow ? 'context-overflow' : kindFromStatus(status);
-    const retryAfterMs = parseRetryAfter(readField(error, 'headers') as HeaderReader | undefined);
-    const schemaRejected = status === 400 && !overflow ? readSchemaRejection(context, error) : undefined;
+    const { errorKind, retryAfterMs } = statusFailure(status, [readField(error, 'code'), errorMessageOf(error)], readField(error, 'headers') as HeaderReader | undefined);
+    const schemaRejected = status === 400 && errorKind !== 'context-overflow' ? readSchemaRejection(context, error) : undefined;
     const problem =
       errorKind === 'auth'
         ? `authentication failed: the API key was rejected (HTTP ${status})`
