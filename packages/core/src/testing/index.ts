@@ -1,3 +1,4 @@
 export { ScriptExhaustedError } from '../errors/script-exhausted-error';
 export { type Script, type ScriptedModel, type ScriptedModelOptions, type ScriptedReply, type ScriptedTurn, scriptedModel } from './scripted-model';
 export { asComplete, asSuspended } from './run-status';
+export { retryScenario, type RetryScenarioOptions } from './retry-scenario';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { consoleTrace } from './console-trace';
-import { retryScenario } from './scenario-fixture';
+import { retryScenario } from '../testing/retry-scenario';
 import { asComplete } from '../testing/index';
 
 describe('consoleTrace', () => {
