@@ -30,7 +30,7 @@ export type { GateEvent } from './gate/gate-event';
 export type { PreCheckDecision, RuleDecision, ScopeValue } from './gate/rule';
 export type { AttemptSummary, ScopeValidationError } from './gate/scope';
 export { failOnUnhandledRule, transientExhaustedRule, type TransientRetryOptions } from './gate/default-rules';
-export { callAndJudge, type Judged } from './gate/call-and-judge';
+export { callAndJudge, type Judged } from './gate/attempt-loop';
 export { defaultFeedback } from './gate/build-feedback';
 export { type AttemptDriver, type Attempted, type FallbackRequest, runAttempts } from './gate/attempt-loop';
 export type { FailFastDecision } from './gate/decision';

@@ -1,9 +1,9 @@
 import { GATE_DEFAULTS } from '../defaults';
-import { raceSignal } from '../race-signal';
+import { isPromiseLike, raceSignal } from '../race-signal';
 import { addUsage, type UsageTotals, ZERO_USAGE } from '../usage';
-import { type Attempted, runAttempts } from './attempt-loop';
+import { type Attempted, callAndJudge, runAttempts } from './attempt-loop';
 import type { AttemptRecord } from './attempt-record';
-import { callAndJudge } from './call-and-judge';
+
 import { checkRules } from './check-rules';
 import { defaultRules } from './default-rules';
 import type { GateEvent } from './gate-event';
@@ -68,7 +68,11 @@ export function runGate<TResponse, TValue = TResponse>(options: GateOptions<TRes
       const context: GateAttemptContext = { attempt, providerIndex: memory.providerIndex, ...(memory.feedback ? { feedback: memory.feedback } : {}), ...(signal ? { signal } : {}) };
       return callAndJudge(
         () => options.call(context),
-        (response) => validate(response, context),
+        (response) => {
+          const verdict = validate(response, context);
+          // A thenable that is not a promise is waited for like one.
+          return isPromiseLike<GateVerdict<TValue>>(verdict) && !(verdict instanceof Promise) ? Promise.resolve(verdict) : verdict;
+        },
         signal,
       ).then((judged) => ({ judged, usage: judged.response === undefined ? ZERO_USAGE : (options.usageOf?.(judged.response, context) ?? ZERO_USAGE) }));
     },
