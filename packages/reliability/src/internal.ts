@@ -4,6 +4,7 @@
  * any release. Applications use the public entry, `@keel/reliability`.
  */
 export { type ExponentialBackoffOptions } from './backoff';
+export { BACKOFF_DEFAULTS, GATE_DEFAULTS, STRICT_OUTPUT_DEFAULTS } from './defaults';
 export { classifyError, type ErrorClassification, kindFromNetworkCode, kindFromStatus, NETWORK_ERROR_CODES } from './classify-error';
 export { isTransientErrorKind, isValidationErrorKind, TRANSIENT_ERROR_KINDS, VALIDATION_ERROR_KINDS } from './error-kind';
 export { errorMessageOf, readField } from './read-field';
@@ -29,7 +30,7 @@ export type { GateEvent } from './gate/gate-event';
 export type { PreCheckDecision, RuleDecision, ScopeValue } from './gate/rule';
 export type { AttemptSummary, ScopeValidationError } from './gate/scope';
 export { failOnUnhandledRule, transientExhaustedRule, type TransientRetryOptions } from './gate/default-rules';
-export { callAndJudge, type Judged } from './gate/call-and-judge';
+export { callAndJudge, type Judged } from './gate/attempt-loop';
 export { defaultFeedback } from './gate/build-feedback';
 export { type AttemptDriver, type Attempted, type FallbackRequest, runAttempts } from './gate/attempt-loop';
 export type { FailFastDecision } from './gate/decision';

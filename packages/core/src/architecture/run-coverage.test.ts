@@ -22,4 +22,10 @@ describe('one run, file by file', () => {
     const executed = JSON.parse(output) as string[];
     expect(executed).toEqual(documentedFiles());
   }, 60_000);
+
+  it('the list docs/architecture.md gives holds at most 12 files', () => {
+    const documented = documentedFiles();
+    expect(documented.length).toBeGreaterThan(0);
+    expect(documented.length, documented.join('\n')).toBeLessThanOrEqual(12);
+  });
 });

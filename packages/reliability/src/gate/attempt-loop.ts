@@ -1,21 +1,27 @@
+import { classifyError } from '../classify-error';
 import { AbortedError } from '../errors/aborted-error';
+import { BadResponseError } from '../errors/bad-response-error';
 import type { ValidationFailure } from '../errors/validation-failure';
-import { rethrowIfAborted } from '../race-signal';
+import { raceSignal, rethrowIfAborted } from '../race-signal';
 import { sleep } from '../sleep';
-import { addUsage, type UsageTotals } from '../usage';
+import { addUsage, type UsageTotals, ZERO_USAGE } from '../usage';
+import type { ValidationIssue } from '../validation/issue';
 import { applyDecision } from './apply-decision';
 import type { AttemptRecord } from './attempt-record';
-import { abortedError, type Judged } from './call-and-judge';
 import { type Decision, type FailFastDecision, unreachableDecision } from './decision';
-import type { GateEvent } from './gate-event';
-import { type GateMemory, noteAttempt, recordOf, startGate } from './gate-memory';
-import type { GateFeedback } from './gate-options';
+import { failureSignature } from './failure-signature';
+import type { GateEvent, ValidationFailedEvent } from './gate-event';
+import type { GateMemory } from './gate-memory';
+import type { GateFeedback, GateVerdict } from './gate-options';
 import type { GateSettings } from './gate-settings';
-import { fallbackRecovered, decide } from './policy';
+import type { Judge, Judged } from './judged';
+import { capRawOutput, decide, fallbackRecovered, validationFailedEvent } from './policy';
 import { preCheck } from './pre-check';
 import { failFastError, stop } from './rule-match';
 import type { ReliabilityScope } from './scope';
 import { scopeOf } from './scope-of';
+
+export type { Judge, Judged };
 
 /** One attempt made and judged: what the loop notes, records and decides on. */
 export interface Attempted<TResponse, TValue> {
@@ -91,7 +97,9 @@ export async function runAttempts<TResponse, TValue, TAttempted extends Attempte
       throw abortedError(judged, signal);
     }
     if (failed) report(failed);
-    const runUsage = addUsage(driver.runUsage(), usage);
+    // The run's usage with this attempt's, added up only when a rule or a fallback reads it.
+    let added: UsageTotals | undefined;
+    const runUsage = () => (added ??= addUsage(driver.runUsage(), usage));
     const decided = decide(memory, attempt, judged, runUsage, signal);
     const decision = decided instanceof Promise ? await recordingOnThrow(decided, () => driver.record(recordOf(memory, attempt, judged, usage, via))) : decided;
     driver.record(recordOf(memory, attempt, judged, usage, via, decision.rejection));
@@ -109,7 +117,7 @@ export async function runAttempts<TResponse, TValue, TAttempted extends Attempte
         // Cut at the token limit: the next attempt continues the cut output instead of regenerating it.
         continue;
       case 'fallback':
-        return fallback(driver, memory, attempt, judged, decision, runUsage);
+        return fallback(driver, memory, attempt, judged, decision, runUsage());
       case 'fail-fast': {
         const outcome = driver.stopped?.(decision, attempt);
         if (outcome !== undefined) return outcome;
@@ -167,4 +175,154 @@ async function fallback<TResponse, TValue, TAttempted extends Attempted<TRespons
   if (!produced) throw halt(decision.instead ?? stop(attempt, judged.errorKind, { kind: 'fallback-failed', label: decision.kind, phase: 'post-decide' }));
   driver.report(fallbackRecovered(memory, attempt));
   return produced.value;
+}
+
+/** Starts a gate's memory. A tool-argument re-ask starts from the failure of the arguments the step produced. */
+export function startGate<TResponse>(settings: GateSettings<TResponse>, initial?: { readonly failure: ValidationFailure; readonly feedback: GateFeedback }): GateMemory<TResponse> {
+  const memory: GateMemory<TResponse> = {
+    settings,
+    history: [],
+    signatures: [],
+    usage: ZERO_USAGE,
+    providerIndex: 0,
+    feedback: undefined,
+    lastKind: 'ok',
+    lastFailure: undefined,
+    recovery: 'retry',
+    continuation: undefined,
+    continuations: 0,
+  };
+  if (initial) {
+    memory.signatures.push(failureSignature(initial.failure));
+    memory.lastFailure = initial.failure;
+    memory.feedback = initial.feedback;
+    memory.recovery = 'feedback';
+  }
+  return memory;
+}
+
+/**
+ * Notes attempt `attempt` in the gate's memory (its summary, its usage and, for a validation
+ * failure, its signature) before the policy decides on it. Returns `validation.failed` for a
+ * validation failure, to report before any rule runs. `via` says the output was a patch applied
+ * to the rejected value or a continuation joined to a cut output.
+ */
+export function noteAttempt<TResponse, TValue>(memory: GateMemory<TResponse>, attempt: number, judged: Judged<TResponse, TValue>, usage: UsageTotals, via?: AttemptRecord['via']): ValidationFailedEvent | undefined {
+  const { errorKind, verdict } = judged;
+  // The first attempt's usage is the gate's: nothing to add it to.
+  memory.usage = memory.usage === ZERO_USAGE ? usage : addUsage(memory.usage, usage);
+  const failure = verdict?.status === 'invalid' ? verdict.failure : undefined;
+  if (via !== undefined) memory.recovery = via;
+  memory.history.push({ attempt, providerIndex: memory.providerIndex, errorKind, issueCount: failure ? failure.issues.length : 0 });
+  memory.lastKind = errorKind;
+  if (!failure) return undefined;
+  memory.lastFailure = failure;
+  memory.signatures.push(failureSignature(failure));
+  return validationFailedEvent(memory, failure, attempt);
+}
+
+/**
+ * The record of attempt `attempt`, frozen: what the ledger keeps once, whether it failed or not.
+ * Made once the policy decided, so that a `rejection` (a rule rejected the valid value) is what
+ * the record says, and before the decision is applied (`feedbackSent` is this attempt's).
+ */
+export function recordOf<TResponse, TValue>(
+  memory: GateMemory<TResponse>,
+  attempt: number,
+  judged: Judged<TResponse, TValue>,
+  usage: UsageTotals,
+  via: AttemptRecord['via'],
+  rejection?: ValidationFailure,
+): AttemptRecord {
+  const { settings } = memory;
+  const { verdict } = judged;
+  const judgedFailure = verdict?.status === 'invalid' ? verdict.failure : undefined;
+  const failure = rejection ?? judgedFailure;
+  const issues: readonly ValidationIssue[] = failure?.issues ?? [];
+  const rawOutput = judgedFailure?.rawOutput ?? (verdict && verdict.status !== 'invalid' ? verdict.rawOutput : undefined);
+  const record: { -readonly [K in keyof AttemptRecord]: AttemptRecord[K] } = {
+    step: settings.step,
+    attempt,
+    purpose: settings.callPurpose,
+    providerIndex: memory.providerIndex,
+    status: rejection ? 'invalid' : judged.errorKind === 'ok' ? 'ok' : failure ? 'invalid' : 'error',
+    errorKind: rejection ? 'rule-rejected' : judged.errorKind,
+    issues,
+    elapsedMs: judged.latencyMs,
+    usage,
+    feedbackSent: memory.feedback !== undefined,
+  };
+  if (settings.toolCall) record.toolCallId = settings.toolCall.id;
+  if (via !== undefined) record.via = via;
+  if (rawOutput !== undefined) record.rawOutput = capRawOutput(rawOutput, settings.maxRawOutputChars);
+  return Object.freeze(record);
+}
+
+/** The error an aborted attempt ends its gate with (never retried). */
+function abortedError(judged: Pick<Judged<unknown, unknown>, 'thrown'>, signal: AbortSignal | undefined): AbortedError {
+  return signal?.aborted ? AbortedError.fromSignal(signal) : new AbortedError({ cause: judged.thrown });
+}
+
+/**
+ * Makes one call and judges its answer. Throwing is a provider failure, classified; resolving to
+ * `undefined` or `null`, or throwing either, is a `bad-response`. The call and an asynchronous
+ * judge are raced against `signal`. Not an async function: the attempt waits once for the call
+ * (and once more only for an asynchronous judge), with no extra frame held while the call runs.
+ */
+export function callAndJudge<TResponse, TValue>(invoke: () => Promise<TResponse>, judge: Judge<TResponse, TValue>, signal: AbortSignal | undefined): Promise<Judged<TResponse, TValue>> {
+  const started = performance.now();
+  let called: Promise<TResponse>;
+  try {
+    called = signal ? raceSignal(invoke(), signal) : invoke();
+  } catch (thrown) {
+    return Promise.resolve(failed(signal, started, thrown));
+  }
+  return called.then(
+    (response) => answered(judge, signal, response, started),
+    (thrown: unknown) => failed(signal, started, thrown),
+  );
+}
+
+/** A call that threw (or answered nothing): classified, with no response. */
+function failed<TResponse, TValue>(signal: AbortSignal | undefined, started: number, thrown: unknown): Judged<TResponse, TValue> {
+  const error = thrown === undefined || thrown === null ? new BadResponseError({ message: `the call threw ${String(thrown)}` }) : thrown;
+  const classified = classifyError(error);
+  const errorKind = signal?.aborted ? 'aborted' : classified.errorKind;
+  return { response: undefined, thrown: error, verdict: undefined, validatorError: undefined, errorKind, retryAfterMs: classified.retryAfterMs, latencyMs: performance.now() - started };
+}
+
+type Answered<TResponse> = Pick<Judged<TResponse, never>, 'response' | 'thrown' | 'retryAfterMs' | 'latencyMs'>;
+
+function answered<TResponse, TValue>(judge: Judge<TResponse, TValue>, signal: AbortSignal | undefined, response: TResponse, started: number): Judged<TResponse, TValue> | Promise<Judged<TResponse, TValue>> {
+  if (response === undefined || response === null) return failed(signal, started, new BadResponseError({ message: `the call returned ${String(response)}` }));
+  const base: Answered<TResponse> = { response, thrown: undefined, retryAfterMs: undefined, latencyMs: performance.now() - started };
+  let judged: GateVerdict<TValue> | Promise<GateVerdict<TValue>>;
+  try {
+    judged = judge(response);
+  } catch (error) {
+    return judgeFailed(signal, base, error);
+  }
+  // An async judge that never settles cannot hold the run.
+  if (judged instanceof Promise) {
+    return raceSignal(judged, signal).then(
+      (verdict) => withVerdict(signal, base, verdict),
+      (error: unknown) => judgeFailed(signal, base, error),
+    );
+  }
+  return withVerdict(signal, base, judged);
+}
+
+function withVerdict<TResponse, TValue>(signal: AbortSignal | undefined, base: Answered<TResponse>, verdict: GateVerdict<TValue>): Judged<TResponse, TValue> {
+  try {
+    const errorKind = verdict.status === 'accept' ? 'ok' : verdict.status === 'invalid' ? (verdict.failure.stage === 'json-parse' ? 'parse-fail' : 'schema-fail') : verdict.errorKind;
+    // Field by field: a spread here is the costliest line of an attempt.
+    return { response: base.response, thrown: base.thrown, retryAfterMs: base.retryAfterMs, latencyMs: base.latencyMs, verdict, validatorError: undefined, errorKind };
+  } catch (error) {
+    return judgeFailed(signal, base, error);
+  }
+}
+
+function judgeFailed<TResponse, TValue>(signal: AbortSignal | undefined, base: Answered<TResponse>, error: unknown): Judged<TResponse, TValue> {
+  if (signal?.aborted || AbortedError.isInstance(error)) return { ...base, verdict: undefined, validatorError: undefined, thrown: error, errorKind: 'aborted' };
+  return { ...base, verdict: undefined, validatorError: error, errorKind: 'unknown' };
 }

@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { ValidationFailure } from '../errors/validation-failure';
 import { strictOutputRules } from '../rules/strict-output-rules';
 import { ZERO_USAGE } from '../usage';
-import type { Judged } from './call-and-judge';
+import type { Judged } from './judged';
 import { applyDecision } from './apply-decision';
 import { decide } from './policy';
 import type { Decision } from './decision';
 import { defaultRules } from './default-rules';
 import type { GateVerdict } from './gate-options';
-import { noteAttempt, startGate } from './gate-memory';
+import { noteAttempt, startGate } from './attempt-loop';
 import type { GateSettings } from './gate-settings';
 import { preCheck } from './pre-check';
 import type { PreCheckRule, ReliabilityRule } from './rule';
@@ -48,7 +48,7 @@ const schemaFailure = () =>
 
 async function decided(state: ReturnType<typeof startGate<unknown>>, attempt: number, outcome: Judged<unknown, unknown>): Promise<Decision> {
   noteAttempt(state, attempt, outcome, ZERO_USAGE);
-  return decide(state, attempt, outcome, ZERO_USAGE, undefined);
+  return decide(state, attempt, outcome, () => ZERO_USAGE, undefined);
 }
 
 describe('the policy on cut output: continue-output', () => {
@@ -123,7 +123,7 @@ describe('the policy is pure: decide reads the memory, applyDecision changes it'
     noteAttempt(memory, 1, judged, ZERO_USAGE);
     const before = structuredClone({ history: memory.history, signatures: memory.signatures, lastKind: memory.lastKind, feedback: memory.feedback });
 
-    const decision = await decide(memory, 1, judged, ZERO_USAGE, undefined);
+    const decision = await decide(memory, 1, judged, () => ZERO_USAGE, undefined);
 
     expect(decision).toMatchObject({ type: 'retry', kind: 'over-limit', rejection: { stage: 'rule-check', message: 'At most 60.' } });
     expect({ history: memory.history, signatures: memory.signatures, lastKind: memory.lastKind, feedback: memory.feedback }).toEqual(before);
@@ -136,8 +136,8 @@ describe('the policy is pure: decide reads the memory, applyDecision changes it'
     const memory = startGate(settings({ rules: [overLimit as ReliabilityRule<unknown>, ...defaultRules()] }));
     const judged = valid(90);
     noteAttempt(memory, 1, judged, ZERO_USAGE);
-    const first = await decide(memory, 1, judged, ZERO_USAGE, undefined);
-    const second = await decide(memory, 1, judged, ZERO_USAGE, undefined);
+    const first = await decide(memory, 1, judged, () => ZERO_USAGE, undefined);
+    const second = await decide(memory, 1, judged, () => ZERO_USAGE, undefined);
     expect(second).toEqual(first);
   });
 

@@ -1,27 +1,47 @@
+import { GATE_DEFAULTS } from '../defaults';
 import type { ErrorKind } from '../error-kind';
 import { reduceError } from '../errors/keel-error';
 import { ValidationFailure } from '../errors/validation-failure';
 import { feedbackInput } from '../feedback/format-feedback';
-import { truncateEcho } from '../feedback/truncate-echo';
+import { CHARS_PER_TOKEN, truncateEcho } from '../feedback/truncate-echo';
 import { patchRequestOf } from '../patch/patch-request';
 import { raceSignal, rethrowIfAborted } from '../race-signal';
 import type { UsageTotals } from '../usage';
 import { buildFeedback } from './build-feedback';
-import type { Judged } from './call-and-judge';
 import type { Decision } from './decision';
 import { failureSignature } from './failure-signature';
-import { acceptsOkWithoutRules } from './failure-only';
-import type { GateEvent } from './gate-event';
-import { type GateMemory, validationFailedEvent } from './gate-memory';
+import { markedRules } from './failure-only';
+import type { GateEvent, ValidationFailedEvent } from './gate-event';
+import type { GateMemory } from './gate-memory';
 import type { GateFeedback } from './gate-options';
 import { andThen, type Match, match, ruleError, stop } from './rule-match';
 import { ACTION_LOOP_KIND, actionLoopOf } from '../rules/action-loop-rules';
 import type { ReliabilityRule } from './rule';
+import type { Judged } from './judged';
 import type { AttemptSummary, ReliabilityScope } from './scope';
 import { scopeOf } from './scope-of';
 import { resolveValue } from './scope-value';
 
 type Rule<TResponse> = ReliabilityRule<TResponse>;
+
+/** Per rule list: the fewest finished steps at which a rule may match a successful attempt (0: at once, Infinity: never). */
+const okWithoutRules = new WeakMap<readonly object[], number>();
+
+/**
+ * True when no rule of `rules` can match this successful attempt: every one is a library rule that
+ * matches failures only, or one that matches loops only while the run has fewer finished steps
+ * than such a loop needs.
+ */
+function acceptsOkWithoutRules(rules: readonly object[], finishedSteps: number): boolean {
+  let needed = okWithoutRules.get(rules);
+  if (needed === undefined) {
+    const { failureOnly, loopsOnly } = markedRules;
+    needed = Number.POSITIVE_INFINITY;
+    for (const rule of rules) if (!failureOnly.has(rule)) needed = Math.min(needed, loopsOnly.get(rule) ?? 0);
+    okWithoutRules.set(rules, needed);
+  }
+  return finishedSteps < needed;
+}
 
 /**
  * The policy: what follows attempt `attempt`, from the gate's memory and the PostDecide rules
@@ -29,9 +49,10 @@ type Rule<TResponse> = ReliabilityRule<TResponse>;
  * the memory and returns a {@link Decision} with the changes it implies (`rejection`), which
  * `applyDecision` applies. A plain value unless a rule, backoff or feedback hook is asynchronous.
  * Never throws for a rule's fault: a throwing rule is a `fail-fast` decision of kind `rule-error`.
- * `runUsage` is the whole run's usage, this attempt included.
+ * `usageOfRun` gives the whole run's usage, this attempt included; it is asked for only when a
+ * rule may read it.
  */
-export function decide<TResponse, TValue>(memory: GateMemory<TResponse>, attempt: number, judged: Judged<TResponse, TValue>, runUsage: UsageTotals, signal: AbortSignal | undefined): Decision | Promise<Decision> {
+export function decide<TResponse, TValue>(memory: GateMemory<TResponse>, attempt: number, judged: Judged<TResponse, TValue>, usageOfRun: () => UsageTotals, signal: AbortSignal | undefined): Decision | Promise<Decision> {
   if (judged.validatorError !== undefined) {
     // A validator that crashes is a bug, not a model failure: counted, reported, never retried.
     return stop(attempt, judged.errorKind, { kind: 'validator-error', label: 'the validator threw', phase: 'post-decide', cause: judged.validatorError });
@@ -40,6 +61,7 @@ export function decide<TResponse, TValue>(memory: GateMemory<TResponse>, attempt
   if (continued) return continued;
   // The usual success: no rule can act on it, so it is accepted without building a scope.
   if (judged.errorKind === 'ok' && judged.verdict?.status === 'accept' && acceptsOkWithoutRules(memory.settings.rules, memory.settings.run?.steps ?? 0)) return { type: 'accept', events: recovered(memory, attempt) };
+  const runUsage = usageOfRun();
   const scope = scopeOf(memory, attempt, runUsage, signal, judged) as ReliabilityScope<TResponse>;
   const decided = andThen(match(memory.settings.rules, scope, 0, signal), (found) => andThen(fromRule(memory, attempt, judged, scope, found, runUsage, signal), (decision) => withLoopReport(decision, found, scope, attempt)));
   return memory.settings.fallbackOn ? andThen(decided, (decision) => orFallback(memory, decision)) : decided;
@@ -171,7 +193,7 @@ async function reject<TResponse, TValue>(
   const rawOutput = accepted.rawOutput ?? '';
   const label = rule.label ?? `rejected by rule "${rule.kind}"`;
   const feedbackSettings = memory.settings.feedback;
-  const previousOutput = truncateEcho(rawOutput, feedbackSettings === false ? 4000 : feedbackSettings.maxTokens);
+  const previousOutput = truncateEcho(rawOutput, feedbackSettings === false ? GATE_DEFAULTS.maxFeedbackTokens : feedbackSettings.maxTokens);
   const events: GateEvent[] = [];
   const message = await rejectionMessage(memory, attempt, judged, rule, label, previousOutput, rejectionOf(label, rawOutput, rule.kind), runUsage, signal, events);
   const rejection = rejectionOf(message, rawOutput, rule.kind);
@@ -279,4 +301,23 @@ async function retry<TResponse, TValue>(
   return other
     ? { type: 'retry-other', kind: rule.kind, provider, delayMs, ...withFeedback, events }
     : { type: 'retry', kind: rule.kind, delayMs, ...withFeedback, ...(failure && feedback?.patch ? { patch: feedback.patch } : {}), events };
+}
+
+/** Raw output as kept in records and events: at most `maxChars`, cut around the truncation marker. */
+export function capRawOutput(text: string, maxChars: number): string {
+  return text.length <= maxChars ? text : truncateEcho(text, maxChars / CHARS_PER_TOKEN);
+}
+
+/** The `validation.failed` event of a failure that was just noted. */
+export function validationFailedEvent<TResponse>(memory: Pick<GateMemory<TResponse>, 'settings' | 'signatures'>, failure: ValidationFailure, attempt: number): ValidationFailedEvent {
+  return {
+    type: 'validation.failed',
+    message: failure.message,
+    stage: failure.stage,
+    ...(failure.pathText === undefined ? {} : { pathText: failure.pathText }),
+    rawOutput: capRawOutput(failure.rawOutput, memory.settings.maxRawOutputChars),
+    attempt,
+    validationFailures: memory.signatures.length,
+    issueCount: failure.issues.length,
+  };
 }

@@ -1,8 +1,9 @@
-import { raceSignal } from '../race-signal';
+import { GATE_DEFAULTS } from '../defaults';
+import { isPromiseLike, raceSignal } from '../race-signal';
 import { addUsage, type UsageTotals, ZERO_USAGE } from '../usage';
-import { type Attempted, runAttempts } from './attempt-loop';
+import { type Attempted, callAndJudge, runAttempts } from './attempt-loop';
 import type { AttemptRecord } from './attempt-record';
-import { callAndJudge } from './call-and-judge';
+
 import { checkRules } from './check-rules';
 import { defaultRules } from './default-rules';
 import type { GateEvent } from './gate-event';
@@ -23,11 +24,11 @@ function settingsOf<TResponse, TValue>(options: GateOptions<TResponse, TValue>):
   return {
     preCheck: preCheckRules,
     rules: options.defaults === false ? postDecide : postDecide.concat(SHARED_DEFAULT_RULES as ReliabilityRule<TResponse>[]),
-    maxAttempts: limits.maxAttempts ?? 10,
-    maxRetryAfterMs: limits.maxRetryAfterMs ?? 30_000,
+    maxAttempts: limits.maxAttempts ?? GATE_DEFAULTS.maxAttempts,
+    maxRetryAfterMs: limits.maxRetryAfterMs ?? GATE_DEFAULTS.maxRetryAfterMs,
     providerCount: options.providerCount ?? 1,
-    feedback: template === false ? false : { template, maxTokens: limits.maxFeedbackTokens ?? 4000 },
-    maxRawOutputChars: limits.maxRawOutputChars ?? 16_384,
+    feedback: template === false ? false : { template, maxTokens: limits.maxFeedbackTokens ?? GATE_DEFAULTS.maxFeedbackTokens },
+    maxRawOutputChars: limits.maxRawOutputChars ?? GATE_DEFAULTS.maxRawOutputChars,
     step: 0,
     callPurpose: 'step',
   };
@@ -67,7 +68,11 @@ export function runGate<TResponse, TValue = TResponse>(options: GateOptions<TRes
       const context: GateAttemptContext = { attempt, providerIndex: memory.providerIndex, ...(memory.feedback ? { feedback: memory.feedback } : {}), ...(signal ? { signal } : {}) };
       return callAndJudge(
         () => options.call(context),
-        (response) => validate(response, context),
+        (response) => {
+          const verdict = validate(response, context);
+          // A thenable that is not a promise is waited for like one.
+          return isPromiseLike<GateVerdict<TValue>>(verdict) && !(verdict instanceof Promise) ? Promise.resolve(verdict) : verdict;
+        },
         signal,
       ).then((judged) => ({ judged, usage: judged.response === undefined ? ZERO_USAGE : (options.usageOf?.(judged.response, context) ?? ZERO_USAGE) }));
     },

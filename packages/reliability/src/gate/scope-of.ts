@@ -1,5 +1,5 @@
 import type { UsageTotals } from '../usage';
-import type { Judged } from './call-and-judge';
+import type { Judged } from './judged';
 import { frozenCopy } from './frozen-copy';
 import type { GateMemory } from './gate-memory';
 import type { RunView } from '../loops/run-view';

@@ -2,7 +2,7 @@ import { regionsAround } from './fence-regions';
 import { findFences } from './find-fences';
 import { findJsonSpans, opensJson } from './find-json-spans';
 import type { JsonDefect, JsonRepair } from './repair-names';
-import { parseExact, tryParse } from './parse-exact';
+import { type ParseFailure, parseExact, tryParse } from './parse-exact';
 import { repairJson, type RepairJsonResult } from './repair-json';
 import { decodeEscapes } from './json-text';
 import { scanLenientJson } from './scan-lenient-json';
@@ -70,6 +70,14 @@ const MAX_SPANS = 1_000;
 export function extractJsonCandidates(text: string, options: ExtractJsonOptions = {}): JsonCandidates {
   const direct = parseExact(text);
   if (direct.ok) return { candidates: [{ value: direct.value, repairs: [], json: text }] };
+  return candidatesBeyond(text, direct, options);
+}
+
+/**
+ * The candidates of a text that is not JSON as it stands: `direct` is what {@link parseExact}
+ * said of it (see {@link extractJsonCandidates}).
+ */
+export function candidatesBeyond(text: string, direct: ParseFailure, options: ExtractJsonOptions = {}): JsonCandidates {
   if (options.repair === false || direct.defect !== undefined) return { candidates: [], failure: direct };
   const found = searchCandidates(text, direct.message);
   if (found.candidates.length > 0 || found.truncated) return found;

@@ -1,12 +1,19 @@
 import type { JsonDefect } from './repair-names';
 import { scanLenientJson } from './scan-lenient-json';
 
+/** Why a text is not one JSON value as it stands (a defect named when the JSON would silently change). */
+export interface ParseFailure {
+  readonly ok: false;
+  readonly message: string;
+  readonly defect?: JsonDefect;
+}
+
 /**
  * `JSON.parse`, refusing what it would silently change: a property named twice (it keeps the last)
  * and a number it cannot hold as written. Strict JSON is scanned only when it may hold either
  * (see {@link mayChange}).
  */
-export function parseExact(text: string): { ok: true; value: unknown } | { ok: false; message: string; defect?: JsonDefect } {
+export function parseExact(text: string): { ok: true; value: unknown } | ParseFailure {
   const parsed = tryParse(text);
   if (!parsed.ok || !mayChange(text, parsed.value)) return parsed;
   const scan = scanLenientJson(text);

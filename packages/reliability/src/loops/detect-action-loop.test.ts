@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { legitimateTraces, loopingTraces, runView, stepView, type Trace, type TraceResult } from '../../test/loop-corpus';
 import { canonicalHash, canonicalJson } from './canonical-hash';
-import { detectActionLoop, type ActionLoop } from './detect-action-loop';
+import { detectActionLoop, stepsForLoop, type ActionLoop } from './detect-action-loop';
 import type { RunStepView } from './run-view';
 
 /** Runs a trace until the detector fires or the trace ends; returns the step it fired at. */
@@ -89,5 +89,14 @@ describe('canonicalHash', () => {
       },
     });
     expect(() => canonicalHash(hostile)).not.toThrow();
+  });
+});
+
+describe('stepsForLoop', () => {
+  it('is the fewest finished steps any loop needs: a repeat, or two rounds of two steps', () => {
+    expect(stepsForLoop()).toBe(3);
+    expect(stepsForLoop({ repeats: 5, cycles: 1 })).toBe(2);
+    expect(stepsForLoop({ repeats: 4, maxPeriod: 1 })).toBe(4);
+    expect(stepsForLoop({ repeats: 1 })).toBe(1);
   });
 });

@@ -40,6 +40,13 @@ function moveOf(step: RunStepView): Move {
 
 const positive = (value: number | undefined, fallback: number): number => (value !== undefined && Number.isInteger(value) && value >= 1 ? value : fallback);
 
+/** The fewest finished steps a loop needs before a turn can go round it, at these thresholds. */
+export function stepsForLoop(thresholds: ActionLoopThresholds = {}): number {
+  const repeats = positive(thresholds.repeats, 3);
+  // A longer round has two steps at least.
+  return positive(thresholds.maxPeriod, 3) >= 2 ? Math.min(repeats, 2 * positive(thresholds.cycles, 2)) : repeats;
+}
+
 /**
  * Whether the turn being judged (`run.turn`) goes round a loop the run is already in: the same
  * calls with the same arguments that returned the same results `repeats` times in a row

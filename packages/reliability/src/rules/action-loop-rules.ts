@@ -2,7 +2,7 @@ import { quote } from '../feedback/quote';
 import { matchesLoopsOnly } from '../gate/failure-only';
 import type { ReliabilityRule } from '../gate/rule';
 import type { ReliabilityScope } from '../gate/scope';
-import { type ActionLoop, type ActionLoopThresholds, detectActionLoop } from '../loops/detect-action-loop';
+import { type ActionLoop, type ActionLoopThresholds, detectActionLoop, stepsForLoop } from '../loops/detect-action-loop';
 
 /** Settings of {@link actionLoopRules}. */
 export interface ActionLoopOptions extends ActionLoopThresholds {
@@ -53,12 +53,13 @@ export function actionLoopFeedback(loop: ActionLoop): string {
  */
 export function actionLoopRules<TResponse = unknown>(options: ActionLoopOptions = {}): readonly [ReliabilityRule<TResponse>, ReliabilityRule<TResponse>] {
   const nudges = options.nudges !== undefined && Number.isInteger(options.nudges) && options.nudges >= 0 ? options.nudges : 1;
+  const minSteps = stepsForLoop(options);
   const stopRule: ReliabilityRule<TResponse> = matchesLoopsOnly({
     kind: ACTION_LOOP_KIND,
     label: 'the run kept going round the same actions',
     then: 'fail-fast',
     when: (scope) => nudgesSent(scope) >= nudges && actionLoopOf(scope, options) !== undefined,
-  });
+  }, minSteps);
   const nudgeRule: ReliabilityRule<TResponse> = matchesLoopsOnly({
     kind: ACTION_LOOP_KIND,
     label: 'the turn repeats actions that returned nothing new',
@@ -68,6 +69,6 @@ export function actionLoopRules<TResponse = unknown>(options: ActionLoopOptions 
       const loop = actionLoopOf(scope, options);
       return loop ? actionLoopFeedback(loop) : '';
     },
-  });
+  }, minSteps);
   return [stopRule, nudgeRule];
 }

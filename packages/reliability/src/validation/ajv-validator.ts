@@ -9,8 +9,8 @@ import type { Dialect } from './dialect';
 import { FORMATS } from './formats/formats';
 import { formatPath, type IssuePath, parsePointer, type ValidationIssue } from './issue';
 import { interpretiveValidator } from './interpretive-validator';
-import { beyondJson, withinStack } from './value-limits';
-import type { SchemaValidationResult, SchemaValidator } from './schema-validator';
+import type { SchemaValidator } from './schema-validator';
+import { guardedCheck } from './validate-output';
 import { valueAt } from './value-at';
 
 /**
@@ -217,7 +217,7 @@ function compile(copy: object | boolean, dialect: Dialect): ValidateFunction | u
  * declares (draft-07 or 2020-12; draft-07 when absent), compiled with ajv's build for it. A
  * boolean schema (`true`, `false`) is accepted as JSON Schema defines it. A schema with a keyword
  * ajv gets wrong (`unevaluatedItems`, `unevaluatedProperties`) or that ajv cannot compile is
- * interpreted instead ({@link interpretiveValidator}); values no JSON text holds are refused ({@link beyondJson}).
+ * interpreted instead ({@link interpretiveValidator}); values no JSON text holds are refused (see `guardedCheck`).
  * @throws {InvalidSchemaError} when {@link checkSchema} refuses the schema or it fails the meta-schema.
  */
 export function ajvValidator<T>(schema: object | boolean): SchemaValidator<T> {
@@ -235,14 +235,6 @@ export function ajvValidator<T>(schema: object | boolean): SchemaValidator<T> {
   return {
     jsonSchema,
     ...(description === undefined ? {} : { description }),
-    validate(value) {
-      const beyond = beyondJson(value);
-      if (beyond) return { ok: false, issues: [beyond] };
-      return withinStack<SchemaValidationResult<T>>(
-        value,
-        () => (check(value) ? { ok: true, value: value as T } : { ok: false, issues: issuesFromAjv(check.errors ?? [], value) }),
-        (issue) => ({ ok: false, issues: [issue] }),
-      );
-    },
+    validate: guardedCheck<T>(check, (value) => issuesFromAjv(check.errors ?? [], value)),
   };
 }

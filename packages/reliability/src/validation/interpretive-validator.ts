@@ -5,8 +5,8 @@ import { FORMAT_MARKER, InterpretedFormats } from './interpreted-formats';
 import { unitWording } from './interpreted-wording';
 import { interpreterCopy } from './interpreter-copy';
 import { formatPath, type IssuePath, parsePointer, type ValidationIssue } from './issue';
-import { beyondJson, withinStack } from './value-limits';
-import type { SchemaValidationResult, SchemaValidator } from './schema-validator';
+import { guardedCheck } from './validate-output';
+import type { SchemaValidator } from './schema-validator';
 import { valueAt } from './value-at';
 
 /** Keywords that only say "a subschema failed": their nested units carry the real problems. */
@@ -201,22 +201,18 @@ export function interpretiveValidator<T>(schema: object | boolean): SchemaValida
   const formats = new InterpretedFormats(own);
   const lookup = dereference(own);
   const description = typeof jsonSchema.description === 'string' ? jsonSchema.description : undefined;
+  // The latest check's result, which its issues are read from.
+  let last: ReturnType<typeof validate> | undefined;
   return {
     jsonSchema,
     ...(description === undefined ? {} : { description }),
-    validate(value) {
-      const beyond = beyondJson(value);
-      if (beyond) return { ok: false, issues: [beyond] };
-      formats.prepare(value);
-      return withinStack<SchemaValidationResult<T>>(
-        value,
-        () => {
-          const result = validate(value, own, dialect === '2020-12' ? '2020-12' : '7', lookup, false);
-          if (result.valid) return { ok: true, value: value as T };
-          return { ok: false, issues: issuesFromUnits(formatsLast(result.errors, own, lookup), own, lookup, value) };
-        },
-        (issue) => ({ ok: false, issues: [issue] }),
-      );
-    },
+    validate: guardedCheck<T>(
+      (value) => {
+        formats.prepare(value);
+        last = validate(value, own, dialect === '2020-12' ? '2020-12' : '7', lookup, false);
+        return last.valid;
+      },
+      (value) => issuesFromUnits(formatsLast(last?.errors ?? [], own, lookup), own, lookup, value),
+    ),
   };
 }

@@ -1,17 +1,18 @@
 import { ValidationFailure } from '../errors/validation-failure';
-import { extractJsonCandidates, type JsonCandidate, type JsonCandidates, type RejectedValue } from '../json/extract-json';
+import { candidatesBeyond, type JsonCandidate, type JsonCandidates, type RejectedValue } from '../json/extract-json';
+import { parseExact } from '../json/parse-exact';
 import type { JsonRepair } from '../json/repair-names';
 import { numberLiterals, pathKey } from '../json/number-literals';
 import { type Coercion, coerceToSchema, holdsBare } from './coerce-to-schema';
-import { escapeControl, formatPath, type ValidationIssue } from './issue';
+import { escapeControl, formatPath, type IssuePath, type ValidationIssue } from './issue';
+import type { SchemaValidationResult, SchemaValidator } from './schema-validator';
+import { withShapes } from './with-shapes';
 
 /** Longest validator or parser message kept in a failure's message, in characters. */
 const MAX_MESSAGE_CHARS = 300;
 
 /** A message that may quote model output, as one bounded line. */
 const oneLine = (message: string) => escapeControl(message.length > MAX_MESSAGE_CHARS ? `${message.slice(0, MAX_MESSAGE_CHARS)}…` : message);
-import type { SchemaValidationResult, SchemaValidator } from './schema-validator';
-import { withShapes } from './with-shapes';
 
 /** Settings of {@link validateOutput}. */
 export interface ValidateOutputOptions {
@@ -73,7 +74,10 @@ export async function validateOutput<T>(text: string, validator: SchemaValidator
  * Schema, most Standard Schemas): for hot paths that should not pay a microtask per check.
  */
 export function checkOutput<T>(text: string, validator: SchemaValidator<T>, options: ValidateOutputOptions = {}): OutputCheck<T> | Promise<OutputCheck<T>> {
-  const extracted = extractJsonCandidates(text, { repair: options.repair ?? true });
+  const direct = parseExact(text);
+  // The usual reply: one JSON value as it stands (no reading as bare text applies to JSON).
+  if (direct.ok) return judgeAll(text, { candidates: [{ value: direct.value, repairs: NONE, json: text }] }, validator, options);
+  const extracted = candidatesBeyond(text, direct, { repair: options.repair ?? true });
   const found = withBareString(extracted, text, validator.jsonSchema, options);
   if (found.candidates.length > extracted.candidates.length && extracted.candidates.length > 0) {
     const word = text.trim();
@@ -274,5 +278,59 @@ function parseFailure(text: string, message: string, defect: ValidationFailure['
       issues: [{ path: [], pathText: formatPath([]), kind: 'other', message }],
       ...(defect === undefined ? {} : { defect }),
     }),
+  };
+}
+
+/** Values nested deeper are refused before validation: validating them could exhaust the stack. */
+const MAX_VALUE_DEPTH = 256;
+
+/**
+ * The issue of a value no JSON text holds, found without recursion before a validator runs: nested
+ * deeper than {@link MAX_VALUE_DEPTH} arrays and objects, or a number that is not finite (`1e400`
+ * parses to `Infinity`; JSON has no `Infinity` or `NaN`). Undefined for any other value.
+ */
+function beyondJson(value: unknown): ValidationIssue | undefined {
+  // A flat value of finite scalars (the usual answer) needs no walk.
+  if (typeof value !== 'object' || value === null) return typeof value === 'number' && !Number.isFinite(value) ? nonFinite([], value) : undefined;
+  const pending: { value: unknown; path: IssuePath }[] = [{ value, path: [] }];
+  while (pending.length > 0) {
+    const { value: current, path } = pending.pop() as { value: unknown; path: IssuePath };
+    if (typeof current === 'number' && !Number.isFinite(current)) return nonFinite(path, current);
+    if (typeof current !== 'object' || current === null) continue;
+    if (path.length >= MAX_VALUE_DEPTH) {
+      return { path, pathText: formatPath(path), kind: 'other', message: `must NOT be nested deeper than ${MAX_VALUE_DEPTH} levels`, expected: `depth ${MAX_VALUE_DEPTH}` };
+    }
+    if (Array.isArray(current)) current.forEach((item, index) => pending.push({ value: item, path: [...path, index] }));
+    else for (const [key, item] of Object.entries(current)) pending.push({ value: item, path: [...path, key] });
+  }
+  return undefined;
+}
+
+const nonFinite = (path: IssuePath, received: number): ValidationIssue => ({ path, pathText: formatPath(path), kind: 'type', message: 'must be a finite number (JSON has no Infinity or NaN)', expected: 'finite number', received });
+
+/**
+ * Runs a validator's check, turning a stack exhausted by a value and schema that nest deeply
+ * together into an issue rather than an exception.
+ */
+function withinStack<R>(value: unknown, run: () => R, refuse: (issue: ValidationIssue) => R): R {
+  try {
+    return run();
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return refuse({ path: [], pathText: formatPath([]), kind: 'other', message: 'is nested too deeply for this schema to validate', received: value });
+  }
+}
+
+/**
+ * A JSON Schema validator's `validate` around its compiled `check`: a value no JSON text holds is
+ * refused ({@link beyondJson}), a stack exhausted while checking is an issue ({@link withinStack}),
+ * and `issuesOf` describes a value `check` refused (called at once, while the check's errors hold).
+ */
+export function guardedCheck<T>(check: (value: unknown) => boolean, issuesOf: (value: unknown) => readonly ValidationIssue[]): (value: unknown) => SchemaValidationResult<T> {
+  const refuse = (issue: ValidationIssue): SchemaValidationResult<T> => ({ ok: false, issues: [issue] });
+  return (value) => {
+    const beyond = beyondJson(value);
+    if (beyond) return refuse(beyond);
+    return withinStack<SchemaValidationResult<T>>(value, () => (check(value) ? { ok: true, value: value as T } : { ok: false, issues: issuesOf(value) }), refuse);
   };
 }

@@ -1,16 +1,20 @@
 import type { GateVerdict, ValidationFailure } from '@keel/reliability';
 import type { Attempted, FailFastDecision, GateFeedback, GateEvent, GateMemory, GateSettings, Judged, UsageTotals } from '@keel/reliability/internal';
-import { callAndJudge, runAttempts, ZERO_USAGE } from '@keel/reliability/internal';
+import { BadResponseError, callAndJudge, classifyError, raceSignal, reduceError, runAttempts, ZERO_USAGE } from '@keel/reliability/internal';
 import type { ModelTarget } from '../../agent/agent-options';
+import type { CallPurpose } from '../../events/agent-events';
 import type { Message } from '../../model/message';
 import type { ModelRequest, ModelResponse, ToolChoice } from '../../model/model-provider-v1';
+import type { WrappedCall } from '../../shared/call-wrapper';
 import { estimateUsage } from '../../usage/estimate-usage';
 import { sanitizeUsage } from '../../usage/usage-ledger';
-import { callProvider } from './call-provider';
+import { consumeStream } from './stream-response';
 import { type AttemptJudge, attemptJudge, continuing } from './patch-and-continue';
 import type { FallbackValue } from '../output/output-fallback';
 import type { RunContext } from '../state/run-context';
-import { ANSWER_TOOL_NAME, type ModeLevel, type TargetPlan } from '../output/output-mode';
+import { answerTurn } from '../output/answer-turn';
+import { ANSWER_TOOL_NAME, type ModeLevel, type OutputMode, type TargetPlan } from '../output/output-mode';
+import { checkResponse } from '../output/output-verdict';
 import { reportDowngrade, reportPlan, schemaRejectionOf } from '../output/output-mode-report';
 import { partialsShown } from '../output/partial-output';
 import type { AttemptOutcome } from './attempt-outcome';
@@ -175,4 +179,111 @@ function reportGateEvent<TValue>(state: RunContext, call: AttemptCall<TValue>, e
   if (!sink || toolCall) return;
   if (event.type === 'validation.failed') sink.push({ type: 'validation-failed', step: state.step, attempt: event.attempt, message: event.message, issueCount: event.issueCount });
   if (event.type === 'reliability.retry') sink.push({ type: 'retry', step: state.step, attempt: event.attempt, errorKind: event.errorKind, discardStreamedText: state.shownText, discardPartialOutput: partialsShown(state) });
+}
+
+/** One provider call of an attempt. */
+interface ProviderCall {
+  readonly target: ModelTarget;
+  readonly request: ModelRequest;
+  readonly attempt: number;
+  readonly purpose: CallPurpose;
+  /** The tool call a re-ask is for (`purpose: 'tool-re-ask'`), named in the call's events. */
+  readonly toolCallId?: string;
+  /** Output mode `tool`: the answer tool's name; its call is the final answer. */
+  readonly answerTool?: string;
+  /** How the final answer is asked for, on a step call of an agent with an output schema. */
+  readonly outputMode?: OutputMode;
+}
+
+function toolChoiceLabel(request: ModelRequest): string {
+  const choice = request.toolChoice;
+  if (!choice) return request.tools?.length ? 'auto' : 'none';
+  return choice.type === 'tool' ? `tool:${choice.name}` : choice.type;
+}
+
+/** The fields naming a call in its events (merged with `Object.assign`: an object spread in a payload is slow in V8). */
+const callNames = ({ attempt, purpose, target, toolCallId }: ProviderCall) =>
+  toolCallId === undefined ? { attempt, purpose, provider: target.provider.name, model: target.model } : { attempt, purpose, provider: target.provider.name, model: target.model, toolCallId };
+
+/** The call as a call wrapper sees it. */
+const modelCall = (state: RunContext, { attempt, toolCallId }: ProviderCall): WrappedCall =>
+  toolCallId === undefined ? { type: 'model', runId: state.runId, step: state.step, attempt } : { type: 'model', runId: state.runId, step: state.step, attempt, toolCallId };
+
+/** Ephemeral messages come last in a request (after the kept context): count them from the end. */
+const countEphemeral = (messages: readonly Message[]) => {
+  let count = 0;
+  for (let index = messages.length - 1; index >= 0 && messages[index]?.ephemeral === true; index--) count++;
+  return count;
+};
+
+/**
+ * Calls the provider once, with `model.request` before and `model.response` or `model.error`
+ * after. Streams when the run is streaming and the provider can.
+ */
+async function callProvider(state: RunContext, call: ProviderCall): Promise<ModelResponse> {
+  const { target, request, attempt, purpose } = call;
+  if (state.listens('model.request')) state.emit('model.request', Object.assign(callNames(call), {
+    messageCount: request.messages.length,
+    ephemeralCount: countEphemeral(request.messages),
+    toolCount: request.tools?.length ?? 0,
+    toolChoice: toolChoiceLabel(request),
+    ...(call.outputMode === undefined || !state.config.output ? {} : { outputMode: call.outputMode }),
+    ...strictToolCount(request),
+  }));
+  // Latency is reported only in events: skip the clock when nobody listens.
+  const timed = state.listens('model.response') || state.listens('model.error');
+  const started = timed ? performance.now() : 0;
+  state.shownText = false;
+  let response: ModelResponse;
+  try {
+    const stream = state.sink && purpose === 'step' ? target.provider.stream?.bind(target.provider) : undefined;
+    const options = state.signal ? { signal: state.signal } : {};
+    const invoke = stream ? () => consumeStream(state, stream(request, options), attempt, call.answerTool) : () => (state.signal ? raceSignal(target.provider.generate(request, options), state.signal) : target.provider.generate(request, options));
+    const { wrapCall } = state.config;
+    const answered: unknown = await (wrapCall ? raceSignal(wrapCall(modelCall(state, call), invoke), state.signal) : invoke());
+    // Checked and copied (see checkResponse) before anything reads it, whatever a wrapper returned.
+    response = checkResponse(answered);
+    // Tool mode: a call of the answer tool is the final answer, its arguments the answer's text.
+    if (call.answerTool !== undefined) response = answerTurn(response, call.answerTool);
+  } catch (thrown) {
+    // Throwing `undefined` or `null` breaks the spec like a missing response does.
+    const error = thrown === undefined || thrown === null ? new BadResponseError({ message: `the provider threw ${String(thrown)}` }) : thrown;
+    const { errorKind, retryAfterMs } = classifyError(error);
+    const { name, message } = reduceError(error);
+    state.emit('model.error', Object.assign(callNames(call), {
+      errorKind: state.signal?.aborted ? 'aborted' : errorKind,
+      errorName: name,
+      message,
+      latencyMs: performance.now() - started,
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    }));
+    throw error;
+  }
+  if (state.listens('model.content'))
+    state.emit('model.content', {
+      ...callNames(call),
+      ...(request.system === undefined ? {} : { system: request.system }),
+      input: JSON.stringify(request.messages),
+      output: JSON.stringify(response.content),
+    });
+  if (!state.listens('model.response')) return response;
+  const priced = state.ledger.price(target.model, response.usage);
+  state.emit('model.response', Object.assign(callNames(call), {
+    finishReason: response.finishReason,
+    latencyMs: performance.now() - started,
+    toolCalls: response.content.reduce((count, part) => count + (part.type === 'tool-call' ? 1 : 0), 0),
+    inputTokens: priced.inputTokens,
+    outputTokens: priced.outputTokens,
+    cacheReadTokens: priced.cacheReadTokens,
+    cacheWriteTokens: priced.cacheWriteTokens,
+    ...(priced.costUsd === undefined ? {} : { costUsd: priced.costUsd }),
+  }));
+  return response;
+}
+
+/** `strictToolCount` of `model.request`, when any tool is strict. */
+function strictToolCount(request: ModelRequest): { strictToolCount?: number } {
+  let count = 0;
+  for (const tool of request.tools ?? []) if (tool.strict === true) count++;
+  return count === 0 ? {} : { strictToolCount: count };
 }

@@ -5,7 +5,6 @@ import {
   type GateMemory,
   type JoinedContinuation,
   joinContinuation,
-  type OutputCheck,
   parseExact,
   patchRequestOf,
   type PatchRequest,
@@ -16,7 +15,6 @@ import {
 import type { OutputOptions } from '../../agent/agent-options';
 import type { TextPart, ToolCallPart } from '../../model/message';
 import type { ModelRequest, ModelResponse, ToolChoice } from '../../model/model-provider-v1';
-import type { ProviderCall } from './call-provider';
 import type { RunContext } from '../state/run-context';
 
 /** Continuations in a row by default. */
@@ -83,7 +81,7 @@ export function patchOptionsProblem(options: OutputOptions): readonly [string, s
  * A provider call that continues the gate's pending cut output (`continueFrom`, the continuation's
  * `maxTokens`, no native response format); the call as it is otherwise.
  */
-export function continuing<TResponse, TCall extends ProviderCall>(state: RunContext, gate: GateMemory<TResponse>, call: TCall): TCall {
+export function continuing<TResponse, TCall extends { readonly request: ModelRequest }>(state: RunContext, gate: GateMemory<TResponse>, call: TCall): TCall {
   const partial = gate.continuation;
   if (partial === undefined) return call;
   const continuation = state.config.output?.options.continuation;
@@ -264,10 +262,4 @@ function judgePatchedArguments<TValue>(
       return judge(patched);
     }
   }
-}
-
-/** An invalid verdict with the rejected value as parsed, which a patch re-ask patches. */
-export function withRejectedValue<TValue>(verdict: GateVerdict<TValue>, check: OutputCheck<unknown>): GateVerdict<TValue> {
-  if (verdict.status !== 'invalid' || check.ok || check.value === undefined) return verdict;
-  return { ...verdict, rejectedValue: check.value };
 }
