@@ -9,7 +9,7 @@ import { summaryRequest } from '../../context/summary-request';
 import { ContextOverflowError } from '../../errors/context-overflow-error';
 import type { ModelTarget } from '../../agent/agent-options';
 import type { Message } from '../../model/message';
-import { callProvider } from '../attempt/call-provider';
+import { callProvider } from '../attempt/attempt-loop';
 import type { RunContext } from '../state/run-context';
 import type { RunState, StepOutcome } from '../state/run-state';
 
