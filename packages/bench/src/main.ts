@@ -17,6 +17,7 @@ import type { ConcurrencyFigures } from './concurrency';
 import { measureGrowth } from './growth';
 import { measureIndependent } from './independent/measure-independent';
 import { measureLargeOutput } from './large-output/measure-large-output';
+import { measureLongRun } from './long-run/measure-long-run';
 import { measureRecovery } from './recovery/measure-recovery';
 import { measureModes } from './recovery/measure-modes';
 import { measureValidationOverhead } from './validation-overhead';
@@ -45,6 +46,8 @@ step('Recovery on the independent corpus, with a model that reads feedback for i
 const independent = await measureIndependent();
 step('Large outputs: patch re-asks, continuation and dollars');
 const large = await measureLargeOutput();
+step('Long runs: a 100-step run under a 32k window, with and without compaction');
+const longRun = await measureLongRun();
 step('Costs as the work grows');
 const growthTables = await measureGrowth();
 step('Prompt growth over 3 attempts');
@@ -84,6 +87,7 @@ side by side, are the figures to read.
 | every recoverable output recovered, syntax repaired locally, ≤ 1 re-ask per semantic defect set | ${recovery.targets.filter((target) => target.met).length} of ${recovery.targets.length} checks | ${verdict(recovery.targets.every((target) => target.met))} |
 ${independent.targets.map((target) => `| ${target.name} | ${target.figure} | ${verdict(target.met)} |`).join('\n')}
 ${large.targets.map((target) => `| ${target.name} | ${target.figure} | ${verdict(target.met)} |`).join('\n')}
+${longRun.targets.map((target) => `| ${target.name} | ${target.figure} | ${verdict(target.met)} |`).join('\n')}
 | 1,000 runs at once ≤ 1.2x per run the cost one after another | ${concurrency.keel.ratio.median.toFixed(2)}x (bare baseline ${concurrency.bare.ratio.median.toFixed(2)}x) | ${verdict(concurrency.keel.ratio.median <= 1.2)} |
 | tracing to a file (\`fileTrace\`) ≤ 5% over the untraced run | ${fileTraceFigures.ratio.median.toFixed(2)}x (+${us(fileTraceFigures.addedUs)}) | ${verdict(fileTraceFigures.targetMet)} |
 | prompt of attempt 3 ≤ 1.5x attempt 1 | ${growth.keelRatio.toFixed(2)}x | ${verdict(growth.keelRatio <= 1.5)} |
@@ -135,6 +139,7 @@ ${recovery.markdown}
 ${modes.markdown}
 ${independent.markdown}
 ${large.markdown}
+${longRun.markdown}
 ${growthTables.markdown}
 ## Prompt growth per attempt
 

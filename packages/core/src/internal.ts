@@ -11,6 +11,7 @@ export type { MemoryRun } from './memory/memory-store';
 export type { AssistantMessage, AttachmentPart, FilePart, ImagePart, SystemMessage, TextPart, ToolCallPart, ToolMessage, ToolResultPart, UserMessage } from './model/message';
 export { attachmentSource, attachmentUrl, type AttachmentWire } from './provider-kit/attachments';
 export { textOf, toolCallsOf } from './model/message';
+export { toolPairingProblems } from './context/tool-pairing';
 export { REDACTED, redactSecrets, secretsOf } from './model/redact-secrets';
 export { type ErrorTypeKind, kindFromErrorType } from './model/kind-from-error-type';
 export { type HeaderReader, type HeaderRecord, parseRetryAfter } from './model/parse-retry-after';

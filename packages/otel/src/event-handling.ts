@@ -43,6 +43,8 @@ export const EVENT_HANDLING = {
   'output.mode-downgraded': 'recorded',
   // What lowering removed from a schema: a debugging aid, the same for every run of an agent.
   'output.schema-lowered': 'ignored',
+  // A compaction of what the run sends (tier, tokens before and after) is a span event.
+  'context.compacted': 'recorded',
   'output.fallback-used': 'recorded',
   'listener.error': 'recorded',
 } as const satisfies Record<AgentEventName, EventHandling>;

@@ -250,6 +250,10 @@ export function telemetry(options: TelemetryOptions = {}): Extension {
         const spans = runs.get(event.runId);
         if (spans) endCalls(spans);
       })
+      .on('context.compacted', (event) => {
+        const spans = runs.get(event.runId);
+        if (spans) addSpanEvent(spans.run, 'context.compacted', { reason: event.reason, tier: event.tier, tokens_before: event.tokensBefore, tokens_after: event.tokensAfter }, { 'keel.step': event.step });
+      })
       .on('output.fallback-used', (event) => {
         const spans = runs.get(event.runId);
         if (spans) addSpanEvent(spans.run, 'output.fallback-used', { tier: event.tier, reason: recordContent ? event.reason : undefined });

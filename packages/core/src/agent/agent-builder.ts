@@ -10,6 +10,7 @@ import type { Agent, HasSchema } from './agent';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import type { AgentOptions, OutputFallbackOptions, OutputOptions, ReliabilityOptions } from './agent-options';
 import type { CallWrapper } from '../shared/call-wrapper';
+import type { ContextOptions } from '../context/context-options';
 import type { Extension } from './extension';
 import { type BuilderSettings, resolveConfig } from './resolve-config';
 
@@ -57,6 +58,18 @@ export class AgentBuilder<TOutput = string, THasSchema extends boolean = HasSche
   /** Sets the memory store (once). */
   memory(store: MemoryStore): AgentBuilder<TOutput, THasSchema> {
     return this.with({ memory: store }, 'memory');
+  }
+
+  /**
+   * How runs stay inside the model's context window (once). On by default: before a step whose
+   * estimated request passes `compactAt` (0.8) of the window, the run compacts what it sends,
+   * cheapest first (repeated reads, then old tool results' bodies, then a summary of older turns
+   * by `summarize`); a vendor's context-length refusal is compacted and retried once. What is
+   * kept (and stored in memory, unless `persist: true`) never changes. `false` turns it off.
+   * See docs/long-runs.md.
+   */
+  context(options: ContextOptions | false): AgentBuilder<TOutput> {
+    return this.with({ context: options }, 'context');
   }
 
   /**

@@ -15,6 +15,7 @@ import { type CallWrapper, composeWrappers } from '../shared/call-wrapper';
 import { OutputModeCache } from '../run/output/output-mode-cache';
 import { ANSWER_TOOL_NAME, capabilitiesOf, type OutputShape, type StrictToolsOption } from '../run/output/output-mode';
 import { toolShapeProblem } from '../tools/tool-shape';
+import { type ContextOptions, resolveContext } from '../context/context-options';
 
 /** What the builder has collected: the user's settings, unvalidated. */
 export interface BuilderSettings {
@@ -23,6 +24,7 @@ export interface BuilderSettings {
   readonly tools: readonly AnyTool[];
   readonly guards: readonly ToolGuard[];
   readonly memory?: MemoryStore;
+  readonly context?: ContextOptions | false;
   readonly store?: RunStore;
   readonly listeners: readonly ListenerEntry[];
   readonly callWrappers: readonly CallWrapper[];
@@ -228,6 +230,9 @@ export function resolveConfig(settings: BuilderSettings): RunConfig {
   if (settings.outputFallback) checkOutputFallback(settings.outputFallback, output);
   const strictTools = checkOutputModes(settings, output, tools);
   const outputShape: OutputShape | undefined = output ? { jsonSchema: output.validator.jsonSchema, mode: output.options.mode ?? 'auto' } : undefined;
+  const context = resolveContext(settings.context, targets, reliability.defaults !== false);
+  if ('problem' in context) fail(...context.problem);
+  const contextConfig = 'config' in context ? context.config : undefined;
   const toolShapes = [...tools.values()].map((tool) => (tool.strict === undefined ? { specification: tool.specification } : { specification: tool.specification, strict: tool.strict }));
 
   return Object.freeze({
@@ -248,6 +253,7 @@ export function resolveConfig(settings: BuilderSettings): RunConfig {
     tools,
     guards: settings.guards,
     ...(settings.memory === undefined ? {} : { memory: settings.memory }),
+    ...(contextConfig === undefined ? {} : { context: contextConfig }),
     ...(settings.store === undefined ? {} : { store: checkRunStore(settings.store) }),
     listeners: settings.listeners,
     wrapCall: composeWrappers(settings.callWrappers),

@@ -4,6 +4,7 @@ import type { AssistantMessage, Message, ToolMessage } from '../model/message';
 import { type Compaction, compactedView, NO_COMPACTION } from './compaction';
 import { estimateRequestTokens } from './estimate-tokens';
 import { type CompactionLimits, planCompaction } from './plan-compaction';
+import { toolPairingProblems } from './tool-pairing';
 
 const FRAME = { system: 'You research refunds.', tools: [{ name: 'search', description: 'Search the web', inputSchema: { type: 'object' } }] };
 
@@ -13,26 +14,6 @@ function toolStep(id: string, query: string, output: string): [AssistantMessage,
     { role: 'assistant', content: [{ type: 'tool-call', id, name: 'search', arguments: { q: query } }] },
     { role: 'tool', content: [{ type: 'tool-result', toolCallId: id, toolName: 'search', output, isError: false }] },
   ];
-}
-
-/** Every tool call has its result in the next message, and every result its call in the one before. */
-function pairingProblems(messages: readonly Message[]): string[] {
-  const problems: string[] = [];
-  messages.forEach((message, index) => {
-    if (message.role === 'assistant') {
-      const ids = message.content.flatMap((part) => (part.type === 'tool-call' ? [part.id] : []));
-      if (ids.length === 0) return;
-      const next = messages[index + 1];
-      const answered = next?.role === 'tool' ? next.content.map((part) => part.toolCallId) : [];
-      for (const id of ids) if (!answered.includes(id)) problems.push(`call ${id} at ${index} has no result`);
-    }
-    if (message.role === 'tool') {
-      const previous = messages[index - 1];
-      const asked = previous?.role === 'assistant' ? previous.content.flatMap((part) => (part.type === 'tool-call' ? [part.id] : [])) : [];
-      for (const part of message.content) if (!asked.includes(part.toolCallId)) problems.push(`result ${part.toolCallId} at ${index} has no call`);
-    }
-  });
-  return problems;
 }
 
 const LIMITS: CompactionLimits = { window: 32_000, compactAt: 0.8, target: 0.5, keepRecent: 3 };
@@ -51,7 +32,7 @@ describe('planCompaction', () => {
     const view = compactedView(messages, plan?.compaction ?? NO_COMPACTION);
     expect(estimateRequestTokens(FRAME, view)).toBeLessThanOrEqual(LIMITS.window * LIMITS.target);
     expect(plan?.tokensAfter).toBe(estimateRequestTokens(FRAME, view));
-    expect(pairingProblems(view)).toEqual([]);
+    expect(toolPairingProblems(view)).toEqual([]);
     expect(view[0]).toEqual(messages[0]);
     // The three latest results are whole; the oldest is a marker naming its call and size.
     expect(view.slice(-6).filter((message) => message.role === 'tool').map((message) => (message as ToolMessage).content[0]?.output.length)).toEqual([6000, 6000, 6000]);
@@ -136,7 +117,7 @@ describe('compaction over random histories', () => {
         let compaction = plan?.compaction ?? NO_COMPACTION;
         if (plan?.summarize) compaction = { ...compaction, summary: { text: 'summary', through: plan.summarize.through } };
         const view = compactedView(messages, compaction);
-        expect(pairingProblems(view)).toEqual([]);
+        expect(toolPairingProblems(view)).toEqual([]);
         expect(view[0]).toEqual(messages[0]);
         expect(view[1]).toEqual(messages[1]);
         // Everything after the last user message is sent, bodies aside.

@@ -16,6 +16,11 @@ export interface Compaction {
   readonly summary?: { readonly text: string; readonly through: number };
   /** Compactions made so far in the run. */
   readonly count: number;
+  /**
+   * The window a vendor's context-length refusal showed (in estimated tokens, when smaller than
+   * the one declared): later steps compact against it, so the run is not refused again.
+   */
+  readonly window?: number;
 }
 
 /** A run before any compaction. */
@@ -54,4 +59,18 @@ export function compactedView(messages: readonly Message[], compaction: Compacti
 function withCleared(message: ToolMessage, cleared: Readonly<Record<string, string>>): ToolMessage {
   if (!message.content.some((part) => Object.hasOwn(cleared, part.toolCallId))) return message;
   return { ...message, content: message.content.map((part) => (Object.hasOwn(cleared, part.toolCallId) ? { ...part, output: cleared[part.toolCallId] as string } : part)) };
+}
+
+/**
+ * What memory keeps of a run with `persist: true`: the run's own messages as they were last sent
+ * (cleared tool results as their markers; turns a summary replaced, as the summary). Memory only
+ * appends, so earlier conversation a summary covered stays stored as it was.
+ * @param historyLength messages memory gave the run, before its own (the compaction's indices count them).
+ */
+export function persistedMessages(messages: readonly Message[], historyLength: number, compaction: Compaction): Message[] {
+  const summary = compaction.summary;
+  const cleared: Compaction = { cleared: compaction.cleared, count: compaction.count };
+  if (summary === undefined || summary.through <= historyLength) return compactedView(messages, cleared);
+  if (historyLength === 0) return compactedView(messages, compaction);
+  return [summaryMessage(summary.text), ...compactedView(messages.slice(summary.through - historyLength), cleared)];
 }

@@ -1,3 +1,4 @@
+import type { CompactionTier } from '../context/plan-compaction';
 import type { ErrorKind } from '@keel/reliability';
 import type { FailFastEvent, FeedbackErrorEvent, LoopDetectedEvent, RecoveredEvent, RetryEvent, RuleErrorEvent, ValidationFailedEvent, WaitEvent } from '@keel/reliability/internal';
 import type { FinishReason } from '../model/model-provider-v1';
@@ -33,7 +34,7 @@ export interface ReAskOf {
 type FromGate<T extends { type: string }> = EventBase & Omit<T, 'type'> & ReAskOf;
 
 /** Why a model call was made. */
-export type CallPurpose = 'step' | 'tool-re-ask';
+export type CallPurpose = 'step' | 'tool-re-ask' | 'summary';
 
 /** Outcome of validating one tool call's arguments. */
 export type ToolValidationOutcome = 'no-retry' | 'success' | 'redundant' | 'exhausted' | 'gave-up' | 'guard-rejected-on-retry';
@@ -217,6 +218,28 @@ export interface AgentEvents {
     readonly tool?: string;
     /** The changes, separated by `; ` (e.g. `removed maxLength at /properties/name`). */
     readonly changes: string;
+  };
+  /**
+   * The run compacted what it sends before a step (the kept messages are unchanged): the estimated
+   * request passed `compactAt` of the window (`threshold`), or the vendor refused it as too long
+   * (`overflow`; the step is retried once). Between two of these, each request extends the one
+   * before, so the prompt cache holds.
+   */
+  'context.compacted': EventBase & {
+    readonly reason: 'threshold' | 'overflow';
+    /** The costliest tier used: `drop-repeats`, `clear-results`, or `summary` (a model call, counted in usage). */
+    readonly tier: CompactionTier;
+    /** Every tier used, comma-separated, cheapest first. */
+    readonly tiers: string;
+    /** Estimated tokens of the request before and after (on the high side). */
+    readonly tokensBefore: number;
+    readonly tokensAfter: number;
+    /** The window the run plans for: the declared one, or after a refusal the refused request's estimate when smaller. */
+    readonly contextWindow: number;
+    /** Tool results sent as a marker so far. */
+    readonly clearedResults: number;
+    /** Compactions of the run so far, this one included. */
+    readonly compactions: number;
   };
   'output.fallback-used': EventBase & { readonly tier: 'fallback' | 'canned'; readonly reason: string };
   'listener.error': EventBase & { readonly event: string; readonly errorName: string; readonly message: string };

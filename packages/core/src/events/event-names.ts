@@ -28,6 +28,7 @@ const names = {
   'output.repaired': true,
   'output.mode-downgraded': true,
   'output.schema-lowered': true,
+  'context.compacted': true,
   'output.fallback-used': true,
   'listener.error': true,
 } as const satisfies Record<AgentEventName, true>;

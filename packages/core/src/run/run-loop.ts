@@ -17,6 +17,7 @@ import type { RunStateSnapshot } from './state/run-state-snapshot';
 import type { StateSigner } from './state/state-signer';
 import { askModel } from './steps/ask-model';
 import { callTools } from './steps/call-tools';
+import { compactContext } from './steps/compact-context';
 import { end, runEnded } from './steps/end';
 import { loadMemory, releaseMemory } from './steps/load-memory';
 import { suspend } from './steps/suspend';
@@ -68,6 +69,8 @@ function nextStep(context: RunContext, state: RunState): Promise<Outcome> {
   switch (state.next.type) {
     case 'load-memory':
       return loadMemory(context, state);
+    case 'compact-context':
+      return compactContext(context, state);
     case 'ask-model':
       return askModel(context, state);
     case 'call-tools':

@@ -42,6 +42,7 @@ export const CONTENT_FIELDS = {
   // The provider's message may quote the schema or the output.
   'output.mode-downgraded': ['detail'],
   'output.schema-lowered': [],
+  'context.compacted': [],
   'output.fallback-used': ['reason'],
   'listener.error': ['message'],
 } as const satisfies Record<AgentEventName, readonly string[] | 'event'>;

@@ -229,6 +229,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   },
   'output.mode-downgraded': (run, payload) =>
     note(run, payload, `output mode ${text(payload, 'from') ?? '?'} → ${text(payload, 'to') ?? '?'} (${text(payload, 'reason') ?? '?'})${payload.detail === undefined ? '' : `: ${text(payload, 'detail') ?? ''}`}`),
+  'context.compacted': (run, payload) => note(run, payload, `context compacted (${text(payload, 'tiers') ?? '?'}): ${count(payload, 'tokensBefore') ?? '?'} → ${count(payload, 'tokensAfter') ?? '?'} estimated tokens`),
   'output.fallback-used': (run, payload) => note(run, payload, `fallback used: ${text(payload, 'tier') ?? '?'}${payload.reason === undefined ? '' : ` (${text(payload, 'reason') ?? ''})`}`),
   'output.schema-lowered': (run, payload) => note(run, payload, `schema lowered for ${text(payload, 'subject') ?? '?'}${payload.tool === undefined ? '' : ` ${text(payload, 'tool') ?? ''}`}: ${text(payload, 'changes') ?? ''}`),
   'listener.error': (run, payload) => note(run, payload, `a listener of ${text(payload, 'event') ?? '?'} failed: ${text(payload, 'errorName') ?? 'Error'}${payload.message === undefined ? '' : `: ${text(payload, 'message') ?? ''}`}`),

@@ -8,8 +8,8 @@ export interface AttemptRecord {
   readonly step: number;
   /** 1-based attempt number within its gate run. */
   readonly attempt: number;
-  /** Why the call was made: the step's own call, or a re-ask for a tool call's arguments. */
-  readonly purpose: 'step' | 'tool-re-ask';
+  /** Why the call was made: the step's own call, a re-ask for a tool call's arguments, or a summary of older turns (context compaction). */
+  readonly purpose: 'step' | 'tool-re-ask' | 'summary';
   /** The tool call a `tool-re-ask` asked about. */
   readonly toolCallId?: string;
   /** Index of the provider used (0 = primary). */

@@ -220,7 +220,7 @@ const countEphemeral = (messages: readonly Message[]) => {
  * Calls the provider once, with `model.request` before and `model.response` or `model.error`
  * after. Streams when the run is streaming and the provider can.
  */
-async function callProvider(state: RunContext, call: ProviderCall): Promise<ModelResponse> {
+export async function callProvider(state: RunContext, call: ProviderCall): Promise<ModelResponse> {
   const { target, request, attempt, purpose } = call;
   if (state.listens('model.request')) state.emit('model.request', Object.assign(callNames(call), {
     messageCount: request.messages.length,

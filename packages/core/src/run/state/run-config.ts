@@ -8,6 +8,7 @@ import type { ModelResponse, ToolSpecification } from '../../model/model-provide
 import type { ToolGuard } from '../../tools/guard';
 import type { AnyTool } from '../../tools/tool';
 import type { OutputModeCache } from '../output/output-mode-cache';
+import type { ContextConfig } from '../../context/context-options';
 
 /** The validated, frozen configuration a run executes: built once by the builder, never exported. */
 export interface RunConfig {
@@ -30,6 +31,8 @@ export interface RunConfig {
   readonly tools: ReadonlyMap<string, AnyTool>;
   readonly guards: readonly ToolGuard[];
   readonly memory?: MemoryStore;
+  /** How runs stay inside the model's context window (`.context()`); absent when turned off. */
+  readonly context?: ContextConfig;
   /** Where durable runs keep their checkpoints and spend approvals (`.durable(store)`). */
   readonly store?: RunStore;
   readonly listeners: readonly ListenerEntry[];

@@ -6,6 +6,7 @@ import type { FinishReason, ModelResponse } from '../../model/model-provider-v1'
 import type { ApprovalDecision, PendingApproval } from '../../tools/pending-approval';
 import type { ToolCallRecord } from '../../tools/tool-result';
 import type { RunUsage } from '../../usage/usage-ledger';
+import type { Compaction } from '../../context/compaction';
 
 /** What the run's answer says besides its text. */
 export interface Answer {
@@ -45,12 +46,15 @@ export interface SuspendingTurn {
 
 /**
  * The step a run takes next. Each is a file of `run/steps/`: `load-memory` (then `then`),
- * `ask-model` (the attempt loop), `call-tools` (a turn's calls, or a resumed turn's decided
+ * `compact-context` (what is sent passed `compactAt` of the window, or the vendor refused it as
+ * too long), `ask-model` (the attempt loop; `compacted` after a compaction, `overflow` when it
+ * retries the step the vendor refused), `call-tools` (a turn's calls, or a resumed turn's decided
  * calls), `suspend` (calls wait for approval), `end` (the final answer).
  */
 export type NextStep =
   | { readonly type: 'load-memory'; readonly then: NextStep }
-  | { readonly type: 'ask-model' }
+  | { readonly type: 'compact-context'; readonly reason: 'threshold' | 'overflow' }
+  | { readonly type: 'ask-model'; readonly compacted?: 'threshold' | 'overflow' }
   | { readonly type: 'call-tools'; readonly turn: ToolTurn }
   | { readonly type: 'suspend'; readonly suspending: SuspendingTurn }
   | { readonly type: 'end'; readonly text: string; readonly finishReason: FinishReason; readonly answer: Answer };
@@ -81,6 +85,8 @@ export interface RunState {
   /** Every model call so far, failed attempts and re-asks included, and what they add up to. */
   readonly attempts: readonly AttemptRecord[];
   readonly usage: RunUsage;
+  /** What compaction has done to what the run sends (absent before the first compaction); the kept messages never change. */
+  readonly compaction?: Compaction;
   readonly next: NextStep;
 }
 

@@ -12,6 +12,8 @@ import { showOutput } from '../output/partial-output';
 import type { RunContext } from '../state/run-context';
 import type { Answer, RunState, StepOutcome } from '../state/run-state';
 import { recordOf } from './end';
+import { compactedView } from '../../context/compaction';
+import { overflowOutcome, passesCompactAt } from './compact-context';
 import type { RunResult } from '../../agent/run-result';
 
 const NONE: readonly never[] = Object.freeze([]);
@@ -26,8 +28,11 @@ const answerFeedback = (feedback: { readonly previousOutput: string; readonly te
       ]
     : [{ role: 'user', content: feedback.text, ephemeral: true }];
 
-/** The context a step sends: memory's conversation, then the run's kept messages (a copy: nothing writes to the state). */
-export const keptContext = (context: RunContext, state: RunState): readonly Message[] => (context.history.length === 0 ? state.messages.slice() : context.history.concat(state.messages));
+/** What the run keeps: memory's conversation, then the run's kept messages (a copy: nothing writes to the state). */
+export const keptMessages = (context: RunContext, state: RunState): readonly Message[] => (context.history.length === 0 ? state.messages.slice() : context.history.concat(state.messages));
+
+/** The context a step sends: the kept messages, as compaction sends them once the run has compacted. */
+export const keptContext = (context: RunContext, state: RunState): readonly Message[] => (state.compaction === undefined ? keptMessages(context, state) : compactedView(keptMessages(context, state), state.compaction));
 
 /**
  * The step's settings with the run as rules see it (`scope.run`): its finished steps and the turn
@@ -46,22 +51,36 @@ function withRun(settings: GateSettings<ModelResponse>, context: RunContext, sta
  */
 export async function askModel(context: RunContext, state: RunState): Promise<StepOutcome<RunResult<unknown>>> {
   const { config, signal, sink } = context;
+  const next = state.next;
+  const compacted = next.type === 'ask-model' ? next.compacted : undefined;
+  // Checked only where a window is known (declared, or shown by a refusal): a run without one compacts when the vendor refuses a request.
+  if (compacted === undefined && (config.context?.window ?? state.compaction?.window) !== undefined && passesCompactAt(context, state, config.context)) return { type: 'next', state: { ...state, next: { type: 'compact-context', reason: 'threshold' } } };
   const step = state.step + 1;
   if (step > config.maxSteps) throw new MaxStepsExceededError({ maxSteps: config.maxSteps, partial: recordOf(context, state, '', 'other') });
   if (signal?.aborted) throw AbortedError.fromSignal(signal);
   context.step = step;
-  context.stepStarted = performance.now();
-  context.callsBefore = context.ledger.attempts.length;
-  sink?.push({ type: 'step-start', step });
-  if (context.listens('step.start')) context.emit('step.start', {});
-  const outcome = await attemptLoop<unknown>(context, {
-    messages: keptContext(context, state),
-    // A nested run's budgets include its parents': its settings are its own, never the agent's cached ones.
-    settings: withRun((context.preCheck === config.preCheck ? stepSettingsMade.get(config)?.[step] : undefined) ?? stepSettings(context), context, state),
-    judge: (response) => outputVerdict(config, response),
-    feedbackMessages: answerFeedback,
-    fallback: (failure, reason) => resolveFallback(context, failure, reason),
-  });
+  // A step retried after the vendor refused it as too long goes on as the same step.
+  if (compacted !== 'overflow') {
+    context.stepStarted = performance.now();
+    context.callsBefore = context.ledger.attempts.length;
+    sink?.push({ type: 'step-start', step });
+    if (context.listens('step.start')) context.emit('step.start', {});
+  }
+  let outcome: Awaited<ReturnType<typeof attemptLoop<unknown>>>;
+  try {
+    outcome = await attemptLoop<unknown>(context, {
+      messages: keptContext(context, state),
+      // A nested run's budgets include its parents': its settings are its own, never the agent's cached ones.
+      settings: withRun((context.preCheck === config.preCheck ? stepSettingsMade.get(config)?.[step] : undefined) ?? stepSettings(context), context, state),
+      judge: (response) => outputVerdict(config, response),
+      feedbackMessages: answerFeedback,
+      fallback: (failure, reason) => resolveFallback(context, failure, reason),
+    });
+  } catch (error) {
+    const overflow = overflowOutcome(context, state, compacted, error);
+    if (overflow) return overflow;
+    throw error;
+  }
   if (sink && config.output) showOutput(context, outcome);
   if (outcome.type === 'stopped') throw new TypeError(`a step call cannot end as ${outcome.kind}`);
   if (outcome.type === 'fallback') {

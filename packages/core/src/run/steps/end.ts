@@ -6,6 +6,7 @@ import type { RunContext } from '../state/run-context';
 import type { RunStateSnapshot } from '../state/run-state-snapshot';
 import type { Answer, RunState, StepOutcome } from '../state/run-state';
 import { storeFailure } from './load-memory';
+import { persistedMessages } from '../../context/compaction';
 
 const NO_PENDING: readonly [] = Object.freeze([]) as readonly [];
 
@@ -89,7 +90,10 @@ export async function end(context: RunContext, state: RunState): Promise<StepOut
   if (memory && conversationId !== undefined) {
     context.memoryUse = 'appended';
     const run = context.signal ? { runId: state.runId, signal: context.signal } : { runId: state.runId };
-    await raceSignal(Promise.resolve().then(() => memory.append(conversationId, ended.messages, run)), context.signal).catch(storeFailure('append'));
+    // With `persist`, memory keeps the compacted history (what was last sent), not every message.
+    const compaction = config.context?.persist ? ended.compaction : undefined;
+    const stored = compaction ? persistedMessages(ended.messages, context.history.length, compaction) : ended.messages;
+    await raceSignal(Promise.resolve().then(() => memory.append(conversationId, stored, run)), context.signal).catch(storeFailure('append'));
   }
   if ((answer.repairs.length > 0 || answer.coercions.length > 0) && context.listens('output.repaired')) {
     context.emit('output.repaired', {

@@ -1,0 +1,152 @@
+import { AbortedError, ReliabilityFailFastError } from '@keel/reliability';
+import { classifyError, ZERO_USAGE } from '@keel/reliability/internal';
+import type { RunResult } from '../../agent/run-result';
+import { type Compaction, compactedView, firstUserIndex, NO_COMPACTION } from '../../context/compaction';
+import type { ContextConfig } from '../../context/context-options';
+import { estimateRequestTokens, type RequestFrame } from '../../context/estimate-tokens';
+import { type CompactionLimits, type CompactionTier, planCompaction } from '../../context/plan-compaction';
+import { summaryRequest } from '../../context/summary-request';
+import { ContextOverflowError } from '../../errors/context-overflow-error';
+import type { ModelTarget } from '../../agent/agent-options';
+import type { Message } from '../../model/message';
+import { callProvider } from '../attempt/attempt-loop';
+import type { RunContext } from '../state/run-context';
+import type { RunState, StepOutcome } from '../state/run-state';
+
+type Outcome = StepOutcome<RunResult<unknown>>;
+
+/** What the run keeps (memory's conversation, then its own messages): what compaction reads, never changes. */
+const keptOf = (context: RunContext, state: RunState): readonly Message[] => (context.history.length === 0 ? state.messages : context.history.concat(state.messages));
+
+/** What every request sends besides its messages: the system prompt, the tools, the output schema. */
+function frameOf(context: RunContext): RequestFrame {
+  const { config } = context;
+  const output = config.output ? [{ name: 'output', inputSchema: config.output.validator.jsonSchema }] : [];
+  return { system: context.system, tools: [...config.toolSpecifications, ...output] };
+}
+
+/** Whether the next step's request, as it would be sent, passes `compactAt` of the window. */
+export function passesCompactAt(context: RunContext, state: RunState, settings: ContextConfig | undefined): boolean {
+  const window = windowOf(settings, state.compaction);
+  if (settings === undefined || window === undefined) return false;
+  const kept = keptOf(context, state);
+  const sent = state.compaction === undefined ? kept : compactedView(kept, state.compaction);
+  return estimateRequestTokens(frameOf(context), sent) > window * settings.compactAt;
+}
+
+/** The window a run plans for: the declared one, or the smaller one a refusal showed. */
+function windowOf(settings: ContextConfig | undefined, compaction: Compaction | undefined): number | undefined {
+  const shown = compaction?.window;
+  const declared = settings?.window;
+  return shown === undefined ? declared : Math.min(shown, declared ?? shown);
+}
+
+/**
+ * When a step's call failed because the vendor refused the request as too long: the first time
+ * (and when the agent recovers overflows), the run compacts and retries the step; the second time
+ * it fails with a {@link ContextOverflowError} carrying the token counts. Anything else: undefined.
+ */
+export function overflowOutcome(context: RunContext, state: RunState, compacted: 'threshold' | 'overflow' | undefined, error: unknown): Outcome | undefined {
+  const settings = context.config.context;
+  if (!settings?.recoverOverflow || !isOverflow(error)) return undefined;
+  if (compacted === 'overflow') throw overflowError(context, state, error);
+  return { type: 'next', state: { ...state, next: { type: 'compact-context', reason: 'overflow' } } };
+}
+
+function isOverflow(error: unknown): boolean {
+  if (ReliabilityFailFastError.isInstance(error)) return error.errorKind === 'context-overflow';
+  return classifyError(error).errorKind === 'context-overflow';
+}
+
+function overflowError(context: RunContext, state: RunState, cause?: unknown): ContextOverflowError {
+  const kept = keptOf(context, state);
+  const sent = state.compaction === undefined ? kept : compactedView(kept, state.compaction);
+  return new ContextOverflowError({
+    estimatedTokens: estimateRequestTokens(frameOf(context), sent),
+    contextWindow: windowOf(context.config.context, state.compaction),
+    compactions: state.compaction?.count ?? 0,
+    attempts: context.ledger.attempts.slice(),
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
+/**
+ * The step `compact-context`: plans the compaction of what the run sends (the pure tiers of
+ * `context/plan-compaction.ts`), asks `summarize` for a summary of older turns when clearing is
+ * not enough, reports `context.compacted`, and goes on to `ask-model`. After a vendor's refusal
+ * (`overflow`) it compacts whatever the estimate said, down to the target share of the smaller of
+ * the window and the refused request. The kept messages never change: only `state.compaction`.
+ */
+export async function compactContext(context: RunContext, state: RunState): Promise<Outcome> {
+  const next = state.next;
+  if (next.type !== 'compact-context') throw new TypeError(`the compact-context step cannot take a ${next.type} step`);
+  const settings = context.config.context as ContextConfig;
+  const overflow = next.reason === 'overflow';
+  const kept = keptOf(context, state);
+  const frame = frameOf(context);
+  const before = state.compaction ?? NO_COMPACTION;
+  const sentTokens = estimateRequestTokens(frame, compactedView(kept, before));
+  const planned = windowOf(settings, before);
+  const window = overflow ? Math.min(planned ?? sentTokens, sentTokens) : (planned as number);
+  const limits: CompactionLimits = { window, compactAt: overflow ? 0 : settings.compactAt, target: settings.target, keepRecent: settings.keepRecent };
+  const found = planCompaction(frame, kept, before, limits);
+  // A refusal shows the window is no larger than the refused request: later steps plan for it.
+  const plan = found && overflow ? { ...found, compaction: { ...found.compaction, window } } : found;
+  // The compaction belongs to the step it makes room for (its events and a summary's record say so).
+  context.step = state.step + 1;
+  let compaction = plan?.compaction;
+  const tiers: CompactionTier[] = plan ? [...plan.tiers] : [];
+  if (plan?.summarize && settings.summarize !== false && compaction) {
+    const text = await summarize(context, settings.summarize, kept, compaction, plan.summarize.through, window);
+    if (text !== undefined) {
+      compaction = { ...compaction, summary: { text, through: plan.summarize.through } };
+      tiers.push('summary');
+    }
+  }
+  const ask = { ...state, next: { type: 'ask-model' as const, compacted: next.reason } };
+  if (!compaction || tiers.length === 0) {
+    // Nothing left to compact: a refused request would only be refused again.
+    if (overflow) throw overflowError(context, state);
+    return { type: 'next', state: ask };
+  }
+  if (context.listens('context.compacted')) {
+    context.emit('context.compacted', {
+      reason: next.reason,
+      tier: tiers.at(-1) as CompactionTier,
+      tiers: tiers.join(', '),
+      tokensBefore: sentTokens,
+      tokensAfter: estimateRequestTokens(frame, compactedView(kept, compaction)),
+      contextWindow: window,
+      clearedResults: Object.keys(compaction.cleared).length,
+      compactions: compaction.count,
+    });
+  }
+  return { type: 'next', state: { ...ask, compaction } };
+}
+
+/** Longest summary asked for, in tokens. */
+const MAX_SUMMARY_TOKENS = 4096;
+
+/**
+ * The summary of the kept messages after the first user message up to `through` (as they are
+ * sent: cleared results as their markers, an earlier summary as it stands), written by `target`.
+ * The call is counted in the run's ledger (usage and cost) and reported like any model call. A
+ * failed call leaves the compaction without a summary (its `model.error` says why); an abort ends the run.
+ */
+async function summarize(context: RunContext, target: ModelTarget, kept: readonly Message[], compaction: Compaction, through: number, window: number): Promise<string | undefined> {
+  const sent = compactedView(kept.slice(0, through), compaction);
+  const request = summaryRequest(target.model, sent.slice(firstUserIndex(sent) + 1), Math.max(256, Math.min(MAX_SUMMARY_TOKENS, Math.floor(window * 0.05))));
+  const started = performance.now();
+  const record = { step: context.step, attempt: 1, purpose: 'summary' as const, providerIndex: 0, issues: [], feedbackSent: false };
+  try {
+    const response = await callProvider(context, { target, request, attempt: 1, purpose: 'summary' });
+    context.ledger.record({ ...record, status: 'ok', errorKind: 'ok', elapsedMs: performance.now() - started, usage: context.ledger.price(target.model, response.usage) });
+    const text = response.text.trim();
+    return text.length > 0 ? text : undefined;
+  } catch (error) {
+    const { errorKind: kind } = classifyError(error);
+    context.ledger.record({ ...record, status: 'error', errorKind: context.signal?.aborted ? 'aborted' : kind, elapsedMs: performance.now() - started, usage: ZERO_USAGE });
+    if (context.signal?.aborted || AbortedError.isInstance(error)) throw context.signal ? AbortedError.fromSignal(context.signal) : error;
+    return undefined;
+  }
+}
