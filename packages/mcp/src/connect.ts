@@ -6,6 +6,7 @@ import { McpConnectionError } from './errors/mcp-connection-error';
 import type { McpClient, McpHttpSource, McpSource, McpStdioSource, McpTransportKind } from './mcp-source';
 import { KeelSchemaValidator } from './output-validator';
 import { ChildProcessTransport } from './stdio-transport';
+import { unrefFetch } from './unref-fetch';
 
 /** A new SDK client; its output-schema checks use Keel's validator (no code generation, bounded patterns). */
 const newClient = (options: ConnectOptions): Client => new Client(options.clientInfo, { jsonSchemaValidator: new KeelSchemaValidator() });
@@ -73,6 +74,19 @@ function refusedStreamableHttp(error: unknown): boolean {
   return error instanceof StreamableHTTPError && error.code !== undefined && error.code >= 400 && error.code < 500 && error.code !== 401 && error.code !== 403;
 }
 
+/**
+ * Keeps the process alive while an HTTP connection is made, for at most `timeoutMs`: the server's
+ * event stream does not (see `unrefFetch`), and HTTP+SSE waits on it for the session's endpoint.
+ */
+async function holding<T>(connecting: Promise<T>, timeoutMs: number): Promise<T> {
+  const hold = setTimeout(() => undefined, timeoutMs);
+  try {
+    return await connecting;
+  } finally {
+    clearTimeout(hold);
+  }
+}
+
 async function connectHttp(source: McpHttpSource, options: ConnectOptions): Promise<Connection> {
   let url: URL;
   try {
@@ -83,10 +97,10 @@ async function connectHttp(source: McpHttpSource, options: ConnectOptions): Prom
   // The label never shows the URL's query or credentials, which may hold a token.
   const label = options.label ?? `${url.protocol}//${url.host}${url.pathname}`;
   const requestInit: RequestInit = source.headers === undefined ? {} : { headers: { ...source.headers } };
-  const streamable = new StreamableHTTPClientTransport(url, { requestInit });
+  const streamable = new StreamableHTTPClientTransport(url, { requestInit, fetch: unrefFetch });
   const client = newClient(options);
   try {
-    await client.connect(streamable, { timeout: options.timeoutMs });
+    await holding(client.connect(streamable, { timeout: options.timeoutMs }), options.timeoutMs);
     return {
       client,
       owned: true,
@@ -100,10 +114,10 @@ async function connectHttp(source: McpHttpSource, options: ConnectOptions): Prom
   } catch (error) {
     await closeQuietly(client);
     if (source.sseFallback === false || !refusedStreamableHttp(error)) throw connectFailed(label, 'Streamable HTTP', error);
-    const sse = new SSEClientTransport(url, { requestInit });
+    const sse = new SSEClientTransport(url, { requestInit, fetch: unrefFetch });
     const sseClient = newClient(options);
     try {
-      await sseClient.connect(sse, { timeout: options.timeoutMs });
+      await holding(sseClient.connect(sse, { timeout: options.timeoutMs }), options.timeoutMs);
     } catch (sseError) {
       await closeQuietly(sseClient);
       throw connectFailed(label, `Streamable HTTP refused (${reduceError(error).message}), then HTTP+SSE`, sseError);
