@@ -2,25 +2,21 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { Agent, type AgentEvents, tool } from '@keel/core';
 import type { ModelStreamPart } from '@keel/core';
 import { Type } from '@sinclair/typebox';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AiSdkProviderError } from './ai-sdk-provider-error';
 import { fromAISDK } from './from-ai-sdk';
 import { anthropicError, anthropicMessage, anthropicText, anthropicTextEvents, anthropicToolUse, anthropicUsage } from './testing/anthropic-fixtures';
-import { errorReply, jsonReply, sseReply, startWireServer, type WireReply, type WireServer } from '@keel/wire-server';
+import { errorReply, jsonReply, sseReply, type WireReply, type WireServer, wireServersPerTest } from '@keel/wire-server';
 import { dataEvents } from './testing/data-events';
 
 /** Claude through `@ai-sdk/anthropic` (the real provider package) against a local Messages API server. */
 
 const API_KEY = 'sk-ant-test-0123456789';
 const MODEL = 'claude-sonnet-4-5';
-const servers: WireServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const startServer = wireServersPerTest();
 
 async function claude(options: { cache?: boolean }, ...replies: WireReply[]) {
-  const wire = await startWireServer(...replies);
-  servers.push(wire);
+  const wire = await startServer(...replies);
   const anthropic = createAnthropic({ baseURL: wire.url, apiKey: API_KEY });
   return { wire, provider: fromAISDK(anthropic(MODEL), { secrets: [API_KEY], ...options }) };
 }

@@ -1,24 +1,16 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { MockLanguageModelV3 } from 'ai/test';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AiSdkProviderError } from './ai-sdk-provider-error';
 import { CONTINUE_INSTRUCTION } from '@keel/core/internal';
 import { fromAISDK } from './from-ai-sdk';
 import { anthropicText } from './testing/anthropic-fixtures';
 import { geminiError, geminiText } from './testing/gemini-fixtures';
 import { textResult } from './testing/mock-results';
-import { errorReply, jsonReply, startWireServer, type WireServer } from '@keel/wire-server';
+import { errorReply, jsonReply, wireServersPerTest } from '@keel/wire-server';
 
-const servers: WireServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-async function server(...replies: Parameters<typeof startWireServer>) {
-  const started = await startWireServer(...replies);
-  servers.push(started);
-  return started;
-}
+const server = wireServersPerTest();
 
 const cut = '{"items": [{"sku": "A-1", "qty": 2}, {"sku": "A-';
 

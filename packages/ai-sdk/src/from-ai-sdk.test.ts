@@ -1,19 +1,11 @@
 import { APICallError, InvalidPromptError, NoContentGeneratedError, type LanguageModelV3CallOptions } from '@ai-sdk/provider';
-import { Agent, type AgentEvents, ReliabilityFailFastError, tool } from '@keel/core';
-import { Type } from '@sinclair/typebox';
+import { Agent, ReliabilityFailFastError } from '@keel/core';
 import { convertArrayToReadableStream, MockLanguageModelV3, MockProviderV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { AiSdkProviderError } from './ai-sdk-provider-error';
 import { fromAISDK } from './from-ai-sdk';
 import { specUsage, textResult, textStreamParts, toolCallResult } from './testing/mock-results';
-
-const Forecast = Type.Object({ city: Type.String(), celsius: Type.Number() }, { additionalProperties: false });
-const getWeather = tool({
-  name: 'get_weather',
-  description: 'Current temperature of a city',
-  input: Type.Object({ city: Type.String({ minLength: 1 }) }),
-  execute: async ({ city }) => (city === 'Paris' ? '18' : 'unknown'),
-});
+import { Forecast, getWeather, recordingAgent } from './testing/weather-agent';
 
 /** A mock model answering from a list, one result per call. */
 function mockModel(...results: (ReturnType<typeof textResult> | Error)[]) {
@@ -33,13 +25,7 @@ function mockModel(...results: (ReturnType<typeof textResult> | Error)[]) {
 const apiError = (statusCode: number, headers: Record<string, string> = {}, body = '{"error":{"message":"nope"}}') =>
   new APICallError({ message: `HTTP ${statusCode}`, url: 'http://127.0.0.1/v1', requestBodyValues: { secret: 'prompt' }, statusCode, responseHeaders: headers, responseBody: body });
 
-type Recorded = { name: keyof AgentEvents; payload: Record<string, unknown> };
-function agentOn(model: MockLanguageModelV3) {
-  const events: Recorded[] = [];
-  let builder = Agent.create({ provider: fromAISDK(model), model: 'mock-model-1', maxSteps: 4 });
-  for (const name of ['model.error', 'reliability.retry', 'tool.re-ask'] as const) builder = builder.on(name, (payload) => void events.push({ name, payload: payload as unknown as Record<string, unknown> }));
-  return { builder, events };
-}
+const agentOn = (model: MockLanguageModelV3) => recordingAgent(fromAISDK(model), 'mock-model-1');
 
 describe('fromAISDK on the AI SDK mock model', () => {
   it('runs an agent with a tool and an output schema: the tool call, its result sent back, the validated answer, usage with cache reads', async () => {

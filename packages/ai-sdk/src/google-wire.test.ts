@@ -1,13 +1,13 @@
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
-import { Agent, type AgentEvents, ReliabilityFailFastError, tool } from '@keel/core';
+import { ReliabilityFailFastError } from '@keel/core';
 import type { ModelStreamPart } from '@keel/core';
-import { Type } from '@sinclair/typebox';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AiSdkProviderError } from './ai-sdk-provider-error';
 import { fromAISDK } from './from-ai-sdk';
 import { geminiError, geminiFunctionCall, geminiReply, geminiText, geminiTextChunks, geminiUsage } from './testing/gemini-fixtures';
-import { errorReply, hangReply, jsonReply, rawJsonReply, sseReply, startWireServer, type WireReply, type WireServer } from '@keel/wire-server';
+import { errorReply, hangReply, jsonReply, rawJsonReply, sseReply, type WireReply, type WireServer, wireServersPerTest } from '@keel/wire-server';
 import { dataEvents } from './testing/data-events';
+import { Forecast, getWeather, recordingAgent } from './testing/weather-agent';
 
 /**
  * Gemini through `@ai-sdk/google` (the real provider package) against a local server speaking
@@ -15,25 +15,13 @@ import { dataEvents } from './testing/data-events';
  */
 
 const API_KEY = 'gemini-test-key-0123456789';
-const servers: WireServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const startServer = wireServersPerTest();
 
 async function gemini(...replies: WireReply[]) {
-  const wire = await startWireServer(...replies);
-  servers.push(wire);
+  const wire = await startServer(...replies);
   const google = createGoogleGenerativeAI({ baseURL: wire.url, apiKey: API_KEY });
   return { wire, google, provider: fromAISDK(google('gemini-2.5-flash'), { secrets: [API_KEY] }) };
 }
-
-const Forecast = Type.Object({ city: Type.String(), celsius: Type.Number() }, { additionalProperties: false });
-const getWeather = tool({
-  name: 'get_weather',
-  description: 'Current temperature of a city',
-  input: Type.Object({ city: Type.String({ minLength: 1 }) }),
-  execute: async ({ city }) => (city === 'Paris' ? '18' : 'unknown'),
-});
 
 type Body = {
   contents: { role: string; parts: Record<string, unknown>[] }[];
@@ -45,10 +33,8 @@ type Body = {
 const bodyOf = (wire: WireServer, index: number) => wire.requests[index]?.body as Body;
 
 function agentOn(provider: ReturnType<typeof fromAISDK>) {
-  const events: { name: keyof AgentEvents; payload: Record<string, unknown> }[] = [];
-  let builder = Agent.create({ provider, model: 'gemini-2.5-flash', maxSteps: 4 }).system('You report the weather.');
-  for (const name of ['model.error', 'reliability.retry', 'tool.re-ask'] as const) builder = builder.on(name, (payload) => void events.push({ name, payload: payload as unknown as Record<string, unknown> }));
-  return { builder, events };
+  const agent = recordingAgent(provider, 'gemini-2.5-flash');
+  return { ...agent, builder: agent.builder.system('You report the weather.') };
 }
 
 describe('Gemini via @ai-sdk/google, generateContent', () => {

@@ -1,15 +1,12 @@
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { Type } from '@sinclair/typebox';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fromAISDK } from './from-ai-sdk';
 import { lowerGeminiSchema } from './lower-gemini-schema';
 import { geminiText } from './testing/gemini-fixtures';
-import { jsonReply, startWireServer, type WireServer } from '@keel/wire-server';
+import { jsonReply, wireServersPerTest } from '@keel/wire-server';
 
-const servers: WireServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const startServer = wireServersPerTest();
 
 const Order = Type.Object(
   {
@@ -47,8 +44,7 @@ describe('lowerGeminiSchema', () => {
   });
 
   it('what the package sends to Gemini is the same for the lowered schema as for the full one', async () => {
-    const wire = await startWireServer(jsonReply(geminiText('{}')), jsonReply(geminiText('{}')));
-    servers.push(wire);
+    const wire = await startServer(jsonReply(geminiText('{}')), jsonReply(geminiText('{}')));
     const provider = fromAISDK(createGoogleGenerativeAI({ baseURL: wire.url, apiKey: 'k' })('gemini-2.5-flash'));
     const lowered = provider.lowerSchema?.(Order as never, 'output');
     expect(lowered?.changes.length).toBeGreaterThan(0);

@@ -139,7 +139,7 @@ export function mapAiSdkError(error: unknown, context: MapErrorContext): AiSdkPr
   }
 
   const vendor = vendorErrorKind(error);
-  if (vendor !== undefined) return make(vendor.kind, `the provider reported ${vendor.type} (${vendor.kind})`);
+  if (vendor !== undefined) return make(vendor.errorKind, `the provider reported ${vendor.type} (${vendor.errorKind})`);
   const socketKind = socketFailureKind(error);
   if (socketKind !== undefined) return make(socketKind, socketKind === 'timeout' ? 'the request timed out' : 'the connection failed');
   return make('unknown', 'the call failed');

@@ -18,7 +18,7 @@ export { toolInputOf } from './model/tool-input-of';
 // The provider-author kit: what every adapter needs, once.
 export { CONTINUE_INSTRUCTION, withContinuation } from './provider-kit/continuation';
 export type { DecoderDialect, LoweringOutcome, SchemaStats } from './provider-kit/lower-json-schema/decoder-dialect';
-export { lowerJsonSchema } from './provider-kit/lower-json-schema/lower-json-schema';
+export { lowerJsonSchema, schemaLowerer } from './provider-kit/lower-json-schema/lower-json-schema';
 export { escapePointer } from './provider-kit/lower-json-schema/schema-pointer';
 export { type LocalReference, parseLocalReference } from '@keel/reliability/internal';
 export { isContextOverflow, isContextWindowStop } from './provider-kit/context-overflow';

@@ -1,5 +1,5 @@
-import { Agent, tool } from '@keel/core';
-import { scriptedModel } from '@keel/core/test';
+import { Agent } from '@keel/core';
+import { retryScenario, scriptedModel } from '@keel/core/test';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { Type } from '@sinclair/typebox';
@@ -10,28 +10,8 @@ import { telemetry } from './telemetry';
 // Every span these runs make (content included) follows the attribute conventions.
 const { exporter, provider, tracer } = inMemoryTracing({ checkNaming: true });
 
-
 /** A run with a tool call whose arguments are re-asked once, a 429, then a feedback retry. */
-function scenario() {
-  const lookup = tool({
-    name: 'lookup_order',
-    description: 'Look an order up by id.',
-    input: Type.Object({ id: Type.Integer() }, { additionalProperties: false }),
-    execute: async ({ id }) => ({ id, paid: 50 }),
-  });
-  const rateLimited = Object.assign(new Error('429 Too Many Requests'), { errorKind: 'rate-limit' as const, retryAfterMs: 5 });
-  const model = scriptedModel([
-    { toolCalls: [{ id: 'call-1', name: 'lookup_order', arguments: { id: 'A-1182' } }], usage: { inputTokens: 20, outputTokens: 8, cacheReadTokens: 12 } },
-    { toolCalls: [{ id: 'call-1', name: 'lookup_order', arguments: { id: 1182 } }] },
-    rateLimited,
-    '{ "action": "refund", "amount": "USD 50" }',
-    '{ "action": "refund", "amount": 50 }',
-  ]);
-  return Agent.create({ provider: model, model: 'scripted-1', maxSteps: 3, toolRetries: 2 })
-    .system('You decide refunds.')
-    .tools([lookup])
-    .outputSchema(Type.Object({ action: Type.Union([Type.Literal('refund'), Type.Literal('reject')]), amount: Type.Number() }), { maxRetries: 2 });
-}
+const scenario = () => retryScenario({ model: 'scripted-1', firstCallUsage: { inputTokens: 20, outputTokens: 8, cacheReadTokens: 12 } }).builder.system('You decide refunds.');
 
 const childrenOf = (spans: readonly ReadableSpan[], parent: ReadableSpan) => spans.filter((span) => span.parentSpanContext?.spanId === parent.spanContext().spanId);
 const eventNames = (span: ReadableSpan) => span.events.map((event) => event.name);

@@ -4,29 +4,20 @@ import 'openai';
 import { Agent, AbortedError, type AgentEvents, ReliabilityFailFastError } from '@keel/core';
 import { failoverRule } from '@keel/reliability';
 import { Type } from '@sinclair/typebox';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { anthropic } from './anthropic/anthropic-provider';
 import { openai } from './openai/openai-provider';
 import { anthropicErrorBody, anthropicTextAnswer, anthropicTextStream, anthropicTextStreamHead } from './testing/fixtures/anthropic-fixtures';
 import { openAITextAnswer } from './testing/fixtures/openai-fixtures';
 import { anthropicRequestIssues as validateAnthropicRequest } from './testing/validate-anthropic-request';
-import { errorReply, hangReply, jsonReply, resetReply, sseReply, startWireServer, type WireServer } from '@keel/wire-server';
+import { errorReply, hangReply, jsonReply, resetReply, sseReply, type WireServer, wireServersPerTest } from '@keel/wire-server';
 
 /**
  * Faults end to end: the real SDKs against a local wire server, through the agent and its
  * reliability gate. Each test checks the attempts, the events and the usage.
  */
 
-const servers: WireServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function server(...replies: Parameters<typeof startWireServer>) {
-  const started = await startWireServer(...replies);
-  servers.push(started);
-  return started;
-}
+const server = wireServersPerTest();
 
 type Recorded = { name: keyof AgentEvents; payload: Record<string, unknown> };
 

@@ -3,14 +3,15 @@ import '@anthropic-ai/sdk';
 import 'openai';
 import { Agent, type AgentEvents, type AgentStreamPart, type ModelProvider, tool } from '@keel/core';
 import { Type } from '@sinclair/typebox';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { anthropic } from './anthropic/anthropic-provider';
 import { openai } from './openai/openai-provider';
 import { anthropicModel } from './testing/anthropic-model';
+import { anthropicSchemaDefects } from './testing/anthropic-schema-defects';
 import { openAIModel } from './testing/openai-model';
 import { anthropicRequestIssues } from './testing/validate-anthropic-request';
 import { openAIRequestIssues } from './testing/validate-openai-request';
-import { startWireServer, type WireServer } from '@keel/wire-server';
+import { type WireServer, wireServersPerTest } from '@keel/wire-server';
 
 /**
  * Output modes end to end: agents on the real SDKs against the local Messages API and Chat
@@ -18,16 +19,7 @@ import { startWireServer, type WireServer } from '@keel/wire-server';
  * constrained decoding of what the request sent.
  */
 
-const servers: WireServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function server(): Promise<WireServer> {
-  const started = await startWireServer();
-  servers.push(started);
-  return started;
-}
+const server = wireServersPerTest();
 
 type Json = Record<string, unknown>;
 
@@ -61,23 +53,6 @@ const bodyOf = (wire: WireServer, index: number): Json => {
   if (typeof body !== 'object' || body === null) throw new Error(`no request #${index}`);
   return body as Json;
 };
-
-/** Every object of a schema closed, every keyword one Anthropic's decoder accepts. */
-function anthropicSchemaDefects(schema: unknown): string[] {
-  const defects: string[] = [];
-  const allowed = new Set(['type', 'properties', 'required', 'additionalProperties', 'items', 'minItems', 'enum', 'const', 'anyOf', 'allOf', '$ref', '$defs', 'description', 'title', 'format', 'pattern']);
-  const visit = (node: unknown, path: string): void => {
-    if (typeof node !== 'object' || node === null || Array.isArray(node)) return;
-    const record = node as Json;
-    if (record['type'] === 'object' && record['additionalProperties'] !== false) defects.push(`open object at ${path}`);
-    for (const key of Object.keys(record)) if (!allowed.has(key)) defects.push(`${key} at ${path}`);
-    const properties = record['properties'];
-    if (typeof properties === 'object' && properties !== null) for (const [name, child] of Object.entries(properties)) visit(child, `${path}/properties/${name}`);
-    visit(record['items'], `${path}/items`);
-  };
-  visit(schema, '');
-  return defects;
-}
 
 async function collect<T>(stream: AsyncIterable<AgentStreamPart<T>>): Promise<AgentStreamPart<T>[]> {
   const parts: AgentStreamPart<T>[] = [];

@@ -1,6 +1,6 @@
 import type { ModelRequest } from '@keel/core';
-import { jsonReply, startWireServer, type WireServer } from '@keel/wire-server';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { jsonReply, wireServerPerTest } from '@keel/wire-server';
+import { describe, expect, it } from 'vitest';
 import { anthropic } from './anthropic/anthropic-provider';
 import { ProviderError } from './errors/provider-error';
 import { openai } from './openai/openai-provider';
@@ -28,24 +28,18 @@ const withAttachments = (model: string): ModelRequest => ({
   ],
 });
 
-let server: WireServer;
-beforeEach(async () => {
-  server = await startWireServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = wireServerPerTest();
 
 const userContentOf = (index: number) => {
-  const body = server.requests[index]?.body as { messages?: { role: string; content: unknown }[] } | undefined;
+  const body = server().requests[index]?.body as { messages?: { role: string; content: unknown }[] } | undefined;
   return body?.messages?.find((message) => message.role === 'user')?.content;
 };
 
 describe('images and files in a user message', () => {
   it('Anthropic: image blocks (base64 and URL), a document block, then the text', async () => {
-    server.enqueue(jsonReply(anthropicTextAnswer));
-    await anthropic({ baseURL: server.url, apiKey: 'test-key' }).generate(withAttachments('claude-sonnet-4-6'), {});
-    assertValidAnthropicRequest(server.requests[0]?.body);
+    server().enqueue(jsonReply(anthropicTextAnswer));
+    await anthropic({ baseURL: server().url, apiKey: 'test-key' }).generate(withAttachments('claude-sonnet-4-6'), {});
+    assertValidAnthropicRequest(server().requests[0]?.body);
     expect(userContentOf(0)).toEqual([
       { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } },
       { type: 'image', source: { type: 'url', url: 'https://example.com/receipt.jpg' } },
@@ -55,9 +49,9 @@ describe('images and files in a user message', () => {
   });
 
   it('OpenAI: image_url parts (a data: URL and a URL), a file part, then the text', async () => {
-    server.enqueue(jsonReply(openAITextAnswer));
-    await openai({ baseURL: `${server.url}/v1`, apiKey: 'test-key' }).generate(withAttachments('gpt-4o'), {});
-    assertValidOpenAIRequest(server.requests[0]?.body);
+    server().enqueue(jsonReply(openAITextAnswer));
+    await openai({ baseURL: `${server().url}/v1`, apiKey: 'test-key' }).generate(withAttachments('gpt-4o'), {});
+    assertValidOpenAIRequest(server().requests[0]?.body);
     expect(userContentOf(0)).toEqual([
       { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } },
       { type: 'image_url', image_url: { url: 'https://example.com/receipt.jpg' } },
@@ -69,18 +63,18 @@ describe('images and files in a user message', () => {
   it('what a vendor cannot take is a bad-request naming it, and nothing is sent', async () => {
     const tiff: ModelRequest = { model: 'claude-sonnet-4-6', messages: [{ role: 'user', content: 'Read it.', attachments: [{ type: 'image', mediaType: 'image/tiff', data: 'AAAA' }] }] };
     const byUrl: ModelRequest = { model: 'gpt-4o', messages: [{ role: 'user', content: 'Read it.', attachments: [{ type: 'file', mediaType: 'application/pdf', url: 'https://example.com/a.pdf' }] }] };
-    const anthropicError = await anthropic({ baseURL: server.url, apiKey: 'test-key' }).generate(tiff, {}).catch((thrown: unknown) => thrown);
-    const openAIError = await openai({ baseURL: `${server.url}/v1`, apiKey: 'test-key' }).generate(byUrl, {}).catch((thrown: unknown) => thrown);
+    const anthropicError = await anthropic({ baseURL: server().url, apiKey: 'test-key' }).generate(tiff, {}).catch((thrown: unknown) => thrown);
+    const openAIError = await openai({ baseURL: `${server().url}/v1`, apiKey: 'test-key' }).generate(byUrl, {}).catch((thrown: unknown) => thrown);
     expect(anthropicError).toBeInstanceOf(ProviderError);
     expect(anthropicError).toMatchObject({ errorKind: 'bad-request', message: expect.stringContaining('"image/tiff"') });
     expect(openAIError).toMatchObject({ errorKind: 'bad-request', message: expect.stringContaining('cannot take a file by URL') });
-    expect(server.requests).toHaveLength(0);
+    expect(server().requests).toHaveLength(0);
   });
 
   it('Anthropic: a plain-text file is sent as a text document', async () => {
-    server.enqueue(jsonReply(anthropicTextAnswer));
+    server().enqueue(jsonReply(anthropicTextAnswer));
     const notes = btoa('Refund approved for A-1182.');
-    await anthropic({ baseURL: server.url, apiKey: 'test-key' }).generate({ model: 'claude-sonnet-4-6', messages: [{ role: 'user', content: 'Summarise.', attachments: [{ type: 'file', mediaType: 'text/plain', data: notes, filename: 'notes.txt' }] }] }, {});
+    await anthropic({ baseURL: server().url, apiKey: 'test-key' }).generate({ model: 'claude-sonnet-4-6', messages: [{ role: 'user', content: 'Summarise.', attachments: [{ type: 'file', mediaType: 'text/plain', data: notes, filename: 'notes.txt' }] }] }, {});
     expect(userContentOf(0)).toEqual([
       { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'Refund approved for A-1182.' }, title: 'notes.txt' },
       { type: 'text', text: 'Summarise.' },

@@ -1,22 +1,16 @@
 import { Agent } from '@keel/core';
 import { Type } from '@sinclair/typebox';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { anthropic } from './anthropic/anthropic-provider';
 import { openai } from './openai/openai-provider';
-import { jsonReply, respondReply, startWireServer, type WireServer } from '@keel/wire-server';
+import { jsonReply, respondReply, wireServerPerTest } from '@keel/wire-server';
 
 const Order = Type.Object({ items: Type.Array(Type.Object({ sku: Type.String(), price: Type.Number() })) });
 const ORDER = { items: Array.from({ length: 40 }, (_, index) => ({ sku: `SKU-${index}`, price: 1 + index / 2 })) };
 const FULL = JSON.stringify(ORDER, null, 2);
 const CUT = FULL.slice(0, 700);
 
-let server: WireServer;
-beforeEach(async () => {
-  server = await startWireServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = wireServerPerTest();
 
 type Body = { messages: { role: string; content: unknown }[] };
 const textOf = (content: unknown) => (typeof content === 'string' ? content : (content as { text?: string }[]).map((block) => block.text ?? '').join(''));
@@ -34,11 +28,11 @@ describe('continuation of a cut answer on the wire, through the vendor SDKs', ()
       if (last?.role === 'assistant') return jsonReply(message(FULL.slice(textOf(last.content).length), 'end_turn'));
       return jsonReply(message(CUT, 'max_tokens'));
     });
-    server.enqueue(answer, answer);
-    const agent = Agent.create({ provider: anthropic({ baseURL: server.url, apiKey: 'test-key' }), model: 'claude-sonnet-4-6', maxTokens: 200 }).outputSchema(Order, { mode: 'prompt' }).build();
+    server().enqueue(answer, answer);
+    const agent = Agent.create({ provider: anthropic({ baseURL: server().url, apiKey: 'test-key' }), model: 'claude-sonnet-4-6', maxTokens: 200 }).outputSchema(Order, { mode: 'prompt' }).build();
     const result = await agent.run('Extract the order');
     expect(result.value).toEqual(ORDER);
-    const second = server.requests[1]?.body as Body;
+    const second = server().requests[1]?.body as Body;
     expect(second.messages.map((entry) => entry.role)).toEqual(['user', 'assistant']);
     expect(textOf(second.messages[1]?.content)).toBe(CUT.trimEnd());
     expect(result.attempts.map((attempt) => attempt.via)).toEqual([undefined, 'continuation']);
@@ -60,11 +54,11 @@ describe('continuation of a cut answer on the wire, through the vendor SDKs', ()
       }
       return jsonReply(completion(CUT, 'length'));
     });
-    server.enqueue(answer, answer);
-    const agent = Agent.create({ provider: openai({ baseURL: server.url, apiKey: 'test-key' }), model: 'gpt-4o-mini', maxTokens: 200 }).outputSchema(Order, { mode: 'prompt' }).build();
+    server().enqueue(answer, answer);
+    const agent = Agent.create({ provider: openai({ baseURL: server().url, apiKey: 'test-key' }), model: 'gpt-4o-mini', maxTokens: 200 }).outputSchema(Order, { mode: 'prompt' }).build();
     const result = await agent.run('Extract the order');
     expect(result.value).toEqual(ORDER);
-    const second = server.requests[1]?.body as Body;
+    const second = server().requests[1]?.body as Body;
     expect(second.messages.map((entry) => entry.role)).toEqual(['user', 'assistant', 'user']);
     expect(textOf(second.messages[2]?.content)).toContain('Continue it exactly where it stopped');
   });

@@ -1,30 +1,26 @@
 import { inspect } from 'node:util';
 import { Agent, type AgentEvents, InMemoryStore, ReliabilityFailFastError, tool } from '@keel/core';
 import { Type } from '@sinclair/typebox';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { anthropic } from './anthropic/anthropic-provider';
 import { ProviderError } from './errors/provider-error';
 import { openai } from './openai/openai-provider';
 import { anthropicErrorBody, anthropicTextAnswer, anthropicToolUse } from './testing/fixtures/anthropic-fixtures';
 import { openAIMultiToolCall, openAITextAnswer } from './testing/fixtures/openai-fixtures';
-import { errorReply, jsonReply, startWireServer, type WireServer } from '@keel/wire-server';
+import { errorReply, jsonReply, wireServersPerTest } from '@keel/wire-server';
 
 /** Secrets never leave: a server that echoes the API key back, through the real SDKs and the agent. */
 
 const KEY = 'sk-test-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c';
-const servers: WireServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const startServer = wireServersPerTest();
 
 async function echoingServer(status: number) {
   const body = anthropicErrorBody('authentication_error', `invalid x-api-key: ${KEY} (key ${KEY})`);
-  const wire = await startWireServer(
+  const wire = await startServer(
     errorReply(status, body, { 'request-id': 'req_0123456789', 'x-echo-key': KEY, 'set-cookie': `session=${KEY}` }),
     errorReply(status, body, { 'request-id': 'req_0123456789', 'x-echo-key': KEY }),
     errorReply(status, body, { 'request-id': 'req_0123456789', 'x-echo-key': KEY }),
   );
-  servers.push(wire);
   return wire;
 }
 
@@ -76,8 +72,7 @@ describe.each([
   ['openai', providers.openai, openAIMultiToolCall, openAITextAnswer],
 ] as const)('%s: a tool error quoting the API key', (_name, make, toolTurn, finalTurn) => {
   it('reaches the model, the result, memory and events redacted', async () => {
-    const wire = await startWireServer(jsonReply(toolTurn), jsonReply(finalTurn));
-    servers.push(wire);
+    const wire = await startServer(jsonReply(toolTurn), jsonReply(finalTurn));
     const leaky = tool({
       name: 'get_weather',
       description: 'weather',

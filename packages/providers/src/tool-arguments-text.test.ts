@@ -1,11 +1,11 @@
 import type { ModelRequest, ModelResponse, ModelStreamPart } from '@keel/core';
 import type { ToolCallPart } from '@keel/core/internal';
 import { parseExact } from '@keel/reliability/internal';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { anthropic } from './anthropic/anthropic-provider';
 import { openai } from './openai/openai-provider';
 import { collectStream } from './testing/collect-stream';
-import { rawJsonReply, type SseEvent, sseReply, startWireServer, type WireServer } from '@keel/wire-server';
+import { rawJsonReply, type SseEvent, sseReply, wireServerPerTest } from '@keel/wire-server';
 
 /**
  * Issue 17: the arguments a model writes reach core as the text it wrote. Plain `JSON.parse` turns
@@ -15,13 +15,7 @@ import { rawJsonReply, type SseEvent, sseReply, startWireServer, type WireServer
 const written = '{"account": 9007199254740993, "amount": 10, "amount": 10000}';
 const tools = [{ name: 'transfer', description: 'Move money.', inputSchema: { type: 'object', properties: { account: { type: 'integer' }, amount: { type: 'number' } } } }];
 
-let server: WireServer;
-beforeEach(async () => {
-  server = await startWireServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = wireServerPerTest();
 
 function toolCallOf(response: ModelResponse): ToolCallPart {
   const call = response.content.find((part): part is ToolCallPart => part.type === 'tool-call');
@@ -59,9 +53,9 @@ const openAIChunk = (delta: Record<string, unknown>, finish: string | null = nul
 
 describe('raw tool argument text reaches core untouched', () => {
   it('Anthropic, streaming: the input_json_delta pieces joined, byte for byte', async () => {
-    server.enqueue(sseReply(anthropicEvents(['{"account": 90071992547', '40993, "amount": 10, "am', 'ount": 10000}'])));
+    server().enqueue(sseReply(anthropicEvents(['{"account": 90071992547', '40993, "amount": 10, "am', 'ount": 10000}'])));
     const request: ModelRequest = { model: 'claude-sonnet-4-6', messages: [{ role: 'user', content: 'Pay.' }], tools };
-    const { response, deltas, part } = await streamed(anthropic({ baseURL: server.url, apiKey: 'test-key' }).stream!(request, {}));
+    const { response, deltas, part } = await streamed(anthropic({ baseURL: server().url, apiKey: 'test-key' }).stream!(request, {}));
     expect(part.argumentsText).toBe(written);
     expect(deltas).toBe(written);
     expect(toolCallOf(response).argumentsText).toBe(written);
@@ -71,14 +65,14 @@ describe('raw tool argument text reaches core untouched', () => {
   });
 
   it('Anthropic, not streaming: the API sends input already parsed, so the text is its JSON (no rawer text exists)', async () => {
-    server.enqueue(rawJsonReply(`{"id":"msg_01Exact","type":"message","role":"assistant","model":"claude-sonnet-4-6","content":[{"type":"tool_use","id":"toolu_01Exact","name":"transfer","input":{"account": 9007199254740993, "amount": 10000}}],"stop_reason":"tool_use","stop_sequence":null,"usage":{"input_tokens":40,"output_tokens":30}}`));
-    const response = await anthropic({ baseURL: server.url, apiKey: 'test-key' }).generate({ model: 'claude-sonnet-4-6', messages: [{ role: 'user', content: 'Pay.' }], tools }, {});
+    server().enqueue(rawJsonReply(`{"id":"msg_01Exact","type":"message","role":"assistant","model":"claude-sonnet-4-6","content":[{"type":"tool_use","id":"toolu_01Exact","name":"transfer","input":{"account": 9007199254740993, "amount": 10000}}],"stop_reason":"tool_use","stop_sequence":null,"usage":{"input_tokens":40,"output_tokens":30}}`));
+    const response = await anthropic({ baseURL: server().url, apiKey: 'test-key' }).generate({ model: 'claude-sonnet-4-6', messages: [{ role: 'user', content: 'Pay.' }], tools }, {});
     // The SDK read the body with JSON.parse: the long number was rounded in transit, before Keel saw it.
     expect(toolCallOf(response).argumentsText).toBe('{"account":9007199254740992,"amount":10000}');
   });
 
   it('OpenAI, not streaming: function.arguments as sent', async () => {
-    server.enqueue(rawJsonReply(JSON.stringify({
+    server().enqueue(rawJsonReply(JSON.stringify({
       id: 'chatcmpl-Exact',
       object: 'chat.completion',
       created: 1_795_000_000,
@@ -86,7 +80,7 @@ describe('raw tool argument text reaches core untouched', () => {
       choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: null, refusal: null, tool_calls: [{ id: 'call_Exact', type: 'function', function: { name: 'transfer', arguments: written } }] } }],
       usage: { prompt_tokens: 40, completion_tokens: 30, total_tokens: 70 },
     })));
-    const response = await openai({ baseURL: server.url, apiKey: 'test-key' }).generate({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'Pay.' }], tools }, {});
+    const response = await openai({ baseURL: server().url, apiKey: 'test-key' }).generate({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'Pay.' }], tools }, {});
     const call = toolCallOf(response);
     expect(call.argumentsText).toBe(written);
     expect(call.arguments).toEqual({ account: 9_007_199_254_740_992, amount: 10_000 });
@@ -94,22 +88,22 @@ describe('raw tool argument text reaches core untouched', () => {
   });
 
   it('OpenAI, streaming: the argument deltas joined, byte for byte', async () => {
-    server.enqueue(sseReply([
+    server().enqueue(sseReply([
       openAIChunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_Exact', type: 'function', function: { name: 'transfer', arguments: '' } }] }),
       openAIChunk({ tool_calls: [{ index: 0, function: { arguments: '{"account": 9007199254' } }] }),
       openAIChunk({ tool_calls: [{ index: 0, function: { arguments: '740993, "amount": 10, "amount": 10000}' } }] }),
       openAIChunk({}, 'tool_calls'),
       { data: '[DONE]' },
     ]));
-    const { response, deltas, part } = await streamed(openai({ baseURL: server.url, apiKey: 'test-key' }).stream!({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'Pay.' }], tools }, {}));
+    const { response, deltas, part } = await streamed(openai({ baseURL: server().url, apiKey: 'test-key' }).stream!({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'Pay.' }], tools }, {}));
     expect(part.argumentsText).toBe(written);
     expect(deltas).toBe(written);
     expect(toolCallOf(response).argumentsText).toBe(written);
   });
 
   it('a call without arguments has no argumentsText (its arguments are {}), and broken text is kept as written', async () => {
-    server.enqueue(sseReply(anthropicEvents([])), sseReply(anthropicEvents(['{"account": 12'])));
-    const provider = anthropic({ baseURL: server.url, apiKey: 'test-key' });
+    server().enqueue(sseReply(anthropicEvents([])), sseReply(anthropicEvents(['{"account": 12'])));
+    const provider = anthropic({ baseURL: server().url, apiKey: 'test-key' });
     const request: ModelRequest = { model: 'claude-sonnet-4-6', messages: [{ role: 'user', content: 'Pay.' }], tools };
     const empty = await streamed(provider.stream!(request, {}));
     expect(empty.part).toEqual({ type: 'tool-call', id: 'toolu_01Exact', name: 'transfer', arguments: {} });
@@ -123,8 +117,8 @@ describe('a tool_use block whose input arrives whole in content_block_start', ()
     const events = anthropicEvents([]).map((event) =>
       event.event === 'content_block_start' ? { ...event, data: { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_01Exact', name: 'transfer', input: { account: 7, amount: 5 } } } } : event,
     );
-    server.enqueue(sseReply(events));
-    const { part } = await streamed(anthropic({ baseURL: server.url, apiKey: 'test-key' }).stream!({ model: 'claude-sonnet-4-6', messages: [{ role: 'user', content: 'Pay.' }], tools }, {}));
+    server().enqueue(sseReply(events));
+    const { part } = await streamed(anthropic({ baseURL: server().url, apiKey: 'test-key' }).stream!({ model: 'claude-sonnet-4-6', messages: [{ role: 'user', content: 'Pay.' }], tools }, {}));
     expect(part).toEqual({ type: 'tool-call', id: 'toolu_01Exact', name: 'transfer', arguments: { account: 7, amount: 5 }, argumentsText: '{"account":7,"amount":5}' });
   });
 });

@@ -1,9 +1,9 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { ModelRequest } from '@keel/core';
 import type { ModelProviderV1 } from '@keel/core/internal';
-import { errorReply, hangReply, resetReply, respondReply, type SseEvent, sseReply, startWireServer, type WireServer } from '@keel/wire-server';
+import { errorReply, hangReply, resetReply, respondReply, type SseEvent, sseReply, wireServerPerTest } from '@keel/wire-server';
 import OpenAI from 'openai';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { anthropic } from './anthropic/anthropic-provider';
 import { ProviderError } from './errors/provider-error';
 import { openai } from './openai/openai-provider';
@@ -69,21 +69,16 @@ async function withoutKeys<T>(names: readonly string[], body: () => Promise<T>):
 }
 
 describe.each(Object.entries(adapters))('%s: how a call fails', (name, adapter) => {
-  let server: WireServer;
-  beforeEach(async () => {
-    server = await startWireServer();
-  });
-  afterEach(async () => {
-    for (const request of server.requests) adapter.assertValid(request.body);
-    await server.close();
+  const server = wireServerPerTest((sent) => {
+    for (const request of sent.requests) adapter.assertValid(request.body);
   });
   const question: ModelRequest = { model: adapter.model, messages: [{ role: 'user', content: 'What is the capital of France?' }] };
-  const provider = (options?: { apiKey?: string; timeout?: number }) => adapter.make(server.url, options);
+  const provider = (options?: { apiKey?: string; timeout?: number }) => adapter.make(server().url, options);
 
   it('maps 429 with retry-after to rate-limit with retryAfterMs, without retrying', async () => {
-    server.enqueue(errorReply(429, adapter.errorBody('rate_limit_error', 'Rate limit reached'), { 'retry-after': '7' }));
+    server().enqueue(errorReply(429, adapter.errorBody('rate_limit_error', 'Rate limit reached'), { 'retry-after': '7' }));
     expect(await failure(provider().generate(question, {}))).toMatchObject({ errorKind: 'rate-limit', status: 429, retryAfterMs: 7000, retryable: true, provider: name });
-    expect(server.requests).toHaveLength(1);
+    expect(server().requests).toHaveLength(1);
   });
 
   it.each([
@@ -95,13 +90,13 @@ describe.each(Object.entries(adapters))('%s: how a call fails', (name, adapter) 
     [400, 'bad-request', false],
     [404, 'bad-request', false],
   ] as const)('maps HTTP %i to %s, without retrying', async (status, errorKind, retryable) => {
-    server.enqueue(errorReply(status, adapter.errorBody('invalid_request_error', 'failed')));
+    server().enqueue(errorReply(status, adapter.errorBody('invalid_request_error', 'failed')));
     expect(await failure(provider().generate(question, {}))).toMatchObject({ errorKind, status, retryable });
-    expect(server.requests).toHaveLength(1);
+    expect(server().requests).toHaveLength(1);
   });
 
   it('a rejected key (401) is caught with instanceof ProviderError and reads as an authentication failure', async () => {
-    server.enqueue(errorReply(401, adapter.errorBody('authentication_error', 'invalid x-api-key')));
+    server().enqueue(errorReply(401, adapter.errorBody('authentication_error', 'invalid x-api-key')));
     const error = await provider({ apiKey: 'wrong-key-0123456789' }).generate(question, {}).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ errorKind: 'auth', status: 401, retryable: false });
@@ -109,74 +104,74 @@ describe.each(Object.entries(adapters))('%s: how a call fails', (name, adapter) 
   });
 
   it('no key at all is auth, not unknown, and nothing is sent', async () => {
-    const keyless = () => (name === 'openai' ? openai({}) : anthropic({ baseURL: server.url }));
+    const keyless = () => (name === 'openai' ? openai({}) : anthropic({ baseURL: server().url }));
     const error = await withoutKeys(adapter.keyVariables, () => keyless().generate(question, {}).catch((thrown: unknown) => thrown));
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ errorKind: 'auth', retryable: false });
     expect((error as Error).message).toMatch(/authentication failed: no API key is set/);
-    expect(server.requests).toHaveLength(0);
+    expect(server().requests).toHaveLength(0);
   });
 
   it('a request that does not fit the context window is context-overflow, not a plain bad request, and not retried', async () => {
-    server.enqueue(errorReply(400, adapter.overflowBody), errorReply(400, adapter.overflowBody));
+    server().enqueue(errorReply(400, adapter.overflowBody), errorReply(400, adapter.overflowBody));
     const error = await failure(provider().generate(question, {}));
     expect(error).toMatchObject({ errorKind: 'context-overflow', status: 400, retryable: false });
     expect(error.message).toMatch(/does not fit the model's context window/);
     expect(error.schemaRejected).toBeUndefined();
     const { error: streamed } = await collectStreamFailure(provider().stream!(question, {}));
     expect(streamed).toMatchObject({ errorKind: 'context-overflow' });
-    expect(server.requests).toHaveLength(2);
+    expect(server().requests).toHaveLength(2);
   });
 
   it('never retries, even with a prebuilt client configured to', async () => {
-    server.enqueue(errorReply(500, adapter.errorBody('api_error', 'The server had an error'), { 'retry-after': '0' }));
-    expect((await failure(adapter.retryingClient(server.url).generate(question, {}))).errorKind).toBe('server-error');
-    expect(server.requests).toHaveLength(1);
+    server().enqueue(errorReply(500, adapter.errorBody('api_error', 'The server had an error'), { 'retry-after': '0' }));
+    expect((await failure(adapter.retryingClient(server().url).generate(question, {}))).errorKind).toBe('server-error');
+    expect(server().requests).toHaveLength(1);
   });
 
   it('maps a connection reset to network, without retrying', async () => {
-    server.enqueue(resetReply());
+    server().enqueue(resetReply());
     expect(await failure(provider().generate(question, {}))).toMatchObject({ errorKind: 'network', retryable: true });
-    expect(server.requests).toHaveLength(1);
+    expect(server().requests).toHaveLength(1);
   });
 
   it('maps a hanging server past the client timeout to timeout, without retrying', async () => {
-    server.enqueue(hangReply());
+    server().enqueue(hangReply());
     expect(await failure(provider({ timeout: 100 }).generate(question, {}))).toMatchObject({ errorKind: 'timeout', retryable: true });
     // On a loaded machine the timeout can fire before the request arrives: at most one was sent.
-    expect(server.requests.length).toBeLessThanOrEqual(1);
+    expect(server().requests.length).toBeLessThanOrEqual(1);
   });
 
   it('rejects with aborted when the signal aborts during the request', async () => {
     const controller = new AbortController();
     // The server aborts the call once the request has arrived, then never answers.
-    server.enqueue(respondReply(() => (controller.abort(), hangReply())));
+    server().enqueue(respondReply(() => (controller.abort(), hangReply())));
     expect(await failure(provider().generate(question, { signal: controller.signal }))).toMatchObject({ errorKind: 'aborted', retryable: false });
-    expect(server.requests).toHaveLength(1);
+    expect(server().requests).toHaveLength(1);
   });
 
   it('rejects an already aborted signal without sending anything', async () => {
     expect((await failure(provider().generate(question, { signal: AbortSignal.abort() }))).errorKind).toBe('aborted');
-    expect(server.requests).toHaveLength(0);
+    expect(server().requests).toHaveLength(0);
   });
 
   it.each(['destroy', 'end'] as const)('throws network when the stream drops mid-way (%s), never ends silently', async (ending) => {
-    server.enqueue(sseReply(adapter.streamHead, { ending }));
+    server().enqueue(sseReply(adapter.streamHead, { ending }));
     const { parts, error } = await collectStreamFailure(provider().stream!(question, {}));
     expect(parts.map((part) => part.type)).toEqual(['text-delta', 'text-delta']);
     expect(ProviderError.isInstance(error) && error.errorKind).toBe('network');
-    expect(server.requests).toHaveLength(1);
+    expect(server().requests).toHaveLength(1);
   });
 
   it('maps an HTTP error before the stream starts', async () => {
-    server.enqueue(errorReply(429, adapter.errorBody('rate_limit_error', 'slow down'), { 'retry-after-ms': '1500' }));
+    server().enqueue(errorReply(429, adapter.errorBody('rate_limit_error', 'slow down'), { 'retry-after-ms': '1500' }));
     const { error } = await collectStreamFailure(provider().stream!(question, {}));
     expect(error).toMatchObject({ errorKind: 'rate-limit', retryAfterMs: 1500 });
-    expect(server.requests).toHaveLength(1);
+    expect(server().requests).toHaveLength(1);
   });
 
   it('throws aborted (not a silent end) when the signal aborts mid-stream', async () => {
-    server.enqueue(sseReply(adapter.streamHead, { ending: 'hang' }));
+    server().enqueue(sseReply(adapter.streamHead, { ending: 'hang' }));
     const controller = new AbortController();
     const parts: string[] = [];
     const consume = async () => {

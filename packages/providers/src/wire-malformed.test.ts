@@ -1,19 +1,16 @@
 import { Agent, ReliabilityFailFastError, tool } from '@keel/core';
 import { transientRetryRule } from '@keel/reliability';
 import { Type } from '@sinclair/typebox';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { anthropic } from './anthropic/anthropic-provider';
 import { openai } from './openai/openai-provider';
 import { anthropicTextAnswer } from './testing/fixtures/anthropic-fixtures';
 import { openAITextAnswer } from './testing/fixtures/openai-fixtures';
-import { jsonReply, sseReply, startWireServer, type WireReply, type WireServer } from '@keel/wire-server';
+import { jsonReply, sseReply, type WireReply, wireServersPerTest } from '@keel/wire-server';
 
 /** A body or stream chunk that breaks the vendor's format is a `bad-response`: retried, then a typed stop — never a TypeError. */
 
-const servers: WireServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const startServer = wireServersPerTest();
 
 const anthropicBodies: Record<string, unknown> = {
   'null content': { ...anthropicTextAnswer, content: null },
@@ -32,8 +29,7 @@ type MakeProvider = (url: string) => Parameters<typeof Agent.create>[0]['provide
 
 /** Runs (or streams) an agent against a server giving `reply` to each of three requests. */
 async function runAgainst(make: MakeProvider, reply: WireReply, mode: 'run' | 'stream' = 'run') {
-  const wire = await startWireServer(reply, reply, reply);
-  servers.push(wire);
+  const wire = await startServer(reply, reply, reply);
   const agent = Agent.create({ provider: make(wire.url), model: 'm' }).reliability({ postDecide: [transientRetryRule({ backoff: { baseMs: 0 } })] }).build();
   const error = await (mode === 'run' ? agent.run('hi') : agent.stream('hi').result).catch((thrown: unknown) => thrown);
   return { error, requests: wire.requests.length };
@@ -100,8 +96,7 @@ describe('OpenAI tool calls with missing or unusual arguments', () => {
       ...openAITextAnswer,
       choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: null, tool_calls: [call('a', {}), call('b', { arguments: { n: 1 } })] } }],
     };
-    const wire = await startWireServer(jsonReply(toolTurn), jsonReply(openAITextAnswer));
-    servers.push(wire);
+    const wire = await startServer(jsonReply(toolTurn), jsonReply(openAITextAnswer));
     const echo = tool({ name: 'echo', description: 'echo', input: Type.Object({ n: Type.Optional(Type.Number()) }), execute: (input) => input });
     const result = await Agent.create({ provider: openai({ baseURL: wire.url, apiKey: 'test-key' }), model: 'm' }).tool(echo).build().run('hi');
     expect(result.toolCalls.map((record) => [record.arguments, record.isError])).toEqual([

@@ -1,21 +1,17 @@
 import { Agent, type AgentEvents } from '@keel/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { anthropic } from './anthropic/anthropic-provider';
 import { openai } from './openai/openai-provider';
 import { anthropicTextAnswer } from './testing/fixtures/anthropic-fixtures';
 import { openAITextAnswer } from './testing/fixtures/openai-fixtures';
-import { jsonReply, startWireServer, type WireServer } from '@keel/wire-server';
+import { jsonReply, wireServersPerTest } from '@keel/wire-server';
 
 /** Usage counts from the wire are checked: a string or negative count never reaches the totals. */
 
-const servers: WireServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const startServer = wireServersPerTest();
 
 async function runAgainst(provider: (url: string) => Parameters<typeof Agent.create>[0]['provider'], body: unknown) {
-  const wire = await startWireServer(jsonReply(body));
-  servers.push(wire);
+  const wire = await startServer(jsonReply(body));
   const invalid: AgentEvents['usage.invalid'][] = [];
   const result = await Agent.create({ provider: provider(wire.url), model: 'm' })
     .on('usage.invalid', (payload) => void invalid.push(payload))

@@ -1,3 +1,4 @@
+import { BACKOFF_DEFAULTS } from './defaults';
 import type { ReliabilityScope } from './gate/scope';
 
 /** Settings of {@link exponentialBackoff}. */
@@ -19,7 +20,7 @@ export interface ExponentialBackoffOptions {
  * retries already made in the gate run.
  */
 export function exponentialBackoff(options: ExponentialBackoffOptions = {}): (scope: Pick<ReliabilityScope, 'retries'>) => number {
-  const { baseMs = 500, factor = 2, maxMs = 30_000, jitter = 0.5, random = Math.random } = options;
+  const { baseMs = BACKOFF_DEFAULTS.baseMs, factor = BACKOFF_DEFAULTS.factor, maxMs = BACKOFF_DEFAULTS.maxMs, jitter = BACKOFF_DEFAULTS.jitter, random = Math.random } = options;
   return ({ retries }) => {
     const raw = Math.min(maxMs, baseMs * factor ** retries);
     return Math.round(raw * (1 - jitter) + raw * jitter * random());

@@ -4,6 +4,7 @@
  * any release. Applications use the public entry, `@keel/reliability`.
  */
 export { type ExponentialBackoffOptions } from './backoff';
+export { BACKOFF_DEFAULTS, GATE_DEFAULTS, STRICT_OUTPUT_DEFAULTS } from './defaults';
 export { classifyError, type ErrorClassification, kindFromNetworkCode, kindFromStatus, NETWORK_ERROR_CODES } from './classify-error';
 export { isTransientErrorKind, isValidationErrorKind, TRANSIENT_ERROR_KINDS, VALIDATION_ERROR_KINDS } from './error-kind';
 export { errorMessageOf, readField } from './read-field';

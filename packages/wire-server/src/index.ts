@@ -1,6 +1,6 @@
+export { wireServerPerTest, wireServersPerTest } from './per-test';
 export { type RecordedRequest, startWireServer, type WireServer } from './wire-server';
 export {
-  encodeSseEvent,
   errorReply,
   hangReply,
   jsonReply,

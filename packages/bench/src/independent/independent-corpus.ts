@@ -1,4 +1,5 @@
 import { prng } from '../recovery/corpus';
+import { int, makeOrder, pick, type Random, sizes, statuses } from './random-order';
 import type { Order } from './order-schema';
 
 /** A path into a value. */
@@ -51,32 +52,8 @@ export interface IndependentItem {
   readonly indent: number;
 }
 
-type Random = () => number;
-const pick = <T>(random: Random, list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
-const int = (random: Random, min: number, max: number) => min + Math.floor(random() * (max - min + 1));
-
 const people = ['Noor Haddad', 'Jonas Weber', 'Aiko Tanaka', 'Mateo Rossi', 'Priya Nair', 'Ewa Kowalska', 'Sam Okafor', 'Lena Berg'];
 const catalogue = ['TEE-ORG', 'HOOD-GRY', 'CAP-BLK', 'SOCK-3PK', 'BAG-TOTE', 'MUG-CER', 'SCARF-WL', 'GLOVE-LTH'];
-const tagWords = ['cotton', 'gift-wrap', 'sale', 'eco', 'limited', 'bundle'];
-const sizes = ['S', 'M', 'L'] as const;
-const statuses = ['pending', 'paid', 'shipped'] as const;
-
-function makeOrder(random: Random, itemCount: number): Order {
-  const name = pick(random, people);
-  return {
-    customer: { name, email: `${name.toLowerCase().replace(' ', '.')}@example.net` },
-    status: pick(random, statuses),
-    gift: random() < 0.3,
-    coupon: random() < 0.4 ? `SAVE${int(random, 5, 30)}` : null,
-    items: Array.from({ length: itemCount }, () => ({
-      sku: pick(random, catalogue),
-      qty: int(random, 1, 6),
-      price: int(random, 300, 12_000) / 100,
-      size: pick(random, sizes),
-      tags: [...new Set(Array.from({ length: int(random, 0, 2) }, () => pick(random, tagWords)))],
-    })),
-  };
-}
 
 function promptOf(order: Order): string {
   const lines = order.items.map((item) => `${item.qty} x ${item.sku} size ${item.size} at ${item.price} EUR${item.tags.length ? ` (${item.tags.join(', ')})` : ''}`);
@@ -164,7 +141,7 @@ export function buildIndependentCorpus(options: { seed?: number; perClass?: numb
   const random = prng(seed);
   const items: IndependentItem[] = [];
   const make = (classes: readonly IndependentClass[], group: IndependentItem['group']) => {
-    const order = makeOrder(random, classes.includes('many-bad-items') ? 40 : int(random, 1, 4));
+    const order = makeOrder(random, classes.includes('many-bad-items') ? 40 : int(random, 1, 4), { people, catalogue });
     items.push({
       id: `${group}-${items.length}`,
       classes,

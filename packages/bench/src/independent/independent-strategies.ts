@@ -1,11 +1,10 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Agent, type Message, type ModelResponse, type OutputOptions } from '@keel/core';
 import { type ModelProviderV1 } from '@keel/core/internal';
-import { Ajv, type ValidateFunction } from 'ajv';
 import { requestTokens } from '../recovery/strategies';
 import type { IndependentItem } from './independent-corpus';
 import { MeaningModel } from './meaning-model';
-import { Order, orderSystem } from './order-schema';
+import { Order, orderSystem, rawOrderValidator } from './order-schema';
 
 /** Strategies compared on the independent corpus. */
 export type IndependentStrategy = 'keel' | 'keel-no-local' | 'raw-latest' | 'raw-accumulating' | 'blind';
@@ -60,17 +59,6 @@ async function runKeel(item: IndependentItem, options: OutputOptions): Promise<I
   }
 }
 
-let validator: ValidateFunction | undefined;
-/** Plain ajv (`allErrors`) with the one format the schema uses. */
-function rawValidator(): ValidateFunction {
-  if (!validator) {
-    const ajv = new Ajv({ allErrors: true });
-    ajv.addFormat('email', /^[^\s@]+@[^\s@]+\.[^\s@]+$/);
-    validator = ajv.compile(Order);
-  }
-  return validator;
-}
-
 /**
  * The usual hand-written loop: `JSON.parse`, ajv, and on failure the parser's message or ajv's
  * `errors` as JSON. `latest` sends the task, the failed output and its errors (the latest failure
@@ -78,7 +66,7 @@ function rawValidator(): ValidateFunction {
  */
 async function runRaw(item: IndependentItem, latest: boolean): Promise<IndependentOutcome> {
   const model = new MeaningModel(item);
-  const validate = rawValidator();
+  const validate = rawOrderValidator();
   const task: Message = { role: 'user', content: item.prompt };
   let history: Message[] = [task];
   let promptTokens = 0;

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { Ajv, type ValidateFunction } from 'ajv';
 
 const Size = Type.Union([Type.Literal('S'), Type.Literal('M'), Type.Literal('L')]);
 
@@ -20,3 +21,14 @@ export type Order = Static<typeof Order>;
 
 /** The system prompt every strategy sends: the task and the JSON Schema. */
 export const orderSystem = `You extract orders from customer emails. Answer with one JSON object matching this JSON Schema:\n${JSON.stringify(Order)}`;
+
+let validator: ValidateFunction | undefined;
+/** {@link Order} checked by plain ajv (`allErrors`) with the one format the schema uses: a baseline without Keel. */
+export function rawOrderValidator(): ValidateFunction {
+  if (!validator) {
+    const ajv = new Ajv({ allErrors: true });
+    ajv.addFormat('email', /^[^\s@]+@[^\s@]+\.[^\s@]+$/);
+    validator = ajv.compile(Order);
+  }
+  return validator;
+}

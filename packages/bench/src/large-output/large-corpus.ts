@@ -1,4 +1,5 @@
 import { prng } from '../recovery/corpus';
+import { int, makeOrder, pick, type Random } from '../independent/random-order';
 import { tokens } from '../recovery/strategies';
 import type { IndependentItem, ValueFault } from '../independent/independent-corpus';
 import type { Order } from '../independent/order-schema';
@@ -15,33 +16,9 @@ export interface LargeItem extends IndependentItem {
   readonly maxTokens?: number;
 }
 
-type Random = () => number;
-const pick = <T>(random: Random, list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
-const int = (random: Random, min: number, max: number) => min + Math.floor(random() * (max - min + 1));
-
 const people = ['Noor Haddad', 'Jonas Weber', 'Aiko Tanaka', 'Mateo Rossi', 'Priya Nair', 'Ewa Kowalska'];
 const catalogue = ['TEE-ORG', 'HOOD-GRY', 'CAP-BLK', 'SOCK-3PK', 'BAG-TOTE', 'MUG-CER', 'SCARF-WL', 'GLOVE-LTH', 'BELT-BRN', 'SHIRT-WHT'];
-const tagWords = ['cotton', 'gift-wrap', 'sale', 'eco', 'limited', 'bundle'];
-const sizes = ['S', 'M', 'L'] as const;
-const statuses = ['pending', 'paid', 'shipped'] as const;
 const words = ['one', 'two', 'three', 'four', 'five', 'six'];
-
-function makeOrder(random: Random, itemCount: number): Order {
-  const name = pick(random, people);
-  return {
-    customer: { name, email: `${name.toLowerCase().replace(' ', '.')}@example.net` },
-    status: pick(random, statuses),
-    gift: random() < 0.3,
-    coupon: random() < 0.4 ? `SAVE${int(random, 5, 30)}` : null,
-    items: Array.from({ length: itemCount }, () => ({
-      sku: pick(random, catalogue),
-      qty: int(random, 1, 6),
-      price: int(random, 300, 12_000) / 100,
-      size: pick(random, sizes),
-      tags: [...new Set(Array.from({ length: int(random, 0, 2) }, () => pick(random, tagWords)))],
-    })),
-  };
-}
 
 const itemAt = (value: Record<string, unknown>, index: number) => (value.items as Record<string, unknown>[])[index] as Record<string, unknown>;
 
@@ -86,7 +63,7 @@ export function buildLargeCorpus(options: { seed?: number; perClass?: number } =
   const items: LargeItem[] = [];
   for (const largeClass of LARGE_CLASSES) {
     for (let count = 0; count < perClass; count++) {
-      const order = makeOrder(random, int(random, 20, 150));
+      const order = makeOrder(random, int(random, 20, 150), { people, catalogue });
       const taken = new Set<number>();
       const valueFaults = Array.from({ length: FIELDS[largeClass] }, () => fault(random, order, taken));
       const outputTokens = tokens(JSON.stringify(order, null, 2));

@@ -1,8 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Agent, type Message, type ModelRequest, type ModelResponse, type OutputOptions } from '@keel/core';
 import type { ModelProviderV1 } from '@keel/core/internal';
-import { Ajv, type ValidateFunction } from 'ajv';
-import { Order, orderSystem } from '../independent/order-schema';
+import { Order, orderSystem, rawOrderValidator } from '../independent/order-schema';
 import { requestTokens, tokens } from '../recovery/strategies';
 import { buildLargeCorpus, LARGE_CLASSES, type LargeClass, type LargeItem } from './large-corpus';
 import { LargeModel } from './large-model';
@@ -20,10 +19,8 @@ export const largeLabels: Readonly<Record<LargeStrategy, string>> = {
 const STRATEGIES: readonly LargeStrategy[] = ['keel', 'raw-latest', 'keel-whole'];
 const MODEL: PricedModel = 'claude-sonnet-4-5';
 
-/** What one strategy did with one item. */
-interface LargeOutcome {
-  readonly recovered: boolean;
-  readonly silentlyWrong: boolean;
+/** What calls cost: of one item, or added up over some items. */
+interface LargeSpend {
   readonly calls: number;
   readonly dollars: number;
   readonly outputTokens: number;
@@ -32,6 +29,12 @@ interface LargeOutcome {
   /** Output tokens of continuations, and of the part each cut reply was missing. */
   readonly continuationTokens: number;
   readonly missingTokens: number;
+}
+
+/** What one strategy did with one item. */
+interface LargeOutcome extends LargeSpend {
+  readonly recovered: boolean;
+  readonly silentlyWrong: boolean;
 }
 
 /** Counts one item's calls: usage with the same prompt caching for every strategy, priced at list prices. */
@@ -105,21 +108,11 @@ async function runKeel(item: LargeItem, index: number, options: OutputOptions): 
   }
 }
 
-let validator: ValidateFunction | undefined;
-function rawValidator(): ValidateFunction {
-  if (!validator) {
-    const ajv = new Ajv({ allErrors: true });
-    ajv.addFormat('email', /^[^\s@]+@[^\s@]+\.[^\s@]+$/);
-    validator = ajv.compile(Order);
-  }
-  return validator;
-}
-
 /** The fair baseline: `JSON.parse`, ajv, the latest failed output and its raw errors, a full re-ask; 3 calls. */
 function runRaw(item: LargeItem): LargeOutcome {
   const model = new LargeModel(item, false);
   const meter = new Meter();
-  const validate = rawValidator();
+  const validate = rawOrderValidator();
   const task: Message = { role: 'user', content: item.prompt };
   let messages: Message[] = [task];
   for (let call = 1; call <= 3; call++) {
@@ -151,16 +144,10 @@ function run(strategy: LargeStrategy, item: LargeItem, index: number): Promise<L
 }
 
 /** Totals of one strategy over some items. */
-export interface LargeStats {
+export interface LargeStats extends LargeSpend {
   readonly items: number;
   readonly recovered: number;
   readonly silentlyWrong: number;
-  readonly calls: number;
-  readonly dollars: number;
-  readonly outputTokens: number;
-  readonly reAskOutputTokens: number;
-  readonly continuationTokens: number;
-  readonly missingTokens: number;
   readonly dollarsPerRecovered: number;
   readonly outputTokensPerRecovered: number;
 }

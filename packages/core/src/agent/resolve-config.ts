@@ -1,5 +1,6 @@
 import { type AnySchema, defaultRules, strictOutputRules, toValidator } from '@keel/reliability';
-import { reduceError, ruleProblem } from '@keel/reliability/internal';
+import { GATE_DEFAULTS, reduceError, ruleProblem, STRICT_OUTPUT_DEFAULTS } from '@keel/reliability/internal';
+import { AGENT_DEFAULTS } from '../defaults';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import type { ListenerEntry } from '../events/event-bus';
 import type { MemoryStore } from '../memory/memory-store';
@@ -8,7 +9,6 @@ import type { ModelProvider, ModelResponse } from '../model/model-provider-v1';
 import { patchOptionsProblem } from '../run/attempt/patch-and-continue';
 import type { RunConfig } from '../run/state/run-config';
 import type { ToolGuard } from '../tools/guard';
-import { DEFAULT_MAX_TOOL_RESULT_BYTES } from '../tools/serialize-tool-result';
 import type { AnyTool } from '../tools/tool';
 import type { AgentOptions, OutputFallbackOptions, OutputOptions, ReliabilityOptions } from './agent-options';
 import { type CallWrapper, composeWrappers } from '../shared/call-wrapper';
@@ -68,7 +68,7 @@ function resolveRules(reliability: ReliabilityOptions | undefined, output: RunCo
   const defaults = defaultRules<ModelResponse>();
   // With `strict: false` schema issues never fail a step, but a reply that does not parse still
   // retries. Without an output schema these rules bound a rule's rejection of a valid answer.
-  const strict = strictOutputRules<ModelResponse>({ maxRetries: output?.options.maxRetries ?? 2, ...(output?.options.retryOn ? { retryOn: output.options.retryOn } : {}) });
+  const strict = strictOutputRules<ModelResponse>({ maxRetries: output?.options.maxRetries ?? STRICT_OUTPUT_DEFAULTS.maxRetries, ...(output?.options.retryOn ? { retryOn: output.options.retryOn } : {}) });
   return { stepRules: [...user, ...strict, ...defaults], reAskRules: { before: user, after: defaults } };
 }
 
@@ -232,17 +232,17 @@ export function resolveConfig(settings: BuilderSettings): RunConfig {
 
   return Object.freeze({
     targets,
-    maxSteps: options.maxSteps ?? 10,
-    maxDepth: options.maxDepth ?? 4,
+    maxSteps: options.maxSteps ?? AGENT_DEFAULTS.maxSteps,
+    maxDepth: options.maxDepth ?? AGENT_DEFAULTS.maxDepth,
     ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
     ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
     ...(options.stop === undefined ? {} : { stop: options.stop }),
     ...(options.pricing === undefined ? {} : { pricing: options.pricing }),
-    toolRetries: options.toolRetries ?? 2,
-    maxAttempts: options.maxAttempts ?? 10,
-    maxRetryAfterMs: options.maxRetryAfterMs ?? 30_000,
-    maxToolResultBytes: options.maxToolResultBytes ?? DEFAULT_MAX_TOOL_RESULT_BYTES,
-    maxRawOutputChars: options.maxRawOutputChars ?? 16_384,
+    toolRetries: options.toolRetries ?? AGENT_DEFAULTS.toolRetries,
+    maxAttempts: options.maxAttempts ?? GATE_DEFAULTS.maxAttempts,
+    maxRetryAfterMs: options.maxRetryAfterMs ?? GATE_DEFAULTS.maxRetryAfterMs,
+    maxToolResultBytes: options.maxToolResultBytes ?? AGENT_DEFAULTS.maxToolResultBytes,
+    maxRawOutputChars: options.maxRawOutputChars ?? GATE_DEFAULTS.maxRawOutputChars,
     ...(options.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: options.toolTimeoutMs }),
     ...(settings.system === undefined ? {} : { system: settings.system }),
     tools,

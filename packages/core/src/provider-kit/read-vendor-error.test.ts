@@ -24,9 +24,9 @@ describe('reading a vendor error', () => {
   });
 
   it('vendorErrorKind reads type, status or code, at the top or nested under error', () => {
-    expect(vendorErrorKind({ type: 'error', error: { type: 'overloaded_error' } })).toEqual({ kind: 'overloaded', type: 'overloaded_error' });
-    expect(vendorErrorKind({ error: { error: { type: 'rate_limit_error' } } })).toEqual({ kind: 'rate-limit', type: 'rate_limit_error' });
-    expect(vendorErrorKind({ error: { code: 429, status: 'RESOURCE_EXHAUSTED' } })).toEqual({ kind: 'rate-limit', type: 'RESOURCE_EXHAUSTED' });
+    expect(vendorErrorKind({ type: 'error', error: { type: 'overloaded_error' } })).toEqual({ errorKind: 'overloaded', type: 'overloaded_error' });
+    expect(vendorErrorKind({ error: { error: { type: 'rate_limit_error' } } })).toEqual({ errorKind: 'rate-limit', type: 'rate_limit_error' });
+    expect(vendorErrorKind({ error: { code: 429, status: 'RESOURCE_EXHAUSTED' } })).toEqual({ errorKind: 'rate-limit', type: 'RESOURCE_EXHAUSTED' });
     expect(vendorErrorKind({ type: 'toString' })).toBeUndefined();
     expect(vendorErrorKind('boom')).toBeUndefined();
   });

@@ -40,14 +40,14 @@ export function socketFailureKind(error: unknown): 'network' | 'timeout' | undef
  * the Anthropic SDK nests its body), read with {@link kindFromErrorType}. `undefined` when none
  * names a known kind.
  */
-export function vendorErrorKind(error: unknown): { readonly kind: ErrorTypeKind; readonly type: string } | undefined {
+export function vendorErrorKind(error: unknown): { readonly errorKind: ErrorTypeKind; readonly type: string } | undefined {
   const body = readField(error, 'error');
   for (const candidate of [error, body, readField(body, 'error')]) {
     for (const field of ['type', 'status', 'code']) {
       const type = readField(candidate, field);
       if (typeof type !== 'string') continue;
-      const kind = kindFromErrorType(type);
-      if (kind !== undefined) return { kind, type };
+      const errorKind = kindFromErrorType(type);
+      if (errorKind !== undefined) return { errorKind, type };
     }
   }
   return undefined;

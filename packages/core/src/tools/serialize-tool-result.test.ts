@@ -1,6 +1,7 @@
 import { TRUNCATION_MARKER } from '@keel/reliability/internal';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_TOOL_RESULT_BYTES, serializeToolResult } from './serialize-tool-result';
+import { AGENT_DEFAULTS } from '../defaults';
+import { serializeToolResult } from './serialize-tool-result';
 
 const invalid = (value: unknown) => {
   const result = serializeToolResult(value);
@@ -60,11 +61,11 @@ describe('serializeToolResult', () => {
   });
 
   it('cuts a result past the cap with the marker, at a character boundary', () => {
-    const big = 'é'.repeat(DEFAULT_MAX_TOOL_RESULT_BYTES);
+    const big = 'é'.repeat(AGENT_DEFAULTS.maxToolResultBytes);
     const result = serializeToolResult(big);
     expect(result).toMatchObject({ ok: true, truncated: true });
     const text = (result as { text: string }).text;
-    expect(new TextEncoder().encode(text).length).toBeLessThanOrEqual(DEFAULT_MAX_TOOL_RESULT_BYTES);
+    expect(new TextEncoder().encode(text).length).toBeLessThanOrEqual(AGENT_DEFAULTS.maxToolResultBytes);
     expect(text.endsWith(TRUNCATION_MARKER)).toBe(true);
     expect(text).not.toContain('\uFFFD');
     const object = serializeToolResult({ rows: Array.from({ length: 100 }, (_, index) => ({ index })) }, 200);

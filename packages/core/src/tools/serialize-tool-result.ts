@@ -1,7 +1,5 @@
 import { formatPath, TRUNCATION_MARKER } from '@keel/reliability/internal';
-
-/** Default cap on a tool result sent to the model, in bytes of UTF-8: 64 KB. */
-export const DEFAULT_MAX_TOOL_RESULT_BYTES = 64 * 1024;
+import { AGENT_DEFAULTS } from '../defaults';
 
 /** A tool's return value as the model will read it, or why it cannot be sent. */
 export type SerializedToolResult =
@@ -105,7 +103,7 @@ function byteLengthAtMost(text: string, maxBytes: number): boolean {
  * throws) gives `ok: false` with a message saying what and where — never the value itself. A text
  * longer than `maxBytes` is cut, with a marker saying so.
  */
-export function serializeToolResult(value: unknown, maxBytes = DEFAULT_MAX_TOOL_RESULT_BYTES): SerializedToolResult {
+export function serializeToolResult(value: unknown, maxBytes = AGENT_DEFAULTS.maxToolResultBytes): SerializedToolResult {
   let text: string;
   if (typeof value === 'string') text = value;
   else if (value === undefined) text = '';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { consoleTrace } from './console-trace';
-import { retryScenario } from './scenario-fixture';
+import { retryScenario } from '../testing/retry-scenario';
 
 describe('consoleTrace', () => {
   it('prints a run with a tool re-ask, a rate limit and a feedback retry', async () => {

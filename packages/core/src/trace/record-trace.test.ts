@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import type { Extension } from '../agent/extension';
 import { recordTrace } from './record-trace';
-import { retryScenario } from './scenario-fixture';
+import { retryScenario } from '../testing/retry-scenario';
 
 describe('recordTrace', () => {
   it('collects every event of a run, in order, and survives a JSON round trip unchanged', async () => {

@@ -7,16 +7,13 @@ import { Agent, type ModelProvider, type ModelRequest, ReliabilityFailFastError,
 import { AGENT_EVENT_NAMES } from '@keel/core/internal';
 import { anthropic } from '@keel/providers/anthropic';
 import { Type } from '@sinclair/typebox';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 // The providers' local Messages API server and simulated Claude model, shared with their own tests.
 import { anthropicModel } from '../../../providers/src/testing/anthropic-model';
-import { errorReply, startWireServer, type WireServer } from '@keel/wire-server';
+import { errorReply, wireServersPerTest } from '@keel/wire-server';
 import { cassette } from './cassette';
 
-const servers: WireServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const startServer = wireServersPerTest();
 
 const API_KEY = 'sk-ant-api03-WireTestKey0000000000000000';
 const Line = Type.Object({ sku: Type.String({ pattern: '^[A-Z]{3}-\\d+$' }), quantity: Type.Integer({ minimum: 1, maximum: 10 }) });
@@ -64,8 +61,7 @@ async function runOnce(provider: ModelProvider, streaming: boolean, prompt = 'Tw
 
 describe('a run recorded against the Anthropic wire, replayed offline', () => {
   it.each([false, true])('makes the same requests, emits the same events and returns the same result (streaming: %s)', async (streaming) => {
-    const wire = await startWireServer();
-    servers.push(wire);
+    const wire = await startServer();
     wire.enqueue(
       errorReply(429, { type: 'error', error: { type: 'rate_limit_error', message: 'Number of requests has exceeded your rate limit' } }, { 'retry-after-ms': '1' }),
       anthropicModel({ type: 'tool-call', name: 'lookup', intent: { product: 'widget' } }),

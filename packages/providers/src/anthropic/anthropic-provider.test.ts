@@ -1,6 +1,9 @@
 import type { ModelRequest } from '@keel/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ProviderError } from '../errors/provider-error';
+import { providerOnWire } from '../testing/provider-on-wire';
+import { withToolSchemasChecked } from '../testing/sent-tool-schemas';
+import { textResponse, textStreamParts } from '../testing/text-response';
 import { collectStream, collectStreamFailure } from '../testing/collect-stream';
 import {
   anthropicContextWindowStop,
@@ -16,38 +19,21 @@ import {
 } from '../testing/fixtures/anthropic-fixtures';
 import { fullRequest, timeTool, toolRound, weatherTool } from '../testing/fixtures/keel-requests';
 import { assertValidAnthropicRequest } from '../testing/validate-anthropic-request';
-import { jsonReply, sseReply, startWireServer, type WireReply, type WireServer } from '@keel/wire-server';
+import { jsonReply, sseReply } from '@keel/wire-server';
 import { anthropic } from './anthropic-provider';
 import type { AnthropicProviderOptions } from './anthropic-provider';
 
 const question: ModelRequest = { model: 'claude-sonnet-4-6', messages: [{ role: 'user', content: 'What is the capital of France?' }] };
 
-let server: WireServer;
-beforeEach(async () => {
-  server = await startWireServer();
-});
-afterEach(async () => {
-  // Every request the adapter sent must obey the Messages API rules.
-  for (const request of server.requests) assertValidAnthropicRequest(request.body);
-  await server.close();
-});
-
-const provider = (options: AnthropicProviderOptions = {}) => anthropic({ baseURL: server.url, apiKey: 'test-key', ...options });
-const reply = (...replies: WireReply[]) => server.enqueue(...replies);
+// Every request the adapter sent must obey the Messages API rules.
+const { server, provider, reply } = providerOnWire((baseURL, options: AnthropicProviderOptions = {}) => anthropic({ baseURL, apiKey: 'test-key', ...options }), assertValidAnthropicRequest);
 
 describe('anthropic() generate', () => {
   it('answers text, with usage including cache reads', async () => {
     reply(jsonReply(anthropicTextAnswer));
     const response = await provider().generate(question, {});
-    expect(response).toEqual({
-      content: [{ type: 'text', text: 'The capital of France is Paris.' }],
-      text: 'The capital of France is Paris.',
-      finishReason: 'stop',
-      usage: { inputTokens: 21, outputTokens: 10, cacheReadTokens: 1800, cacheWriteTokens: 0 },
-      modelId: 'claude-sonnet-4-6',
-      responseId: 'msg_01XFDUDYJgAACzvnptvVoYEL',
-    });
-    const [request] = server.requests;
+    expect(response).toEqual(textResponse('The capital of France is Paris.', { modelId: 'claude-sonnet-4-6', responseId: 'msg_01XFDUDYJgAACzvnptvVoYEL' }, { inputTokens: 21, outputTokens: 10, cacheReadTokens: 1800, cacheWriteTokens: 0 }));
+    const [request] = server().requests;
     expect(request).toMatchObject({ method: 'POST', path: '/v1/messages' });
     expect(request?.headers['authorization']).toBe('Bearer test-key');
     expect(request?.headers['anthropic-version']).toBeDefined();
@@ -79,19 +65,19 @@ describe('anthropic() generate', () => {
   it("uses the provider maxTokens when the request sets none, and the request's model", async () => {
     reply(jsonReply(anthropicTextAnswer));
     await provider({ maxTokens: 512 }).generate({ ...question, model: 'claude-haiku-4-5' }, {});
-    expect(server.requests[0]?.body).toMatchObject({ model: 'claude-haiku-4-5', max_tokens: 512 });
+    expect(server().requests[0]?.body).toMatchObject({ model: 'claude-haiku-4-5', max_tokens: 512 });
   });
 
   it('refuses a request without a model id before sending anything', async () => {
     const error = await provider().generate({ ...question, model: '' }, {}).catch((caught: unknown) => caught);
     expect(ProviderError.isInstance(error) && error.errorKind).toBe('bad-request');
-    expect(server.requests).toHaveLength(0);
+    expect(server().requests).toHaveLength(0);
   });
 
   it('sends the cached prefix with breakpoints and the ephemeral retry feedback after it', async () => {
     reply(jsonReply(anthropicTextAnswer));
     await provider({ cache: true }).generate(fullRequest, {});
-    expect(server.requests[0]?.body).toMatchInlineSnapshot(`
+    expect(withToolSchemasChecked(server().requests[0]?.body, fullRequest.tools ?? [], ['input_schema'])).toMatchInlineSnapshot(`
       {
         "max_tokens": 1024,
         "messages": [
@@ -187,24 +173,7 @@ describe('anthropic() generate', () => {
         "tools": [
           {
             "description": "Current weather for a city.",
-            "input_schema": {
-              "properties": {
-                "city": {
-                  "type": "string",
-                },
-                "unit": {
-                  "enum": [
-                    "celsius",
-                    "fahrenheit",
-                  ],
-                  "type": "string",
-                },
-              },
-              "required": [
-                "city",
-              ],
-              "type": "object",
-            },
+            "input_schema": "[inputSchema of get_weather]",
             "name": "get_weather",
           },
           {
@@ -212,17 +181,7 @@ describe('anthropic() generate', () => {
               "type": "ephemeral",
             },
             "description": "Current local time for a city.",
-            "input_schema": {
-              "properties": {
-                "city": {
-                  "type": "string",
-                },
-              },
-              "required": [
-                "city",
-              ],
-              "type": "object",
-            },
+            "input_schema": "[inputSchema of get_time]",
             "name": "get_time",
           },
         ],
@@ -234,7 +193,7 @@ describe('anthropic() generate', () => {
     reply(jsonReply(anthropicToolUse));
     const request: ModelRequest = { ...question, messages: toolRound, tools: [weatherTool, timeTool], toolChoice: { type: 'tool', name: 'get_weather' } };
     await provider().generate(request, {});
-    const body = server.requests[0]?.body as Record<string, unknown> | undefined;
+    const body = server().requests[0]?.body as Record<string, unknown> | undefined;
     // The messages and tools map as the whole-conversation snapshot above shows; here, what this request adds.
     expect({ tool_choice: body?.['tool_choice'], max_tokens: body?.['max_tokens'] }).toMatchInlineSnapshot(`
       {
@@ -252,23 +211,8 @@ describe('anthropic() stream', () => {
   it('streams text deltas and finishes with the whole response and usage', async () => {
     reply(sseReply(anthropicTextStream));
     const parts = await collectStream(provider().stream!(question, {}));
-    expect(parts).toEqual([
-      { type: 'text-delta', text: 'Hello' },
-      { type: 'text-delta', text: ', world' },
-      { type: 'text-delta', text: '!' },
-      {
-        type: 'finish',
-        response: {
-          content: [{ type: 'text', text: 'Hello, world!' }],
-          text: 'Hello, world!',
-          finishReason: 'stop',
-          usage: { inputTokens: 25, outputTokens: 15, cacheReadTokens: 1200, cacheWriteTokens: 300 },
-          modelId: 'claude-sonnet-4-6',
-          responseId: 'msg_01StreamText0001',
-        },
-      },
-    ]);
-    expect(server.requests[0]?.body).toMatchObject({ stream: true });
+    expect(parts).toEqual(textStreamParts(['Hello', ', world', '!'], { modelId: 'claude-sonnet-4-6', responseId: 'msg_01StreamText0001' }, { inputTokens: 25, outputTokens: 15, cacheReadTokens: 1200, cacheWriteTokens: 300 }));
+    expect(server().requests[0]?.body).toMatchObject({ stream: true });
   });
 
   it('streams a tool call: start, JSON deltas, the parsed call, then finish', async () => {

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { matchesSchema } from '../testing/constrained-decoder';
 import { orderSchema, transferSchema } from '../testing/fixtures/schemas';
 import { anthropicStrictSchemaProblem } from '../testing/strict-schema-rules';
-import { lowerAnthropicSchema, lowerAnthropicSchemaOutcome } from './lower-schema';
+import { loweringReason } from '../testing/lowering-reason';
+import { anthropicDialect, lowerAnthropicSchema } from './lower-schema';
 
 type Json = Record<string, unknown>;
 
@@ -20,10 +21,7 @@ function nodesOf(schema: unknown): Json[] {
   return nodes.filter((node) => 'type' in node || '$ref' in node || 'anyOf' in node);
 }
 
-const reason = (schema: Json) => {
-  const outcome = lowerAnthropicSchemaOutcome(schema);
-  return outcome.ok ? undefined : outcome.reason;
-};
+const reason = (schema: Json) => loweringReason(schema, anthropicDialect);
 
 describe('lowerAnthropicSchema', () => {
   it('lowers a nested schema with optional fields, a union, a $ref, bounds and formats to what the API accepts', () => {

@@ -1,4 +1,4 @@
-import { type DecoderDialect, type LoweredSchema, lowerJsonSchema, type LoweringOutcome } from '@keel/core/internal';
+import { type DecoderDialect, schemaLowerer } from '@keel/core/internal';
 
 /**
  * Anthropic's structured outputs (`output_config.format` and `strict: true` tools), as documented
@@ -39,11 +39,6 @@ export const anthropicDialect: DecoderDialect = {
 /** Anthropic's documented limits on the strict schemas of one request. */
 export const anthropicLimits = { optionalProperties: 24, unions: 16, strictTools: 20 } as const;
 
-/** {@link lowerAnthropicSchema} with the reason a schema cannot be lowered. */
-export function lowerAnthropicSchemaOutcome(schema: Readonly<Record<string, unknown>>): LoweringOutcome {
-  return lowerJsonSchema(schema, anthropicDialect);
-}
-
 /**
  * Lowers a full JSON Schema to what Anthropic's constrained decoder accepts, for
  * `output_config.format` (`purpose: 'output'`) or a strict tool's `input_schema` (`'tool'`):
@@ -54,8 +49,4 @@ export function lowerAnthropicSchemaOutcome(schema: Readonly<Record<string, unkn
  * a recursive schema, a map with free keys, a tuple, a value of any type, a non-local `$ref`,
  * more than 24 optional properties or 16 unions. Pure.
  */
-export function lowerAnthropicSchema(schema: Readonly<Record<string, unknown>>, purpose: 'output' | 'tool'): LoweredSchema | undefined {
-  void purpose; // Both purposes take the same subset: an object root, the same keywords.
-  const outcome = lowerAnthropicSchemaOutcome(schema);
-  return outcome.ok ? outcome.lowered : undefined;
-}
+export const lowerAnthropicSchema = schemaLowerer(anthropicDialect);

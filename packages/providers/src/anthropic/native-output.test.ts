@@ -1,59 +1,34 @@
-import type { ModelRequest, ModelResponse } from '@keel/core';
+import type { ModelRequest } from '@keel/core';
 import type { ToolSpecification } from '@keel/core/internal';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { anthropicModel } from '../testing/anthropic-model';
-import { collectStream } from '../testing/collect-stream';
+import { collectStream, responseOf } from '../testing/collect-stream';
 import { matchesSchema } from '../testing/constrained-decoder';
 import { orderSchema, transferSchema } from '../testing/fixtures/schemas';
-import { intendedOrder, nativeOutputFixture, providerFailure } from '../testing/native-output-fixture';
+import { afterToolCall, intendedOrder, nativeOutputFixture, providerFailure } from '../testing/native-output-fixture';
+import { anthropicSchemaDefects } from '../testing/anthropic-schema-defects';
 import { anthropicStrictProblem } from '../testing/validate-anthropic-request';
-import { errorReply, startWireServer, type WireServer } from '@keel/wire-server';
+import { errorReply, wireServerPerTest } from '@keel/wire-server';
 import { anthropic } from './anthropic-provider';
 import { lowerAnthropicSchema } from './lower-schema';
 
 type Json = Record<string, unknown>;
 
-let server: WireServer;
-beforeEach(async () => {
-  server = await startWireServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = wireServerPerTest();
 
-const provider = () => anthropic({ baseURL: server.url, apiKey: 'test-key' });
+const provider = () => anthropic({ baseURL: server().url, apiKey: 'test-key' });
 const model = 'claude-sonnet-4-6';
 const { nativeOrder, strictTransfer } = nativeOutputFixture(model, lowerAnthropicSchema);
 
-/** Every object of a schema sent on the wire, and any keyword Anthropic's decoder refuses. */
-function wireSchemaDefects(schema: unknown): string[] {
-  const defects: string[] = [];
-  const allowed = new Set(['type', 'properties', 'required', 'additionalProperties', 'items', 'minItems', 'enum', 'const', 'anyOf', 'allOf', '$ref', '$defs', 'description', 'title', 'format', 'pattern']);
-  const visit = (node: unknown, path: string): void => {
-    if (typeof node !== 'object' || node === null || Array.isArray(node)) return;
-    const record = node as Json;
-    if (record['type'] === 'object' && record['additionalProperties'] !== false) defects.push(`open object at ${path}`);
-    for (const key of Object.keys(record)) if (!allowed.has(key)) defects.push(`${key} at ${path}`);
-    for (const key of ['properties', '$defs'] as const) {
-      const children = record[key];
-      if (typeof children === 'object' && children !== null) for (const [name, child] of Object.entries(children)) visit(child, `${path}/${key}/${name}`);
-    }
-    visit(record['items'], `${path}/items`);
-    if (Array.isArray(record['anyOf'])) record['anyOf'].forEach((branch, index) => visit(branch, `${path}/anyOf/${index}`));
-  };
-  visit(schema, '');
-  return defects;
-}
-
 describe('anthropic() native structured output', () => {
   it('sends output_config.format with every object closed and no keyword the decoder rejects; the answer parses and matches it', async () => {
-    server.enqueue(anthropicModel({ type: 'answer', intent: intendedOrder }));
+    server().enqueue(anthropicModel({ type: 'answer', intent: intendedOrder }));
     const response = await provider().generate(nativeOrder, {});
-    const body = server.requests[0]?.body as Json;
+    const body = server().requests[0]?.body as Json;
     const format = (body['output_config'] as Json)['format'] as Json;
     expect(format['type']).toBe('json_schema');
     expect(format['schema']).toEqual(nativeOrder.responseFormat?.schema);
-    expect(wireSchemaDefects(format['schema'])).toEqual([]);
+    expect(anthropicSchemaDefects(format['schema'])).toEqual([]);
     expect(anthropicStrictProblem(body)).toBeUndefined();
     const value = JSON.parse(response.text) as unknown;
     expect(matchesSchema(value, format['schema'])).toBe(true);
@@ -63,26 +38,20 @@ describe('anthropic() native structured output', () => {
   });
 
   it('sends no output_config without strict, as before', async () => {
-    server.enqueue(anthropicModel({ type: 'answer', intent: 'Paris.' }));
+    server().enqueue(anthropicModel({ type: 'answer', intent: 'Paris.' }));
     await provider().generate({ ...nativeOrder, responseFormat: { type: 'json', schema: orderSchema } }, {});
-    expect(server.requests[0]?.body).not.toHaveProperty('output_config');
+    expect(server().requests[0]?.body).not.toHaveProperty('output_config');
   });
 
   it.each([false, true])('runs a strict tool turn then a final answer under the native format (streaming: %s)', async (streaming) => {
-    const call = async (request: ModelRequest): Promise<ModelResponse> => {
-      if (!streaming) return provider().generate(request, {});
-      const parts = await collectStream(provider().stream!(request, {}));
-      const finish = parts.at(-1);
-      if (finish?.type !== 'finish') throw new Error('no finish part');
-      return finish.response;
-    };
-    server.enqueue(
+    const call = (request: ModelRequest) => responseOf(provider(), request, streaming);
+    server().enqueue(
       // The model aims at a transfer with an undeclared `note` and no currency: the decoder cannot write the one and must write the other.
       anthropicModel({ type: 'tool-call', name: 'transfer', intent: { account: 42, amount: 10, note: 'rent' } }),
       anthropicModel({ type: 'answer', intent: intendedOrder }),
     );
     const first = await call({ ...nativeOrder, tools: [strictTransfer] });
-    const firstBody = server.requests[0]?.body as Json;
+    const firstBody = server().requests[0]?.body as Json;
     // Tools and the output format in one request: the format never stops tool calls.
     expect(firstBody).toMatchObject({ output_config: { format: { type: 'json_schema' } }, tools: [{ name: 'transfer', strict: true, input_schema: strictTransfer.inputSchema }] });
     expect(anthropicStrictProblem(firstBody)).toBeUndefined();
@@ -91,17 +60,9 @@ describe('anthropic() native structured output', () => {
     expect(toolCall).toMatchObject({ name: 'transfer', arguments: { account: 42, amount: 10, currency: 'EUR' }, argumentsText: '{"account":42,"amount":10,"currency":"EUR"}' });
     expect(matchesSchema(JSON.parse(toolCall?.type === 'tool-call' ? (toolCall.argumentsText ?? '') : ''), strictTransfer.inputSchema)).toBe(true);
 
-    const second = await call({
-      ...nativeOrder,
-      tools: [strictTransfer],
-      messages: [
-        ...nativeOrder.messages,
-        { role: 'assistant', content: first.content },
-        { role: 'tool', content: [{ type: 'tool-result', toolCallId: toolCall?.type === 'tool-call' ? toolCall.id : '', toolName: 'transfer', output: 'done', isError: false }] },
-      ],
-    });
-    expect(server.requests[1]?.body).toMatchObject({ output_config: { format: { type: 'json_schema' } } });
-    const secondBody = server.requests[1]?.body as Json | undefined;
+    const second = await call(afterToolCall({ ...nativeOrder, tools: [strictTransfer] }, first, 'done'));
+    expect(server().requests[1]?.body).toMatchObject({ output_config: { format: { type: 'json_schema' } } });
+    const secondBody = server().requests[1]?.body as Json | undefined;
     expect(secondBody?.['stream']).toBe(streaming ? true : undefined);
     expect(second.finishReason).toBe('stop');
     expect(matchesSchema(JSON.parse(second.text), nativeOrder.responseFormat?.schema)).toBe(true);
@@ -110,14 +71,14 @@ describe('anthropic() native structured output', () => {
 
 describe('anthropic() schema rejections', () => {
   it('a full (unlowered) output schema is refused as the API refuses it, with schemaRejected output', async () => {
-    server.enqueue(anthropicModel({ type: 'answer', intent: intendedOrder }));
+    server().enqueue(anthropicModel({ type: 'answer', intent: intendedOrder }));
     const error = await providerFailure(provider().generate({ ...nativeOrder, responseFormat: { type: 'json', schema: orderSchema, strict: true } }, {}));
     expect([error.errorKind, error.status, error.retryable, error.schemaRejected]).toEqual(['bad-request', 400, false, 'output']);
     expect(error.message).toMatch(/output_config\.format\.schema: For 'object' type, 'additionalProperties' must be explicitly set to false/);
   });
 
   it("a strict tool whose schema keeps a bound is refused as tool 0's, with schemaRejected tool (streaming too)", async () => {
-    server.enqueue(anthropicModel({ type: 'answer', intent: 'x' }), anthropicModel({ type: 'answer', intent: 'x' }));
+    server().enqueue(anthropicModel({ type: 'answer', intent: 'x' }), anthropicModel({ type: 'answer', intent: 'x' }));
     const closed = { ...transferSchema, additionalProperties: false };
     const request: ModelRequest = { ...nativeOrder, tools: [{ ...strictTransfer, inputSchema: closed }] };
     const error = await providerFailure(provider().generate(request, {}));
@@ -135,7 +96,7 @@ describe('anthropic() schema rejections', () => {
       additionalProperties: false,
     });
     const tool: ToolSpecification = { name: 'search', description: 'Search.', inputSchema: wide(13, 't'), strict: true };
-    server.enqueue(anthropicModel({ type: 'answer', intent: {} }), anthropicModel({ type: 'answer', intent: {} }));
+    server().enqueue(anthropicModel({ type: 'answer', intent: {} }), anthropicModel({ type: 'answer', intent: {} }));
     const together = await providerFailure(provider().generate({ ...nativeOrder, responseFormat: { type: 'json', schema: wide(13, 'o'), strict: true }, tools: [tool] }, {}));
     expect(together.schemaRejected).toBe('both');
     expect(together.message).toMatch(/Schemas contains too many optional parameters \(26\)/);
@@ -144,7 +105,7 @@ describe('anthropic() schema rejections', () => {
   });
 
   it('other 400s stay plain bad requests, also a schema error for a tool that was not strict', async () => {
-    server.enqueue(
+    server().enqueue(
       errorReply(400, { type: 'error', error: { type: 'invalid_request_error', message: 'messages.0.content: Input should be a valid list' } }),
       errorReply(400, { type: 'error', error: { type: 'invalid_request_error', message: 'tools.0.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12.' } }),
       errorReply(400, { type: 'error', error: { type: 'invalid_request_error', message: 'output_config.format.schema: For \'object\' type, \'additionalProperties\' must be explicitly set to false' } }),

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { matchesSchema } from '../testing/constrained-decoder';
 import { orderSchema, transferSchema } from '../testing/fixtures/schemas';
 import { openAIStrictSchemaProblem } from '../testing/strict-schema-rules';
-import { lowerOpenAISchema, lowerOpenAISchemaOutcome } from './lower-schema';
+import { loweringReason } from '../testing/lowering-reason';
+import { openAIDialect, lowerOpenAISchema } from './lower-schema';
 
 type Json = Record<string, unknown>;
 
@@ -21,10 +22,7 @@ function objectsOf(schema: unknown): Json[] {
   return objects;
 }
 
-const reason = (schema: Json) => {
-  const outcome = lowerOpenAISchemaOutcome(schema);
-  return outcome.ok ? undefined : outcome.reason;
-};
+const reason = (schema: Json) => loweringReason(schema, openAIDialect);
 
 describe('lowerOpenAISchema', () => {
   it('makes every property required, an optional one nullable, and closes every object', () => {

@@ -1,4 +1,4 @@
-import { type DecoderDialect, type LoweredSchema, lowerJsonSchema, type LoweringOutcome } from '@keel/core/internal';
+import { type DecoderDialect, schemaLowerer } from '@keel/core/internal';
 
 /**
  * OpenAI's strict structured outputs (`response_format: { type: 'json_schema', strict: true }`
@@ -44,11 +44,6 @@ export const openAIDialect: DecoderDialect = {
 /** OpenAI's documented limits on one strict schema. */
 export const openAILimits = { properties: 5000, nesting: 10, enumValues: 1000, stringLength: 120_000, largeEnumStringLength: 15_000 } as const;
 
-/** {@link lowerOpenAISchema} with the reason a schema cannot be lowered. */
-export function lowerOpenAISchemaOutcome(schema: Readonly<Record<string, unknown>>): LoweringOutcome {
-  return lowerJsonSchema(schema, openAIDialect);
-}
-
 /**
  * Lowers a full JSON Schema to what OpenAI's strict mode accepts, for `response_format`
  * (`purpose: 'output'`) or a strict function's `parameters` (`'tool'`): every object closed,
@@ -59,8 +54,4 @@ export function lowerOpenAISchemaOutcome(schema: Readonly<Record<string, unknown
  * `undefined` when it cannot be lowered: a root that is not an object (or is a union), a map with
  * free keys, a tuple, a value of any type, a non-local `$ref`, or over OpenAI's limits. Pure.
  */
-export function lowerOpenAISchema(schema: Readonly<Record<string, unknown>>, purpose: 'output' | 'tool'): LoweredSchema | undefined {
-  void purpose; // Both purposes take the same subset: an object root, the same keywords.
-  const outcome = lowerOpenAISchemaOutcome(schema);
-  return outcome.ok ? outcome.lowered : undefined;
-}
+export const lowerOpenAISchema = schemaLowerer(openAIDialect);

@@ -1,26 +1,20 @@
-import type { ModelRequest, ModelResponse } from '@keel/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { collectStream } from '../testing/collect-stream';
+import type { ModelRequest } from '@keel/core';
+import { describe, expect, it } from 'vitest';
+import { collectStream, responseOf } from '../testing/collect-stream';
 import { matchesSchema } from '../testing/constrained-decoder';
 import { orderSchema, transferSchema } from '../testing/fixtures/schemas';
-import { intendedOrder, nativeOutputFixture, providerFailure } from '../testing/native-output-fixture';
+import { afterToolCall, intendedOrder, nativeOutputFixture, providerFailure } from '../testing/native-output-fixture';
 import { openAIModel } from '../testing/openai-model';
 import { openAIStrictProblem } from '../testing/validate-openai-request';
-import { errorReply, startWireServer, type WireServer } from '@keel/wire-server';
+import { errorReply, wireServerPerTest } from '@keel/wire-server';
 import { lowerOpenAISchema } from './lower-schema';
 import { openai } from './openai-provider';
 
 type Json = Record<string, unknown>;
 
-let server: WireServer;
-beforeEach(async () => {
-  server = await startWireServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = wireServerPerTest();
 
-const provider = () => openai({ baseURL: server.url, apiKey: 'test-key' });
+const provider = () => openai({ baseURL: server().url, apiKey: 'test-key' });
 const model = 'gpt-4.1-mini';
 const { nativeOrder, strictTransfer } = nativeOutputFixture(model, lowerOpenAISchema);
 
@@ -51,9 +45,9 @@ function withoutNulls(value: unknown): unknown {
 
 describe('openai() native structured output', () => {
   it('sends a strict json_schema response format with every property required and every object closed; the answer parses and matches it', async () => {
-    server.enqueue(openAIModel({ type: 'answer', intent: intendedOrder }));
+    server().enqueue(openAIModel({ type: 'answer', intent: intendedOrder }));
     const response = await provider().generate(nativeOrder, {});
-    const body = server.requests[0]?.body as Json;
+    const body = server().requests[0]?.body as Json;
     expect(body['response_format']).toEqual({ type: 'json_schema', json_schema: { name: 'order', schema: nativeOrder.responseFormat?.schema, strict: true } });
     expect(wireSchemaDefects(nativeOrder.responseFormat?.schema)).toEqual([]);
     expect(openAIStrictProblem(body)).toBeUndefined();
@@ -67,19 +61,13 @@ describe('openai() native structured output', () => {
   });
 
   it.each([false, true])('runs a strict tool turn then a final answer under the native format (streaming: %s)', async (streaming) => {
-    const call = async (request: ModelRequest): Promise<ModelResponse> => {
-      if (!streaming) return provider().generate(request, {});
-      const parts = await collectStream(provider().stream!(request, {}));
-      const finish = parts.at(-1);
-      if (finish?.type !== 'finish') throw new Error('no finish part');
-      return finish.response;
-    };
-    server.enqueue(
+    const call = (request: ModelRequest) => responseOf(provider(), request, streaming);
+    server().enqueue(
       openAIModel({ type: 'tool-call', name: 'transfer', intent: { account: 42, amount: 25_000, currency: 'EUR' } }),
       openAIModel({ type: 'answer', intent: intendedOrder }),
     );
     const first = await call({ ...nativeOrder, tools: [strictTransfer, { name: 'lookup', description: 'Look up.', inputSchema: { type: 'object', properties: { q: { type: 'string' } } } }] });
-    const firstBody = server.requests[0]?.body as Json;
+    const firstBody = server().requests[0]?.body as Json;
     // Tools and the response format in one request; only the strict tool is strict.
     expect(firstBody).toMatchObject({
       response_format: { type: 'json_schema', json_schema: { strict: true } },
@@ -94,16 +82,8 @@ describe('openai() native structured output', () => {
     // The decoder clamps the amount to the schema's maximum and writes null for the optional memo.
     expect(toolCall).toMatchObject({ name: 'transfer', arguments: { account: 42, amount: 10_000, currency: 'EUR', memo: null }, argumentsText: '{"account":42,"amount":10000,"currency":"EUR","memo":null}' });
 
-    const second = await call({
-      ...nativeOrder,
-      tools: [strictTransfer],
-      messages: [
-        ...nativeOrder.messages,
-        { role: 'assistant', content: first.content },
-        { role: 'tool', content: [{ type: 'tool-result', toolCallId: toolCall?.type === 'tool-call' ? toolCall.id : '', toolName: 'transfer', output: 'done', isError: false }] },
-      ],
-    });
-    expect(server.requests[1]?.body).toMatchObject({ response_format: { json_schema: { strict: true } } });
+    const second = await call(afterToolCall({ ...nativeOrder, tools: [strictTransfer] }, first, 'done'));
+    expect(server().requests[1]?.body).toMatchObject({ response_format: { json_schema: { strict: true } } });
     expect(second.finishReason).toBe('stop');
     expect(matchesSchema(JSON.parse(second.text), nativeOrder.responseFormat?.schema)).toBe(true);
   });
@@ -111,14 +91,14 @@ describe('openai() native structured output', () => {
 
 describe('openai() schema rejections', () => {
   it('a full (unlowered) output schema is refused as the API refuses it, with schemaRejected output', async () => {
-    server.enqueue(openAIModel({ type: 'answer', intent: intendedOrder }));
+    server().enqueue(openAIModel({ type: 'answer', intent: intendedOrder }));
     const error = await providerFailure(provider().generate({ ...nativeOrder, responseFormat: { type: 'json', name: 'order', schema: orderSchema, strict: true } }, {}));
     expect([error.errorKind, error.status, error.retryable, error.schemaRejected]).toEqual(['bad-request', 400, false, 'output']);
     expect(error.message).toMatch(/Invalid schema for response_format 'order': In context=\(\), /);
   });
 
   it('a strict function whose schema leaves a property optional is refused as that tool, with schemaRejected tool (streaming too)', async () => {
-    server.enqueue(openAIModel({ type: 'answer', intent: 'x' }), openAIModel({ type: 'answer', intent: 'x' }));
+    server().enqueue(openAIModel({ type: 'answer', intent: 'x' }), openAIModel({ type: 'answer', intent: 'x' }));
     const request: ModelRequest = { model, messages: nativeOrder.messages, tools: [{ ...strictTransfer, inputSchema: { ...transferSchema, additionalProperties: false } }] };
     const error = await providerFailure(provider().generate(request, {}));
     expect([error.errorKind, error.schemaRejected]).toEqual(['bad-request', 'tool']);
@@ -128,12 +108,12 @@ describe('openai() schema rejections', () => {
   });
 
   it("a model without json_schema support answers for response_format: that is the output's rejection", async () => {
-    server.enqueue(errorReply(400, { error: { message: "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.", type: 'invalid_request_error', param: 'response_format', code: null } }));
+    server().enqueue(errorReply(400, { error: { message: "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.", type: 'invalid_request_error', param: 'response_format', code: null } }));
     expect((await providerFailure(provider().generate(nativeOrder, {}))).schemaRejected).toBe('output');
   });
 
   it('other 400s stay plain bad requests, also a schema error for a function that was not strict', async () => {
-    server.enqueue(
+    server().enqueue(
       errorReply(400, { error: { message: "Invalid 'messages[0].content': string too long.", type: 'invalid_request_error', param: 'messages[0].content', code: 'string_above_max_length' } }),
       errorReply(400, { error: { message: "Invalid schema for function 'lookup': schema must be a JSON Schema of 'type: \"object\"', got 'type: \"array\"'.", type: 'invalid_request_error', param: 'tools[0].function.parameters', code: 'invalid_function_parameters' } }),
     );

@@ -1,5 +1,8 @@
 import type { ModelRequest } from '@keel/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { providerOnWire } from '../testing/provider-on-wire';
+import { withToolSchemasChecked } from '../testing/sent-tool-schemas';
+import { textResponse, textStreamParts } from '../testing/text-response';
 import { collectStream } from '../testing/collect-stream';
 import { fullRequest, timeTool, toolRound, weatherTool } from '../testing/fixtures/keel-requests';
 import {
@@ -13,37 +16,20 @@ import {
   openAIToolStream,
 } from '../testing/fixtures/openai-fixtures';
 import { assertValidOpenAIRequest } from '../testing/validate-openai-request';
-import { jsonReply, sseReply, startWireServer, type WireReply, type WireServer } from '@keel/wire-server';
+import { jsonReply, sseReply } from '@keel/wire-server';
 import { openai } from './openai-provider';
 import type { OpenAIProviderOptions } from './openai-provider';
 
 const question: ModelRequest = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'What is the capital of France?' }] };
 
-let server: WireServer;
-beforeEach(async () => {
-  server = await startWireServer();
-});
-afterEach(async () => {
-  // Every request the adapter sent must answer each tool call.
-  for (const request of server.requests) assertValidOpenAIRequest(request.body);
-  await server.close();
-});
-
-const provider = (options: OpenAIProviderOptions = {}) => openai({ baseURL: `${server.url}/v1`, apiKey: 'test-key', ...options });
-const reply = (...replies: WireReply[]) => server.enqueue(...replies);
+// Every request the adapter sent must answer each tool call.
+const { server, provider, reply } = providerOnWire((baseURL, options: OpenAIProviderOptions = {}) => openai({ baseURL: `${baseURL}/v1`, apiKey: 'test-key', ...options }), assertValidOpenAIRequest);
 
 describe('openai() generate', () => {
   it('answers text, reporting cached prompt tokens apart from input tokens', async () => {
     reply(jsonReply(openAITextAnswer));
-    expect(await provider().generate(question, {})).toEqual({
-      content: [{ type: 'text', text: 'The capital of France is Paris.' }],
-      text: 'The capital of France is Paris.',
-      finishReason: 'stop',
-      usage: { inputTokens: 280, outputTokens: 8, cacheReadTokens: 1280, cacheWriteTokens: 0 },
-      modelId: 'gpt-4o-mini-2024-07-18',
-      responseId: 'chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT',
-    });
-    expect(server.requests[0]).toMatchObject({ method: 'POST', path: '/v1/chat/completions', headers: { authorization: 'Bearer test-key' } });
+    expect(await provider().generate(question, {})).toEqual(textResponse('The capital of France is Paris.', { modelId: 'gpt-4o-mini-2024-07-18', responseId: 'chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT' }, { inputTokens: 280, outputTokens: 8, cacheReadTokens: 1280, cacheWriteTokens: 0 }));
+    expect(server().requests[0]).toMatchObject({ method: 'POST', path: '/v1/chat/completions', headers: { authorization: 'Bearer test-key' } });
   });
 
   it('returns every tool call with parsed arguments', async () => {
@@ -72,7 +58,7 @@ describe('openai() generate', () => {
   it('sends the whole conversation, with ephemeral feedback, as Chat Completions messages', async () => {
     reply(jsonReply(openAITextAnswer));
     await provider().generate({ ...fullRequest, model: 'gpt-4o-mini' }, {});
-    expect(server.requests[0]?.body).toMatchInlineSnapshot(`
+    expect(withToolSchemasChecked(server().requests[0]?.body, fullRequest.tools ?? [], ['function', 'parameters'])).toMatchInlineSnapshot(`
       {
         "max_tokens": 1024,
         "messages": [
@@ -136,24 +122,7 @@ describe('openai() generate', () => {
             "function": {
               "description": "Current weather for a city.",
               "name": "get_weather",
-              "parameters": {
-                "properties": {
-                  "city": {
-                    "type": "string",
-                  },
-                  "unit": {
-                    "enum": [
-                      "celsius",
-                      "fahrenheit",
-                    ],
-                    "type": "string",
-                  },
-                },
-                "required": [
-                  "city",
-                ],
-                "type": "object",
-              },
+              "parameters": "[inputSchema of get_weather]",
             },
             "type": "function",
           },
@@ -161,17 +130,7 @@ describe('openai() generate', () => {
             "function": {
               "description": "Current local time for a city.",
               "name": "get_time",
-              "parameters": {
-                "properties": {
-                  "city": {
-                    "type": "string",
-                  },
-                },
-                "required": [
-                  "city",
-                ],
-                "type": "object",
-              },
+              "parameters": "[inputSchema of get_time]",
             },
             "type": "function",
           },
@@ -190,7 +149,7 @@ describe('openai() generate', () => {
       responseFormat: { type: 'json', name: 'answer', schema: { type: 'object', properties: { tempC: { type: 'number' } }, required: ['tempC'], additionalProperties: false }, strict: true },
     };
     await provider().generate(request, {});
-    const body = server.requests[0]?.body as Record<string, unknown> | undefined;
+    const body = server().requests[0]?.body as Record<string, unknown> | undefined;
     // The messages and tools map as the whole-conversation snapshot above shows; here, what this request adds.
     expect({ tool_choice: body?.['tool_choice'], response_format: body?.['response_format'] }).toMatchInlineSnapshot(`
       {
@@ -230,11 +189,11 @@ describe('openai() keys', () => {
     const saved = process.env['OPENAI_API_KEY'];
     delete process.env['OPENAI_API_KEY'];
     try {
-      await openai({ baseURL: `${server.url}/v1` }).generate({ ...question, model: 'llama3.2' }, {});
+      await openai({ baseURL: `${server().url}/v1` }).generate({ ...question, model: 'llama3.2' }, {});
     } finally {
       if (saved !== undefined) process.env['OPENAI_API_KEY'] = saved;
     }
-    expect(server.requests[0]?.body).toMatchObject({ model: 'llama3.2' });
+    expect(server().requests[0]?.body).toMatchObject({ model: 'llama3.2' });
   });
 });
 
@@ -242,23 +201,8 @@ describe('openai() stream', () => {
   it('streams text deltas and finishes with usage from the usage chunk', async () => {
     reply(sseReply(openAITextStream));
     const parts = await collectStream(provider().stream!(question, {}));
-    expect(parts).toEqual([
-      { type: 'text-delta', text: 'Hello' },
-      { type: 'text-delta', text: ', world' },
-      { type: 'text-delta', text: '!' },
-      {
-        type: 'finish',
-        response: {
-          content: [{ type: 'text', text: 'Hello, world!' }],
-          text: 'Hello, world!',
-          finishReason: 'stop',
-          usage: { inputTokens: 276, outputTokens: 4, cacheReadTokens: 1024, cacheWriteTokens: 0 },
-          modelId: 'gpt-4o-mini-2024-07-18',
-          responseId: 'chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG',
-        },
-      },
-    ]);
-    expect(server.requests[0]?.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+    expect(parts).toEqual(textStreamParts(['Hello', ', world', '!'], { modelId: 'gpt-4o-mini-2024-07-18', responseId: 'chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG' }, { inputTokens: 276, outputTokens: 4, cacheReadTokens: 1024, cacheWriteTokens: 0 }));
+    expect(server().requests[0]?.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
   });
 
   it('streams tool-call argument deltas by index, then the parsed calls and finish', async () => {

@@ -124,7 +124,7 @@ export function mapSdkError(error: unknown, context: MapSdkErrorContext): Provid
     });
   }
   const vendor = vendorErrorKind(error);
-  if (vendor !== undefined) return make(vendor.kind, `${label} reported ${vendor.type} (${vendor.kind}): ${errorMessageOf(error)}`);
+  if (vendor !== undefined) return make(vendor.errorKind, `${label} reported ${vendor.type} (${vendor.errorKind}): ${errorMessageOf(error)}`);
   const socketKind = socketFailureKind(error);
   if (socketKind === 'timeout') return make('timeout', `${label} request timed out: ${errorMessageOf(error)}`);
   if (socketKind === 'network') return make('network', `${label} connection failed: ${errorMessageOf(error)}`);

@@ -1,4 +1,4 @@
-import type { ModelStreamPart } from '@keel/core';
+import type { ModelProvider, ModelRequest, ModelResponse, ModelStreamPart } from '@keel/core';
 
 /** Reads a provider stream to the end (or its error) and returns every part. */
 export async function collectStream(stream: AsyncIterable<ModelStreamPart>): Promise<ModelStreamPart[]> {
@@ -16,4 +16,16 @@ export async function collectStreamFailure(stream: AsyncIterable<ModelStreamPart
     return { parts, error };
   }
   throw new Error(`The stream ended without an error after ${parts.length} parts`);
+}
+
+/**
+ * The response of one call: `generate`, or with `streaming` the response of the stream's
+ * `finish` part.
+ */
+export async function responseOf(provider: ModelProvider, request: ModelRequest, streaming: boolean): Promise<ModelResponse> {
+  if (!streaming) return provider.generate(request, {});
+  if (!provider.stream) throw new Error('the provider does not stream');
+  const finish = (await collectStream(provider.stream(request, {}))).at(-1);
+  if (finish?.type !== 'finish') throw new Error('no finish part');
+  return finish.response;
 }

@@ -1,4 +1,4 @@
-import type { ModelRequest } from '@keel/core';
+import type { ModelRequest, ModelResponse } from '@keel/core';
 import type { LoweredSchema, ToolSpecification } from '@keel/core/internal';
 import { ProviderError } from '../errors/provider-error';
 import { orderSchema, transferSchema } from './fixtures/schemas';
@@ -37,4 +37,17 @@ export async function providerFailure(promise: Promise<unknown>): Promise<Provid
   const error: unknown = await promise.then(() => undefined, (thrown: unknown) => thrown);
   if (!ProviderError.isInstance(error)) throw new Error(`expected a ProviderError, got ${String(error)}`);
   return error;
+}
+
+/**
+ * `request` one turn on: the model's tool-call turn (`response`) and the result `output` of its
+ * first tool call.
+ */
+export function afterToolCall(request: ModelRequest, response: ModelResponse, output: string): ModelRequest {
+  const call = response.content.find((part) => part.type === 'tool-call');
+  if (call?.type !== 'tool-call') throw new Error('the response calls no tool');
+  return {
+    ...request,
+    messages: [...request.messages, { role: 'assistant', content: response.content }, { role: 'tool', content: [{ type: 'tool-result', toolCallId: call.id, toolName: call.name, output, isError: false }] }],
+  };
 }

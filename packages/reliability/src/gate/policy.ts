@@ -1,3 +1,4 @@
+import { GATE_DEFAULTS } from '../defaults';
 import type { ErrorKind } from '../error-kind';
 import { reduceError } from '../errors/keel-error';
 import { ValidationFailure } from '../errors/validation-failure';
@@ -171,7 +172,7 @@ async function reject<TResponse, TValue>(
   const rawOutput = accepted.rawOutput ?? '';
   const label = rule.label ?? `rejected by rule "${rule.kind}"`;
   const feedbackSettings = memory.settings.feedback;
-  const previousOutput = truncateEcho(rawOutput, feedbackSettings === false ? 4000 : feedbackSettings.maxTokens);
+  const previousOutput = truncateEcho(rawOutput, feedbackSettings === false ? GATE_DEFAULTS.maxFeedbackTokens : feedbackSettings.maxTokens);
   const events: GateEvent[] = [];
   const message = await rejectionMessage(memory, attempt, judged, rule, label, previousOutput, rejectionOf(label, rawOutput, rule.kind), runUsage, signal, events);
   const rejection = rejectionOf(message, rawOutput, rule.kind);

@@ -1,3 +1,4 @@
+import { GATE_DEFAULTS } from '../defaults';
 import { raceSignal } from '../race-signal';
 import { addUsage, type UsageTotals, ZERO_USAGE } from '../usage';
 import { type Attempted, runAttempts } from './attempt-loop';
@@ -23,11 +24,11 @@ function settingsOf<TResponse, TValue>(options: GateOptions<TResponse, TValue>):
   return {
     preCheck: preCheckRules,
     rules: options.defaults === false ? postDecide : postDecide.concat(SHARED_DEFAULT_RULES as ReliabilityRule<TResponse>[]),
-    maxAttempts: limits.maxAttempts ?? 10,
-    maxRetryAfterMs: limits.maxRetryAfterMs ?? 30_000,
+    maxAttempts: limits.maxAttempts ?? GATE_DEFAULTS.maxAttempts,
+    maxRetryAfterMs: limits.maxRetryAfterMs ?? GATE_DEFAULTS.maxRetryAfterMs,
     providerCount: options.providerCount ?? 1,
-    feedback: template === false ? false : { template, maxTokens: limits.maxFeedbackTokens ?? 4000 },
-    maxRawOutputChars: limits.maxRawOutputChars ?? 16_384,
+    feedback: template === false ? false : { template, maxTokens: limits.maxFeedbackTokens ?? GATE_DEFAULTS.maxFeedbackTokens },
+    maxRawOutputChars: limits.maxRawOutputChars ?? GATE_DEFAULTS.maxRawOutputChars,
     step: 0,
     callPurpose: 'step',
   };

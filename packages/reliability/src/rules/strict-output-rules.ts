@@ -2,6 +2,7 @@ import { matchesFailuresOnly } from '../gate/failure-only';
 import { type ErrorKind, isValidationErrorKind } from '../error-kind';
 import type { ReliabilityRule } from '../gate/rule';
 import { exponentialBackoff } from '../backoff';
+import { STRICT_OUTPUT_DEFAULTS } from '../defaults';
 import { defaultStuckLoopRule } from './stuck-loop-rules';
 
 /** Failure kinds `retryOn` can name. */
@@ -33,7 +34,7 @@ const kindOf: Readonly<Record<RetryOnKind, ErrorKind>> = {
  * `strictOutputRules(3)` is `strictOutputRules({ maxRetries: 3 })`.
  */
 export function strictOutputRules<TResponse = unknown>(options: number | StrictOutputRulesOptions = {}): ReliabilityRule<TResponse>[] {
-  const { maxRetries = 2, retryOn = ['schema', 'parse', 'rule'], stuckLoop = true } = typeof options === 'number' ? { maxRetries: options } : options;
+  const { maxRetries = STRICT_OUTPUT_DEFAULTS.maxRetries, retryOn = ['schema', 'parse', 'rule'], stuckLoop = true } = typeof options === 'number' ? { maxRetries: options } : options;
   if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new RangeError(`strictOutputRules: maxRetries must be a whole number >= 0, got ${maxRetries}`);
   const kinds = retryOn.map((name) => kindOf[name]);
   const counted = (scope: { history: readonly { errorKind: ErrorKind }[] }) =>

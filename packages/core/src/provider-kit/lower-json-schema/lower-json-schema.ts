@@ -8,6 +8,7 @@ import {
   STRUCTURAL,
   Unlowerable,
 } from './lowering-context';
+import type { ModelProviderV1 } from '../../model/model-provider-v1';
 import type { DecoderDialect, LoweringOutcome } from './decoder-dialect';
 import { lowerConstraint } from './lower-constraint';
 import { lowerArray, lowerObject, mergeAllOf } from './lower-object';
@@ -218,4 +219,16 @@ export function lowerJsonSchema(schema: unknown, dialect: DecoderDialect): Lower
     if (error instanceof Unlowerable) return { ok: false, reason: error.message };
     return { ok: false, reason: `the schema could not be read: ${error instanceof Error ? error.message : String(error)}` };
   }
+}
+
+/**
+ * A provider's `lowerSchema` for one decoder dialect: {@link lowerJsonSchema}'s lowered schema,
+ * `undefined` where it gives a reason instead. Both purposes (`output`, `tool`) take the same
+ * subset: an object root, the same keywords.
+ */
+export function schemaLowerer(dialect: DecoderDialect): NonNullable<ModelProviderV1['lowerSchema']> {
+  return (schema) => {
+    const outcome = lowerJsonSchema(schema, dialect);
+    return outcome.ok ? outcome.lowered : undefined;
+  };
 }

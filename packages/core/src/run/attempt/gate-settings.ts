@@ -1,18 +1,15 @@
 import type { ValidationFailure } from '@keel/reliability';
-import { defaultFeedback, type FeedbackSettings, type GateFeedback, type GateSettings, type PatchRequest } from '@keel/reliability/internal';
+import { defaultFeedback, type FeedbackSettings, GATE_DEFAULTS, type GateFeedback, type GateSettings, type PatchRequest } from '@keel/reliability/internal';
 import type { ModelResponse } from '../../model/model-provider-v1';
 import { continuationOf, patchSettingsOf, toolPatchSettingsOf } from './patch-and-continue';
 import type { RunContext } from '../state/run-context';
 import { schemaDowngradeRule } from '../output/schema-downgrade-rule';
 
-/** The default echo cap for rejected output in feedback, in tokens. */
-const DEFAULT_FEEDBACK_TOKENS = 4000;
-
 /** The output's feedback settings: its hook, echo cap and hint; `false` when feedback is off. */
 function outputFeedback(state: RunContext): FeedbackSettings<ModelResponse> | false {
   const options = state.config.output?.options;
   if (options?.feedback === false) return false;
-  return { template: options?.feedbackForLLM, maxTokens: options?.maxFeedbackTokens ?? DEFAULT_FEEDBACK_TOKENS, retryHint: options?.retryHint };
+  return { template: options?.feedbackForLLM, maxTokens: options?.maxFeedbackTokens ?? GATE_DEFAULTS.maxFeedbackTokens, retryHint: options?.retryHint };
 }
 
 /** Step settings by configuration and step: they depend on nothing else, so each is made once (read where a step begins). */
@@ -75,7 +72,7 @@ export function reAskSettings(state: RunContext, toolCall: { readonly id: string
     maxRetryAfterMs: config.maxRetryAfterMs,
     providerCount: config.targets.length,
     // Tool arguments always get feedback: a re-ask without it could only repeat the call.
-    feedback: { maxTokens: output === false ? DEFAULT_FEEDBACK_TOKENS : output.maxTokens, ...toolFeedbackText(toolCall.name) },
+    feedback: { maxTokens: output === false ? GATE_DEFAULTS.maxFeedbackTokens : output.maxTokens, ...toolFeedbackText(toolCall.name) },
     maxRawOutputChars: config.maxRawOutputChars,
     step: state.step,
     callPurpose: 'tool-re-ask',
@@ -102,5 +99,5 @@ function withToolPatch(state: RunContext): Pick<GateSettings<ModelResponse>, 'pa
  * with `patch`, it asks for only the corrected values at its paths.
  */
 export function firstReAskFeedback(settings: GateSettings<ModelResponse>, failure: ValidationFailure, patch?: PatchRequest): GateFeedback {
-  return defaultFeedback(failure, settings.feedback === false ? { maxTokens: DEFAULT_FEEDBACK_TOKENS } : settings.feedback, patch, settings.toolCall?.name);
+  return defaultFeedback(failure, settings.feedback === false ? { maxTokens: GATE_DEFAULTS.maxFeedbackTokens } : settings.feedback, patch, settings.toolCall?.name);
 }

@@ -1,0 +1,14 @@
+/**
+ * An agent's limits when `Agent.create()` is given none (the gate's own, `maxAttempts`,
+ * `maxRetryAfterMs` and `maxRawOutputChars`, are reliability's `GATE_DEFAULTS`).
+ */
+export const AGENT_DEFAULTS = Object.freeze({
+  /** Model calls that may end a step (a ReAct turn) before the run stops. */
+  maxSteps: 10,
+  /** How deep agents may call agents as tools. */
+  maxDepth: 4,
+  /** Re-asks for a tool call's invalid arguments. */
+  toolRetries: 2,
+  /** Bytes of a tool's serialized result sent to the model. */
+  maxToolResultBytes: 64 * 1024,
+});

@@ -1,0 +1,7 @@
+import { type DecoderDialect, lowerJsonSchema } from '@keel/core/internal';
+
+/** Why `schema` cannot be lowered to `dialect`; `undefined` when it can. */
+export function loweringReason(schema: Readonly<Record<string, unknown>>, dialect: DecoderDialect): string | undefined {
+  const outcome = lowerJsonSchema(schema, dialect);
+  return outcome.ok ? undefined : outcome.reason;
+}
