@@ -8,6 +8,7 @@ const retry = (fields: Partial<AgentEvents['reliability.retry']>): AgentEvents['
   timestamp: 0,
   attempt: 1,
   kind: 'some-rule',
+  rule: 'some-rule',
   errorKind: 'unknown',
   delayMs: 0,
   decision: 'retry',
