@@ -147,7 +147,7 @@ describe('the policy is pure: decide reads the memory, applyDecision changes it'
     const after: PreCheckRule<unknown> = { kind: 'after', then: 'continue', when: () => (seen.push('after'), false) };
     const memory = startGate(settings({ preCheck: [pause, after] }));
     const first = await preCheck(memory, 1, ZERO_USAGE, undefined);
-    expect(first).toEqual({ type: 'wait', delayMs: 250, next: 1, events: [{ type: 'reliability.wait', attempt: 1, kind: 'shared-backoff', delayMs: 250 }] });
+    expect(first).toEqual({ type: 'wait', delayMs: 250, next: 1, events: [{ type: 'reliability.wait', attempt: 1, kind: 'shared-backoff', rule: 'shared-backoff', delayMs: 250 }] });
     expect(seen).toEqual([]);
     expect(await preCheck(memory, 1, ZERO_USAGE, undefined, 1)).toEqual({ type: 'admit' });
     expect(seen).toEqual(['after']);

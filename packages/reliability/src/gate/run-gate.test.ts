@@ -396,7 +396,7 @@ describe('runGate: PreCheck rules', () => {
     expect(call).not.toHaveBeenCalled();
     expect(error).toMatchObject({ kind: 'maintenance', label: 'closed for maintenance', phase: 'pre-check', attempt: 1 });
     expect(error.attempts).toEqual([]);
-    expect(events).toEqual([{ type: 'reliability.fail-fast', kind: 'maintenance', label: 'closed for maintenance', attempt: 1, errorKind: 'ok', phase: 'pre-check' }]);
+    expect(events).toEqual([{ type: 'reliability.fail-fast', kind: 'maintenance', rule: 'maintenance', label: 'closed for maintenance', attempt: 1, errorKind: 'ok', phase: 'pre-check' }]);
   });
 
   it('stops before a later attempt when a PreCheck rule starts matching', async () => {
@@ -419,7 +419,7 @@ describe('runGate: PreCheck rules', () => {
     await gate({ call: async (context) => (log.push('call'), call(context)), preCheck: [wait, after], onEvent });
     expect(performance.now() - started).toBeGreaterThanOrEqual(25);
     expect(log).toEqual(['backoff', 'budget', 'call']);
-    expect(events).toEqual([{ type: 'reliability.wait', attempt: 1, kind: 'shared-backoff', delayMs: 30 }]);
+    expect(events).toEqual([{ type: 'reliability.wait', attempt: 1, kind: 'shared-backoff', rule: 'shared-backoff', delayMs: 30 }]);
   });
 
   it('does not wait or report when a PreCheck backoff is zero, and a later fail-fast rule still stops the call', async () => {
@@ -524,7 +524,7 @@ describe('runGate: provider errors', () => {
     const result = await gate({ call, onEvent, limits: { maxRetryAfterMs: 20 } });
     expect(call).toHaveBeenCalledTimes(2);
     expect(result.value).toEqual({ title: 'ok' });
-    expect(events).toContainEqual({ type: 'reliability.retry', attempt: 1, kind: 'transient-retry', errorKind: 'rate-limit', delayMs: 20, decision: 'retry' });
+    expect(events).toContainEqual({ type: 'reliability.retry', attempt: 1, kind: 'transient-retry', rule: 'transient-retry', errorKind: 'rate-limit', delayMs: 20, decision: 'retry' });
     expect(events.at(-1)).toEqual({ type: 'reliability.recovered', attempt: 2, priorFailures: 1, via: 'retry' });
     expect(result.attempts[0]).toMatchObject({ status: 'error', errorKind: 'rate-limit', usage: ZERO_USAGE });
   });
@@ -658,7 +658,7 @@ describe('runGate: providers and fallback', () => {
     const result = await gate({ call, postDecide: [failoverRule()], providerCount: 2, onEvent });
     expect(contexts.map((context) => context.providerIndex)).toEqual([0, 1]);
     expect(result.attempts.map((record) => record.providerIndex)).toEqual([0, 1]);
-    expect(events).toContainEqual({ type: 'reliability.retry', attempt: 1, kind: 'provider-failover', errorKind: 'server-error', delayMs: 0, decision: 'retry-other' });
+    expect(events).toContainEqual({ type: 'reliability.retry', attempt: 1, kind: 'provider-failover', rule: 'provider-failover', errorKind: 'server-error', delayMs: 0, decision: 'retry-other' });
     expect(events.at(-1)).toEqual({ type: 'reliability.recovered', attempt: 2, priorFailures: 1, via: 'retry-other' });
   });
 
