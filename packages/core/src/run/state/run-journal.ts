@@ -1,5 +1,5 @@
 import type { RunResult } from '../../agent/run-result';
-import type { RunContext } from './run-context';
+import type { UsageLedger } from '../../usage/usage-ledger';
 import type { RunState } from './run-state';
 
 /**
@@ -16,11 +16,18 @@ export interface RunJournal {
   failed(): Promise<void>;
 }
 
+/** What a checkpoint reads of the run's context (its journal, its start, the live ledger). */
+export interface CheckpointSource {
+  readonly journal?: RunJournal | undefined;
+  readonly started: number;
+  readonly ledger: UsageLedger;
+}
+
 /**
  * Writes a checkpoint of `state` when the run is durable: the state with the live ledger's
  * attempts and usage, and the time the run has been under way.
  */
-export function saveCheckpoint(context: RunContext, state: RunState): Promise<void> {
+export function saveCheckpoint(context: CheckpointSource, state: RunState): Promise<void> {
   const journal = context.journal;
   if (!journal) return Promise.resolve();
   return journal.save({ ...state, elapsedMs: state.elapsedMs + performance.now() - context.started, attempts: context.ledger.attempts.slice(), usage: context.ledger.snapshot() });
