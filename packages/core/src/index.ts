@@ -24,7 +24,7 @@ export { StreamInterruptedError } from './errors/stream-interrupted-error';
 export type { AgentEventName, AgentEvents, AgentListener } from './events/agent-events';
 
 // Integrations: `builder.use(extension)`
-export type { Extension } from './agent/extension';
+export type { Extension } from './agent/agent-builder';
 export type { CallWrapper, WrappedCall } from './shared/call-wrapper';
 export { consoleTrace } from './trace/console-trace';
 export { recordTrace, type Trace, type TraceRecorder } from './trace/record-trace';

@@ -11,7 +11,6 @@ import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import type { AgentOptions, OutputFallbackOptions, OutputOptions, ReliabilityOptions } from './agent-options';
 import type { CallWrapper } from '../shared/call-wrapper';
 import type { ContextOptions } from '../context/context-options';
-import type { Extension } from './extension';
 import { type BuilderSettings, resolveConfig } from './resolve-config';
 
 /** Makes the agent from a validated configuration (given by `Agent.create`, which owns the constructor). */
@@ -154,3 +153,10 @@ export class AgentBuilder<TOutput = string, THasSchema extends boolean = HasSche
     return new AgentBuilder<string, false>({ options, construct, tools: [], guards: [], listeners: [], callWrappers: [], repeated: [] });
   }
 }
+
+/**
+ * An integration, attached with `builder.use(extension)`: a function from builder to builder that
+ * adds listeners, tools, guards or rules (`telemetry()`, `consoleTrace()`, `recordTrace()`).
+ * Generic over the builder's output type, so one extension fits every agent.
+ */
+export type Extension = <TOutput>(builder: AgentBuilder<TOutput>) => AgentBuilder<TOutput>;

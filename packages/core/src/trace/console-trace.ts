@@ -1,5 +1,5 @@
 import type { AgentBuilder } from '../agent/agent-builder';
-import type { Extension } from '../agent/extension';
+import type { Extension } from '../agent/agent-builder';
 
 /** Options of {@link consoleTrace}. */
 export interface ConsoleTraceOptions {

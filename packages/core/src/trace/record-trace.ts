@@ -1,5 +1,5 @@
 import type { AgentBuilder } from '../agent/agent-builder';
-import type { Extension } from '../agent/extension';
+import type { Extension } from '../agent/agent-builder';
 import type { AgentEventName, AgentEvents } from '../events/agent-events';
 import { AGENT_EVENT_NAMES } from '../events/event-names';
 
