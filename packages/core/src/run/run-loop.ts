@@ -7,7 +7,7 @@ import type { EventBus } from '../events/event-bus';
 import type { Message } from '../model/message';
 import type { ParentRun } from '../tools/parent-run';
 import { StaleRunOwnerError } from '../errors/stale-run-owner-error';
-import { UsageLedger } from '../usage/usage-ledger';
+import { type RunUsage, UsageLedger } from '../usage/usage-ledger';
 import { checkRunOptions } from './state/check-run-options';
 import { ForwardingLedger } from './state/forwarding-ledger';
 import type { RunConfig } from './state/run-config';
@@ -169,30 +169,64 @@ function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOp
     // A sub-agent's events name their caller after `runId`: rebuilt in that order (sub-agent runs only).
     emitBuilt: (event, payload) => bus.emit(event, (parent === undefined ? payload : Object.assign({ runId, parentRunId: parent.runId }, payload)) as never),
   };
+  const usage = ledger.snapshot();
   const first = extras.resume
-    ? resumedState(extras.resume.state, extras.resume.decisions, config)
+    ? resumedState(extras.resume.state, extras.resume.decisions, config, usage)
     : extras.recovered
-      ? recoveredState(extras.recovered, config)
-      : startState(runId, conversationId, tenant, system, text ? given : keptInputMessages(given), config);
+      ? recoveredState(extras.recovered, config, usage)
+      : startState(runId, conversationId, tenant, system, text ? given : keptInputMessages(given), config, usage);
   const primary = config.targets[0] as RunConfig['targets'][number];
   if (context.listens('run.start')) {
     const payload: BuiltPayload<'run.start'> = { runId, step: context.step, timestamp: Date.now(), provider: primary.provider.name, model: primary.model };
     if (conversationId !== undefined) payload.conversationId = conversationId;
     context.emitBuilt('run.start', payload);
   }
-  return drive(context, { ...first, usage: ledger.snapshot() });
+  return drive(context, first);
 }
 
 const NO_MESSAGES: readonly never[] = Object.freeze([]);
 
-/** The first state of a run: its input's kept messages, nothing done yet; memory is loaded first when there is one. */
-function startState(runId: string, conversationId: string | undefined, tenant: string | undefined, system: string | undefined, messages: RunState['messages'], config: RunConfig): Omit<RunState, 'usage'> {
-  const ask: NextStep = { type: 'ask-model' };
+/**
+ * A run's state with every field present and in one order (an absent one is `undefined`, which
+ * JSON leaves out). Every state of every run then shares one shape, so a step's
+ * `{ ...state, next }` is a cheap copy; a state built with conditional spreads makes each later
+ * copy several times slower.
+ */
+function runState(fields: RunState): RunState {
   return {
+    runId: fields.runId,
+    conversationId: fields.conversationId,
+    tenant: fields.tenant,
+    system: fields.system,
+    startedAt: fields.startedAt,
+    elapsedMs: fields.elapsedMs,
+    step: fields.step,
+    messages: fields.messages,
+    steps: fields.steps,
+    toolCalls: fields.toolCalls,
+    attempts: fields.attempts,
+    usage: fields.usage,
+    compaction: fields.compaction,
+    next: fields.next,
+  };
+}
+
+/** The first state of a run: its input's kept messages, nothing done yet; memory is loaded first when there is one. */
+function startState(
+  runId: string,
+  conversationId: string | undefined,
+  tenant: string | undefined,
+  system: string | undefined,
+  messages: RunState['messages'],
+  config: RunConfig,
+  usage: RunUsage,
+): RunState {
+  const ask: NextStep = { type: 'ask-model' };
+  return runState({
     runId,
-    ...(conversationId === undefined ? {} : { conversationId }),
-    ...(tenant === undefined ? {} : { tenant }),
-    ...(system === undefined ? {} : { system }),
+    conversationId,
+    tenant,
+    system,
     startedAt: Date.now(),
     elapsedMs: 0,
     step: 0,
@@ -200,15 +234,16 @@ function startState(runId: string, conversationId: string | undefined, tenant: s
     steps: NO_MESSAGES,
     toolCalls: NO_MESSAGES,
     attempts: NO_MESSAGES,
+    usage,
     next: config.memory ? { type: 'load-memory', then: ask } : ask,
-  };
+  });
 }
 
 /**
  * The state a suspended run goes on from: its suspended turn, to run as decided without asking
  * the model again (the calls that ran keep their results).
  */
-function resumedState(resumed: RunStateSnapshot, decisions: ReadonlyMap<string, CallDecision>, config: RunConfig): Omit<RunState, 'usage'> {
+function resumedState(resumed: RunStateSnapshot, decisions: ReadonlyMap<string, CallDecision>, config: RunConfig, usage: RunUsage): RunState {
   const { turn } = resumed;
   const call: NextStep = {
     type: 'call-tools',
@@ -221,11 +256,11 @@ function resumedState(resumed: RunStateSnapshot, decisions: ReadonlyMap<string, 
       resumed: { suspensionId: resumed.suspensionId, finished: turn.finished, decisions: Object.fromEntries(decisions) },
     },
   };
-  return {
+  return runState({
     runId: resumed.runId,
-    ...(resumed.conversationId === undefined ? {} : { conversationId: resumed.conversationId }),
-    ...(resumed.tenant === undefined ? {} : { tenant: resumed.tenant }),
-    ...(resumed.system === undefined ? {} : { system: resumed.system }),
+    conversationId: resumed.conversationId,
+    tenant: resumed.tenant,
+    system: resumed.system,
     startedAt: resumed.startedAt,
     elapsedMs: resumed.elapsedMs,
     step: resumed.step,
@@ -233,17 +268,18 @@ function resumedState(resumed: RunStateSnapshot, decisions: ReadonlyMap<string, 
     steps: resumed.steps,
     toolCalls: resumed.toolCalls,
     attempts: resumed.attempts,
+    usage,
     next: config.memory ? { type: 'load-memory', then: call } : call,
-  };
+  });
 }
 
 /**
  * The state a recovered durable run goes on from: its last checkpoint, memory's conversation
  * loaded again first (it is never checkpointed), and the time it had run so far.
  */
-function recoveredState(recovered: RunState, config: RunConfig): Omit<RunState, 'usage'> {
+function recoveredState(recovered: RunState, config: RunConfig, usage: RunUsage): RunState {
   const next = recovered.next;
-  return { ...recovered, next: config.memory && next.type !== 'load-memory' ? { type: 'load-memory', then: next } : next };
+  return runState({ ...recovered, usage, next: config.memory && next.type !== 'load-memory' ? { type: 'load-memory', then: next } : next });
 }
 
 /** A signal aborted by the caller's or, after `timeoutMs`, with a `TimeoutError` reason. */

@@ -50,15 +50,22 @@ const isCount = (value: unknown): value is number => typeof value === 'number' &
 export function sanitizeUsage(usage: unknown): SanitizedUsage {
   if (typeof usage !== 'object' || usage === null) return { usage: ZERO, invalid: [{ field: 'usage', received: describe(usage) }] };
   let invalid: InvalidUsageField[] | undefined;
-  const clean = { ...ZERO } as { -readonly [K in keyof ModelUsage]: number };
   for (const field of USAGE_FIELDS) {
     const value = read(usage, field);
-    if (isCount(value)) clean[field] = value;
-    else (invalid ??= []).push({ field, received: describe(value) });
+    if (!isCount(value)) (invalid ??= []).push({ field, received: describe(value) });
   }
-  if (!invalid) return { usage: usage as ModelUsage, invalid: [] };
-  return { usage: Object.freeze(clean), invalid };
+  if (!invalid) return { usage: usage as ModelUsage, invalid: NO_INVALID };
+  const count = (field: keyof ModelUsage): number => {
+    const value = read(usage, field);
+    return isCount(value) ? value : 0;
+  };
+  return {
+    usage: Object.freeze({ inputTokens: count('inputTokens'), outputTokens: count('outputTokens'), cacheReadTokens: count('cacheReadTokens'), cacheWriteTokens: count('cacheWriteTokens') }),
+    invalid,
+  };
 }
+
+const NO_INVALID: readonly InvalidUsageField[] = Object.freeze([]);
 
 const isCost = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
 

@@ -97,11 +97,11 @@ export type NextStep =
 export interface RunState {
   readonly runId: string;
   /** The memory conversation the run appends to when it ends. */
-  readonly conversationId?: string;
+  readonly conversationId?: string | undefined;
   /** The tenant the run works for, signed into a suspended state. */
-  readonly tenant?: string;
+  readonly tenant?: string | undefined;
   /** The run's system prompt: the agent's, then any system messages of its input. */
-  readonly system?: string;
+  readonly system?: string | undefined;
   /** Milliseconds since the epoch. */
   readonly startedAt: number;
   /** Milliseconds the run was under way before this part of it (a resumed run's earlier parts). */
@@ -116,7 +116,7 @@ export interface RunState {
   readonly attempts: readonly AttemptRecord[];
   readonly usage: RunUsage;
   /** What compaction has done to what the run sends (absent before the first compaction); the kept messages never change. */
-  readonly compaction?: Compaction;
+  readonly compaction?: Compaction | undefined;
   readonly next: NextStep;
 }
 
