@@ -2,8 +2,11 @@ import { defineConfig } from 'vitest/config';
 
 const sourceCondition = ['@keel/source', 'import', 'module', 'node', 'default'];
 
+/** Room for a machine busy with other work: a test that hangs still fails, a slow one does not. */
+const standard = { testTimeout: 20_000, hookTimeout: 20_000 };
+
 /** One project per package; workspace imports resolve to TypeScript sources, so no build is needed. */
-const project = (name: string, timeouts: { testTimeout?: number; hookTimeout?: number } = {}) => ({
+const project = (name: string, timeouts: { testTimeout?: number; hookTimeout?: number } = standard) => ({
   resolve: { conditions: sourceCondition },
   ssr: { resolve: { conditions: sourceCondition, externalConditions: ['@keel/source'] } },
   test: {

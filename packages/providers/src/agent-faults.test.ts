@@ -141,7 +141,7 @@ describe('provider faults through the gate', () => {
 
   it('a hanging server times out, is retried, and the run succeeds', async () => {
     const wire = await server(hangReply(), jsonReply(anthropicTextAnswer));
-    const { builder, events } = agentOn(wire, { timeout: 150 });
+    const { builder, events } = agentOn(wire, { timeout: 500 });
     const result = await builder.build().run('Capital of France?');
     expect(errorKinds(events)).toEqual(['timeout']);
     expect(result.attempts.map((attempt) => attempt.errorKind)).toEqual(['timeout', 'ok']);
@@ -151,7 +151,12 @@ describe('provider faults through the gate', () => {
     const wire = await server(hangReply());
     const { builder, events } = agentOn(wire);
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
+    // Aborted once the request is on the wire (a fixed delay could fire before it got there on a busy machine).
+    const watch = setInterval(() => {
+      if (wire.requests.length === 0) return;
+      clearInterval(watch);
+      controller.abort();
+    }, 5);
     const started = performance.now();
     await expect(builder.build().run('Capital of France?', { signal: controller.signal })).rejects.toSatisfy(AbortedError.isInstance);
     expect(performance.now() - started).toBeLessThan(2000);
