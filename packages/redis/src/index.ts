@@ -4,6 +4,7 @@ export { ConversationBusyError } from './errors/conversation-busy-error';
 export { MemoryLeaseLostError } from './errors/memory-lease-lost-error';
 export { RedisKeyError } from './errors/redis-key-error';
 export { RedisUnavailableError } from './errors/redis-unavailable-error';
-export { type ConversationPolicy, redisMemory, type RedisMemoryOptions } from './memory/redis-memory';
+export { redisMemory } from './memory/redis-memory';
+export type { ConversationPolicy, RedisMemoryOptions } from './memory/memory-settings';
 export type { RedisClient } from './redis/redis-client';
 export { redisRunStore, type RedisRunStoreOptions } from './runs/redis-run-store';
