@@ -1,5 +1,7 @@
 export { type SharedBackoff, sharedBackoff, type SharedBackoffOptions } from './backoff/shared-backoff';
-export { type BudgetSpent, type SharedBudget, sharedBudget, type SharedBudgetLimit, type SharedBudgetOptions } from './budget/shared-budget';
+export type { BudgetSpent } from './budget/budget-ledger';
+export type { SharedBudgetLimit } from './budget/budget-rules';
+export { type SharedBudget, sharedBudget, type SharedBudgetOptions } from './budget/shared-budget';
 export { ConversationBusyError } from './errors/conversation-busy-error';
 export { MemoryLeaseLostError } from './errors/memory-lease-lost-error';
 export { RedisKeyError } from './errors/redis-key-error';
