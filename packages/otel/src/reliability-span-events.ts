@@ -1,6 +1,6 @@
-import type { AgentBuilder } from '@keel/core';
+import type { AgentBuilder, AgentEvents } from '@keel/core';
 import { reasonOfRetry } from './attempt-reason';
-import type { TelemetryScope } from './run-spans';
+import type { RunSpans, TelemetryScope } from './run-spans';
 import { currentSpan, endCall, parentOf } from './run-spans';
 import { addSpanEvent } from './span-event';
 
@@ -14,31 +14,11 @@ export function reliabilitySpanEvents<TOutput>(builder: AgentBuilder<TOutput>, s
   return builder
     .on('validation.failed', (event) => {
       const spans = runs.get(event.runId);
-      if (!spans) return;
-      const span = currentSpan(spans, event.toolCallId);
-      addSpanEvent(span, 'validation.failed', {
-        stage: event.stage,
-        issues: event.issueCount,
-        // A parser's message can quote the output (`Unexpected token … "{"amount": x…"`): content.
-        message: recordContent ? event.message : undefined,
-        // A path is made of keys the model wrote (a key can be personal data): content.
-        path: recordContent ? event.pathText : undefined,
-        output: recordContent ? event.rawOutput : undefined,
-      });
-      span.setAttribute('error.type', event.stage === 'json-parse' ? 'parse-fail' : 'schema-fail');
+      if (spans) recordValidationFailure(spans, event, recordContent);
     })
     .on('reliability.retry', (event) => {
       const spans = runs.get(event.runId);
-      if (!spans) return;
-      if (event.toolCallId === undefined) spans.nextReason = reasonOfRetry(event);
-      addSpanEvent(currentSpan(spans, event.toolCallId), 'reliability.retry', {
-        rule: event.kind,
-        error_kind: event.errorKind,
-        delay_ms: event.delayMs,
-        decision: event.decision,
-        feedback: recordContent ? event.feedback : undefined,
-      });
-      endCall(spans, event.toolCallId);
+      if (spans) recordRetry(spans, event, recordContent);
     })
     .on('reliability.wait', (event) => {
       // Between calls, before the attempt it names: on the span the delayed call goes under.
@@ -72,4 +52,32 @@ export function reliabilitySpanEvents<TOutput>(builder: AgentBuilder<TOutput>, s
       const spans = runs.get(event.runId);
       if (spans) addSpanEvent(currentSpan(spans, event.toolCallId), 'usage.invalid', { field: event.field, received: event.received }, { 'keel.attempt': event.attempt });
     });
+}
+
+/** A failed validation, on the call whose output failed it, which it marks `parse-fail` or `schema-fail`. */
+function recordValidationFailure(spans: RunSpans, event: AgentEvents['validation.failed'], recordContent: boolean): void {
+  const span = currentSpan(spans, event.toolCallId);
+  addSpanEvent(span, 'validation.failed', {
+    stage: event.stage,
+    issues: event.issueCount,
+    // A parser's message can quote the output (`Unexpected token … "{"amount": x…"`): content.
+    message: recordContent ? event.message : undefined,
+    // A path is made of keys the model wrote (a key can be personal data): content.
+    path: recordContent ? event.pathText : undefined,
+    output: recordContent ? event.rawOutput : undefined,
+  });
+  span.setAttribute('error.type', event.stage === 'json-parse' ? 'parse-fail' : 'schema-fail');
+}
+
+/** A retry, on the call it follows, which it ends; a retry of the step's call says why the next one is made. */
+function recordRetry(spans: RunSpans, event: AgentEvents['reliability.retry'], recordContent: boolean): void {
+  if (event.toolCallId === undefined) spans.nextReason = reasonOfRetry(event);
+  addSpanEvent(currentSpan(spans, event.toolCallId), 'reliability.retry', {
+    rule: event.kind,
+    error_kind: event.errorKind,
+    delay_ms: event.delayMs,
+    decision: event.decision,
+    feedback: recordContent ? event.feedback : undefined,
+  });
+  endCall(spans, event.toolCallId);
 }
