@@ -1,8 +1,8 @@
-import { AbortedError } from '@keel/core';
 import { Job, type Queue, QueueEvents } from 'bullmq';
 import { enqueueRun, type EnqueueRunOptions } from './enqueue-run';
 import { type AgentOutput, type RunJob, type RunJobData, type RunJobSummary, runKeyOf, type WorkerAgents } from './run-job';
 import { runStreamKey, type RunStreamPart } from './run-stream';
+import { lastPartOf, readRunStream, type StreamReader } from './run-stream-reader';
 
 /** A queue of agent runs, typed by the workers' agents map. */
 export interface AgentQueue<A extends WorkerAgents> {
@@ -28,27 +28,27 @@ export interface AgentQueue<A extends WorkerAgents> {
   close(): Promise<void>;
 }
 
-/** The part of ioredis a stream is read with. */
-interface StreamReader {
-  xread(...args: (string | number)[]): Promise<[string, [string, string[]][]][] | null>;
-  xrevrange(key: string, end: string, start: string, count: 'COUNT', n: number): Promise<[string, string[]][]>;
-  disconnect(): void;
+/** How a job ended, read from the job itself: its last part, `undefined` while it runs, `'gone'` when it no longer exists. */
+async function jobEnd<T>(queue: Queue, id: string): Promise<RunStreamPart<T> | 'gone' | undefined> {
+  const job = (await Job.fromId(queue, id)) as RunJob<T> | undefined;
+  if (!job) return 'gone';
+  const state = await job.getState();
+  if (state === 'completed') return { type: 'result', summary: job.returnvalue };
+  if (state === 'failed') return { type: 'failed', reason: job.failedReason, retrying: false };
+  return undefined;
 }
 
-const BLOCK_MS = 500;
-
-/** A stream entry as the worker wrote it (`part <JSON>`); anything else is an error naming the key, never skipped in silence. */
-function parsePart<T>(fields: readonly string[], key: string, entryId: string): RunStreamPart<T> {
-  let part: unknown;
+/** `outcome`, or a rejection naming the job once `timeoutMs` have passed first. */
+async function withTimeout<T>(outcome: Promise<T>, timeoutMs: number, jobId: string | undefined): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`Job ${jobId} did not finish within ${timeoutMs} ms`)), timeoutMs);
+  });
   try {
-    part = fields[0] === 'part' ? JSON.parse(String(fields[1])) : undefined;
-  } catch {
-    part = undefined;
+    return await Promise.race([outcome, timeout]);
+  } finally {
+    clearTimeout(timer);
   }
-  if (typeof part !== 'object' || part === null || typeof (part as { type?: unknown }).type !== 'string') {
-    throw new Error(`The run stream "${key}" holds an entry (${entryId}) that no Keel worker wrote`);
-  }
-  return part as RunStreamPart<T>;
 }
 
 /**
@@ -68,23 +68,6 @@ export function agentQueue<A extends WorkerAgents>(queue: Queue): AgentQueue<A> 
     return events;
   };
   const keyOf = (job: RunJob<unknown>) => runStreamKey(prefix, queue.name, String(job.id), runKeyOf(job as { data: RunJobData; timestamp: number }));
-  /** The last part of a streamed job's stream, when it ends the job. */
-  const terminalPart = async <T>(job: RunJob<T>): Promise<RunStreamPart<T> | undefined> => {
-    const client = (await queue.client) as unknown as StreamReader;
-    const [last] = await client.xrevrange(keyOf(job), '+', '-', 'COUNT', 1);
-    if (!last) return undefined;
-    const part = parsePart<T>(last[1], keyOf(job), last[0]);
-    return part.type === 'result' || (part.type === 'failed' && !part.retrying) ? part : undefined;
-  };
-
-  const finished = async <T>(id: string): Promise<RunStreamPart<T> | 'gone' | undefined> => {
-    const job = (await Job.fromId(queue, id)) as RunJob<T> | undefined;
-    if (!job) return 'gone';
-    const state = await job.getState();
-    if (state === 'completed') return { type: 'result', summary: job.returnvalue };
-    if (state === 'failed') return { type: 'failed', reason: job.failedReason, retrying: false };
-    return undefined;
-  };
 
   return {
     queue,
@@ -101,21 +84,12 @@ export function agentQueue<A extends WorkerAgents>(queue: Queue): AgentQueue<A> 
     async result<T>(job: RunJob<T>, options: { readonly timeoutMs?: number } = {}) {
       let outcome = outcomes.get(job) as Promise<RunJobSummary<T>> | undefined;
       if (!outcome) {
-        const terminal = job.data.stream === true ? await terminalPart(job) : undefined;
+        const terminal = job.data.stream === true ? await lastPartOf<T>((await queue.client) as unknown as StreamReader, keyOf(job)) : undefined;
         if (terminal?.type === 'result') return terminal.summary;
         if (terminal?.type === 'failed') throw new Error(terminal.reason);
         outcome = job.waitUntilFinished(await ready());
       }
-      if (options.timeoutMs === undefined) return outcome;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const timeout = new Promise<never>((_resolve, reject) => {
-        timer = setTimeout(() => reject(new Error(`Job ${job.id} did not finish within ${options.timeoutMs} ms`)), options.timeoutMs);
-      });
-      try {
-        return await Promise.race([outcome, timeout]);
-      } finally {
-        clearTimeout(timer);
-      }
+      return options.timeoutMs === undefined ? outcome : withTimeout(outcome, options.timeoutMs, job.id);
     },
 
     async *stream<T>(job: RunJob<T>, options: { readonly signal?: AbortSignal } = {}) {
@@ -127,34 +101,7 @@ export function agentQueue<A extends WorkerAgents>(queue: Queue): AgentQueue<A> 
       const onAbort = () => reader.disconnect();
       signal?.addEventListener('abort', onAbort, { once: true });
       try {
-        let lastId = '0';
-        for (;;) {
-          if (signal?.aborted) throw AbortedError.fromSignal(signal);
-          let answer: Awaited<ReturnType<StreamReader['xread']>>;
-          try {
-            answer = await reader.xread('COUNT', 100, 'BLOCK', BLOCK_MS, 'STREAMS', key, lastId);
-          } catch (error) {
-            if (signal?.aborted) throw AbortedError.fromSignal(signal);
-            throw error;
-          }
-          const entries = answer?.[0]?.[1] ?? [];
-          if (entries.length === 0) {
-            // Nothing new: a job that ended without a last part (its stream expired, or it never streamed) ends here.
-            const end = await finished<T>(id);
-            if (end === 'gone') return;
-            if (end) {
-              yield end;
-              return;
-            }
-            continue;
-          }
-          for (const [entryId, fields] of entries) {
-            lastId = entryId;
-            const part = parsePart<T>(fields, key, entryId);
-            yield part;
-            if (part.type === 'result' || (part.type === 'failed' && !part.retrying)) return;
-          }
-        }
+        yield* readRunStream<T>(reader, key, () => jobEnd<T>(queue, id), signal);
       } finally {
         signal?.removeEventListener('abort', onAbort);
         readers.delete(reader);

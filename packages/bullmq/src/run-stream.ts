@@ -26,3 +26,8 @@ export function runStreamKey(prefix: string, queueName: string, jobId: string, r
 export const STREAM_TTL_SECONDS = 3_600;
 /** Parts kept per stream (the oldest go first). */
 export const STREAM_MAX_PARTS = 100_000;
+
+/** Whether `part` is a stream's last: the run's result, or a failure no retry follows. */
+export function isLastPart<T>(part: RunStreamPart<T>): part is Extract<RunStreamPart<T>, { readonly type: 'result' | 'failed' }> {
+  return part.type === 'result' || (part.type === 'failed' && !part.retrying);
+}

@@ -1,9 +1,12 @@
 export { type SharedBackoff, sharedBackoff, type SharedBackoffOptions } from './backoff/shared-backoff';
-export { type BudgetSpent, type SharedBudget, sharedBudget, type SharedBudgetLimit, type SharedBudgetOptions } from './budget/shared-budget';
+export type { BudgetSpent } from './budget/budget-ledger';
+export type { SharedBudgetLimit } from './budget/budget-rules';
+export { type SharedBudget, sharedBudget, type SharedBudgetOptions } from './budget/shared-budget';
 export { ConversationBusyError } from './errors/conversation-busy-error';
 export { MemoryLeaseLostError } from './errors/memory-lease-lost-error';
 export { RedisKeyError } from './errors/redis-key-error';
 export { RedisUnavailableError } from './errors/redis-unavailable-error';
-export { type ConversationPolicy, redisMemory, type RedisMemoryOptions } from './memory/redis-memory';
+export { redisMemory } from './memory/redis-memory';
+export type { ConversationPolicy, RedisMemoryOptions } from './memory/memory-settings';
 export type { RedisClient } from './redis/redis-client';
 export { redisRunStore, type RedisRunStoreOptions } from './runs/redis-run-store';

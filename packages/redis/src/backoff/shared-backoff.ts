@@ -3,6 +3,7 @@ import { AbortedError, type ErrorKind, type PreCheckRule } from '@keel/reliabili
 import { RedisUnavailableError } from '../errors/redis-unavailable-error';
 import { boundedCall } from '../redis/bounded-call';
 import type { RedisClient } from '../redis/redis-client';
+import { notifyObserver } from '../support/notify-observer';
 import { extendScript, remainingScript } from './backoff-scripts';
 
 /** Settings of {@link sharedBackoff}. */
@@ -71,11 +72,7 @@ export function sharedBackoff(options: SharedBackoffOptions): SharedBackoff {
     // An abort is the run's to report: the attempt that follows sees the signal and stops.
     if (AbortedError.isInstance(error)) return;
     if (!RedisUnavailableError.isInstance(error)) throw error;
-    try {
-      onError?.(error);
-    } catch {
-      // An observer: it never changes what the backoff does.
-    }
+    notifyObserver(onError, error);
   };
 
   const remaining = async (signal?: AbortSignal) => Number(await boundedCall(() => remainingScript.run(redis, [key], [maxBackoffMs]), { operation: 'shared-backoff read', timeoutMs, signal }));

@@ -1,18 +1,12 @@
 import type { AgentEvents, Extension, ModelResponse } from '@keel/core';
-import { AbortedError, type PreCheckRule, type ReliabilityScope } from '@keel/reliability';
+import type { PreCheckRule } from '@keel/reliability';
 import { RedisKeyError } from '../errors/redis-key-error';
 import { RedisUnavailableError } from '../errors/redis-unavailable-error';
-import { boundedCall } from '../redis/bounded-call';
 import type { RedisClient } from '../redis/redis-client';
-import { debitScript, readScript } from './budget-scripts';
-
-/** What a shared budget allows; at least one limit. */
-export interface SharedBudgetLimit {
-  /** US dollars (needs the agent's `pricing`, so that calls carry a cost). */
-  readonly usd?: number;
-  /** Tokens: input of every sort plus output. */
-  readonly tokens?: number;
-}
+import { notifyObserver } from '../support/notify-observer';
+import { requireNonNegative } from '../support/require-non-negative';
+import { type BudgetSpent, budgetLedger } from './budget-ledger';
+import { budgetRules, type SharedBudgetLimit } from './budget-rules';
 
 /** Settings of {@link sharedBudget}. */
 export interface SharedBudgetOptions {
@@ -39,12 +33,6 @@ export interface SharedBudgetOptions {
   readonly onError?: (error: RedisUnavailableError | RedisKeyError) => void;
 }
 
-/** What a shared budget has spent in its current window. */
-export interface BudgetSpent {
-  readonly usd: number;
-  readonly tokens: number;
-}
-
 /**
  * A fleet-wide budget. Attach it with `builder.use(budget)`: it adds its PreCheck rules (after any
  * given before, so a run-level `tokenBudget` listed first is checked first) and its debit listener.
@@ -64,15 +52,6 @@ export interface SharedBudget extends Extension {
   settled(): Promise<void>;
 }
 
-const NANO = 1e9;
-/**
- * A debit as Redis stores it: a whole number no larger than `Number.MAX_SAFE_INTEGER` (about 9
- * million dollars in nano-dollars), so an absurd usage or price spends the budget instead of
- * failing the `HINCRBY` and being owed for ever.
- */
-const whole = (value: number) => (Number.isFinite(value) && value > 0 ? Math.min(Math.round(value), Number.MAX_SAFE_INTEGER) : value > 0 ? Number.MAX_SAFE_INTEGER : 0);
-const toNano = (usd: number) => whole(usd * NANO);
-
 /**
  * One budget for a fleet of workers, kept in Redis. Every model call that answers is debited
  * atomically (`HINCRBY` in one Lua script), failed attempts included; before every attempt the
@@ -90,97 +69,15 @@ export function sharedBudget(options: SharedBudgetOptions): SharedBudget {
   const { redis, key, limit, window = 0, whenUnavailable = 'closed', timeoutMs = 1_000, onError } = options;
   if (typeof key !== 'string' || key === '') throw new TypeError('sharedBudget: key must be a non-empty string');
   if (limit.usd === undefined && limit.tokens === undefined) throw new TypeError('sharedBudget: give limit.usd, limit.tokens or both');
-  for (const [name, value] of Object.entries({ 'limit.usd': limit.usd ?? 0, 'limit.tokens': limit.tokens ?? 0, window, timeoutMs })) {
-    if (!Number.isFinite(value) || value < 0) throw new TypeError(`sharedBudget: ${name} must be a finite number >= 0, got ${value}`);
-  }
-  const pending = new Set<Promise<void>>();
-  /** Debits that could not be stored yet: added to the next one, and counted by `spent()`. */
-  let unsynced = { nanoUsd: 0, tokens: 0 };
-  /** What the unavailable rule read for a scope, for the spent rule that follows it. */
-  const readings = new WeakMap<object, BudgetSpent>();
-
-  const windowKey = () => (window > 0 ? `${key}:${Math.floor(Date.now() / window)}` : key);
+  requireNonNegative('sharedBudget', { 'limit.usd': limit.usd ?? 0, 'limit.tokens': limit.tokens ?? 0, window, timeoutMs });
   const report = (error: unknown) => {
-    if (RedisUnavailableError.isInstance(error) || RedisKeyError.isInstance(error)) {
-      try {
-        onError?.(error);
-      } catch {
-        // An observer: it never changes what the budget does.
-      }
-    }
+    if (RedisUnavailableError.isInstance(error) || RedisKeyError.isInstance(error)) notifyObserver(onError, error);
   };
-
-  // The debits started so far: ones that start later belong to calls still in flight.
-  const settled = async () => {
-    if (pending.size > 0) await Promise.allSettled(pending);
-  };
-
-  const spent = async (signal?: AbortSignal): Promise<BudgetSpent> => {
-    await settled();
-    const [nanoUsd, tokens] = (await boundedCall(() => readScript.run(redis, [windowKey()], []), { operation: 'shared-budget read', timeoutMs, signal })) as [
-      number,
-      number,
-    ];
-    return { usd: (nanoUsd + unsynced.nanoUsd) / NANO, tokens: tokens + unsynced.tokens };
-  };
-
-  const store = (nanoUsd: number, tokens: number): Promise<void> => {
-    const owed = { nanoUsd: whole(nanoUsd + unsynced.nanoUsd), tokens: whole(tokens + unsynced.tokens) };
-    unsynced = { nanoUsd: 0, tokens: 0 };
-    // Window keys live two windows, so a late debit still finds its window's key.
-    const sent = debitScript.run(redis, [windowKey()], [owed.nanoUsd, owed.tokens, window * 2]).then(
-      () => undefined,
-      (error: unknown) => {
-        // Refused for good (a client with an offline queue may instead send it when Redis is back):
-        // kept, and added to the next debit.
-        unsynced = { nanoUsd: unsynced.nanoUsd + owed.nanoUsd, tokens: unsynced.tokens + owed.tokens };
-        throw error;
-      },
-    );
-    // Waiting for the debit is bounded; its outcome, not the wait, decides whether it is owed again.
-    return boundedCall(() => sent, { operation: 'shared-budget debit', timeoutMs }).catch(report);
-  };
-
-  const isSpent = (total: BudgetSpent) =>
-    (limit.usd !== undefined && total.usd >= limit.usd) || (limit.tokens !== undefined && total.tokens >= limit.tokens);
-
-  const unavailableRule: PreCheckRule<ModelResponse> = {
-    kind: 'shared-budget-unavailable',
-    label: `fleet budget "${key}" could not be read (fail closed)`,
-    then: 'fail-fast',
-    when: async (scope: ReliabilityScope<ModelResponse>) => {
-      try {
-        readings.set(scope, await spent(scope.signal));
-        return false;
-      } catch (error) {
-        // An abort is the run's to report: the attempt that follows sees the signal and stops.
-        if (AbortedError.isInstance(error)) return false;
-        // A key that is not a budget cannot say what was spent: refused, whatever whenUnavailable says.
-        if (RedisKeyError.isInstance(error)) {
-          report(error);
-          return true;
-        }
-        if (!RedisUnavailableError.isInstance(error)) throw error;
-        report(error);
-        return whenUnavailable === 'closed';
-      }
-    },
-  };
-  const spentRule: PreCheckRule<ModelResponse> = {
-    kind: 'shared-budget',
-    label: `fleet budget "${key}" is spent`,
-    then: 'fail-fast',
-    when: (scope) => {
-      const reading = readings.get(scope);
-      return reading !== undefined && isSpent(reading);
-    },
-  };
-
-  const preCheck = Object.freeze([unavailableRule, spentRule]);
+  const ledger = budgetLedger({ redis, key, window, timeoutMs, report });
+  const { spent, settled } = ledger;
+  const preCheck = budgetRules({ key, limit, whenUnavailable, spent, report });
   const debit: SharedBudget['debit'] = (event) => {
-    const tokens = whole(event.inputTokens + event.outputTokens + event.cacheReadTokens + event.cacheWriteTokens);
-    const stored = store(toNano(event.costUsd ?? 0), tokens).finally(() => pending.delete(stored));
-    pending.add(stored);
+    const stored = ledger.debit(event.costUsd ?? 0, event.inputTokens + event.outputTokens + event.cacheReadTokens + event.cacheWriteTokens);
     if (limit.usd !== undefined && event.costUsd === undefined) {
       // The tokens are debited; the dollars cannot be. Reported (a `listener.error` event), never silent.
       return stored.then(() => {

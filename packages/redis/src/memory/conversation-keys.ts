@@ -42,3 +42,8 @@ export function conversationKeys(prefix: string, conversationId: string): Conver
   const base = `${prefix}memory:{${conversationTag(conversationId)}}`;
   return { order: `${base}:order`, exchanges: `${base}:exchanges`, lease: `${base}:lease`, fence: `${base}:fence` };
 }
+
+/** A conversation's keys in the order the load and append scripts take them (`KEYS[1..4]`). */
+export function scriptKeys(keys: ConversationKeys): string[] {
+  return [keys.order, keys.exchanges, keys.lease, keys.fence];
+}
