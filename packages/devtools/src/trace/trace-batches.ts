@@ -1,7 +1,7 @@
 import type { AgentEventName, AgentEvents } from '@keel/core';
 import { TraceWriteError } from '../errors/trace-write-error';
 import { markUnwritten, type UnwrittenEvents } from './exit-hooks';
-import { fileAppender } from './file-appender';
+import { type FileAppender, fileAppender } from './file-appender';
 
 /** Events a batch is written at even before the run yields to the event loop. */
 const BATCH_EVENTS = 4096;
@@ -23,6 +23,30 @@ export interface TraceBatches {
   flush(): Promise<void>;
 }
 
+/** A batch of kept events waiting for its write; see `claim` in {@link traceBatches}. */
+interface Batch {
+  readonly written: Promise<void>;
+  readonly settle: (error?: unknown) => void;
+  claimed: boolean;
+}
+
+/** A batch whose write settles when `settle` is called; a failure no listener claimed fails quietly, never as an unhandled rejection. */
+function openBatch(): Batch {
+  let settle!: (error?: unknown) => void;
+  const written = new Promise<void>((resolve, reject) => (settle = (error) => (error === undefined ? resolve() : reject(error))));
+  written.catch(() => undefined);
+  return { written, settle, claimed: false };
+}
+
+/** Appends the lines of `count` events; a failure is a {@link TraceWriteError} that counts them (and `lost` dropped before them) as lost. */
+async function appendLines(file: FileAppender, path: string, lines: string, count: number, lost: number): Promise<void> {
+  try {
+    await file.append(lines);
+  } catch (error) {
+    throw new TraceWriteError({ path, lostEvents: count + lost, message: `${count} event(s) could not be written to ${path}: ${error instanceof Error ? error.message : String(error)}`, cause: error });
+  }
+}
+
 /**
  * The events of a trace, kept as they come (a listener does nothing else: payloads are frozen)
  * and written in batches: a batch is serialised and appended once the run yields to the event
@@ -39,7 +63,7 @@ export function traceBatches({ path, lineOf, maxPending }: TraceBatchesOptions):
    * write; the failure of a batch holding only `listener.error` events is not reported (it would
    * report itself without end).
    */
-  let batch: { readonly written: Promise<void>; readonly settle: (error?: unknown) => void; claimed: boolean } | undefined;
+  let batch: Batch | undefined;
   /** Writes started and not yet settled: what `flush()` waits for. */
   const writing = new Set<Promise<void>>();
   let dropped = 0;
@@ -67,9 +91,7 @@ export function traceBatches({ path, lineOf, maxPending }: TraceBatchesOptions):
     if (count > 0) {
       inFlight += count;
       try {
-        await file.append(linesOf(taken));
-      } catch (error) {
-        throw new TraceWriteError({ path, lostEvents: count + lost, message: `${count} event(s) could not be written to ${path}: ${error instanceof Error ? error.message : String(error)}`, cause: error });
+        await appendLines(file, path, linesOf(taken), count, lost);
       } finally {
         inFlight -= count;
       }
@@ -90,13 +112,9 @@ export function traceBatches({ path, lineOf, maxPending }: TraceBatchesOptions):
   };
 
   const newBatch = () => {
-    let settle!: (error?: unknown) => void;
-    const written = new Promise<void>((resolve, reject) => (settle = (error) => (error === undefined ? resolve() : reject(error))));
-    // Handled here too: a batch that no listener claimed fails quietly, never as an unhandled rejection.
-    written.catch(() => undefined);
     markUnwritten(unwritten, true);
     setImmediate(start);
-    return { written, settle, claimed: false };
+    return openBatch();
   };
 
   /** The batch's write for the bus to watch, from the first event that may report it. */
