@@ -2,8 +2,7 @@
 // need are in `./internal` (unstable); `./test` has the scripted model.
 
 // Agents
-export { Agent } from './agent/agent';
-export type { AgentBuilder } from './agent/agent-builder';
+export { Agent, type AgentBuilder } from './agent/agent';
 export type { AgentOptions, ModelTarget, OutputFallbackOptions, OutputOptions, ReliabilityOptions } from './agent/agent-options';
 export type { AgentStream } from './agent/agent-stream';
 export type { AgentStreamPart } from './agent/stream-part';
@@ -24,7 +23,7 @@ export { StreamInterruptedError } from './errors/stream-interrupted-error';
 export type { AgentEventName, AgentEvents, AgentListener } from './events/agent-events';
 
 // Integrations: `builder.use(extension)`
-export type { Extension } from './agent/agent-builder';
+export type { Extension } from './agent/agent';
 export type { CallWrapper, WrappedCall } from './shared/call-wrapper';
 export { consoleTrace } from './trace/console-trace';
 export { recordTrace, type Trace, type TraceRecorder } from './trace/record-trace';

@@ -3,7 +3,7 @@
  * detail types, run-level helpers, and the runtime error vocabulary providers classify with.
  * **Unstable**: names and signatures may change in any release. Applications use `@keel/core`.
  */
-export type { AgentBuilder } from './agent/agent-builder';
+export type { AgentBuilder } from './agent/agent';
 export type { Provenance, StepRecord } from './agent/run-result';
 export type { CallPurpose, EventBase, EventPayload, EventUsage, ReAskOf, ToolValidationOutcome } from './events/agent-events';
 export { AGENT_EVENT_NAMES } from './events/event-names';

@@ -2,7 +2,7 @@ import { type ErrorKind, isTransientErrorKind } from './error-kind';
 import { readField } from './read-field';
 
 /** The result of classifying a thrown value. */
-export interface ErrorClassification {
+interface ErrorClassification {
   readonly errorKind: ErrorKind;
   /** Delay the server asked for before a retry, when it said. */
   readonly retryAfterMs?: number;

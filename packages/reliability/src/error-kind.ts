@@ -40,7 +40,7 @@ export const TRANSIENT_ERROR_KINDS: readonly ErrorKind[] = Object.freeze([
 ]);
 
 /** Failures of the model's output (not of the call) that feedback can fix. */
-export const VALIDATION_ERROR_KINDS: readonly ErrorKind[] = Object.freeze(['schema-fail', 'parse-fail', 'rule-rejected']);
+const VALIDATION_ERROR_KINDS: readonly ErrorKind[] = Object.freeze(['schema-fail', 'parse-fail', 'rule-rejected']);
 
 /** True for rate limits, overload, 5xx, timeouts, network faults and responses that broke the model spec. */
 export function isTransientErrorKind(kind: ErrorKind): boolean {

@@ -12,7 +12,7 @@ export interface UsageTotals {
 }
 
 /** Price of one model, in US dollars per million tokens. */
-export interface ModelPrice {
+interface ModelPrice {
   readonly inputPerMTok: number;
   readonly outputPerMTok: number;
   /** Defaults to `inputPerMTok`. */

@@ -1,24 +1,28 @@
-import { checkListener } from '../events/check-listener';
 import type { AnySchema, InferSchema } from '@keel/reliability';
-import { AgentConfigurationError } from '../errors/agent-configuration-error';
-import { beginDurableRun, durableJournal, openCheckpoint } from '../durable/durable-run';
+import type { ContextOptions } from '../context/context-options';
 import type { RunStore } from '../durable/run-store';
+import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import { RunSuspendedError } from '../errors/run-suspended-error';
 import type { AgentEventName, AgentListener } from '../events/agent-events';
+import { checkListener } from '../events/check-listener';
 import { EventBus } from '../events/event-bus';
-import { checkRunOptions } from '../run/state/check-run-options';
+import type { MemoryStore } from '../memory/memory-store';
 import { type RunExtras, startRun } from '../run/run-loop';
+import { checkRunOptions } from '../run/state/check-run-options';
 import type { RunConfig } from '../run/state/run-config';
-import { checkDecisions, type ResumeDecisions } from '../run/state/resume-decisions';
-import { claimResume } from '../run/state/resumed-suspensions';
-import { canonicalJson, openState } from '../run/state/run-state-snapshot';
+import type { ResumeDecisions } from '../run/state/resume-decisions';
+import { canonicalJson } from '../run/state/run-state-snapshot';
 import { agentDigest, type StateSigner, stateSigner } from '../run/state/state-signer';
+import type { CallWrapper } from '../shared/call-wrapper';
+import type { ToolGuard } from '../tools/guard';
+import type { AnyTool, Tool } from '../tools/tool';
 import { type AgentIdentity, agentIdentity } from './agent-identity';
-import type { Tool } from '../tools/tool';
-import { AgentBuilder } from './agent-builder';
-import type { AgentOptions } from './agent-options';
+import type { AgentOptions, OutputFallbackOptions, OutputOptions, ReliabilityOptions } from './agent-options';
 import { AgentStream } from './agent-stream';
 import { type AsToolOptions, agentAsTool, type MessageInput } from './as-tool';
+import { type ContinuedAgent, recoverRun, resumeRun } from './continue-run';
+import { startDurable } from './durable-start';
+import { type BuilderSettings, resolveConfig } from './resolve-config';
 import type { RunInput, RunOptions, RunResult } from './run-result';
 import type { StreamSink } from './stream-part';
 
@@ -67,15 +71,14 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
     return { sealing: { signer: this.#signer, agent: () => this.#agentId(), ttlMs: this.#identity.stateTtlMs } };
   }
 
-  /**
-   * A durable run's start: the run id (given, or made), refused when the store holds it already;
-   * this process becomes the run's owner and `start` runs it with its journal.
-   */
-  async #durable(store: RunStore, given: RunOptions | undefined, start: (options: RunOptions, extras: RunExtras) => Promise<RunResult<unknown>>): Promise<RunResult<TOutput>> {
-    const options = checkRunOptions(given ?? {});
-    const runId = options.runId ?? globalThis.crypto.randomUUID();
-    const journal = await beginDurableRun(store, runId, { agentId: await this.#agentId(), tenant: options.tenant });
-    return (await start({ ...options, runId }, { ...this.#extras, journal })) as RunResult<TOutput>;
+  /** What continuing a run (`resume`, `recover`) needs of this agent. */
+  get #continued(): ContinuedAgent {
+    return {
+      store: this.#config.store,
+      agentId: () => this.#agentId(),
+      signer: this.#signer,
+      start: (options, extras) => startRun(this.#config, this.#bus, [], options, undefined, { ...this.#extras, ...extras }),
+    };
   }
 
   /** The id naming this agent in its states: the declared `id`, or a digest of its tools and output schema. */
@@ -110,7 +113,7 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
    */
   run(input: RunInput, options?: RunOptions): Promise<RunResult<TOutput>> {
     const store = this.#config.store;
-    if (store) return this.#durable(store, options, (checked, extras) => startRun(this.#config, this.#bus, input, checked, undefined, extras));
+    if (store) return startDurable(store, () => this.#agentId(), options, this.#extras, (checked, extras) => startRun(this.#config, this.#bus, input, checked, undefined, extras)) as Promise<RunResult<TOutput>>;
     return startRun(this.#config, this.#bus, input, options, undefined, this.#extras) as Promise<RunResult<TOutput>>;
   }
 
@@ -129,14 +132,7 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
    * @throws what `run()` throws, for the rest of the run.
    */
   async recover(runId: string, options: Pick<RunOptions, 'signal' | 'timeoutMs' | 'tenant'> = {}): Promise<RunResult<TOutput>> {
-    const store = this.#config.store;
-    if (!store) throw new AgentConfigurationError({ setting: 'durable', message: 'recover() needs a durable agent: Agent.create(...).durable(store)' });
-    const runOptions = continuationOptions(options);
-    const owner = { agentId: await this.#agentId(), tenant: runOptions.tenant };
-    const stored = await openCheckpoint(store, runId, owner);
-    if ('result' in stored) return stored.result as RunResult<TOutput>;
-    const journal = durableJournal(store, await store.acquire(runId), owner);
-    return (await startRun(this.#config, this.#bus, [], runOptions, undefined, { ...this.#extras, journal, recovered: stored.run })) as RunResult<TOutput>;
+    return (await recoverRun(this.#continued, runId, options)) as RunResult<TOutput>;
   }
 
   /**
@@ -154,24 +150,7 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
    * @throws what `run()` throws, for the rest of the run.
    */
   async resume(state: unknown, decisions: ResumeDecisions, options: Pick<RunOptions, 'signal' | 'timeoutMs' | 'tenant'> = {}): Promise<RunResult<TOutput>> {
-    const runOptions = continuationOptions(options);
-    const opened = await openState(state, await this.#agentId(), this.#signer, runOptions.tenant);
-    const decided = checkDecisions(opened.pending, opened.unknown ?? [], decisions);
-    // Of two resumes of one state (a replay, or two at once), one runs: in this process, and with
-    // a run store wherever the store is shared; spent states are remembered until they expire.
-    const claim = await claimResume(opened, this.#config.store);
-    let began = false;
-    const resume = { state: opened, decisions: decided, began: () => void (began = true) };
-    const store = this.#config.store;
-    try {
-      // A durable agent's resumed run is durable too: this process becomes its owner.
-      const journal = store ? durableJournal(store, await store.acquire(opened.runId), { agentId: opened.agent, tenant: opened.tenant }) : undefined;
-      return (await startRun(this.#config, this.#bus, [], runOptions, undefined, { ...this.#extras, resume, ...(journal ? { journal } : {}) })) as RunResult<TOutput>;
-    } catch (error) {
-      // Nothing ran yet (memory could not be loaded, an abort came first): the state may be resumed again.
-      if (!began) await claim.release();
-      throw error;
-    }
+    return (await resumeRun(this.#continued, state, decisions, options)) as RunResult<TOutput>;
   }
 
   /**
@@ -227,7 +206,7 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
     const store = this.#config.store;
     const run = (sink: StreamSink): Promise<RunResult<TOutput>> =>
       store
-        ? this.#durable(store, { ...runOptions, signal: controller.signal }, (durable, extras) => startRun(this.#config, this.#bus, input, durable, sink, extras))
+        ? (startDurable(store, () => this.#agentId(), { ...runOptions, signal: controller.signal }, this.#extras, (durable, extras) => startRun(this.#config, this.#bus, input, durable, sink, extras)) as Promise<RunResult<TOutput>>)
         : (startRun(this.#config, this.#bus, input, { ...runOptions, signal: controller.signal }, sink, this.#extras) as Promise<RunResult<TOutput>>);
     const start = (sink: StreamSink) => run(sink).finally(() => signal?.removeEventListener('abort', forward));
     // Shown text the gate may still reject: every attempt's with an output schema in pass-through
@@ -237,7 +216,150 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
   }
 }
 
-/** The options a continuation (`resume`, `recover`) takes from its caller, checked. */
-function continuationOptions(options: Pick<RunOptions, 'signal' | 'timeoutMs' | 'tenant'> | undefined): RunOptions {
-  return checkRunOptions({ ...(options?.signal === undefined ? {} : { signal: options.signal }), ...(options?.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }), ...(options?.tenant === undefined ? {} : { tenant: options.tenant }) });
+/** Makes the agent from a validated configuration (given by `Agent.create`, which owns the constructor). */
+type ConstructAgent = (config: RunConfig) => Agent<unknown>;
+
+interface BuilderState extends BuilderSettings {
+  readonly construct: ConstructAgent;
 }
+
+/**
+ * The immutable fluent builder of an {@link Agent}: every call returns a new builder, so a
+ * builder can be shared and branched. `build()` validates the whole configuration.
+ * Start one with `Agent.create()`.
+ */
+export class AgentBuilder<TOutput = string, THasSchema extends boolean = HasSchema<TOutput>> {
+  private constructor(private readonly state: BuilderState) {}
+
+  private with<T = TOutput, F extends boolean = THasSchema>(changes: Partial<BuilderState>, single?: keyof BuilderState): AgentBuilder<T, F> {
+    const given = changes.repeated ?? this.state.repeated;
+    const repeated = single !== undefined && this.state[single] !== undefined ? [...given, single] : given;
+    return new AgentBuilder<T, F>({ ...this.state, ...changes, repeated });
+  }
+
+  /** Sets the system prompt (once). */
+  system(text: string): AgentBuilder<TOutput, THasSchema> {
+    return this.with({ system: text }, 'system');
+  }
+
+  /** Adds a tool. */
+  tool<TInput, TResult>(tool: Tool<TInput, TResult>): AgentBuilder<TOutput, THasSchema> {
+    return this.with({ tools: [...this.state.tools, tool as unknown as AnyTool] });
+  }
+
+  /** Adds several tools. */
+  tools(tools: readonly AnyTool[]): AgentBuilder<TOutput, THasSchema> {
+    return this.with({ tools: [...this.state.tools, ...tools] });
+  }
+
+  /** Adds guards run on every tool call's arguments, first call and re-asks alike. */
+  guards(guards: readonly ToolGuard[]): AgentBuilder<TOutput, THasSchema> {
+    return this.with({ guards: [...this.state.guards, ...guards] });
+  }
+
+  /** Sets the memory store (once). */
+  memory(store: MemoryStore): AgentBuilder<TOutput, THasSchema> {
+    return this.with({ memory: store }, 'memory');
+  }
+
+  /**
+   * How runs stay inside the model's context window (once). On by default: before a step whose
+   * estimated request passes `compactAt` (0.8) of the window, the run compacts what it sends,
+   * cheapest first (repeated reads, then old tool results' bodies, then a summary of older turns
+   * by `summarize`); a vendor's context-length refusal is compacted and retried once. What is
+   * kept (and stored in memory, unless `persist: true`) never changes. `false` turns it off.
+   * See docs/long-runs.md.
+   */
+  context(options: ContextOptions | false): AgentBuilder<TOutput> {
+    return this.with({ context: options }, 'context');
+  }
+
+  /**
+   * Makes the agent's runs durable on `store` (once): approvals are spent once wherever the store
+   * is shared (a second resume of one state, in any process, is refused `already-resumed`).
+   * `memoryRunStore()` serves one process; `redisRunStore()` in `@keel/redis` a fleet.
+   */
+  durable(store: RunStore): AgentBuilder<TOutput> {
+    return this.with({ store }, 'store');
+  }
+
+  /** Adds an event listener to every agent built from this builder (see also `agent.on()`). */
+  on<E extends AgentEventName>(event: E, listener: AgentListener<E>): AgentBuilder<TOutput, THasSchema> {
+    checkListener(event, listener);
+    return this.with({ listeners: [...this.state.listeners, { event, listener: listener as AgentListener<AgentEventName> }] });
+  }
+
+  /**
+   * Wraps every model call and tool execution of the agent's runs (e.g. in a tracing context);
+   * additive, the first given outermost. For integrations: see {@link CallWrapper}.
+   */
+  wrapCalls(wrapper: CallWrapper): AgentBuilder<TOutput, THasSchema> {
+    return this.with({ callWrappers: [...this.state.callWrappers, wrapper] });
+  }
+
+  /**
+   * Validates final answers against a schema (once); `runTyped()` returns the typed value. `mode`
+   * says how the answer is asked for (default `auto`: the provider's native structured output
+   * where it declares it for the model, else the prompt); Keel validates the full schema in every
+   * mode. See {@link OutputOptions}.
+   */
+  outputSchema<S extends AnySchema>(schema: S, options: OutputOptions = {}): AgentBuilder<InferSchema<S>, true> {
+    return this.with<InferSchema<S>, true>({ outputSchema: schema, outputOptions: options }, 'outputSchema');
+  }
+
+  /** Degraded answers when the model gives no valid one (once). Provider failover is `failover` in `Agent.create()`. */
+  outputFallback(options: OutputFallbackOptions<TOutput>): AgentBuilder<TOutput, THasSchema> {
+    return this.with({ outputFallback: options as OutputFallbackOptions<unknown> }, 'outputFallback');
+  }
+
+  /**
+   * Adds reliability gate rules: `preCheck` before every model call, `postDecide` after it (first
+   * match wins), then — unless `defaults: false` — the strict-output rules (with an output schema)
+   * and the transient-error retries. Additive: each call appends its rules after those already
+   * given (so extensions can add theirs); `defaults` may be set once.
+   */
+  reliability(options: ReliabilityOptions): AgentBuilder<TOutput, THasSchema> {
+    const given = this.state.reliability;
+    if (given === undefined) return this.with({ reliability: options });
+    const defaults = options.defaults ?? given.defaults;
+    const merged: ReliabilityOptions = {
+      preCheck: [...(given.preCheck ?? []), ...(options.preCheck ?? [])],
+      postDecide: [...(given.postDecide ?? []), ...(options.postDecide ?? [])],
+      ...(defaults === undefined ? {} : { defaults }),
+    };
+    const conflicting = given.defaults !== undefined && options.defaults !== undefined && given.defaults !== options.defaults;
+    return this.with({ reliability: merged, ...(conflicting ? { repeated: [...this.state.repeated, 'reliability.defaults'] } : {}) });
+  }
+
+  /**
+   * Attaches an integration: `Agent.create(…).use(telemetry()).use(consoleTrace())`. The one way
+   * integrations attach; an extension returns the builder it was given, extended.
+   * @throws {AgentConfigurationError} when the extension does not return a builder.
+   */
+  use(extension: Extension): AgentBuilder<TOutput, THasSchema> {
+    if (typeof extension !== 'function') throw new AgentConfigurationError({ setting: 'use', message: `use() takes an extension (a function from builder to builder), got ${typeof extension}` });
+    const extended = extension(this as unknown as AgentBuilder<TOutput>);
+    if (!(extended instanceof AgentBuilder)) throw new AgentConfigurationError({ setting: 'use', message: 'an extension must return the builder it was given, extended' });
+    return extended as AgentBuilder<TOutput, THasSchema>;
+  }
+
+  /**
+   * Validates the configuration and builds the agent.
+   * @throws {AgentConfigurationError} naming the setting at fault.
+   */
+  build(): Agent<TOutput, THasSchema> {
+    return this.state.construct(resolveConfig(this.state)) as unknown as Agent<TOutput, THasSchema>;
+  }
+
+  /** @internal Use `Agent.create()`. */
+  static start(options: AgentOptions, construct: ConstructAgent): AgentBuilder<string, false> {
+    return new AgentBuilder<string, false>({ options, construct, tools: [], guards: [], listeners: [], callWrappers: [], repeated: [] });
+  }
+}
+
+/**
+ * An integration, attached with `builder.use(extension)`: a function from builder to builder that
+ * adds listeners, tools, guards or rules (`telemetry()`, `consoleTrace()`, `recordTrace()`).
+ * Generic over the builder's output type, so one extension fits every agent.
+ */
+export type Extension = <TOutput>(builder: AgentBuilder<TOutput>) => AgentBuilder<TOutput>;

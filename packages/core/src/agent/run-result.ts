@@ -7,13 +7,10 @@ import type { PendingApproval } from '../tools/pending-approval';
 import type { ToolCallRecord } from '../tools/tool-result';
 import type { UnknownOutcome } from '../tools/unknown-outcome';
 import type { RunUsage } from '../usage/usage-ledger';
-
+import type { Provenance } from './provenance';
 import type { StepRecord } from './step-record';
 
-export type { StepRecord };
-
-/** Where the final value came from: the model, the fallback function, or the canned value. */
-export type Provenance = 'model' | 'fallback' | 'canned';
+export type { Provenance, StepRecord };
 
 /** What a result holds however the run ended: its messages, steps, tool calls and every model call counted. */
 export interface RunRecord {

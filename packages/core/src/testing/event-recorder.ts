@@ -1,4 +1,4 @@
-import type { AgentBuilder } from '../agent/agent-builder';
+import type { AgentBuilder } from '../agent/agent';
 import type { AgentEventName, AgentEvents } from '../events/agent-events';
 
 /** Test helper (not exported): records every payload of the named events of an agent. */

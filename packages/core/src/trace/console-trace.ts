@@ -1,5 +1,4 @@
-import type { AgentBuilder } from '../agent/agent-builder';
-import type { Extension } from '../agent/agent-builder';
+import type { AgentBuilder, Extension } from '../agent/agent';
 
 /** Options of {@link consoleTrace}. */
 export interface ConsoleTraceOptions {

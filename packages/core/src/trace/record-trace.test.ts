@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
-import type { Extension } from '../agent/agent-builder';
+import type { Extension } from '../agent/agent';
 import { recordTrace } from './record-trace';
 import { retryScenario } from '../testing/retry-scenario';
 

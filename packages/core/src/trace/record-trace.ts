@@ -1,5 +1,4 @@
-import type { AgentBuilder } from '../agent/agent-builder';
-import type { Extension } from '../agent/agent-builder';
+import type { AgentBuilder, Extension } from '../agent/agent';
 import type { AgentEventName, AgentEvents } from '../events/agent-events';
 import { AGENT_EVENT_NAMES } from '../events/event-names';
 

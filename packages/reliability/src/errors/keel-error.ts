@@ -1,5 +1,5 @@
 /** Fields every Keel error constructor accepts. */
-export interface KeelErrorOptions {
+interface KeelErrorOptions {
   /** Human-readable description of what went wrong. */
   readonly message: string;
   /** The underlying error, kept for debugging. */

@@ -9,7 +9,7 @@ const marker = Symbol.for('keel.error.ReliabilityFailFastError');
 export type FailFastPhase = 'pre-check' | 'post-decide' | 'loop-cap' | 'rule-error';
 
 /** Constructor fields of {@link ReliabilityFailFastError}. */
-export interface ReliabilityFailFastErrorOptions {
+interface ReliabilityFailFastErrorOptions {
   /** The rule's kind, e.g. `schema-stuck-loop`, `schema-retry-exhausted`, `rule-error`. */
   readonly kind: string;
   readonly label?: string;

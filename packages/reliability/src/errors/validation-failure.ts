@@ -11,7 +11,7 @@ const marker = Symbol.for('keel.error.ValidationFailure');
 export type ValidationStage = 'json-parse' | 'schema-validate' | 'rule-check';
 
 /** Constructor fields of {@link ValidationFailure}. */
-export interface ValidationFailureOptions {
+interface ValidationFailureOptions {
   readonly stage: ValidationStage;
   readonly message: string;
   /** The model output that failed, as received. */

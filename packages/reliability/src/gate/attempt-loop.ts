@@ -33,7 +33,7 @@ export interface Attempted<TResponse, TValue> {
 }
 
 /** What a `fallback` decision asks the driver for. */
-export interface FallbackRequest<TResponse> {
+interface FallbackRequest<TResponse> {
   /** The deciding scope. */
   readonly scope: ReliabilityScope<TResponse>;
   /** The gate run's latest validation failure. */
@@ -49,7 +49,7 @@ export interface FallbackRequest<TResponse> {
  * Core supplies the provider call, the judge, the run's ledger and its events; `runGate` a
  * default driver around any call.
  */
-export interface AttemptDriver<TResponse, TValue, TAttempted extends Attempted<TResponse, TValue>, TResult> {
+interface AttemptDriver<TResponse, TValue, TAttempted extends Attempted<TResponse, TValue>, TResult> {
   readonly settings: GateSettings<TResponse>;
   readonly signal: AbortSignal | undefined;
   /** Where a tool-argument re-ask starts: the failure of the arguments the step produced. */

@@ -5,7 +5,7 @@ import type { ReliabilityRule } from './rule';
 import { actionLoopRules } from '../rules/action-loop-rules';
 
 /** Settings of {@link transientRetryRule}. */
-export interface TransientRetryOptions {
+interface TransientRetryOptions {
   /** Retries per gate run. Default 2. */
   readonly maxRetries?: number;
   /** Which kinds count as transient. Default rate-limit, overloaded, server-error, timeout, network. */
@@ -34,7 +34,7 @@ export function transientRetryRule<TResponse = unknown>(options: TransientRetryO
  * Stops once a transient failure's retries are used up, saying so
  * (`transient retries exhausted: 2 of 2`), rather than as an unhandled failure.
  */
-export function transientExhaustedRule<TResponse = unknown>(options: Pick<TransientRetryOptions, 'maxRetries' | 'kinds'> = {}): ReliabilityRule<TResponse> {
+function transientExhaustedRule<TResponse = unknown>(options: Pick<TransientRetryOptions, 'maxRetries' | 'kinds'> = {}): ReliabilityRule<TResponse> {
   const { maxRetries = 2, kinds = TRANSIENT_ERROR_KINDS } = options;
   return matchesFailuresOnly({
     kind: 'transient-retries-exhausted',
@@ -45,7 +45,7 @@ export function transientExhaustedRule<TResponse = unknown>(options: Pick<Transi
 }
 
 /** Stops on any failure no earlier rule handled: the failure's kind names the stop. */
-export function failOnUnhandledRule<TResponse = unknown>(): ReliabilityRule<TResponse> {
+function failOnUnhandledRule<TResponse = unknown>(): ReliabilityRule<TResponse> {
   return matchesFailuresOnly({
     kind: 'unhandled-failure',
     label: 'no rule retries this failure',

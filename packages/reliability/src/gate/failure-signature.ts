@@ -8,7 +8,7 @@ const OPAQUE_KINDS: ReadonlySet<ValidationIssue['kind']> = new Set(['other', 'un
  * A validator message with its values masked: numbers become `#` and quoted text `"…"`, so the
  * same complaint about another value reads the same, and a different complaint reads differently.
  */
-export function maskMessage(message: string): string {
+function maskMessage(message: string): string {
   return message
     .replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`]*`|“[^”]*”|‘[^’]*’/g, '"…"')
     .replace(/[-+]?\d+(?:[.,]\d+)*(?:e[-+]?\d+)?/gi, '#')

@@ -5,7 +5,7 @@ import type { ReliabilityScope } from './scope';
 export type RuleDecision = 'continue' | 'ok' | 'retry' | 'retry-other' | 'fallback' | 'fail-fast';
 
 /** Decisions a PreCheck rule may take. */
-export type PreCheckDecision = Extract<RuleDecision, 'continue' | 'fail-fast'>;
+type PreCheckDecision = Extract<RuleDecision, 'continue' | 'fail-fast'>;
 
 /** A value or a function of the scope that computes it. */
 export type ScopeValue<T, TResponse, TValue = unknown> = T | ScopeFunction<T, TResponse, TValue>;

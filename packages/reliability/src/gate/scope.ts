@@ -5,7 +5,7 @@ import type { ValidationIssue } from '../validation/issue';
 import type { RunView } from '../loops/run-view';
 
 /** The validation failure of the current attempt, as rules see it. */
-export interface ScopeValidationError {
+interface ScopeValidationError {
   readonly message: string;
   readonly stage: ValidationStage;
   /** The printed path of the first issue (`entries[0].confidence`), when there is one. */

@@ -46,12 +46,12 @@ export interface JsonCandidates {
 }
 
 /** Outcome of {@link extractJson}. */
-export type ExtractJsonResult =
+type ExtractJsonResult =
   | { readonly ok: true; readonly value: unknown; readonly repairs: readonly JsonRepair[] }
   | { readonly ok: false; readonly message: string; readonly defect?: JsonDefect };
 
 /** Settings of {@link extractJson} and {@link extractJsonCandidates}. */
-export interface ExtractJsonOptions {
+interface ExtractJsonOptions {
   /** Apply local extraction and lossless repair. `false`: the text must be JSON as it is. Default true. */
   readonly repair?: boolean;
 }

@@ -2,7 +2,7 @@ import type { IssuePath } from '../validation/issue';
 import { lookup, type PatchRequest } from './patch-request';
 
 /** The outcome of {@link applyPatch}. */
-export type AppliedPatch = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
+type AppliedPatch = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 

@@ -5,7 +5,7 @@ import { scanPrefix } from '../json/scan-lenient-json';
 import { writeJson } from './write-json';
 
 /** Shortest repeat weighed against the text as written, in characters: a shorter one is weighed only when the text as written does not read. */
-export const MIN_REPEAT_CHARS = 8;
+const MIN_REPEAT_CHARS = 8;
 
 /** Longest repeat looked for, in characters (the whole cut output is always looked for). */
 const MAX_REPEAT_CHARS = 4096;

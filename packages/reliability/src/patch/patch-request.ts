@@ -5,7 +5,7 @@ import { numberLiterals } from '../json/number-literals';
 import { formatPath, type IssuePath, type ValidationIssue } from '../validation/issue';
 
 /** One place a patch reply may set: the path as printed in the feedback, and its segments. */
-export interface PatchTarget {
+interface PatchTarget {
   /** The key the reply uses, exactly as the feedback prints it (`items[137].price`). */
   readonly pathText: string;
   readonly path: IssuePath;

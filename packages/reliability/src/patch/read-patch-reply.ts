@@ -13,7 +13,7 @@ import { writeJson } from './write-json';
  * - `refused`: a patch that cannot be taken (it sets a path that was not named, a path that does
  *   not exist, or is not one JSON object); never taken as a complete value either.
  */
-export type PatchReading =
+type PatchReading =
   | { readonly type: 'complete' }
   | { readonly type: 'patch'; readonly value: unknown; readonly text: string; readonly keys: readonly string[] }
   | { readonly type: 'refused'; readonly message: string };

@@ -1,7 +1,7 @@
 import type { JoinReading } from './join-continuation';
 
 /** The one reading a judge accepts, with its verdict. */
-export interface SettledReading<TVerdict> {
+interface SettledReading<TVerdict> {
   readonly reading: JoinReading;
   readonly verdict: TVerdict;
 }

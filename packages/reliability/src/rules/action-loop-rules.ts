@@ -29,7 +29,7 @@ function nudgesSent(scope: ReliabilityScope<unknown>): number {
 const names = (loop: ActionLoop): string => [...new Set(loop.calls.map((call) => `\`${call.name}\``))].join(' and ');
 
 /** The feedback that names the loop and what the run already got back, the results quoted as data. */
-export function actionLoopFeedback(loop: ActionLoop): string {
+function actionLoopFeedback(loop: ActionLoop): string {
   const results = loop.calls.map((call) => `${call.name}: ${quote(call.resultPreview)}`).join('; ');
   switch (loop.type) {
     case 'repeated-call':

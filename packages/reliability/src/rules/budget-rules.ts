@@ -5,7 +5,7 @@ import { totalTokens } from '../usage';
 const describe = (value: unknown) => (typeof value === 'number' ? String(value) : value === null ? 'null' : typeof value);
 
 /** Settings of {@link costBudget}. */
-export interface CostBudgetOptions {
+interface CostBudgetOptions {
   /** Largest cost of the whole run, in US dollars. */
   readonly maxUsd: number;
   /** `halt` fails fast with `cost-budget`; `warn` calls `onWarn` and lets the run go on. Default halt. */

@@ -130,7 +130,7 @@ function isUnion(error: ErrorObject): boolean {
  * errors are matched to their union by instance path and schema path, so each array item's union
  * gets its own branches: linear in the number of errors.
  */
-export function issuesFromAjv(errors: readonly ErrorObject[], data: unknown): ValidationIssue[] {
+function issuesFromAjv(errors: readonly ErrorObject[], data: unknown): ValidationIssue[] {
   const unionsAt = new Map<string, ErrorObject[]>();
   for (const error of errors) {
     if (!isUnion(error)) continue;

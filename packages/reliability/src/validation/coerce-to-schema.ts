@@ -15,7 +15,7 @@ import type { IssuePath } from './issue';
  * - `key-renamed`: a property name differing from exactly one of the schema's by surrounding spaces or case.
  * - `null-to-absent`: `null` for an optional property whose schema excludes `null`, removed.
  */
-export type CoercionKind =
+type CoercionKind =
   | 'number-from-string'
   | 'boolean-from-string'
   | 'string-from-number'

@@ -10,7 +10,7 @@ import type { SchemaValidationResult, SchemaValidator } from './schema-validator
 import { type ForeignIssue, issuesFromStandard } from './standard-issues';
 
 /** Any object with a `parse` method that returns the value or throws. */
-export interface ParseSchema<T> {
+interface ParseSchema<T> {
   parse(value: unknown): T | Promise<T>;
   /** Shown to the model and in errors. */
   readonly description?: string;

@@ -15,7 +15,7 @@ const MAX_MESSAGE_CHARS = 300;
 const oneLine = (message: string) => escapeControl(message.length > MAX_MESSAGE_CHARS ? `${message.slice(0, MAX_MESSAGE_CHARS)}…` : message);
 
 /** Settings of {@link validateOutput}. */
-export interface ValidateOutputOptions {
+interface ValidateOutputOptions {
   /** Apply local JSON extraction and lossless repair before parsing. Default true. */
   readonly repair?: boolean;
   /** Apply schema-guided coercions (see `coerceToSchema`). Default true. */

@@ -1,12 +1,10 @@
-import type { AttemptRecord } from '@keel/reliability';
-import type { StepRecord } from '../../agent/step-record';
 import { RunStateError } from '../../errors/run-state-error';
-import type { AssistantMessage, Message } from '../../model/message';
+import type { AssistantMessage } from '../../model/message';
 import type { FinishReason } from '../../model/model-provider-v1';
 import type { PendingApproval } from '../../tools/pending-approval';
 import type { ToolCallRecord } from '../../tools/tool-result';
 import type { UnknownOutcome } from '../../tools/unknown-outcome';
-import type { RunUsage } from '../../usage/usage-ledger';
+import type { RunState } from './run-state';
 import type { StateSigner } from './state-signer';
 
 /** The format version of {@link RunStateSnapshot}s this Keel writes and reads. */
@@ -26,44 +24,33 @@ export interface SuspendedTurn {
   readonly durationMs: number;
 }
 
+/** `T` as JSON keeps it: an optional field is absent, never `undefined`. */
+type AsJson<T> = { readonly [K in keyof T]: Exclude<T[K], undefined> };
+
+/** What a suspended state keeps of the run's {@link RunState}: each field means what it does there. */
+type KeptRunState = AsJson<Pick<RunState, 'runId' | 'conversationId' | 'tenant' | 'system' | 'startedAt' | 'elapsedMs' | 'step' | 'messages' | 'steps' | 'toolCalls' | 'attempts' | 'usage'>>;
+
 /**
  * A suspended run, as plain JSON: what `agent.resume()` needs to go on without asking the model
  * again for the suspended step. Versioned, and signed (HMAC-SHA-256 with the agent's `stateKey`)
  * over everything in it: a state that was changed, or that another agent made, is refused.
  * Store it, send it to a client and take it back; never edit it.
+ *
+ * Besides what it keeps of the run's state (its id, conversation, tenant, system prompt, start,
+ * time under way, step, kept messages, steps, tool calls, model calls and usage, as of the
+ * suspension), it holds the suspended turn and the calls that wait.
  */
-export interface RunStateSnapshot {
+export interface RunStateSnapshot extends KeptRunState {
   readonly type: 'keel.run-state';
   readonly version: typeof RUN_STATE_VERSION;
   /** The agent that made it: its `id`, or a digest of its tools' names and input schemas and its output schema. */
   readonly agent: string;
-  /** The tenant the run works for, when it was given one: the state resumes only for it. */
-  readonly tenant?: string;
   /** Milliseconds since the epoch after which the state is refused (`expired`). */
   readonly expiresAt: number;
   /** New for every suspension: an agent resumes each one once. */
   readonly suspensionId: string;
-  /** The run's id: the resumed run keeps it (so a memory store replaces, never duplicates, its exchange). */
-  readonly runId: string;
-  /** The memory conversation the run appends to when it ends. */
-  readonly conversationId?: string;
-  /** The run's system prompt: the agent's, then any system messages of its input. */
-  readonly system?: string;
   /** Milliseconds since the epoch. */
-  readonly startedAt: number;
   readonly suspendedAt: number;
-  /** Milliseconds the run was under way before it suspended (its parts before, when it resumed before). */
-  readonly elapsedMs: number;
-  /** The step that suspended. */
-  readonly step: number;
-  /** The run's kept messages before the suspended turn (memory's conversation is loaded again on resume). */
-  readonly messages: readonly Message[];
-  readonly steps: readonly StepRecord[];
-  /** Tool calls of the steps before. */
-  readonly toolCalls: readonly ToolCallRecord[];
-  /** Every model call so far: the resumed run's ledger, usage and budgets go on from them. */
-  readonly attempts: readonly AttemptRecord[];
-  readonly usage: RunUsage;
   readonly turn: SuspendedTurn;
   /** The calls waiting for a decision. */
   readonly pending: readonly PendingApproval[];

@@ -1,6 +1,7 @@
 import type { AttemptRecord, JsonRepair, ValidationIssue } from '@keel/reliability';
 import type { Coercion } from '@keel/reliability/internal';
-import type { Provenance, StepRecord } from '../../agent/run-result';
+import type { Provenance } from '../../agent/provenance';
+import type { StepRecord } from '../../agent/step-record';
 import type { Message } from '../../model/message';
 import type { FinishReason, ModelResponse } from '../../model/model-provider-v1';
 import type { PendingApproval } from '../../tools/pending-approval';
@@ -95,24 +96,32 @@ export type NextStep =
  * durable run's store). `attempts` and `usage` are the run's ledger when the step ended.
  */
 export interface RunState {
+  /** The run's id: a resumed run keeps it (so a memory store replaces, never duplicates, its exchange). */
   readonly runId: string;
   /** The memory conversation the run appends to when it ends. */
   readonly conversationId?: string | undefined;
-  /** The tenant the run works for, signed into a suspended state. */
+  /** The tenant the run works for, when it was given one: signed into a suspended state, which then resumes only for it. */
   readonly tenant?: string | undefined;
   /** The run's system prompt: the agent's, then any system messages of its input. */
   readonly system?: string | undefined;
   /** Milliseconds since the epoch. */
   readonly startedAt: number;
-  /** Milliseconds the run was under way before this part of it (a resumed run's earlier parts). */
+  /** Milliseconds the run was under way before this part of it (a resumed run's earlier parts; in a suspended state, all of it until it suspended). */
   readonly elapsedMs: number;
-  /** The last step begun (0 before the first). */
+  /** The last step begun (0 before the first; in a suspended state, the step that suspended). */
   readonly step: number;
-  /** The run's kept messages: its input, then each kept turn (memory's conversation apart). */
+  /**
+   * The run's kept messages: its input, then each kept turn (memory's conversation apart: a
+   * resumed run loads it again). In a suspended state, those before the suspended turn.
+   */
   readonly messages: readonly Message[];
   readonly steps: readonly StepRecord[];
+  /** Tool calls of the steps so far (in a suspended state, of the steps before the suspended one). */
   readonly toolCalls: readonly ToolCallRecord[];
-  /** Every model call so far, failed attempts and re-asks included, and what they add up to. */
+  /**
+   * Every model call so far, failed attempts and re-asks included, and what they add up to: a
+   * resumed run's ledger, usage and budgets go on from them.
+   */
   readonly attempts: readonly AttemptRecord[];
   readonly usage: RunUsage;
   /** What compaction has done to what the run sends (absent before the first compaction); the kept messages never change. */

@@ -1,0 +1,22 @@
+import { beginDurableRun } from '../durable/durable-run';
+import type { RunStore } from '../durable/run-store';
+import type { RunExtras } from '../run/run-loop';
+import { checkRunOptions } from '../run/state/check-run-options';
+import type { RunOptions, RunResult } from './run-result';
+
+/**
+ * A durable run's start: the run id (given, or made), refused when the store holds it already;
+ * this process becomes the run's owner and `start` runs it with its journal added to `extras`.
+ */
+export async function startDurable(
+  store: RunStore,
+  agentId: () => Promise<string>,
+  given: RunOptions | undefined,
+  extras: RunExtras,
+  start: (options: RunOptions, extras: RunExtras) => Promise<RunResult<unknown>>,
+): Promise<RunResult<unknown>> {
+  const options = checkRunOptions(given ?? {});
+  const runId = options.runId ?? globalThis.crypto.randomUUID();
+  const journal = await beginDurableRun(store, runId, { agentId: await agentId(), tenant: options.tenant });
+  return start({ ...options, runId }, { ...extras, journal });
+}
