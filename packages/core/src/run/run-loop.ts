@@ -269,6 +269,7 @@ function resumedState(resumed: RunStateSnapshot, decisions: ReadonlyMap<string, 
     toolCalls: resumed.toolCalls,
     attempts: resumed.attempts,
     usage,
+    compaction: resumed.compaction,
     next: config.memory ? { type: 'load-memory', then: call } : call,
   });
 }

@@ -42,6 +42,8 @@ export async function suspend(context: RunContext, state: RunState): Promise<Ste
       toolCalls: state.toolCalls,
       attempts: context.ledger.attempts,
       usage: context.ledger.snapshot(),
+      // A resumed run sends what it sent before it suspended, not its whole history again.
+      ...(state.compaction === undefined ? {} : { compaction: state.compaction }),
       turn: {
         assistant: { role: 'assistant', content: turn.content.map((part) => (part.type === 'tool-call' ? { type: 'tool-call', id: part.id, name: part.name, arguments: argumentsOf.get(part.id) } : part)) },
         text: turn.text,
