@@ -113,7 +113,9 @@ describe('Gemini via @ai-sdk/google, generateContent', () => {
     expect(configs[1]).toMatchObject({ responseMimeType: 'application/json', responseSchema: { type: 'object' } });
     expect(configs[2]).toMatchObject({ responseMimeType: 'application/json', responseSchema: { type: 'object' } });
   });
+});
 
+describe('Gemini via @ai-sdk/google, generateContent', () => {
   it('a 429 with Retry-After waits in the gate, then succeeds; one request per attempt', async () => {
     const { wire, provider } = await gemini(errorReply(429, geminiError(429, 'RESOURCE_EXHAUSTED', 'Resource has been exhausted'), { 'retry-after': '0.03' }), jsonReply(geminiText('{"city":"Paris","celsius":18}')));
     const { builder, events } = agentOn(provider);
