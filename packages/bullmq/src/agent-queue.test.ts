@@ -112,7 +112,9 @@ describe('agentQueue', () => {
     fixture.cleanup(() => later.close());
     await expect(later.result(streamed, { timeoutMs: 10_000 })).resolves.toMatchObject({ value: 'done' });
   });
+});
 
+describe('agentQueue', () => {
   it('streams a job’s run to the enqueuer with for await: its parts in order, then the typed result', async () => {
     const { name, jobs } = await queue();
     const lookup = tool({ name: 'lookup', description: 'Looks an order up.', input: Type.Object({ id: Type.Integer() }), execute: ({ id }) => ({ id, paid: true }) });

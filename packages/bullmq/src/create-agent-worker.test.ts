@@ -90,7 +90,9 @@ describe('createAgentWorker and enqueueRun', () => {
     expect(failed?.attemptsMade).toBe(1);
     expect(model.calls).toBe(1);
   });
+});
 
+describe('createAgentWorker and enqueueRun', () => {
   it('lets BullMQ retry a transient failure within the job’s attempts', async () => {
     const { name, jobs, events } = await queue();
     let calls = 0;

@@ -112,7 +112,9 @@ describe('approvals through @keel/bullmq', () => {
     expect(await jobs.getJobCounts('completed', 'waiting', 'failed')).toMatchObject({ completed: 2, waiting: 0, failed: 0 });
     expect(await fixture.redis.get('test:executions')).toBe('1');
   });
+});
 
+describe('approvals through @keel/bullmq', () => {
   it('two workers resuming one state at once: the approved call runs once, memory keeps one exchange', async () => {
     const { name, jobs, events } = await queue();
     const summary = await suspendedJob(name, jobs, events);
