@@ -92,7 +92,9 @@ describe('sharedBackoff', () => {
     await backoff.report({ ...base, errorKind: 'overloaded', retryAfterMs: 5_000 });
     expect(await backoff.remaining()).toBeGreaterThan(4_000);
   });
+});
 
+describe('sharedBackoff', () => {
   it('aborting a run stops its fleet wait at once', async () => {
     const { backoff, agent, calls } = worker('fine');
     await backoff.backOff(10_000);

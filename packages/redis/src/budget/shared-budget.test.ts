@@ -88,7 +88,9 @@ describe('sharedBudget', () => {
     expect(() => sharedBudget({ redis: client(), key: '', limit: { tokens: 1 } })).toThrow(TypeError);
     expect(() => sharedBudget({ redis: client(), key: 'k', limit: { usd: Number.NaN } })).toThrow(TypeError);
   });
+});
 
+describe('sharedBudget', () => {
   it('4 worker processes x 50 runs never overshoot by more than the calls in flight, and every call is debited', async () => {
     const workers = 4;
     const concurrency = 4;

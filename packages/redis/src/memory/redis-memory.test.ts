@@ -84,7 +84,9 @@ describe('redisMemory', () => {
     expect(rejected[0]?.reason.retryable).toBe(true);
     expect(await memory.load('c')).toHaveLength(2);
   });
+});
 
+describe('redisMemory', () => {
   it('stores one exchange per run id: a run made again replaces its exchange and does not see it', async () => {
     const memory = redisMemory({ redis: client() });
     const model = echoModel(0);
