@@ -103,7 +103,9 @@ describe('mcpTools with a server whose tool list is hostile', () => {
     ]);
     await expect(mcpTools(colliding.client)).rejects.toMatchObject({ name: 'McpToolDefinitionError', problem: 'name-collision', tool: 'same' });
   });
+});
 
+describe('mcpTools with a server whose tool list is hostile', () => {
   it('reads every page of the tool list, and stops a server that pages forever', async () => {
     const many = Array.from({ length: 25 }, (_, index) => ({ name: `t${index}`, inputSchema: objectSchema }));
     const paged = await startHostileServer(many, undefined, { pageSize: 10 });

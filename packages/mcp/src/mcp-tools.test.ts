@@ -82,7 +82,9 @@ describe('mcpTools over stdio (a child process)', () => {
     expect(ends[0]).toMatchObject({ isError: true, errorCode: 'tool-error' });
     await expect(toolNamed(mcp.tools, 'fail').execute({ reason: 'x' }, context())).rejects.toSatisfy(McpToolCallError.isInstance);
   });
+});
 
+describe('mcpTools over stdio (a child process)', () => {
   it('maps every kind of content to text once, describing what it cannot show (the content is the answer: structured content beside it is not repeated)', async () => {
     const mcp = await connectStdio();
     // The structured content is already in the text block: not repeated.
@@ -165,7 +167,9 @@ describe('mcpTools over stdio (a child process)', () => {
       return log.includes('cancelled slow');
     });
   });
+});
 
+describe('mcpTools over stdio (a child process)', () => {
   it('follows the list-changed notification: the next agent built sees the new tool, and a removal', async () => {
     const mcp = await connectStdio();
     const changes: { added: readonly string[]; removed: readonly string[] }[] = [];
