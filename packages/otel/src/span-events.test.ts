@@ -77,7 +77,9 @@ describe('telemetry() span events', () => {
     expect(eventOf(run, 'keel.rule_error')).toEqual({ 'keel.rule_error.rule': 'quota-pause', 'keel.rule_error.phase': 'pre-check', 'keel.rule_error.part': 'backoff' });
     expect(eventOf(run, 'keel.fail_fast')).toMatchObject({ 'keel.fail_fast.rule': 'rule-error', 'keel.fail_fast.label': 'quota-pause', 'keel.attempt': 1 });
   });
+});
 
+describe('telemetry() span events', () => {
   it('records a feedback template that throws on the rejected call', async () => {
     const agent = Agent.create({ provider: scriptedModel(['{ "n": "one" }', '{ "n": 1 }']), model: 'm' })
       .outputSchema(schema, {

@@ -90,7 +90,9 @@ describe('telemetry()', () => {
     // Every span belongs to one trace.
     expect(new Set(spans.map((span) => span.spanContext().traceId)).size).toBe(1);
   });
+});
 
+describe('telemetry()', () => {
   it('records no content unless asked, and prompts, outputs and feedback when asked', async () => {
     await scenario().use(telemetry({ tracer })).build().run('Refund order 1182?');
     const quiet = exporter.getFinishedSpans();
