@@ -119,7 +119,9 @@ describe('cassette() record and replay', () => {
     const replayed = await collect(streamOf(cassette(offline, { path, mode: 'replay' }), ask('Stream it')));
     expect(replayed).toEqual(recorded);
   });
+});
 
+describe('cassette() record and replay', () => {
   it('records a stream that fails mid-way, and replays its parts and then its error', async () => {
     const failing: ModelProvider = {
       specificationVersion: 'v1',
