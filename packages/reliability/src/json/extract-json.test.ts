@@ -70,7 +70,9 @@ describe('extractJson', () => {
     if (!result.ok) return;
     expect(result.value).toEqual({ note: "it's fine" });
   });
+});
 
+describe('extractJson', () => {
   it('keeps apostrophes inside double-quoted strings while repairing elsewhere', () => {
     const result = extractJson(`{"note": "it's done", 'other': 'x',}`);
     expect(result.ok).toBe(true);
