@@ -68,12 +68,21 @@ async function withoutKeys<T>(names: readonly string[], body: () => Promise<T>):
   }
 }
 
-describe.each(Object.entries(adapters))('%s: how a call fails', (name, adapter) => {
+/**
+ * A wire server for each test of the calling suite (every request it gets must be valid for the
+ * adapter), the question asked, and the adapter's provider pointed at that server.
+ */
+function onWire(adapter: Adapter) {
   const server = wireServerPerTest((sent) => {
     for (const request of sent.requests) adapter.assertValid(request.body);
   });
   const question: ModelRequest = { model: adapter.model, messages: [{ role: 'user', content: 'What is the capital of France?' }] };
   const provider = (options?: { apiKey?: string; timeout?: number }) => adapter.make(server().url, options);
+  return { server, question, provider };
+}
+
+describe.each(Object.entries(adapters))('%s: how a call fails', (name, adapter) => {
+  const { server, question, provider } = onWire(adapter);
 
   it('maps 429 with retry-after to rate-limit with retryAfterMs, without retrying', async () => {
     server().enqueue(errorReply(429, adapter.errorBody('rate_limit_error', 'Rate limit reached'), { 'retry-after': '7' }));
@@ -128,6 +137,10 @@ describe.each(Object.entries(adapters))('%s: how a call fails', (name, adapter) 
     expect((await failure(adapter.retryingClient(server().url).generate(question, {}))).errorKind).toBe('server-error');
     expect(server().requests).toHaveLength(1);
   });
+});
+
+describe.each(Object.entries(adapters))('%s: how a call fails', (_name, adapter) => {
+  const { server, question, provider } = onWire(adapter);
 
   it('maps a connection reset to network, without retrying', async () => {
     server().enqueue(resetReply());
