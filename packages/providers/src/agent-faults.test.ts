@@ -124,7 +124,9 @@ describe('provider faults through the gate', () => {
     expect(texts.join('')).toBe('{"city": "Paris"}');
     expect(asComplete(await stream.result).value).toEqual({ city: 'Paris' });
   });
+});
 
+describe('provider faults through the gate', () => {
   it('a stream dropped after text was shown is reported, never silently retried', async () => {
     const wire = await server(sseReply(anthropicTextStreamHead, { ending: 'destroy' }), sseReply(anthropicTextStream));
     const { builder, events } = agentOn(wire);

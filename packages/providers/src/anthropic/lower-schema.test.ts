@@ -86,7 +86,9 @@ describe('lowerAnthropicSchema', () => {
       additionalProperties: false,
     });
   });
+});
 
+describe('lowerAnthropicSchema', () => {
   it('maps definitions to $defs, inlines a root $ref, merges allOf of objects and gives an untyped enum its type', () => {
     const lowered = lowerAnthropicSchema({
       $ref: '#/definitions/Root',

@@ -65,7 +65,9 @@ describe('mapAnthropicRequest', () => {
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1' }] },
     ]);
   });
+});
 
+describe('mapAnthropicRequest', () => {
   it('sends raw (unparseable) tool arguments as an object input', () => {
     const body = map({
       messages: [

@@ -54,7 +54,9 @@ describe('openai() generate', () => {
     expect((await provider().generate(question, {})).finishReason).toBe('content-filter');
     expect(await provider().generate(question, {})).toMatchObject({ finishReason: 'refusal', text: "I'm sorry, I can't help with that." });
   });
+});
 
+describe('openai() generate', () => {
   it('sends the whole conversation, with ephemeral feedback, as Chat Completions messages', async () => {
     reply(jsonReply(openAITextAnswer));
     await provider().generate({ ...fullRequest, model: 'gpt-4o-mini' }, {});
@@ -138,7 +140,9 @@ describe('openai() generate', () => {
       }
     `);
   });
+});
 
+describe('openai() generate', () => {
   it('sends a forced tool choice and a structured-output schema', async () => {
     reply(jsonReply(openAIMultiToolCall));
     const request: ModelRequest = {
