@@ -92,7 +92,9 @@ describe('the trace viewer in Chromium', () => {
     expect(await page.locator('main script, main img').count()).toBe(0);
     expect(errors).toEqual([]);
   });
+});
 
+describe('the trace viewer in Chromium', () => {
   it('puts two attempts side by side, and shows a suspension and its resume', async () => {
     const { file, reAskId, approvalId } = await record('compare.jsonl', true);
     const server = await serve(file);

@@ -98,7 +98,9 @@ describe('fileTrace', () => {
     expect(reports[0]?.errorName).toBe('TraceWriteError');
     expect(reports[0]?.message).toContain('could not be written');
   });
+});
 
+describe('fileTrace', () => {
   it('reports a folder that cannot be made as a TraceWriteError naming the file, and flush() still settles', async () => {
     const directory = folder();
     writeFileSync(join(directory, 'a-file'), '');
