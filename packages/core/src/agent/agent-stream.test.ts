@@ -65,7 +65,9 @@ describe('agent.stream', () => {
     expect(attemptsOf(parts.slice(0, retryIndex))).toEqual(new Set([1]));
     expect(attemptsOf(parts.slice(retryIndex))).toEqual(new Set([2]));
   });
+});
 
+describe('agent.stream', () => {
   it('a pass-through stream failing after its first chunk is reported, never retried', async () => {
     let calls = 0;
     const flaky: ModelProviderV1 = {

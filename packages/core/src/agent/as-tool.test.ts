@@ -92,7 +92,9 @@ describe('agent.asTool()', () => {
     expect((error as ReliabilityFailFastError).kind).toBe('token-budget');
     expect(parentModel.calls).toBe(1);
   });
+});
 
+describe('agent.asTool()', () => {
   it("the parent's abort and deadline reach the sub-agent's model call", async () => {
     const subModel = scriptedModel({ text: 'slow', delayMs: 10_000 });
     const sub = Agent.create({ provider: subModel, model: 'sub' }).build();

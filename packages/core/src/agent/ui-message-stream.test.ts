@@ -68,7 +68,9 @@ describe('toUIMessageStream', () => {
     expect(model.calls).toBe(2);
     expect(textOf(chunks)).toBe('Please wait a moment.');
   });
+});
 
+describe('toUIMessageStream', () => {
   it('sends the output as one data part, partial then validated, with sendOutput', async () => {
     const model = scriptedModel(['{"city":"Paris","temp":"warm"}', '{"city":"Paris","temp":21}']);
     const stream = Agent.create({ provider: model, model: 'm' }).outputSchema(Weather).build().stream('weather?', { textMode: 'pass-through' });

@@ -147,7 +147,9 @@ describe('durable runs: checkpoints and recovery', () => {
     expect(done.toolCalls.find((call) => call.id === 'e1')?.output).toBe('sent');
     expect(model.calls).toBe(1);
   });
+});
 
+describe('durable runs: checkpoints and recovery', () => {
   it("retries an unknown 'once' call when told to, with the same idempotency key, once", async () => {
     const store = memoryRunStore();
     const effects = world();

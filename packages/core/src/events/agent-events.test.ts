@@ -135,7 +135,9 @@ describe('agent events', () => {
       expect(Number.isInteger(payload.timestamp)).toBe(true);
     }
   });
+});
 
+describe('agent events', () => {
   it('freezes payloads: a listener cannot change what later listeners see', async () => {
     const seenSteps: number[] = [];
     const reports: AgentEvents['listener.error'][] = [];

@@ -79,7 +79,9 @@ describe('EventBus', () => {
 
     expect(reports[0]).toMatchObject({ event: 'step.start', message: 'plain string' });
   });
+});
 
+describe('EventBus', () => {
   it('drops failures of listener.error listeners instead of looping', async () => {
     const failingReporter = vi.fn(() => {
       throw new Error('reporter bug');

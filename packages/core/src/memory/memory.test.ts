@@ -84,7 +84,9 @@ describe('memory keeps only the accepted exchange', () => {
     // The final step's request saw the corrected call, not the rejected one.
     expect(textOfAll(model.requests[2]?.messages ?? [])).not.toContain('BAD-ARGUMENT');
   });
+});
 
+describe('memory keeps only the accepted exchange', () => {
   it('sends the previous exchange of the conversation on the next run, and only that conversation', async () => {
     const store = new InMemoryStore();
     const model = scriptedModel(['Nice to meet you, Ada.', 'Your name is Ada.', 'I do not know your name.']);

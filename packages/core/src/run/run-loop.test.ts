@@ -113,7 +113,9 @@ describe('ReAct loop', () => {
     expect(part?.output).toContain('lookup');
     expect(model.calls).toBe(2);
   });
+});
 
+describe('ReAct loop', () => {
   it('turns a throwing tool into a tool-error result with its message, without retrying it', async () => {
     let executions = 0;
     const flaky = tool({
@@ -190,7 +192,9 @@ describe('ReAct loop', () => {
     expect(contexts).toEqual([{ step: 1, toolCallId: 'w1', runId: 'run-typed' }]);
     expect(result.toolCalls[0]?.output).toBe('Oslo: 2 days in c');
   });
+});
 
+describe('ReAct loop', () => {
   it('does not execute a tool with invalid input when re-asks are off', async () => {
     let executions = 0;
     const forecast = tool({

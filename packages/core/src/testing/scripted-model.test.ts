@@ -83,7 +83,9 @@ describe('scriptedModel', () => {
     expect((error as Error).message).toBe('Scripted model ran out: call 2 was made but the script has 1 answer');
     expect((error as ScriptExhaustedError).retryable).toBe(false);
   });
+});
 
+describe('scriptedModel', () => {
   it('throws a scripted Error as a provider fault, then carries on with the script', async () => {
     const fault = Object.assign(new Error('overloaded'), { status: 529 });
     const model = scriptedModel([fault, 'recovered']);

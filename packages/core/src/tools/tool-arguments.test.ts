@@ -151,7 +151,9 @@ describe('tool-argument re-asks', () => {
     expect(result.toolCalls[0]).toMatchObject({ name: 'delete_project', isError: true, errorCode: 'unknown-tool' });
     expect(lastToolResult(requestAt(model.requests, 1))[0]?.output).toMatch(/^Error \[unknown-tool\]/);
   });
+});
 
+describe('tool-argument re-asks', () => {
   it('never re-asks a call a guard rejects', async () => {
     const { model, execute, events, builder } = setup([call({ ...VALID_ARGS, project_id: 'proj-123' }), DONE]);
     const result = await builder
@@ -218,7 +220,9 @@ describe('tool-argument re-asks', () => {
     expect(result.toolCalls[0]).toMatchObject({ isError: true, errorCode: 'validation-failed' });
     expect(result.text).toBe(DONE);
   });
+});
 
+describe('tool-argument re-asks', () => {
   it('keeps one record per logical call with the final arguments, and no retry trace in history or memory', async () => {
     const store = new InMemoryStore();
     const { builder } = setup([call(MISSING_PROJECT), call(TAGS_AS_NUMBER), call({ ...VALID_ARGS, tags: ['urgent'] }), DONE]);
@@ -292,7 +296,9 @@ describe('tool-argument re-asks', () => {
       ['call_2', corrected.call_2, false],
     ]);
   });
+});
 
+describe('tool-argument re-asks', () => {
   it('passes raw arguments to a tool with validate: false', async () => {
     const received: unknown[] = [];
     const raw = tool({

@@ -187,7 +187,9 @@ describe('continuation of a cut answer', () => {
     expect(model.requests[1]?.maxTokens).toBe(9000);
     expect(model.requests[1]?.continueFrom?.endsWith(' ')).toBe(false);
   });
+});
 
+describe('continuation of a cut answer', () => {
   it('stops continuing when a budget runs out', async () => {
     const model = scriptedModel(cuttingModel(GOOD_TEXT, 200, { cutEvery: true }));
     const budgeted = Agent.create({ provider: model, model: 'm', maxAttempts: 50 })

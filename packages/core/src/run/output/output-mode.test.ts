@@ -132,7 +132,9 @@ describe('output modes', () => {
     expect(at(model.requests, 2).responseFormat).toBeUndefined();
     expect(events.of('output.mode-downgraded')).toHaveLength(1);
   });
+});
 
+describe('output modes', () => {
   it('two runs refused at once both recover, and the level never goes back up', async () => {
     let refusals = 0;
     const { model, events, builder } = agentOn(async (request) => {
@@ -209,7 +211,9 @@ describe('output modes', () => {
       expect(events.of('output.mode-downgraded')).toMatchObject([{ reason: 'not-lowerable' }]);
     }
   });
+});
 
+describe('output modes', () => {
   it('a provider that refuses every schema is downgraded a bounded number of times, then the 400 fails the run', async () => {
     const { model, events, builder } = agentOn(() => schemaRejected('both'));
     await expect(builder.build().run('order')).rejects.toSatisfy(ReliabilityFailFastError.isInstance);
