@@ -290,8 +290,37 @@ const MAX_VALUE_DEPTH = 256;
  * parses to `Infinity`; JSON has no `Infinity` or `NaN`). Undefined for any other value.
  */
 function beyondJson(value: unknown): ValidationIssue | undefined {
-  // A flat value of finite scalars (the usual answer) needs no walk.
   if (typeof value !== 'object' || value === null) return typeof value === 'number' && !Number.isFinite(value) ? nonFinite([], value) : undefined;
+  // Nearly every value is within JSON: checked without building paths, which only an issue needs.
+  return withinJson(value) ? undefined : issueBeyondJson(value);
+}
+
+/** Whether a value holds only finite numbers and nests at most {@link MAX_VALUE_DEPTH} levels (no recursion, no path built). */
+function withinJson(value: object): boolean {
+  const values: unknown[] = [value];
+  const depths: number[] = [0];
+  const keep = (item: unknown, depth: number) => {
+    if (typeof item === 'object' ? item !== null : typeof item === 'number') {
+      values.push(item);
+      depths.push(depth);
+    }
+  };
+  while (values.length > 0) {
+    const current = values.pop();
+    const depth = depths.pop() as number;
+    if (typeof current === 'number') {
+      if (!Number.isFinite(current)) return false;
+      continue;
+    }
+    if (depth >= MAX_VALUE_DEPTH) return false;
+    if (Array.isArray(current)) for (const item of current) keep(item, depth + 1);
+    else for (const key of Object.keys(current as object)) keep((current as Record<string, unknown>)[key], depth + 1);
+  }
+  return true;
+}
+
+/** The first issue {@link withinJson} refused, with its path. */
+function issueBeyondJson(value: object): ValidationIssue | undefined {
   const pending: { value: unknown; path: IssuePath }[] = [{ value, path: [] }];
   while (pending.length > 0) {
     const { value: current, path } = pending.pop() as { value: unknown; path: IssuePath };

@@ -136,8 +136,13 @@ function verdictOf(check: OutputCheck<unknown>, response: ModelResponse): GateVe
 
 /** A tool-call turn as text: what it said, then each call as JSON. */
 function turnText(response: ModelResponse): string {
-  const calls = response.content.flatMap((part) => (part.type === 'tool-call' ? [JSON.stringify({ call: part.name, arguments: part.arguments })] : []));
-  return [response.text, ...calls].filter((line) => line.length > 0).join('\n');
+  let text = response.text;
+  for (const part of response.content) {
+    if (part.type !== 'tool-call') continue;
+    const call = JSON.stringify({ call: part.name, arguments: part.arguments });
+    text = text.length === 0 ? call : `${text}\n${call}`;
+  }
+  return text;
 }
 
 /** The first tool-call id used twice in a turn, if any. */
