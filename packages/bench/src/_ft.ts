@@ -1,3 +1,0 @@
-import { measureFileTrace } from './file-trace-overhead';
-const f = await measureFileTrace();
-console.log(f.markdown);
