@@ -40,6 +40,11 @@ export interface AttemptCall<TValue> {
   readonly outcomeKinds?: ReadonlySet<string>;
   /** What a `fallback` decision stands in: a degraded value, or `undefined` when none applies (then the stop stands). */
   readonly fallback?: (lastFailure: ValidationFailure | undefined, reason: string, rule: string) => Promise<FallbackValue | undefined>;
+  /**
+   * A call that sends its own request to its own target, as it is (a compaction's summary): no
+   * output mode, tools or feedback; `messages` and `feedbackMessages` are not read.
+   */
+  readonly sends?: { readonly target: ModelTarget; readonly request: ModelRequest };
 }
 
 
@@ -81,6 +86,7 @@ export function attemptLoop<TValue>(state: RunContext, call: AttemptCall<TValue>
 
 /** Makes one attempt: its request, the provider call and the judge; a refused schema lowers the output mode. */
 function makeAttempt<TValue>(state: RunContext, call: AttemptCall<TValue>, memory: GateMemory<ModelResponse>, attempt: number): Promise<RunAttempt<TValue>> {
+  if (call.sends !== undefined) return sendAsIs(state, call, call.sends, attempt);
   const target = state.config.targets[memory.providerIndex] ?? (state.config.targets[0] as ModelTarget);
   const { request, level, plan } = requestOf(state, memory.providerIndex, target, call, memory.feedback);
   // A pending continuation is joined, a pending patch request applied, before the call's judge.
@@ -94,6 +100,17 @@ function makeAttempt<TValue>(state: RunContext, call: AttemptCall<TValue>, memor
     const via = judging?.via();
     return via === undefined ? { judged, usage, judging } : { judged, usage, via, judging };
   });
+}
+
+/** One attempt of a call that sends its own request (see `AttemptCall.sends`): the provider call and the judge. */
+function sendAsIs<TValue>(state: RunContext, call: AttemptCall<TValue>, sends: NonNullable<AttemptCall<TValue>['sends']>, attempt: number): Promise<RunAttempt<TValue>> {
+  const { target, request } = sends;
+  const invoke = () => callProvider(state, { target, request, attempt, purpose: call.settings.callPurpose });
+  return callAndJudge(invoke, call.judge, state.signal).then((judged): RunAttempt<TValue> => ({
+    judged,
+    usage: judged.response === undefined ? ZERO_USAGE : usageOf(state, call, target, request, judged.response, attempt),
+    judging: undefined,
+  }));
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -163,7 +180,7 @@ function usageOf<TValue>(state: RunContext, call: AttemptCall<TValue>, target: M
   const { usage, invalid } = sanitizeUsage(response.usage);
   const toolCall = call.settings.toolCall;
   for (const { field, received } of invalid) {
-    const names = { attempt, purpose: toolCall ? ('tool-re-ask' as const) : ('step' as const), provider: target.provider.name, model: target.model, field, received };
+    const names = { attempt, purpose: call.settings.callPurpose, provider: target.provider.name, model: target.model, field, received };
     state.emit('usage.invalid', toolCall ? { ...names, toolCallId: toolCall.id } : names);
   }
   return state.ledger.price(target.model, invalid.length === 0 ? usage : estimateUsage(request, response, usage, invalid).usage);

@@ -82,6 +82,26 @@ export function reAskSettings(state: RunContext, toolCall: { readonly id: string
   };
 }
 
+/**
+ * The policy of a compaction's summary call: the run's PreCheck (its budgets bound the summary as
+ * any call), the library's rules for failed calls (a transient error is retried, the rest stop),
+ * no feedback (the summary is not judged), on its one target.
+ */
+export function summarySettings(state: RunContext): GateSettings<ModelResponse> {
+  const { config } = state;
+  return {
+    preCheck: state.preCheck,
+    rules: config.reAskRules.after,
+    maxAttempts: config.maxAttempts,
+    maxRetryAfterMs: config.maxRetryAfterMs,
+    providerCount: 1,
+    feedback: false,
+    maxRawOutputChars: config.maxRawOutputChars,
+    step: state.step,
+    callPurpose: 'summary',
+  };
+}
+
 /** Continuation of tool arguments cut at the token limit: the output's `continuation` option, else the defaults. */
 function withToolContinuation(state: RunContext): Pick<GateSettings<ModelResponse>, 'continuation'> {
   const continuation = continuationOf(state.config.output?.options);

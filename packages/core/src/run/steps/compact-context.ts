@@ -1,5 +1,6 @@
 import { AbortedError, ReliabilityFailFastError } from '@keel/reliability';
-import { classifyError, ZERO_USAGE } from '@keel/reliability/internal';
+import type { GateVerdict } from '@keel/reliability';
+import { classifyError } from '@keel/reliability/internal';
 import type { RunResult } from '../../agent/run-result';
 import { type Compaction, compactedView, firstUserIndex, NO_COMPACTION } from '../../context/compaction';
 import type { ContextConfig } from '../../context/context-options';
@@ -9,7 +10,9 @@ import { summaryRequest } from '../../context/summary-request';
 import { ContextOverflowError } from '../../errors/context-overflow-error';
 import type { ModelTarget } from '../../agent/agent-options';
 import type { Message } from '../../model/message';
-import { callProvider } from '../attempt/attempt-loop';
+import type { ModelResponse } from '../../model/model-provider-v1';
+import { attemptLoop } from '../attempt/attempt-loop';
+import { summarySettings } from '../attempt/gate-settings';
 import type { RunContext } from '../state/run-context';
 import type { RunState, StepOutcome } from '../state/run-state';
 
@@ -130,23 +133,27 @@ const MAX_SUMMARY_TOKENS = 4096;
 /**
  * The summary of the kept messages after the first user message up to `through` (as they are
  * sent: cleared results as their markers, an earlier summary as it stands), written by `target`.
- * The call is counted in the run's ledger (usage and cost) and reported like any model call. A
- * failed call leaves the compaction without a summary (its `model.error` says why); an abort ends the run.
+ * The call goes through the attempt loop as any call does: the run's PreCheck first (a budget
+ * that stops it ends the run), a transient error retried, the attempts in the run's ledger (usage
+ * and cost, `purpose: 'summary'`) and its events. A call that fails otherwise leaves the
+ * compaction without a summary (its `model.error` says why); an abort ends the run.
  */
 async function summarize(context: RunContext, target: ModelTarget, kept: readonly Message[], compaction: Compaction, through: number, window: number): Promise<string | undefined> {
   const sent = compactedView(kept.slice(0, through), compaction);
   const request = summaryRequest(target.model, sent.slice(firstUserIndex(sent) + 1), Math.max(256, Math.min(MAX_SUMMARY_TOKENS, Math.floor(window * 0.05))));
-  const started = performance.now();
-  const record = { step: context.step, attempt: 1, purpose: 'summary' as const, providerIndex: 0, issues: [], feedbackSent: false };
   try {
-    const response = await callProvider(context, { target, request, attempt: 1, purpose: 'summary' });
-    context.ledger.record({ ...record, status: 'ok', errorKind: 'ok', elapsedMs: performance.now() - started, usage: context.ledger.price(target.model, response.usage) });
-    const text = response.text.trim();
-    return text.length > 0 ? text : undefined;
+    const outcome = await attemptLoop(context, { messages: NO_MESSAGES, settings: summarySettings(context), judge: summaryVerdict, feedbackMessages: () => NO_MESSAGES, sends: { target, request } });
+    const text = outcome.type === 'accepted' ? outcome.response?.text.trim() : undefined;
+    return text === undefined || text.length === 0 ? undefined : text;
   } catch (error) {
-    const { errorKind: kind } = classifyError(error);
-    context.ledger.record({ ...record, status: 'error', errorKind: context.signal?.aborted ? 'aborted' : kind, elapsedMs: performance.now() - started, usage: ZERO_USAGE });
     if (context.signal?.aborted || AbortedError.isInstance(error)) throw context.signal ? AbortedError.fromSignal(context.signal) : error;
+    // A budget or another PreCheck rule stops the run, as it would stop the step's own call.
+    if (ReliabilityFailFastError.isInstance(error) && error.phase === 'pre-check') throw error;
     return undefined;
   }
 }
+
+const NO_MESSAGES: readonly Message[] = Object.freeze([]);
+
+/** A summary is not validated: any answer is taken (an empty one is no summary). */
+const summaryVerdict = (response: ModelResponse): GateVerdict<string> => ({ status: 'accept', value: response.text, rawOutput: response.text });
