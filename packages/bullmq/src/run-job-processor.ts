@@ -54,7 +54,9 @@ export function runJobProcessor(options: RunJobProcessorOptions): RunJobProcesso
       // A job started before (its worker was killed and the stalled job handed over, or a retry):
       // a durable agent's run goes on from its last checkpoint, repeating no model call or tool effect.
       const recovered = job.attemptsStarted > 1 ? await runner.recover(runId, continuation, { onProgress }) : undefined;
-      if (recovered) return recovered;
+      // A resume whose earlier attempt ended before the resumed run's first checkpoint finds the
+      // run still suspended on this very state: it resumes it (the agent takes the claim over).
+      if (recovered && !(resume && recovered.status === 'suspended' && recovered.state.suspensionId === resume.state.suspensionId)) return recovered;
       if (resume) return runner.resume(resume, continuation, { onProgress });
       const runOptions = { runId, ...(tenant === undefined ? {} : { tenant }), ...(signal ? { signal } : {}), ...(conversationId === undefined ? {} : { conversationId }), ...(runTimeoutMs === undefined ? {} : { timeoutMs: runTimeoutMs }) };
       return runner.run(input, runOptions, reportingOf(onProgress, stream));

@@ -1,6 +1,8 @@
 import { durableJournal, openCheckpoint } from '../durable/durable-run';
 import type { RunStore } from '../durable/run-store';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
+import { RunStateError } from '../errors/run-state-error';
+import { StaleRunOwnerError } from '../errors/stale-run-owner-error';
 import type { RunExtras } from '../run/run-loop';
 import { checkRunOptions } from '../run/state/check-run-options';
 import { checkDecisions, type ResumeDecisions } from '../run/state/resume-decisions';
@@ -52,6 +54,10 @@ export async function resumeRun(agent: ContinuedAgent, state: unknown, decisions
     const journal = store ? durableJournal(store, await store.acquire(opened.runId), { agentId: opened.agent, tenant: opened.tenant }) : undefined;
     return await agent.start(runOptions, { resume, ...(journal ? { journal } : {}) });
   } catch (error) {
+    // Another process took the resume over before this one's first checkpoint (see claimResume): it runs, this one is refused.
+    if (!began && StaleRunOwnerError.isInstance(error)) {
+      throw new RunStateError({ problem: 'already-resumed', message: `suspension ${opened.suspensionId} was resumed already by another process (a state is resumed once)`, cause: error });
+    }
     // Nothing ran yet (memory could not be loaded, an abort came first): the state may be resumed again.
     if (!began) await claim.release();
     throw error;

@@ -32,12 +32,31 @@ export function releaseSuspension(suspensionId: string): void {
 }
 
 /**
+ * Whether a resume may go on, by the run's checkpoint in `store`: only while it is still the
+ * suspended result of this suspension (nothing ran on from it; a resume that did wrote a
+ * checkpoint of its own). Without a checkpoint (the state was made before the agent was
+ * durable), the store's claim decides alone.
+ */
+async function resumable(store: RunStore, state: Pick<RunStateSnapshot, 'runId' | 'suspensionId'>, claimed: boolean): Promise<boolean> {
+  const checkpoint = await store.load(state.runId);
+  if (checkpoint === undefined) return claimed;
+  if (checkpoint.status !== 'suspended') return false;
+  const stored = checkpoint.state as { readonly result?: { readonly status?: unknown; readonly state?: { readonly suspensionId?: unknown } } } | null;
+  return stored?.result?.status === 'suspended' && stored.result.state?.suspensionId === state.suspensionId;
+}
+
+/**
  * Claims a suspended state for one resume: in this process first (synchronous, so of two
  * concurrent resumes exactly one goes on), then in the run store when the agent is durable, so a
- * resume in another process, another day, is refused too.
- * @throws {RunStateError} `already-resumed` when either was claimed before.
+ * resume in another process, another day, is refused too. The run's checkpoint has the last word
+ * (see {@link resumable}): a resume goes on only while it is still this suspension, so a claim the
+ * store holds already is taken over when the resume that claimed it ended before its first
+ * checkpoint (its process was killed: nothing of it ran), and a fresh claim is refused once a
+ * resume ran on. A resume that is still alive when another takes over is fenced by the run's
+ * lease, taken next: its first checkpoint is refused and it stops before any call.
+ * @throws {RunStateError} `already-resumed` when either was claimed before and the run went on.
  */
-export async function claimResume(state: Pick<RunStateSnapshot, 'suspensionId' | 'expiresAt'>, store: RunStore | undefined): Promise<{ release: () => Promise<void> }> {
+export async function claimResume(state: Pick<RunStateSnapshot, 'runId' | 'suspensionId' | 'expiresAt'>, store: RunStore | undefined): Promise<{ release: () => Promise<void> }> {
   const { suspensionId, expiresAt } = state;
   const refused = (where: string) => new RunStateError({ problem: 'already-resumed', message: `suspension ${suspensionId} was resumed already ${where} (a state is resumed once)` });
   if (!claimSuspension(suspensionId, expiresAt)) throw refused('in this process');
@@ -45,12 +64,15 @@ export async function claimResume(state: Pick<RunStateSnapshot, 'suspensionId' |
   const key = `suspension:${suspensionId}`;
   let claimed: boolean;
   try {
-    claimed = await store.claim(key, Math.max(1, expiresAt - Date.now()));
+    claimed = await resumable(store, state, await store.claim(key, Math.max(1, expiresAt - Date.now())));
   } catch (error) {
     releaseSuspension(suspensionId);
     throw error;
   }
-  if (!claimed) throw refused('(the run store says so)');
+  if (!claimed) {
+    releaseSuspension(suspensionId);
+    throw refused('(the run store says so)');
+  }
   return {
     release: async () => {
       releaseSuspension(suspensionId);

@@ -1,0 +1,60 @@
+import { Type } from '@sinclair/typebox';
+import { describe, expect, it } from 'vitest';
+import { Agent, memoryRunStore, RunStateError, type RunStore, tool } from '../index';
+import { asSuspended, scriptedModel } from '../testing/index';
+import { releaseSuspension } from '../run/state/resumed-suspensions';
+
+const KEY = 'k'.repeat(32);
+
+/** An agent whose `refund` waits for approval, durable on `store`; `refunds` counts what ran. */
+function refunds(store: RunStore, paid: string[]) {
+  const refund = tool({ name: 'refund', description: 'Refunds an order', input: Type.Object({ order: Type.String() }), needsApproval: true, execute: ({ order }) => void paid.push(order) });
+  const model = scriptedModel((request) => (request.messages.some((message) => message.role === 'tool') ? 'Refunded.' : { toolCalls: [{ id: 'r1', name: 'refund', arguments: { order: 'A-1' } }] }));
+  return Agent.create({ provider: model, model: 'm', id: 'refunds', stateKey: KEY }).tool(refund).durable(store).build();
+}
+
+/** What another process's resume left in the store when it was killed after its claim, before its first checkpoint. */
+const claimedByDeadProcess = (store: RunStore, suspensionId: string) => store.claim(`suspension:${suspensionId}`, 60_000);
+
+const problemOf = (error: unknown) => (RunStateError.isInstance(error) ? error.problem : error);
+
+describe('a resume taken over from a process killed before its first checkpoint', () => {
+  it('goes on: the run is still suspended on this state, nothing of the dead resume ran', async () => {
+    const store = memoryRunStore();
+    const paid: string[] = [];
+    const agent = refunds(store, paid);
+    const { state } = asSuspended(await agent.run('Refund A-1', { runId: 'run-1' }));
+    await claimedByDeadProcess(store, state.suspensionId);
+
+    const result = await agent.resume(state, { approve: ['r1'] });
+
+    expect(result.text).toBe('Refunded.');
+    expect(paid).toEqual(['A-1']);
+  });
+
+  it('is refused once a resume ran on from the state, even when the store gave its claim back', async () => {
+    const store = memoryRunStore();
+    const paid: string[] = [];
+    const agent = refunds(store, paid);
+    const { state } = asSuspended(await agent.run('Refund A-1', { runId: 'run-2' }));
+    await agent.resume(state, { approve: ['r1'] });
+    // Another process, whose store claim was given back (a fenced resume gives its claim back).
+    releaseSuspension(state.suspensionId);
+    await store.release(`suspension:${state.suspensionId}`);
+
+    expect(await agent.resume(state, { approve: ['r1'] }).catch(problemOf)).toBe('already-resumed');
+    expect(paid).toEqual(['A-1']);
+  });
+
+  it('is refused while the claim is held and a resume has written its checkpoint', async () => {
+    const store = memoryRunStore();
+    const paid: string[] = [];
+    const agent = refunds(store, paid);
+    const { state } = asSuspended(await agent.run('Refund A-1', { runId: 'run-3' }));
+    await agent.resume(state, { approve: ['r1'] });
+    releaseSuspension(state.suspensionId);
+
+    expect(await agent.resume(state, { approve: ['r1'] }).catch(problemOf)).toBe('already-resumed');
+    expect(paid).toEqual(['A-1']);
+  });
+});
