@@ -6,7 +6,7 @@ import { StaleRunOwnerError } from '../errors/stale-run-owner-error';
 import type { RunExtras } from '../run/run-loop';
 import { checkRunOptions } from '../run/state/check-run-options';
 import { checkDecisions, type ResumeDecisions } from '../run/state/resume-decisions';
-import { claimResume } from '../run/state/resumed-suspensions';
+import { claimResume, stillSuspended } from '../run/state/resumed-suspensions';
 import { openState } from '../run/state/run-state-snapshot';
 import type { StateSigner } from '../run/state/state-signer';
 import type { RunOptions, RunResult } from './run-result';
@@ -51,18 +51,24 @@ export async function resumeRun(agent: ContinuedAgent, state: unknown, decisions
   const store = agent.store;
   try {
     // A durable agent's resumed run is durable too: this process becomes its owner.
-    const journal = store ? durableJournal(store, await store.acquire(opened.runId), { agentId: opened.agent, tenant: opened.tenant }) : undefined;
+    const lease = store ? await store.acquire(opened.runId) : undefined;
+    // Checked again under the lease: a resume that slept between its claim and its lease may find the run gone on.
+    if (store && (await stillSuspended(store, opened)) === false) throw alreadyResumed(opened.suspensionId);
+    const journal = store && lease ? durableJournal(store, lease, { agentId: opened.agent, tenant: opened.tenant }) : undefined;
     return await agent.start(runOptions, { resume, ...(journal ? { journal } : {}) });
   } catch (error) {
     // Another process took the resume over before this one's first checkpoint (see claimResume): it runs, this one is refused.
-    if (!began && StaleRunOwnerError.isInstance(error)) {
-      throw new RunStateError({ problem: 'already-resumed', message: `suspension ${opened.suspensionId} was resumed already by another process (a state is resumed once)`, cause: error });
-    }
+    if (!began && StaleRunOwnerError.isInstance(error)) throw alreadyResumed(opened.suspensionId, error);
+    if (RunStateError.isInstance(error) && error.problem === 'already-resumed') throw error;
     // Nothing ran yet (memory could not be loaded, an abort came first): the state may be resumed again.
     if (!began) await claim.release();
     throw error;
   }
 }
+
+/** Another process resumed the state first: it runs, this one is refused before any call. */
+const alreadyResumed = (suspensionId: string, cause?: unknown) =>
+  new RunStateError({ problem: 'already-resumed', message: `suspension ${suspensionId} was resumed already by another process (a state is resumed once)`, ...(cause === undefined ? {} : { cause }) });
 
 /** The options a continuation takes from its caller, checked. */
 function continuationOptions(options: ContinuationOptions | undefined): RunOptions {

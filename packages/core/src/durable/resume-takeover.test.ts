@@ -18,12 +18,34 @@ const claimedByDeadProcess = (store: RunStore, suspensionId: string) => store.cl
 
 const problemOf = (error: unknown) => (RunStateError.isInstance(error) ? error.problem : error);
 
+/** A run of `refunds` suspended on its approval, under `runId`: the agent, its store, what it paid and the state. */
+async function suspendedRefund(runId: string, store: RunStore = memoryRunStore()) {
+  const paid: string[] = [];
+  const agent = refunds(store, paid);
+  const { state } = asSuspended(await agent.run('Refund A-1', { runId }));
+  return { agent, store, paid, state };
+}
+
+/** `store`, except that the next `acquire` waits until `wake()`: a process paused (a long GC, a slow network) between its claim and its lease. */
+function pausingAcquire(store: RunStore) {
+  let next: Promise<void> | undefined;
+  let wake = (): void => undefined;
+  const acquire = async (runId: string) => {
+    const paused = next;
+    next = undefined;
+    if (paused) await paused;
+    return store.acquire(runId);
+  };
+  return {
+    store: { ...store, acquire } satisfies RunStore,
+    pauseNext: () => void (next = new Promise<void>((resolve) => (wake = resolve))),
+    wake: () => wake(),
+  };
+}
+
 describe('a resume taken over from a process killed before its first checkpoint', () => {
   it('goes on: the run is still suspended on this state, nothing of the dead resume ran', async () => {
-    const store = memoryRunStore();
-    const paid: string[] = [];
-    const agent = refunds(store, paid);
-    const { state } = asSuspended(await agent.run('Refund A-1', { runId: 'run-1' }));
+    const { agent, store, paid, state } = await suspendedRefund('run-1');
     await claimedByDeadProcess(store, state.suspensionId);
 
     const result = await agent.resume(state, { approve: ['r1'] });
@@ -33,10 +55,7 @@ describe('a resume taken over from a process killed before its first checkpoint'
   });
 
   it('is refused once a resume ran on from the state, even when the store gave its claim back', async () => {
-    const store = memoryRunStore();
-    const paid: string[] = [];
-    const agent = refunds(store, paid);
-    const { state } = asSuspended(await agent.run('Refund A-1', { runId: 'run-2' }));
+    const { agent, store, paid, state } = await suspendedRefund('run-2');
     await agent.resume(state, { approve: ['r1'] });
     // Another process, whose store claim was given back (a fenced resume gives its claim back).
     releaseSuspension(state.suspensionId);
@@ -47,14 +66,27 @@ describe('a resume taken over from a process killed before its first checkpoint'
   });
 
   it('is refused while the claim is held and a resume has written its checkpoint', async () => {
-    const store = memoryRunStore();
-    const paid: string[] = [];
-    const agent = refunds(store, paid);
-    const { state } = asSuspended(await agent.run('Refund A-1', { runId: 'run-3' }));
+    const { agent, paid, state } = await suspendedRefund('run-3');
     await agent.resume(state, { approve: ['r1'] });
     releaseSuspension(state.suspensionId);
 
     expect(await agent.resume(state, { approve: ['r1'] }).catch(problemOf)).toBe('already-resumed');
+    expect(paid).toEqual(['A-1']);
+  });
+
+  it('a resume paused between its claim and its lease, taken over meanwhile, is refused when it wakes: the call runs once', async () => {
+    const pausing = pausingAcquire(memoryRunStore());
+    const { agent, paid, state } = await suspendedRefund('run-4', pausing.store);
+    pausing.pauseNext();
+    const paused = agent.resume(state, { approve: ['r1'] }).catch(problemOf);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Another process takes the resume over while the first sleeps, and finishes the run.
+    releaseSuspension(state.suspensionId);
+    const takeover = await agent.resume(state, { approve: ['r1'] });
+    pausing.wake();
+
+    expect(takeover.text).toBe('Refunded.');
+    expect(await paused).toBe('already-resumed');
     expect(paid).toEqual(['A-1']);
   });
 });

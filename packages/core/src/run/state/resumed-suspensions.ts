@@ -32,14 +32,13 @@ export function releaseSuspension(suspensionId: string): void {
 }
 
 /**
- * Whether a resume may go on, by the run's checkpoint in `store`: only while it is still the
- * suspended result of this suspension (nothing ran on from it; a resume that did wrote a
- * checkpoint of its own). Without a checkpoint (the state was made before the agent was
- * durable), the store's claim decides alone.
+ * Whether the run's checkpoint in `store` is still the suspended result of this suspension:
+ * nothing ran on from it (a resume that did wrote a checkpoint of its own). `undefined` when the
+ * store holds no checkpoint of the run (the state was made before the agent was durable).
  */
-async function resumable(store: RunStore, state: Pick<RunStateSnapshot, 'runId' | 'suspensionId'>, claimed: boolean): Promise<boolean> {
+export async function stillSuspended(store: RunStore, state: Pick<RunStateSnapshot, 'runId' | 'suspensionId'>): Promise<boolean | undefined> {
   const checkpoint = await store.load(state.runId);
-  if (checkpoint === undefined) return claimed;
+  if (checkpoint === undefined) return undefined;
   if (checkpoint.status !== 'suspended') return false;
   const stored = checkpoint.state as { readonly result?: { readonly status?: unknown; readonly state?: { readonly suspensionId?: unknown } } } | null;
   return stored?.result?.status === 'suspended' && stored.result.state?.suspensionId === state.suspensionId;
@@ -49,11 +48,13 @@ async function resumable(store: RunStore, state: Pick<RunStateSnapshot, 'runId' 
  * Claims a suspended state for one resume: in this process first (synchronous, so of two
  * concurrent resumes exactly one goes on), then in the run store when the agent is durable, so a
  * resume in another process, another day, is refused too. The run's checkpoint has the last word
- * (see {@link resumable}): a resume goes on only while it is still this suspension, so a claim the
+ * (see {@link stillSuspended}): a resume goes on only while it is still this suspension, so a claim the
  * store holds already is taken over when the resume that claimed it ended before its first
  * checkpoint (its process was killed: nothing of it ran), and a fresh claim is refused once a
- * resume ran on. A resume that is still alive when another takes over is fenced by the run's
- * lease, taken next: its first checkpoint is refused and it stops before any call.
+ * resume ran on. The resume checks it again once it holds the run's lease (a resume paused
+ * between its claim and its lease may wake after another took over and finished); one that is
+ * still alive when another takes over is fenced by that lease: its first checkpoint is refused
+ * and it stops before any call.
  * @throws {RunStateError} `already-resumed` when either was claimed before and the run went on.
  */
 export async function claimResume(state: Pick<RunStateSnapshot, 'runId' | 'suspensionId' | 'expiresAt'>, store: RunStore | undefined): Promise<{ release: () => Promise<void> }> {
@@ -64,7 +65,9 @@ export async function claimResume(state: Pick<RunStateSnapshot, 'runId' | 'suspe
   const key = `suspension:${suspensionId}`;
   let claimed: boolean;
   try {
-    claimed = await resumable(store, state, await store.claim(key, Math.max(1, expiresAt - Date.now())));
+    const fresh = await store.claim(key, Math.max(1, expiresAt - Date.now()));
+    // Without a checkpoint of the run, the store's claim decides alone.
+    claimed = (await stillSuspended(store, state)) ?? fresh;
   } catch (error) {
     releaseSuspension(suspensionId);
     throw error;
