@@ -12,28 +12,8 @@ import { addSpanEvent } from './span-event';
 export function toolSpans<TOutput>(builder: AgentBuilder<TOutput>, scope: TelemetryScope): AgentBuilder<TOutput> {
   const { runs, recordContent } = scope;
   return builder
-    .on('tool.re-ask', (event) => {
-      const spans = runs.get(event.runId);
-      if (!spans) return;
-      endCall(spans, event.toolCallId);
-      addSpanEvent(
-        spans.tools.get(event.toolCallId) ?? spans.run,
-        'tool.re-ask',
-        { number: event.reAsk, feedback: recordContent ? event.feedback : undefined },
-        { 'gen_ai.tool.name': event.tool, 'gen_ai.tool.call.id': event.toolCallId },
-      );
-    })
-    .on('tool.validation', (event) => {
-      const spans = runs.get(event.runId);
-      if (!spans) return;
-      endCall(spans, event.toolCallId);
-      addSpanEvent(
-        spans.tools.get(event.toolCallId) ?? spans.run,
-        'tool.validation',
-        { outcome: event.outcome, retries: event.retryCount },
-        { 'gen_ai.tool.name': event.tool, 'gen_ai.tool.call.id': event.toolCallId },
-      );
-    })
+    .on('tool.re-ask', (event) => onToolSpan(scope, event, 'tool.re-ask', { number: event.reAsk, feedback: recordContent ? event.feedback : undefined }))
+    .on('tool.validation', (event) => onToolSpan(scope, event, 'tool.validation', { outcome: event.outcome, retries: event.retryCount }))
     .on('tool.start', (event) => {
       const spans = runs.get(event.runId);
       if (spans) startTool(scope, spans, event);
@@ -70,4 +50,12 @@ function endTool(spans: RunSpans, event: AgentEvents['tool.end'], recordContent:
   }
   span.end();
   spans.tools.delete(event.toolCallId);
+}
+
+/** A re-ask or validation event of a tool call: ends the re-ask's model call span, and is kept on the tool's span (else the run's). */
+function onToolSpan(scope: TelemetryScope, event: { readonly runId: string; readonly toolCallId: string; readonly tool: string }, name: 'tool.re-ask' | 'tool.validation', fields: Parameters<typeof addSpanEvent>[2]): void {
+  const spans = scope.runs.get(event.runId);
+  if (!spans) return;
+  endCall(spans, event.toolCallId);
+  addSpanEvent(spans.tools.get(event.toolCallId) ?? spans.run, name, fields, { 'gen_ai.tool.name': event.tool, 'gen_ai.tool.call.id': event.toolCallId });
 }

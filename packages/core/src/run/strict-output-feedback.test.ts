@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ReliabilityFailFastError } from '../index';
 import { asComplete } from '../testing/index';
 import { recorder } from '../testing/event-recorder';
-import { VALID, BAD_AMOUNT, AMOUNT_LINE, refundAgent, requestOf } from './strict-output-fixture';
+import { VALID, BAD_AMOUNT, AMOUNT_LINE, refundAgent, requestOf, runError } from './strict-output-fixture';
 
 describe('strict output through the gate', () => {
   it('sends the default feedback and reports reliability.feedback-error when the template throws', async () => {
@@ -78,10 +78,7 @@ describe('strict output through the gate', () => {
 
   it('never retries with maxAttempts 1', async () => {
     const { model, builder } = refundAgent([BAD_AMOUNT, VALID], { maxRetries: 0 });
-    const error = await builder
-      .build()
-      .run('Refund order 42')
-      .catch((caught: unknown) => caught);
+    const error = await runError(builder);
 
     expect(model.calls).toBe(1);
     expect(ReliabilityFailFastError.isInstance(error)).toBe(true);

@@ -35,3 +35,10 @@ export const requestOf = (model: { readonly requests: readonly { readonly messag
   if (!request) throw new Error(`no request #${index}`);
   return request;
 };
+
+/** What a run of the built agent on the refund question throws (or, should it not throw, returns). */
+export const runError = (builder: ReturnType<typeof refundAgent>['builder']): Promise<unknown> =>
+  builder
+    .build()
+    .run('Refund order 42')
+    .catch((caught: unknown) => caught);

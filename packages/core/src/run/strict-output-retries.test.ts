@@ -9,7 +9,7 @@ import {
 } from '../index';
 import { scriptedModel, asComplete } from '../testing/index';
 import { recorder } from '../testing/event-recorder';
-import { Refund, type RefundValue, VALID, BAD_AMOUNT, BAD_ACTION, NOT_JSON, AMOUNT_LINE, refundAgent, requestOf } from './strict-output-fixture';
+import { Refund, type RefundValue, VALID, BAD_AMOUNT, BAD_ACTION, NOT_JSON, AMOUNT_LINE, refundAgent, requestOf, runError } from './strict-output-fixture';
 
 describe('strict output through the gate', () => {
   it('retries once after an invalid answer and returns the second answer as the value', async () => {
@@ -97,10 +97,7 @@ describe('strict output through the gate', () => {
 
   it('stops after 2 calls with schema-stuck-loop when the model repeats the same bad answer', async () => {
     const { model, builder } = refundAgent(BAD_AMOUNT, { maxRetries: 4 });
-    const error = await builder
-      .build()
-      .run('Refund order 42')
-      .catch((caught: unknown) => caught);
+    const error = await runError(builder);
 
     expect(model.calls).toBe(2);
     expect(ReliabilityFailFastError.isInstance(error)).toBe(true);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ReliabilityFailFastError } from '../index';
 import { asComplete } from '../testing/index';
 import { recorder } from '../testing/event-recorder';
-import { VALID, BAD_AMOUNT, BAD_ACTION, refundAgent } from './strict-output-fixture';
+import { VALID, BAD_AMOUNT, BAD_ACTION, refundAgent, runError } from './strict-output-fixture';
 
 describe('strict output through the gate', () => {
   it('counts every attempt in usage, the result and run.end', async () => {
@@ -44,10 +44,7 @@ describe('strict output through the gate', () => {
 
   it('fails fast with errorKind truncated on finish reason length when continuation is off', async () => {
     const { model, builder } = refundAgent([{ text: '{"action":"refund","amo', finishReason: 'length' }, VALID], { continuation: false });
-    const error = await builder
-      .build()
-      .run('Refund order 42')
-      .catch((caught: unknown) => caught);
+    const error = await runError(builder);
 
     expect(model.calls).toBe(1);
     expect(ReliabilityFailFastError.isInstance(error)).toBe(true);
