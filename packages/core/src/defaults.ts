@@ -11,4 +11,10 @@ export const AGENT_DEFAULTS = Object.freeze({
   toolRetries: 2,
   /** Bytes of a tool's serialized result sent to the model. */
   maxToolResultBytes: 64 * 1024,
+  /**
+   * Milliseconds a resume waits, when another holds the claim and the run is still suspended,
+   * before it takes the claim over: a live resume writes its first checkpoint well within it, a
+   * killed one never does.
+   */
+  resumeTakeoverMs: 2_000,
 });

@@ -1,3 +1,4 @@
+import { AGENT_DEFAULTS } from '../../defaults';
 import type { RunStore } from '../../durable/run-store';
 import { RunStateError } from '../../errors/run-state-error';
 import type { RunStateSnapshot } from './run-state-snapshot';
@@ -50,7 +51,8 @@ export async function stillSuspended(store: RunStore, state: Pick<RunStateSnapsh
  * resume in another process, another day, is refused too. The run's checkpoint has the last word
  * (see {@link stillSuspended}): a resume goes on only while it is still this suspension, so a claim the
  * store holds already is taken over when the resume that claimed it ended before its first
- * checkpoint (its process was killed: nothing of it ran), and a fresh claim is refused once a
+ * checkpoint (its process was killed: nothing of it ran; it is given `resumeTakeoverMs` to write
+ * one first), and a fresh claim is refused once a
  * resume ran on. The resume checks it again once it holds the run's lease (a resume paused
  * between its claim and its lease may wake after another took over and finished); one that is
  * still alive when another takes over is fenced by that lease: its first checkpoint is refused
@@ -68,6 +70,11 @@ export async function claimResume(state: Pick<RunStateSnapshot, 'runId' | 'suspe
     const fresh = await store.claim(key, Math.max(1, expiresAt - Date.now()));
     // Without a checkpoint of the run, the store's claim decides alone.
     claimed = (await stillSuspended(store, state)) ?? fresh;
+    // A claim another holds is taken over only if its resume wrote no checkpoint in the time a live one takes.
+    if (claimed && !fresh) {
+      await new Promise<void>((resolve) => setTimeout(() => resolve(), AGENT_DEFAULTS.resumeTakeoverMs));
+      claimed = (await stillSuspended(store, state)) === true;
+    }
   } catch (error) {
     releaseSuspension(suspensionId);
     throw error;
