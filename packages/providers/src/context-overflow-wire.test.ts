@@ -10,8 +10,9 @@ import { openAIErrorBody } from './testing/fixtures/openai-fixtures';
 
 /**
  * A vendor that refuses a request as too long (its own error, on the wire) is recovered by one
- * compaction and one retry of the same step, on both adapters; a second refusal fails with
- * ContextOverflowError. The server plays a model that reads four pages, then answers.
+ * compaction and one retry of the same step (or of the tool-argument re-ask it refused), on both
+ * adapters; a second refusal fails with ContextOverflowError. The server plays a model that reads
+ * four pages, then answers.
  */
 
 interface Vendor {
@@ -20,7 +21,7 @@ interface Vendor {
   readonly overflow: unknown;
   /** Tool results in a request body. */
   readonly results: (body: unknown) => number;
-  readonly toolCall: (id: string, page: number) => unknown;
+  readonly toolCall: (id: string, page: unknown) => unknown;
   readonly answer: (text: string) => unknown;
 }
 
@@ -70,14 +71,30 @@ function vendorReply(vendor: Vendor, refuses: (body: unknown) => boolean): WireR
   });
 }
 
+/** Whether a request body forces the tool: a tool-argument re-ask (both vendors name the tool in `tool_choice`). */
+const reAsk = (body: unknown) => JSON.stringify((body as { tool_choice?: unknown }).tool_choice ?? null).includes('read_page');
+
+/**
+ * The vendor, with the third read's page given as a word (invalid arguments): the re-ask is
+ * answered with page 3, unless `refuses` names its body.
+ */
+function vendorReplyWithInvalidCall(vendor: Vendor, refuses: (body: unknown) => boolean): WireReply {
+  return respondReply((request) => {
+    if (reAsk(request.body)) return refuses(request.body) ? errorReply(400, vendor.overflow) : jsonReply(vendor.toolCall('3', 3));
+    const read = vendor.results(request.body);
+    if (read === 2) return jsonReply(vendor.toolCall('3', 'three'));
+    return jsonReply(read >= PAGES ? vendor.answer(`Read ${read} pages.`) : vendor.toolCall(String(read + 1), read + 1));
+  });
+}
+
 const servers: WireServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
 describe.each(Object.entries(vendors))('%s: a context-length refusal on the wire', (_name, vendor) => {
-  const agentOn = async (refuses: (body: unknown) => boolean) => {
-    const wire = await startWireServer(...Array.from({ length: 8 }, () => vendorReply(vendor, refuses)));
+  const agentOn = async (refuses: (body: unknown) => boolean, reply = vendorReply) => {
+    const wire = await startWireServer(...Array.from({ length: 8 }, () => reply(vendor, refuses)));
     servers.push(wire);
     const compactions: AgentEvents['context.compacted'][] = [];
     const errors: AgentEvents['model.error'][] = [];
@@ -124,5 +141,35 @@ describe.each(Object.entries(vendors))('%s: a context-length refusal on the wire
     expect(compactions).toHaveLength(1);
     // Two pages read, then the refused step and its refused retry.
     expect(wire.requests).toHaveLength(4);
+  });
+
+  it('a refused tool-argument re-ask is recovered by one compaction and one retry of the re-ask', async () => {
+    // The re-ask (two pages, about 12,000 characters, and its feedback) no longer fits; the window sits between the step and its re-ask.
+    const { wire, agent, compactions, errors } = await agentOn((body) => reAsk(body) && JSON.stringify(body).length > 10_000, vendorReplyWithInvalidCall);
+
+    const result = await agent.run('Read the archive.');
+
+    expect(result.text).toBe('Read 4 pages.');
+    expect(errors.map((event) => [event.purpose, event.errorKind])).toEqual([['tool-re-ask', 'context-overflow']]);
+    const [compaction, ...later] = compactions;
+    expect(compaction).toMatchObject({ reason: 'overflow', tier: 'clear-results', step: 3, clearedResults: 1 });
+    // The window the refusal showed is planned for from then on: later steps compact before the vendor would refuse.
+    expect(later.map((event) => event.reason)).toEqual(later.map(() => 'threshold'));
+    // Three reads (the third's re-ask refused, then retried) and the answer: 5 steps, 7 requests.
+    expect(wire.requests.map((request) => reAsk(request.body))).toEqual([false, false, false, true, true, false, false]);
+    const retried = JSON.stringify(wire.requests[4]?.body);
+    expect(retried.length).toBeLessThan(10_000);
+    expect(retried).toContain('[result cleared to save context: read_page');
+    expect(result.toolCalls.map((call) => call.arguments)).toEqual([{ page: 1 }, { page: 2 }, { page: 3 }, { page: 4 }]);
+    expect(result.attempts.map((attempt) => attempt.errorKind)).toEqual(['ok', 'ok', 'ok', 'context-overflow', 'ok', 'ok', 'ok']);
+  });
+
+  it('a tool-argument re-ask refused twice fails with ContextOverflowError', async () => {
+    const { wire, agent } = await agentOn(reAsk, vendorReplyWithInvalidCall);
+
+    const error = await agent.run('Read the archive.').catch((thrown: unknown) => thrown);
+
+    expect(ContextOverflowError.isInstance(error) && [error.compactions, error.attempts.map((attempt) => attempt.errorKind)]).toEqual([1, ['ok', 'ok', 'ok', 'context-overflow', 'context-overflow']]);
+    expect(wire.requests).toHaveLength(5);
   });
 });

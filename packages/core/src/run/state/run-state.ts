@@ -61,6 +61,12 @@ export interface ToolTurn {
   };
   /** A durable run's record of the turn's calls, when a checkpoint holds the turn mid-way (a recovered run goes on from it). */
   readonly journal?: ToolJournal;
+  /**
+   * The turn goes on after a compaction made room for a tool-argument re-ask the vendor refused
+   * as too long: the calls that finished before the refusal (kept, never run again). A second
+   * refusal in the turn fails the run, as a step's does.
+   */
+  readonly overflowed?: { readonly finished: readonly ToolCallRecord[] };
 }
 
 /** A turn whose calls wait for approval or a settled outcome: what the `suspend` step seals. */
@@ -78,13 +84,14 @@ export interface SuspendingTurn {
 /**
  * The step a run takes next. Each is a file of `run/steps/`: `load-memory` (then `then`),
  * `compact-context` (what is sent passed `compactAt` of the window, or the vendor refused it as
- * too long), `ask-model` (the attempt loop; `compacted` after a compaction, `overflow` when it
- * retries the step the vendor refused), `call-tools` (a turn's calls, or a resumed turn's decided
- * calls), `suspend` (calls wait for approval), `end` (the final answer).
+ * too long; with `turn`, the refused call was a re-ask of that turn's, which goes on after it),
+ * `ask-model` (the attempt loop; `compacted` after a compaction, `overflow` when it retries the
+ * step the vendor refused), `call-tools` (a turn's calls, or a resumed turn's decided calls),
+ * `suspend` (calls wait for approval), `end` (the final answer).
  */
 export type NextStep =
   | { readonly type: 'load-memory'; readonly then: NextStep }
-  | { readonly type: 'compact-context'; readonly reason: 'threshold' | 'overflow' }
+  | { readonly type: 'compact-context'; readonly reason: 'threshold' | 'overflow'; readonly turn?: ToolTurn }
   | { readonly type: 'ask-model'; readonly compacted?: 'threshold' | 'overflow' }
   | { readonly type: 'call-tools'; readonly turn: ToolTurn }
   | { readonly type: 'suspend'; readonly suspending: SuspendingTurn }

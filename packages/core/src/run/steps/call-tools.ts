@@ -8,6 +8,7 @@ import { reAskArguments } from '../attempt/tool-re-ask';
 import type { RunContext } from '../state/run-context';
 import type { CallDecision, RunState, StepOutcome, ToolTurn } from '../state/run-state';
 import { keptContext } from './ask-model';
+import { overflowOutcome } from './compact-context';
 import { type CallOutcome, decidedEnvironment, isUnknownOutcome, journaled, type TurnJournal, turnJournal } from './tool-journal';
 
 /**
@@ -28,9 +29,19 @@ export async function callTools(context: RunContext, state: RunState): Promise<S
   let outcomes: CallOutcome[];
   if (turn.resumed) outcomes = await resumedCalls(context, environment, journal, turn, calls);
   else {
+    const overflowed = turn.overflowed;
     const sink = context.sink;
-    for (const call of calls) sink?.push({ type: 'tool-call', step: state.step, call });
-    outcomes = await settleAll(calls.map((call) => journaled(environment, journal, call, () => runToolCall(environment, call))));
+    // A turn going on after a compaction showed its calls before.
+    if (!overflowed) for (const call of calls) sink?.push({ type: 'tool-call', step: state.step, call });
+    const finished: ToolCallRecord[] = [];
+    try {
+      outcomes = await turnCalls(environment, journal, calls, overflowed?.finished ?? NO_RECORDS, finished);
+    } catch (error) {
+      // A re-ask the vendor refused as too long: the run compacts, then the turn goes on, its finished calls kept.
+      const overflow = overflowOutcome(context, state, overflowed ? 'overflow' : undefined, error, { ...turn, overflowed: { finished } });
+      if (overflow) return overflow;
+      throw error;
+    }
   }
   const unknown = outcomes.filter(isUnknownOutcome);
   const pending = outcomes.filter((outcome): outcome is PendingApproval => !isUnknownOutcome(outcome) && isPendingApproval(outcome));
@@ -40,6 +51,27 @@ export async function callTools(context: RunContext, state: RunState): Promise<S
   const suspending = { turn, finished, pending, unknown, modelCalls, durationMs: (turn.durationMs ?? 0) + performance.now() - context.stepStarted };
   return { type: 'next', state: { ...state, next: { type: 'suspend', suspending } } };
 }
+
+/**
+ * A turn's calls, run now: a call that finished before a re-ask was refused as too long keeps its
+ * record (`before`), never run again. Each call's record is added to `finished` as it finishes,
+ * so a failure of another call still leaves what ran.
+ */
+function turnCalls(environment: ToolRunEnvironment, journal: TurnJournal | undefined, calls: readonly ToolCallPart[], before: readonly ToolCallRecord[], finished: ToolCallRecord[]): Promise<CallOutcome[]> {
+  const earlier = new Map(before.map((record) => [record.id, record]));
+  const kept = (outcome: CallOutcome): CallOutcome => {
+    if (!isUnknownOutcome(outcome) && !isPendingApproval(outcome)) finished.push(outcome);
+    return outcome;
+  };
+  return settleAll(
+    calls.map((call) => {
+      const done = earlier.get(call.id);
+      return (done ? Promise.resolve(done) : journaled(environment, journal, call, () => runToolCall(environment, call))).then(kept);
+    }),
+  );
+}
+
+const NO_RECORDS: readonly ToolCallRecord[] = Object.freeze([]);
 
 /** A resumed turn's calls: those that ran keep their records; each one that waited goes as decided (never waiting for approval again). */
 async function resumedCalls(context: RunContext, environment: ToolRunEnvironment, journal: TurnJournal | undefined, turn: ToolTurn, calls: readonly ToolCallPart[]): Promise<CallOutcome[]> {

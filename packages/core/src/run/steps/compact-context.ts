@@ -14,7 +14,7 @@ import type { ModelResponse } from '../../model/model-provider-v1';
 import { attemptLoop } from '../attempt/attempt-loop';
 import { summarySettings } from '../attempt/gate-settings';
 import type { RunContext } from '../state/run-context';
-import type { RunState, StepOutcome } from '../state/run-state';
+import type { NextStep, RunState, StepOutcome, ToolTurn } from '../state/run-state';
 
 type Outcome = StepOutcome<RunResult<unknown>>;
 
@@ -45,15 +45,18 @@ function windowOf(settings: ContextConfig | undefined, compaction: Compaction | 
 }
 
 /**
- * When a step's call failed because the vendor refused the request as too long: the first time
- * (and when the agent recovers overflows), the run compacts and retries the step; the second time
- * it fails with a {@link ContextOverflowError} carrying the token counts. Anything else: undefined.
+ * When a call failed because the vendor refused the request as too long: the first time (and
+ * when the agent recovers overflows), the run compacts and retries; the second time it fails with
+ * a {@link ContextOverflowError} carrying the token counts. Anything else: undefined. A step's
+ * call retries the step; a tool-argument re-ask of `turn` (with the calls that finished beside
+ * it) retries the turn's calls, those that finished kept.
  */
-export function overflowOutcome(context: RunContext, state: RunState, compacted: 'threshold' | 'overflow' | undefined, error: unknown): Outcome | undefined {
+export function overflowOutcome(context: RunContext, state: RunState, compacted: 'threshold' | 'overflow' | undefined, error: unknown, turn?: ToolTurn): Outcome | undefined {
   const settings = context.config.context;
   if (!settings?.recoverOverflow || !isOverflow(error)) return undefined;
   if (compacted === 'overflow') throw overflowError(context, state, error);
-  return { type: 'next', state: { ...state, next: { type: 'compact-context', reason: 'overflow' } } };
+  const next: NextStep = turn === undefined ? { type: 'compact-context', reason: 'overflow' } : { type: 'compact-context', reason: 'overflow', turn };
+  return { type: 'next', state: { ...state, next } };
 }
 
 function isOverflow(error: unknown): boolean {
@@ -76,9 +79,10 @@ function overflowError(context: RunContext, state: RunState, cause?: unknown): C
 /**
  * The step `compact-context`: plans the compaction of what the run sends (the pure tiers of
  * `context/plan-compaction.ts`), asks `summarize` for a summary of older turns when clearing is
- * not enough, reports `context.compacted`, and goes on to `ask-model`. After a vendor's refusal
- * (`overflow`) it compacts whatever the estimate said, down to the target share of the smaller of
- * the window and the refused request. The kept messages never change: only `state.compaction`.
+ * not enough, reports `context.compacted`, and goes on to `ask-model` (or, when the refused call
+ * was a tool-argument re-ask, to the `turn`'s calls again). After a vendor's refusal (`overflow`)
+ * it compacts whatever the estimate said, down to the target share of the smaller of the window
+ * and the refused request. The kept messages never change: only `state.compaction`.
  */
 export async function compactContext(context: RunContext, state: RunState): Promise<Outcome> {
   const next = state.next;
@@ -95,8 +99,9 @@ export async function compactContext(context: RunContext, state: RunState): Prom
   const found = planCompaction(frame, kept, before, limits);
   // A refusal shows the window is no larger than the refused request: later steps plan for it.
   const plan = found && overflow ? { ...found, compaction: { ...found.compaction, window } } : found;
-  // The compaction belongs to the step it makes room for (its events and a summary's record say so).
-  context.step = state.step + 1;
+  // The compaction belongs to the step it makes room for (its events and a summary's record say so):
+  // the next one, or the one whose re-ask the vendor refused.
+  context.step = next.turn === undefined ? state.step + 1 : state.step;
   let compaction = plan?.compaction;
   const tiers: CompactionTier[] = plan ? [...plan.tiers] : [];
   if (plan?.summarize && settings.summarize !== false && compaction) {
@@ -106,11 +111,11 @@ export async function compactContext(context: RunContext, state: RunState): Prom
       tiers.push('summary');
     }
   }
-  const ask = { ...state, next: { type: 'ask-model' as const, compacted: next.reason } };
+  const then: RunState = { ...state, next: next.turn === undefined ? { type: 'ask-model', compacted: next.reason } : { type: 'call-tools', turn: next.turn } };
   if (!compaction || tiers.length === 0) {
     // Nothing left to compact: a refused request would only be refused again.
     if (overflow) throw overflowError(context, state);
-    return { type: 'next', state: ask };
+    return { type: 'next', state: then };
   }
   if (context.listens('context.compacted')) {
     context.emit('context.compacted', {
@@ -124,7 +129,7 @@ export async function compactContext(context: RunContext, state: RunState): Prom
       compactions: compaction.count,
     });
   }
-  return { type: 'next', state: { ...ask, compaction } };
+  return { type: 'next', state: { ...then, compaction } };
 }
 
 /** Longest summary asked for, in tokens. */
