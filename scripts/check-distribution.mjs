@@ -10,6 +10,7 @@
  *     example of the package READMEs and the first docs against the tarballs (strict, skipLibCheck
  *     off; nodenext, bundler, node10) and runs the offline ones (scripts/distribution/doc-examples.mjs),
  *     checks that no public type of any entry point resolves to any (scripts/distribution/no-any.mjs),
+ *     runs the keel-eval and keel-devtools commands as installed (scripts/distribution/bins.mjs),
  *     then runs a job on a worker with redisMemory and sharedBudget on the app's own ioredis and
  *     bullmq, against a local redis-server, and an agent over a stdio MCP server with @keel/mcp on
  *     the app's own @modelcontextprotocol/sdk, and an agent on @keel/ai-sdk with @ai-sdk/google against
@@ -26,6 +27,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkBins } from './distribution/bins.mjs';
 import { checkDocExamples } from './distribution/doc-examples.mjs';
 import { checkNoAny } from './distribution/no-any.mjs';
 
@@ -113,6 +115,8 @@ const entryPoints = [...packed].flatMap(([name, { folder }]) =>
     .map((subpath) => (subpath === '.' ? name : `${name}/${subpath.slice(2)}`)),
 );
 await checkNoAny({ root, app, specifiers: entryPoints, fail });
+// The keel-eval and keel-devtools commands, from the project's node_modules/.bin.
+await checkBins({ app, env, fail });
 // @keel/redis and @keel/bullmq bring no Redis client of their own: run them on the app's ioredis and bullmq.
 const redisPort = await new Promise((resolve) => {
   const probe = createNetServer().listen(0, '127.0.0.1', () => {

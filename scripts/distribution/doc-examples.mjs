@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 
 /** The docs a new user reads first, beside the package READMEs. */
-const DOCS = ['installing', 'testing', 'tracing', 'devtools', 'runtimes', 'scale-out', 'coming-from-ai-sdk'].map((name) => `docs/${name}.md`);
+const DOCS = ['installing', 'testing', 'tracing', 'devtools', 'cassettes', 'runtimes', 'scale-out', 'coming-from-ai-sdk'].map((name) => `docs/${name}.md`);
 /** What the examples import beyond Keel, as the READMEs and docs tell users to install it. */
 const INSTALLED_BY_THE_DOCS = ['zod', 'ioredis', 'bullmq@5', '@opentelemetry/api', '@opentelemetry/sdk-trace-base'];
 

@@ -93,4 +93,10 @@ describe('startDevtools', () => {
     expect(DevtoolsOptionsError.isInstance(busy) && busy.option).toBe('port');
     expect(String(busy)).toContain('is in use');
   });
+
+  it('refuses a directory given as the trace file, which every page request would otherwise fail on', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'keel-devtools-folder-'));
+    const refused = await startDevtools({ file: folder, port: 0 }).catch((error: unknown) => error);
+    expect(DevtoolsOptionsError.isInstance(refused) && refused.message).toBe(`file: ${folder} is a directory: give the JSON-lines file fileTrace() writes`);
+  });
 });

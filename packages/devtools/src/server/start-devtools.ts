@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DevtoolsOptionsError } from '../errors/devtools-options-error';
@@ -28,19 +29,21 @@ export interface DevtoolsServer {
  * Serves the trace viewer of `file` on 127.0.0.1 (never on another interface): a self-contained
  * page (no CDN, no account, works offline) that lists the file's runs and shows one run's steps
  * and attempts, updated as the file grows. Rejects with {@link DevtoolsOptionsError} for a bad
- * option or a port in use.
+ * option, a path that is a directory, or a port in use.
  */
 export async function startDevtools(options: DevtoolsOptions): Promise<DevtoolsServer> {
   const { file } = options;
   const port = options.port ?? DEFAULT_PORT;
   if (typeof file !== 'string' || file.trim() === '' || file.includes('\0')) throw new DevtoolsOptionsError({ option: 'file', message: 'must be the path of a trace file' });
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new DevtoolsOptionsError({ option: 'port', message: `must be an integer from 0 to 65535, got ${String(port)}` });
+  const found = await stat(file).catch(() => undefined);
+  if (found && !found.isFile()) throw new DevtoolsOptionsError({ option: 'file', message: `${file} is ${found.isDirectory() ? 'a directory' : 'not a file'}: give the JSON-lines file fileTrace() writes` });
   let hosts: string[] = [];
   const handler = new RequestHandler(file, new TraceFileReader(file), () => hosts);
   const server = createServer((request, response) => {
     handler.handle(request, response).catch((error: unknown) => {
       if (!response.headersSent) response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
-      response.end(`The viewer failed: ${error instanceof Error ? error.name : 'error'}\n`);
+      response.end(`The viewer failed: ${error instanceof Error ? `${error.name}: ${error.message}` : 'error'}\n`);
     });
   });
   await new Promise<void>((resolve, reject) => {

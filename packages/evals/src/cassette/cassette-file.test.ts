@@ -56,6 +56,16 @@ describe('cassette files', () => {
     for (let index = 24; index >= 0; index--) expect((await player.generate(ask(`question ${index}`), {})).text).toBe(`answer to question ${index}`);
   });
 
+  it('keeps the recordings of two record cassettes made together for one file, and a later one starts it afresh', async () => {
+    const answer = scriptedModel((request) => `answer to ${String(request.messages[0]?.content)}`);
+    const first = cassette(answer, { path, mode: 'record' });
+    const second = cassette(answer, { path, mode: 'record' });
+    await Promise.all(Array.from({ length: 10 }, (_, index) => (index % 2 === 0 ? first : second).generate(ask(`question ${index}`), {})));
+    expect(readCassetteFile(path)?.interactions).toHaveLength(10);
+    await cassette(answer, { path, mode: 'record' }).generate(ask('a new recording'), {});
+    expect(readCassetteFile(path)?.interactions.map((interaction) => interaction.request['messages'])).toEqual([[{ role: 'user', content: 'a new recording' }]]);
+  });
+
   it('keeps what other writers added: cassettes in auto mode sharing a file append under its lock', async () => {
     const first = cassette(scriptedModel('from the first'), { path, mode: 'auto' });
     const second = cassette(scriptedModel('from the second'), { path, mode: 'auto' });

@@ -52,16 +52,16 @@ async function writeAtomically(path: string, text: string): Promise<void> {
 
 /**
  * Rewrites a cassette file under its lock: `next` gets what the file holds now (another process
- * may have added to it; `undefined` with `replace`, which does not read the file, corrupt or not)
- * and returns the new content. The file is replaced atomically, so a process
+ * may have added to it; `undefined` when `replace()`, asked once the lock is held, says to start the
+ * file afresh: it is not read then, corrupt or not) and returns the new content. The file is replaced atomically, so a process
  * killed mid-write leaves the previous complete file, never half of one.
  */
-export async function updateCassetteFile(path: string, replace: boolean, next: (current: CassetteData | undefined) => CassetteData): Promise<void> {
+export async function updateCassetteFile(path: string, replace: () => boolean, next: (current: CassetteData | undefined) => CassetteData): Promise<void> {
   await mkdir(dirname(path), { recursive: true }).catch((error: unknown) => {
     throw new CassetteFileError({ path, problem: 'unwritable', detail: `its folder cannot be created (${(error as Error).message})`, cause: error });
   });
   await withFileLock(path, async () => {
-    const data = next(replace ? undefined : await readCurrent(path));
+    const data = next(replace() ? undefined : await readCurrent(path));
     await writeAtomically(path, `${JSON.stringify(data, null, 2)}\n`);
   });
 }

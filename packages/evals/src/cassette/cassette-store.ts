@@ -3,6 +3,7 @@ import { canonicalText, type JsonObject } from './canonical-request';
 import { updateCassetteFile } from './cassette-file';
 import { CASSETTE_VERSION, type CassetteData, type CassetteInteraction } from './cassette-format';
 import { closestDifference } from './closest-recording';
+import { markFreshStart, takeFreshStart } from './fresh-start';
 
 /** `generate` or `stream`. */
 export type CallKind = CassetteInteraction['call'];
@@ -19,14 +20,13 @@ export class CassetteStore {
   private readonly recordedTimes = new Map<string, number>();
   private readonly unsaved: CassetteInteraction[] = [];
   private saving: Promise<void> = Promise.resolve();
-  /** Whether this store has written the file once: `record` starts the file afresh at its first write. */
-  private written = false;
 
   constructor(
     readonly path: string,
     private readonly loaded: CassetteData | undefined,
     private readonly fresh: boolean,
   ) {
+    if (fresh) markFreshStart(path);
     for (const interaction of loaded?.interactions ?? []) {
       const key = keyOf(interaction.call, interaction.request);
       const queue = this.queues.get(key) ?? [];
@@ -52,7 +52,7 @@ export class CassetteStore {
 
   /**
    * Adds a recording and writes the file: under its lock, what the file holds now (another
-   * process may have added to it; nothing, at this store's first write in `record` mode) followed
+   * process may have added to it; nothing, at the first write after a `record` cassette was made) followed
    * by the recordings not yet written. Writes run one at a time; the promise settles once this
    * recording is on disk.
    */
@@ -66,8 +66,15 @@ export class CassetteStore {
   private async save(): Promise<void> {
     if (this.unsaved.length === 0) return;
     const batch = [...this.unsaved];
-    await updateCassetteFile(this.path, this.fresh && !this.written, (current) => ({ keelCassette: CASSETTE_VERSION, interactions: [...(current?.interactions ?? []), ...batch] }));
-    this.written = true;
+    // `record` starts the file afresh at the first write after it was made, whichever recorder of this process makes it.
+    let startedAfresh = false;
+    const startsAfresh = () => (startedAfresh = this.fresh && takeFreshStart(this.path));
+    try {
+      await updateCassetteFile(this.path, startsAfresh, (current) => ({ keelCassette: CASSETTE_VERSION, interactions: [...(current?.interactions ?? []), ...batch] }));
+    } catch (error) {
+      if (startedAfresh) markFreshStart(this.path);
+      throw error;
+    }
     this.unsaved.splice(0, batch.length);
   }
 }

@@ -1,28 +1,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { compareReports, type Comparison } from '../compare/compare-reports';
-import { EvalConfigurationError } from '../errors/eval-configuration-error';
 import type { EvalReport } from '../evaluate/eval-report';
-import type { EvalDefinition } from '../evaluate/eval-types';
 import { evaluate } from '../evaluate/evaluate';
 import { htmlReport } from '../report/html-report';
 import { readReport } from '../report/read-report';
+import { loadEval } from './load-eval';
 import type { EvalCommand } from './parse-arguments';
-
-/** The eval an eval file exports: its default export or `eval`, an object or a function (sync or async) returning one. */
-async function loadEval(file: string): Promise<EvalDefinition> {
-  let module: Record<string, unknown>;
-  try {
-    module = (await import(pathToFileURL(resolve(file)).href)) as Record<string, unknown>;
-  } catch (error) {
-    throw new EvalConfigurationError({ message: `the eval file ${file} cannot be loaded: ${(error as Error).message}`, cause: error });
-  }
-  const exported = module['default'] ?? module['eval'];
-  const definition: unknown = typeof exported === 'function' ? await (exported as () => unknown)() : exported;
-  if (typeof definition !== 'object' || definition === null) throw new EvalConfigurationError({ message: `the eval file ${file} exports no eval: export default { agent, dataset, scorers? }` });
-  return definition as EvalDefinition;
-}
 
 const fileName = (name: string) => name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'eval';
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;

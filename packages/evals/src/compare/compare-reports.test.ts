@@ -48,4 +48,16 @@ describe('compareReports', () => {
     const tolerant = compareReports(current, baseline, { passRate: 0.4, score: 0.4 });
     expect(tolerant.regressions.map((regression) => regression.metric)).toEqual(['item:b']);
   });
+
+  it('names the baseline items a report of another dataset lacks or ran on another input, and the scorers that no longer run, rather than passing', () => {
+    const other = report([{ ...item('a', 'pass'), input: 'another question' }, item('d', 'pass'), item('e', 'pass')]);
+    const { ok, regressions } = compareReports({ ...other, summary: { ...other.summary, scores: {} } }, baseline);
+    expect(ok).toBe(false);
+    expect(regressions.map((regression) => regression.message)).toEqual([
+      'the exact-match scorer of the baseline no longer runs',
+      'item a has another input than in the baseline',
+      'item b of the baseline is not in this report',
+      'item c of the baseline is not in this report',
+    ]);
+  });
 });

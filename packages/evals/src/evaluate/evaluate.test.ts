@@ -96,4 +96,10 @@ describe('evaluate()', () => {
     expect(await bad({ agent, dataset, concurrency: 0 })).toMatch(/concurrency must be a whole number/);
     expect(await bad({ agent, dataset, scorers: [{ name: 'x' }] })).toMatch(/scorers must be an array/);
   });
+
+  it('refuses an item id that is not a string, which would write a report that cannot be read back as a baseline', async () => {
+    const { agent } = supportEval();
+    const refused = await evaluate({ agent, dataset: [{ id: 7 as unknown as string, input: 'x' }] }).then(() => 'ran', (error: unknown) => (EvalConfigurationError.isInstance(error) ? error.message : `other: ${String(error)}`));
+    expect(refused).toMatch(/dataset\[0\]\.id must be a non-empty string, not 7/);
+  });
 });

@@ -16,6 +16,9 @@ function check(options: EvalDefinition<unknown, unknown>): void {
   dataset.forEach((item: unknown, index) => {
     const input = (item as { input?: unknown } | null)?.input;
     if (typeof input !== 'string' && !Array.isArray(input) && typeof (input as { message?: unknown } | null)?.message !== 'string') throw new EvalConfigurationError({ message: `evaluate(options): dataset[${index}].input must be a message, { message } or messages` });
+    // A report's ids are strings: a number here would make a report that cannot be read back as a baseline.
+    const id = (item as { id?: unknown }).id;
+    if (id !== undefined && (typeof id !== 'string' || id === '')) throw new EvalConfigurationError({ message: `evaluate(options): dataset[${index}].id must be a non-empty string, not ${JSON.stringify(id)}` });
   });
   const ids = dataset.map((item, index) => item.id ?? String(index + 1));
   const repeated = ids.find((id, index) => ids.indexOf(id) !== index);

@@ -45,7 +45,7 @@ function itemRow(item: ItemReport): string {
   const answer = item.error ? `${escapeHtml(item.error.kind)}: ${escapeHtml(cut(item.error.message))}` : escapeHtml(cut(json(item.value)));
   const r = item.reliability;
   const how = [r.firstPassValid ? 'first pass' : `${r.reAsks} re-ask${r.reAsks === 1 ? '' : 's'}`, ...r.repairs.map(escapeHtml), ...r.coercions.map((kind) => `coerced ${escapeHtml(kind)}`), r.patches ? `${r.patches} patch` : '', r.continuations ? `${r.continuations} continuation` : '', r.loop ? 'loop stopped' : ''].filter(Boolean).join(', ');
-  return `<tr><td>${escapeHtml(item.id)}</td><td class="${item.outcome}">${item.outcome}</td><td><code>${escapeHtml(cut(item.input))}</code></td><td><code>${answer}</code></td><td>${scores}</td><td>${how}</td><td>${item.calls}</td><td>${item.tokens.total}</td><td>${dollars(item.costUsd)}</td></tr>`;
+  return `<tr><td>${escapeHtml(item.id)}</td><td class="${escapeHtml(item.outcome)}">${escapeHtml(item.outcome)}</td><td><code>${escapeHtml(cut(item.input))}</code></td><td><code>${answer}</code></td><td>${scores}</td><td>${how}</td><td>${item.calls}</td><td>${item.tokens.total}</td><td>${dollars(item.costUsd)}</td></tr>`;
 }
 
 function regressions(comparison: Comparison | undefined): string {

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { EvalConfigurationError } from '../errors/eval-configuration-error';
 import type { EvalReport } from '../evaluate/eval-report';
 
+const OUTCOMES: ReadonlySet<unknown> = new Set(['pass', 'fail', 'error']);
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
@@ -26,6 +27,6 @@ export async function readReport(path: string): Promise<EvalReport> {
   for (const figure of ['passRate', 'firstPassValidity', 'reAsksPerItem', 'loops', 'errored']) {
     if (typeof summary[figure] !== 'number') throw new EvalConfigurationError({ message: `the report ${path} has no summary.${figure}` });
   }
-  if ((data['items'] as unknown[]).some((item) => !isObject(item) || typeof item['id'] !== 'string' || typeof item['outcome'] !== 'string')) throw new EvalConfigurationError({ message: `the report ${path} has an item without id or outcome` });
+  if ((data['items'] as unknown[]).some((item) => !isObject(item) || typeof item['id'] !== 'string' || !OUTCOMES.has(item['outcome']))) throw new EvalConfigurationError({ message: `the report ${path} has an item without id or outcome (pass, fail or error)` });
   return data as unknown as EvalReport;
 }
