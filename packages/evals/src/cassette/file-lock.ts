@@ -1,10 +1,16 @@
-import { readFile, unlink, writeFile } from 'node:fs/promises';
+import { readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { setTimeout as wait } from 'node:timers/promises';
 import { CassetteFileError } from '../errors/cassette-file-error';
 
 /** How long a writer waits for another's lock before giving up, in milliseconds. */
 const LOCK_PATIENCE_MS = 15_000;
 const RETRY_MS = 5;
+/**
+ * How old a takeover file may get before it is removed whoever owns it: taking a lock over takes
+ * a moment, so one this old was left by a process that died before it wrote its pid, or whose pid
+ * another process has since been given.
+ */
+const TAKEOVER_STALE_MS = 5_000;
 
 function alive(pid: number): boolean {
   try {
@@ -16,23 +22,56 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Takes the lock if free; removes a lock whose process is gone (killed mid-write) and tries again. */
-async function tryLock(lock: string): Promise<boolean> {
+/** Creates `file` holding this process's pid, unless it exists. */
+async function create(file: string): Promise<boolean> {
   try {
-    await writeFile(lock, String(process.pid), { flag: 'wx' });
+    await writeFile(file, String(process.pid), { flag: 'wx' });
     return true;
   } catch (error) {
     if ((error as { code?: unknown }).code !== 'EEXIST') throw error;
+    return false;
   }
-  const owner = Number.parseInt(await readFile(lock, 'utf8').catch(() => ''), 10);
-  if (Number.isInteger(owner) && owner > 0 && !alive(owner)) await unlink(lock).catch(() => undefined);
+}
+
+/** Whether `file` names an owner that is gone (not while it is empty: its owner may be writing its pid). */
+async function ownerDied(file: string): Promise<boolean> {
+  const owner = Number.parseInt(await readFile(file, 'utf8').catch(() => ''), 10);
+  return Number.isInteger(owner) && owner > 0 && !alive(owner);
+}
+
+/** Removes a takeover file whose owner died, or that is older than any takeover takes. */
+async function clearStaleTakeover(takeover: string): Promise<void> {
+  const age = await stat(takeover).then((found) => Date.now() - found.mtimeMs, () => 0);
+  if (age > TAKEOVER_STALE_MS || (await ownerDied(takeover))) await unlink(takeover).catch(() => undefined);
+}
+
+/**
+ * Removes a lock left by a dead process, holding `<lock>.takeover` (created exclusively) while it
+ * checks the owner again and removes the lock. Writers who all read the dead owner's pid take
+ * turns here, and any after the first find the lock gone or taken by a live writer: none removes
+ * a lock another has just taken.
+ */
+async function takeOver(lock: string): Promise<void> {
+  const takeover = `${lock}.takeover`;
+  if (!(await create(takeover))) return clearStaleTakeover(takeover);
+  try {
+    if (await ownerDied(lock)) await unlink(lock).catch(() => undefined);
+  } finally {
+    await unlink(takeover).catch(() => undefined);
+  }
+}
+
+/** Takes the lock if free; takes over a lock whose process is gone (killed mid-write) and tries again. */
+async function tryLock(lock: string): Promise<boolean> {
+  if (await create(lock)) return true;
+  if (await ownerDied(lock)) await takeOver(lock);
   return false;
 }
 
 /**
  * Runs `work` holding `<path>.lock` (created exclusively, holding the owner's pid), so writers in
  * other processes and other cassettes of this one take turns. A lock left by a dead process is
- * taken over.
+ * taken over, by one writer at a time (see {@link takeOver}).
  * @throws {CassetteFileError} `locked` when a live owner keeps it longer than 15 seconds.
  */
 export async function withFileLock<T>(path: string, work: () => Promise<T>): Promise<T> {
