@@ -44,3 +44,6 @@ export const formatCount = (value: number): string => value.toLocaleString('en-U
 
 /** A timestamp as `2026-01-31 12:00:00` (UTC). */
 export const formatTime = (timestamp: number): string => (Number.isFinite(timestamp) ? new Date(timestamp).toISOString().slice(0, 19).replace('T', ' ') : '?');
+
+/** A run's loop of parents as `its parents loop: a → b → a`, each run followed by its parent. */
+export const formatParentLoop = (loop: readonly string[]): string => `its parents loop: ${[...loop, loop[0]].join(' → ')}`;

@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import type { TraceRuns } from '../view/build-run-views';
 import type { TraceSnapshot } from '../view/trace-file-reader';
-import { formatTime, formatUsd, html, type SafeHtml } from './html';
+import { formatParentLoop, formatTime, formatUsd, html, type SafeHtml } from './html';
 import { PAGE_SCRIPT } from './page-script';
 import { PAGE_STYLE } from './page-style';
 import { type RunLinks, renderRun } from './render-run';
@@ -28,6 +28,7 @@ function renderRunList(request: PageRequest, selected: string | undefined): Safe
     (run) => html`<a href="${LINKS.run(run.runId)}" class="run-link${run.runId === selected ? ' selected' : ''}" data-run-id="${run.runId}">
       <span class="tag status-${run.status.replace(/[^a-z]/g, '')}">${run.status}</span> <code>${run.runId.slice(0, 8)}</code> ${run.model}<br>
       <span class="muted">${formatTime(run.startedAt)} · ${run.modelCalls} call(s) · ${run.reAsks} re-ask(s) · ${run.costUsd === undefined ? 'not priced' : formatUsd(run.costUsd)}</span>
+      ${run.parentLoop && html`<br><span class="muted parent-loop">${formatParentLoop(run.parentLoop)}</span>`}
     </a>`,
   )}`;
 }

@@ -1,5 +1,5 @@
 import type { AttemptView, RunSummary, RunView, SegmentView, StepView, ToolCallView } from '../view/run-view';
-import { formatCount, formatTime, formatUsd, html, type SafeHtml } from './html';
+import { formatCount, formatParentLoop, formatTime, formatUsd, html, type SafeHtml } from './html';
 import { renderAttempt } from './render-attempt';
 import { renderCostChart } from './render-cost-chart';
 
@@ -80,7 +80,7 @@ function renderCompare(run: RunView, compare: readonly string[] | undefined): Sa
 /** The whole page of one run: totals, the cost chart, a comparison if asked, then every step. */
 export function renderRun(run: RunView, links: RunLinks, compare?: readonly string[]): SafeHtml {
   return html`<article class="run" data-run-id="${run.summary.runId}">
-    <h2>Run <code>${run.summary.runId}</code>${run.summary.parentRunId === undefined ? '' : html` <span class="muted">sub-agent of <a href="${links.run(run.summary.parentRunId)}">${run.summary.parentRunId}</a></span>`}</h2>
+    <h2>Run <code>${run.summary.runId}</code>${run.summary.parentRunId === undefined ? '' : html` <span class="muted">sub-agent of <a href="${links.run(run.summary.parentRunId)}">${run.summary.parentRunId}</a>${run.summary.parentLoop && ` (${formatParentLoop(run.summary.parentLoop)})`}</span>`}</h2>
     ${renderTotals(run.summary)}
     ${renderCostChart(run)}
     ${renderCompare(run, compare)}

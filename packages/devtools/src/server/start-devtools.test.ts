@@ -85,6 +85,20 @@ describe('startDevtools', () => {
     expect(missing.body).not.toContain('<html');
   });
 
+  it('lists runs whose parents loop, each with its loop, and serves their pages', async () => {
+    const start = (runId: string, parentRunId: string, timestamp: number) => ({ event: 'run.start', payload: { runId, parentRunId, step: 0, timestamp, provider: 'p', model: 'm' } });
+    const server = await serve([start('loop-a', 'loop-b', 1), start('loop-b', 'loop-a', 2)]);
+    expect((JSON.parse((await call(server, '/api/runs')).body) as { runId: string }[]).map((run) => run.runId)).toEqual(['loop-b', 'loop-a']);
+    const page = await call(server, '/');
+    expect(page.body.match(/class="run-link/g)).toHaveLength(2);
+    expect(page.body).toContain('its parents loop: loop-a → loop-b → loop-a');
+    expect(page.body).toContain('its parents loop: loop-b → loop-a → loop-b');
+    const chosen = await call(server, '/?run=loop-a');
+    expect(chosen.status).toBe(200);
+    expect(chosen.body).toContain('<h2>Run <code>loop-a</code>');
+    expect(chosen.body).toContain('data-run-id="loop-b"');
+  });
+
   it('refuses a bad port or file, and a port in use, with a typed error', async () => {
     await expect(startDevtools({ file: 'x.jsonl', port: 70_000 })).rejects.toThrow(DevtoolsOptionsError);
     await expect(startDevtools({ file: '', port: 0 })).rejects.toThrow(/file/);

@@ -69,4 +69,37 @@ describe('traceRuns', () => {
     expect(runs.byId.get('a')?.costUsd).toBeUndefined();
     expect(runs.view('missing')).toBeUndefined();
   });
+
+  it('lists the runs whose parents loop, at top level with the loop they enter, and the runs under them', () => {
+    const start = (runId: string, parentRunId?: string, timestamp = 1) => event('run.start', { runId, timestamp, ...(parentRunId === undefined ? {} : { parentRunId }) });
+    const runs = traceRuns([
+      start('top', undefined, 6),
+      start('under-top', 'top'),
+      start('orphan', 'not-in-the-file', 5),
+      start('a', 'b', 4),
+      start('b', 'a', 3),
+      start('self', 'self', 2),
+      start('under-a', 'a', 7),
+      start('under-under-a', 'under-a'),
+    ]);
+    expect(runs.runs.map((run) => [run.runId, run.parentLoop])).toEqual([
+      ['under-a', ['a', 'b']],
+      ['top', undefined],
+      ['orphan', undefined],
+      ['a', ['a', 'b']],
+      ['b', ['b', 'a']],
+      ['self', ['self']],
+      ['under-under-a', ['a', 'b']],
+    ]);
+    expect(runs.view('top')?.children.map((child) => child.summary.runId)).toEqual(['under-top']);
+    expect(runs.view('b')?.children.map((child) => child.summary.runId)).toEqual(['a']);
+    expect(runs.view('a')?.children.map((child) => child.summary.runId)).toEqual(['b', 'under-a']);
+  });
+
+  it('ends on a long loop of parents, listing every run of it', () => {
+    const size = 100;
+    const runs = traceRuns(Array.from({ length: size }, (_, index) => event('run.start', { runId: `r${index}`, parentRunId: `r${(index + 1) % size}` })));
+    expect(runs.runs).toHaveLength(size);
+    expect(runs.byId.get('r10')?.parentLoop?.slice(0, 2)).toEqual(['r10', 'r11']);
+  });
 });

@@ -1,11 +1,12 @@
 import type { ReadEvent } from './parse-trace-line';
+import { parentLoops } from './parent-loops';
 import { RunBuilder, type ToolDraft } from './run-builder';
 import { summarise, withSubAgents } from './run-summary';
 import type { RunSummary, RunView } from './run-view';
 
 /** The runs of a trace: their summaries (newest first), and each run's view on demand. */
 export interface TraceRuns {
-  /** Runs that no other run in the file called, newest first. */
+  /** Runs that no other run in the file called, and runs whose parents loop (`parentLoop`), newest first. */
   readonly runs: readonly RunSummary[];
   /** Every run by id, sub-agents included. */
   readonly byId: ReadonlyMap<string, RunSummary>;
@@ -31,8 +32,16 @@ export function traceRuns(events: readonly ReadEvent[]): TraceRuns {
     if (!children) childrenOf.set(summary.parentRunId, (children = []));
     children.push(summary.runId);
   }
-  const byId = new Map([...own.keys()].map((runId) => [runId, withSubAgents(runId, own, childrenOf) as RunSummary]));
-  const isTopLevel = (summary: RunSummary) => summary.parentRunId === undefined || !byId.has(summary.parentRunId) || summary.parentRunId === summary.runId;
+  const loops = parentLoops(new Map([...own].map(([runId, summary]) => [runId, summary.parentRunId])));
+  const byId = new Map(
+    [...own.keys()].map((runId) => {
+      const summary = withSubAgents(runId, own, childrenOf) as RunSummary;
+      const parentLoop = loops.get(runId);
+      return [runId, parentLoop ? { ...summary, parentLoop } : summary];
+    }),
+  );
+  // A run whose parents loop is listed too, so that every run of the file is in the list or under a listed run.
+  const isTopLevel = (summary: RunSummary) => summary.parentRunId === undefined || !byId.has(summary.parentRunId) || summary.parentLoop !== undefined;
   const runs = [...byId.values()].filter(isTopLevel).sort((a, b) => b.startedAt - a.startedAt);
 
   const view = (runId: string, ancestors: ReadonlySet<string>): RunView | undefined => {

@@ -119,6 +119,12 @@ export interface SegmentView {
 export interface RunSummary {
   readonly runId: string;
   readonly parentRunId?: string;
+  /**
+   * Set when the run's chain of parents never reaches a top-level run (a hand-made or corrupted
+   * trace): the runs of the loop it enters, each named as the previous one's parent (`[a]`: a run
+   * that is its own parent). Such a run is listed at top level.
+   */
+  readonly parentLoop?: readonly string[];
   readonly startedAt: number;
   /** The last `run.end`'s status, or `running`. */
   readonly status: string;
