@@ -1,6 +1,6 @@
 import { PerformanceObserver } from 'node:perf_hooks';
 import type { ModelProviderV1 } from '@keel/core/internal';
-import { heldModel } from './held-model';
+import { measureHeldHeap } from './inflight/held-heap';
 import { minorGc, pairedRatio, summarise } from './measure';
 import { bareRun, keelAgentBuilder } from './overhead';
 
@@ -92,34 +92,12 @@ async function timeContender(name: string, run: (input: string) => Promise<unkno
   };
 }
 
-/** Heap held per run while `runs` runs all wait for their second model call (GC forced before each reading). */
-async function heldPerRun(start: Start, runs: number): Promise<number | undefined> {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) return undefined;
-  const model = heldModel();
-  const run = start(model);
-  for (let index = 0; index < 200; index++) await run(INPUT);
-  const heap = () => {
-    gc();
-    gc();
-    return process.memoryUsage().heapUsed;
-  };
-  const before = heap();
-  model.hold();
-  const all = Promise.all(Array.from({ length: runs }, () => run(INPUT)));
-  while (model.held() < runs) await new Promise((resolve) => setImmediate(resolve));
-  const during = heap();
-  model.release();
-  await all;
-  return (during - before) / runs;
-}
-
 /** Keel and the bare baseline: 1,000 runs started at once against 1,000 one after another. */
 export async function measureConcurrency(runs = 1000, rounds = 16): Promise<ConcurrencyFigures[]> {
   const figures: ConcurrencyFigures[] = [];
   for (const { name, start } of contenders) {
     const timing = await timeContender(name, start(), runs, rounds);
-    figures.push({ ...timing, heldBytes: await heldPerRun(start, runs) });
+    figures.push({ ...timing, heldBytes: (await measureHeldHeap(start, runs))?.bytesPerRun });
   }
   return figures;
 }
