@@ -5,7 +5,7 @@ import { writeHeapSnapshot } from 'node:v8';
 
 /** How many heap nodes of one kind there are, and their own size in bytes. */
 export interface CensusEntry {
-  /** The node's type and name as the heap snapshot gives them: `closure lookup`, `object Object`, `object system / Context`. */
+  /** The node's type and name as the heap snapshot gives them (`closure lookup`, `object Object`, `object system / Context`); strings by type alone. */
   readonly kind: string;
   /** Nodes of this kind per run. */
   readonly count: number;
@@ -31,6 +31,8 @@ function placeOf(urls: ReadonlyMap<number, string>, script: number, line: number
 
 /** Types of node that are the engine's code and its roots, never what a run holds. */
 const CODE_TYPES = new Set(['code', 'synthetic']);
+
+const STRING_TYPES = new Set(['string', 'concatenated string', 'sliced string']);
 
 /**
  * Writes a heap snapshot (collecting garbage first) to a temporary file, to count later with
@@ -61,7 +63,8 @@ export function countSnapshot(file: string, urls?: ReadonlyMap<number, string>):
     for (let index = 0; index < parsed.nodes.length; index += width) {
       const type = types[parsed.nodes[index + typeAt] as number] as string;
       if (CODE_TYPES.has(type)) continue;
-      const name = parsed.strings[parsed.nodes[index + nameAt] as number];
+      // A string's name is its text: counted by type, or each run's own id would be a kind of its own.
+      const name = STRING_TYPES.has(type) ? '' : parsed.strings[parsed.nodes[index + nameAt] as number];
       const place = type === 'closure' || name === 'Generator' ? places.get(index) : undefined;
       const kind = place === undefined ? `${type} ${name}` : `${type} ${name} (${place})`;
       const entry = census.get(kind) ?? census.set(kind, { count: 0, bytes: 0 }).get(kind);
