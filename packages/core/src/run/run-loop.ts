@@ -2,12 +2,13 @@ import { AbortedError } from '@keel/reliability';
 import { MaxDepthExceededError } from '../errors/max-depth-exceeded-error';
 import type { RunInput, RunOptions, RunResult } from '../agent/run-result';
 import type { StreamSink } from '../agent/stream-part';
-import type { BuiltPayload } from '../events/agent-events';
+import type { AgentEventName, BuiltPayload, EventPayload } from '../events/agent-events';
 import type { EventBus } from '../events/event-bus';
 import type { Message } from '../model/message';
 import type { ParentRun } from '../tools/parent-run';
 import { StaleRunOwnerError } from '../errors/stale-run-owner-error';
 import { type RunUsage, UsageLedger } from '../usage/usage-ledger';
+import type { UsageTotals } from '@keel/reliability/internal';
 import { checkRunOptions } from './state/check-run-options';
 import { ForwardingLedger } from './state/forwarding-ledger';
 import type { RunConfig } from './state/run-config';
@@ -148,7 +149,7 @@ function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOp
     loopsDetected: 0,
     depth,
     maxDepth,
-    budgetUsage: parent ? parent.usage : () => ledger.usage,
+    budgetUsage: parent ? parent.usage : ownUsage,
     preCheck,
     conversationId,
     history: NO_MESSAGES,
@@ -159,15 +160,9 @@ function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOp
     sealing: extras.sealing,
     resumeBegan: extras.resume?.began,
     journal: extras.journal,
-    listens: (event) => bus.listeners.has(event),
-    emit: (event, payload) => {
-      if (!bus.listeners.has(event)) return;
-      // Object.assign onto a fresh literal: an object spread here, then frozen, costs tens of times more in V8.
-      const base = parent === undefined ? { runId, step: context.step, timestamp: Date.now() } : { runId, parentRunId: parent.runId, step: context.step, timestamp: Date.now() };
-      bus.emit(event, Object.assign(base, payload) as never);
-    },
-    // A sub-agent's events name their caller after `runId`: rebuilt in that order (sub-agent runs only).
-    emitBuilt: (event, payload) => bus.emit(event, (parent === undefined ? payload : Object.assign({ runId, parentRunId: parent.runId }, payload)) as never),
+    listens,
+    emit,
+    emitBuilt,
   };
   const usage = ledger.snapshot();
   const first = extras.resume
@@ -185,6 +180,31 @@ function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOp
 }
 
 const NO_MESSAGES: readonly never[] = Object.freeze([]);
+
+/** `RunContext.budgetUsage` of a run no other run started: its own ledger's. */
+function ownUsage(this: RunContext): UsageTotals {
+  return this.ledger.usage;
+}
+
+/** `RunContext.listens`: whether anything listens to `event`. */
+function listens(this: RunContext, event: AgentEventName): boolean {
+  return this.bus.listeners.has(event);
+}
+
+/** `RunContext.emit`: the payload with the run's `runId` (and its caller's), `step` and `timestamp`. */
+function emit<E extends AgentEventName>(this: RunContext, event: E, payload: EventPayload<E>): void {
+  if (!this.bus.listeners.has(event)) return;
+  const { runId, parentRunId } = this;
+  // Object.assign onto a fresh literal: an object spread here, then frozen, costs tens of times more in V8.
+  const base = parentRunId === undefined ? { runId, step: this.step, timestamp: Date.now() } : { runId, parentRunId, step: this.step, timestamp: Date.now() };
+  this.bus.emit(event, Object.assign(base, payload) as never);
+}
+
+/** `RunContext.emitBuilt`: a sub-agent's events name their caller after `runId`, rebuilt in that order (sub-agent runs only). */
+function emitBuilt<E extends AgentEventName>(this: RunContext, event: E, payload: BuiltPayload<E>): void {
+  const { runId, parentRunId } = this;
+  this.bus.emit(event, (parentRunId === undefined ? payload : Object.assign({ runId, parentRunId }, payload)) as never);
+}
 
 /**
  * A new run id (a random UUID), as one flat string. `crypto.randomUUID()` joins its 36 characters

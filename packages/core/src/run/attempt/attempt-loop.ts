@@ -72,7 +72,7 @@ export function attemptLoop<TValue>(state: RunContext, call: AttemptCall<TValue>
     continueFrom: call.continueFrom,
     attempt: (memory, attempt) => makeAttempt(state, call, memory, attempt),
     exclusive: state.exclusive,
-    runUsage: state.budgetUsage,
+    runUsage: () => state.budgetUsage(),
     record: (record) => ledger.record(record),
     attempts: () => ledger.attempts,
     report: (event) => reportGateEvent(state, call, event),
