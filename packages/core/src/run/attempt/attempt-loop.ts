@@ -38,8 +38,8 @@ export interface AttemptCall<TValue> {
   readonly continueFrom?: string;
   /** Stop kinds that end this call with an outcome rather than failing the run (a tool call's `redundant`, ...). */
   readonly outcomeKinds?: ReadonlySet<string>;
-  /** What a `fallback` decision stands in: a degraded value, or `undefined` when none applies (then the stop stands). */
-  readonly fallback?: (lastFailure: ValidationFailure | undefined, reason: string, rule: string) => Promise<FallbackValue | undefined>;
+  /** What a `fallback` decision stands in, for the run: a degraded value, or `undefined` when none applies (then the stop stands). */
+  readonly fallback?: (state: RunContext, lastFailure: ValidationFailure | undefined, reason: string, rule: string) => Promise<FallbackValue | undefined>;
   /**
    * A call that sends its own request to its own target, as it is (a compaction's summary): no
    * output mode, tools or feedback; `messages` and `feedbackMessages` are not read.
@@ -122,7 +122,7 @@ class RunAttempts<TValue> implements AttemptDriver<ModelResponse, TValue, RunAtt
   /** The call's fallback value for a `fallback` decision (`undefined`: none applies); called as `fallback`. */
   useFallback({ lastFailure, reason, rule }: FallbackRequest<ModelResponse>): Promise<{ readonly value: AttemptOutcome<TValue> } | undefined> {
     const fallback = this.call.fallback as NonNullable<AttemptCall<TValue>['fallback']>;
-    return fallback(lastFailure, reason, rule).then((value) => (value ? { value: { type: 'fallback', fallback: value } } : undefined));
+    return fallback(this.state, lastFailure, reason, rule).then((value) => (value ? { value: { type: 'fallback', fallback: value } } : undefined));
   }
 }
 
