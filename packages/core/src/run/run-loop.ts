@@ -51,8 +51,8 @@ type Outcome = StepOutcome<RunResult<unknown>>;
  * until a step ends the run. Every step is a file of `steps/`; the state between two steps is one
  * plain value ({@link RunState}), a checkpoint in the run store when the run is durable.
  */
-async function drive(context: RunContext, first: RunState): Promise<RunResult<unknown>> {
-  let state = first;
+async function drive(context: RunContext, state: RunState): Promise<RunResult<unknown>> {
+  // `state` is the parameter itself, reassigned: a separate variable would keep the first state alive as long as the run.
   try {
     if (context.journal) await saveCheckpoint(context, state);
     for (;;) {
