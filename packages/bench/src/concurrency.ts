@@ -128,10 +128,12 @@ ${rows.join('\n')}
 
 Outside GC, runs started at once cost about ${withoutGc(keel).toFixed(2)}x for Keel and ${withoutGc(bare).toFixed(2)}x for the bare baseline what they cost one after
 another${withoutGc(keel) > 1.1 ? ': for Keel the collector is not the whole difference' : ''}. Every run in flight is live when the young generation is
-collected, so each collection copies what they hold (${kb(keel.heldBytes)} a Keel run, ${kb(bare.heldBytes)} a bare one). A waiting run holds four suspended
-frames of Keel's (the ReAct loop, the step, the attempt loop, the provider call), the run's state
-and its records so far; \`agent.run\`, a run without \`timeoutMs\` and the policy's judging,
-deciding and PreCheck steps add no frame of their own.
+collected, so each collection copies what they hold (${kb(keel.heldBytes)} a Keel run, ${kb(bare.heldBytes)} a bare one). A waiting run holds two suspended
+frames of Keel's (the driver of its steps and the attempt loop), a reaction each for the step and
+the provider call, the run's state and its records so far; \`agent.run\`, a run without
+\`timeoutMs\`, the ask-model step, the provider call and the policy's judging, deciding and PreCheck
+steps add no frame of their own, and the run's events, budgets and attempt driver no closures.
+What a waiting run holds, object by object: \`pnpm --filter @keel/bench bench:inflight\` (after \`pnpm build\`).
 
 ${
     met
