@@ -1,6 +1,6 @@
 import { PerformanceObserver } from 'node:perf_hooks';
 import type { ModelProviderV1 } from '@keel/core/internal';
-import { heldModel } from './held-model';
+import { measureHeldHeap } from './inflight/held-heap';
 import { minorGc, pairedRatio, summarise } from './measure';
 import { bareRun, keelAgentBuilder } from './overhead';
 
@@ -92,34 +92,12 @@ async function timeContender(name: string, run: (input: string) => Promise<unkno
   };
 }
 
-/** Heap held per run while `runs` runs all wait for their second model call (GC forced before each reading). */
-async function heldPerRun(start: Start, runs: number): Promise<number | undefined> {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) return undefined;
-  const model = heldModel();
-  const run = start(model);
-  for (let index = 0; index < 200; index++) await run(INPUT);
-  const heap = () => {
-    gc();
-    gc();
-    return process.memoryUsage().heapUsed;
-  };
-  const before = heap();
-  model.hold();
-  const all = Promise.all(Array.from({ length: runs }, () => run(INPUT)));
-  while (model.held() < runs) await new Promise((resolve) => setImmediate(resolve));
-  const during = heap();
-  model.release();
-  await all;
-  return (during - before) / runs;
-}
-
 /** Keel and the bare baseline: 1,000 runs started at once against 1,000 one after another. */
 export async function measureConcurrency(runs = 1000, rounds = 16): Promise<ConcurrencyFigures[]> {
   const figures: ConcurrencyFigures[] = [];
   for (const { name, start } of contenders) {
     const timing = await timeContender(name, start(), runs, rounds);
-    figures.push({ ...timing, heldBytes: await heldPerRun(start, runs) });
+    figures.push({ ...timing, heldBytes: (await measureHeldHeap(start, runs))?.bytesPerRun });
   }
   return figures;
 }
@@ -150,10 +128,12 @@ ${rows.join('\n')}
 
 Outside GC, runs started at once cost about ${withoutGc(keel).toFixed(2)}x for Keel and ${withoutGc(bare).toFixed(2)}x for the bare baseline what they cost one after
 another${withoutGc(keel) > 1.1 ? ': for Keel the collector is not the whole difference' : ''}. Every run in flight is live when the young generation is
-collected, so each collection copies what they hold (${kb(keel.heldBytes)} a Keel run, ${kb(bare.heldBytes)} a bare one). A waiting run holds four suspended
-frames of Keel's (the ReAct loop, the step, the attempt loop, the provider call), the run's state
-and its records so far; \`agent.run\`, a run without \`timeoutMs\` and the policy's judging,
-deciding and PreCheck steps add no frame of their own.
+collected, so each collection copies what they hold (${kb(keel.heldBytes)} a Keel run, ${kb(bare.heldBytes)} a bare one). A waiting run holds two suspended
+frames of Keel's (the driver of its steps and the attempt loop), a reaction each for the step and
+the provider call, the run's state and its records so far; \`agent.run\`, a run without
+\`timeoutMs\`, the ask-model step, the provider call and the policy's judging, deciding and PreCheck
+steps add no frame of their own, and the run's events, budgets and attempt driver no closures.
+What a waiting run holds, object by object: \`pnpm --filter @keel/bench bench:inflight\` (after \`pnpm build\`).
 
 ${
     met

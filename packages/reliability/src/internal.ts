@@ -26,7 +26,7 @@ export type { GateFeedback } from './gate/gate-options';
 export type { GateEvent } from './gate/gate-event';
 export { callAndJudge, type Judged } from './gate/attempt-loop';
 export { defaultFeedback } from './gate/build-feedback';
-export { type Attempted, runAttempts } from './gate/attempt-loop';
+export { type Attempted, type AttemptDriver, type FallbackRequest, runAttempts } from './gate/attempt-loop';
 export type { FailFastDecision } from './gate/decision';
 export { failureSignature } from './gate/failure-signature';
 export { matchesFailuresOnly } from './gate/failure-only';

@@ -52,6 +52,11 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
   readonly #bus: EventBus;
   readonly #signer: StateSigner;
   readonly #identity: AgentIdentity;
+  /**
+   * What runs of this agent need to suspend (a signed state naming the agent) and to run as tools:
+   * made once, as every run of the agent holds the same (a run in flight holds it until it ends).
+   */
+  readonly #extras: RunExtras;
   #id: Promise<string> | undefined;
 
   private constructor(config: RunConfig, options: AgentOptions) {
@@ -59,16 +64,12 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
     this.#bus = new EventBus(config.listeners);
     this.#signer = stateSigner(options.stateKey);
     this.#identity = agentIdentity(options, config);
+    this.#extras = Object.freeze({ sealing: Object.freeze({ signer: this.#signer, agent: () => this.#agentId(), ttlMs: this.#identity.stateTtlMs }) });
   }
 
   /** Starts a builder. */
   static create(options: AgentOptions): AgentBuilder<string, false> {
     return AgentBuilder.start(options, (config) => new Agent(config, options));
-  }
-
-  /** What runs of this agent need to suspend (a signed state naming the agent) and to run as tools. */
-  get #extras(): RunExtras {
-    return { sealing: { signer: this.#signer, agent: () => this.#agentId(), ttlMs: this.#identity.stateTtlMs } };
   }
 
   /** What continuing a run (`resume`, `recover`) needs of this agent. */

@@ -1,6 +1,6 @@
 import { beginDurableRun } from '../durable/durable-run';
 import type { RunStore } from '../durable/run-store';
-import type { RunExtras } from '../run/run-loop';
+import { newRunId, type RunExtras } from '../run/run-loop';
 import { checkRunOptions } from '../run/state/check-run-options';
 import type { RunOptions, RunResult } from './run-result';
 
@@ -16,7 +16,7 @@ export async function startDurable(
   start: (options: RunOptions, extras: RunExtras) => Promise<RunResult<unknown>>,
 ): Promise<RunResult<unknown>> {
   const options = checkRunOptions(given ?? {});
-  const runId = options.runId ?? globalThis.crypto.randomUUID();
+  const runId = options.runId ?? newRunId();
   const journal = await beginDurableRun(store, runId, { agentId: await agentId(), tenant: options.tenant });
   return start({ ...options, runId }, { ...extras, journal });
 }

@@ -2,12 +2,13 @@ import { AbortedError } from '@keel/reliability';
 import { MaxDepthExceededError } from '../errors/max-depth-exceeded-error';
 import type { RunInput, RunOptions, RunResult } from '../agent/run-result';
 import type { StreamSink } from '../agent/stream-part';
-import type { BuiltPayload } from '../events/agent-events';
+import type { AgentEventName, BuiltPayload, EventPayload } from '../events/agent-events';
 import type { EventBus } from '../events/event-bus';
 import type { Message } from '../model/message';
 import type { ParentRun } from '../tools/parent-run';
 import { StaleRunOwnerError } from '../errors/stale-run-owner-error';
 import { type RunUsage, UsageLedger } from '../usage/usage-ledger';
+import type { UsageTotals } from '@keel/reliability/internal';
 import { checkRunOptions } from './state/check-run-options';
 import { ForwardingLedger } from './state/forwarding-ledger';
 import type { RunConfig } from './state/run-config';
@@ -50,8 +51,8 @@ type Outcome = StepOutcome<RunResult<unknown>>;
  * until a step ends the run. Every step is a file of `steps/`; the state between two steps is one
  * plain value ({@link RunState}), a checkpoint in the run store when the run is durable.
  */
-async function drive(context: RunContext, first: RunState): Promise<RunResult<unknown>> {
-  let state = first;
+async function drive(context: RunContext, state: RunState): Promise<RunResult<unknown>> {
+  // `state` is the parameter itself, reassigned: a separate variable would keep the first state alive as long as the run.
   try {
     if (context.journal) await saveCheckpoint(context, state);
     for (;;) {
@@ -118,7 +119,7 @@ function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOp
   const text = typeof input === 'string' && !resumed;
   const given: readonly Message[] = resumed ? [] : text ? [{ role: 'user', content: input }] : inputAsMessages(input);
   const parent = extras.parent;
-  const runId = resumed ? resumed.runId : (options.runId ?? globalThis.crypto.randomUUID());
+  const runId = resumed ? resumed.runId : (options.runId ?? newRunId());
   const conversationId = config.memory ? (resumed ? (resumed.conversationId ?? 'default') : (options.conversationId ?? 'default')) : undefined;
   const system = resumed ? resumed.system : text ? config.system : runSystem(config.system, given);
   // A resumed run works for the tenant its state was signed for (the resume checked it).
@@ -148,7 +149,7 @@ function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOp
     loopsDetected: 0,
     depth,
     maxDepth,
-    budgetUsage: parent ? parent.usage : () => ledger.usage,
+    budgetUsage: parent ? parent.usage : ownUsage,
     preCheck,
     conversationId,
     history: NO_MESSAGES,
@@ -159,15 +160,9 @@ function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOp
     sealing: extras.sealing,
     resumeBegan: extras.resume?.began,
     journal: extras.journal,
-    listens: (event) => bus.listeners.has(event),
-    emit: (event, payload) => {
-      if (!bus.listeners.has(event)) return;
-      // Object.assign onto a fresh literal: an object spread here, then frozen, costs tens of times more in V8.
-      const base = parent === undefined ? { runId, step: context.step, timestamp: Date.now() } : { runId, parentRunId: parent.runId, step: context.step, timestamp: Date.now() };
-      bus.emit(event, Object.assign(base, payload) as never);
-    },
-    // A sub-agent's events name their caller after `runId`: rebuilt in that order (sub-agent runs only).
-    emitBuilt: (event, payload) => bus.emit(event, (parent === undefined ? payload : Object.assign({ runId, parentRunId: parent.runId }, payload)) as never),
+    listens,
+    emit,
+    emitBuilt,
   };
   const usage = ledger.snapshot();
   const first = extras.resume
@@ -185,6 +180,43 @@ function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOp
 }
 
 const NO_MESSAGES: readonly never[] = Object.freeze([]);
+
+/** `RunContext.budgetUsage` of a run no other run started: its own ledger's. */
+function ownUsage(this: RunContext): UsageTotals {
+  return this.ledger.usage;
+}
+
+/** `RunContext.listens`: whether anything listens to `event`. */
+function listens(this: RunContext, event: AgentEventName): boolean {
+  return this.bus.listeners.has(event);
+}
+
+/** `RunContext.emit`: the payload with the run's `runId` (and its caller's), `step` and `timestamp`. */
+function emit<E extends AgentEventName>(this: RunContext, event: E, payload: EventPayload<E>): void {
+  if (!this.bus.listeners.has(event)) return;
+  const { runId, parentRunId } = this;
+  // Object.assign onto a fresh literal: an object spread here, then frozen, costs tens of times more in V8.
+  const base = parentRunId === undefined ? { runId, step: this.step, timestamp: Date.now() } : { runId, parentRunId, step: this.step, timestamp: Date.now() };
+  this.bus.emit(event, Object.assign(base, payload) as never);
+}
+
+/** `RunContext.emitBuilt`: a sub-agent's events name their caller after `runId`, rebuilt in that order (sub-agent runs only). */
+function emitBuilt<E extends AgentEventName>(this: RunContext, event: E, payload: BuiltPayload<E>): void {
+  const { runId, parentRunId } = this;
+  this.bus.emit(event, (parentRunId === undefined ? payload : Object.assign({ runId, parentRunId }, payload)) as never);
+}
+
+/**
+ * A new run id (a random UUID), as one flat string. `crypto.randomUUID()` joins its 36 characters
+ * from about twenty pieces, and V8 keeps a joined string as its chain of pieces until something
+ * reads it: about 480 bytes that every run in flight would hold in its context and state.
+ * Reading one character makes V8 flatten it into one string of about 60 bytes.
+ */
+export function newRunId(): string {
+  const id = globalThis.crypto.randomUUID();
+  id.charCodeAt(0);
+  return id;
+}
 
 /**
  * A run's state with every field present and in one order (an absent one is `undefined`, which

@@ -33,7 +33,7 @@ export interface Attempted<TResponse, TValue> {
 }
 
 /** What a `fallback` decision asks the driver for. */
-interface FallbackRequest<TResponse> {
+export interface FallbackRequest<TResponse> {
   /** The deciding scope. */
   readonly scope: ReliabilityScope<TResponse>;
   /** The gate run's latest validation failure. */
@@ -47,9 +47,10 @@ interface FallbackRequest<TResponse> {
 /**
  * What the one attempt loop needs from its caller: the call, the bookkeeping and the outcomes.
  * Core supplies the provider call, the judge, the run's ledger and its events; `runGate` a
- * default driver around any call.
+ * default driver around any call. The loop calls its functions on the driver (`driver.report(...)`),
+ * never detached, so a driver may be an object with methods.
  */
-interface AttemptDriver<TResponse, TValue, TAttempted extends Attempted<TResponse, TValue>, TResult> {
+export interface AttemptDriver<TResponse, TValue, TAttempted extends Attempted<TResponse, TValue>, TResult> {
   readonly settings: GateSettings<TResponse>;
   readonly signal: AbortSignal | undefined;
   /** Where a tool-argument re-ask starts: the failure of the arguments the step produced. */
@@ -86,26 +87,24 @@ interface AttemptDriver<TResponse, TValue, TAttempted extends Attempted<TRespons
 export async function runAttempts<TResponse, TValue, TAttempted extends Attempted<TResponse, TValue>, TResult>(driver: AttemptDriver<TResponse, TValue, TAttempted, TResult>): Promise<TResult> {
   const memory = startGate(driver.settings, driver.initial);
   if (driver.continueFrom !== undefined) applyDecision(memory, { type: 'continue-output', partial: driver.continueFrom, events: [] });
-  const { signal, report } = driver;
-  const checked = memory.settings.preCheck.length > 0;
+  const { signal } = driver;
   for (let attempt = 1; ; attempt++) {
     if (signal?.aborted) throw AbortedError.fromSignal(signal);
-    const call = () => (checked ? admitted(driver, memory, attempt) : driver.attempt(memory, attempt));
-    const attempted = await (checked && driver.exclusive ? driver.exclusive(call) : call());
+    const attempted = await makeAttempt(driver, memory, attempt);
     const { judged, usage, via } = attempted;
     const failed = noteAttempt(memory, attempt, judged, usage, via);
     if (judged.errorKind === 'aborted') {
       driver.record(recordOf(memory, attempt, judged, usage, via));
       throw abortedError(judged, signal);
     }
-    if (failed) report(failed);
+    if (failed) driver.report(failed);
     // The run's usage with this attempt's, added up only when a rule or a fallback reads it.
     let added: UsageTotals | undefined;
     const runUsage = () => (added ??= addUsage(driver.runUsage(), usage));
     const decided = decide(memory, attempt, judged, runUsage, signal);
     const decision = decided instanceof Promise ? await recordingOnThrow(decided, () => driver.record(recordOf(memory, attempt, judged, usage, via))) : decided;
     driver.record(recordOf(memory, attempt, judged, usage, via, decision.rejection));
-    decision.events.forEach(report);
+    for (const event of decision.events) driver.report(event);
     // A plain accept changes nothing: the memory is left as it is.
     if (decision.type !== 'accept' || decision.rejection) applyDecision(memory, decision);
     switch (decision.type) {
@@ -139,12 +138,18 @@ function recordingOnThrow(decided: Promise<Decision>, record: () => void): Promi
   });
 }
 
+/** Makes attempt `attempt`: with PreCheck rules, admitted first (one run's calls at a time when the driver is `exclusive`). */
+function makeAttempt<TResponse, TValue, TAttempted extends Attempted<TResponse, TValue>, TResult>(driver: AttemptDriver<TResponse, TValue, TAttempted, TResult>, memory: GateMemory<TResponse>, attempt: number): Promise<TAttempted> {
+  if (memory.settings.preCheck.length === 0) return driver.attempt(memory, attempt);
+  return driver.exclusive ? driver.exclusive(() => admitted(driver, memory, attempt)) : admitted(driver, memory, attempt);
+}
+
 /** PreCheck, waiting where a rule says so, then the attempt; a stop ends the loop. */
 async function admitted<TResponse, TValue, TAttempted extends Attempted<TResponse, TValue>, TResult>(driver: AttemptDriver<TResponse, TValue, TAttempted, TResult>, memory: GateMemory<TResponse>, attempt: number): Promise<TAttempted> {
   for (let from = 0; ; ) {
     const admission = await preCheck(memory, attempt, driver.runUsage(), driver.signal, from);
     if (admission.type === 'admit') return driver.attempt(memory, attempt);
-    admission.events.forEach(driver.report);
+    for (const event of admission.events) driver.report(event);
     if (admission.type === 'fail-fast') throw failFastError(memory, attempt, admission, driver.attempts());
     await sleep(admission.delayMs, driver.signal);
     from = admission.next;
@@ -162,7 +167,7 @@ async function fallback<TResponse, TValue, TAttempted extends Attempted<TRespons
 ): Promise<TResult> {
   const halt = (stopped: FailFastDecision) => {
     // A replaced stop's other events were reported with the decision.
-    stopped.events.filter((event) => event.type === 'reliability.fail-fast').forEach(driver.report);
+    for (const event of stopped.events) if (event.type === 'reliability.fail-fast') driver.report(event);
     return failFastError(memory, attempt, stopped, driver.attempts());
   };
   if (!driver.fallback) throw halt(decision.instead ?? stop(attempt, judged.errorKind, { kind: decision.kind, label: 'a rule chose fallback but none is configured', phase: 'post-decide' }));

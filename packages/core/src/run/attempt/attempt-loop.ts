@@ -1,19 +1,19 @@
-import type { GateVerdict, ValidationFailure } from '@keel/reliability';
-import type { Attempted, FailFastDecision, GateFeedback, GateEvent, GateMemory, GateSettings, Judged, UsageTotals } from '@keel/reliability/internal';
-import { BadResponseError, callAndJudge, classifyError, raceSignal, reduceError, runAttempts, ZERO_USAGE } from '@keel/reliability/internal';
+import type { AttemptRecord, GateVerdict, ValidationFailure } from '@keel/reliability';
+import type { Attempted, AttemptDriver, FailFastDecision, FallbackRequest, GateFeedback, GateEvent, GateMemory, GateSettings, Judged, UsageTotals } from '@keel/reliability/internal';
+import { BadResponseError, callAndJudge, raceSignal, runAttempts, ZERO_USAGE } from '@keel/reliability/internal';
 import type { ModelTarget } from '../../agent/agent-options';
-import type { BuiltPayload, CallPurpose } from '../../events/agent-events';
 import type { Message } from '../../model/message';
 import type { ModelRequest, ModelResponse, ToolChoice } from '../../model/model-provider-v1';
 import type { WrappedCall } from '../../shared/call-wrapper';
 import { estimateUsage } from '../../usage/estimate-usage';
 import { sanitizeUsage } from '../../usage/usage-ledger';
 import { consumeStream } from './stream-response';
+import { type ProviderCall, reportError, reportRequest, reportResponse } from './provider-call-events';
 import { type AttemptJudge, attemptJudge, continuing } from './patch-and-continue';
 import type { FallbackValue } from '../output/output-fallback';
 import type { RunContext } from '../state/run-context';
 import { answerTurn } from '../output/answer-turn';
-import { ANSWER_TOOL_NAME, type ModeLevel, type OutputMode, type TargetPlan } from '../output/output-mode';
+import { ANSWER_TOOL_NAME, type ModeLevel, type TargetPlan } from '../output/output-mode';
 import { checkResponse } from '../output/output-verdict';
 import { reportDowngrade, reportPlan, schemaRejectionOf } from '../output/output-mode-report';
 import { partialsShown } from '../output/partial-output';
@@ -38,8 +38,8 @@ export interface AttemptCall<TValue> {
   readonly continueFrom?: string;
   /** Stop kinds that end this call with an outcome rather than failing the run (a tool call's `redundant`, ...). */
   readonly outcomeKinds?: ReadonlySet<string>;
-  /** What a `fallback` decision stands in: a degraded value, or `undefined` when none applies (then the stop stands). */
-  readonly fallback?: (lastFailure: ValidationFailure | undefined, reason: string, rule: string) => Promise<FallbackValue | undefined>;
+  /** What a `fallback` decision stands in, for the run: a degraded value, or `undefined` when none applies (then the stop stands). */
+  readonly fallback?: (state: RunContext, lastFailure: ValidationFailure | undefined, reason: string, rule: string) => Promise<FallbackValue | undefined>;
   /**
    * A call that sends its own request to its own target, as it is (a compaction's summary): no
    * output mode, tools or feedback; `messages` and `feedbackMessages` are not read.
@@ -63,25 +63,67 @@ interface RunAttempt<TValue> extends Attempted<ModelResponse, TValue> {
  * @throws {AbortedError} when the run is aborted.
  */
 export function attemptLoop<TValue>(state: RunContext, call: AttemptCall<TValue>): Promise<AttemptOutcome<TValue>> {
-  const { signal, ledger } = state;
-  const fallback = call.fallback;
-  return runAttempts<ModelResponse, TValue, RunAttempt<TValue>, AttemptOutcome<TValue>>({
-    settings: call.settings,
-    signal,
-    initial: call.initial,
-    continueFrom: call.continueFrom,
-    attempt: (memory, attempt) => makeAttempt(state, call, memory, attempt),
-    exclusive: state.exclusive,
-    runUsage: state.budgetUsage,
-    record: (record) => ledger.record(record),
-    attempts: () => ledger.attempts,
-    report: (event) => reportGateEvent(state, call, event),
-    accept: ({ judged, judging }, attempt) => ({ type: 'accepted', response: judging ? judging.accepted(judged.response) : judged.response, verdict: judged.verdict, attempts: attempt }),
-    fallback: fallback
-      ? ({ lastFailure, reason, rule }) => fallback(lastFailure, reason, rule).then((value) => (value ? { value: { type: 'fallback', fallback: value } } : undefined))
-      : undefined,
-    stopped: (decision: FailFastDecision, attempt) => (call.outcomeKinds?.has(decision.kind) ? { type: 'stopped', kind: decision.kind, attempts: attempt } : undefined),
-  });
+  return runAttempts(new RunAttempts(state, call));
+}
+
+/**
+ * The run's side of the attempt loop for one logical call (its driver). Methods rather than a
+ * literal of closures: a call waiting for its model holds this one object, not a closure apiece.
+ */
+class RunAttempts<TValue> implements AttemptDriver<ModelResponse, TValue, RunAttempt<TValue>, AttemptOutcome<TValue>> {
+  readonly settings: GateSettings<ModelResponse>;
+  readonly signal: AbortSignal | undefined;
+  readonly initial: AttemptCall<TValue>['initial'];
+  readonly continueFrom: string | undefined;
+  readonly exclusive: RunContext['exclusive'];
+  /** The call's fallback (`useFallback`), when it has one: without it, a `fallback` decision stops. */
+  readonly fallback: ((request: FallbackRequest<ModelResponse>) => Promise<{ readonly value: AttemptOutcome<TValue> } | undefined>) | undefined;
+
+  constructor(
+    private readonly state: RunContext,
+    private readonly call: AttemptCall<TValue>,
+  ) {
+    this.settings = call.settings;
+    this.signal = state.signal;
+    this.initial = call.initial;
+    this.continueFrom = call.continueFrom;
+    this.exclusive = state.exclusive;
+    this.fallback = call.fallback === undefined ? undefined : this.useFallback;
+  }
+
+  attempt(memory: GateMemory<ModelResponse>, attempt: number): Promise<RunAttempt<TValue>> {
+    return makeAttempt(this.state, this.call, memory, attempt);
+  }
+
+  runUsage(): UsageTotals {
+    return this.state.budgetUsage();
+  }
+
+  record(record: AttemptRecord): void {
+    this.state.ledger.record(record);
+  }
+
+  attempts(): readonly AttemptRecord[] {
+    return this.state.ledger.attempts;
+  }
+
+  report(event: GateEvent): void {
+    reportGateEvent(this.state, this.call, event);
+  }
+
+  accept({ judged, judging }: RunAttempt<TValue>, attempt: number): AttemptOutcome<TValue> {
+    return { type: 'accepted', response: judging ? judging.accepted(judged.response) : judged.response, verdict: judged.verdict, attempts: attempt };
+  }
+
+  stopped(decision: FailFastDecision, attempt: number): AttemptOutcome<TValue> | undefined {
+    return this.call.outcomeKinds?.has(decision.kind) ? { type: 'stopped', kind: decision.kind, attempts: attempt } : undefined;
+  }
+
+  /** The call's fallback value for a `fallback` decision (`undefined`: none applies); called as `fallback`. */
+  useFallback({ lastFailure, reason, rule }: FallbackRequest<ModelResponse>): Promise<{ readonly value: AttemptOutcome<TValue> } | undefined> {
+    const fallback = this.call.fallback as NonNullable<AttemptCall<TValue>['fallback']>;
+    return fallback(this.state, lastFailure, reason, rule).then((value) => (value ? { value: { type: 'fallback', fallback: value } } : undefined));
+  }
 }
 
 /** Makes one attempt: its request, the provider call and the judge; a refused schema lowers the output mode. */
@@ -198,118 +240,64 @@ function reportGateEvent<TValue>(state: RunContext, call: AttemptCall<TValue>, e
   if (event.type === 'reliability.retry') sink.push({ type: 'retry', step: state.step, attempt: event.attempt, errorKind: event.errorKind, discardStreamedText: state.shownText, discardPartialOutput: partialsShown(state) });
 }
 
-/** One provider call of an attempt. */
-interface ProviderCall {
-  readonly target: ModelTarget;
-  readonly request: ModelRequest;
-  readonly attempt: number;
-  readonly purpose: CallPurpose;
-  /** The tool call a re-ask is for (`purpose: 'tool-re-ask'`), named in the call's events. */
-  readonly toolCallId?: string;
-  /** Output mode `tool`: the answer tool's name; its call is the final answer. */
-  readonly answerTool?: string;
-  /** How the final answer is asked for, on a step call of an agent with an output schema. */
-  readonly outputMode?: OutputMode;
-}
-
-function toolChoiceLabel(request: ModelRequest): string {
-  const choice = request.toolChoice;
-  if (!choice) return request.tools?.length ? 'auto' : 'none';
-  return choice.type === 'tool' ? `tool:${choice.name}` : choice.type;
-}
-
-/** The fields naming a call in its events (merged with `Object.assign`: an object spread in a payload is slow in V8). */
-const callNames = ({ attempt, purpose, target, toolCallId }: ProviderCall) =>
-  toolCallId === undefined ? { attempt, purpose, provider: target.provider.name, model: target.model } : { attempt, purpose, provider: target.provider.name, model: target.model, toolCallId };
-
 /** The call as a call wrapper sees it. */
 const modelCall = (state: RunContext, { attempt, toolCallId }: ProviderCall): WrappedCall =>
   toolCallId === undefined ? { type: 'model', runId: state.runId, step: state.step, attempt } : { type: 'model', runId: state.runId, step: state.step, attempt, toolCallId };
 
-/** Ephemeral messages come last in a request (after the kept context): count them from the end. */
-const countEphemeral = (messages: readonly Message[]) => {
-  let count = 0;
-  for (let index = messages.length - 1; index >= 0 && messages[index]?.ephemeral === true; index--) count++;
-  return count;
-};
-
 /**
  * Calls the provider once, with `model.request` before and `model.response` or `model.error`
- * after. Streams when the run is streaming and the provider can.
+ * after (see `provider-call-events.ts`). Streams when the run is streaming and the provider can.
+ * Not an async function: while the provider works, the call holds one reaction to its answer,
+ * not a suspended frame of its own.
  */
-export async function callProvider(state: RunContext, call: ProviderCall): Promise<ModelResponse> {
-  const { target, request, attempt, purpose } = call;
-  if (state.listens('model.request')) {
-    const payload: BuiltPayload<'model.request'> = {
-      runId: state.runId, step: state.step, timestamp: Date.now(), attempt, purpose, provider: target.provider.name, model: target.model,
-      messageCount: request.messages.length,
-      ephemeralCount: countEphemeral(request.messages),
-      toolCount: request.tools?.length ?? 0,
-      toolChoice: toolChoiceLabel(request),
-    };
-    if (call.toolCallId !== undefined) payload.toolCallId = call.toolCallId;
-    if (call.outputMode !== undefined && state.config.output) payload.outputMode = call.outputMode;
-    const strict = strictToolCount(request);
-    if (strict !== undefined) payload.strictToolCount = strict;
-    state.emitBuilt('model.request', payload);
-  }
+export function callProvider(state: RunContext, call: ProviderCall): Promise<ModelResponse> {
+  if (state.listens('model.request')) reportRequest(state, call);
   // Latency is reported only in events: skip the clock when nobody listens.
-  const timed = state.listens('model.response') || state.listens('model.error');
-  const started = timed ? performance.now() : 0;
+  const started = state.listens('model.response') || state.listens('model.error') ? performance.now() : 0;
   state.shownText = false;
+  let answered: Promise<unknown>;
+  try {
+    answered = Promise.resolve(invokeProvider(state, call));
+  } catch (thrown) {
+    return Promise.reject(providerFailed(state, call, started, thrown));
+  }
+  return answered.then(
+    (value) => providerAnswered(state, call, started, value),
+    (thrown: unknown) => {
+      throw providerFailed(state, call, started, thrown);
+    },
+  );
+}
+
+/** The provider's answer to the call's request: streamed when the run streams and the provider can, through the call wrapper when there is one. */
+function invokeProvider(state: RunContext, call: ProviderCall): unknown {
+  const { target, request } = call;
+  const stream = state.sink && call.purpose === 'step' ? target.provider.stream?.bind(target.provider) : undefined;
+  const options = state.signal ? { signal: state.signal } : {};
+  const invoke = stream ? () => consumeStream(state, stream(request, options), call.attempt, call.answerTool) : () => (state.signal ? raceSignal(target.provider.generate(request, options), state.signal) : target.provider.generate(request, options));
+  const { wrapCall } = state.config;
+  return wrapCall ? raceSignal(wrapCall(modelCall(state, call), invoke), state.signal) : invoke();
+}
+
+/** What the provider answered, checked and copied (in tool mode, the answer tool's call read as the answer); `model.content` and `model.response` report it. */
+function providerAnswered(state: RunContext, call: ProviderCall, started: number, answered: unknown): ModelResponse {
   let response: ModelResponse;
   try {
-    const stream = state.sink && purpose === 'step' ? target.provider.stream?.bind(target.provider) : undefined;
-    const options = state.signal ? { signal: state.signal } : {};
-    const invoke = stream ? () => consumeStream(state, stream(request, options), attempt, call.answerTool) : () => (state.signal ? raceSignal(target.provider.generate(request, options), state.signal) : target.provider.generate(request, options));
-    const { wrapCall } = state.config;
-    const answered: unknown = await (wrapCall ? raceSignal(wrapCall(modelCall(state, call), invoke), state.signal) : invoke());
     // Checked and copied (see checkResponse) before anything reads it, whatever a wrapper returned.
     response = checkResponse(answered);
     // Tool mode: a call of the answer tool is the final answer, its arguments the answer's text.
     if (call.answerTool !== undefined) response = answerTurn(response, call.answerTool);
   } catch (thrown) {
-    // Throwing `undefined` or `null` breaks the spec like a missing response does.
-    const error = thrown === undefined || thrown === null ? new BadResponseError({ message: `the provider threw ${String(thrown)}` }) : thrown;
-    const { errorKind, retryAfterMs } = classifyError(error);
-    const { name, message } = reduceError(error);
-    state.emit('model.error', Object.assign(callNames(call), {
-      errorKind: state.signal?.aborted ? 'aborted' : errorKind,
-      errorName: name,
-      message,
-      latencyMs: performance.now() - started,
-      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-    }));
-    throw error;
+    throw providerFailed(state, call, started, thrown);
   }
-  if (state.listens('model.content'))
-    state.emit('model.content', {
-      ...callNames(call),
-      ...(request.system === undefined ? {} : { system: request.system }),
-      input: JSON.stringify(request.messages),
-      output: JSON.stringify(response.content),
-    });
-  if (!state.listens('model.response')) return response;
-  const priced = state.ledger.price(target.model, response.usage);
-  const payload: BuiltPayload<'model.response'> = {
-    runId: state.runId, step: state.step, timestamp: Date.now(), attempt, purpose, provider: target.provider.name, model: target.model,
-    finishReason: response.finishReason,
-    latencyMs: performance.now() - started,
-    toolCalls: response.content.reduce((count, part) => count + (part.type === 'tool-call' ? 1 : 0), 0),
-    inputTokens: priced.inputTokens,
-    outputTokens: priced.outputTokens,
-    cacheReadTokens: priced.cacheReadTokens,
-    cacheWriteTokens: priced.cacheWriteTokens,
-  };
-  if (call.toolCallId !== undefined) payload.toolCallId = call.toolCallId;
-  if (priced.costUsd !== undefined) payload.costUsd = priced.costUsd;
-  state.emitBuilt('model.response', payload);
+  if (state.listens('model.content') || state.listens('model.response')) reportResponse(state, call, started, response);
   return response;
 }
 
-/** `strictToolCount` of `model.request`, when any tool is strict. */
-function strictToolCount(request: ModelRequest): number | undefined {
-  let count = 0;
-  for (const tool of request.tools ?? []) if (tool.strict === true) count++;
-  return count === 0 ? undefined : count;
+/** A provider call that threw, or answered with no valid response: reported as `model.error`; returns the error the call fails with. */
+function providerFailed(state: RunContext, call: ProviderCall, started: number, thrown: unknown): unknown {
+  // Throwing `undefined` or `null` breaks the spec like a missing response does.
+  const error = thrown === undefined || thrown === null ? new BadResponseError({ message: `the provider threw ${String(thrown)}` }) : thrown;
+  reportError(state, call, started, error);
+  return error;
 }

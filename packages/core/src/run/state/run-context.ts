@@ -12,7 +12,7 @@ import type { StateSigner } from './state-signer';
 
 /**
  * What a run works with besides its state: configuration, signal, events, the live ledger,
- * the stream sink. Nothing here is shared between runs, and nothing here is checkpointed (see
+ * the stream sink. No state here is shared between runs, and nothing here is checkpointed (see
  * `RunState` for the plain value that is). Every field is always present (`undefined` when unset).
  */
 export interface RunContext {
@@ -55,8 +55,8 @@ export interface RunContext {
   /** How deep this run is (0: no run started it), and the deepest nesting allowed below the top run. */
   readonly depth: number;
   readonly maxDepth: number;
-  /** The usage budgets count: the whole tree of runs, for a run started by another. */
-  readonly budgetUsage: () => UsageTotals;
+  /** The usage budgets count: the whole tree of runs, for a run started by another. Call it on the context (`context.budgetUsage()`). */
+  readonly budgetUsage: (this: RunContext) => UsageTotals;
   /** PreCheck rules of this run: its own, then those of the runs above it (budgets hold across sub-agents). */
   readonly preCheck: readonly PreCheckRule<ModelResponse>[];
   /** Signs the state of a run that suspends, naming the agent (see `RunStateSnapshot`). */
@@ -65,15 +65,20 @@ export interface RunContext {
   readonly journal: RunJournal | undefined;
   /** Told once a resumed run's decided calls are about to run (before it, a failed resume has run nothing). */
   readonly resumeBegan: (() => void) | undefined;
+  /*
+   * The run's events: the same functions serve every run (`this` is the run's context), where
+   * closures made per run would be held by each run in flight. Call them on the context, as
+   * `context.emit(...)`, never detached.
+   */
   /** True when anything listens to `event`: callers skip building payloads nobody reads. */
-  readonly listens: (event: AgentEventName) => boolean;
+  readonly listens: (this: RunContext, event: AgentEventName) => boolean;
   /** Emits an event of the run, filling in `runId`, `step` and `timestamp`; skips work when nobody listens. */
-  readonly emit: <E extends AgentEventName>(event: E, payload: EventPayload<E>) => void;
+  readonly emit: <E extends AgentEventName>(this: RunContext, event: E, payload: EventPayload<E>) => void;
   /**
    * Emits a payload built whole by the caller (see {@link BuiltPayload}): no copy is made, so it
    * costs a fraction of `emit`. For events of every run; call it only when `listens(event)`.
    */
-  readonly emitBuilt: <E extends AgentEventName>(event: E, payload: BuiltPayload<E>) => void;
+  readonly emitBuilt: <E extends AgentEventName>(this: RunContext, event: E, payload: BuiltPayload<E>) => void;
 }
 
 /**

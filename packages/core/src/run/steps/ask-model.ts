@@ -1,14 +1,15 @@
 import { AbortedError } from '@keel/reliability';
 import type { Message } from '../../model/message';
 import { MaxStepsExceededError } from '../../errors/max-steps-exceeded-error';
-import { attemptLoop } from '../attempt/attempt-loop';
+import { type AttemptCall, type AttemptOutcome, attemptLoop } from '../attempt/attempt-loop';
 import { stepSettings, stepSettingsMade } from '../attempt/gate-settings';
-import type { GateSettings } from '@keel/reliability/internal';
+import type { GateSettings, RunView } from '@keel/reliability/internal';
 import type { ModelResponse } from '../../model/model-provider-v1';
 import { runViewOf, turnViewOf } from '../../run-view/run-view-of';
 import { resolveFallback } from '../output/output-fallback';
 import { outputVerdict } from '../output/output-verdict';
 import { showOutput } from '../output/partial-output';
+import type { RunConfig } from '../state/run-config';
 import type { RunContext } from '../state/run-context';
 import type { Answer, RunState, StepOutcome } from '../state/run-state';
 import { recordOf } from './end';
@@ -35,26 +36,51 @@ export const keptMessages = (context: RunContext, state: RunState): readonly Mes
 export const keptContext = (context: RunContext, state: RunState): readonly Message[] => (state.compaction === undefined ? keptMessages(context, state) : compactedView(keptMessages(context, state), state.compaction));
 
 /**
- * The step's settings with the run as rules see it (`scope.run`): its finished steps and the turn
- * being judged. Before the first step finishes there is nothing to see, and the settings stay as made.
+ * The run as rules see it from a step's call (`scope.run`): its finished steps, and the turn
+ * being judged. An object with a method rather than a closure: the call holds it while it waits.
  */
+class StepRun {
+  constructor(
+    readonly steps: number,
+    private readonly context: RunContext,
+    private readonly state: RunState,
+  ) {}
+
+  view(response: ModelResponse | undefined): RunView {
+    return runViewOf(this.state.steps, this.state.toolCalls, this.context.budgetUsage(), response ? turnViewOf(response) : undefined);
+  }
+}
+
+/** The step's settings with the run as rules see it; before the first step finishes there is nothing to see, and the settings stay as made. */
 function withRun(settings: GateSettings<ModelResponse>, context: RunContext, state: RunState): GateSettings<ModelResponse> {
   if (state.steps.length === 0) return settings;
-  const view = (response: ModelResponse | undefined) => runViewOf(state.steps, state.toolCalls, context.budgetUsage(), response ? turnViewOf(response) : undefined);
-  return { ...settings, run: { steps: state.steps.length, view } };
+  return { ...settings, run: new StepRun(state.steps.length, context, state) };
 }
+
+/** The judge of a step's answer, one per configuration: a step's call holds it while it waits. */
+const answerJudges = new WeakMap<RunConfig, AttemptCall<unknown>['judge']>();
+
+function answerJudge(config: RunConfig): AttemptCall<unknown>['judge'] {
+  let judge = answerJudges.get(config);
+  if (judge === undefined) answerJudges.set(config, (judge = (response) => outputVerdict(config, response)));
+  return judge;
+}
+
+type Outcome = StepOutcome<RunResult<unknown>>;
 
 /**
  * The step `ask-model`: begins the next step and makes its call through the attempt loop. A turn
- * that calls tools goes on to `call-tools`; an answer (or a fallback tier's value) to `end`.
+ * that calls tools goes on to `call-tools`; an answer (or a fallback tier's value) to `end`. Not
+ * an async function: while the model works, the step holds one reaction to the call's outcome
+ * (`answered`, or `overflowed` for a refusal as too long), not a suspended frame of its own.
  * @throws {MaxStepsExceededError} when the run has taken `maxSteps` steps, with the partial result.
  */
-export async function askModel(context: RunContext, state: RunState): Promise<StepOutcome<RunResult<unknown>>> {
+export function askModel(context: RunContext, state: RunState): Promise<Outcome> {
   const { config, signal, sink } = context;
   const next = state.next;
   const compacted = next.type === 'ask-model' ? next.compacted : undefined;
   // Checked only where a window is known (declared, or shown by a refusal): a run without one compacts when the vendor refuses a request.
-  if (compacted === undefined && (config.context?.window ?? state.compaction?.window) !== undefined && passesCompactAt(context, state, config.context)) return { type: 'next', state: { ...state, next: { type: 'compact-context', reason: 'threshold' } } };
+  if (compacted === undefined && (config.context?.window ?? state.compaction?.window) !== undefined && passesCompactAt(context, state, config.context)) return Promise.resolve({ type: 'next', state: { ...state, next: { type: 'compact-context', reason: 'threshold' } } });
   const step = state.step + 1;
   if (step > config.maxSteps) throw new MaxStepsExceededError({ maxSteps: config.maxSteps, partial: recordOf(context, state, '', 'other') });
   if (signal?.aborted) throw AbortedError.fromSignal(signal);
@@ -66,21 +92,35 @@ export async function askModel(context: RunContext, state: RunState): Promise<St
     sink?.push({ type: 'step-start', step });
     if (context.listens('step.start')) context.emitBuilt('step.start', { runId: context.runId, step, timestamp: Date.now() });
   }
-  let outcome: Awaited<ReturnType<typeof attemptLoop<unknown>>>;
+  let asked: Promise<AttemptOutcome<unknown>>;
   try {
-    outcome = await attemptLoop<unknown>(context, {
+    asked = attemptLoop<unknown>(context, {
       messages: keptContext(context, state),
       // A nested run's budgets include its parents': its settings are its own, never the agent's cached ones.
       settings: withRun((context.preCheck === config.preCheck ? stepSettingsMade.get(config)?.[step] : undefined) ?? stepSettings(context), context, state),
-      judge: (response) => outputVerdict(config, response),
+      judge: answerJudge(config),
       feedbackMessages: answerFeedback,
-      fallback: (failure, reason, rule) => resolveFallback(context, failure, reason, rule),
+      fallback: resolveFallback,
     });
   } catch (error) {
-    const overflow = overflowOutcome(context, state, compacted, error);
-    if (overflow) return overflow;
-    throw error;
+    asked = Promise.reject(error);
   }
+  return asked.then(
+    (outcome) => answered(context, state, step, outcome),
+    (error: unknown) => overflowed(context, state, compacted, error),
+  );
+}
+
+/** A call the vendor refused as too long goes on to compaction (see `overflowOutcome`); any other failure fails the step. */
+function overflowed(context: RunContext, state: RunState, compacted: 'threshold' | 'overflow' | undefined, error: unknown): Outcome {
+  const overflow = overflowOutcome(context, state, compacted, error);
+  if (overflow) return overflow;
+  throw error;
+}
+
+/** The step's outcome from its call's: a turn that calls tools goes on to `call-tools`; an answer, or a fallback tier's value, to `end`. */
+function answered(context: RunContext, state: RunState, step: number, outcome: AttemptOutcome<unknown>): Outcome {
+  const { config, sink } = context;
   if (sink && config.output) showOutput(context, outcome);
   if (outcome.type === 'stopped') throw new TypeError(`a step call cannot end as ${outcome.kind}`);
   if (outcome.type === 'fallback') {

@@ -2,7 +2,11 @@ import { AbortedError } from '@keel/reliability';
 import type { RunResult } from '../../agent/run-result';
 import type { AssistantMessage, Message, ToolCallPart } from '../../model/message';
 import { isPendingApproval, type PendingApproval } from '../../tools/pending-approval';
-import { runToolCall, type ToolRunEnvironment } from '../../tools/run-tool-call';
+import type { AgentEventName, BuiltPayload, EventPayload } from '../../events/agent-events';
+import type { ArgumentsCheck } from '../../tools/check-arguments';
+import type { ToolGuard } from '../../tools/guard';
+import { type ReAskResult, runToolCall, type ToolRunEnvironment } from '../../tools/run-tool-call';
+import type { AnyTool } from '../../tools/tool';
 import { toResultPart, type ToolCallRecord } from '../../tools/tool-result';
 import { reAskArguments } from '../attempt/tool-re-ask';
 import type { RunContext } from '../state/run-context';
@@ -119,11 +123,13 @@ function keepToolTurn(context: RunContext, state: RunState, turn: ToolTurn, reco
   const durationMs = (turn.durationMs ?? 0) + performance.now() - context.stepStarted;
   if (context.listens('step.end')) context.emitBuilt('step.end', { runId: context.runId, step: context.step, timestamp: Date.now(), finishReason, toolCalls: records.length, final: false });
   sink?.push({ type: 'step-end', step, finishReason });
+  // `concat`, not a spread into an array literal: V8 gives such a literal room to grow (about 130
+  // bytes an array), which the run would hold until it ends.
   return {
     ...state,
-    messages: [...state.messages, assistant, { role: 'tool', content: records.map(toResultPart) }],
-    steps: [...state.steps, { step, finishReason, text: turn.text, toolCalls: records.length, modelCalls, durationMs }],
-    toolCalls: [...state.toolCalls, ...records],
+    messages: state.messages.concat(assistant, { role: 'tool', content: records.map(toResultPart) }),
+    steps: state.steps.concat({ step, finishReason, text: turn.text, toolCalls: records.length, modelCalls, durationMs }),
+    toolCalls: state.toolCalls.concat(records),
     next: { type: 'ask-model' },
   };
 }
@@ -150,13 +156,25 @@ function settledRecord(outcome: ToolCallRecord | PendingApproval): ToolCallRecor
   return outcome;
 }
 
-/** What a turn's tool calls run with: the run's tools, guards, limits, events, and its re-asks over `kept`. */
+/** A turn's environment as the run makes it: the tools' view, with the run's context and the kept messages its re-asks send. */
+interface RunToolEnvironment extends ToolRunEnvironment {
+  readonly context: RunContext;
+  readonly kept: readonly Message[];
+}
+
+/**
+ * What a turn's tool calls run with: the run's tools, guards, limits, events, and its re-asks over
+ * `kept`. Its signal, events and re-asks are functions every turn shares (`this` is the
+ * environment, which carries the context), where closures per turn would be held by each tool in flight.
+ */
 function toolEnvironment(context: RunContext, kept: readonly Message[], journal: TurnJournal | undefined): ToolRunEnvironment {
   const { config } = context;
-  return {
+  const environment: RunToolEnvironment = {
+    context,
+    kept,
     journal,
     // Agents called as tools tie their runs to this one: its id, and its ledger for their model calls.
-    parent: { runId: context.runId, record: (attempt) => context.ledger.record(attempt), depth: context.depth, maxDepth: context.maxDepth, usage: context.budgetUsage, preCheck: context.preCheck },
+    parent: { runId: context.runId, record: (attempt) => context.ledger.record(attempt), depth: context.depth, maxDepth: context.maxDepth, usage: () => context.budgetUsage(), preCheck: context.preCheck },
     tools: config.tools,
     guards: config.guards,
     toolRetries: config.toolRetries,
@@ -166,12 +184,36 @@ function toolEnvironment(context: RunContext, kept: readonly Message[], journal:
     wrapCall: config.wrapCall,
     runId: context.runId,
     step: context.step,
-    // A signal per run, made on first use: one shared by every run would collect their listeners.
-    toolSignal: () => context.signal ?? (context.toolSignal ??= new AbortController().signal),
+    toolSignal,
     abortSignal: context.signal,
-    listens: (event) => context.listens(event),
-    emit: (event, payload) => context.emit(event, payload),
-    emitBuilt: (event, payload) => context.emitBuilt(event, payload),
-    reAsk: (tool, guards, call, first) => reAskArguments(context, kept, tool, guards, call, first),
+    listens,
+    emit,
+    emitBuilt,
+    reAsk,
   };
+  return environment;
+}
+
+/** A signal per run, made on first use: one shared by every run would collect their listeners. */
+function toolSignal(this: RunToolEnvironment): AbortSignal {
+  const { context } = this;
+  return context.signal ?? (context.toolSignal ??= new AbortController().signal);
+}
+
+/** The run's events, as the tools report them. */
+function listens(this: RunToolEnvironment, event: AgentEventName): boolean {
+  return this.context.listens(event);
+}
+
+function emit<E extends AgentEventName>(this: RunToolEnvironment, event: E, payload: EventPayload<E>): void {
+  this.context.emit(event, payload);
+}
+
+function emitBuilt<E extends AgentEventName>(this: RunToolEnvironment, event: E, payload: BuiltPayload<E>): void {
+  this.context.emitBuilt(event, payload);
+}
+
+/** A call's arguments re-asked through the run's attempt loop, over the turn's kept messages. */
+function reAsk(this: RunToolEnvironment, tool: AnyTool, guards: readonly ToolGuard[], call: ToolCallPart, first: Extract<ArgumentsCheck, { status: 'invalid' }>): Promise<ReAskResult> {
+  return reAskArguments(this.context, this.kept, tool, guards, call, first);
 }
