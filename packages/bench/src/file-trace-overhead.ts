@@ -48,6 +48,18 @@ function pairedShare(a: Timing, b: Timing, base: Timing): Spread {
   return { median: at(0.5), p25: at(0.25), p75: at(0.75) };
 }
 
+/**
+ * What the do-nothing listener's share says about the target: when three rounds in four of it are
+ * already above 5%, no trace that receives the run's events can meet it, however little it does.
+ */
+function floorNote(listenerShare: Spread): string {
+  if (listenerShare.p25 <= 0.05) return '';
+  return `The listener that does nothing is above the 5% target in three rounds of four (interquartile from ${(listenerShare.p25 * 100).toFixed(0)}%): receiving the
+run's events already costs more than the target allows, before a byte is written. A trace within it cannot be fed event by event:
+it would have to be made from each run's own records at the run's end, encoded without JSON on this thread and written by another.
+`;
+}
+
 /** Per-run timing of an operation that made {@link RUNS_PER_WRITE} runs. */
 const perRun = (timing: Timing): Timing => ({
   ...timing,
@@ -156,7 +168,7 @@ rest (traced / do-nothing listener ${ownRatio.median.toFixed(2)}x per round, int
 serialised to its JSON line (${bytes.toLocaleString('en')} bytes a run, made in JavaScript on the thread that runs the agent), strings scanned for
 secrets once each, and the lines written in batches through one open file. The run never waits for the disk, and
 against a model call of hundreds of milliseconds ${us(addedUs)} is under a thousandth of the run.
-
+${floorNote(listenerShare)}
 `;
   return { traced: withTrace, untraced: without, listened: withListener, bare, ratio, shareOfOverhead, addedUs, eventsPerRun: events, bytesPerRun: bytes, targetMet, markdown };
 }
