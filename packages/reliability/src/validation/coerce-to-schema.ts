@@ -2,6 +2,7 @@ import { numberLoss } from '../json/exact-number';
 import { BARE_MARK } from '../json/scan-lenient-json';
 import { resolveLocalReference } from '../local-reference';
 import type { IssuePath } from './issue';
+import { matchName } from './match-name';
 
 /**
  * Which unique, lossless fix a coercion made:
@@ -10,9 +11,9 @@ import type { IssuePath } from './issue';
  * - `string-from-number`: a number where only a string is, as its digits were written (`1.0` is `"1.0"`).
  * - `single-to-array`: one value where an array is, as its one item.
  * - `array-to-single`: an array of one item where the schema allows no array, as that item.
- * - `enum-case`: a string matching exactly one allowed value once trimmed and compared case-insensitively.
+ * - `enum-case`: a string naming exactly one allowed value once trimmed or compared case-insensitively (see `matchName`).
  * - `enum-unquoted`: bare text (`{size: TWO}`) that names exactly one allowed value.
- * - `key-renamed`: a property name differing from exactly one of the schema's by surrounding spaces or case.
+ * - `key-renamed`: a property name naming exactly one of the schema's by surrounding spaces or case (see `matchName`).
  * - `null-to-absent`: `null` for an optional property whose schema excludes `null`, removed.
  */
 type CoercionKind =
@@ -127,27 +128,9 @@ function hasType(value: unknown, types: readonly string[]): boolean {
   return types.includes(typeof value);
 }
 
-/**
- * True when a text's letter case carries no meaning of its own: all lower case, all upper case, or
- * words capitalised (`refund`, `LOW`, `In Progress`). Mixed case such as `mW` (milliwatt), `kW` or
- * `iOS` carries meaning: case folding never maps onto it, nor from it.
- */
-function plainCase(text: string): boolean {
-  if (text === text.toLowerCase() || text === text.toUpperCase()) return true;
-  return text.split(/[^\p{L}]+/u).every((word) => word === '' || word.slice(1) === word.slice(1).toLowerCase());
-}
-
-/** The one allowed value `text` names: equal once trimmed, or (both in plain case) equal ignoring case. */
+/** The one allowed value `text` names (see {@link matchName}); allowed values that are not strings are never named. */
 function matchAllowed(text: string, allowed: readonly unknown[]): string | undefined {
-  const trimmed = text.trim();
-  const exact = allowed.filter((option) => option === trimmed);
-  if (exact.length === 1) return exact[0] as string;
-  if (!plainCase(trimmed)) return undefined;
-  const wanted = trimmed.toLowerCase();
-  const matches = allowed.filter((option) => typeof option === 'string' && plainCase(option) && option.toLowerCase() === wanted);
-  // Two allowed values that differ only by case ("MW" and "mW" are both excluded above; "low" and "LOW") leave no unique reading.
-  const folding = allowed.filter((option) => typeof option === 'string' && option.toLowerCase() === wanted);
-  return matches.length === 1 && folding.length === 1 ? (matches[0] as string) : undefined;
+  return matchName(text, allowed.filter((option): option is string => typeof option === 'string'));
 }
 
 /** True for a string standing for bare text the model wrote (see `BARE_MARK`). */
@@ -304,17 +287,9 @@ function coerceItems(items: readonly unknown[], schema: Schema, path: IssuePath,
   return copy ?? items;
 }
 
-/**
- * The schema property a name the schema does not know stands for: the one that equals it once
- * trimmed, or (both in plain case) equals it ignoring case; `undefined` when none or several do.
- */
+/** The schema property a name the schema does not know stands for (see {@link matchName}); `undefined` when none or several do. */
 function propertyFor(key: string, properties: Schema): string | undefined {
-  const trimmed = key.trim();
-  if (trimmed !== key && Object.hasOwn(properties, trimmed) && isSchema(properties[trimmed])) return trimmed;
-  if (!plainCase(trimmed)) return undefined;
-  const wanted = trimmed.toLowerCase();
-  const folding = Object.keys(properties).filter((name) => name.toLowerCase() === wanted);
-  return folding.length === 1 && plainCase(folding[0] as string) ? folding[0] : undefined;
+  return matchName(key, Object.keys(properties).filter((name) => isSchema(properties[name])));
 }
 
 function coerceProperties(object: Schema, schema: Schema, properties: Schema, path: IssuePath, out: Coercion[], options: CoerceOptions): unknown {

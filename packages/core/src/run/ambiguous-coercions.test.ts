@@ -1,0 +1,35 @@
+import { type TSchema, Type } from '@sinclair/typebox';
+import { describe, expect, it } from 'vitest';
+import { Agent, type Message } from '../index';
+import { asComplete, type Script, scriptedModel } from '../testing/index';
+
+/** An agent answering in `schema`, its model scripted. */
+function agentWith(schema: TSchema, script: Script) {
+  const model = scriptedModel(script);
+  return { model, agent: Agent.create({ provider: model, model: 'm' }).outputSchema(schema).build() };
+}
+
+const lastUserText = (messages: readonly Message[]): string => {
+  const last = messages.at(-1);
+  return last?.role === 'user' && typeof last.content === 'string' ? last.content : '';
+};
+
+describe('a reply with two readings is asked again, never read one way', () => {
+  it('re-asks an enum value that one allowed value matches without its spaces and another ignoring case', async () => {
+    const Status = Type.Object({ status: Type.Union([Type.Literal('draft'), Type.Literal('Draft ')]) });
+    const { model, agent } = agentWith(Status, ['{"status": "draft "}', '{"status": "draft"}']);
+    const result = asComplete(await agent.run('Status?'));
+    expect(model.calls).toBe(2);
+    expect(result.value).toEqual({ status: 'draft' });
+    expect(result.coercions).toEqual([]);
+  });
+
+  it('re-asks a property name that one property matches without its spaces and another ignoring case', async () => {
+    const Names = Type.Object({ name: Type.Optional(Type.String()), 'Name ': Type.Optional(Type.String()) }, { additionalProperties: false });
+    const { model, agent } = agentWith(Names, ['{"name ": "Ada"}', '{"name": "Ada"}']);
+    const result = asComplete(await agent.run('Name?'));
+    expect(model.calls).toBe(2);
+    expect(result.value).toEqual({ name: 'Ada' });
+    expect(result.coercions).toEqual([]);
+  });
+});
