@@ -15,6 +15,21 @@ const lastUserText = (messages: readonly Message[]): string => {
 };
 
 describe('a reply with two readings is asked again, never read one way', () => {
+  it('re-asks a number written as "1.000", which is one or a thousand by where a dot groups digits', async () => {
+    const { model, agent } = agentWith(Type.Object({ amount: Type.Number() }), ['{"amount": "1.000"}', '{"amount": 1000}']);
+    const result = asComplete(await agent.run('How much?'));
+    expect(model.calls).toBe(2);
+    expect(result.value).toEqual({ amount: 1000 });
+    expect(lastUserText(model.requests[1]?.messages ?? [])).toContain('amount');
+  });
+
+  it('still reads "1.5", "0.125" and "1000.5" as the numbers they are', async () => {
+    const { model, agent } = agentWith(Type.Object({ a: Type.Number(), b: Type.Number(), c: Type.Number() }), ['{"a": "1.5", "b": "0.125", "c": "1000.5"}']);
+    const result = asComplete(await agent.run('Numbers?'));
+    expect(model.calls).toBe(1);
+    expect(result.value).toEqual({ a: 1.5, b: 0.125, c: 1000.5 });
+  });
+
   it('re-asks an enum value that one allowed value matches without its spaces and another ignoring case', async () => {
     const Status = Type.Object({ status: Type.Union([Type.Literal('draft'), Type.Literal('Draft ')]) });
     const { model, agent } = agentWith(Status, ['{"status": "draft "}', '{"status": "draft"}']);

@@ -6,7 +6,8 @@ import { matchName } from './match-name';
 
 /**
  * Which unique, lossless fix a coercion made:
- * - `number-from-string`: `"50"` where a number is (never `"USD 50"`, never digits a number cannot hold).
+ * - `number-from-string`: `"50"` where a number is (never `"USD 50"`, never digits a number cannot hold,
+ *   never `"1.000"` or `"12.345"`, which are thousands where a dot groups digits).
  * - `boolean-from-string`: `"true"`/`"false"` where a boolean is.
  * - `string-from-number`: a number where only a string is, as its digits were written (`1.0` is `"1.0"`).
  * - `single-to-array`: one value where an array is, as its one item.
@@ -54,6 +55,9 @@ export interface CoerceOptions {
 type Schema = Readonly<Record<string, unknown>>;
 
 const numeric = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/** Digits a dot may group in thousands (`1.000`, `12.345`): a thousand where the dot groups digits, one where it is a decimal point. */
+const dotGrouped = /^-?[1-9]\d{0,2}\.\d{3}$/;
 
 /**
  * Characters that may separate several items in one string: ASCII and full-width commas,
@@ -185,8 +189,9 @@ function coerce(value: unknown, schema: Schema, path: IssuePath, out: Coercion[]
   if (!types) return value;
   let current = value;
   if (!hasType(current, types) && !(allowed && allowed.includes(current))) {
-    // Never a number that cannot hold the digits as written ("9007199254740993" would lose its last digit).
-    if (typeof current === 'string' && (types.includes('number') || types.includes('integer')) && numeric.test(current.trim()) && numberLoss(current.trim()) === undefined) {
+    // Never a number that cannot hold the digits as written ("9007199254740993" would lose its last
+    // digit), nor digits a dot may group ("1.000" is 1000 where a dot groups thousands).
+    if (typeof current === 'string' && (types.includes('number') || types.includes('integer')) && numeric.test(current.trim()) && !dotGrouped.test(current.trim()) && numberLoss(current.trim()) === undefined) {
       const number = Number(current.trim());
       if (hasType(number, types)) {
         out.push({ path, kind: 'number-from-string', from: current, to: number });
