@@ -47,4 +47,12 @@ describe('a reply with two readings is asked again, never read one way', () => {
     expect(result.value).toEqual({ name: 'Ada' });
     expect(result.coercions).toEqual([]);
   });
+
+  it('re-asks "true" where true and "True" are both allowed: a boolean written as a string, or the other value in another case', async () => {
+    const Flag = Type.Object({ flag: Type.Union([Type.Literal(true), Type.Literal('True')]) });
+    const { model, agent } = agentWith(Flag, ['{"flag": "true"}', '{"flag": true}']);
+    const result = asComplete(await agent.run('Flag?'));
+    expect(model.calls).toBe(2);
+    expect(result.value).toEqual({ flag: true });
+  });
 });

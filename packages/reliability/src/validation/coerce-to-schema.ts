@@ -132,8 +132,13 @@ function hasType(value: unknown, types: readonly string[]): boolean {
   return types.includes(typeof value);
 }
 
-/** The one allowed value `text` names (see {@link matchName}); allowed values that are not strings are never named. */
+/**
+ * The one allowed value `text` names (see {@link matchName}); allowed values that are not strings
+ * are never named, and none is when one of them is written as `text` (`"true"` where `true` and
+ * `"True"` are allowed may be either).
+ */
 function matchAllowed(text: string, allowed: readonly unknown[]): string | undefined {
+  if (allowed.some((option) => typeof option !== 'string' && JSON.stringify(option) === text.trim())) return undefined;
   return matchName(text, allowed.filter((option): option is string => typeof option === 'string'));
 }
 
