@@ -55,4 +55,13 @@ describe('a reply with two readings is asked again, never read one way', () => {
     expect(model.calls).toBe(2);
     expect(result.value).toEqual({ flag: true });
   });
+
+  it('re-asks an object followed by a closer that closes nothing when an earlier closer may have come too early', async () => {
+    const Order = Type.Object({ customer: Type.Object({ name: Type.String() }, { additionalProperties: true }), total: Type.Optional(Type.Number()) });
+    const { model, agent } = agentWith(Order, ['{"customer": {"name": "Ada"}, "total": 5}}', '{"customer": {"name": "Ada", "total": 5}}']);
+    const result = asComplete(await agent.run('Order?'));
+    expect(model.calls).toBe(2);
+    expect(result.value).toEqual({ customer: { name: 'Ada', total: 5 } });
+    expect(lastUserText(model.requests[1]?.messages ?? [])).toContain('closes nothing');
+  });
 });
