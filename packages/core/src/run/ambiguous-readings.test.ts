@@ -62,6 +62,6 @@ describe('a reply with two readings is asked again, never read one way', () => {
     const result = asComplete(await agent.run('Order?'));
     expect(model.calls).toBe(2);
     expect(result.value).toEqual({ customer: { name: 'Ada', total: 5 } });
-    expect(lastUserText(model.requests[1]?.messages ?? [])).toContain('closes nothing');
+    expect(lastUserText(model.requests[1]?.messages ?? [])).toContain("an extra '}' follows it, or an earlier '}' came too early");
   });
 });

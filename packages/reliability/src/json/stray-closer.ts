@@ -25,7 +25,7 @@ export function strayCloserReading(json: string, after: string): string | undefi
       const closed = open.pop();
       if (closed !== opener) others--;
       else if (open.length > 0 && others === 0 && /^\s*,/.test(json.slice(index + 1, index + 64))) {
-        return `the '${stray}' after it closes nothing, and it may be the value's own end while an earlier '${stray}' (before ${JSON.stringify(json.slice(index + 1, index + 21).trim())}) closed too early: the value reads two ways; reply with every bracket where it belongs`;
+        return `an extra '${stray}' follows it, or an earlier '${stray}' came too early (before ${JSON.stringify(json.slice(index + 1, index + 13).trim())})`;
       }
     }
   }
