@@ -6,6 +6,7 @@ import { type ParseFailure, parseExact, tryParse } from './parse-exact';
 import { repairJson, type RepairJsonResult } from './repair-json';
 import { decodeEscapes } from './json-text';
 import { scanLenientJson } from './scan-lenient-json';
+import { strayCloserReading } from './stray-closer';
 
 /** One JSON value found in a reply, with the lossless repairs it took. */
 export interface JsonCandidate {
@@ -63,7 +64,8 @@ const MAX_SPANS = 1_000;
  * Finds every JSON value in model text at no model cost: values in markdown fences and in the prose
  * around them, each repaired losslessly or not at all (see {@link repairJson}); those that cannot
  * be used are listed in `rejected`. Strict JSON that `JSON.parse` would change (a name given twice,
- * a number a double cannot hold) is refused. A value that never closes (in a fence or after the
+ * a number a double cannot hold) is refused, as is a value whose stray closer after it may be its
+ * own end (see `strayCloserReading`). A value that never closes (in a fence or after the
  * last one) makes the whole reply truncated. A reply with more than 1,000 top-level bracketed
  * values is a `several-values` failure. Linear in the text's length.
  */
@@ -147,7 +149,10 @@ function searchCandidates(text: string, directMessage: string): JsonCandidates {
       if (!opensJson(body, span.start)) continue;
       const slice = body.slice(span.start, span.end);
       const scan = scanLenientJson(slice);
-      const repaired = scan.ok && scan.repairs.size === 0 && scan.edits.length === 0 ? parseScanned(slice) : repairJson(slice, scan);
+      const parsed = scan.ok && scan.repairs.size === 0 && scan.edits.length === 0 ? parseScanned(slice) : repairJson(slice, scan);
+      // '{"a": {"b": 1}, "c": 2}}': the closer after the value may be noise or its own end.
+      const stray = parsed.ok && parsed.json !== undefined ? strayCloserReading(parsed.json, body.slice(span.end)) : undefined;
+      const repaired: RepairJsonResult = stray === undefined ? parsed : { ok: false, defect: 'syntax', message: stray };
       if (repaired.ok) {
         candidates.push({
           value: repaired.value,

@@ -2,17 +2,19 @@ import { numberLoss } from '../json/exact-number';
 import { BARE_MARK } from '../json/scan-lenient-json';
 import { resolveLocalReference } from '../local-reference';
 import type { IssuePath } from './issue';
+import { matchName } from './match-name';
 
 /**
  * Which unique, lossless fix a coercion made:
- * - `number-from-string`: `"50"` where a number is (never `"USD 50"`, never digits a number cannot hold).
+ * - `number-from-string`: `"50"` where a number is (never `"USD 50"`, never digits a number cannot hold,
+ *   never `"1.000"` or `"12.345"`, which are thousands where a dot groups digits).
  * - `boolean-from-string`: `"true"`/`"false"` where a boolean is.
  * - `string-from-number`: a number where only a string is, as its digits were written (`1.0` is `"1.0"`).
  * - `single-to-array`: one value where an array is, as its one item.
  * - `array-to-single`: an array of one item where the schema allows no array, as that item.
- * - `enum-case`: a string matching exactly one allowed value once trimmed and compared case-insensitively.
+ * - `enum-case`: a string naming exactly one allowed value once trimmed or compared case-insensitively (see `matchName`).
  * - `enum-unquoted`: bare text (`{size: TWO}`) that names exactly one allowed value.
- * - `key-renamed`: a property name differing from exactly one of the schema's by surrounding spaces or case.
+ * - `key-renamed`: a property name naming exactly one of the schema's by surrounding spaces or case (see `matchName`).
  * - `null-to-absent`: `null` for an optional property whose schema excludes `null`, removed.
  */
 type CoercionKind =
@@ -53,6 +55,9 @@ export interface CoerceOptions {
 type Schema = Readonly<Record<string, unknown>>;
 
 const numeric = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/** Digits a dot may group in thousands (`1.000`, `12.345`): a thousand where the dot groups digits, one where it is a decimal point. */
+const dotGrouped = /^-?[1-9]\d{0,2}\.\d{3}$/;
 
 /**
  * Characters that may separate several items in one string: ASCII and full-width commas,
@@ -128,26 +133,13 @@ function hasType(value: unknown, types: readonly string[]): boolean {
 }
 
 /**
- * True when a text's letter case carries no meaning of its own: all lower case, all upper case, or
- * words capitalised (`refund`, `LOW`, `In Progress`). Mixed case such as `mW` (milliwatt), `kW` or
- * `iOS` carries meaning: case folding never maps onto it, nor from it.
+ * The one allowed value `text` names (see {@link matchName}); allowed values that are not strings
+ * are never named, and none is when one of them is written as `text` (`"true"` where `true` and
+ * `"True"` are allowed may be either).
  */
-function plainCase(text: string): boolean {
-  if (text === text.toLowerCase() || text === text.toUpperCase()) return true;
-  return text.split(/[^\p{L}]+/u).every((word) => word === '' || word.slice(1) === word.slice(1).toLowerCase());
-}
-
-/** The one allowed value `text` names: equal once trimmed, or (both in plain case) equal ignoring case. */
 function matchAllowed(text: string, allowed: readonly unknown[]): string | undefined {
-  const trimmed = text.trim();
-  const exact = allowed.filter((option) => option === trimmed);
-  if (exact.length === 1) return exact[0] as string;
-  if (!plainCase(trimmed)) return undefined;
-  const wanted = trimmed.toLowerCase();
-  const matches = allowed.filter((option) => typeof option === 'string' && plainCase(option) && option.toLowerCase() === wanted);
-  // Two allowed values that differ only by case ("MW" and "mW" are both excluded above; "low" and "LOW") leave no unique reading.
-  const folding = allowed.filter((option) => typeof option === 'string' && option.toLowerCase() === wanted);
-  return matches.length === 1 && folding.length === 1 ? (matches[0] as string) : undefined;
+  if (allowed.some((option) => typeof option !== 'string' && JSON.stringify(option) === text.trim())) return undefined;
+  return matchName(text, allowed.filter((option): option is string => typeof option === 'string'));
 }
 
 /** True for a string standing for bare text the model wrote (see `BARE_MARK`). */
@@ -202,8 +194,9 @@ function coerce(value: unknown, schema: Schema, path: IssuePath, out: Coercion[]
   if (!types) return value;
   let current = value;
   if (!hasType(current, types) && !(allowed && allowed.includes(current))) {
-    // Never a number that cannot hold the digits as written ("9007199254740993" would lose its last digit).
-    if (typeof current === 'string' && (types.includes('number') || types.includes('integer')) && numeric.test(current.trim()) && numberLoss(current.trim()) === undefined) {
+    // Never a number that cannot hold the digits as written ("9007199254740993" would lose its last
+    // digit), nor digits a dot may group ("1.000" is 1000 where a dot groups thousands).
+    if (typeof current === 'string' && (types.includes('number') || types.includes('integer')) && numeric.test(current.trim()) && !dotGrouped.test(current.trim()) && numberLoss(current.trim()) === undefined) {
       const number = Number(current.trim());
       if (hasType(number, types)) {
         out.push({ path, kind: 'number-from-string', from: current, to: number });
@@ -304,17 +297,9 @@ function coerceItems(items: readonly unknown[], schema: Schema, path: IssuePath,
   return copy ?? items;
 }
 
-/**
- * The schema property a name the schema does not know stands for: the one that equals it once
- * trimmed, or (both in plain case) equals it ignoring case; `undefined` when none or several do.
- */
+/** The schema property a name the schema does not know stands for (see {@link matchName}); `undefined` when none or several do. */
 function propertyFor(key: string, properties: Schema): string | undefined {
-  const trimmed = key.trim();
-  if (trimmed !== key && Object.hasOwn(properties, trimmed) && isSchema(properties[trimmed])) return trimmed;
-  if (!plainCase(trimmed)) return undefined;
-  const wanted = trimmed.toLowerCase();
-  const folding = Object.keys(properties).filter((name) => name.toLowerCase() === wanted);
-  return folding.length === 1 && plainCase(folding[0] as string) ? folding[0] : undefined;
+  return matchName(key, Object.keys(properties).filter((name) => isSchema(properties[name])));
 }
 
 function coerceProperties(object: Schema, schema: Schema, properties: Schema, path: IssuePath, out: Coercion[], options: CoerceOptions): unknown {
