@@ -16,7 +16,7 @@ import { answerTurn } from '../output/answer-turn';
 import { ANSWER_TOOL_NAME, type ModeLevel, type TargetPlan } from '../output/output-mode';
 import { checkResponse } from '../output/output-verdict';
 import { reportDowngrade, reportPlan, schemaRejectionOf } from '../output/output-mode-report';
-import { partialsShown } from '../output/partial-output';
+import { beginAnswerAttempt, retryPart, settleAnswer } from '../output/shown-answer';
 import type { AttemptOutcome } from './attempt-outcome';
 
 export type { AttemptOutcome };
@@ -112,7 +112,10 @@ class RunAttempts<TValue> implements AttemptDriver<ModelResponse, TValue, RunAtt
   }
 
   accept({ judged, judging }: RunAttempt<TValue>, attempt: number): AttemptOutcome<TValue> {
-    return { type: 'accepted', response: judging ? judging.accepted(judged.response) : judged.response, verdict: judged.verdict, attempts: attempt };
+    const response = judging ? judging.accepted(judged.response) : judged.response;
+    // A stream shows the accepted text: the patched or joined whole, not the reply as it came.
+    if (judging && response && this.state.sink && this.call.settings.toolCall === undefined) settleAnswer(this.state, attempt, response.text);
+    return { type: 'accepted', response, verdict: judged.verdict, attempts: attempt };
   }
 
   stopped(decision: FailFastDecision, attempt: number): AttemptOutcome<TValue> | undefined {
@@ -133,12 +136,16 @@ function makeAttempt<TValue>(state: RunContext, call: AttemptCall<TValue>, memor
   const { request, level, plan } = requestOf(state, memory.providerIndex, target, call, memory.feedback);
   // A pending continuation is joined, a pending patch request applied, before the call's judge.
   const judging = memory.continuation === undefined && memory.feedback?.patch === undefined ? undefined : attemptJudge(call.judge, memory);
+  const streams = state.sink !== undefined && call.settings.toolCall === undefined;
+  if (streams) beginAnswerAttempt(state, attempt, { continues: memory.continuation !== undefined, patch: memory.feedback?.patch !== undefined });
   const provider = providerCall(call, target, request, attempt, plan);
   const invoke = () => callProvider(state, memory.continuation === undefined ? provider : continuing(state, memory, provider));
   return callAndJudge(invoke, judging ? judging.judge : call.judge, state.signal).then((made): RunAttempt<TValue> => {
     // A 400 that refused a schema the request sent lowers the output mode: the attempt is `schema-refused`, which the policy retries.
     const judged: Judged<ModelResponse, TValue> = made.thrown !== undefined && downgrade(state, memory.providerIndex, target, level, made.thrown) ? { ...made, errorKind: 'schema-refused' } : made;
     const usage: UsageTotals = judged.response === undefined ? ZERO_USAGE : usageOf(state, call, target, request, judged.response, attempt);
+    // Cut again: the joined text is shown before the next continuation reads on from it.
+    if (streams && judging && judged.errorKind === 'truncated' && judged.response) settleAnswer(state, attempt, judging.accepted(judged.response)?.text ?? judged.response.text);
     const via = judging?.via();
     return via === undefined ? { judged, usage, judging } : { judged, usage, via, judging };
   });
@@ -237,7 +244,7 @@ function reportGateEvent<TValue>(state: RunContext, call: AttemptCall<TValue>, e
   const sink = state.sink;
   if (!sink || toolCall) return;
   if (event.type === 'validation.failed') sink.push({ type: 'validation-failed', step: state.step, attempt: event.attempt, message: event.message, issueCount: event.issueCount });
-  if (event.type === 'reliability.retry') sink.push({ type: 'retry', step: state.step, attempt: event.attempt, errorKind: event.errorKind, discardStreamedText: state.shownText, discardPartialOutput: partialsShown(state) });
+  if (event.type === 'reliability.retry') sink.push(retryPart(state, event.attempt, event.errorKind));
 }
 
 /** The call as a call wrapper sees it. */

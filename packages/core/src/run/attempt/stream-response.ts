@@ -3,7 +3,8 @@ import { IncompleteStreamError } from '../../errors/incomplete-stream-error';
 import { StreamInterruptedError } from '../../errors/stream-interrupted-error';
 import type { ModelResponse, ModelStreamPart } from '../../model/model-provider-v1';
 import { checkResponse, read } from '../output/output-verdict';
-import { addPartialText, finishPartials, resetPartials, stopPartials } from '../output/partial-output';
+import { addPartialText, finishPartials, stopPartials } from '../output/partial-output';
+import { showAnswerText } from '../output/shown-answer';
 import type { RunContext } from '../state/run-context';
 
 /**
@@ -20,7 +21,6 @@ export async function consumeStream(state: RunContext, parts: AsyncIterable<Mode
   if (typeof open !== 'function') throw new BadResponseError({ message: 'stream() returned something that is not an async iterable' });
   const iterator = open.call(parts);
   let shown = false;
-  resetPartials(state);
   // Tool mode: the ids of answer-tool calls, whose argument text is the answer being written.
   const answerIds = new Set<string>();
   try {
@@ -41,9 +41,7 @@ export async function consumeStream(state: RunContext, parts: AsyncIterable<Mode
       if (type === 'text-delta' && passText) {
         const text = read(part, 'text', 'a text delta');
         if (typeof text !== 'string') continue;
-        shown = true;
-        state.shownText = true;
-        sink?.push({ type: 'text-delta', step, attempt, text });
+        if (showAnswerText(state, attempt, text)) shown = true;
         if (answerTool === undefined) addPartialText(state, attempt, text);
       } else if (type === 'text-delta') {
         const text = read(part, 'text', 'a text delta');
@@ -64,11 +62,7 @@ export async function consumeStream(state: RunContext, parts: AsyncIterable<Mode
         if (!answerIds.has(id)) sink?.push({ type: 'tool-call-delta', step, id, argumentsDelta });
         else {
           // The answer's text: shown as text where text flows, read for partial values.
-          if (passText) {
-            shown = true;
-            state.shownText = true;
-            sink?.push({ type: 'text-delta', step, attempt, text: argumentsDelta });
-          }
+          if (passText && showAnswerText(state, attempt, argumentsDelta)) shown = true;
           addPartialText(state, attempt, argumentsDelta);
         }
       }

@@ -16,6 +16,8 @@ interface PartialState {
   off: boolean;
   /** Characters added since the text was last read. */
   unread: number;
+  /** Pass-through, a patch reply or a continuation: partials are held until the reply is judged (see `settlePartials`). */
+  holding: boolean;
 }
 
 /**
@@ -30,21 +32,28 @@ const states = new WeakMap<RunContext, PartialState>();
 function stateOf(run: RunContext): PartialState {
   let state = states.get(run);
   if (state === undefined) {
-    state = { text: '', last: undefined, held: [], shown: false, off: false, unread: 0 };
+    state = { text: '', last: undefined, held: [], shown: false, off: false, unread: 0, holding: false };
     states.set(run, state);
   }
   return state;
 }
 
-/** Starts an attempt's partials afresh (the previous attempt's are dropped, held ones never shown). */
-export function resetPartials(run: RunContext): void {
+/**
+ * Starts an attempt's partials: afresh (the previous attempt's are dropped, held ones never shown),
+ * or, for a continuation of cut output, reading on from the cut text. With `holds`, the attempt's
+ * partials are held until its reply is judged (see `settlePartials`).
+ */
+export function resetPartials(run: RunContext, options: { readonly continues?: boolean; readonly holds?: boolean } = {}): void {
   const state = stateOf(run);
-  state.text = '';
-  state.last = undefined;
-  state.held = [];
+  if (options.continues !== true) {
+    state.text = '';
+    state.last = undefined;
+  }
+  if (options.continues !== true || run.sink?.mode !== 'buffer') state.held = [];
   state.shown = false;
   state.off = false;
   state.unread = 0;
+  state.holding = options.holds === true;
 }
 
 /** No partials for the rest of this attempt (a tool call started: the text is not the final answer). */
@@ -84,10 +93,37 @@ function emitPartial(run: RunContext, state: PartialState, attempt: number): voi
   if (json === state.last) return;
   state.last = json;
   const part: AgentStreamPart<unknown> = { type: 'partial-output', step: run.step, attempt, value };
-  if (sink.mode === 'pass-through') {
+  if (sink.mode === 'pass-through' && !state.holding) {
     state.shown = true;
     sink.push(part);
   } else state.held.push(part);
+}
+
+/**
+ * A patch reply or a continuation was judged as `judged` (the patched or joined whole): partials
+ * read from the same text stand (held ones of a pass-through stream are shown now); partials that
+ * read other text (a patch, a fragment, a join that dropped a repeat) are dropped for one read of
+ * `judged`, so a partial is always of the value, never of a patch or a fragment alone.
+ */
+export function settlePartials(run: RunContext, attempt: number, judged: string): void {
+  const state = states.get(run);
+  const sink = run.sink;
+  if (!state || !sink || !run.config.output || state.off) return;
+  const holding = state.holding;
+  state.holding = false;
+  if (state.text === judged) {
+    if (!holding) return;
+    for (const part of state.held) sink.push(part);
+    state.shown ||= state.held.length > 0;
+    state.held = [];
+    return;
+  }
+  // Nothing was streamed (a provider without `stream()`): no partials, as for any other attempt.
+  if (state.text === '') return;
+  state.held = [];
+  state.text = judged;
+  state.last = undefined;
+  emitPartial(run, state, attempt);
 }
 
 /** Whether partials of the current attempt were shown (a `retry` part then tells consumers to drop them). */
