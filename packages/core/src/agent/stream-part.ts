@@ -22,7 +22,11 @@ export type AgentStreamPart<T = string> =
   | {
       readonly type: 'text-delta';
       readonly step: number;
-      /** The attempt that produced the text; in pass-through mode an attempt may later be discarded. */
+      /**
+       * The attempt that produced the text; in pass-through mode an attempt may later be discarded.
+       * A patch reply's or a continuation's text is held until it is judged, then shown as the
+       * patched whole or the rest of the joined text, so what stays shown is the accepted text.
+       */
       readonly attempt: number;
       readonly text: string;
     }
@@ -56,6 +60,11 @@ export type AgentStreamPart<T = string> =
       readonly issueCount: number;
     }
   | {
+      /**
+       * The gate calls the model again after that attempt failed. For an answer cut at the token
+       * limit and continued (`errorKind` `truncated`), it comes only when the cut text must be
+       * taken back: the continuation started the value over, or the continued answer was rejected.
+       */
       readonly type: 'retry';
       readonly step: number;
       /** The attempt that failed. */

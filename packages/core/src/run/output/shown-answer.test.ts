@@ -110,6 +110,18 @@ describe('a pass-through stream ends showing the accepted text', () => {
     expect(reader.partials[reader.partials.length - 1]).toEqual(GOOD);
   });
 
+  it('after a continued answer that is rejected: the cut text is taken back with the rest', async () => {
+    const { reader, result } = await read((request: ModelRequest, call: number) => {
+      if (call === 1) return { text: BAD_PRICE.slice(0, 2000), finishReason: 'length' as const };
+      if (call === 2) return BAD_PRICE.slice(request.continueFrom?.length ?? 0);
+      return '{"items[17].price": 14.25}';
+    });
+    expect(result.attempts.map((attempt) => attempt.via)).toEqual([undefined, 'continuation', 'patch']);
+    expect(reader.text).toBe(result.text);
+    expect(JSON.parse(reader.text)).toEqual(GOOD);
+    expectPartialsOfTheOrder(reader.partials);
+  });
+
   it('after an ordinary re-ask: the second answer only', async () => {
     const small = '{"customer":"x","items":[{"sku":"a","qty":1,"price":"x"}]}';
     const fixed = '{"customer":"x","items":[{"sku":"a","qty":1,"price":1}]}';
