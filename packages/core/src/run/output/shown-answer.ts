@@ -83,13 +83,15 @@ export function settleAnswer(run: RunContext, attempt: number, judged: string): 
   state.pending = false;
   const held = state.held;
   state.held = undefined;
-  if (held !== undefined) {
+  // Nothing streamed (a provider without `stream()`): no text parts, as for any other attempt.
+  if (held !== undefined && (held.length > 0 || state.shown.length > 0)) {
     const shown = state.shown.map((entry) => entry.text).join('');
     if (shown + held.join('') === judged) for (const text of held) showAnswerText(run, attempt, text);
-    else if (judged.startsWith(shown)) showAnswerText(run, attempt, judged.slice(shown.length));
-    else {
+    else if (judged.startsWith(shown)) {
+      if (judged.length > shown.length) showAnswerText(run, attempt, judged.slice(shown.length));
+    } else {
       for (const left of state.shown.splice(0)) discard(run, left, 'truncated');
-      showAnswerText(run, attempt, judged);
+      if (judged.length > 0) showAnswerText(run, attempt, judged);
     }
   }
   settlePartials(run, attempt, judged);
