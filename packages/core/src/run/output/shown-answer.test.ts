@@ -41,8 +41,10 @@ interface Reader {
   output: OrderValue | undefined;
 }
 
-async function read(script: Script, textMode: 'pass-through' | 'buffer' = 'pass-through') {
-  const agent = Agent.create({ provider: scriptedModel(script), model: 'm' }).outputSchema(Order).build();
+async function read(script: Script, textMode: 'pass-through' | 'buffer' = 'pass-through', mode: 'tool' | undefined = undefined) {
+  const agent = Agent.create({ provider: scriptedModel(script), model: 'm' })
+    .outputSchema(Order, mode === undefined ? {} : { mode })
+    .build();
   const stream = agent.stream('extract', { textMode });
   let texts: { attempt: number; text: string }[] = [];
   let partials: { attempt: number; value: DeepPartial<OrderValue> }[] = [];
@@ -129,6 +131,17 @@ describe('a pass-through stream ends showing the accepted text', () => {
     expect(result.attempts.map((attempt) => attempt.via)).toEqual([undefined, undefined]);
     expect(reader.text).toBe(result.text);
     expect(reader.text).toBe(fixed);
+  });
+});
+
+describe('output mode tool', () => {
+  it('a patch of the answer tool’s arguments is shown as the patched whole value', async () => {
+    const answer = (text: string) => ({ toolCalls: [{ name: 'final_answer', arguments: JSON.parse(text) as unknown }] });
+    const { reader, result } = await read([answer(BAD_PRICE), answer('{"items[17].price": 14.25}')], 'pass-through', 'tool');
+    expect(result.attempts.map((attempt) => attempt.via)).toEqual([undefined, 'patch']);
+    expect(reader.text).toBe(result.text);
+    expect(JSON.parse(reader.text)).toEqual(GOOD);
+    expectPartialsOfTheOrder(reader.partials);
   });
 });
 
