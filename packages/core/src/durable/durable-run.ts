@@ -32,10 +32,13 @@ export function durableJournal(store: RunStore, lease: RunLease, owner: RunOwner
     tail = written.catch(() => undefined);
     return written;
   };
+  const ended = (result: RunResult<unknown>) => (result.status === 'suspended' ? 'suspended' : 'complete');
   return {
     save: (state) => write('running', { run: state }),
-    finished: (result) => write(result.status === 'suspended' ? 'suspended' : 'complete', { result }),
-    failed: () => (last === undefined ? Promise.resolve() : write('failed', last)),
+    finished: (result) => write(ended(result), { result }),
+    // A run whose result could not be written (the store failed) ended all the same: its result is
+    // written again as it is, never marked failed (a suspended state so marked could not be resumed).
+    failed: () => (last === undefined ? Promise.resolve() : 'result' in last ? write(ended(last.result), last) : write('failed', last)),
   };
 }
 

@@ -1,0 +1,46 @@
+import { Type } from '@sinclair/typebox';
+import { describe, expect, it } from 'vitest';
+import { Agent, memoryRunStore, type RunStore, tool } from '../index';
+import { recorder } from '../testing/event-recorder';
+import { asSuspended, type ScriptedReply, scriptedModel } from '../testing/index';
+
+const KEY = 'k'.repeat(32);
+
+/** A durable agent whose `refund` tool needs approval, the refunds it made, and its `run.end` events. */
+function refunds(store: RunStore, script: readonly ScriptedReply[]) {
+  const made: string[] = [];
+  const refund = tool({ name: 'refund', description: 'Refunds an order', input: Type.Object({ orderId: Type.String() }), needsApproval: true, execute: ({ orderId }) => void made.push(orderId) });
+  const events = recorder('run.end', 'run.suspended');
+  const agent = events.attach(Agent.create({ provider: scriptedModel(script), model: 'm', id: 'refunds', stateKey: KEY }).tool(refund).durable(store)).build();
+  return { agent, made, events };
+}
+
+/** A store whose first write of a checkpoint with `status` fails, as a store that is briefly down. */
+function failingOnce(base: RunStore, status: 'suspended' | 'complete'): RunStore {
+  let failures = 1;
+  return { ...base, save: (lease, checkpoint) => (checkpoint.status === status && failures-- > 0 ? Promise.reject(new Error('store unavailable')) : base.save(lease, checkpoint)) };
+}
+
+const SUSPENDING: readonly ScriptedReply[] = [{ toolCalls: [{ id: 'c1', name: 'refund', arguments: { orderId: 'A-1' } }] }, 'Refunded.'];
+
+describe('durable runs: a failing store', () => {
+  it('a store that fails once writing the suspended result loses no approval: recover gives the state, it resumes, the call runs once', async () => {
+    const { agent, made } = refunds(failingOnce(memoryRunStore(), 'suspended'), SUSPENDING);
+    // The run did suspend, but its caller never got the state.
+    await expect(agent.run('refund A-1', { runId: 'r' })).rejects.toThrow('store unavailable');
+    const recovered = asSuspended(await agent.recover('r'));
+    const resumed = await agent.resume(recovered.state, { approve: ['c1'] });
+    expect(resumed.text).toBe('Refunded.');
+    expect(made).toEqual(['A-1']);
+    await expect(agent.resume(recovered.state, { approve: ['c1'] })).rejects.toMatchObject({ problem: 'already-resumed' });
+    expect(made).toEqual(['A-1']);
+  });
+
+  it('a run whose result the store failed to write throws the store error, and reports run.end once, as it ended', async () => {
+    const { agent, events } = refunds(failingOnce(memoryRunStore(), 'complete'), ['Nothing to refund.']);
+    await expect(agent.run('refund A-1', { runId: 'r' })).rejects.toThrow('store unavailable');
+    // A metrics listener counts one run: the one that ended ok, never a second end as an error.
+    expect(events.of('run.end').map((event) => event.status)).toEqual(['ok']);
+    expect(await agent.recover('r')).toMatchObject({ status: 'complete', text: 'Nothing to refund.' });
+  });
+});
