@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
-import { Agent, memoryRunStore, type RunStore, tool } from '../index';
+import { Agent, DurableRunError, memoryRunStore, type RunStore, tool } from '../index';
 import { recorder } from '../testing/event-recorder';
 import { asSuspended, type ScriptedReply, scriptedModel } from '../testing/index';
 
@@ -23,7 +23,31 @@ function failingOnce(base: RunStore, status: 'suspended' | 'complete'): RunStore
 
 const SUSPENDING: readonly ScriptedReply[] = [{ toolCalls: [{ id: 'c1', name: 'refund', arguments: { orderId: 'A-1' } }] }, 'Refunded.'];
 
-describe('durable runs: a failing store', () => {
+describe('durable runs: reused ids and a failing store', () => {
+  it('two runs started with one id at once: one runs, the other is refused as `exists` before it asks the model', async () => {
+    const store = memoryRunStore();
+    const first = refunds(store, ['first']);
+    const second = refunds(store, ['second']);
+    const [a, b] = await Promise.allSettled([first.agent.run('one', { runId: 'same' }), second.agent.run('two', { runId: 'same' })]);
+    expect(a).toMatchObject({ status: 'fulfilled', value: { text: 'first' } });
+    expect(b.status).toBe('rejected');
+    const error = (b as PromiseRejectedResult).reason as unknown;
+    expect(DurableRunError.isInstance(error) && error.problem).toBe('exists');
+    // The refused run never started: no run.end of it, and the store holds the first run's result.
+    expect(second.events.of('run.end')).toEqual([]);
+    expect(await store.load('same')).toMatchObject({ status: 'complete', state: { result: { text: 'first' } } });
+  });
+
+  it('a run that the store kept nothing of gives its id back: the same id starts again at once', async () => {
+    const base = memoryRunStore();
+    // The first checkpoint and the failed mark after it.
+    let failures = 2;
+    const store: RunStore = { ...base, save: (lease, checkpoint) => (failures-- > 0 ? Promise.reject(new Error('store unavailable')) : base.save(lease, checkpoint)) };
+    const { agent } = refunds(store, ['Nothing to refund.']);
+    await expect(agent.run('refund A-1', { runId: 'r' })).rejects.toThrow('store unavailable');
+    expect(await agent.run('refund A-1', { runId: 'r' })).toMatchObject({ status: 'complete', text: 'Nothing to refund.' });
+  });
+
   it('a store that fails once writing the suspended result loses no approval: recover gives the state, it resumes, the call runs once', async () => {
     const { agent, made } = refunds(failingOnce(memoryRunStore(), 'suspended'), SUSPENDING);
     // The run did suspend, but its caller never got the state.
