@@ -6,7 +6,7 @@ import { StaleRunOwnerError } from '../errors/stale-run-owner-error';
 import type { RunExtras } from '../run/run-loop';
 import { checkRunOptions } from '../run/state/check-run-options';
 import { checkDecisions, type ResumeDecisions } from '../run/state/resume-decisions';
-import { claimResume, stillSuspended } from '../run/state/resumed-suspensions';
+import { claimResume, leaseSuspended } from '../run/state/resumed-suspensions';
 import { openState } from '../run/state/run-state-snapshot';
 import type { StateSigner } from '../run/state/state-signer';
 import type { RunOptions, RunResult } from './run-result';
@@ -50,10 +50,10 @@ export async function resumeRun(agent: ContinuedAgent, state: unknown, decisions
   const resume = { state: opened, decisions: decided, began: () => void (began = true) };
   const store = agent.store;
   try {
-    // A durable agent's resumed run is durable too: this process becomes its owner.
-    const lease = store ? await store.acquire(opened.runId) : undefined;
-    // Checked again under the lease: a resume that slept between its claim and its lease may find the run gone on.
-    if (store && (await stillSuspended(store, opened)) === false) throw alreadyResumed(opened.suspensionId);
+    // A durable agent's resumed run is durable too: this process becomes its owner, while the run
+    // is still this suspension (a resume that slept since its claim may find it gone on).
+    const lease = store ? await leaseSuspended(store, opened) : undefined;
+    if (store && !lease) throw alreadyResumed(opened.suspensionId);
     const journal = store && lease ? durableJournal(store, lease, { agentId: opened.agent, tenant: opened.tenant }) : undefined;
     return await agent.start(runOptions, { resume, ...(journal ? { journal } : {}) });
   } catch (error) {

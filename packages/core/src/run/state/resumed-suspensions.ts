@@ -1,5 +1,5 @@
 import { AGENT_DEFAULTS } from '../../defaults';
-import type { RunStore } from '../../durable/run-store';
+import type { RunCheckpoint, RunLease, RunStore } from '../../durable/run-store';
 import { RunStateError } from '../../errors/run-state-error';
 import type { RunStateSnapshot } from './run-state-snapshot';
 
@@ -32,6 +32,13 @@ export function releaseSuspension(suspensionId: string): void {
   resumed.delete(suspensionId);
 }
 
+/** Whether `checkpoint` is the suspended result of this suspension: nothing ran on from it. */
+function holdsSuspension(checkpoint: RunCheckpoint, state: Pick<RunStateSnapshot, 'suspensionId'>): boolean {
+  if (checkpoint.status !== 'suspended') return false;
+  const stored = checkpoint.state as { readonly result?: { readonly status?: unknown; readonly state?: { readonly suspensionId?: unknown } } } | null;
+  return stored?.result?.status === 'suspended' && stored.result.state?.suspensionId === state.suspensionId;
+}
+
 /**
  * Whether the run's checkpoint in `store` is still the suspended result of this suspension:
  * nothing ran on from it (a resume that did wrote a checkpoint of its own). `undefined` when the
@@ -39,10 +46,21 @@ export function releaseSuspension(suspensionId: string): void {
  */
 export async function stillSuspended(store: RunStore, state: Pick<RunStateSnapshot, 'runId' | 'suspensionId'>): Promise<boolean | undefined> {
   const checkpoint = await store.load(state.runId);
-  if (checkpoint === undefined) return undefined;
-  if (checkpoint.status !== 'suspended') return false;
-  const stored = checkpoint.state as { readonly result?: { readonly status?: unknown; readonly state?: { readonly suspensionId?: unknown } } } | null;
-  return stored?.result?.status === 'suspended' && stored.result.state?.suspensionId === state.suspensionId;
+  return checkpoint === undefined ? undefined : holdsSuspension(checkpoint, state);
+}
+
+/**
+ * The lease of a resume that holds its claim: taken only while the run's checkpoint is still this
+ * suspension (atomically, with `acquireAt`), so a resume that slept since its claim never fences
+ * out a resume that took over and is running; without `acquireAt`, checked again under the lease.
+ * @returns the lease, or `undefined` when the run went on from the suspension (the resume is refused).
+ */
+export async function leaseSuspended(store: RunStore, state: Pick<RunStateSnapshot, 'runId' | 'suspensionId'>): Promise<RunLease | undefined> {
+  const checkpoint = await store.load(state.runId);
+  if (checkpoint !== undefined && !holdsSuspension(checkpoint, state)) return undefined;
+  if (checkpoint !== undefined && store.acquireAt) return store.acquireAt(state.runId, checkpoint.version);
+  const lease = await store.acquire(state.runId);
+  return (await stillSuspended(store, state)) === false ? undefined : lease;
 }
 
 /**
