@@ -5,6 +5,7 @@ import { RunStateError } from '../errors/run-state-error';
 import { StaleRunOwnerError } from '../errors/stale-run-owner-error';
 import type { RunExtras } from '../run/run-loop';
 import { checkRunOptions } from '../run/state/check-run-options';
+import type { RunJournal } from '../run/state/run-journal';
 import { checkDecisions, type ResumeDecisions } from '../run/state/resume-decisions';
 import { claimResume, leaseSuspended } from '../run/state/resumed-suspensions';
 import { openState } from '../run/state/run-state-snapshot';
@@ -52,9 +53,9 @@ export async function resumeRun(agent: ContinuedAgent, state: unknown, decisions
   try {
     // A durable agent's resumed run is durable too: this process becomes its owner, while the run
     // is still this suspension (a resume that slept since its claim may find it gone on).
-    const lease = store ? await leaseSuspended(store, opened) : undefined;
-    if (store && !lease) throw alreadyResumed(opened.suspensionId);
-    const journal = store && lease ? durableJournal(store, lease, { agentId: opened.agent, tenant: opened.tenant }) : undefined;
+    const leased = store ? await leaseSuspended(store, opened) : undefined;
+    if (store && !leased) throw alreadyResumed(opened.suspensionId);
+    const journal = store && leased ? resumeJournal(durableJournal(store, leased.lease, { agentId: opened.agent, tenant: opened.tenant }), leased.suspended, () => began) : undefined;
     return await agent.start(runOptions, { resume, ...(journal ? { journal } : {}) });
   } catch (error) {
     // Another process took the resume over before this one's first checkpoint (see claimResume): it runs, this one is refused.
@@ -64,6 +65,14 @@ export async function resumeRun(agent: ContinuedAgent, state: unknown, decisions
     if (!began) await claim.release();
     throw error;
   }
+}
+
+/**
+ * A resumed run's journal: a run that fails before any decided call began writes the suspended
+ * result back (not its own state marked failed), so the state it gave back resumes again.
+ */
+function resumeJournal(journal: RunJournal, suspended: RunResult<unknown> | undefined, began: () => boolean): RunJournal {
+  return { ...journal, failed: () => (began() || suspended === undefined ? journal.failed() : journal.finished(suspended)) };
 }
 
 /** Another process resumed the state first: it runs, this one is refused before any call. */

@@ -67,4 +67,19 @@ describe('durable runs: reused ids and a failing store', () => {
     expect(events.of('run.end').map((event) => event.status)).toEqual(['ok']);
     expect(await agent.recover('r')).toMatchObject({ status: 'complete', text: 'Nothing to refund.' });
   });
+
+  it('a resume whose first checkpoint the store failed to write gives the state back: it resumes again, the call runs once', async () => {
+    const base = memoryRunStore();
+    let failing = false;
+    const store: RunStore = { ...base, save: (lease, checkpoint) => (failing ? ((failing = false), Promise.reject(new Error('store unavailable'))) : base.save(lease, checkpoint)) };
+    const { agent, made } = refunds(store, SUSPENDING);
+    const { state } = asSuspended(await agent.run('refund A-1', { runId: 'r' }));
+    failing = true;
+    await expect(agent.resume(state, { approve: ['c1'] })).rejects.toThrow('store unavailable');
+    expect(made).toEqual([]);
+    // Nothing ran: the run is suspended on the state again, not marked failed on its resumed copy.
+    expect(await base.load('r')).toMatchObject({ status: 'suspended' });
+    expect(await agent.resume(state, { approve: ['c1'] })).toMatchObject({ status: 'complete', text: 'Refunded.' });
+    expect(made).toEqual(['A-1']);
+  });
 });

@@ -1,3 +1,4 @@
+import type { RunResult } from '../../agent/run-result';
 import { AGENT_DEFAULTS } from '../../defaults';
 import type { RunCheckpoint, RunLease, RunStore } from '../../durable/run-store';
 import { RunStateError } from '../../errors/run-state-error';
@@ -49,18 +50,28 @@ export async function stillSuspended(store: RunStore, state: Pick<RunStateSnapsh
   return checkpoint === undefined ? undefined : holdsSuspension(checkpoint, state);
 }
 
+/** A resume's lease, and the suspended result the run's checkpoint held when it was taken (none for a state made before the agent was durable). */
+export interface SuspendedLease {
+  readonly lease: RunLease;
+  readonly suspended: RunResult<unknown> | undefined;
+}
+
 /**
  * The lease of a resume that holds its claim: taken only while the run's checkpoint is still this
  * suspension (atomically, with `acquireAt`), so a resume that slept since its claim never fences
  * out a resume that took over and is running; without `acquireAt`, checked again under the lease.
  * @returns the lease, or `undefined` when the run went on from the suspension (the resume is refused).
  */
-export async function leaseSuspended(store: RunStore, state: Pick<RunStateSnapshot, 'runId' | 'suspensionId'>): Promise<RunLease | undefined> {
+export async function leaseSuspended(store: RunStore, state: Pick<RunStateSnapshot, 'runId' | 'suspensionId'>): Promise<SuspendedLease | undefined> {
   const checkpoint = await store.load(state.runId);
   if (checkpoint !== undefined && !holdsSuspension(checkpoint, state)) return undefined;
-  if (checkpoint !== undefined && store.acquireAt) return store.acquireAt(state.runId, checkpoint.version);
+  const suspended = checkpoint === undefined ? undefined : (checkpoint.state as { readonly result: RunResult<unknown> }).result;
+  if (checkpoint !== undefined && store.acquireAt) {
+    const lease = await store.acquireAt(state.runId, checkpoint.version);
+    return lease && { lease, suspended };
+  }
   const lease = await store.acquire(state.runId);
-  return (await stillSuspended(store, state)) === false ? undefined : lease;
+  return (await stillSuspended(store, state)) === false ? undefined : { lease, suspended };
 }
 
 /**
