@@ -8,7 +8,7 @@ import { checkRunOptions } from '../run/state/check-run-options';
 import type { RunJournal } from '../run/state/run-journal';
 import { checkDecisions, type ResumeDecisions } from '../run/state/resume-decisions';
 import { claimResume, leaseSuspended } from '../run/state/resumed-suspensions';
-import { openState } from '../run/state/run-state-snapshot';
+import { openState, type RunStateSnapshot } from '../run/state/run-state-snapshot';
 import type { StateSigner } from '../run/state/state-signer';
 import type { RunOptions, RunResult } from './run-result';
 
@@ -54,12 +54,12 @@ export async function resumeRun(agent: ContinuedAgent, state: unknown, decisions
     // A durable agent's resumed run is durable too: this process becomes its owner, while the run
     // is still this suspension (a resume that slept since its claim may find it gone on).
     const leased = store ? await leaseSuspended(store, opened) : undefined;
-    if (store && !leased) throw alreadyResumed(opened.suspensionId);
+    if (store && !leased) throw alreadyResumed(opened);
     const journal = store && leased ? resumeJournal(durableJournal(store, leased.lease, { agentId: opened.agent, tenant: opened.tenant }), leased.suspended, () => began) : undefined;
     return await agent.start(runOptions, { resume, ...(journal ? { journal } : {}) });
   } catch (error) {
     // Another process took the resume over before this one's first checkpoint (see claimResume): it runs, this one is refused.
-    if (!began && StaleRunOwnerError.isInstance(error)) throw alreadyResumed(opened.suspensionId, error);
+    if (!began && StaleRunOwnerError.isInstance(error)) throw alreadyResumed(opened, error);
     if (RunStateError.isInstance(error) && error.problem === 'already-resumed') throw error;
     // Nothing ran yet (memory could not be loaded, an abort came first): the state may be resumed again.
     if (!began) await claim.release();
@@ -75,9 +75,13 @@ function resumeJournal(journal: RunJournal, suspended: RunResult<unknown> | unde
   return { ...journal, failed: () => (began() || suspended === undefined ? journal.failed() : journal.finished(suspended)) };
 }
 
-/** Another process resumed the state first: it runs, this one is refused before any call. */
-const alreadyResumed = (suspensionId: string, cause?: unknown) =>
-  new RunStateError({ problem: 'already-resumed', message: `suspension ${suspensionId} was resumed already by another process (a state is resumed once)`, ...(cause === undefined ? {} : { cause }) });
+/** Another process resumed the state first: it runs (or, if it died, `recover` goes on with it); this one is refused before any call. */
+const alreadyResumed = ({ suspensionId, runId }: Pick<RunStateSnapshot, 'suspensionId' | 'runId'>, cause?: unknown) =>
+  new RunStateError({
+    problem: 'already-resumed',
+    message: `suspension ${suspensionId} was resumed already by another process (a state is resumed once; if that process died, agent.recover(${JSON.stringify(runId)}) continues the run)`,
+    ...(cause === undefined ? {} : { cause }),
+  });
 
 /** The options a continuation takes from its caller, checked. */
 function continuationOptions(options: ContinuationOptions | undefined): RunOptions {

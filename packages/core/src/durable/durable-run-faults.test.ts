@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { Agent, DurableRunError, memoryRunStore, type RunStore, tool } from '../index';
+import { releaseSuspension } from '../run/state/resumed-suspensions';
 import { recorder } from '../testing/event-recorder';
 import { asSuspended, type ScriptedReply, scriptedModel } from '../testing/index';
 
@@ -80,6 +81,25 @@ describe('durable runs: reused ids and a failing store', () => {
     // Nothing ran: the run is suspended on the state again, not marked failed on its resumed copy.
     expect(await base.load('r')).toMatchObject({ status: 'suspended' });
     expect(await agent.resume(state, { approve: ['c1'] })).toMatchObject({ status: 'complete', text: 'Refunded.' });
+    expect(made).toEqual(['A-1']);
+  });
+
+  it('a resume killed after its first checkpoint: resuming the state again is refused naming recover(), which runs the call once', async () => {
+    const base = memoryRunStore();
+    // Once armed, the process dies at the write after the resume's first checkpoint: nothing of the call ran.
+    let writesLeft = Number.POSITIVE_INFINITY;
+    const store: RunStore = { ...base, save: (lease, checkpoint) => (writesLeft-- > 0 ? base.save(lease, checkpoint) : Promise.reject(new Error('the process died'))) };
+    const { agent, made } = refunds(store, SUSPENDING);
+    const { state } = asSuspended(await agent.run('refund A-1', { runId: 'r' }));
+    writesLeft = 1;
+    await expect(agent.resume(state, { approve: ['c1'] })).rejects.toThrow('the process died');
+    expect(made).toEqual([]);
+    // Another process, after the restart: the store is up again, this process's memory of spent states is gone.
+    writesLeft = Number.POSITIVE_INFINITY;
+    releaseSuspension(state.suspensionId);
+    const again = await agent.resume(state, { approve: ['c1'] }).catch((error: unknown) => error);
+    expect(again).toMatchObject({ problem: 'already-resumed', message: expect.stringContaining('agent.recover("r")') });
+    expect(await agent.recover('r')).toMatchObject({ status: 'complete', text: 'Refunded.' });
     expect(made).toEqual(['A-1']);
   });
 });

@@ -110,7 +110,7 @@ export async function claimResume(state: Pick<RunStateSnapshot, 'runId' | 'suspe
   }
   if (!claimed) {
     releaseSuspension(suspensionId);
-    throw refused('(the run store says so)');
+    throw refused(`(the run store says so; if the process that resumed it died, agent.recover(${JSON.stringify(state.runId)}) continues the run)`);
   }
   return {
     release: async () => {
