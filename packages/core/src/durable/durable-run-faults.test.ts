@@ -8,7 +8,7 @@ import { asSuspended, type ScriptedReply, scriptedModel } from '../testing/index
 const KEY = 'k'.repeat(32);
 
 /** A durable agent whose `refund` tool needs approval, the refunds it made, and its `run.end` events. */
-function refunds(store: RunStore, script: readonly ScriptedReply[]) {
+function refunds(store: RunStore, script: Parameters<typeof scriptedModel>[0]) {
   const made: string[] = [];
   const refund = tool({ name: 'refund', description: 'Refunds an order', input: Type.Object({ orderId: Type.String() }), needsApproval: true, execute: ({ orderId }) => void made.push(orderId) });
   const events = recorder('run.end', 'run.suspended');
@@ -23,6 +23,10 @@ function failingOnce(base: RunStore, status: 'suspended' | 'complete'): RunStore
 }
 
 const SUSPENDING: readonly ScriptedReply[] = [{ toolCalls: [{ id: 'c1', name: 'refund', arguments: { orderId: 'A-1' } }] }, 'Refunded.'];
+
+/** The model of {@link SUSPENDING}, answering by what it is sent: a call asked again after a crash gets the same answer. */
+const REFUNDING = (request: { readonly messages: readonly { readonly role: string }[] }): ScriptedReply =>
+  request.messages.some((message) => message.role === 'tool') ? 'Refunded.' : { toolCalls: [{ id: 'c1', name: 'refund', arguments: { orderId: 'A-1' } }] };
 
 describe('durable runs: reused ids and a failing store', () => {
   it('two runs started with one id at once: one runs, the other is refused as `exists` before it asks the model', async () => {
@@ -101,5 +105,38 @@ describe('durable runs: reused ids and a failing store', () => {
     expect(again).toMatchObject({ problem: 'already-resumed', message: expect.stringContaining('agent.recover("r")') });
     expect(await agent.recover('r')).toMatchObject({ status: 'complete', text: 'Refunded.' });
     expect(made).toEqual(['A-1']);
+  });
+
+  it('a resume killed at each of its checkpoints: recovering (and settling what is unknown) ends the run with the approved call run once', async () => {
+    const clean = memoryRunStore();
+    let writes = 0;
+    const counting: RunStore = { ...clean, save: (lease, checkpoint) => ((writes += 1), clean.save(lease, checkpoint)) };
+    const reference = refunds(counting, REFUNDING);
+    const suspendedRun = asSuspended(await reference.agent.run('refund A-1', { runId: 'r' }));
+    const before = writes;
+    await reference.agent.resume(suspendedRun.state, { approve: ['c1'] });
+    const resumeWrites = writes - before;
+    expect(resumeWrites).toBeGreaterThan(3);
+    for (let killedAt = 0; killedAt < resumeWrites; killedAt++) {
+      const base = memoryRunStore();
+      let writesLeft = Number.POSITIVE_INFINITY;
+      const store: RunStore = { ...base, save: (lease, checkpoint) => (writesLeft-- > 0 ? base.save(lease, checkpoint) : Promise.reject(new Error('the process died'))) };
+      const { agent, made } = refunds(store, REFUNDING);
+      const { state } = asSuspended(await agent.run('refund A-1', { runId: `r-${killedAt}` }));
+      writesLeft = killedAt;
+      await expect(agent.resume(state, { approve: ['c1'] })).rejects.toThrow();
+      writesLeft = Number.POSITIVE_INFINITY;
+      // Another process: the state is spent; the run goes on from its checkpoint.
+      releaseSuspension(state.suspensionId);
+      let result = await agent.recover(`r-${killedAt}`);
+      // Killed before its first checkpoint, the run is still suspended on the state: it resumes again.
+      if (result.status === 'suspended' && result.unknownOutcomes.length === 0) result = await agent.resume(result.state, { approve: ['c1'] });
+      if (result.status === 'suspended') {
+        // The refund's outcome is unknown after the crash: settled by what happened.
+        expect(result.unknownOutcomes.map((call) => call.toolCallId)).toEqual(['c1']);
+        result = await agent.resume(result.state, made.length === 1 ? { outcomes: [{ id: 'c1', result: 'refunded' }] } : { retry: ['c1'] });
+      }
+      expect({ killedAt, status: result.status, text: result.text, made }).toEqual({ killedAt, status: 'complete', text: 'Refunded.', made: ['A-1'] });
+    }
   });
 });
