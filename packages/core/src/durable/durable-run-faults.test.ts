@@ -72,7 +72,9 @@ describe('durable runs: reused ids and a failing store', () => {
     expect(events.of('run.end').map((event) => event.status)).toEqual(['ok']);
     expect(await agent.recover('r')).toMatchObject({ status: 'complete', text: 'Nothing to refund.' });
   });
+});
 
+describe('durable resumes: a failing store and a killed process', () => {
   it('a resume whose first checkpoint the store failed to write gives the state back: it resumes again, the call runs once', async () => {
     const base = memoryRunStore();
     let failing = false;
