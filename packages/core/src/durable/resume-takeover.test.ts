@@ -130,3 +130,19 @@ describe('a resume paused between its claim and its lease, waking while the resu
     expect(paid).toEqual(['A-1']);
   });
 });
+
+describe('a replay in another process on a store whose reads are stale', () => {
+  it('is refused at the lease: the run store still shows the suspension, but its checkpoint has moved on; the call runs once', async () => {
+    const base = memoryRunStore();
+    // Reads of the run come from a cache that kept the suspended checkpoint (a lagging replica).
+    const cached = new Map<string, Awaited<ReturnType<RunStore['load']>>>();
+    const store: RunStore = { ...base, load: async (runId) => (cached.has(runId) ? cached.get(runId) : base.load(runId)) };
+    const { agent, paid, state } = await suspendedRefund('run-6', store);
+    cached.set('run-6', await base.load('run-6'));
+    expect((await agent.resume(state, { approve: ['r1'] })).text).toBe('Refunded.');
+    releaseSuspension(state.suspensionId);
+
+    expect(await agent.resume(state, { approve: ['r1'] }).catch(problemOf)).toBe('already-resumed');
+    expect(paid).toEqual(['A-1']);
+  });
+});
