@@ -14,7 +14,8 @@ export const AGENT_DEFAULTS = Object.freeze({
   /**
    * Milliseconds a resume waits, when another holds the claim and the run is still suspended,
    * before it takes the claim over: a live resume writes its first checkpoint well within it, a
-   * killed one never does.
+   * killed one never does. A durable run's start holds its run id as long, for the same reason:
+   * a second start of the id at once is refused.
    */
   resumeTakeoverMs: 2_000,
 });

@@ -5,9 +5,10 @@ import { RunStateError } from '../errors/run-state-error';
 import { StaleRunOwnerError } from '../errors/stale-run-owner-error';
 import type { RunExtras } from '../run/run-loop';
 import { checkRunOptions } from '../run/state/check-run-options';
+import type { RunJournal } from '../run/state/run-journal';
 import { checkDecisions, type ResumeDecisions } from '../run/state/resume-decisions';
-import { claimResume, stillSuspended } from '../run/state/resumed-suspensions';
-import { openState } from '../run/state/run-state-snapshot';
+import { claimResume, leaseSuspended } from '../run/state/resumed-suspensions';
+import { openState, type RunStateSnapshot } from '../run/state/run-state-snapshot';
 import type { StateSigner } from '../run/state/state-signer';
 import type { RunOptions, RunResult } from './run-result';
 
@@ -50,15 +51,15 @@ export async function resumeRun(agent: ContinuedAgent, state: unknown, decisions
   const resume = { state: opened, decisions: decided, began: () => void (began = true) };
   const store = agent.store;
   try {
-    // A durable agent's resumed run is durable too: this process becomes its owner.
-    const lease = store ? await store.acquire(opened.runId) : undefined;
-    // Checked again under the lease: a resume that slept between its claim and its lease may find the run gone on.
-    if (store && (await stillSuspended(store, opened)) === false) throw alreadyResumed(opened.suspensionId);
-    const journal = store && lease ? durableJournal(store, lease, { agentId: opened.agent, tenant: opened.tenant }) : undefined;
+    // A durable agent's resumed run is durable too: this process becomes its owner, while the run
+    // is still this suspension (a resume that slept since its claim may find it gone on).
+    const leased = store ? await leaseSuspended(store, opened) : undefined;
+    if (store && !leased) throw alreadyResumed(opened);
+    const journal = store && leased ? resumeJournal(durableJournal(store, leased.lease, { agentId: opened.agent, tenant: opened.tenant }), leased.suspended, () => began) : undefined;
     return await agent.start(runOptions, { resume, ...(journal ? { journal } : {}) });
   } catch (error) {
     // Another process took the resume over before this one's first checkpoint (see claimResume): it runs, this one is refused.
-    if (!began && StaleRunOwnerError.isInstance(error)) throw alreadyResumed(opened.suspensionId, error);
+    if (!began && StaleRunOwnerError.isInstance(error)) throw alreadyResumed(opened, error);
     if (RunStateError.isInstance(error) && error.problem === 'already-resumed') throw error;
     // Nothing ran yet (memory could not be loaded, an abort came first): the state may be resumed again.
     if (!began) await claim.release();
@@ -66,9 +67,21 @@ export async function resumeRun(agent: ContinuedAgent, state: unknown, decisions
   }
 }
 
-/** Another process resumed the state first: it runs, this one is refused before any call. */
-const alreadyResumed = (suspensionId: string, cause?: unknown) =>
-  new RunStateError({ problem: 'already-resumed', message: `suspension ${suspensionId} was resumed already by another process (a state is resumed once)`, ...(cause === undefined ? {} : { cause }) });
+/**
+ * A resumed run's journal: a run that fails before any decided call began writes the suspended
+ * result back (not its own state marked failed), so the state it gave back resumes again.
+ */
+function resumeJournal(journal: RunJournal, suspended: RunResult<unknown> | undefined, began: () => boolean): RunJournal {
+  return { ...journal, failed: () => (began() || suspended === undefined ? journal.failed() : journal.finished(suspended)) };
+}
+
+/** Another process resumed the state first: it runs (or, if it died, `recover` goes on with it); this one is refused before any call. */
+const alreadyResumed = ({ suspensionId, runId }: Pick<RunStateSnapshot, 'suspensionId' | 'runId'>, cause?: unknown) =>
+  new RunStateError({
+    problem: 'already-resumed',
+    message: `suspension ${suspensionId} was resumed already by another process (a state is resumed once; if that process died, agent.recover(${JSON.stringify(runId)}) continues the run)`,
+    ...(cause === undefined ? {} : { cause }),
+  });
 
 /** The options a continuation takes from its caller, checked. */
 function continuationOptions(options: ContinuationOptions | undefined): RunOptions {

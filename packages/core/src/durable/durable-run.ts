@@ -1,4 +1,5 @@
 import type { RunResult } from '../agent/run-result';
+import { AGENT_DEFAULTS } from '../defaults';
 import { DurableRunError } from '../errors/durable-run-error';
 import type { RunJournal } from '../run/state/run-journal';
 import type { RunState } from '../run/state/run-state';
@@ -32,24 +33,48 @@ export function durableJournal(store: RunStore, lease: RunLease, owner: RunOwner
     tail = written.catch(() => undefined);
     return written;
   };
+  const ended = (result: RunResult<unknown>) => (result.status === 'suspended' ? 'suspended' : 'complete');
   return {
     save: (state) => write('running', { run: state }),
-    finished: (result) => write(result.status === 'suspended' ? 'suspended' : 'complete', { result }),
-    failed: () => (last === undefined ? Promise.resolve() : write('failed', last)),
+    finished: (result) => write(ended(result), { result }),
+    // A run whose result could not be written (the store failed) ended all the same: its result is
+    // written again as it is, never marked failed (a suspended state so marked could not be resumed).
+    failed: () => (last === undefined ? Promise.resolve() : 'result' in last ? write(ended(last.result), last) : write('failed', last)),
   };
 }
 
+/** A new durable run's journal, and how to give its id back when the run failed before its first checkpoint. */
+export interface DurableStart {
+  readonly journal: RunJournal;
+  /** Frees the run id for another start when the store holds no checkpoint of it (nothing of the run was kept). */
+  readonly abandon: () => Promise<void>;
+}
+
 /**
- * Makes the caller the owner of a new durable run.
- * @throws {DurableRunError} `exists` when the store holds the run id already (never a silent second run).
+ * Makes the caller the owner of a new durable run. Two starts with one id at once are told apart
+ * by a claim of the id in the store (held for `resumeTakeoverMs`, well past the run's first
+ * checkpoint, which refuses every later start): one runs, the other is refused before it begins.
+ * @throws {DurableRunError} `exists` when the store holds the run id already, or another start of it is under way (never a silent second run).
  */
-export async function beginDurableRun(store: RunStore, runId: string, owner: RunOwner): Promise<RunJournal> {
+export async function beginDurableRun(store: RunStore, runId: string, owner: RunOwner): Promise<DurableStart> {
+  const key = `start:${runId}`;
+  const claimed = await store.claim(key, AGENT_DEFAULTS.resumeTakeoverMs);
   const existing = await store.load(runId);
   if (existing) {
     const what = existing.status === 'complete' ? 'finished' : existing.status === 'suspended' ? 'suspended (resume its state)' : `unfinished (${existing.status})`;
     throw new DurableRunError({ problem: 'exists', runId, message: `the run store holds this run already, ${what}: continue it with agent.recover(${JSON.stringify(runId)}), or start a new run with another id` });
   }
-  return durableJournal(store, await store.acquire(runId), owner);
+  if (!claimed) throw new DurableRunError({ problem: 'exists', runId, message: 'another run with this id is starting now: start a new run with another id, or recover this one once it is under way' });
+  // A store that cannot say or cannot give the claim back keeps it: the id is free again after resumeTakeoverMs.
+  const abandon = async () => {
+    if ((await store.load(runId).catch(() => null)) === undefined) await store.release(key).catch(() => undefined);
+  };
+  try {
+    return { journal: durableJournal(store, await store.acquire(runId), owner), abandon };
+  } catch (error) {
+    await abandon();
+    throw error;
+  }
 }
 
 /**

@@ -41,6 +41,17 @@ export function memoryRunStore(): RunStore {
       fences.set(runId, fence);
       return Promise.resolve({ runId, fence });
     },
+    acquireAt(runId, version) {
+      try {
+        checkStoreKey(runId, 'a run id', name);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      if ((versions.get(runId) ?? 0) !== version) return Promise.resolve(undefined);
+      const fence = (fences.get(runId) ?? 0) + 1;
+      fences.set(runId, fence);
+      return Promise.resolve({ runId, fence });
+    },
     save(lease: RunLease, checkpoint) {
       try {
         const runId = checkStoreKey(lease?.runId, 'a lease run id', name);

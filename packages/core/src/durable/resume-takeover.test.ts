@@ -26,18 +26,19 @@ async function suspendedRefund(runId: string, store: RunStore = memoryRunStore()
   return { agent, store, paid, state };
 }
 
-/** `store`, except that the next `acquire` waits until `wake()`: a process paused (a long GC, a slow network) between its claim and its lease. */
+/** `store`, except that the next `acquire` or `acquireAt` waits until `wake()`: a process paused (a long GC, a slow network) between its claim and its lease. */
 function pausingAcquire(store: RunStore) {
   let next: Promise<void> | undefined;
   let wake = (): void => undefined;
-  const acquire = async (runId: string) => {
-    const paused = next;
+  const paused = async () => {
+    const pause = next;
     next = undefined;
-    if (paused) await paused;
-    return store.acquire(runId);
+    if (pause) await pause;
   };
+  const acquire = async (runId: string) => (await paused(), store.acquire(runId));
+  const acquireAt = async (runId: string, version: number) => (await paused(), (store.acquireAt as NonNullable<RunStore['acquireAt']>)(runId, version));
   return {
-    store: { ...store, acquire } satisfies RunStore,
+    store: { ...store, acquire, acquireAt } satisfies RunStore,
     pauseNext: () => void (next = new Promise<void>((resolve) => (wake = resolve))),
     wake: () => wake(),
   };
@@ -87,6 +88,61 @@ describe('a resume taken over from a process killed before its first checkpoint'
 
     expect(takeover.text).toBe('Refunded.');
     expect(await paused).toBe('already-resumed');
+    expect(paid).toEqual(['A-1']);
+  });
+});
+
+describe('a resume paused between its claim and its lease, waking while the resume that took over is still running', () => {
+  it('is refused without taking the run from it: the resume that took over ends complete, the call runs once', async () => {
+    const pausing = pausingAcquire(memoryRunStore());
+    const paid: string[] = [];
+    let refunding = (): void => undefined;
+    const refundStarted = new Promise<void>((resolve) => (refunding = resolve));
+    let finishRefund = (): void => undefined;
+    const refundMayEnd = new Promise<void>((resolve) => (finishRefund = resolve));
+    const refund = tool({
+      name: 'refund',
+      description: 'Refunds an order',
+      input: Type.Object({ order: Type.String() }),
+      needsApproval: true,
+      execute: async ({ order }) => {
+        refunding();
+        await refundMayEnd;
+        paid.push(order);
+      },
+    });
+    const model = scriptedModel((request) => (request.messages.some((message) => message.role === 'tool') ? 'Refunded.' : { toolCalls: [{ id: 'r1', name: 'refund', arguments: { order: 'A-1' } }] }));
+    const agent = Agent.create({ provider: model, model: 'm', id: 'refunds', stateKey: KEY }).tool(refund).durable(pausing.store).build();
+    const { state } = asSuspended(await agent.run('Refund A-1', { runId: 'run-5' }));
+    pausing.pauseNext();
+    const paused = agent.resume(state, { approve: ['r1'] }).catch(problemOf);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Another process takes the resume over (after resumeTakeoverMs) and starts the refund.
+    releaseSuspension(state.suspensionId);
+    const takeover = agent.resume(state, { approve: ['r1'] });
+    await refundStarted;
+    // The paused resume wakes while that refund is under way: it takes no lease, so the run is not fenced.
+    pausing.wake();
+    expect(await paused).toBe('already-resumed');
+    finishRefund();
+
+    expect((await takeover).text).toBe('Refunded.');
+    expect(paid).toEqual(['A-1']);
+  });
+});
+
+describe('a replay in another process on a store whose reads are stale', () => {
+  it('is refused at the lease: the run store still shows the suspension, but its checkpoint has moved on; the call runs once', async () => {
+    const base = memoryRunStore();
+    // Reads of the run come from a cache that kept the suspended checkpoint (a lagging replica).
+    const cached = new Map<string, Awaited<ReturnType<RunStore['load']>>>();
+    const store: RunStore = { ...base, load: async (runId) => (cached.has(runId) ? cached.get(runId) : base.load(runId)) };
+    const { agent, paid, state } = await suspendedRefund('run-6', store);
+    cached.set('run-6', await base.load('run-6'));
+    expect((await agent.resume(state, { approve: ['r1'] })).text).toBe('Refunded.');
+    releaseSuspension(state.suspensionId);
+
+    expect(await agent.resume(state, { approve: ['r1'] }).catch(problemOf)).toBe('already-resumed');
     expect(paid).toEqual(['A-1']);
   });
 });

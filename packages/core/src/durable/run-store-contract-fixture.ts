@@ -39,6 +39,23 @@ export function describeRunStore(name: string, makeStore: () => RunStore): void 
       expect((await store.load('run-3'))?.state).toEqual({ writer: leases.indexOf(newest) });
     });
 
+    it('acquires at a version only while the checkpoint still has it, leaving the owner as it was otherwise', async () => {
+      const store = makeStore();
+      expect(store.acquireAt).toBeTypeOf('function');
+      const acquireAt = (store.acquireAt as NonNullable<RunStore['acquireAt']>).bind(store);
+      expect(await acquireAt('run-5', 1)).toBeUndefined();
+      const first = await store.acquire('run-5');
+      const written = await store.save(first, CHECKPOINT);
+      expect(await acquireAt('run-5', written.version + 1)).toBeUndefined();
+      // The refused acquire made no owner: the first one still writes.
+      const again = await store.save(first, CHECKPOINT);
+      const taken = await acquireAt('run-5', again.version);
+      expect(taken?.fence).toBeGreaterThan(first.fence);
+      expect(StaleRunOwnerError.isInstance(await store.save(first, CHECKPOINT).catch((error: unknown) => error))).toBe(true);
+      const concurrent = await Promise.all(Array.from({ length: 5 }, () => acquireAt('run-5', again.version)));
+      expect(concurrent.every((lease) => lease !== undefined)).toBe(true);
+    });
+
     it('spends a claim once, also under concurrent claims, and again only after its time', async () => {
       const store = makeStore();
       const claims = await Promise.all(Array.from({ length: 20 }, () => store.claim('suspension-1', 60_000)));

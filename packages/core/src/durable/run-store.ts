@@ -33,6 +33,13 @@ export interface RunStore {
   /** Becomes the run's newest owner; from now on, writes under any earlier lease are refused. */
   acquire(runId: string): Promise<RunLease>;
   /**
+   * Becomes the run's newest owner only while its latest checkpoint is still `version` (one
+   * atomic step): `undefined` otherwise, and the run's owner is unchanged. A resume takes its
+   * lease this way, so one that woke late never fences out the resume that went on meanwhile.
+   * Optional: without it, a resume acquires and then checks, which leaves that window open.
+   */
+  acquireAt?(runId: string, version: number): Promise<RunLease | undefined>;
+  /**
    * Writes the run's checkpoint (its version is the store's to count).
    * @throws {StaleRunOwnerError} when a newer owner acquired the run since `lease` was taken: nothing is written.
    */

@@ -53,11 +53,15 @@ type Outcome = StepOutcome<RunResult<unknown>>;
  */
 async function drive(context: RunContext, state: RunState): Promise<RunResult<unknown>> {
   // `state` is the parameter itself, reassigned: a separate variable would keep the first state alive as long as the run.
+  // Set once a step ended the run (it reported `run.end`): a failure after it (the store could not
+  // write the result) is thrown, never reported as a second end of the same run.
+  let ended = false;
   try {
     if (context.journal) await saveCheckpoint(context, state);
     for (;;) {
       const outcome = await nextStep(context, state);
       if (outcome.type === 'done') {
+        ended = true;
         if (context.journal) await context.journal.finished(outcome.result);
         return outcome.result;
       }
@@ -69,7 +73,7 @@ async function drive(context: RunContext, state: RunState): Promise<RunResult<un
     // The last checkpoint stands, marked failed: `recover` goes on from it. A stale owner writes nothing.
     if (context.journal && !StaleRunOwnerError.isInstance(error)) await context.journal.failed().catch(() => undefined);
     const aborted = context.signal?.aborted === true || AbortedError.isInstance(error);
-    runEnded(context, state, aborted ? 'aborted' : 'error', error);
+    if (!ended) runEnded(context, state, aborted ? 'aborted' : 'error', error);
     if (aborted && context.signal && !AbortedError.isInstance(error)) throw AbortedError.fromSignal(context.signal);
     throw error;
   }

@@ -4,7 +4,7 @@ import { RedisKeyError } from '../errors/redis-key-error';
 import { boundedCall } from '../redis/bounded-call';
 import type { RedisClient } from '../redis/redis-client';
 import { conversationTag, normalizePrefix } from '../memory/conversation-keys';
-import { acquireScript, claimScript, loadScript, releaseScript, saveScript } from './run-store-scripts';
+import { acquireAtScript, acquireScript, claimScript, loadScript, releaseScript, saveScript } from './run-store-scripts';
 
 /** Settings of {@link redisRunStore}. */
 export interface RedisRunStoreOptions {
@@ -43,6 +43,13 @@ export function redisRunStore(options: RedisRunStoreOptions): RunStore {
       checkKey(runId, 'a run id');
       const fence = await call('acquire', () => acquireScript.run(redis, [`${base(runId)}:fence`], []));
       return { runId, fence: Number(fence) };
+    },
+    async acquireAt(runId, version) {
+      checkKey(runId, 'a run id');
+      const key = `${base(runId)}:checkpoint`;
+      const fence = Number(await call('acquire', () => acquireAtScript.run(redis, [`${base(runId)}:fence`, key], [String(version)])));
+      if (fence === -2) throw new RedisKeyError({ key, operation: 'run store acquire', message: 'it is not a hash' });
+      return fence === -1 ? undefined : { runId, fence };
     },
     async save(lease: RunLease, checkpoint) {
       const runId = checkKey(lease?.runId, 'a lease run id');

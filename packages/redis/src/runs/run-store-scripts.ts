@@ -4,6 +4,18 @@ import { luaScript } from '../redis/lua-script';
 export const acquireScript = luaScript(`return redis.call('INCR', KEYS[1])`);
 
 /**
+ * KEYS: fence, checkpoint. ARGV: the version the checkpoint must still have. Returns the new
+ * owner's fence, -1 when the checkpoint has another version (no owner made), -2 when the
+ * checkpoint key holds what Keel did not write.
+ */
+export const acquireAtScript = luaScript(`
+if redis.call('EXISTS', KEYS[2]) == 1 and redis.call('TYPE', KEYS[2]).ok ~= 'hash' then return -2 end
+local version = redis.call('HGET', KEYS[2], 'version')
+if version == false or tostring(version) ~= ARGV[1] then return -1 end
+return redis.call('INCR', KEYS[1])
+`);
+
+/**
  * KEYS: fence, checkpoint (hash: version, data). ARGV: the writer's fence, the checkpoint JSON.
  * Writes when the writer is the newest owner and returns the new version; returns -1 otherwise
  * (nothing written), and -2 when a key holds what Keel did not write.

@@ -1,5 +1,6 @@
+import type { RunResult } from '../../agent/run-result';
 import { AGENT_DEFAULTS } from '../../defaults';
-import type { RunStore } from '../../durable/run-store';
+import type { RunCheckpoint, RunLease, RunStore } from '../../durable/run-store';
 import { RunStateError } from '../../errors/run-state-error';
 import type { RunStateSnapshot } from './run-state-snapshot';
 
@@ -32,6 +33,13 @@ export function releaseSuspension(suspensionId: string): void {
   resumed.delete(suspensionId);
 }
 
+/** Whether `checkpoint` is the suspended result of this suspension: nothing ran on from it. */
+function holdsSuspension(checkpoint: RunCheckpoint, state: Pick<RunStateSnapshot, 'suspensionId'>): boolean {
+  if (checkpoint.status !== 'suspended') return false;
+  const stored = checkpoint.state as { readonly result?: { readonly status?: unknown; readonly state?: { readonly suspensionId?: unknown } } } | null;
+  return stored?.result?.status === 'suspended' && stored.result.state?.suspensionId === state.suspensionId;
+}
+
 /**
  * Whether the run's checkpoint in `store` is still the suspended result of this suspension:
  * nothing ran on from it (a resume that did wrote a checkpoint of its own). `undefined` when the
@@ -39,10 +47,31 @@ export function releaseSuspension(suspensionId: string): void {
  */
 export async function stillSuspended(store: RunStore, state: Pick<RunStateSnapshot, 'runId' | 'suspensionId'>): Promise<boolean | undefined> {
   const checkpoint = await store.load(state.runId);
-  if (checkpoint === undefined) return undefined;
-  if (checkpoint.status !== 'suspended') return false;
-  const stored = checkpoint.state as { readonly result?: { readonly status?: unknown; readonly state?: { readonly suspensionId?: unknown } } } | null;
-  return stored?.result?.status === 'suspended' && stored.result.state?.suspensionId === state.suspensionId;
+  return checkpoint === undefined ? undefined : holdsSuspension(checkpoint, state);
+}
+
+/** A resume's lease, and the suspended result the run's checkpoint held when it was taken (none for a state made before the agent was durable). */
+export interface SuspendedLease {
+  readonly lease: RunLease;
+  readonly suspended: RunResult<unknown> | undefined;
+}
+
+/**
+ * The lease of a resume that holds its claim: taken only while the run's checkpoint is still this
+ * suspension (atomically, with `acquireAt`), so a resume that slept since its claim never fences
+ * out a resume that took over and is running; without `acquireAt`, checked again under the lease.
+ * @returns the lease, or `undefined` when the run went on from the suspension (the resume is refused).
+ */
+export async function leaseSuspended(store: RunStore, state: Pick<RunStateSnapshot, 'runId' | 'suspensionId'>): Promise<SuspendedLease | undefined> {
+  const checkpoint = await store.load(state.runId);
+  if (checkpoint !== undefined && !holdsSuspension(checkpoint, state)) return undefined;
+  const suspended = checkpoint === undefined ? undefined : (checkpoint.state as { readonly result: RunResult<unknown> }).result;
+  if (checkpoint !== undefined && store.acquireAt) {
+    const lease = await store.acquireAt(state.runId, checkpoint.version);
+    return lease && { lease, suspended };
+  }
+  const lease = await store.acquire(state.runId);
+  return (await stillSuspended(store, state)) === false ? undefined : { lease, suspended };
 }
 
 /**
@@ -81,7 +110,7 @@ export async function claimResume(state: Pick<RunStateSnapshot, 'runId' | 'suspe
   }
   if (!claimed) {
     releaseSuspension(suspensionId);
-    throw refused('(the run store says so)');
+    throw refused(`(the run store says so; if the process that resumed it died, agent.recover(${JSON.stringify(state.runId)}) continues the run)`);
   }
   return {
     release: async () => {
