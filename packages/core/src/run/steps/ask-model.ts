@@ -47,7 +47,7 @@ class StepRun {
   ) {}
 
   view(response: ModelResponse | undefined): RunView {
-    return runViewOf(this.state.steps, this.state.toolCalls, this.context.budgetUsage(), response ? turnViewOf(response) : undefined);
+    return runViewOf(this.state.steps, this.state.toolCalls, this.context.budgetUsage(), response ? turnViewOf(response, this.context.config.tools) : undefined);
   }
 }
 
