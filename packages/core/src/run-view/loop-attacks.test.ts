@@ -69,6 +69,14 @@ describe('loops the detector must not miss', () => {
     expect(model.calls).toBe(5);
   });
 
+  it('the same failing call whose error text carries a fresh request id each time is the same error', async () => {
+    const { agent, model } = scriptedRun(always([{ arguments: { q: 'x' } }]), (_name, _input, n) => {
+      throw new Error(`upstream answered 503 (x-request-id: 7f3a${n}c; trace id=${n * 7})`);
+    });
+    expect(await ending(agent)).toBe('action-loop');
+    expect(model.calls).toBe(5);
+  });
+
   it('the same call twice in parallel, turn after turn, and a cycle of three tools are stopped', async () => {
     const parallel = scriptedRun(always([{ arguments: { q: 'x' } }, { arguments: { q: 'x' } }]), same);
     expect(await ending(parallel.agent)).toBe('action-loop');

@@ -30,6 +30,8 @@ describe('loopResultHash', () => {
     expect(loopResultHash(at(1))).toBe(loopResultHash(at(2)));
     expect(loopResultHash(at(1, ',"count":1'))).not.toBe(loopResultHash(at(2, ',"count":2')));
     expect(loopResultHash('{"status":"running","updatedAt":"2026-11-28T05:01:00Z"}')).not.toBe(loopResultHash('{"status":"running","updatedAt":"2026-11-28T05:02:00Z"}'));
+    expect(loopResultHash('Error [tool-error]: 503 (x-request-id: 7f3a1c; trace id=7)')).toBe(loopResultHash('Error [tool-error]: 503 (x-request-id: 9b20; trace id=14)'));
+    expect(loopResultHash('Error [tool-error]: 503 (x-request-id: 7f3a1c)')).not.toBe(loopResultHash('Error [tool-error]: 504 (x-request-id: 7f3a1c)'));
     // A bare date-time or id is data (the next free slot, a created ticket).
     expect(loopResultHash('next slot 2026-11-28T05:01:00Z')).not.toBe(loopResultHash('next slot 2026-11-28T06:01:00Z'));
   });

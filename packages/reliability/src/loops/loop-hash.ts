@@ -36,21 +36,27 @@ export function loopArgumentsHash(value: unknown): string {
 }
 
 /**
- * The value of a JSON field that says which request made the answer or when, rather than what
- * the answer is: `"requestId": "req_9"`, `"checkedAt": "2026-11-28T05:12:51Z"`, `"timestamp": 1764306771`.
+ * A request id, in JSON or in text: `"requestId": "req_9"`, `x-request-id: 7f3a`, `trace id=42`
+ * (`request`, `trace`, `span` or `correlation`, then `id`, joined by nothing, `_`, `-` or a space).
  */
-const VOLATILE_FIELD =
-  /("(?:(?:request|trace|span|correlation)[_-]?id|timestamp|ts|now|server[_-]?time|(?:checked|fetched|retrieved|generated|served|received|queried|polled)(?:at|_at))"\s*:\s*)(?:"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?)/gi;
+const ID_MENTION = /\b((?:request|trace|span|correlation)[ _-]?id["']?\s*[:=]\s*)(?:"(?:[^"\\]|\\.)*"|'[^']*'|[^\s,;)}\]]+)/gi;
+
+/**
+ * The value of a JSON field that says when the answer was made, rather than what it is:
+ * `"checkedAt": "2026-11-28T05:12:51Z"`, `"timestamp": 1764306771`.
+ */
+const TIME_FIELD = /("(?:timestamp|ts|now|server[_-]?time|(?:checked|fetched|retrieved|generated|served|received|queried|polled)(?:at|_at))"\s*:\s*)(?:"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?)/gi;
 
 /**
  * The hash a tool's result is compared by when looking for loops: the {@link canonicalHash} of
- * what the model read, with the values of JSON fields that change on every call without saying
- * anything new masked: `requestId`, `traceId`, `spanId`, `correlationId` (also with `_` or `-`),
- * `timestamp`, `ts`, `now`, `serverTime`, and `checkedAt`, `fetchedAt`, `retrievedAt`,
- * `generatedAt`, `servedAt`, `receivedAt`, `queriedAt`, `polledAt` (also as `checked_at`...). A
- * search that returns the same hits with a fresh request id is the same result; data that changes,
- * `updatedAt` and `createdAt` included, is progress.
+ * what the model read (an error's text included), with what changes on every call without saying
+ * anything new masked: request ids (`requestId`, `traceId`, `spanId`, `correlationId`, also with
+ * `_`, `-` or a space, as a JSON field or in text such as `x-request-id: 7f3a`), and the values of
+ * JSON fields that say when the answer was made: `timestamp`, `ts`, `now`, `serverTime`,
+ * `checkedAt`, `fetchedAt`, `retrievedAt`, `generatedAt`, `servedAt`, `receivedAt`, `queriedAt`,
+ * `polledAt` (also as `checked_at`...). A search that returns the same hits with a fresh request
+ * id is the same result; data that changes, `updatedAt` and `createdAt` included, is progress.
  */
 export function loopResultHash(output: string): string {
-  return canonicalHash(output.replace(VOLATILE_FIELD, '$1"…"'));
+  return canonicalHash(output.replace(ID_MENTION, '$1…').replace(TIME_FIELD, '$1"…"'));
 }
