@@ -111,6 +111,11 @@ describe('progress the detector must not stop', () => {
     expect(await ending(agent)).toBe('done');
   });
 
+  it('code written again with new indentation, answered "ok" each time, is progress', async () => {
+    const { agent } = scriptedRun((step) => (step <= 5 ? [{ arguments: { path: 'a.py', content: `if x:\n${' '.repeat(step)}y()\n` } }] : undefined), () => 'ok: written');
+    expect(await ending(agent)).toBe('done');
+  });
+
   it('a call made twice on purpose is not a loop', async () => {
     const twice = scriptedRun((step) => (step <= 2 ? [{ arguments: { q: 'x' } }] : undefined), same);
     expect(await ending(twice.agent)).toBe('done');

@@ -3,9 +3,11 @@ import { canonicalHash } from './canonical-hash';
 import { loopArgumentsHash, loopResultHash } from './loop-hash';
 
 describe('loopArgumentsHash', () => {
-  it('reads whitespace runs, surrounding whitespace and null fields as nothing, in nested values too', () => {
+  it('reads whitespace runs in a line, surrounding whitespace and null fields as nothing, in nested values too', () => {
     const base = loopArgumentsHash({ q: 'rust async', filter: { tags: ['a b'] } });
-    expect(loopArgumentsHash({ q: ' rust \n\t async ', filter: { tags: ['a  b'], owner: null }, page: null })).toBe(base);
+    expect(loopArgumentsHash({ q: ' rust \t async ', filter: { tags: ['a  b'], owner: null }, page: null })).toBe(base);
+    // Text of several lines keeps its layout: re-indented code is another call.
+    expect(loopArgumentsHash({ code: 'if x:\n  y()' })).not.toBe(loopArgumentsHash({ code: 'if x:\n    y()' }));
     expect(loopArgumentsHash({ q: 'rustasync', filter: { tags: ['a b'] } })).not.toBe(base);
     expect(loopArgumentsHash({ q: 'rust async', filter: { tags: ['a b', null] } })).not.toBe(base);
     expect(loopArgumentsHash({ n: 1 })).toBe(loopArgumentsHash(JSON.parse('{"n": 1.0}')));

@@ -1,7 +1,10 @@
 import { canonicalHash } from './canonical-hash';
 
-/** A string as loops compare it: trimmed, each run of whitespace one space. */
-const squeezed = (text: string): string => text.replace(/\s+/g, ' ').trim();
+/**
+ * A string as loops compare it: a line (a query, a name) trimmed with each run of whitespace one
+ * space; text of several lines (code, a file, YAML), where layout may be meaning, as it is.
+ */
+const squeezed = (text: string): string => (/[\n\r]/.test(text) ? text : text.replace(/\s+/g, ' ').trim());
 
 /** Arguments as loops compare them: strings squeezed, object fields that are `null` left out. */
 function comparable(value: unknown, seen: Set<object>): unknown {
@@ -21,8 +24,9 @@ function comparable(value: unknown, seen: Set<object>): unknown {
 
 /**
  * The hash a tool call's arguments are compared by when looking for loops: the
- * {@link canonicalHash} of the arguments with every string trimmed and its whitespace runs made
- * one space, and object fields that are `null` left out (as an absent optional field). So
+ * {@link canonicalHash} of the arguments with every one-line string trimmed and its whitespace
+ * runs made one space (text of several lines is kept as it is: indentation may be meaning), and
+ * object fields that are `null` left out (as an absent optional field). So
  * `{ q: 'rust  async', page: null }` and `{ q: 'rust async ' }` are the same call. Only calls
  * that also returned the same result make a loop, so this never merges calls that did different
  * things. A value that cannot be read (a throwing getter) hashes as {@link canonicalHash} reads it.
