@@ -77,6 +77,19 @@ describe('loops the detector must not miss', () => {
     expect(model.calls).toBe(5);
   });
 
+  it('a model that answers the nudge with one other call, then goes back round the loop, is stopped', async () => {
+    const model = scriptedModel((request) => {
+      const last = request.messages.at(-1);
+      const nudged = last?.role === 'user' && last.ephemeral === true;
+      return { toolCalls: [{ id: `c${request.messages.length}${nudged ? 'n' : ''}`, name: nudged ? 'b' : 'a', arguments: {} }] };
+    });
+    const tools = ['a', 'b'].map((name) => tool({ name, description: name, input: Type.Object({}), execute: () => `${name}: nothing new` }));
+    const agent = Agent.create({ provider: model, model: 'scripted', maxSteps: 30 }).tools(tools).build();
+    expect(await ending(agent)).toBe('action-loop');
+    // a a a (nudge) b a a a (stop): it ran to maxSteps, nudged at every return.
+    expect(model.calls).toBe(9);
+  });
+
   it('the same call twice in parallel, turn after turn, and a cycle of three tools are stopped', async () => {
     const parallel = scriptedRun(always([{ arguments: { q: 'x' } }, { arguments: { q: 'x' } }]), same);
     expect(await ending(parallel.agent)).toBe('action-loop');

@@ -30,9 +30,10 @@ function callView(record: ToolCallRecord): ToolCallView {
 
 /**
  * The run so far as rules see it (`scope.run`): each finished step with its tool calls (argument
- * and result hashes, failure), the turn being judged when there is one, and the usage so far.
+ * and result hashes, failure), the turn being judged when there is one, the usage so far, and the
+ * loop nudges the run already sent.
  */
-export function runViewOf(steps: readonly StepRecord[], toolCalls: readonly ToolCallRecord[], usage: UsageTotals, turn?: TurnView): RunView {
+export function runViewOf(steps: readonly StepRecord[], toolCalls: readonly ToolCallRecord[], usage: UsageTotals, turn?: TurnView, loopNudges = 0): RunView {
   const byStep = new Map<number, ToolCallView[]>();
   for (const record of toolCalls) {
     const list = byStep.get(record.step);
@@ -43,7 +44,8 @@ export function runViewOf(steps: readonly StepRecord[], toolCalls: readonly Tool
     const calls = byStep.get(step.step) ?? [];
     return step.text.length > 0 ? { step: step.step, toolCalls: calls, replyHash: canonicalHash(step.text) } : { step: step.step, toolCalls: calls };
   });
-  return turn === undefined ? { steps: stepViews, usage } : { steps: stepViews, turn, usage };
+  const view: RunView = turn === undefined ? { steps: stepViews, usage } : { steps: stepViews, turn, usage };
+  return loopNudges > 0 ? { ...view, loopNudges } : view;
 }
 
 const NO_GUARDS: readonly never[] = Object.freeze([]);

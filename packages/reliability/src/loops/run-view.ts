@@ -46,4 +46,6 @@ export interface RunView {
   readonly steps: readonly RunStepView[];
   readonly turn?: TurnView;
   readonly usage: UsageTotals;
+  /** Times the model was told about a loop (an action-loop nudge) earlier in this run, in any step. */
+  readonly loopNudges?: number;
 }
