@@ -40,7 +40,8 @@ export function offlineTarget(): ModelTarget {
 /** Runs one refund request with its events traced to `file`; returns the run's result. */
 export async function recordRefund(file: string, target: ModelTarget = offlineTarget()) {
   const trace = fileTrace(file, { recordContent: true });
-  const agent = Agent.create({ ...target, pricing: PRICING, maxTokens: 512 })
+  // Priced only for the model the table knows: another live model reports no cost rather than $0.
+  const agent = Agent.create({ ...target, ...(Object.hasOwn(PRICING, target.model) ? { pricing: PRICING } : {}), maxTokens: 512 })
     .system('You handle refunds. Look the order up, then answer with JSON only: action (refund or reject) and amount in EUR.')
     .tool(tool({ name: 'lookup_order', description: 'Looks an order up by id (e.g. A-1182)', input: Type.Object({ orderId: Type.String() }), execute: ({ orderId }) => ({ orderId, paid: 50, status: 'damaged' }) }))
     .outputSchema(Refund)

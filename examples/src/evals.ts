@@ -55,7 +55,8 @@ function judgeTarget(live: ModelTarget | undefined): ModelTarget {
 }
 
 const triageAgent = (target: ModelTarget) =>
-  Agent.create({ ...target, pricing: PRICES, maxTokens: 256 })
+  // Priced only for the model the table knows: another live model reports no cost rather than $0.
+  Agent.create({ ...target, ...(Object.hasOwn(PRICES, target.model) ? { pricing: PRICES } : {}), maxTokens: 256 })
     .system('Route the support ticket. Answer with the JSON object only: queue (billing, technical or shipping) and urgent (true when a customer is blocked right now).')
     .outputSchema(Routing)
     .build();

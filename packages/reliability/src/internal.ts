@@ -50,4 +50,5 @@ export { type LocalReference, parseLocalReference } from './local-reference';
 export { withShapes } from './validation/with-shapes';
 export { checkOutput, type OutputCheck } from './validation/validate-output';
 export { canonicalHash, canonicalJson } from './loops/canonical-hash';
+export { loopArgumentsHash, loopResultHash } from './loops/loop-hash';
 export type { RunStepView, RunView, ToolCallView, TurnView } from './loops/run-view';

@@ -53,7 +53,7 @@ export function agentAsTool<T>(options: AsToolOptions<AnySchema | undefined>, ru
       const parent = parentRunOf(context);
       let result: RunResult<T>;
       try {
-        result = await run(message, { signal: context.signal }, parent ? { runId: parent.runId, record: parent.record, depth: parent.depth, maxDepth: parent.maxDepth, usage: parent.usage, preCheck: parent.preCheck } : undefined);
+        result = await run(message, { signal: context.signal }, parent ? { runId: parent.runId, record: parent.record, depth: parent.depth, maxDepth: parent.maxDepth, usage: parent.usage, preCheck: parent.preCheck, ...(parent.pricing === undefined ? {} : { pricing: parent.pricing }) } : undefined);
       } catch (error) {
         // The calling run's abort (or this call's timeout) stays what it is; any other failure of
         // the agent, its own aborts included, is the tool's error.

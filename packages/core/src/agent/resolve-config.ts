@@ -1,4 +1,4 @@
-import { type AnySchema, defaultRules, strictOutputRules, toValidator } from '@keel/reliability';
+import { type AnySchema, defaultRules, type PricingTable, strictOutputRules, toValidator } from '@keel/reliability';
 import { GATE_DEFAULTS, reduceError, ruleProblem, STRICT_OUTPUT_DEFAULTS } from '@keel/reliability/internal';
 import { AGENT_DEFAULTS } from '../defaults';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
@@ -165,6 +165,24 @@ function modelProblem(provider: ModelProvider, model: string): string | undefine
 }
 
 /**
+ * Checks a pricing table: every price a finite number >= 0, and a price for every model the agent
+ * calls (its model, each failover model, and the model that summarizes at compaction). A model missing from a table the agent was given
+ * would cost $0 to `costBudget` and in `result.usage`: a silent zero, so it is refused; a model
+ * that is free gets a price of 0.
+ */
+function checkPricing(pricing: PricingTable, targets: readonly { readonly model: string }[], context: ContextOptions | false | undefined): void {
+  for (const [model, price] of Object.entries(pricing)) {
+    for (const [field, value] of Object.entries(price ?? {})) {
+      if (!(typeof value === 'number' && Number.isFinite(value) && value >= 0)) fail(`pricing.${model}.${field}`, `must be a finite number >= 0, got ${String(value)}`);
+    }
+  }
+  const summarize: unknown = context === false ? undefined : context?.summarize;
+  const summary = typeof summarize === 'object' && summarize !== null && typeof (summarize as { model?: unknown }).model === 'string' ? [(summarize as { model: string }).model] : [];
+  const unpriced = [...targets.map((target) => target.model), ...summary].find((model) => !Object.hasOwn(pricing, model));
+  if (unpriced !== undefined) fail('pricing', `has no price for model "${unpriced}": its calls would cost $0 to costBudget and in the usage; add it (a free model with inputPerMTok and outputPerMTok 0)`);
+}
+
+/**
  * Validates the builder's settings as a whole and resolves them into the frozen configuration
  * runs execute.
  * @throws {AgentConfigurationError} naming the setting at fault.
@@ -189,11 +207,7 @@ export function resolveConfig(settings: BuilderSettings): RunConfig {
   if (!isWholeAtLeast(options.maxAttempts, 1)) fail('maxAttempts', `must be a whole number >= 1, got ${options.maxAttempts}`);
   if (options.maxTokens !== undefined && !isWholeAtLeast(options.maxTokens, 1)) fail('maxTokens', `must be a whole number >= 1, got ${options.maxTokens}`);
   if (!isWholeAtLeast(options.maxRetryAfterMs, 0)) fail('maxRetryAfterMs', `must be a whole number >= 0, got ${options.maxRetryAfterMs}`);
-  for (const [model, price] of Object.entries(options.pricing ?? {})) {
-    for (const [field, value] of Object.entries(price ?? {})) {
-      if (!(typeof value === 'number' && Number.isFinite(value) && value >= 0)) fail(`pricing.${model}.${field}`, `must be a finite number >= 0, got ${String(value)}`);
-    }
-  }
+  if (options.pricing !== undefined) checkPricing(options.pricing, targets, settings.context);
   if (!isWholeAtLeast(options.toolTimeoutMs, 1)) fail('toolTimeoutMs', `must be a whole number >= 1, got ${options.toolTimeoutMs}`);
   if (!isWholeAtLeast(options.maxRawOutputChars, 64)) fail('maxRawOutputChars', `must be a whole number >= 64, got ${options.maxRawOutputChars}`);
   if (!isWholeAtLeast(options.maxToolResultBytes, 64)) fail('maxToolResultBytes', `must be a whole number >= 64, got ${options.maxToolResultBytes}`);

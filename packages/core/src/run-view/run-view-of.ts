@@ -1,6 +1,9 @@
-import { canonicalHash, type RunStepView, type RunView, type ToolCallView, type TurnView, type UsageTotals } from '@keel/reliability/internal';
+import { canonicalHash, isPromiseLike, loopArgumentsHash, loopResultHash, type RunStepView, type RunView, type ToolCallView, type TurnView, type UsageTotals } from '@keel/reliability/internal';
 import type { StepRecord } from '../agent/run-result';
+import type { ToolCallPart } from '../model/message';
 import type { ModelResponse } from '../model/model-provider-v1';
+import { checkArguments } from '../tools/check-arguments';
+import type { AnyTool } from '../tools/tool';
 import type { ToolCallRecord } from '../tools/tool-result';
 
 /** The start of a result kept for feedback that names it, in characters. */
@@ -15,8 +18,8 @@ function callView(record: ToolCallRecord): ToolCallView {
     view = Object.freeze({
       id: record.id,
       name: record.name,
-      argumentsHash: canonicalHash(record.arguments),
-      resultHash: canonicalHash(record.output),
+      argumentsHash: loopArgumentsHash(record.arguments),
+      resultHash: loopResultHash(record.output),
       failed: record.isError,
       resultPreview: record.output.slice(0, PREVIEW_CHARS),
     });
@@ -27,9 +30,10 @@ function callView(record: ToolCallRecord): ToolCallView {
 
 /**
  * The run so far as rules see it (`scope.run`): each finished step with its tool calls (argument
- * and result hashes, failure), the turn being judged when there is one, and the usage so far.
+ * and result hashes, failure), the turn being judged when there is one, the usage so far, and the
+ * loop nudges the run already sent.
  */
-export function runViewOf(steps: readonly StepRecord[], toolCalls: readonly ToolCallRecord[], usage: UsageTotals, turn?: TurnView): RunView {
+export function runViewOf(steps: readonly StepRecord[], toolCalls: readonly ToolCallRecord[], usage: UsageTotals, turn?: TurnView, loopNudges = 0): RunView {
   const byStep = new Map<number, ToolCallView[]>();
   for (const record of toolCalls) {
     const list = byStep.get(record.step);
@@ -40,12 +44,37 @@ export function runViewOf(steps: readonly StepRecord[], toolCalls: readonly Tool
     const calls = byStep.get(step.step) ?? [];
     return step.text.length > 0 ? { step: step.step, toolCalls: calls, replyHash: canonicalHash(step.text) } : { step: step.step, toolCalls: calls };
   });
-  return turn === undefined ? { steps: stepViews, usage } : { steps: stepViews, turn, usage };
+  const view: RunView = turn === undefined ? { steps: stepViews, usage } : { steps: stepViews, turn, usage };
+  return loopNudges > 0 ? { ...view, loopNudges } : view;
 }
 
-/** The turn a response asks for: its tool calls (name and argument hash) and its text's hash. */
-export function turnViewOf(response: Pick<ModelResponse, 'content' | 'text'>): TurnView {
+const NO_GUARDS: readonly never[] = Object.freeze([]);
+
+/**
+ * The arguments a proposed call would run with: after the tool's validation and coercion when
+ * they pass synchronously (so `{ n: "5" }` for a number reads as the `{ n: 5 }` that ran before),
+ * as the model wrote them otherwise (an unknown tool, invalid arguments, an async validator).
+ */
+function argumentsToRun(part: ToolCallPart, tools: ReadonlyMap<string, AnyTool> | undefined): unknown {
+  const tool = tools?.get(part.name);
+  if (tool === undefined) return part.arguments;
+  try {
+    const check = checkArguments(tool, NO_GUARDS, part);
+    if (!isPromiseLike(check)) return check.status === 'valid' ? check.value : part.arguments;
+    // The call's own check reports what an async validator says; this one only has to end quietly.
+    Promise.resolve(check).catch(() => undefined);
+    return part.arguments;
+  } catch {
+    return part.arguments;
+  }
+}
+
+/**
+ * The turn a response asks for: its tool calls (name and the hash of the arguments they would run
+ * with, compared with what finished steps ran) and its text's hash.
+ */
+export function turnViewOf(response: Pick<ModelResponse, 'content' | 'text'>, tools?: ReadonlyMap<string, AnyTool>): TurnView {
   const toolCalls = [];
-  for (const part of response.content) if (part.type === 'tool-call') toolCalls.push({ name: part.name, argumentsHash: canonicalHash(part.arguments) });
+  for (const part of response.content) if (part.type === 'tool-call') toolCalls.push({ name: part.name, argumentsHash: loopArgumentsHash(argumentsToRun(part, tools)) });
   return response.text.length > 0 ? { toolCalls, replyHash: canonicalHash(response.text) } : { toolCalls };
 }

@@ -10,7 +10,7 @@ import { StaleRunOwnerError } from '../errors/stale-run-owner-error';
 import { type RunUsage, UsageLedger } from '../usage/usage-ledger';
 import type { UsageTotals } from '@keel/reliability/internal';
 import { checkRunOptions } from './state/check-run-options';
-import { ForwardingLedger } from './state/forwarding-ledger';
+import { nestedLedgerOf } from './state/forwarding-ledger';
 import type { RunConfig } from './state/run-config';
 import { runLock, type RunContext } from './state/run-context';
 import { inputAsMessages, keptInputMessages, runSystem } from './state/run-input';
@@ -128,7 +128,7 @@ function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOp
   const system = resumed ? resumed.system : text ? config.system : runSystem(config.system, given);
   // A resumed run works for the tenant its state was signed for (the resume checked it).
   const tenant = resumed ? resumed.tenant : options.tenant;
-  const ledger = parent ? new ForwardingLedger(config.pricing, parent.record) : new UsageLedger(config.pricing);
+  const ledger = parent ? nestedLedgerOf(config, parent) : new UsageLedger(config.pricing);
   const depth = parent ? parent.depth + 1 : 0;
   const maxDepth = parent ? Math.min(parent.maxDepth, config.maxDepth) : config.maxDepth;
   if (depth > maxDepth) throw new MaxDepthExceededError({ depth, maxDepth });

@@ -1,4 +1,4 @@
-import type { AttemptRecord, PreCheckRule } from '@keel/reliability';
+import type { AttemptRecord, PreCheckRule, PricingTable } from '@keel/reliability';
 import type { UsageTotals } from '@keel/reliability/internal';
 import type { ModelResponse } from '../model/model-provider-v1';
 import type { ToolContext } from './tool';
@@ -21,6 +21,8 @@ export interface ParentRun {
   readonly usage: () => UsageTotals;
   /** The PreCheck rules (budgets) of the runs above: a nested run spends from them too. */
   readonly preCheck: readonly PreCheckRule<ModelResponse>[];
+  /** The prices the parent run's calls are counted at: a nested run prices with them the models it has no price for. */
+  readonly pricing?: PricingTable;
 }
 
 /** The key of {@link ParentRun} on a tool context. */

@@ -92,7 +92,8 @@ export class UsageLedger {
   /** The last snapshot, reused until the next call is recorded. */
   private cached: RunUsage | undefined;
 
-  constructor(private readonly pricing?: PricingTable) {}
+  /** @param pricing the prices calls are counted at (a call of a model it has no price for has no cost). */
+  constructor(readonly pricing?: PricingTable) {}
 
   /**
    * The usage (and cost) of one call, without recording it. Counts that are not finite,

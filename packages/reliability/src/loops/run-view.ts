@@ -4,9 +4,12 @@ import type { UsageTotals } from '../usage';
 export interface ToolCallView {
   readonly id: string;
   readonly name: string;
-  /** {@link canonicalHash} of the arguments the tool ran with: equal arguments, whatever their key order, hash equal. */
+  /**
+   * `loopArgumentsHash` of the arguments the tool ran with: equal arguments, whatever their key
+   * order, whitespace in strings or `null` fields, hash equal.
+   */
   readonly argumentsHash: string;
-  /** {@link canonicalHash} of what the tool returned (or of its error, when it failed). */
+  /** `loopResultHash` of what the tool returned (or of its error, when it failed): date-times, UUIDs and request ids masked. */
   readonly resultHash: string;
   /** Whether the call failed (the tool threw, timed out, or its arguments were refused). */
   readonly failed: boolean;
@@ -25,6 +28,7 @@ export interface RunStepView {
 /** A call the answer being judged asks for (it has not run). */
 export interface ProposedCallView {
   readonly name: string;
+  /** `loopArgumentsHash` of the arguments as the tool would run with them (after its validation and coercion, when they pass). */
   readonly argumentsHash: string;
 }
 
@@ -42,4 +46,6 @@ export interface RunView {
   readonly steps: readonly RunStepView[];
   readonly turn?: TurnView;
   readonly usage: UsageTotals;
+  /** Times the model was told about a loop (an action-loop nudge) earlier in this run, in any step. */
+  readonly loopNudges?: number;
 }

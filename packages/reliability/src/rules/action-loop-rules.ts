@@ -6,7 +6,7 @@ import { type ActionLoop, type ActionLoopThresholds, detectActionLoop, stepsForL
 
 /** Settings of {@link actionLoopRules}. */
 export interface ActionLoopOptions extends ActionLoopThresholds {
-  /** Times the model is told about the loop (ephemeral feedback) in one step before the run stops. Default 1. */
+  /** Times the model is told about a loop (ephemeral feedback) in a run before a loop stops the run. Default 1. */
   readonly nudges?: number;
 }
 
@@ -19,11 +19,16 @@ export function actionLoopOf(scope: ReliabilityScope<unknown>, thresholds: Actio
   return detectActionLoop(scope.run, thresholds);
 }
 
-/** Nudges already sent in this step: rejections by an action-loop rule, read from the failure signatures. */
+/**
+ * Nudges already sent in this run: `scope.run.loopNudges` (every step), or, where the run does not
+ * count them, this step's rejections by an action-loop rule, read from the failure signatures. A
+ * model that answers a nudge with one other call and then goes back round the loop is stopped,
+ * not nudged again at every return.
+ */
 function nudgesSent(scope: ReliabilityScope<unknown>): number {
   let sent = 0;
   for (const signature of scope.validationErrorHistory) if (signature.startsWith('rule-check|') && signature.includes(`|${ACTION_LOOP_KIND}|`)) sent++;
-  return sent;
+  return Math.max(sent, scope.run?.loopNudges ?? 0);
 }
 
 const names = (loop: ActionLoop): string => [...new Set(loop.calls.map((call) => `\`${call.name}\``))].join(' and ');
@@ -47,8 +52,8 @@ function actionLoopFeedback(loop: ActionLoop): string {
  * Rules that stop loops of actions across a run (they read `scope.run`): the same call with the
  * same arguments and the same result again and again, the same failing call, calls in turn whose
  * results never change, the same reply. The first rule sends ephemeral feedback that names the
- * loop and what was already returned (up to `nudges` times in a step); if the model goes round
- * again, the second stops the run with kind `action-loop`. Changing results or arguments are
+ * loop and what was already returned (up to `nudges` times in a run); if the model goes round a
+ * loop again, at once or after trying something else, the second stops the run with kind `action-loop`. Changing results or arguments are
  * progress. Both are among the default rules; list them yourself to change the thresholds.
  */
 export function actionLoopRules<TResponse = unknown>(options: ActionLoopOptions = {}): readonly [ReliabilityRule<TResponse>, ReliabilityRule<TResponse>] {

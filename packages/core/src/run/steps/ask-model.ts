@@ -46,8 +46,9 @@ class StepRun {
     private readonly state: RunState,
   ) {}
 
+  /** The view; the loops the run found before this call were each a nudge (a stop ends the run). */
   view(response: ModelResponse | undefined): RunView {
-    return runViewOf(this.state.steps, this.state.toolCalls, this.context.budgetUsage(), response ? turnViewOf(response) : undefined);
+    return runViewOf(this.state.steps, this.state.toolCalls, this.context.budgetUsage(), response ? turnViewOf(response, this.context.config.tools) : undefined, this.context.loopsDetected);
   }
 }
 
