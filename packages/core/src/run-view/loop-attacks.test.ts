@@ -111,6 +111,26 @@ describe('loops the detector must not miss', () => {
   });
 });
 
+describe('what the detector runs', () => {
+  it("never runs a tool's own validator ({ parse }, Standard Schema) a second time to compare calls: once per call", async () => {
+    let parses = 0;
+    const input = {
+      jsonSchema: { type: 'object', properties: { q: { type: 'string' } } },
+      parse: (value: unknown) => {
+        parses++;
+        return value as { q: string };
+      },
+    };
+    const counted = tool({ name: 'a', description: 'a', input, execute: () => 'same result' });
+    const model = scriptedModel((request) => (request.messages.length > 9 ? 'done' : { toolCalls: [{ id: `c${request.messages.length}`, name: 'a', arguments: { q: 'x' } }] }));
+    const agent = Agent.create({ provider: model, model: 'scripted', maxSteps: 20 }).tool(counted).build();
+    expect(await ending(agent)).toBe('action-loop');
+    const calls = model.requests.flatMap((request) => request.messages.filter((message) => message.role === 'tool'));
+    expect(parses).toBeGreaterThan(0);
+    expect(parses).toBe(new Set(calls.flatMap((message) => (message.content as readonly { toolCallId: string }[]).map((part) => part.toolCallId))).size);
+  });
+});
+
 describe('progress the detector must not stop', () => {
   it('a result whose data changes deep inside, or in updatedAt, is progress', async () => {
     const nested = scriptedRun((step) => (step <= 8 ? [{ arguments: { job: 7 } }] : undefined), (_name, _input, n) => JSON.stringify({ job: { state: { percent: n * 10 } }, requestId: 'r' }));

@@ -51,22 +51,17 @@ export function runViewOf(steps: readonly StepRecord[], toolCalls: readonly Tool
 const NO_GUARDS: readonly never[] = Object.freeze([]);
 
 /**
- * The arguments a proposed call would run with: after the tool's validation and coercion when
- * they pass synchronously (so `{ n: "5" }` for a number reads as the `{ n: 5 }` that ran before),
- * as the model wrote them otherwise (an unknown tool, invalid arguments, an async validator).
+ * The arguments a proposed call would run with: after the tool's validation and coercion when its
+ * validator runs no code of the user's (JSON Schema: so `{ n: "5" }` for a number reads as the
+ * `{ n: 5 }` that ran before), as the model wrote them otherwise (an unknown tool, invalid
+ * arguments, a Standard Schema or `{ parse }` validator, whose code runs once per call, never
+ * again for a rule).
  */
 function argumentsToRun(part: ToolCallPart, tools: ReadonlyMap<string, AnyTool> | undefined): unknown {
   const tool = tools?.get(part.name);
-  if (tool === undefined) return part.arguments;
-  try {
-    const check = checkArguments(tool, NO_GUARDS, part);
-    if (!isPromiseLike(check)) return check.status === 'valid' ? check.value : part.arguments;
-    // The call's own check reports what an async validator says; this one only has to end quietly.
-    Promise.resolve(check).catch(() => undefined);
-    return part.arguments;
-  } catch {
-    return part.arguments;
-  }
+  if (tool === undefined || !tool.validate || tool.validator.pure !== true) return part.arguments;
+  const check = checkArguments(tool, NO_GUARDS, part);
+  return !isPromiseLike(check) && check.status === 'valid' ? check.value : part.arguments;
 }
 
 /**

@@ -236,5 +236,6 @@ export function ajvValidator<T>(schema: object | boolean): SchemaValidator<T> {
     jsonSchema,
     ...(description === undefined ? {} : { description }),
     validate: guardedCheck<T>(check, (value) => issuesFromAjv(check.errors ?? [], value)),
+    pure: true,
   };
 }

@@ -206,6 +206,7 @@ export function interpretiveValidator<T>(schema: object | boolean): SchemaValida
   return {
     jsonSchema,
     ...(description === undefined ? {} : { description }),
+    pure: true,
     validate: guardedCheck<T>(
       (value) => {
         formats.prepare(value);

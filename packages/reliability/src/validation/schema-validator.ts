@@ -13,4 +13,10 @@ export interface SchemaValidator<T> {
   readonly description?: string;
   /** Validates a value; issues are normalised. Synchronous for TypeBox/JSON Schema. */
   validate(value: unknown): SchemaValidationResult<T> | Promise<SchemaValidationResult<T>>;
+  /**
+   * `true` when `validate` runs no code of the user's (TypeBox/JSON Schema): synchronous and
+   * without effects, so Keel may call it more than once for one value. Absent for Standard Schema
+   * and `{ parse }`, whose code runs once per value.
+   */
+  readonly pure?: true;
 }
