@@ -47,9 +47,15 @@ const toNano = (usd: number) => whole(usd * NANO);
 export function budgetLedger(options: BudgetLedgerOptions): BudgetLedger {
   const { redis, key, window, timeoutMs, report } = options;
   const pending = new Set<Promise<void>>();
-  /** Debits that could not be stored yet: added to the next one, and counted by `spent()`. */
-  let unsynced = { nanoUsd: 0, tokens: 0 };
   const windowKey = () => (window > 0 ? `${key}:${Math.floor(Date.now() / window)}` : key);
+  /**
+   * Debits that could not be stored yet, with the window they were spent in: added to the next
+   * debit and counted by `spent()` while that window lasts, and dropped once it is over (no one
+   * reads an ended window, and they must not spend the next one).
+   */
+  let unsynced = { windowKey: windowKey(), nanoUsd: 0, tokens: 0 };
+  /** What is owed in the current window (nothing once the window it was spent in has ended). */
+  const owedNow = (current: string) => (unsynced.windowKey === current ? unsynced : { windowKey: current, nanoUsd: 0, tokens: 0 });
 
   // The debits started so far: ones that start later belong to calls still in flight.
   const settled = async () => {
@@ -58,20 +64,26 @@ export function budgetLedger(options: BudgetLedgerOptions): BudgetLedger {
 
   const spent = async (signal?: AbortSignal): Promise<BudgetSpent> => {
     await settled();
-    const [nanoUsd, tokens] = (await boundedCall(() => readScript.run(redis, [windowKey()], []), { operation: 'shared-budget read', timeoutMs, signal })) as [number, number];
-    return { usd: (nanoUsd + unsynced.nanoUsd) / NANO, tokens: tokens + unsynced.tokens };
+    const current = windowKey();
+    const [nanoUsd, tokens] = (await boundedCall(() => readScript.run(redis, [current], []), { operation: 'shared-budget read', timeoutMs, signal })) as [number, number];
+    const owed = owedNow(current);
+    return { usd: (nanoUsd + owed.nanoUsd) / NANO, tokens: tokens + owed.tokens };
   };
 
   const store = (nanoUsd: number, tokens: number): Promise<void> => {
-    const owed = { nanoUsd: whole(nanoUsd + unsynced.nanoUsd), tokens: whole(tokens + unsynced.tokens) };
-    unsynced = { nanoUsd: 0, tokens: 0 };
+    const current = windowKey();
+    const before = owedNow(current);
+    const owed = { windowKey: current, nanoUsd: whole(nanoUsd + before.nanoUsd), tokens: whole(tokens + before.tokens) };
+    unsynced = { windowKey: current, nanoUsd: 0, tokens: 0 };
     // Window keys live two windows, so a late debit still finds its window's key.
-    const sent = debitScript.run(redis, [windowKey()], [owed.nanoUsd, owed.tokens, window * 2]).then(
+    const sent = debitScript.run(redis, [current], [owed.nanoUsd, owed.tokens, window * 2]).then(
       () => undefined,
       (error: unknown) => {
         // Refused for good (a client with an offline queue may instead send it when Redis is back):
-        // kept, and added to the next debit.
-        unsynced = { nanoUsd: unsynced.nanoUsd + owed.nanoUsd, tokens: unsynced.tokens + owed.tokens };
+        // kept, and added to the next debit of the same window (dropped if that window has ended).
+        if (windowKey() !== current) throw error;
+        const still = owedNow(current);
+        unsynced = { windowKey: current, nanoUsd: whole(still.nanoUsd + owed.nanoUsd), tokens: whole(still.tokens + owed.tokens) };
         throw error;
       },
     );

@@ -1,0 +1,51 @@
+import { describe, expect, it, vi } from 'vitest';
+import { RedisUnavailableError } from '../errors/redis-unavailable-error';
+import { useRedisServer } from '../testing/use-redis-server';
+import { sharedBudget } from './shared-budget';
+
+const { client } = useRedisServer();
+
+/** A `model.response` event of `tokens` tokens. */
+const response = (tokens: number) => ({
+  runId: 'r',
+  step: 1,
+  timestamp: 0,
+  attempt: 1,
+  purpose: 'step' as const,
+  provider: 'p',
+  model: 'm',
+  finishReason: 'stop' as const,
+  latencyMs: 1,
+  toolCalls: 0,
+  inputTokens: tokens,
+  outputTokens: 0,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+});
+
+describe('sharedBudget faults', () => {
+  it('a debit owed from an outage stays in its own window: it never spends the next one', async () => {
+    const window = 60_000;
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const redis = client({ maxRetriesPerRequest: 0 });
+    try {
+      const start = (Math.floor(Date.now() / window) + 1) * window;
+      vi.setSystemTime(start + window - 10);
+      await redis.ping();
+      const errors: unknown[] = [];
+      const budget = sharedBudget({ redis, key: 'tenant:outage', limit: { tokens: 100 }, window, onError: (error) => errors.push(error) });
+      redis.disconnect();
+      await budget.debit(response(100));
+      expect(errors[0]).toBeInstanceOf(RedisUnavailableError);
+      vi.setSystemTime(start + window);
+      await redis.connect();
+      // The new window has spent nothing: the outage's debit belonged to the window that ended.
+      expect(await budget.spent()).toEqual({ usd: 0, tokens: 0 });
+      await budget.debit(response(30));
+      await budget.settled();
+      expect(await budget.spent()).toEqual({ usd: 0, tokens: 30 });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
