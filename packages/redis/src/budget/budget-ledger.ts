@@ -75,8 +75,9 @@ export function budgetLedger(options: BudgetLedgerOptions): BudgetLedger {
     const before = owedNow(current);
     const owed = { windowKey: current, nanoUsd: whole(nanoUsd + before.nanoUsd), tokens: whole(tokens + before.tokens) };
     unsynced = { windowKey: current, nanoUsd: 0, tokens: 0 };
-    // Window keys live two windows, so a late debit still finds its window's key.
-    const sent = debitScript.run(redis, [current], [owed.nanoUsd, owed.tokens, window * 2]).then(
+    // Window keys live two windows, so a late debit still finds its window's key (whole
+    // milliseconds: PEXPIRE refuses a fraction, and a window of a day / 7 is a fraction).
+    const sent = debitScript.run(redis, [current], [owed.nanoUsd, owed.tokens, Math.ceil(window * 2)]).then(
       () => undefined,
       (error: unknown) => {
         // Refused for good (a client with an offline queue may instead send it when Redis is back):
