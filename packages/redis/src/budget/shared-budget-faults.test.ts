@@ -48,4 +48,22 @@ describe('sharedBudget faults', () => {
       vi.useRealTimers();
     }
   });
+
+  it('a window that is not a whole number of milliseconds (a day / 7) stores its debits, so the fleet sees them', async () => {
+    const errors: unknown[] = [];
+    const budget = sharedBudget({ redis: client(), key: 'tenant:weekly', limit: { tokens: 1_000 }, window: 86_400_000 / 7, onError: (error) => errors.push(error) });
+    await budget.debit(response(100));
+    await budget.settled();
+    expect(errors).toEqual([]);
+    const other = sharedBudget({ redis: client(), key: 'tenant:weekly', limit: { tokens: 1_000 }, window: 86_400_000 / 7 });
+    expect(await other.spent()).toEqual({ usd: 0, tokens: 100 });
+  });
+
+  it('a timeout longer than a timer can wait is still a timeout, not an instant failure', async () => {
+    const errors: unknown[] = [];
+    const budget = sharedBudget({ redis: client(), key: 'tenant:patient', limit: { tokens: 1_000 }, timeoutMs: 3_000_000_000, onError: (error) => errors.push(error) });
+    await budget.debit(response(100));
+    expect(await budget.spent()).toEqual({ usd: 0, tokens: 100 });
+    expect(errors).toEqual([]);
+  });
 });
