@@ -38,6 +38,13 @@ const NANO = 1e9;
  */
 const whole = (value: number): number => (Number.isFinite(value) && value > 0 ? Math.min(Math.round(value), Number.MAX_SAFE_INTEGER) : value > 0 ? Number.MAX_SAFE_INTEGER : 0);
 const toNano = (usd: number) => whole(usd * NANO);
+/** The longest TTL a window key gets: 100 years (`PEXPIRE` refuses a time it cannot add to now). */
+const LONGEST_TTL_MS = 3_155_760_000_000;
+/**
+ * A window key's TTL in milliseconds: two windows, so a late debit still finds its window's key;
+ * whole (`PEXPIRE` refuses a fraction, and a window of a day / 7 is one) and at most 100 years.
+ */
+const windowTtl = (window: number): number => Math.min(Math.ceil(window * 2), LONGEST_TTL_MS);
 
 /**
  * Keeps a shared budget's spending in Redis: each debit is added atomically (`HINCRBY` in one Lua
@@ -75,9 +82,7 @@ export function budgetLedger(options: BudgetLedgerOptions): BudgetLedger {
     const before = owedNow(current);
     const owed = { windowKey: current, nanoUsd: whole(nanoUsd + before.nanoUsd), tokens: whole(tokens + before.tokens) };
     unsynced = { windowKey: current, nanoUsd: 0, tokens: 0 };
-    // Window keys live two windows, so a late debit still finds its window's key (whole
-    // milliseconds: PEXPIRE refuses a fraction, and a window of a day / 7 is a fraction).
-    const sent = debitScript.run(redis, [current], [owed.nanoUsd, owed.tokens, Math.ceil(window * 2)]).then(
+    const sent = debitScript.run(redis, [current], [owed.nanoUsd, owed.tokens, windowTtl(window)]).then(
       () => undefined,
       (error: unknown) => {
         // Refused for good (a client with an offline queue may instead send it when Redis is back):

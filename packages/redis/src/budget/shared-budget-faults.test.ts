@@ -66,4 +66,15 @@ describe('sharedBudget faults', () => {
     expect(await budget.spent()).toEqual({ usd: 0, tokens: 100 });
     expect(errors).toEqual([]);
   });
+
+  it('a window too long for a key TTL (years on end) still stores its debits', async () => {
+    for (const window of [Number.MAX_SAFE_INTEGER, 1e300]) {
+      const errors: unknown[] = [];
+      const budget = sharedBudget({ redis: client(), key: `tenant:long:${window}`, limit: { tokens: 1_000 }, window, onError: (error) => errors.push(error) });
+      await budget.debit(response(100));
+      await budget.settled();
+      expect(errors).toEqual([]);
+      expect(await sharedBudget({ redis: client(), key: `tenant:long:${window}`, limit: { tokens: 1_000 }, window }).spent()).toEqual({ usd: 0, tokens: 100 });
+    }
+  });
 });
