@@ -77,4 +77,9 @@ describe('sharedBudget faults', () => {
       expect(await sharedBudget({ redis: client(), key: `tenant:long:${window}`, limit: { tokens: 1_000 }, window }).spent()).toEqual({ usd: 0, tokens: 100 });
     }
   });
+
+  it('refuses a window shorter than a millisecond, whose every window would be one key', () => {
+    expect(() => sharedBudget({ redis: client(), key: 'k', limit: { tokens: 1 }, window: 1e-300 })).toThrow(/window must be 0 \(no window\) or at least 1 ms/);
+    expect(() => sharedBudget({ redis: client(), key: 'k', limit: { tokens: 1 }, window: 0.5 })).toThrow(TypeError);
+  });
 });

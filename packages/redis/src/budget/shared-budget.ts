@@ -18,7 +18,7 @@ export interface SharedBudgetOptions {
   /**
    * Length of a budget window in milliseconds (e.g. 86 400 000 for a day): the budget starts
    * afresh in each window, aligned to the Unix epoch (UTC) by the workers' clocks. Default: one
-   * budget for ever.
+   * budget for ever. At least 1 when given (`TypeError` otherwise).
    */
   readonly window?: number;
   /** When Redis cannot be read: `closed` (default) refuses the call, `open` lets it through. */
@@ -70,6 +70,8 @@ export function sharedBudget(options: SharedBudgetOptions): SharedBudget {
   if (typeof key !== 'string' || key === '') throw new TypeError('sharedBudget: key must be a non-empty string');
   if (limit.usd === undefined && limit.tokens === undefined) throw new TypeError('sharedBudget: give limit.usd, limit.tokens or both');
   requireNonNegative('sharedBudget', { 'limit.usd': limit.usd ?? 0, 'limit.tokens': limit.tokens ?? 0, window, timeoutMs });
+  // A window shorter than a millisecond numbers the window from an overflowing division (`key:Infinity` for ever).
+  if (window > 0 && window < 1) throw new TypeError(`sharedBudget: window must be 0 (no window) or at least 1 ms, got ${window}`);
   const report = (error: unknown) => {
     if (RedisUnavailableError.isInstance(error) || RedisKeyError.isInstance(error)) notifyObserver(onError, error);
   };
