@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { boundedCall } from '../redis/bounded-call';
 import type { RedisClient } from '../redis/redis-client';
 import { debitScript, readScript } from './budget-scripts';
@@ -46,23 +47,34 @@ const LONGEST_TTL_MS = 3_155_760_000_000;
  */
 const windowTtl = (window: number): number => Math.min(Math.ceil(window * 2), LONGEST_TTL_MS);
 
+/** What this process has debited in one window: everything it spent, or everything Redis confirmed. */
+interface WindowTotals {
+  readonly windowKey: string;
+  readonly nanoUsd: number;
+  readonly tokens: number;
+}
+
 /**
- * Keeps a shared budget's spending in Redis: each debit is added atomically (`HINCRBY` in one Lua
- * script) to the current window's key; a debit that could not be stored is kept and added to the
- * next one, and a read waits for this process's pending debits first.
+ * Keeps a shared budget's spending in Redis. Each debit sends, for the current window's key, the
+ * running total this process has spent in that window, and one Lua script adds only what the key
+ * has not yet seen from this process (kept in a field of the hash). A debit sent twice (the client
+ * resending a command whose reply a dropped connection lost) or one that failed and is carried by
+ * the next is therefore counted exactly once. Until Redis confirms it, what this process spent is
+ * counted by `spent()`, which also waits for this process's pending debits first; once a window has
+ * ended its unconfirmed spending is dropped (no one reads an ended window).
  */
 export function budgetLedger(options: BudgetLedgerOptions): BudgetLedger {
   const { redis, key, window, timeoutMs, report } = options;
   const pending = new Set<Promise<void>>();
+  /** Names this process's running totals in the budget's hash. */
+  const debitor = randomUUID();
   const windowKey = () => (window > 0 ? `${key}:${Math.floor(Date.now() / window)}` : key);
-  /**
-   * Debits that could not be stored yet, with the window they were spent in: added to the next
-   * debit and counted by `spent()` while that window lasts, and dropped once it is over (no one
-   * reads an ended window, and they must not spend the next one).
-   */
-  let unsynced = { windowKey: windowKey(), nanoUsd: 0, tokens: 0 };
-  /** What is owed in the current window (nothing once the window it was spent in has ended). */
-  const owedNow = (current: string) => (unsynced.windowKey === current ? unsynced : { windowKey: current, nanoUsd: 0, tokens: 0 });
+  const zero = (windowKey: string): WindowTotals => ({ windowKey, nanoUsd: 0, tokens: 0 });
+  let debited = zero(windowKey());
+  let confirmed = debited;
+  /** What this process spent in the current window and Redis has not confirmed. */
+  const unconfirmed = (current: string) =>
+    debited.windowKey === current && confirmed.windowKey === current ? { nanoUsd: debited.nanoUsd - confirmed.nanoUsd, tokens: debited.tokens - confirmed.tokens } : zero(current);
 
   // The debits started so far: ones that start later belong to calls still in flight.
   const settled = async () => {
@@ -73,27 +85,22 @@ export function budgetLedger(options: BudgetLedgerOptions): BudgetLedger {
     await settled();
     const current = windowKey();
     const [nanoUsd, tokens] = (await boundedCall(() => readScript.run(redis, [current], []), { operation: 'shared-budget read', timeoutMs, signal })) as [number, number];
-    const owed = owedNow(current);
+    const owed = unconfirmed(current);
     return { usd: (nanoUsd + owed.nanoUsd) / NANO, tokens: tokens + owed.tokens };
   };
 
   const store = (nanoUsd: number, tokens: number): Promise<void> => {
     const current = windowKey();
-    const before = owedNow(current);
-    const owed = { windowKey: current, nanoUsd: whole(nanoUsd + before.nanoUsd), tokens: whole(tokens + before.tokens) };
-    unsynced = { windowKey: current, nanoUsd: 0, tokens: 0 };
-    const sent = debitScript.run(redis, [current], [owed.nanoUsd, owed.tokens, windowTtl(window)]).then(
-      () => undefined,
-      (error: unknown) => {
-        // Refused for good (a client with an offline queue may instead send it when Redis is back):
-        // kept, and added to the next debit of the same window (dropped if that window has ended).
-        if (windowKey() !== current) throw error;
-        const still = owedNow(current);
-        unsynced = { windowKey: current, nanoUsd: whole(still.nanoUsd + owed.nanoUsd), tokens: whole(still.tokens + owed.tokens) };
-        throw error;
-      },
-    );
-    // Waiting for the debit is bounded; its outcome, not the wait, decides whether it is owed again.
+    if (debited.windowKey !== current) {
+      debited = zero(current);
+      confirmed = debited;
+    }
+    const total: WindowTotals = { windowKey: current, nanoUsd: whole(debited.nanoUsd + nanoUsd), tokens: whole(debited.tokens + tokens) };
+    debited = total;
+    const sent = debitScript.run(redis, [current], [debitor, total.nanoUsd, total.tokens, windowTtl(window)]).then(() => {
+      if (confirmed.windowKey === current) confirmed = { windowKey: current, nanoUsd: Math.max(confirmed.nanoUsd, total.nanoUsd), tokens: Math.max(confirmed.tokens, total.tokens) };
+    });
+    // Waiting for the debit is bounded. One that failed is carried by the next (its running total).
     return boundedCall(() => sent, { operation: 'shared-budget debit', timeoutMs }).catch(report);
   };
 

@@ -19,14 +19,26 @@ for i = 1, 2 do
 end
 `;
 
-/** Adds ARGV[1] nano-dollars and ARGV[2] tokens; ARGV[3] > 0 sets the key's TTL (ms). Returns the new totals. */
+/**
+ * ARGV[1] names a process, ARGV[2] and ARGV[3] are the nano-dollars and tokens it has spent in all
+ * in this key (running totals); ARGV[4] > 0 sets the key's TTL (ms). Adds to the totals only what
+ * the key has not seen from that process yet, so a debit sent twice is counted once. Returns the
+ * new totals.
+ */
 export const debitScript = luaScript(`${CHECK_BUDGET}
-local nanoUsd = redis.call('HINCRBY', KEYS[1], 'nanoUsd', ARGV[1])
-local tokens = redis.call('HINCRBY', KEYS[1], 'tokens', ARGV[2])
-if tonumber(ARGV[3]) > 0 and redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+local field = 'debitor:' .. ARGV[1]
+local seenUsd, seenTokens = string.match(redis.call('HGET', KEYS[1], field) or '0 0', '^(%d+) (%d+)$')
+local prevUsd, prevTokens = tonumber(seenUsd) or 0, tonumber(seenTokens) or 0
+local sentUsd, sentTokens = tonumber(ARGV[2]), tonumber(ARGV[3])
+local addUsd, addTokens = math.max(sentUsd - prevUsd, 0), math.max(sentTokens - prevTokens, 0)
+local nanoUsd = redis.call('HINCRBY', KEYS[1], 'nanoUsd', string.format('%.0f', addUsd))
+local tokens = redis.call('HINCRBY', KEYS[1], 'tokens', string.format('%.0f', addTokens))
+if addUsd > 0 or addTokens > 0 then
+  redis.call('HSET', KEYS[1], field, string.format('%.0f %.0f', math.max(prevUsd, sentUsd), math.max(prevTokens, sentTokens)))
+end
+if tonumber(ARGV[4]) > 0 and redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
 return {nanoUsd, tokens}
 `);
-
 /** Reads the totals: {nanoUsd, tokens}. */
 export const readScript = luaScript(`${CHECK_BUDGET}
 return {tonumber(values[1]) or 0, tonumber(values[2]) or 0}

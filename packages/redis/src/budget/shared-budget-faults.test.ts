@@ -82,4 +82,20 @@ describe('sharedBudget faults', () => {
     expect(() => sharedBudget({ redis: client(), key: 'k', limit: { tokens: 1 }, window: 1e-300 })).toThrow(/window must be 0 \(no window\) or at least 1 ms/);
     expect(() => sharedBudget({ redis: client(), key: 'k', limit: { tokens: 1 }, window: 0.5 })).toThrow(TypeError);
   });
+
+  it('a debit the client resends after a dropped connection is counted once', async () => {
+    const redis = client();
+    const errors: unknown[] = [];
+    const budget = sharedBudget({ redis, key: 'tenant:dropped', limit: { tokens: 1_000 }, onError: (error) => errors.push(error) });
+    await budget.debit(response(1));
+    const debited = budget.debit(response(100));
+    // The debit has reached Redis; its reply is lost with the connection, and the client sends it again.
+    await new Promise((resolve) => setImmediate(resolve));
+    (redis as unknown as { stream: { destroy(): void } }).stream.destroy();
+    await debited;
+    await budget.debit(response(0));
+    await budget.settled();
+    expect(errors).toEqual([]);
+    expect(await sharedBudget({ redis: client(), key: 'tenant:dropped', limit: { tokens: 1_000 } }).spent()).toEqual({ usd: 0, tokens: 101 });
+  });
 });
