@@ -12,7 +12,11 @@ import { budgetRules, type SharedBudgetLimit } from './budget-rules';
 export interface SharedBudgetOptions {
   /** An ioredis client (`Redis` or `Cluster`). */
   readonly redis: RedisClient;
-  /** The budget's Redis key: one budget per key (`tenant:acme`, `team:search:daily`…). */
+  /**
+   * The budget's Redis key: one budget per key (`tenant:acme`, `team:search:daily`…). With a
+   * `window`, each window's key is `<key>:<window number>` (`tenant:20420` for a day): give no other
+   * budget a key of that form, or the two share their spending.
+   */
   readonly key: string;
   readonly limit: SharedBudgetLimit;
   /**
