@@ -123,13 +123,11 @@ function keepToolTurn(context: RunContext, state: RunState, turn: ToolTurn, reco
   const durationMs = (turn.durationMs ?? 0) + performance.now() - context.stepStarted;
   if (context.listens('step.end')) context.emitBuilt('step.end', { runId: context.runId, step: context.step, timestamp: Date.now(), finishReason, toolCalls: records.length, final: false });
   sink?.push({ type: 'step-end', step, finishReason });
-  // `concat`, not a spread into an array literal: V8 gives such a literal room to grow (about 130
-  // bytes an array), which the run would hold until it ends.
   return {
     ...state,
-    messages: state.messages.concat(assistant, { role: 'tool', content: records.map(toResultPart) }),
-    steps: state.steps.concat({ step, finishReason, text: turn.text, toolCalls: records.length, modelCalls, durationMs }),
-    toolCalls: state.toolCalls.concat(records),
+    messages: [...state.messages, assistant, { role: 'tool', content: records.map(toResultPart) }],
+    steps: [...state.steps, { step, finishReason, text: turn.text, toolCalls: records.length, modelCalls, durationMs }],
+    toolCalls: [...state.toolCalls, ...records],
     next: { type: 'ask-model' },
   };
 }

@@ -101,11 +101,10 @@ export async function end(context: RunContext, state: RunState): Promise<StepOut
   const modelCalls = context.ledger.attempts.length - context.callsBefore;
   if (sink && config.output && sink.mode === 'buffer' && text.length > 0) sink.push({ type: 'text-delta', step, attempt: modelCalls, text });
   const final: AssistantMessage = { role: 'assistant', content: text.length > 0 ? [{ type: 'text', text }] : [] };
-  // `concat`, not a spread into an array literal (see `keepToolTurn`): the result holds these arrays.
   const ended: RunState = {
     ...state,
-    messages: state.messages.concat(final),
-    steps: state.steps.concat({ step, finishReason, text, toolCalls: 0, modelCalls, durationMs: performance.now() - context.stepStarted }),
+    messages: [...state.messages, final],
+    steps: [...state.steps, { step, finishReason, text, toolCalls: 0, modelCalls, durationMs: performance.now() - context.stepStarted }],
   };
   if (context.listens('step.end')) context.emitBuilt('step.end', { runId: context.runId, step: context.step, timestamp: Date.now(), finishReason, toolCalls: 0, final: true });
   sink?.push({ type: 'step-end', step, finishReason });
