@@ -3,28 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { AbortedError, Agent, AgentConfigurationError, type Message, type ModelRequest, ReliabilityFailFastError, tool } from '../../index';
 import { type Script, scriptedModel, asComplete } from '../../testing/index';
-
-const Item = Type.Object({ sku: Type.String(), qty: Type.Integer(), price: Type.Number() }, { additionalProperties: false });
-const Order = Type.Object({ customer: Type.String(), items: Type.Array(Item) }, { additionalProperties: false });
-
-interface OrderValue {
-  customer: string;
-  items: { sku: string; qty: number; price: number }[];
-}
-
-/** A large order (about 1,500 tokens as JSON). */
-const order = (): OrderValue => ({
-  customer: 'Noor Haddad',
-  items: Array.from({ length: 120 }, (_, index) => ({ sku: `SKU-${index}`, qty: 1 + (index % 5), price: 10 + index / 4 })),
-});
-const GOOD = order();
-const withItem = (index: number, field: string, value: unknown) => {
-  const copy = order() as unknown as { items: Record<string, unknown>[] };
-  (copy.items[index] as Record<string, unknown>)[field] = value;
-  return JSON.stringify(copy, null, 2);
-};
-const BAD_PRICE = withItem(17, 'price', 'twenty');
-const GOOD_TEXT = JSON.stringify(GOOD, null, 2);
+import { BAD_PRICE, GOOD, GOOD_TEXT, Item, Order } from '../order-fixture';
 
 function agentOf(script: Script, options: Parameters<ReturnType<typeof Agent.create>['outputSchema']>[1] = {}, create: Partial<Parameters<typeof Agent.create>[0]> = {}) {
   const model = scriptedModel(script);

@@ -1,29 +1,8 @@
-import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { Agent, type AgentStreamPart, type ModelRequest } from '../../index';
 import type { DeepPartial } from '../../agent/stream-part';
 import { type Script, scriptedModel, asComplete } from '../../testing/index';
-
-const Item = Type.Object({ sku: Type.String(), qty: Type.Integer(), price: Type.Number() }, { additionalProperties: false });
-const Order = Type.Object({ customer: Type.String(), items: Type.Array(Item) }, { additionalProperties: false });
-
-interface OrderValue {
-  customer: string;
-  items: { sku: string; qty: number; price: number }[];
-}
-
-/** A large order (about 1,500 tokens as JSON): large enough for a patch re-ask. */
-const order = (): OrderValue => ({
-  customer: 'Noor Haddad',
-  items: Array.from({ length: 120 }, (_, index) => ({ sku: `SKU-${index}`, qty: 1 + (index % 5), price: 10 + index / 4 })),
-});
-const GOOD = order();
-const GOOD_TEXT = JSON.stringify(GOOD, null, 2);
-const BAD_PRICE = (() => {
-  const copy = order() as unknown as { items: Record<string, unknown>[] };
-  (copy.items[17] as Record<string, unknown>).price = 'twenty';
-  return JSON.stringify(copy, null, 2);
-})();
+import { BAD_PRICE, GOOD, GOOD_TEXT, Order, type OrderValue } from '../order-fixture';
 
 /** A model whose replies are cut at `cut` characters of `full`, continuing where `continueFrom` ends (repeating `repeat` characters). */
 function cuttingModel(full: string, cut: number, repeat = 0) {
