@@ -6,6 +6,7 @@ import { RunSuspendedError } from '../errors/run-suspended-error';
 import type { AgentEventName, AgentListener } from '../events/agent-events';
 import { checkListener } from '../events/check-listener';
 import { EventBus } from '../events/event-bus';
+import type { RunRecordListener } from '../events/run-recorded';
 import type { MemoryStore } from '../memory/memory-store';
 import { type RunExtras, startRun } from '../run/run-loop';
 import { checkRunOptions } from '../run/state/check-run-options';
@@ -291,6 +292,18 @@ export class AgentBuilder<TOutput = string, THasSchema extends boolean = HasSche
   }
 
   /**
+   * Calls `listener` once when each run of every agent built from this builder ends (complete,
+   * failed, aborted or suspended), with the run's records: every attempt, step and tool call, as
+   * its result holds them (see {@link RecordedRun}). For exporters that write whole runs, such as
+   * a trace file: nothing is built for it but one small object, so it costs a run far less than
+   * listening to each of its events. An observer: a throw is reported as `listener.error`.
+   */
+  onRecord(listener: RunRecordListener): AgentBuilder<TOutput, THasSchema> {
+    if (typeof listener !== 'function') throw new AgentConfigurationError({ setting: 'onRecord', message: `onRecord() takes a function, got ${typeof listener}` });
+    return this.with({ recorders: [...this.state.recorders, listener] });
+  }
+
+  /**
    * Wraps every model call and tool execution of the agent's runs (e.g. in a tracing context);
    * additive, the first given outermost. For integrations: see {@link CallWrapper}.
    */
@@ -354,7 +367,7 @@ export class AgentBuilder<TOutput = string, THasSchema extends boolean = HasSche
 
   /** @internal Use `Agent.create()`. */
   static start(options: AgentOptions, construct: ConstructAgent): AgentBuilder<string, false> {
-    return new AgentBuilder<string, false>({ options, construct, tools: [], guards: [], listeners: [], callWrappers: [], repeated: [] });
+    return new AgentBuilder<string, false>({ options, construct, tools: [], guards: [], listeners: [], recorders: [], callWrappers: [], repeated: [] });
   }
 }
 

@@ -34,7 +34,7 @@ const MESSAGE_INPUT = Object.freeze({
 });
 
 /** Runs the agent for one tool call: its input, the run's options, and the calling run. */
-type RunAgent<T> = (input: RunInput, options: RunOptions, parent: Omit<ParentRun, 'toolCallId'> | undefined) => Promise<RunResult<T>>;
+type RunAgent<T> = (input: RunInput, options: RunOptions, parent: ParentRun | undefined) => Promise<RunResult<T>>;
 
 /**
  * An agent as a tool: runs it with the call's input, signal and calling run; returns its value
@@ -53,7 +53,7 @@ export function agentAsTool<T>(options: AsToolOptions<AnySchema | undefined>, ru
       const parent = parentRunOf(context);
       let result: RunResult<T>;
       try {
-        result = await run(message, { signal: context.signal }, parent ? { runId: parent.runId, record: parent.record, depth: parent.depth, maxDepth: parent.maxDepth, usage: parent.usage, preCheck: parent.preCheck, ...(parent.pricing === undefined ? {} : { pricing: parent.pricing }) } : undefined);
+        result = await run(message, { signal: context.signal }, parent ? { runId: parent.runId, toolCallId: parent.toolCallId, record: parent.record, depth: parent.depth, maxDepth: parent.maxDepth, usage: parent.usage, preCheck: parent.preCheck, ...(parent.pricing === undefined ? {} : { pricing: parent.pricing }) } : undefined);
       } catch (error) {
         // The calling run's abort (or this call's timeout) stays what it is; any other failure of
         // the agent, its own aborts included, is the tool's error.

@@ -1,3 +1,4 @@
+import type { RunRecordListener } from '../events/run-recorded';
 import { type AnySchema, defaultRules, type PricingTable, strictOutputRules, toValidator } from '@keel/reliability';
 import { GATE_DEFAULTS, reduceError, ruleProblem, STRICT_OUTPUT_DEFAULTS } from '@keel/reliability/internal';
 import { AGENT_DEFAULTS } from '../defaults';
@@ -27,6 +28,7 @@ export interface BuilderSettings {
   readonly context?: ContextOptions | false;
   readonly store?: RunStore;
   readonly listeners: readonly ListenerEntry[];
+  readonly recorders: readonly RunRecordListener[];
   readonly callWrappers: readonly CallWrapper[];
   readonly outputSchema?: AnySchema;
   readonly outputOptions?: OutputOptions;
@@ -270,6 +272,8 @@ export function resolveConfig(settings: BuilderSettings): RunConfig {
     ...(contextConfig === undefined ? {} : { context: contextConfig }),
     ...(settings.store === undefined ? {} : { store: checkRunStore(settings.store) }),
     listeners: settings.listeners,
+    recorders: settings.recorders,
+    recordedTargets: Object.freeze(targets.map((target) => Object.freeze({ provider: target.provider.name, model: target.model }))),
     wrapCall: composeWrappers(settings.callWrappers),
     ...(output === undefined ? {} : { output }),
     ...(settings.outputFallback === undefined ? {} : { outputFallback: settings.outputFallback }),

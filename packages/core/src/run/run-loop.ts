@@ -37,7 +37,7 @@ export interface RunExtras {
     readonly began: () => void;
   };
   /** The run whose tool call this run is (`agent.asTool()`). */
-  readonly parent?: Omit<ParentRun, 'toolCallId'>;
+  readonly parent?: ParentRun;
   /** A durable run's checkpoints: its state after every step and around every tool call; the run waits for each. */
   readonly journal?: RunJournal;
   /** Continues a durable run from its last checkpoint (`agent.recover()`). */
@@ -73,7 +73,7 @@ async function drive(context: RunContext, state: RunState): Promise<RunResult<un
     // The last checkpoint stands, marked failed: `recover` goes on from it. A stale owner writes nothing.
     if (context.journal && !StaleRunOwnerError.isInstance(error)) await context.journal.failed().catch(() => undefined);
     const aborted = context.signal?.aborted === true || AbortedError.isInstance(error);
-    if (!ended) runEnded(context, state, aborted ? 'aborted' : 'error', error);
+    if (!ended) runEnded(context, state, aborted ? 'aborted' : 'error', undefined, error);
     if (aborted && context.signal && !AbortedError.isInstance(error)) throw AbortedError.fromSignal(context.signal);
     throw error;
   }
@@ -141,6 +141,8 @@ function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOp
     // A resumed run keeps its id: a memory store keyed by it replaces, never duplicates, the exchange.
     runId,
     parentRunId: parent?.runId,
+    parentToolCallId: parent?.toolCallId,
+    nestedAttempts: undefined,
     system,
     signal,
     toolSignal: undefined,

@@ -1,6 +1,7 @@
 import type { PreCheckRule, PricingTable, ReliabilityRule, SchemaValidator } from '@keel/reliability';
 import type { ModelTarget, OutputFallbackOptions, OutputOptions } from '../../agent/agent-options';
 import type { CallWrapper } from '../../shared/call-wrapper';
+import type { RecordedTarget, RunRecordListener } from '../../events/run-recorded';
 import type { ListenerEntry } from '../../events/event-bus';
 import type { MemoryStore } from '../../memory/memory-store';
 import type { RunStore } from '../../durable/run-store';
@@ -36,6 +37,10 @@ export interface RunConfig {
   /** Where durable runs keep their checkpoints and spend approvals (`.durable(store)`). */
   readonly store?: RunStore;
   readonly listeners: readonly ListenerEntry[];
+  /** Receive each run's record when it ends (`builder.onRecord()`). */
+  readonly recorders: readonly RunRecordListener[];
+  /** The targets' names, by provider index, for {@link RecordedRun}. */
+  readonly recordedTargets: readonly RecordedTarget[];
   /** The integrations' wrappers of model calls and tool executions, as one; absent when none. */
   readonly wrapCall?: CallWrapper | undefined;
   readonly output?: { readonly validator: SchemaValidator<unknown>; readonly options: OutputOptions };

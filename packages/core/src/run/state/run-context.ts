@@ -1,3 +1,4 @@
+import type { AttemptRecord } from '@keel/reliability';
 import type { AgentEventName, BuiltPayload, EventPayload } from '../../events/agent-events';
 import type { EventBus } from '../../events/event-bus';
 import type { UsageLedger } from '../../usage/usage-ledger';
@@ -20,6 +21,10 @@ export interface RunContext {
   readonly runId: string;
   /** The run that called this one, when the agent runs as a tool (`agent.asTool()`). */
   readonly parentRunId: string | undefined;
+  /** Model calls of runs this run called (agents as tools), which its ledger records too; made on the first. */
+  nestedAttempts: Set<AttemptRecord> | undefined;
+  /** The calling run's tool call this run answers, when it has a parent. */
+  readonly parentToolCallId: string | undefined;
   /** The system prompt of this run: the agent's, then any system messages given as input. */
   readonly system: string | undefined;
   /** The caller's signal, when the run can be cancelled. */

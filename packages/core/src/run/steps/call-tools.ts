@@ -172,7 +172,10 @@ function toolEnvironment(context: RunContext, kept: readonly Message[], journal:
     kept,
     journal,
     // Agents called as tools tie their runs to this one: its id, and its ledger for their model calls.
-    parent: { runId: context.runId, record: (attempt) => context.ledger.record(attempt), depth: context.depth, maxDepth: context.maxDepth, usage: () => context.budgetUsage(), preCheck: context.preCheck, ...(context.ledger.pricing === undefined ? {} : { pricing: context.ledger.pricing }) },
+    parent: { runId: context.runId, record: (attempt) => {
+        (context.nestedAttempts ??= new Set()).add(attempt);
+        context.ledger.record(attempt);
+      }, depth: context.depth, maxDepth: context.maxDepth, usage: () => context.budgetUsage(), preCheck: context.preCheck, ...(context.ledger.pricing === undefined ? {} : { pricing: context.ledger.pricing }) },
     tools: config.tools,
     guards: config.guards,
     toolRetries: config.toolRetries,

@@ -1,6 +1,8 @@
 import { formatPath, raceSignal, reduceError } from '@keel/reliability/internal';
 import type { CompleteRunResult, RunRecord, RunResult, SuspendedRunResult } from '../../agent/run-result';
 import type { BuiltPayload } from '../../events/agent-events';
+import { deliverRecord } from '../../events/deliver-record';
+import type { RecordedRun } from '../../events/run-recorded';
 import type { AssistantMessage } from '../../model/message';
 import type { FinishReason } from '../../model/model-provider-v1';
 import type { RunContext } from '../state/run-context';
@@ -61,11 +63,36 @@ export function suspendedResultOf(context: RunContext, state: RunState, finishRe
   return Object.assign(recordOf(context, state, '', finishReason), waiting);
 }
 
-/** Reports `run.end`: how the run ended, its usage, and the error it ended with. */
-export function runEnded(context: RunContext, state: RunState, status: 'ok' | 'error' | 'aborted' | 'suspended', error?: unknown): void {
+/** Hands the run's record to the agent's record listeners (`builder.onRecord()`). */
+function recorded(context: RunContext, state: RunState, status: RecordedRun['status'], record: RunRecord | undefined, reduced: { name: string; message: string } | undefined): void {
+  const { config, parentRunId, parentToolCallId, nestedAttempts: nested } = context;
+  const kept = record ?? recordOf(context, state, '', 'error');
+  const run: { -readonly [K in keyof RecordedRun]: RecordedRun[K] } = {
+    runId: context.runId,
+    status,
+    record: kept,
+    ownAttempts: nested === undefined ? kept.attempts : kept.attempts.filter((attempt) => !nested.has(attempt)),
+    targets: config.recordedTargets,
+    loopsDetected: context.loopsDetected,
+  };
+  if (parentRunId !== undefined) run.parentRunId = parentRunId;
+  if (parentToolCallId !== undefined) run.parentToolCallId = parentToolCallId;
+  if (reduced) {
+    run.errorName = reduced.name;
+    run.errorMessage = reduced.message;
+  }
+  deliverRecord(context.bus, config.recorders, run, context.step);
+}
+
+/**
+ * Reports the run's end: `run.end`, with how the run ended, its usage and the error it ended
+ * with, and its record to the record listeners (`record`: the result, when the run has one).
+ */
+export function runEnded(context: RunContext, state: RunState, status: 'ok' | 'error' | 'aborted' | 'suspended', record: RunRecord | undefined, error?: unknown): void {
+  const reduced = error === undefined ? undefined : reduceError(error);
+  if (context.config.recorders.length > 0) recorded(context, state, status, record, reduced);
   if (!context.listens('run.end')) return;
   const usage = context.ledger.snapshot();
-  const reduced = error === undefined ? undefined : reduceError(error);
   const payload: BuiltPayload<'run.end'> = {
     runId: context.runId,
     step: context.step,
@@ -126,6 +153,6 @@ export async function end(context: RunContext, state: RunState): Promise<StepOut
     });
   }
   const result = resultOf(context, ended, text, answer, finishReason);
-  runEnded(context, ended, 'ok');
+  runEnded(context, ended, 'ok', result);
   return { type: 'done', result };
 }

@@ -70,6 +70,6 @@ export async function suspend(context: RunContext, state: RunState): Promise<Ste
     });
   }
   const result = suspendedResultOf(context, ended, turn.finishReason, suspended);
-  runEnded(context, ended, 'suspended');
+  runEnded(context, ended, 'suspended', result);
   return { type: 'done', result };
 }
