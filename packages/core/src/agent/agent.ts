@@ -6,7 +6,7 @@ import { RunSuspendedError } from '../errors/run-suspended-error';
 import type { AgentEventName, AgentListener } from '../events/agent-events';
 import { checkListener } from '../events/check-listener';
 import { EventBus } from '../events/event-bus';
-import type { RunRecordListener } from '../events/run-recorded';
+import type { RunRecordListener } from './recorded-run';
 import type { MemoryStore } from '../memory/memory-store';
 import { type RunExtras, startRun } from '../run/run-loop';
 import { checkRunOptions } from '../run/state/check-run-options';

@@ -1,4 +1,4 @@
-import type { RunRecordListener } from '../events/run-recorded';
+import type { RunRecordListener } from './recorded-run';
 import { type AnySchema, defaultRules, type PricingTable, strictOutputRules, toValidator } from '@keel/reliability';
 import { GATE_DEFAULTS, reduceError, ruleProblem, STRICT_OUTPUT_DEFAULTS } from '@keel/reliability/internal';
 import { AGENT_DEFAULTS } from '../defaults';

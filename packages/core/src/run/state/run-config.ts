@@ -1,7 +1,7 @@
 import type { PreCheckRule, PricingTable, ReliabilityRule, SchemaValidator } from '@keel/reliability';
 import type { ModelTarget, OutputFallbackOptions, OutputOptions } from '../../agent/agent-options';
 import type { CallWrapper } from '../../shared/call-wrapper';
-import type { RecordedTarget, RunRecordListener } from '../../events/run-recorded';
+import type { RecordedTarget, RunRecordListener } from '../../agent/recorded-run';
 import type { ListenerEntry } from '../../events/event-bus';
 import type { MemoryStore } from '../../memory/memory-store';
 import type { RunStore } from '../../durable/run-store';

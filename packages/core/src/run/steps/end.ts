@@ -1,8 +1,8 @@
 import { formatPath, raceSignal, reduceError } from '@keel/reliability/internal';
 import type { CompleteRunResult, RunRecord, RunResult, SuspendedRunResult } from '../../agent/run-result';
 import type { BuiltPayload } from '../../events/agent-events';
-import { deliverRecord } from '../../events/deliver-record';
-import type { RecordedRun } from '../../events/run-recorded';
+import { deliverRecord } from '../deliver-record';
+import type { RecordedRun } from '../../agent/recorded-run';
 import type { AssistantMessage } from '../../model/message';
 import type { FinishReason } from '../../model/model-provider-v1';
 import type { RunContext } from '../state/run-context';

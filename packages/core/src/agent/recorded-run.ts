@@ -1,5 +1,5 @@
 import type { AttemptRecord } from '@keel/reliability';
-import type { RunRecord } from '../agent/run-result';
+import type { RunRecord } from './run-result';
 
 /** The provider and model of one of a run's targets (the primary first, then each failover). */
 export interface RecordedTarget {

@@ -1,6 +1,6 @@
 import { reduceError } from '@keel/reliability/internal';
-import type { EventBus } from './event-bus';
-import type { RecordedRun, RunRecordListener } from './run-recorded';
+import type { EventBus } from '../events/event-bus';
+import type { RecordedRun, RunRecordListener } from '../agent/recorded-run';
 
 /** Reports a record listener's failure as `listener.error` (event `record`). */
 function report(bus: EventBus, run: RecordedRun, step: number, error: unknown): void {
