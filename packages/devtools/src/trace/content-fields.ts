@@ -52,3 +52,9 @@ export const CONTENT_EVENTS: readonly AgentEventName[] = (Object.keys(CONTENT_FI
 
 /** Every event name, in the order core lists its lifecycle. */
 export const TRACED_EVENTS: readonly AgentEventName[] = Object.keys(CONTENT_FIELDS) as AgentEventName[];
+
+/**
+ * The events a run's record tells (`builder.onRecord()`): a trace writes the record and never
+ * listens to them, so a run that goes well costs one record, not an event at each step.
+ */
+export const RECORDED_EVENTS: readonly AgentEventName[] = ['run.start', 'run.end', 'step.start', 'step.end', 'model.request', 'model.response', 'tool.start', 'tool.end', 'tool.validation'];

@@ -16,19 +16,29 @@ const linesOf = (path: string) =>
     .map((line) => JSON.parse(line) as { event: string; payload: Record<string, unknown> });
 
 describe('fileTrace', () => {
-  it('appends each event of a run as one JSON line, in order, with every field when recordContent is on', async () => {
+  it("writes each run's record as its last line, after the events its record does not tell, with every field when recordContent is on", async () => {
     const path = join(folder(), 'runs.jsonl');
     const trace = fileTrace(path, { recordContent: true });
     const result = await recordReAskRun(trace);
     await trace.flush();
     const lines = linesOf(path);
     const own = lines.filter((line) => line.payload.runId === result.runId);
-    expect(own[0]?.event).toBe('run.start');
-    expect(own.at(-1)?.event).toBe('run.end');
+    expect(own.filter((line) => line.event === 'run.record')).toHaveLength(1);
+    expect(own.at(-1)?.event).toBe('run.record');
+    expect(own.map((line) => line.event)).not.toContain('model.request');
     expect(own.filter((line) => line.event === 'reliability.retry').map((line) => line.payload.feedback)).toHaveLength(2);
     expect(own.find((line) => line.event === 'tool.re-ask')?.payload.feedback).toContain("'orderId'");
     expect(own.filter((line) => line.event === 'model.content')).toHaveLength(6);
-    expect(lines.some((line) => line.payload.parentRunId === result.runId && line.event === 'run.start')).toBe(true);
+    const record = own.at(-1)?.payload as { attempts: { purpose: string; status: string; rawOutput?: string }[]; toolCalls: { arguments?: string }[]; costUsd?: number };
+    expect(record.attempts).toHaveLength(6);
+    expect(record.attempts.some((attempt) => attempt.rawOutput === HOSTILE_ANSWER)).toBe(true);
+    expect(record.toolCalls.some((call) => call.arguments?.includes('orderId'))).toBe(true);
+    expect(record.costUsd).toBe(result.usage.costUsd);
+    const child = lines.find((line) => line.event === 'run.record' && line.payload.parentRunId === result.runId);
+    expect(child?.payload.parentToolCallId).toBe(result.toolCalls.find((call) => call.name === 'policy_check')?.id);
+    // The run's own calls; the sub-agent's calls, which its result counts too, are in the sub-agent's record.
+    expect(record.attempts.length + (child?.payload.attempts as unknown[]).length).toBe(result.attempts.length);
+    expect(lines.indexOf(child as never)).toBeLessThan(lines.indexOf(own.at(-1) as never));
     expect(readFileSync(path, 'utf8')).toContain('window.__pwned = 1');
   });
 
@@ -73,8 +83,7 @@ describe('fileTrace', () => {
     const lines = linesOf(path);
     for (const result of results) {
       const own = lines.filter((line) => line.payload.runId === result.runId).map((line) => line.event);
-      expect(own[0]).toBe('run.start');
-      expect(own.at(-1)).toBe('run.end');
+      expect(own).toEqual(['model.content', 'run.record']);
     }
     expect(lines.filter((line) => line.event === 'model.content').every((line) => String(line.payload.output).includes(long))).toBe(true);
   });
@@ -128,11 +137,11 @@ describe('fileTrace', () => {
       .use(trace)
       .on('listener.error', (event) => void reports.push(event.message))
       .build();
-    // 600 runs of 6 events each in one stretch of microtasks: written in batches as they go.
+    // 600 runs in one stretch of microtasks: written by the writing thread as they go.
     for (let index = 0; index < 600; index++) await agent.run(`question ${index}`);
     await trace.flush();
     expect(reports).toEqual([]);
-    expect(linesOf(path).filter((line) => line.event === 'run.end')).toHaveLength(600);
+    expect(linesOf(path).filter((line) => line.event === 'run.record')).toHaveLength(600);
   });
 
   it('records a suspended run and its resume under one run id', async () => {
@@ -140,27 +149,28 @@ describe('fileTrace', () => {
     const trace = fileTrace(path);
     const result = await recordApprovalRun(trace);
     await trace.flush();
-    const events = linesOf(path).filter((line) => line.payload.runId === result.runId).map((line) => line.event);
-    expect(events.filter((event) => event === 'run.start')).toHaveLength(2);
-    expect(events).toContain('run.suspended');
-    expect(events).toContain('run.resumed');
+    const own = linesOf(path).filter((line) => line.payload.runId === result.runId);
+    expect(own.map((line) => line.event)).toEqual(['run.suspended', 'run.record', 'run.resumed', 'run.record']);
+    expect(own.filter((line) => line.event === 'run.record').map((line) => line.payload.status)).toEqual(['suspended', 'ok']);
   });
 
-  it('drops events beyond maxPendingEvents and reports how many', async () => {
+  it('drops lines beyond maxPendingEvents and reports each dropped one, never more', async () => {
     const path = join(folder(), 'runs.jsonl');
     writeFileSync(path, '');
-    const trace = fileTrace(path, { maxPendingEvents: 3 });
+    const trace = fileTrace(path, { maxPendingEvents: 1 });
     const reports: string[] = [];
-    await Agent.create({ provider: scriptedModel('ok'), model: 'm' })
+    const agent = Agent.create({ provider: scriptedModel('ok'), model: 'm' })
       .use(trace)
       .on('listener.error', (event) => void reports.push(event.message))
-      .build()
-      .run('hi');
+      .build();
+    // 200 runs in one stretch of microtasks: the writing thread takes them at its own pace.
+    for (let index = 0; index < 200; index++) await agent.run('hi');
     await trace.flush();
     await new Promise((resolve) => setImmediate(resolve));
-    // The drop's report is an event too, traced once there is room again.
-    expect(linesOf(path).filter((line) => line.event !== 'listener.error')).toHaveLength(3);
-    expect(reports.some((message) => /event\(s\) were dropped/.test(message))).toBe(true);
+    const records = linesOf(path).filter((line) => line.event === 'run.record').length;
+    const dropped = reports.map((message) => Number(/(\d+) event\(s\) were dropped/.exec(message)?.[1] ?? 0)).reduce((sum, count) => sum + count, 0);
+    expect(records).toBeGreaterThan(0);
+    expect(records + dropped).toBe(200);
   });
 
   it('refuses bad options with a typed error', () => {

@@ -1,9 +1,9 @@
 import type { AgentBuilder, Extension } from '@keel/core';
 import { DevtoolsOptionsError } from '../errors/devtools-options-error';
-import { CONTENT_EVENTS, TRACED_EVENTS } from './content-fields';
+import { CONTENT_EVENTS, RECORDED_EVENTS, TRACED_EVENTS } from './content-fields';
 import { secretRedactor, secretsFromEnvironment } from './redact-secrets';
-import { traceBatches } from './trace-batches';
-import { traceLineWriter } from './trace-line';
+import { jsonQuoter, traceLineWriter } from './trace-line';
+import { traceStream } from './trace-stream';
 
 /** Options of {@link fileTrace}. */
 export interface FileTraceOptions {
@@ -22,8 +22,8 @@ export interface FileTraceOptions {
    */
   readonly secrets?: readonly string[];
   /**
-   * Events held in memory while the disk is behind (kept, or being written); beyond it, newer
-   * events are dropped (the run never waits) and the drop is reported. Default 100,000.
+   * Lines held in memory while the disk is behind (runs' records and events not written yet);
+   * beyond it, newer ones are dropped (the run never waits) and the drop is reported. Default 100,000.
    */
   readonly maxPendingEvents?: number;
 }
@@ -49,24 +49,35 @@ function checkOptions(path: unknown, options: FileTraceOptions): void {
 }
 
 /**
- * Appends every event of every run of the agents it is attached to (`builder.use(fileTrace(path))`)
- * to a JSON-lines file, one event a line (`{"event":…,"payload":…}`), for `keel-devtools <path>`.
- * The run never waits for the disk: a listener only keeps the event (payloads are frozen), and
- * the events kept are serialised and written together once the run yields to the event loop, in
- * one append of whole lines, so concurrent runs, agents and processes writing to one file never
- * interleave inside a line. What is still waiting when the process ends is written then
- * (`beforeExit`, and synchronously on `exit`). A failed write never stops or changes a run: it is
- * reported as the agent's `listener.error` event (`TraceWriteError`), and the events of that
- * write are lost. Model text only with `recordContent`; secrets never.
+ * The events written as they happen: what a run's record does not hold (why a call was retried,
+ * the feedback, the rule, repairs, loops, suspensions, failures, compactions). Each is rare: a
+ * run that goes well emits none of them. With content, also each call's messages and answer.
+ */
+const RARE_EVENTS = TRACED_EVENTS.filter((name) => !RECORDED_EVENTS.includes(name) && !CONTENT_EVENTS.includes(name));
+
+/**
+ * Appends every run of the agents it is attached to (`builder.use(fileTrace(path))`) to a
+ * JSON-lines file, for `keel-devtools <path>`: one `run.record` line when a run ends (its usage,
+ * its own model calls, steps and tool calls), and before it, as they happen, a line for each
+ * event its record does not tell (retries and their feedback and rule, validation failures,
+ * repairs, loops, suspensions and resumes, errors). Attach it to agents called as tools too: their
+ * runs nest under the tool call that ran them. The run's own thread only copies the record into
+ * shared memory (no JSON, no write); a thread of the process makes the lines and appends them in
+ * whole lines, so concurrent runs, agents and processes writing to one file never interleave
+ * inside a line. What is waiting when the process ends is written then (`beforeExit`, and
+ * synchronously on `exit`). A failed write never stops or changes a run: it is reported as the
+ * agent's `listener.error` event (`TraceWriteError`), and the lines of that write are lost. Model
+ * text only with `recordContent`; secrets never.
  */
 export function fileTrace(path: string, options: FileTraceOptions = {}): FileTrace {
   checkOptions(path, options);
   const recordContent = options.recordContent ?? false;
-  const maxPending = options.maxPendingEvents ?? 100_000;
-  const lineOf = traceLineWriter({ recordContent, redact: secretRedactor([...secretsFromEnvironment(process.env), ...(options.secrets ?? [])]) });
-  const { keep, flush } = traceBatches({ path, lineOf, maxPending });
-  const events = recordContent ? TRACED_EVENTS : TRACED_EVENTS.filter((name) => !CONTENT_EVENTS.includes(name));
+  const secrets = [...secretsFromEnvironment(process.env), ...(options.secrets ?? [])];
+  const redact = secretRedactor(secrets);
+  const lineOf = traceLineWriter({ recordContent, redact });
+  const stream = traceStream({ path, recordContent, quote: jsonQuoter(redact), secrets, maxPending: options.maxPendingEvents ?? 100_000 });
+  const events = recordContent ? [...RARE_EVENTS, ...CONTENT_EVENTS] : RARE_EVENTS;
   const extension = <TOutput>(builder: AgentBuilder<TOutput>): AgentBuilder<TOutput> =>
-    events.reduce((next, name) => next.on(name, (payload) => keep(name, payload)), builder);
-  return Object.assign(extension, { path, flush });
+    events.reduce((next, name) => next.on(name, (payload) => stream.line(lineOf(name, payload), name !== 'listener.error')), builder.onRecord((run) => stream.record(run)));
+  return Object.assign(extension, { path, flush: stream.flush });
 }

@@ -57,15 +57,11 @@ export interface TraceLineOptions {
 }
 
 /**
- * The function that makes the JSON line (with its newline) an event is written as:
- * `{"event":…,"payload":…}`, content fields left out unless `recordContent`, every secret in a
- * string replaced. The same bytes as `JSON.stringify` of that object (then redacted), made
- * without its per-call work: each key's `"key":` is made once, and a string (a run's id, a model
- * name, a kind) is quoted and checked for secrets once, then remembered. Numbers and booleans
- * never hold secrets; only strings are scanned. Payloads hold only strings, numbers and
- * booleans, so a line never holds a raw newline: one event, one line.
+ * The function that quotes a string as JSON, as `JSON.stringify` does, with every secret in it
+ * replaced: a string shorter than any secret is only quoted; a longer one is checked once and
+ * remembered (ids, names, kinds recur in every line).
  */
-export function traceLineWriter({ recordContent, redact }: TraceLineOptions): (event: AgentEventName, payload: AgentEvents[AgentEventName]) => string {
+export function jsonQuoter(redact: (json: string) => string): (text: string) => string {
   let remembered = new Map<string, string>();
 
   const quote = (text: string): string => {
@@ -79,6 +75,21 @@ export function traceLineWriter({ recordContent, redact }: TraceLineOptions): (e
     }
     return quoted;
   };
+
+  return quote;
+}
+
+/**
+ * The function that makes the JSON line (with its newline) an event is written as:
+ * `{"event":…,"payload":…}`, content fields left out unless `recordContent`, every secret in a
+ * string replaced. The same bytes as `JSON.stringify` of that object (then redacted), made
+ * without its per-call work: each key's `"key":` is made once, and a string (a run's id, a model
+ * name, a kind) is quoted and checked for secrets once, then remembered. Numbers and booleans
+ * never hold secrets; only strings are scanned. Payloads hold only strings, numbers and
+ * booleans, so a line never holds a raw newline: one event, one line.
+ */
+export function traceLineWriter({ recordContent, redact }: TraceLineOptions): (event: AgentEventName, payload: AgentEvents[AgentEventName]) => string {
+  const quote = jsonQuoter(redact);
 
   /** A value as JSON, as `JSON.stringify` writes it; `undefined` when it leaves the key out (undefined, functions, symbols). */
   const valueJson = (value: unknown): string | undefined => {

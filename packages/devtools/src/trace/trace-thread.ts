@@ -1,0 +1,69 @@
+import { createRequire } from 'node:module';
+import { dirname, extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { ThreadMessage, ThreadReply } from './trace-messages';
+
+/** What a trace hears from the writing thread: its seals answered, or the thread gone. */
+export interface ThreadListener {
+  sealed(reply: ThreadReply): void;
+  /** The thread stopped (it failed): nothing more of this trace will be written. */
+  stopped(message: string): void;
+}
+
+/** The writing thread of this process, as traces use it. */
+export interface TraceThread {
+  send(message: ThreadMessage): void;
+  /** Keeps the process alive until `release()`: a seal is waiting for its answer. */
+  hold(): void;
+  release(): void;
+}
+
+/**
+ * A worker on `trace-worker` beside this module: the built `.js`/`.cjs` file, or, when Keel runs
+ * from its TypeScript sources (its own tests), the `.ts` file through the `tsx` loader.
+ */
+function startWorker(): Worker {
+  const here = fileURLToPath(import.meta.url);
+  const extension = extname(here);
+  const file = join(dirname(here), `trace-worker${extension}`);
+  if (extension !== '.ts') return new Worker(file);
+  const loader = createRequire(here).resolve('tsx/cjs/api');
+  return new Worker(`require(${JSON.stringify(loader)}).register(); require(${JSON.stringify(file)});`, { eval: true });
+}
+
+let current: TraceThread | undefined;
+const listeners = new Map<number, ThreadListener>();
+let nextId = 1;
+
+/** The process's writing thread, started on first use, and an id for a new trace that listens to it. */
+export function traceThread(listener: ThreadListener): { thread: TraceThread; id: number } {
+  const id = nextId++;
+  listeners.set(id, listener);
+  current ??= open();
+  return { thread: current, id };
+}
+
+function open(): TraceThread {
+  const worker = startWorker();
+  let holds = 0;
+  worker.unref();
+  const thread: TraceThread = {
+    send: (message) => worker.postMessage(message),
+    hold() {
+      if (holds++ === 0) worker.ref();
+    },
+    release() {
+      if (--holds === 0) worker.unref();
+    },
+  };
+  worker.on('message', (reply: ThreadReply) => listeners.get(reply.id)?.sealed(reply));
+  const stop = (message: string) => {
+    if (current === thread) current = undefined;
+    for (const listener of listeners.values()) listener.stopped(message);
+    listeners.clear();
+  };
+  worker.on('error', (error) => stop(`the thread writing traces failed: ${error.message}`));
+  worker.on('exit', (code) => stop(`the thread writing traces stopped (exit code ${code})`));
+  return thread;
+}
