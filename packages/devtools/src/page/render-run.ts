@@ -23,7 +23,7 @@ export function renderTotals(summary: RunSummary): SafeHtml {
 function renderTool(tool: ToolCallView, links: RunLinks, depth: number): SafeHtml {
   const status = tool.isError === undefined ? 'running' : tool.isError ? `failed (${tool.errorCode ?? 'error'})` : 'ran';
   return html`<li class="tool" data-tool-call-id="${tool.toolCallId}">
-    <b>${tool.tool ?? 'a tool (name not recorded)'}</b> <code>${tool.toolCallId}</code> · ${status}${tool.durationMs === undefined ? '' : ` in ${tool.durationMs.toFixed(1)} ms`}${
+    <b>${tool.tool ?? 'a tool (name not recorded)'}</b> <code>${tool.toolCallId}</code> · ${status}${tool.durationMs === undefined ? '' : ` in ${tool.durationMs.toFixed(1)} ms`}${tool.coercions === undefined ? '' : ` · ${tool.coercions} coercion(s)`}${
       tool.validation ? html` · arguments ${tool.validation.outcome}${tool.validation.retryCount > 0 ? ` after ${tool.validation.retryCount} re-ask(s)` : ''}` : ''
     }
     ${tool.children.map((child) => renderSubAgent(child, links, depth + 1))}
@@ -51,7 +51,7 @@ function renderSegment(segment: SegmentView, runId: string, links: RunLinks, dep
     ${segment.notes.length === 0 ? '' : html`<ul class="notes">${segment.notes.map((line) => html`<li>${line}</li>`)}</ul>`}
     ${segment.steps.map((step) => renderStep(step, runId, links, depth))}
     ${segment.suspended ? html`<p class="banner suspended" data-part="suspended">Suspended: ${segment.suspended.pending} call(s) wait for approval (${segment.suspended.tools}: <code>${segment.suspended.toolCallIds}</code>)</p>` : ''}
-    ${segment.end ? html`<p class="segment-end">Ended <b>${segment.end.status}</b> after ${segment.end.durationMs.toFixed(1)} ms${segment.end.errorName === undefined ? '' : html` · ${segment.end.errorName}`}${segment.end.errorMessage === undefined ? '' : html`: ${segment.end.errorMessage}`}</p>` : html`<p class="segment-end muted">running…</p>`}
+    ${segment.end ? html`<p class="segment-end">Ended <b>${segment.end.status}</b>${segment.end.durationMs === undefined ? '' : ` after ${segment.end.durationMs.toFixed(1)} ms`}${segment.end.errorName === undefined ? '' : html` · ${segment.end.errorName}`}${segment.end.errorMessage === undefined ? '' : html`: ${segment.end.errorMessage}`}</p>` : html`<p class="segment-end muted">running…</p>`}
   </section>`;
 }
 

@@ -6,13 +6,13 @@ import type { AttemptView, FeedbackView, SegmentView, StepView, ToolCallView } f
 /** A view while it is built: its lists can grow, its fields be set. */
 type Draft<T> = { -readonly [K in keyof T]: T[K] extends readonly (infer U)[] ? U[] : T[K] };
 export type AttemptDraft = Draft<AttemptView>;
-/** `from` and `to`: the positions in the file of the tool call's start and end, to place the sub-agents it ran. */
-export type ToolDraft = Draft<ToolCallView> & { from: number; to?: number };
+/** `from` and `to`: the positions in the file of the tool call's start and end, to place the sub-agents it ran (absent for a tool call read from a run's record). */
+export type ToolDraft = Draft<ToolCallView> & { from?: number; to?: number };
 export type StepDraft = Omit<Draft<StepView>, 'attempts' | 'tools'> & { attempts: AttemptDraft[]; tools: ToolDraft[] };
 export type SegmentDraft = Omit<Draft<SegmentView>, 'steps'> & { steps: StepDraft[] };
 
 /** The rule a decision names: `rule` where the event carries it, else the gate's `kind`. */
-const ruleOf = (payload: Payload, fallback?: string): string | undefined => text(payload, 'rule') ?? (fallback === undefined ? undefined : text(payload, fallback));
+export const ruleOf = (payload: Payload, fallback?: string): string | undefined => text(payload, 'rule') ?? (fallback === undefined ? undefined : text(payload, fallback));
 
 /**
  * Folds one run's events, in order, into segments, steps and attempts. Events that do not fit
@@ -118,9 +118,19 @@ export class RunBuilder {
     attempt.answer = output ? output.map(partText).join('\n') : (text(payload, 'output') ?? '');
   }
 
-  /** Feedback the lane's next call carries. */
-  sendFeedback(lane: string, feedback: FeedbackView): void {
+  /** Feedback the lane's next call carries (`after`: the call it answers; the lane's latest here). */
+  sendFeedback(lane: string, feedback: FeedbackView, _after: AttemptDraft): void {
     this.feedback.set(lane, feedback);
+  }
+
+  /** The call whose arguments a `tool.re-ask` asks again for: the previous re-ask of this tool call, else the step's call. */
+  reAskAnswered(payload: Payload): AttemptDraft {
+    return hasLane(this, text(payload, 'toolCallId') ?? '') ? this.attempt(payload) : this.attempt({ ...payload, toolCallId: undefined });
+  }
+
+  /** The step's call whose final answer was accepted (`output.repaired`): the step lane's latest here. */
+  accepted(payload: Payload): AttemptDraft {
+    return this.attempt({ ...payload, toolCallId: undefined });
   }
 
   /** The step's last call, when it has not been decided on: accepted, or its tool calls run. */
@@ -185,8 +195,9 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   },
   'reliability.retry': (run, payload) => {
     const rule = ruleOf(payload, 'kind');
-    run.attempt(payload).decision = { type: text(payload, 'decision') ?? 'retry', ...defined({ rule, errorKind: text(payload, 'errorKind'), delayMs: count(payload, 'delayMs') }) };
-    run.sendFeedback(run.lane(payload), { type: 'retry', ...defined({ rule, text: text(payload, 'feedback') }) });
+    const failed = run.attempt(payload);
+    failed.decision = { type: text(payload, 'decision') ?? 'retry', ...defined({ rule, errorKind: text(payload, 'errorKind'), delayMs: count(payload, 'delayMs') }) };
+    run.sendFeedback(run.lane(payload), { type: 'retry', ...defined({ rule, text: text(payload, 'feedback') }) }, failed);
   },
   'reliability.wait': (run, payload) => note(run, payload, `waited ${count(payload, 'delayMs') ?? 0} ms before attempt ${count(payload, 'attempt') ?? '?'} (${ruleOf(payload, 'kind') ?? 'a rule'})`),
   'reliability.recovered': (run, payload) => {
@@ -206,9 +217,9 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     const id = text(payload, 'toolCallId') ?? '';
     const rule = ruleOf(payload);
     // The call that wrote the arguments: the previous re-ask of this tool call, else the step's call.
-    const answered = hasLane(run, id) ? run.attempt(payload) : run.attempt({ ...payload, toolCallId: undefined });
+    const answered = run.reAskAnswered(payload);
     answered.decision ??= { type: 're-ask', ...defined({ rule, label: text(payload, 'tool') }) };
-    run.sendFeedback(id, { type: 're-ask', ...defined({ rule, text: text(payload, 'feedback') }) });
+    run.sendFeedback(id, { type: 're-ask', ...defined({ rule, text: text(payload, 'feedback') }) }, answered);
   },
   'tool.validation': (run, payload) => {
     const tool = run.tool(payload);
@@ -225,7 +236,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     tool.to = run.position;
   },
   'output.repaired': (run, payload) => {
-    run.attempt({ ...payload, toolCallId: undefined }).repaired = { repairs: text(payload, 'repairs') ?? '', coercions: count(payload, 'coercions') ?? 0, ...defined({ coercedPaths: text(payload, 'coercedPaths') }) };
+    run.accepted(payload).repaired = { repairs: text(payload, 'repairs') ?? '', coercions: count(payload, 'coercions') ?? 0, ...defined({ coercedPaths: text(payload, 'coercedPaths') }) };
   },
   'output.mode-downgraded': (run, payload) =>
     note(run, payload, `output mode ${text(payload, 'from') ?? '?'} → ${text(payload, 'to') ?? '?'} (${text(payload, 'reason') ?? '?'})${payload.detail === undefined ? '' : `: ${text(payload, 'detail') ?? ''}`}`),
