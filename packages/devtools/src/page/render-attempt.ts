@@ -56,11 +56,12 @@ function renderRequest(attempt: AttemptView): SafeHtml {
 
 function renderAnswer(attempt: AttemptView): SafeHtml {
   const { response, error } = attempt;
+  const shape = response ? parts(response.toolCalls === undefined ? undefined : `${response.toolCalls} tool call(s)`, response.finishReason === undefined ? undefined : `finish reason ${response.finishReason}`) : '';
   return html`<section class="answer" data-part="answer">
     <h4>Answer</h4>
     ${error ? html`<p class="error">${error.errorName} (${error.errorKind})${error.message === undefined ? '' : html`: ${error.message}`}</p>` : ''}
     ${renderStatus(attempt)}
-    ${attempt.answer === undefined ? (response ? html`<p class="muted">${parts(response.toolCalls === undefined ? undefined : `${response.toolCalls} tool call(s)`, response.finishReason === undefined ? undefined : `finish reason ${response.finishReason}`) || 'Answered'}; text ${NOT_RECORDED}.</p>` : '') : html`<pre>${attempt.answer}</pre>`}
+    ${attempt.answer === undefined ? (response ? html`<p class="muted">${shape === '' ? 'Text' : `${shape}; text`} ${NOT_RECORDED}.</p>` : '') : html`<pre>${attempt.answer}</pre>`}
   </section>`;
 }
 
@@ -111,7 +112,7 @@ function renderUsage(attempt: AttemptView): SafeHtml {
 /** One model call as a card: request, feedback, answer, checks, decision and rule, usage. */
 export function renderAttempt(attempt: AttemptView, compareHref?: string): SafeHtml {
   return html`<article class="attempt outcome-${outcomeOf(attempt)}" id="attempt-${attempt.key}" data-attempt-key="${attempt.key}">
-    <header><h3>${attemptTitle(attempt)}</h3><span class="muted">${attempt.provider}/${attempt.model}</span>${compareHref === undefined ? '' : html` <a class="compare-link" href="${compareHref}">compare with the previous</a>`}</header>
+    <header><h3>${attemptTitle(attempt)}</h3><span class="muted">${[attempt.provider, attempt.model].filter((part) => part !== '').join('/')}</span>${compareHref === undefined ? '' : html` <a class="compare-link" href="${compareHref}">compare with the previous</a>`}</header>
     ${renderFeedback(attempt.feedback, attempt.feedbackSent)}
     ${renderRequest(attempt)}
     ${renderAnswer(attempt)}

@@ -14,8 +14,11 @@ export interface RunLinks {
 
 /** The line of totals under a run's name. */
 export function renderTotals(summary: RunSummary): SafeHtml {
-  return html`<p class="totals"><span class="tag status-${summary.status.replace(/[^a-z]/g, '')}" data-part="status">${summary.status}</span>
-    ${summary.provider}/${summary.model} · started ${formatTime(summary.startedAt)} UTC · ${summary.steps} step(s) ·
+  const target = [summary.provider, summary.model].filter((part) => part !== '').join('/');
+  const head = html`<span class="tag status-${summary.status.replace(/[^a-z]/g, '')}" data-part="status">${summary.status}</span>
+    ${target === '' ? '' : `${target} · `}started ${formatTime(summary.startedAt)} UTC · ${summary.steps} step(s) ·`;
+  if (summary.totalsPending) return html`<p class="totals">${head} <span data-part="re-asks">${summary.reAsks} re-ask(s)</span> so far · model calls, tokens and cost come with the run's record, when it ends</p>`;
+  return html`<p class="totals">${head}
     <span data-part="model-calls">${summary.modelCalls} model call(s)${summary.subAgentCalls > 0 ? ` (${summary.subAgentCalls} by sub-agents)` : ''}</span> · <span data-part="re-asks">${summary.reAsks} re-ask(s)</span> ·
     ${formatCount(summary.inputTokens)} in / ${formatCount(summary.outputTokens)} out tokens · <b>${summary.costUsd === undefined ? 'not priced' : formatUsd(summary.costUsd)}</b></p>`;
 }

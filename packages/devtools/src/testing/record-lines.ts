@@ -9,6 +9,9 @@ export function line(event: string, payload: Fields): ReadEvent {
   return read;
 }
 
+/** A call's usage fields, as a record's entry and totals spell them. */
+export const usage = (inputTokens: number, outputTokens: number, costUsd: number) => ({ inputTokens, outputTokens, costUsd });
+
 /** A model call of a record: an accepted step call of step 1, attempt 1, unless `fields` say otherwise. */
 export function recordAttempt(fields: Fields = {}): Fields {
   return {

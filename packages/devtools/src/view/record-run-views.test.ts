@@ -1,61 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { line, recordAttempt, recordLine } from '../testing/record-lines';
+import { line, recordAttempt, recordLine, usage } from '../testing/record-lines';
+import { supportRun } from '../testing/record-support-run';
 import { traceRuns } from './build-run-views';
-import type { ReadEvent } from './parse-trace-line';
 import type { AttemptView, RunView } from './run-view';
 
-const usage = (inputTokens: number, outputTokens: number, costUsd: number) => ({ inputTokens, outputTokens, costUsd });
 const decisions = (view: RunView | undefined) => view?.segments.flatMap((segment) => segment.steps.map((step) => step.attempts.map((attempt) => `${attempt.purpose}:${attempt.decision?.type}`)));
 const call = (view: RunView | undefined, step: number, attempt: number, toolCallId?: string): AttemptView | undefined =>
   view?.attempts.find((candidate) => candidate.step === step && candidate.attempt === attempt && candidate.toolCallId === toolCallId);
-
-/**
- * The support run of the event-by-event tests, as the record format writes it: a tool re-ask in
- * step 1, a sub-agent called as a tool in step 2 (its record first), two retries of the answer in
- * step 3; seven model calls, one of them the sub-agent's.
- */
-const supportRun: readonly ReadEvent[] = [
-  line('tool.re-ask', { runId: 'parent', step: 1, toolCallId: 'lookup-1', tool: 'lookup_order', rule: 'tool-re-ask', reAsk: 1 }),
-  recordLine('child', {
-    parentRunId: 'parent',
-    parentToolCallId: 'policy-1',
-    timestamp: 1500,
-    startedAt: 1400,
-    durationMs: 100,
-    modelCalls: 1,
-    ...usage(300, 20, 0.0012),
-    attempts: [recordAttempt(usage(300, 20, 0.0012))],
-    steps: [{ step: 1, finishReason: 'stop', toolCalls: 0, modelCalls: 1, durationMs: 90 }],
-  }),
-  line('validation.failed', { runId: 'parent', step: 3, stage: 'json-parse', attempt: 1, validationFailures: 1, issueCount: 1 }),
-  line('reliability.retry', { runId: 'parent', step: 3, attempt: 1, kind: 'schema-retry', rule: 'schema-retry', errorKind: 'parse-fail', delayMs: 0, decision: 'retry' }),
-  line('validation.failed', { runId: 'parent', step: 3, stage: 'schema-validate', attempt: 2, validationFailures: 2, issueCount: 1 }),
-  line('reliability.retry', { runId: 'parent', step: 3, attempt: 2, kind: 'schema-retry', rule: 'schema-retry', errorKind: 'schema-fail', delayMs: 0, decision: 'retry' }),
-  line('reliability.recovered', { runId: 'parent', step: 3, attempt: 3, priorFailures: 2, via: 'feedback' }),
-  recordLine('parent', {
-    step: 3,
-    timestamp: 2000,
-    modelCalls: 7,
-    ...usage(9900, 240, 0.0333),
-    attempts: [
-      recordAttempt(usage(1200, 40, 0.0042)),
-      recordAttempt({ purpose: 'tool-re-ask', toolCallId: 'lookup-1', feedbackSent: true, ...usage(1400, 40, 0.0048) }),
-      recordAttempt({ step: 2, ...usage(1500, 50, 0.00525) }),
-      recordAttempt({ step: 3, status: 'invalid', errorKind: 'parse-fail', issueCount: 1, ...usage(1700, 30, 0.00555) }),
-      recordAttempt({ step: 3, attempt: 2, status: 'invalid', errorKind: 'schema-fail', issueCount: 1, feedbackSent: true, ...usage(1900, 30, 0.00615) }),
-      recordAttempt({ step: 3, attempt: 3, feedbackSent: true, ...usage(1900, 30, 0.00615) }),
-    ],
-    steps: [
-      { step: 1, finishReason: 'tool-calls', toolCalls: 1, modelCalls: 2, durationMs: 10 },
-      { step: 2, finishReason: 'tool-calls', toolCalls: 1, modelCalls: 1, durationMs: 10 },
-      { step: 3, finishReason: 'stop', toolCalls: 0, modelCalls: 3, durationMs: 10 },
-    ],
-    toolCalls: [
-      { toolCallId: 'lookup-1', tool: 'lookup_order', step: 1, isError: false, durationMs: 8 },
-      { toolCallId: 'policy-1', tool: 'policy_check', step: 2, isError: false, durationMs: 3 },
-    ],
-  }),
-];
 
 describe('traceRuns on records', () => {
   it("lists a run with its last record's totals (sub-agents included) and its own re-asks", () => {
@@ -152,6 +103,7 @@ describe('traceRuns on records', () => {
     ];
     const runs = traceRuns(events);
     expect(runs.runs.map((run) => [run.runId, run.status, run.model, run.modelCalls, run.reAsks])).toEqual([['live', 'running', 'claude-sonnet-4-6', 0, 1]]);
+    expect(runs.byId.get('live')).toMatchObject({ totalsPending: true });
     expect(runs.byId.get('live')?.costUsd).toBeUndefined();
     const view = runs.view('live');
     expect(view?.segments).toHaveLength(1);
@@ -163,9 +115,62 @@ describe('traceRuns on records', () => {
     // Its record arrives: the same run, ended, its calls from the record.
     const ended = traceRuns([...events, recordLine('live', { status: 'error', errorName: 'TimeoutError', modelCalls: 2, attempts: [recordAttempt({ status: 'invalid', errorKind: 'parse-fail', issueCount: 1 }), recordAttempt({ attempt: 2, status: 'error', errorKind: 'timeout', ...usage(0, 0, 0) })] })]);
     expect(ended.byId.get('live')).toMatchObject({ status: 'error', modelCalls: 2 });
+    expect(ended.byId.get('live')).not.toHaveProperty('totalsPending');
     expect(ended.view('live')?.attempts.map((attempt) => [attempt.purpose, attempt.status, attempt.decision?.type, attempt.feedback?.rule, attempt.error?.errorName])).toEqual([
       ['step', 'invalid', 'retry', undefined, undefined],
       ['step', 'error', undefined, 'schema-retry', 'TimeoutError'],
     ]);
+  });
+
+  describe('a run suspended then resumed', () => {
+    const suspended = line('run.suspended', { runId: 's', step: 1, suspensionId: 'sus-1', toolCallIds: 'refund-1', tools: 'refund', pending: 1 });
+    const first = recordLine('s', { status: 'suspended', durationMs: 8, modelCalls: 1, ...usage(900, 30, 0.00315), attempts: [recordAttempt(usage(900, 30, 0.00315))] });
+    const resumed = line('run.resumed', { runId: 's', step: 1, timestamp: 5000, suspensionId: 'sus-1', approved: 1, rejected: 0 });
+    const second = recordLine('s', {
+      step: 2,
+      timestamp: 6000,
+      durationMs: 14,
+      modelCalls: 2,
+      ...usage(1900, 42, 0.00633),
+      attempts: [recordAttempt(usage(900, 30, 0.00315)), recordAttempt({ step: 2, ...usage(1000, 12, 0.00318) })],
+      steps: [
+        { step: 1, finishReason: 'tool-calls', toolCalls: 1, modelCalls: 1, durationMs: 3 },
+        { step: 2, finishReason: 'stop', toolCalls: 0, modelCalls: 1, durationMs: 2 },
+      ],
+      toolCalls: [{ toolCallId: 'refund-1', tool: 'refund', step: 1, isError: false, durationMs: 0.5 }],
+    });
+
+    it('shows two segments, the second made of what the later record holds beyond the first', () => {
+      const runs = traceRuns([suspended, first, resumed, second]);
+      const segments = runs.view('s')?.segments ?? [];
+      expect(segments.map((segment) => segment.end)).toEqual([
+        { status: 'suspended', durationMs: 8 },
+        { status: 'ok', durationMs: 6 },
+      ]);
+      expect(segments[0]?.suspended).toMatchObject({ pending: 1, tools: 'refund', toolCallIds: 'refund-1' });
+      expect(segments[1]?.resumed).toEqual({ suspensionId: 'sus-1', approved: 1, rejected: 0 });
+      expect(segments.map((segment) => segment.steps.map((step) => `${step.step}:${step.attempts.length}:${step.tools.map((tool) => tool.toolCallId).join()}`))).toEqual([['1:1:'], ['1:0:refund-1', '2:1:']]);
+      // The call of step 1 ran tools once step 1 ended, after the resume.
+      expect(decisions(runs.view('s'))).toEqual([['step:run tools'], [], ['step:accept']]);
+      expect(runs.byId.get('s')).toMatchObject({ status: 'ok', modelCalls: 2, inputTokens: 1900, outputTokens: 42, subAgentCalls: 0, steps: 2 });
+      expect(runs.view('s')?.attempts).toHaveLength(2);
+    });
+
+    it('puts a run.suspended written after the record on the segment that record ended', () => {
+      const segments = traceRuns([first, suspended, resumed, second]).view('s')?.segments ?? [];
+      expect(segments.map((segment) => [segment.suspended?.suspensionId, segment.resumed?.suspensionId])).toEqual([
+        ['sus-1', undefined],
+        [undefined, 'sus-1'],
+      ]);
+    });
+
+    it('lists a resumed run whose next record is not written yet as running, with the last totals', () => {
+      const runs = traceRuns([suspended, first, resumed, line('validation.failed', { runId: 's', step: 2, stage: 'json-parse', attempt: 1, issueCount: 1 })]);
+      expect(runs.byId.get('s')).toMatchObject({ status: 'running', modelCalls: 1 });
+      const segments = runs.view('s')?.segments ?? [];
+      expect(segments.map((segment) => segment.end?.status)).toEqual(['suspended', undefined]);
+      expect(segments[1]?.steps[0]?.attempts[0]).toMatchObject({ step: 2, attempt: 1, issues: [{ stage: 'json-parse' }] });
+      expect(traceRuns([suspended, first]).byId.get('s')?.status).toBe('suspended');
+    });
   });
 });

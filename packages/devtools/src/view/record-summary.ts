@@ -36,6 +36,7 @@ export function summariseRecords(runId: string, events: readonly ReadEvent[]): R
     ...defined({ costUsd: last && count(last, 'costUsd') }),
     subAgentCalls: Math.max(0, modelCalls - own.length),
     reAsks: events.filter((event) => event.event === 'reliability.retry' || event.event === 'tool.re-ask').length,
+    ...(last ? {} : { totalsPending: true as const }),
     steps: events.reduce((steps, event) => Math.max(steps, event.payload.step), 0),
   };
 }

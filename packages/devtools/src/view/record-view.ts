@@ -114,6 +114,8 @@ export function recordSegment(record: Payload, previous: PreviousRecord | undefi
 
   const skipped = [`${steps.skipped} step(s)`, `${attemptEntries.skipped} model call(s)`, `${tools.skipped} tool call(s)`].filter((part) => !part.startsWith('0 '));
   if (skipped.length > 0) segment.notes.push(`the run's record holds ${skipped.join(', ')} that could not be read (not an object with a step)`);
+  const lost = (Object.keys(from) as (keyof RecordCounts)[]).filter((field) => entriesOf(record, field).length < from[field]);
+  if (lost.length > 0) segment.notes.push(`the run's record holds fewer ${lost.join(', ')} than its previous record: the lists were not cumulative, what this segment did is unknown`);
   const loops = count(record, 'loopsDetected');
   if (loops !== undefined && loops > 0) segment.notes.push(`${loops} action loop(s) detected`);
 

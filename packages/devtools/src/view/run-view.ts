@@ -156,6 +156,11 @@ export interface RunSummary {
   readonly costUsd?: number;
   /** How many of the model calls its sub-agents made. */
   readonly subAgentCalls: number;
+  /**
+   * Set while a run written as records has none yet (it is running): its model calls, tokens and
+   * cost are not in the file, and read 0 here.
+   */
+  readonly totalsPending?: true;
   /** Retries of answers plus re-asks of tool arguments. */
   readonly reAsks: number;
   readonly steps: number;
