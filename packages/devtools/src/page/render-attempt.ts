@@ -91,8 +91,9 @@ function renderChecks(attempt: AttemptView): SafeHtml {
   }`;
 }
 
-function renderDecision(decision: DecisionView | undefined): SafeHtml {
-  if (!decision) return html`<section class="decision" data-part="decision"><h4>Decision</h4><p class="muted">none recorded yet</p></section>`;
+/** `ended`: the call is read from its run's record, so no decision is still to come. */
+function renderDecision(decision: DecisionView | undefined, ended: boolean): SafeHtml {
+  if (!decision) return html`<section class="decision" data-part="decision"><h4>Decision</h4><p class="muted">${ended ? 'none in the trace' : 'none recorded yet'}</p></section>`;
   return html`<section class="decision" data-part="decision"><h4>Decision</h4>
     <p><span class="tag decision-${decision.type.replace(/[^a-z-]/g, '')}">${decision.type}</span>${decision.rule === undefined ? '' : html` <span class="rule" data-part="rule">rule: ${decision.rule}</span>`}${
       decision.errorKind === undefined ? '' : html` · ${decision.errorKind}`
@@ -117,7 +118,7 @@ export function renderAttempt(attempt: AttemptView, compareHref?: string): SafeH
     ${renderRequest(attempt)}
     ${renderAnswer(attempt)}
     ${renderChecks(attempt)}
-    ${renderDecision(attempt.decision)}
+    ${renderDecision(attempt.decision, attempt.status !== undefined)}
     ${renderUsage(attempt)}
     ${attempt.notes.length === 0 ? '' : html`<ul class="notes">${attempt.notes.map((line) => html`<li>${line}</li>`)}</ul>`}
   </article>`;

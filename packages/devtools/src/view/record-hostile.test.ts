@@ -32,7 +32,10 @@ describe('traceRuns on hand-edited records', () => {
       line('run.resumed', { runId: 'r', suspensionId: 's', approved: 1, rejected: 0 }),
       recordLine('r', { durationMs: 20, attempts: [recordAttempt()] }),
     ]).view('r');
-    expect(view?.segments[1]?.notes).toEqual(["the run's record holds fewer attempts than its previous record: the lists were not cumulative, what this segment did is unknown"]);
+    expect(view?.segments[1]?.notes).toEqual([
+      "the run's record holds fewer attempts than its previous record: the lists were not cumulative, what this segment did is unknown",
+      "the run's record lasted 20.0 ms, less than its previous record's 50.0 ms, though a resumed run's duration is cumulative: this segment's own duration is unknown",
+    ]);
     expect(view?.segments[1]?.end).toEqual({ status: 'ok' });
     expect(view?.segments[1]?.steps).toEqual([]);
   });

@@ -122,6 +122,9 @@ export function recordSegment(record: Payload, previous: PreviousRecord | undefi
   const durationMs = count(record, 'durationMs');
   const before = previous?.durationMs;
   const own = durationMs === undefined ? undefined : previous === undefined ? durationMs : before !== undefined && durationMs >= before ? durationMs - before : undefined;
+  if (durationMs !== undefined && before !== undefined && durationMs < before) {
+    segment.notes.push(`the run's record lasted ${durationMs.toFixed(1)} ms, less than its previous record's ${before.toFixed(1)} ms, though a resumed run's duration is cumulative: this segment's own duration is unknown`);
+  }
   segment.end = { status: text(record, 'status') ?? 'ended', ...defined({ durationMs: own, errorName: text(record, 'errorName'), errorMessage: text(record, 'errorMessage') }) };
   return { segment, attempts, previous: { counts: countsOf(record), ...defined({ durationMs }) } };
 }
