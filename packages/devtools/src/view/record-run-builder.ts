@@ -7,6 +7,8 @@ import type { FeedbackView } from './run-view';
 
 /** A model call's key within a segment: its step, its lane (the tool call a re-ask is about, or `''`) and its attempt number. */
 const keyOf = (step: number, lane: string, attempt: number) => `${step}\u0000${lane}\u0000${attempt}`;
+/** A step's lane, among all the run's. */
+const laneKeyOf = (step: number, lane: string) => `${step}\u0000${lane}`;
 const laneOf = (attempt: AttemptDraft) => attempt.toolCallId ?? '';
 
 /**
@@ -19,8 +21,8 @@ const laneOf = (attempt: AttemptDraft) => attempt.toolCallId ?? '';
  */
 export class RecordRunBuilder extends RunBuilder {
   private current: SegmentDraft | undefined;
-  /** The calls of the current segment, placeholders included. */
-  private calls: AttemptDraft[] = [];
+  /** The calls of the current segment by step and lane, in order, placeholders included. */
+  private readonly calls = new Map<string, AttemptDraft[]>();
   /** The last attempt number an event of each step and lane named: where an event that names none belongs. */
   private readonly cursors = new Map<string, number>();
   /** Feedback for the call of each key, set once the segment's events are in. */
@@ -44,15 +46,23 @@ export class RecordRunBuilder extends RunBuilder {
     this.segments.push(segment);
     this.attempts.push(...(built?.attempts ?? []));
     this.current = segment;
-    this.calls = [...(built?.attempts ?? [])];
+    this.calls.clear();
     this.cursors.clear();
     this.pending.clear();
+    for (const call of built?.attempts ?? []) this.index(call);
     group.events.forEach((event, position) => this.add(event, position));
-    for (const call of this.calls) {
+    for (const call of [...this.calls.values()].flat()) {
       const feedback = this.pending.get(keyOf(call.step, laneOf(call), call.attempt));
       if (feedback) call.feedback = feedback;
     }
     return built?.previous ?? previous;
+  }
+
+  private index(call: AttemptDraft): void {
+    const key = laneKeyOf(call.step, laneOf(call));
+    const lane = this.calls.get(key);
+    if (lane) lane.push(call);
+    else this.calls.set(key, [call]);
   }
 
   override segment(timestamp: number): SegmentDraft {
@@ -93,12 +103,12 @@ export class RecordRunBuilder extends RunBuilder {
   }
 
   private find(step: number, lane: string, number: number, purpose: string | undefined): AttemptDraft | undefined {
-    const matches = this.calls.filter((call) => call.step === step && laneOf(call) === lane && call.attempt === number);
+    const matches = (this.calls.get(laneKeyOf(step, lane)) ?? []).filter((call) => call.attempt === number);
     return matches.find((call) => (purpose === undefined ? call.purpose !== 'summary' : call.purpose === purpose)) ?? matches[0];
   }
 
   private last(step: number, lane: string): AttemptDraft | undefined {
-    return this.calls.filter((call) => call.step === step && laneOf(call) === lane && call.purpose !== 'summary').at(-1);
+    return (this.calls.get(laneKeyOf(step, lane)) ?? []).filter((call) => call.purpose !== 'summary').at(-1);
   }
 
   private placeholder(payload: Payload, number: number): AttemptDraft {
@@ -115,23 +125,20 @@ export class RecordRunBuilder extends RunBuilder {
       notes: [],
     };
     this.attempts.push(call);
-    this.calls.push(call);
+    this.index(call);
     this.step(payload).attempts.push(call);
     return call;
   }
 
   /** Decides, once every segment is in, the calls nothing decided on that the record shows accepted. */
   private settle(): void {
-    const ended = this.segments.flatMap((segment) => segment.steps.filter((step) => step.end !== undefined));
-    for (const step of ended) {
-      const calls = this.attempts.filter((call) => call.step === step.step && call.purpose !== 'summary');
-      const stepCall = calls.filter((call) => call.toolCallId === undefined).at(-1);
-      if (stepCall && !stepCall.decision && stepCall.status === 'ok') stepCall.decision = step.end?.final === true ? { type: 'accept' } : { type: 'run tools' };
+    // The last call of each lane of each step, over the whole run (a step may end after a resume).
+    const lastOf = new Map<string, AttemptDraft>();
+    for (const call of this.attempts) if (call.purpose !== 'summary') lastOf.set(laneKeyOf(call.step, laneOf(call)), call);
+    for (const step of this.segments.flatMap((segment) => segment.steps)) {
+      const stepCall = lastOf.get(laneKeyOf(step.step, ''));
+      if (step.end && stepCall && !stepCall.decision && stepCall.status === 'ok') stepCall.decision = step.end.final ? { type: 'accept' } : { type: 'run tools' };
     }
-    const reAskLanes = new Set(this.attempts.flatMap((call) => (call.toolCallId === undefined ? [] : [`${call.step}\u0000${call.toolCallId}`])));
-    for (const lane of reAskLanes) {
-      const last = this.attempts.filter((call) => call.toolCallId !== undefined && `${call.step}\u0000${call.toolCallId}` === lane).at(-1);
-      if (last && !last.decision && last.status === 'ok') last.decision = { type: 'accept' };
-    }
+    for (const last of lastOf.values()) if (last.toolCallId !== undefined && !last.decision && last.status === 'ok') last.decision = { type: 'accept' };
   }
 }
