@@ -52,6 +52,18 @@ describe('traceRuns on hand-edited records', () => {
     expect(view?.children.map((child) => child.summary.runId)).toEqual(['child']);
   });
 
+  it('lists a sub-agent with no record yet under its parent, unclaimed, as running', () => {
+    const runs = traceRuns([line('validation.failed', { runId: 'child', parentRunId: 'parent', stage: 'json-parse', attempt: 1, issueCount: 1 }), recordLine('parent', { status: 'aborted', toolCalls: [{ toolCallId: 'call-1', tool: 'ask', step: 1, isError: true, errorCode: 'aborted', durationMs: 1 }] })]);
+    expect(runs.runs.map((run) => run.runId)).toEqual(['parent']);
+    expect(runs.view('parent')?.children.map((child) => [child.summary.runId, child.summary.status])).toEqual([['child', 'running']]);
+  });
+
+  it('keeps a run ended when a listener error is written after its record', () => {
+    const runs = traceRuns([recordLine('r'), line('listener.error', { runId: 'r', step: 0, event: 'record', errorName: 'TypeError' })]);
+    expect(runs.byId.get('r')?.status).toBe('ok');
+    expect(runs.view('r')?.segments.map((segment) => [segment.end?.status, segment.notes])).toEqual([['ok', ['a listener of record failed: TypeError']]]);
+  });
+
   it('lists records whose parents loop at top level, each under the other once', () => {
     const runs = traceRuns([recordLine('a', { parentRunId: 'b', parentToolCallId: 'call-b' }), recordLine('b', { parentRunId: 'a', parentToolCallId: 'call-a' }), recordLine('self', { parentRunId: 'self' })]);
     expect(runs.runs.map((run) => [run.runId, run.parentLoop])).toEqual([

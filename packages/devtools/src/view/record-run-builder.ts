@@ -80,10 +80,10 @@ export class RecordRunBuilder extends RunBuilder {
     const lane = this.lane(payload);
     const number = count(payload, 'attempt');
     if (number === undefined) {
-      const cursor = this.cursors.get(keyOf(step, lane, 0));
+      const cursor = this.cursors.get(laneKeyOf(step, lane));
       return (cursor === undefined ? this.last(step, lane) : this.find(step, lane, cursor, undefined)) ?? this.placeholder(payload, cursor ?? 0);
     }
-    this.cursors.set(keyOf(step, lane, 0), number);
+    this.cursors.set(laneKeyOf(step, lane), number);
     return this.find(step, lane, number, text(payload, 'purpose')) ?? this.placeholder(payload, number);
   }
 

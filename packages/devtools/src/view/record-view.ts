@@ -29,7 +29,7 @@ export const entriesOf = (record: Payload, field: string): readonly unknown[] =>
 const countsOf = (record: Payload): RecordCounts => ({ attempts: entriesOf(record, 'attempts').length, steps: entriesOf(record, 'steps').length, toolCalls: entriesOf(record, 'toolCalls').length });
 
 /** A model call of a record (`key`: unique within the run). Usage only when it answered: a call that failed before answering has none. */
-export function attemptOf(entry: Payload, key: string): AttemptDraft {
+function attemptOf(entry: Payload, key: string): AttemptDraft {
   const status = text(entry, 'status');
   const inputTokens = count(entry, 'inputTokens') ?? 0;
   const outputTokens = count(entry, 'outputTokens') ?? 0;
