@@ -3,6 +3,9 @@ import { formatCount, formatUsd, html, type SafeHtml } from './html';
 
 const NOT_RECORDED = 'not recorded (the trace was written without recordContent)';
 
+/** The parts of a line that are known, joined; empty when none is. */
+const parts = (...known: readonly (string | false | undefined)[]): string => known.filter((part): part is string => typeof part === 'string' && part !== '').join(' · ');
+
 /** What the attempt is: the step's call, or a re-ask of a tool call's arguments. */
 export function attemptTitle(attempt: AttemptView): string {
   if (attempt.purpose === 'tool-re-ask') return `step ${attempt.step} · re-ask ${attempt.attempt} of ${attempt.toolCallId ?? 'a tool call'}`;
@@ -12,13 +15,16 @@ export function attemptTitle(attempt: AttemptView): string {
 /** `rejected`, `accepted` or `failed`: the card's colour. */
 export function outcomeOf(attempt: AttemptView): 'accepted' | 'rejected' | 'failed' | 'open' {
   const type = attempt.decision?.type;
-  if (type === undefined) return attempt.error ? 'failed' : 'open';
+  if (type === undefined) return attempt.error || attempt.status === 'error' || attempt.status === 'invalid' ? 'failed' : 'open';
   if (type === 'accept' || type === 'run tools') return 'accepted';
   if (type === 'fail-fast' || type === 'exhausted' || type === 'gave-up') return 'failed';
   return 'rejected';
 }
 
-function renderFeedback(feedback: FeedbackView | undefined): SafeHtml | undefined {
+function renderFeedback(feedback: FeedbackView | undefined, sent: boolean | undefined): SafeHtml | undefined {
+  if (!feedback && sent === true) {
+    return html`<section class="feedback" data-part="feedback"><h4>Feedback sent <span class="tag ephemeral">ephemeral</span></h4><p class="muted">The run's record says this request carried feedback; no event of the trace says which.</p></section>`;
+  }
   if (!feedback) return undefined;
   return html`<section class="feedback" data-part="feedback">
     <h4>Feedback sent <span class="tag ephemeral">ephemeral</span>${feedback.rule === undefined ? '' : html` <span class="rule" data-part="feedback-rule">rule: ${feedback.rule}</span>`}</h4>
@@ -26,11 +32,20 @@ function renderFeedback(feedback: FeedbackView | undefined): SafeHtml | undefine
   </section>`;
 }
 
+/** The request's counts, those the trace holds (a run's record keeps none of them). */
+function requestLine(attempt: AttemptView): SafeHtml {
+  const { messageCount, ephemeralCount, newMessageCount, toolChoice, outputMode, via } = attempt;
+  const counts = parts(messageCount === undefined ? undefined : `${messageCount} message(s)${ephemeralCount === undefined ? '' : `, ${ephemeralCount} ephemeral`}`);
+  const rest = parts(toolChoice === undefined ? undefined : `tool choice ${toolChoice || 'auto'}`, outputMode === undefined ? undefined : `output ${outputMode}`, via === undefined ? undefined : `output obtained via ${via}`);
+  if (counts === '' && newMessageCount === undefined && rest === '') return html``;
+  return html`<p>${counts}${counts !== '' && newMessageCount !== undefined ? ' · ' : ''}${newMessageCount === undefined ? '' : html`<b>${newMessageCount} new</b>`}${rest !== '' && (counts !== '' || newMessageCount !== undefined) ? ' · ' : ''}${rest}</p>`;
+}
+
 function renderRequest(attempt: AttemptView): SafeHtml {
   const messages = attempt.newMessages;
   return html`<section class="request">
     <h4>Request</h4>
-    <p>${attempt.messageCount} message(s), ${attempt.ephemeralCount} ephemeral · <b>${attempt.newMessageCount} new</b> · tool choice ${attempt.toolChoice || 'auto'}${attempt.outputMode === undefined ? '' : ` · output ${attempt.outputMode}`}</p>
+    ${requestLine(attempt)}
     ${
       messages === undefined
         ? html`<p class="muted">Messages ${NOT_RECORDED}.</p>`
@@ -41,11 +56,22 @@ function renderRequest(attempt: AttemptView): SafeHtml {
 
 function renderAnswer(attempt: AttemptView): SafeHtml {
   const { response, error } = attempt;
+  const shape = response ? parts(response.toolCalls === undefined ? undefined : `${response.toolCalls} tool call(s)`, response.finishReason === undefined ? undefined : `finish reason ${response.finishReason}`) : '';
   return html`<section class="answer" data-part="answer">
     <h4>Answer</h4>
     ${error ? html`<p class="error">${error.errorName} (${error.errorKind})${error.message === undefined ? '' : html`: ${error.message}`}</p>` : ''}
-    ${attempt.answer === undefined ? (response ? html`<p class="muted">${response.toolCalls} tool call(s), finish reason ${response.finishReason}; text ${NOT_RECORDED}.</p>` : '') : html`<pre>${attempt.answer}</pre>`}
+    ${renderStatus(attempt)}
+    ${attempt.answer === undefined ? (response ? html`<p class="muted">${shape === '' ? 'Text' : `${shape}; text`} ${NOT_RECORDED}.</p>` : '') : html`<pre>${attempt.answer}</pre>`}
   </section>`;
+}
+
+/** What the run's record says of the call's outcome, when it failed and no event said more. */
+function renderStatus(attempt: AttemptView): SafeHtml {
+  const { status, errorKind, issueCount } = attempt;
+  if (status === undefined || status === 'ok' || (status === 'error' && attempt.error !== undefined)) return html``;
+  const kind = errorKind === undefined || errorKind === '' ? '' : ` (${errorKind})`;
+  const issues = issueCount !== undefined && issueCount > 0 && attempt.issues.length === 0 ? ` · ${issueCount} issue(s)` : '';
+  return html`<p class="status" data-part="status">${status}${kind}${issues}</p>`;
 }
 
 function renderChecks(attempt: AttemptView): SafeHtml {
@@ -65,8 +91,9 @@ function renderChecks(attempt: AttemptView): SafeHtml {
   }`;
 }
 
-function renderDecision(decision: DecisionView | undefined): SafeHtml {
-  if (!decision) return html`<section class="decision" data-part="decision"><h4>Decision</h4><p class="muted">none recorded yet</p></section>`;
+/** `ended`: the call is read from its run's record, so no decision is still to come. */
+function renderDecision(decision: DecisionView | undefined, ended: boolean): SafeHtml {
+  if (!decision) return html`<section class="decision" data-part="decision"><h4>Decision</h4><p class="muted">${ended ? 'none in the trace' : 'none recorded yet'}</p></section>`;
   return html`<section class="decision" data-part="decision"><h4>Decision</h4>
     <p><span class="tag decision-${decision.type.replace(/[^a-z-]/g, '')}">${decision.type}</span>${decision.rule === undefined ? '' : html` <span class="rule" data-part="rule">rule: ${decision.rule}</span>`}${
       decision.errorKind === undefined ? '' : html` · ${decision.errorKind}`
@@ -79,19 +106,19 @@ function renderUsage(attempt: AttemptView): SafeHtml {
   if (!response) return html``;
   const cache = response.cacheReadTokens + response.cacheWriteTokens > 0 ? ` (+${formatCount(response.cacheReadTokens)} cache read, ${formatCount(response.cacheWriteTokens)} cache write)` : '';
   return html`<section class="usage" data-part="usage"><h4>Usage</h4>
-    <p>${formatCount(response.inputTokens)} in · ${formatCount(response.outputTokens)} out${cache} · <b class="cost" data-part="cost">${response.costUsd === undefined ? 'no price' : formatUsd(response.costUsd)}</b> · ${response.latencyMs.toFixed(1)} ms</p>
+    <p>${formatCount(response.inputTokens)} in · ${formatCount(response.outputTokens)} out${cache} · <b class="cost" data-part="cost">${response.costUsd === undefined ? 'no price' : formatUsd(response.costUsd)}</b>${response.latencyMs === undefined ? '' : ` · ${response.latencyMs.toFixed(1)} ms`}</p>
   </section>`;
 }
 
 /** One model call as a card: request, feedback, answer, checks, decision and rule, usage. */
 export function renderAttempt(attempt: AttemptView, compareHref?: string): SafeHtml {
   return html`<article class="attempt outcome-${outcomeOf(attempt)}" id="attempt-${attempt.key}" data-attempt-key="${attempt.key}">
-    <header><h3>${attemptTitle(attempt)}</h3><span class="muted">${attempt.provider}/${attempt.model}</span>${compareHref === undefined ? '' : html` <a class="compare-link" href="${compareHref}">compare with the previous</a>`}</header>
-    ${renderFeedback(attempt.feedback)}
+    <header><h3>${attemptTitle(attempt)}</h3><span class="muted">${[attempt.provider, attempt.model].filter((part) => part !== '').join('/')}</span>${compareHref === undefined ? '' : html` <a class="compare-link" href="${compareHref}">compare with the previous</a>`}</header>
+    ${renderFeedback(attempt.feedback, attempt.feedbackSent)}
     ${renderRequest(attempt)}
     ${renderAnswer(attempt)}
     ${renderChecks(attempt)}
-    ${renderDecision(attempt.decision)}
+    ${renderDecision(attempt.decision, attempt.status !== undefined)}
     ${renderUsage(attempt)}
     ${attempt.notes.length === 0 ? '' : html`<ul class="notes">${attempt.notes.map((line) => html`<li>${line}</li>`)}</ul>`}
   </article>`;

@@ -27,7 +27,7 @@ function renderRunList(request: PageRequest, selected: string | undefined): Safe
   return html`${runs.map(
     (run) => html`<a href="${LINKS.run(run.runId)}" class="run-link${run.runId === selected ? ' selected' : ''}" data-run-id="${run.runId}">
       <span class="tag status-${run.status.replace(/[^a-z]/g, '')}">${run.status}</span> <code>${run.runId.slice(0, 8)}</code> ${run.model}<br>
-      <span class="muted">${formatTime(run.startedAt)} · ${run.modelCalls} call(s) · ${run.reAsks} re-ask(s) · ${run.costUsd === undefined ? 'not priced' : formatUsd(run.costUsd)}</span>
+      <span class="muted">${formatTime(run.startedAt)} · ${run.totalsPending ? `${run.reAsks} re-ask(s) so far` : `${run.modelCalls} call(s) · ${run.reAsks} re-ask(s) · ${run.costUsd === undefined ? 'not priced' : formatUsd(run.costUsd)}`}</span>
       ${run.parentLoop && html`<br><span class="muted parent-loop">${formatParentLoop(run.parentLoop)}</span>`}
     </a>`,
   )}`;

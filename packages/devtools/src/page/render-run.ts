@@ -14,8 +14,11 @@ export interface RunLinks {
 
 /** The line of totals under a run's name. */
 export function renderTotals(summary: RunSummary): SafeHtml {
-  return html`<p class="totals"><span class="tag status-${summary.status.replace(/[^a-z]/g, '')}" data-part="status">${summary.status}</span>
-    ${summary.provider}/${summary.model} · started ${formatTime(summary.startedAt)} UTC · ${summary.steps} step(s) ·
+  const target = [summary.provider, summary.model].filter((part) => part !== '').join('/');
+  const head = html`<span class="tag status-${summary.status.replace(/[^a-z]/g, '')}" data-part="status">${summary.status}</span>
+    ${target === '' ? '' : `${target} · `}started ${formatTime(summary.startedAt)} UTC · ${summary.steps} step(s) ·`;
+  if (summary.totalsPending) return html`<p class="totals">${head} <span data-part="re-asks">${summary.reAsks} re-ask(s)</span> so far · model calls, tokens and cost come with the run's record, when it ends</p>`;
+  return html`<p class="totals">${head}
     <span data-part="model-calls">${summary.modelCalls} model call(s)${summary.subAgentCalls > 0 ? ` (${summary.subAgentCalls} by sub-agents)` : ''}</span> · <span data-part="re-asks">${summary.reAsks} re-ask(s)</span> ·
     ${formatCount(summary.inputTokens)} in / ${formatCount(summary.outputTokens)} out tokens · <b>${summary.costUsd === undefined ? 'not priced' : formatUsd(summary.costUsd)}</b></p>`;
 }
@@ -23,7 +26,7 @@ export function renderTotals(summary: RunSummary): SafeHtml {
 function renderTool(tool: ToolCallView, links: RunLinks, depth: number): SafeHtml {
   const status = tool.isError === undefined ? 'running' : tool.isError ? `failed (${tool.errorCode ?? 'error'})` : 'ran';
   return html`<li class="tool" data-tool-call-id="${tool.toolCallId}">
-    <b>${tool.tool ?? 'a tool (name not recorded)'}</b> <code>${tool.toolCallId}</code> · ${status}${tool.durationMs === undefined ? '' : ` in ${tool.durationMs.toFixed(1)} ms`}${
+    <b>${tool.tool ?? 'a tool (name not recorded)'}</b> <code>${tool.toolCallId}</code> · ${status}${tool.durationMs === undefined ? '' : ` in ${tool.durationMs.toFixed(1)} ms`}${tool.coercions === undefined ? '' : ` · ${tool.coercions} coercion(s)`}${
       tool.validation ? html` · arguments ${tool.validation.outcome}${tool.validation.retryCount > 0 ? ` after ${tool.validation.retryCount} re-ask(s)` : ''}` : ''
     }
     ${tool.children.map((child) => renderSubAgent(child, links, depth + 1))}
@@ -51,7 +54,7 @@ function renderSegment(segment: SegmentView, runId: string, links: RunLinks, dep
     ${segment.notes.length === 0 ? '' : html`<ul class="notes">${segment.notes.map((line) => html`<li>${line}</li>`)}</ul>`}
     ${segment.steps.map((step) => renderStep(step, runId, links, depth))}
     ${segment.suspended ? html`<p class="banner suspended" data-part="suspended">Suspended: ${segment.suspended.pending} call(s) wait for approval (${segment.suspended.tools}: <code>${segment.suspended.toolCallIds}</code>)</p>` : ''}
-    ${segment.end ? html`<p class="segment-end">Ended <b>${segment.end.status}</b> after ${segment.end.durationMs.toFixed(1)} ms${segment.end.errorName === undefined ? '' : html` · ${segment.end.errorName}`}${segment.end.errorMessage === undefined ? '' : html`: ${segment.end.errorMessage}`}</p>` : html`<p class="segment-end muted">running…</p>`}
+    ${segment.end ? html`<p class="segment-end">Ended <b>${segment.end.status}</b>${segment.end.durationMs === undefined ? '' : ` after ${segment.end.durationMs.toFixed(1)} ms`}${segment.end.errorName === undefined ? '' : html` · ${segment.end.errorName}`}${segment.end.errorMessage === undefined ? '' : html`: ${segment.end.errorMessage}`}</p>` : html`<p class="segment-end muted">running…</p>`}
   </section>`;
 }
 

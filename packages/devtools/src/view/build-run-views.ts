@@ -1,5 +1,8 @@
 import type { ReadEvent } from './parse-trace-line';
 import { parentLoops } from './parent-loops';
+import { isRecordRun } from './record-groups';
+import { RecordRunBuilder } from './record-run-builder';
+import { summariseRecords } from './record-summary';
 import { RunBuilder, type ToolDraft } from './run-builder';
 import { summarise, withSubAgents } from './run-summary';
 import type { RunSummary, RunView } from './run-view';
@@ -14,7 +17,19 @@ export interface TraceRuns {
   view(runId: string): RunView | undefined;
 }
 
-/** Groups a trace's events by run and builds what the page shows. */
+/** Builds one run's view from its lines: from its records, or (a trace written event by event) from each event in file order. */
+function buildRun(list: readonly ReadEvent[], recorded: boolean, positions: ReadonlyMap<ReadEvent, number>): RunBuilder {
+  if (recorded) return new RecordRunBuilder().build(list);
+  const builder = new RunBuilder();
+  for (const event of list) builder.add(event, positions.get(event) ?? 0);
+  return builder;
+}
+
+/**
+ * Groups a trace's events by run and builds what the page shows. A run is read from its
+ * `run.record` lines when it has any (or, in progress, only the events that format writes), else
+ * event by event as before; one file may hold both.
+ */
 export function traceRuns(events: readonly ReadEvent[]): TraceRuns {
   const grouped = new Map<string, ReadEvent[]>();
   const positions = new Map<ReadEvent, number>();
@@ -24,7 +39,8 @@ export function traceRuns(events: readonly ReadEvent[]): TraceRuns {
     if (!list) grouped.set(event.payload.runId, (list = []));
     list.push(event);
   });
-  const own = new Map([...grouped].map(([runId, list]) => [runId, summarise(runId, list)]));
+  const recorded = new Set([...grouped].filter(([, list]) => isRecordRun(list)).map(([runId]) => runId));
+  const own = new Map([...grouped].map(([runId, list]) => [runId, recorded.has(runId) ? summariseRecords(runId, list) : summarise(runId, list)]));
   const childrenOf = new Map<string, string[]>();
   for (const summary of own.values()) {
     if (summary.parentRunId === undefined || summary.parentRunId === summary.runId) continue;
@@ -35,7 +51,7 @@ export function traceRuns(events: readonly ReadEvent[]): TraceRuns {
   const loops = parentLoops(new Map([...own].map(([runId, summary]) => [runId, summary.parentRunId])));
   const byId = new Map(
     [...own.keys()].map((runId) => {
-      const summary = withSubAgents(runId, own, childrenOf) as RunSummary;
+      const summary = withSubAgents(runId, own, childrenOf, recorded) as RunSummary;
       const parentLoop = loops.get(runId);
       return [runId, parentLoop ? { ...summary, parentLoop } : summary];
     }),
@@ -48,20 +64,26 @@ export function traceRuns(events: readonly ReadEvent[]): TraceRuns {
     const list = grouped.get(runId);
     const summary = byId.get(runId);
     if (!list || !summary) return undefined;
-    const builder = new RunBuilder();
-    for (const event of list) builder.add(event, positions.get(event) ?? 0);
+    const builder = buildRun(list, recorded.has(runId), positions);
     const lineage = new Set([...ancestors, runId]);
     const tools: ToolDraft[] = builder.segments.flatMap((segment) => segment.steps.flatMap((step) => step.tools));
     const unclaimed: RunView[] = [];
-    // A sub-agent belongs to the tool call it started during (in file order: one trace writes
-    // events as they happen), the latest started of them; a run never nests in itself.
+    // A sub-agent belongs to the tool call its record names; written event by event, to the tool
+    // call it started during (in file order: such a trace writes events as they happen), the
+    // latest started of them. A run never nests in itself.
     for (const childId of childrenOf.get(runId) ?? []) {
       if (lineage.has(childId)) continue;
       const child = view(childId, lineage);
       const first = grouped.get(childId)?.[0];
       if (!child || !first) continue;
       const started = positions.get(first) ?? 0;
-      const tool = tools.filter((candidate) => candidate.from < started && (candidate.to ?? Number.POSITIVE_INFINITY) > started).at(-1);
+      const named = child.summary.parentToolCallId;
+      const tool =
+        named !== undefined
+          ? tools.filter((candidate) => candidate.toolCallId === named).at(-1)
+          : recorded.has(childId)
+            ? undefined
+            : tools.filter((candidate) => candidate.from !== undefined && candidate.from < started && (candidate.to ?? Number.POSITIVE_INFINITY) > started).at(-1);
       if (tool) tool.children.push(child);
       else unclaimed.push(child);
     }

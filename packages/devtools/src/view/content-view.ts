@@ -1,6 +1,5 @@
+import { isObject } from './fields';
 import type { MessageView } from './run-view';
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A JSON value as one line of text (what a tool was called with). */
 const compact = (value: unknown): string => {
@@ -14,7 +13,7 @@ const compact = (value: unknown): string => {
 
 /** One content part (text, a tool call, a tool result) as text; anything else as its JSON. */
 export function partText(part: unknown): string {
-  if (!isRecord(part)) return compact(part);
+  if (!isObject(part)) return compact(part);
   if (part.type === 'text' && typeof part.text === 'string') return part.text;
   if (part.type === 'tool-call') return `→ ${String(part.name)}(${typeof part.argumentsText === 'string' ? part.argumentsText : compact(part.arguments)}) [${String(part.id)}]`;
   if (part.type === 'tool-result') return `${part.isError === true ? '✗' : '←'} ${String(part.toolName)} [${String(part.toolCallId)}]: ${String(part.output)}`;
@@ -23,7 +22,7 @@ export function partText(part: unknown): string {
 
 /** A message as the page shows it. */
 export function messageView(message: unknown): MessageView {
-  if (!isRecord(message)) return { role: 'unknown', ephemeral: false, text: compact(message) };
+  if (!isObject(message)) return { role: 'unknown', ephemeral: false, text: compact(message) };
   const { content } = message;
   const text = typeof content === 'string' ? content : Array.isArray(content) ? content.map(partText).join('\n') : compact(content);
   return { role: typeof message.role === 'string' ? message.role : 'unknown', ephemeral: message.ephemeral === true, text };

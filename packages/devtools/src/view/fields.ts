@@ -1,6 +1,9 @@
 /** Reading a payload from a file: a field of the wrong type reads as absent. */
 export type Payload = Readonly<Record<string, unknown>>;
 
+/** Whether `value` is a plain object (not `null`, not an array): what a payload or a record's entry must be. */
+export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /** A string field, or `undefined`. */
 export const text = (payload: Payload, field: string): string | undefined => (typeof payload[field] === 'string' ? (payload[field] as string) : undefined);
 

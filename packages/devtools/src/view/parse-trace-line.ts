@@ -1,10 +1,10 @@
+import { isObject } from './fields';
+
 /** One event read back from a trace file: its name and payload, checked for the fields every event has. */
 export interface ReadEvent {
   readonly event: string;
   readonly payload: Readonly<Record<string, unknown>> & { readonly runId: string; readonly step: number; readonly timestamp: number; readonly parentRunId?: string };
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Reads one line of a trace file, or `undefined` when it is not an event (not JSON, no event
@@ -18,7 +18,7 @@ export function parseTraceLine(line: string): ReadEvent | undefined {
   } catch {
     return undefined;
   }
-  if (!isRecord(value) || typeof value.event !== 'string' || !isRecord(value.payload)) return undefined;
+  if (!isObject(value) || typeof value.event !== 'string' || !isObject(value.payload)) return undefined;
   const { payload } = value;
   if (typeof payload.runId !== 'string' || payload.runId === '' || typeof payload.step !== 'number' || typeof payload.timestamp !== 'number') return undefined;
   if (payload.parentRunId !== undefined && typeof payload.parentRunId !== 'string') return undefined;

@@ -40,15 +40,25 @@ export function summarise(runId: string, events: readonly ReadEvent[]): RunSumma
   };
 }
 
-/** A run's totals with those of its sub-agents (`lineage`: the runs above it, never counted twice). */
-export function withSubAgents(runId: string, own: ReadonlyMap<string, RunSummary>, childrenOf: ReadonlyMap<string, readonly string[]>, lineage: ReadonlySet<string> = new Set()): RunSummary | undefined {
+/**
+ * A run's totals with those of its sub-agents (`lineage`: the runs above it, never counted twice).
+ * `inclusive`: the runs whose own totals already count their sub-agents (read from a run record),
+ * returned as they are.
+ */
+export function withSubAgents(
+  runId: string,
+  own: ReadonlyMap<string, RunSummary>,
+  childrenOf: ReadonlyMap<string, readonly string[]>,
+  inclusive: ReadonlySet<string> = new Set(),
+  lineage: ReadonlySet<string> = new Set(),
+): RunSummary | undefined {
   const summary = own.get(runId);
-  if (!summary) return undefined;
+  if (!summary || inclusive.has(runId)) return summary;
   let { modelCalls, inputTokens, outputTokens, costUsd } = summary;
   let subAgentCalls = 0;
   const above = new Set([...lineage, runId]);
   for (const childId of childrenOf.get(runId) ?? []) {
-    const child = above.has(childId) ? undefined : withSubAgents(childId, own, childrenOf, above);
+    const child = above.has(childId) ? undefined : withSubAgents(childId, own, childrenOf, inclusive, above);
     if (!child) continue;
     modelCalls += child.modelCalls;
     subAgentCalls += child.modelCalls;

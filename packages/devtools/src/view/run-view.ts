@@ -41,14 +41,17 @@ export interface FeedbackView {
 
 /** Usage and outcome of a model call. */
 export interface ResponseView {
-  readonly finishReason: string;
+  /** Missing when the trace holds the run's record only (it keeps no finish reason per call). */
+  readonly finishReason?: string;
   readonly inputTokens: number;
   readonly outputTokens: number;
   readonly cacheReadTokens: number;
   readonly cacheWriteTokens: number;
   readonly costUsd?: number;
-  readonly latencyMs: number;
-  readonly toolCalls: number;
+  /** Missing when the run's record does not say. */
+  readonly latencyMs?: number;
+  /** Missing when the trace holds the run's record only. */
+  readonly toolCalls?: number;
 }
 
 /** One model call: a step's attempt or a re-ask of a tool call's arguments. */
@@ -62,12 +65,22 @@ export interface AttemptView {
   readonly toolCallId?: string;
   readonly provider: string;
   readonly model: string;
-  readonly messageCount: number;
-  readonly ephemeralCount: number;
-  /** Messages this request has that the run's previous request did not. */
-  readonly newMessageCount: number;
-  readonly toolChoice: string;
+  /** The request's shape: missing when the trace holds the run's record only (it keeps none of it). */
+  readonly messageCount?: number;
+  readonly ephemeralCount?: number;
+  /** Messages this request has that the run's previous request did not (with content, or from the request's counts). */
+  readonly newMessageCount?: number;
+  readonly toolChoice?: string;
   readonly outputMode?: string;
+  /** From the run's record: `ok` (accepted), `invalid` (failed validation) or `error`, with the failure's kind. */
+  readonly status?: string;
+  readonly errorKind?: string;
+  /** From the run's record: how many validation issues the output had. */
+  readonly issueCount?: number;
+  /** From the run's record: whether the request carried feedback about the previous attempt. */
+  readonly feedbackSent?: boolean;
+  /** From the run's record: how the output was obtained when it was not one reply as it stands (`patch`, `continuation`). */
+  readonly via?: string;
   readonly feedback?: FeedbackView;
   /** With content only: the request's new messages, and the answer's text and tool calls. */
   readonly newMessages?: readonly MessageView[];
@@ -90,6 +103,8 @@ export interface ToolCallView {
   readonly isError?: boolean;
   readonly errorCode?: string;
   readonly durationMs?: number;
+  /** Values coerced to the tool's schema (from the run's record, when there were any). */
+  readonly coercions?: number;
   /** Runs of agents called as this tool. */
   readonly children: readonly RunView[];
 }
@@ -111,7 +126,8 @@ export interface SegmentView {
   readonly resumed?: { readonly suspensionId: string; readonly approved: number; readonly rejected: number };
   readonly steps: readonly StepView[];
   readonly suspended?: { readonly suspensionId: string; readonly tools: string; readonly toolCallIds: string; readonly pending: number };
-  readonly end?: { readonly status: string; readonly durationMs: number; readonly errorName?: string; readonly errorMessage?: string };
+  /** `durationMs` is missing when the trace does not say how long this segment took. */
+  readonly end?: { readonly status: string; readonly durationMs?: number; readonly errorName?: string; readonly errorMessage?: string };
   readonly notes: readonly string[];
 }
 
@@ -119,6 +135,8 @@ export interface SegmentView {
 export interface RunSummary {
   readonly runId: string;
   readonly parentRunId?: string;
+  /** The parent's tool call this run answered (named by the run's record). */
+  readonly parentToolCallId?: string;
   /**
    * Set when the run's chain of parents never reaches a top-level run (a hand-made or corrupted
    * trace): the runs of the loop it enters, each named as the previous one's parent (`[a]`: a run
@@ -126,7 +144,7 @@ export interface RunSummary {
    */
   readonly parentLoop?: readonly string[];
   readonly startedAt: number;
-  /** The last `run.end`'s status, or `running`. */
+  /** The last `run.end`'s (or run record's) status, or `running`. */
   readonly status: string;
   readonly provider: string;
   readonly model: string;
@@ -138,6 +156,11 @@ export interface RunSummary {
   readonly costUsd?: number;
   /** How many of the model calls its sub-agents made. */
   readonly subAgentCalls: number;
+  /**
+   * Set while a run written as records has none yet (it is running): its model calls, tokens and
+   * cost are not in the file, and read 0 here.
+   */
+  readonly totalsPending?: true;
   /** Retries of answers plus re-asks of tool arguments. */
   readonly reAsks: number;
   readonly steps: number;
