@@ -70,3 +70,59 @@ export function minorGc(): void {
 
 /** Formats microseconds for a table. */
 export const us = (value: number) => `${value.toFixed(1)} µs`;
+
+/** Settings of {@link interleave}. */
+export interface InterleaveOptions {
+  readonly rounds: number;
+  /** Blocks a contender runs in a round; each block is `block` calls, timed alone. */
+  readonly blocks: number;
+  readonly block: number;
+  readonly warmup: number;
+  /** Runs after each round, untimed (a trace's flush, a collection). */
+  readonly between?: () => Promise<void> | void;
+}
+
+/** The same shuffles every time (a linear congruential generator): runs of the benchmark stay comparable. */
+function shuffler(seed: number): <T>(items: readonly T[]) => T[] {
+  let state = seed;
+  const next = () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+  return (items) => {
+    const shuffled = [...items];
+    for (let index = shuffled.length - 1; index > 0; index--) {
+      const other = Math.floor(next() * (index + 1));
+      [shuffled[index], shuffled[other]] = [shuffled[other] as (typeof shuffled)[number], shuffled[index] as (typeof shuffled)[number]];
+    }
+    return shuffled;
+  };
+}
+
+/**
+ * Times contenders side by side at a finer grain than {@link compare}: each round is many short
+ * blocks, every contender's block in turn, in a new random order each time, so that a drift of
+ * the machine's speed within a round falls on all alike and no contender always follows the same
+ * other (a block runs faster after its own kind: warm caches, warm branch predictors). Returns
+ * per-call timings by name, one mean a round, so rounds can be paired.
+ */
+export async function interleave(contenders: readonly Contender[], options: InterleaveOptions): Promise<Map<string, Timing>> {
+  const { rounds, blocks, block, warmup, between } = options;
+  for (const contender of contenders) for (let index = 0; index < warmup; index++) await contender.run();
+  await between?.();
+  const shuffle = shuffler(2026);
+  const samples = new Map<string, number[]>(contenders.map((contender) => [contender.name, []]));
+  for (let round = 0; round < rounds; round++) {
+    const spent = new Map<string, number>(contenders.map((contender) => [contender.name, 0]));
+    for (let index = 0; index < blocks; index++) {
+      for (const contender of shuffle(contenders)) {
+        const started = performance.now();
+        for (let call = 0; call < block; call++) await contender.run();
+        spent.set(contender.name, (spent.get(contender.name) ?? 0) + performance.now() - started);
+      }
+    }
+    for (const [name, total] of spent) samples.get(name)?.push((total * 1000) / (blocks * block));
+    await between?.();
+  }
+  return new Map([...samples].map(([name, list]) => [name, summarise(list)]));
+}

@@ -1,102 +1,43 @@
 import type { RecordedRun } from '@keel/core';
 import type { EntryReader, SlabWriter } from './trace-slabs';
 
+/**
+ * A run's record as a slab entry, and that entry as the run's `run.record` line: each part is
+ * written (on the run's thread) as its strings, then its numbers in one reserved block, and read
+ * back (on the writing thread) in the same order straight into JSON text, with no object between.
+ * docs/devtools.md lists the line's fields.
+ */
+
 type AttemptRecord = RecordedRun['ownAttempts'][number];
 type StepRecord = RecordedRun['record']['steps'][number];
 type ToolCallRecord = RecordedRun['record']['toolCalls'][number];
+/** Quotes a string as JSON, its secrets replaced (`jsonQuoter`). */
+type Quote = (text: string) => string;
 
 /** Names usually seen, written as one slot each (any other is written whole). */
 const FINISH_REASONS = ['stop', 'tool-calls', 'length', 'content-filter', 'refusal', 'error', 'other'];
 const ERROR_KINDS = ['ok', 'rate-limit', 'overloaded', 'server-error', 'timeout', 'network', 'schema-fail', 'parse-fail', 'rule-rejected', 'no-tool-call', 'guard-rejected', 'refusal', 'truncated', 'auth', 'bad-request', 'context-overflow', 'schema-refused', 'bad-response', 'aborted', 'unknown'];
 
-const STATUSES = ['ok', 'error', 'aborted', 'suspended'] as const;
-const PURPOSES = ['step', 'tool-re-ask', 'summary'] as const;
-const ATTEMPT_STATUSES = ['ok', 'invalid', 'error'] as const;
-const VIAS = [undefined, 'patch', 'continuation'] as const;
+/** Closed sets, written as their index. */
+const STATUSES = ['ok', 'error', 'aborted', 'suspended'];
+const PURPOSES = ['step', 'tool-re-ask', 'summary'];
+const ATTEMPT_STATUSES = ['ok', 'invalid', 'error'];
+const VIAS = [undefined, 'patch', 'continuation'];
 
-/** Index of `value` in `list`, or -1: a switch-free lookup for a handful of names. */
+/** A tool call's name is content when the model made it up (an unknown tool): then it is written only with content. */
+const MADE_UP_NAME = 'unknown-tool';
+
 const codeOf = (list: readonly (string | undefined)[], value: string | undefined): number => list.indexOf(value);
-const nameOf = <T>(list: readonly T[], code: number): T | 'unknown' => list[code] ?? 'unknown';
+const nameOf = (list: readonly (string | undefined)[], code: number): string => list[code] ?? 'unknown';
 
-/** One model call of a run, as the trace line holds it. */
-export interface AttemptFields {
-  readonly step: number;
-  readonly attempt: number;
-  readonly purpose: string;
-  readonly toolCallId?: string | undefined;
-  readonly providerIndex: number;
-  readonly status: string;
-  readonly errorKind: string;
-  readonly issueCount: number;
-  readonly latencyMs: number;
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-  readonly cacheReadTokens: number;
-  readonly cacheWriteTokens: number;
-  readonly costUsd?: number | undefined;
-  readonly feedbackSent: boolean;
-  readonly via?: string | undefined;
-  readonly rawOutput?: string | undefined;
-}
-
-/** One step of a run. */
-export interface StepFields {
-  readonly step: number;
-  readonly finishReason: string;
-  readonly toolCalls: number;
-  readonly modelCalls: number;
-  readonly durationMs: number;
-  readonly text?: string | undefined;
-}
-
-/** One tool call of a run. */
-export interface ToolCallFields {
-  readonly toolCallId: string;
-  readonly tool: string;
-  readonly step: number;
-  readonly isError: boolean;
-  readonly errorCode?: string | undefined;
-  readonly durationMs: number;
-  readonly coercions: number;
-  readonly arguments?: string | undefined;
-  readonly output?: string | undefined;
-}
-
-/** A run's record as read back from its entry: what its `run.record` line is made of. */
-export interface RecordFields {
-  readonly runId: string;
-  readonly parentRunId?: string | undefined;
-  readonly parentToolCallId?: string | undefined;
-  readonly status: string;
-  readonly startedAt: number;
-  readonly durationMs: number;
-  readonly finishReason: string;
-  readonly loopsDetected: number;
-  readonly errorName?: string | undefined;
-  readonly errorMessage?: string | undefined;
-  readonly modelCalls: number;
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-  readonly cacheReadTokens: number;
-  readonly cacheWriteTokens: number;
-  readonly costUsd?: number | undefined;
-  readonly targets: readonly { readonly provider: string; readonly model: string }[];
-  readonly attempts: readonly AttemptFields[];
-  readonly steps: readonly StepFields[];
-  readonly toolCalls: readonly ToolCallFields[];
-}
-
-/** Tool arguments as JSON text (content only): what cannot be JSON is named, never thrown. */
-function argumentsText(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? 'undefined';
-  } catch {
-    return '[arguments that are not JSON]';
-  }
-}
-
-// Each part is written as its strings, then its numbers in one reserved block, in the order
-// read back below (a call a field would cost more than the fields).
+/** `,"key":"value"` for a string that is there, else nothing. */
+const text = (key: string, value: string | undefined, quote: Quote): string => (value === undefined ? '' : `,"${key}":${quote(value)}`);
+/** A number as JSON writes it (`null` when not finite). */
+const json = (value: number): string => (Number.isFinite(value) ? `${value}` : 'null');
+/** `,"key":n` for a number that is there (written as NaN when absent), else nothing. */
+const optional = (key: string, value: number): string => (Number.isNaN(value) ? '' : `,"${key}":${value}`);
+/** Milliseconds to the microsecond: a clock's last digits say nothing and cost bytes. */
+const ms = (value: number): string => json(Math.round(value * 1000) / 1000);
 
 function writeAttempt(writer: SlabWriter, attempt: AttemptRecord, content: boolean): void {
   writer.string(attempt.toolCallId);
@@ -121,29 +62,23 @@ function writeAttempt(writer: SlabWriter, attempt: AttemptRecord, content: boole
   slots[at + 13] = codeOf(VIAS, attempt.via);
 }
 
-function readAttempt(reader: EntryReader): AttemptFields {
+/** A model call's JSON object; `targets` name its provider and model. */
+function attemptJson(reader: EntryReader, targets: readonly string[], quote: Quote, steps: { last: number }): string {
   const toolCallId = reader.string();
   const errorKind = reader.name(ERROR_KINDS) ?? '';
   const rawOutput = reader.string();
-  return {
-    step: reader.number(),
-    attempt: reader.number(),
-    purpose: nameOf(PURPOSES, reader.number()),
-    toolCallId,
-    providerIndex: reader.number(),
-    status: nameOf(ATTEMPT_STATUSES, reader.number()),
-    errorKind,
-    issueCount: reader.number(),
-    latencyMs: reader.number(),
-    inputTokens: reader.number(),
-    outputTokens: reader.number(),
-    cacheReadTokens: reader.number(),
-    cacheWriteTokens: reader.number(),
-    costUsd: reader.optional(),
-    feedbackSent: reader.number() === 1,
-    via: VIAS[reader.number()],
-    rawOutput,
-  };
+  const step = reader.number();
+  steps.last = Math.max(steps.last, step);
+  const attempt = reader.number();
+  const purpose = nameOf(PURPOSES, reader.number());
+  const target = reader.number();
+  const status = nameOf(ATTEMPT_STATUSES, reader.number());
+  const head = `{"step":${step},"attempt":${attempt},"purpose":"${purpose}"${text('toolCallId', toolCallId, quote)},"provider":${targets[target * 2] ?? '""'},"model":${targets[target * 2 + 1] ?? '""'}`;
+  const outcome = `,"status":"${status}","errorKind":${quote(errorKind)},"issueCount":${reader.number()},"latencyMs":${ms(reader.number())}`;
+  const usage = `,"inputTokens":${reader.number()},"outputTokens":${reader.number()},"cacheReadTokens":${reader.number()},"cacheWriteTokens":${reader.number()}${optional('costUsd', reader.number())}`;
+  const feedbackSent = reader.number() === 1;
+  const via = VIAS[reader.number()];
+  return `${head}${outcome}${usage},"feedbackSent":${feedbackSent}${text('via', via, quote)}${text('rawOutput', rawOutput, quote)}}`;
 }
 
 function writeStep(writer: SlabWriter, step: StepRecord, content: boolean): void {
@@ -157,15 +92,26 @@ function writeStep(writer: SlabWriter, step: StepRecord, content: boolean): void
   slots[at + 3] = step.durationMs;
 }
 
-function readStep(reader: EntryReader): StepFields {
+function stepJson(reader: EntryReader, quote: Quote, steps: { last: number }): string {
   const finishReason = reader.name(FINISH_REASONS) ?? '';
-  const text = reader.string();
-  return { step: reader.number(), finishReason, toolCalls: reader.number(), modelCalls: reader.number(), durationMs: reader.number(), text };
+  const stepText = reader.string();
+  const step = reader.number();
+  steps.last = Math.max(steps.last, step);
+  return `{"step":${step},"finishReason":${quote(finishReason)},"toolCalls":${reader.number()},"modelCalls":${reader.number()},"durationMs":${ms(reader.number())}${text('text', stepText, quote)}}`;
+}
+
+/** Tool arguments as JSON text (content only): what cannot be JSON is named, never thrown. */
+function argumentsText(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? 'undefined';
+  } catch {
+    return '[arguments that are not JSON]';
+  }
 }
 
 function writeToolCall(writer: SlabWriter, call: ToolCallRecord, content: boolean): void {
   writer.string(call.id);
-  writer.string(call.name);
+  writer.string(content || call.errorCode !== MADE_UP_NAME ? call.name : undefined);
   writer.string(call.errorCode);
   writer.string(content ? argumentsText(call.arguments) : undefined);
   writer.string(content ? call.output : undefined);
@@ -177,13 +123,18 @@ function writeToolCall(writer: SlabWriter, call: ToolCallRecord, content: boolea
   slots[at + 3] = call.coercions?.length ?? 0;
 }
 
-function readToolCall(reader: EntryReader): ToolCallFields {
-  const toolCallId = reader.string() ?? '';
-  const tool = reader.string() ?? '';
+function toolCallJson(reader: EntryReader, quote: Quote, steps: { last: number }): string {
+  const id = reader.string() ?? '';
+  const tool = reader.string();
   const errorCode = reader.string();
   const callArguments = reader.string();
   const output = reader.string();
-  return { toolCallId, tool, step: reader.number(), isError: reader.number() === 1, errorCode, durationMs: reader.number(), coercions: reader.number(), arguments: callArguments, output };
+  const step = reader.number();
+  steps.last = Math.max(steps.last, step);
+  const isError = reader.number() === 1;
+  const durationMs = ms(reader.number());
+  const coercions = reader.number();
+  return `{"toolCallId":${quote(id)}${text('tool', tool, quote)},"step":${step},"isError":${isError}${text('errorCode', errorCode, quote)},"durationMs":${durationMs}${coercions > 0 ? `,"coercions":${coercions}` : ''}${text('arguments', callArguments, quote)}${text('output', output, quote)}}`;
 }
 
 function writeRun(writer: SlabWriter, run: RecordedRun, content: boolean): void {
@@ -209,9 +160,28 @@ function writeRun(writer: SlabWriter, run: RecordedRun, content: boolean): void 
   slots[at + 9] = usage.costUsd ?? Number.NaN;
 }
 
+/** The run's own fields, and when it ended (its start and duration: a resumed run's duration leaves out the time it waited). */
+function runJson(reader: EntryReader, quote: Quote): { json: string; endedAt: number } {
+  const runId = reader.string() ?? '';
+  const parentRunId = reader.string();
+  const parentToolCallId = reader.string();
+  const finishReason = reader.name(FINISH_REASONS) ?? '';
+  const errorName = reader.string();
+  const errorMessage = reader.string();
+  const status = nameOf(STATUSES, reader.number());
+  const startedAt = reader.number();
+  const durationMs = reader.number();
+  const loops = reader.number();
+  const ids = `"runId":${quote(runId)}${text('parentRunId', parentRunId, quote)}${text('parentToolCallId', parentToolCallId, quote)}`;
+  const ending = `,"status":"${status}","startedAt":${json(startedAt)},"durationMs":${ms(durationMs)},"finishReason":${quote(finishReason)}${loops > 0 ? `,"loopsDetected":${loops}` : ''}${text('errorName', errorName, quote)}${text('errorMessage', errorMessage, quote)}`;
+  const usage = `,"modelCalls":${reader.number()},"inputTokens":${reader.number()},"outputTokens":${reader.number()},"cacheReadTokens":${reader.number()},"cacheWriteTokens":${reader.number()}${optional('costUsd', reader.number())}`;
+  return { json: `${ids}${ending}${usage}`, endedAt: startedAt + durationMs };
+}
+
 /**
  * Writes a run's record as one entry: Keel's own vocabulary always, and the content (raw outputs,
- * step texts, tool arguments and outputs, the error's message) only with `content`.
+ * step texts, tool arguments and outputs, the error's message, a tool name the model made up)
+ * only with `content`.
  */
 export function writeRecord(writer: SlabWriter, run: RecordedRun, content: boolean): void {
   writeRun(writer, run, content);
@@ -229,44 +199,26 @@ export function writeRecord(writer: SlabWriter, run: RecordedRun, content: boole
   for (const call of record.toolCalls) writeToolCall(writer, call, content);
 }
 
-/** A list of `count` items read by `item`; a count that is not a small whole number is a broken entry. */
-function listOf<T>(reader: EntryReader, item: () => T): T[] {
+/** A list's JSON: its length, then each item as `item` reads it; a length that is not a small whole number is a broken entry. */
+function listJson(reader: EntryReader, item: () => string): string {
   const count = reader.number();
   if (!Number.isInteger(count) || count < 0 || count > 10_000_000) throw new RangeError('a trace entry holds a broken list length');
-  const items: T[] = [];
-  for (let index = 0; index < count; index++) items.push(item());
-  return items;
+  let items = '';
+  for (let index = 0; index < count; index++) items += index === 0 ? item() : `,${item()}`;
+  return `[${items}]`;
 }
 
-/** Reads back what {@link writeRecord} wrote, in the same order. */
-export function readRecord(reader: EntryReader): RecordFields {
-  const runId = reader.string() ?? '';
-  const parentRunId = reader.string();
-  const parentToolCallId = reader.string();
-  const finishReason = reader.name(FINISH_REASONS) ?? '';
-  const errorName = reader.string();
-  const errorMessage = reader.string();
-  const run = {
-    runId,
-    parentRunId,
-    parentToolCallId,
-    status: nameOf(STATUSES, reader.number()),
-    startedAt: reader.number(),
-    durationMs: reader.number(),
-    finishReason,
-    loopsDetected: reader.number(),
-    errorName,
-    errorMessage,
-    modelCalls: reader.number(),
-    inputTokens: reader.number(),
-    outputTokens: reader.number(),
-    cacheReadTokens: reader.number(),
-    cacheWriteTokens: reader.number(),
-    costUsd: reader.optional(),
-  };
-  const targets = listOf(reader, () => ({ provider: reader.string() ?? '', model: reader.string() ?? '' }));
-  const attempts = listOf(reader, () => readAttempt(reader));
-  const steps = listOf(reader, () => readStep(reader));
-  const toolCalls = listOf(reader, () => readToolCall(reader));
-  return { ...run, targets, attempts, steps, toolCalls };
+/** The `run.record` line (with its newline) of the entry {@link writeRecord} wrote; every string quoted by `quote`. */
+export function recordLine(reader: EntryReader, quote: Quote): string {
+  const run = runJson(reader, quote);
+  const targets: string[] = [];
+  const targetCount = reader.number();
+  if (!Number.isInteger(targetCount) || targetCount < 0 || targetCount > 1000) throw new RangeError('a trace entry holds a broken list length');
+  for (let index = 0; index < targetCount; index++) targets.push(quote(reader.string() ?? ''), quote(reader.string() ?? ''));
+  const steps = { last: 0 };
+  const attempts = listJson(reader, () => attemptJson(reader, targets, quote, steps));
+  const stepList = listJson(reader, () => stepJson(reader, quote, steps));
+  const toolCalls = listJson(reader, () => toolCallJson(reader, quote, steps));
+  const primary = `,"provider":${targets[0] ?? '""'},"model":${targets[1] ?? '""'}`;
+  return `{"event":"run.record","payload":{${run.json}${primary},"step":${steps.last},"timestamp":${Math.round(run.endedAt)},"attempts":${attempts},"steps":${stepList},"toolCalls":${toolCalls}}}\n`;
 }

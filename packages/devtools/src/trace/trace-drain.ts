@@ -1,6 +1,5 @@
 import { fileAppender } from './file-appender';
-import { readRecord } from './record-entry';
-import { recordLine } from './record-line';
+import { recordLine } from './record-entry';
 import { EntryKind, type SlabReader } from './trace-slabs';
 
 /**
@@ -21,7 +20,6 @@ export const Lock = { free: 0, held: 1, closed: 2 } as const;
 /** What a drain writes to. */
 export interface DrainTarget {
   readonly path: string;
-  readonly recordContent: boolean;
   /** Quotes a string as JSON with its secrets replaced (`jsonQuoter`). */
   readonly quote: (text: string) => string;
 }
@@ -40,7 +38,7 @@ function linesOf(reader: SlabReader, target: DrainTarget): { text: string; count
   for (const entry of reader.take()) {
     count++;
     try {
-      if (entry.kind === EntryKind.record) text += recordLine(readRecord(entry.reader), target.recordContent, target.quote);
+      if (entry.kind === EntryKind.record) text += recordLine(entry.reader, target.quote);
       else text += entry.reader.string() ?? '';
     } catch {
       broken++;

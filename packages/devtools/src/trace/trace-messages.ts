@@ -5,7 +5,6 @@ export type ThreadMessage =
       readonly type: 'open';
       readonly id: number;
       readonly path: string;
-      readonly recordContent: boolean;
       readonly secrets: readonly string[];
       readonly control: SharedArrayBuffer;
       readonly slab: SharedArrayBuffer;

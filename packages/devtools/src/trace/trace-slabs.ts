@@ -133,9 +133,9 @@ export class EntryReader {
   private slot: number;
   private readonly end: number;
 
-  /** Reads `slots` slots of `buffer` (whose slots are `numbers`) from `slot`. */
+  /** Reads `slots` slots from `slot` of a slab, seen as `bytes` and as `numbers`. */
   constructor(
-    private readonly buffer: SharedArrayBuffer,
+    private readonly bytes: Buffer,
     numbers: Float64Array,
     slot: number,
     slots: number,
@@ -176,7 +176,7 @@ export class EntryReader {
     if (!Number.isInteger(length) || length < 0 || this.slot + slots > this.end) throw new RangeError('a trace entry holds a string longer than itself');
     const from = this.slot * 8;
     this.slot += slots;
-    return Buffer.from(this.buffer, from, length * 2).toString('utf16le');
+    return this.bytes.toString('utf16le', from, from + length * 2);
   }
 }
 
@@ -227,10 +227,11 @@ export class SlabReader {
       const sealed = Atomics.load(control, SEALED) === 1;
       const published = Atomics.load(control, PUBLISHED) / 8;
       const numbers = new Float64Array(slab);
+      const bytes = Buffer.from(slab);
       while (this.slot < published) {
         const kind = numbers[this.slot] as number;
         const slots = (numbers[this.slot + 1] as number) / 8;
-        entries.push({ kind, reader: new EntryReader(slab, numbers, this.slot + ENTRY_HEADER_SLOTS, slots) });
+        entries.push({ kind, reader: new EntryReader(bytes, numbers, this.slot + ENTRY_HEADER_SLOTS, slots) });
         this.slot += ENTRY_HEADER_SLOTS + slots;
       }
       if (!sealed || this.slabs.length === 1) return entries;

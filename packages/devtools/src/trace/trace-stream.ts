@@ -13,6 +13,8 @@ const EXIT_WAIT_MS = 2000;
 
 /** Options of {@link traceStream}. */
 export interface TraceStreamOptions extends DrainTarget {
+  /** Write the records' content (see `FileTraceOptions.recordContent`). */
+  readonly recordContent: boolean;
   /** The secrets the writing thread replaces (the redactor's list). */
   readonly secrets: readonly string[];
   /** Entries held while the disk is behind; beyond it, newer ones are dropped and reported. */
@@ -103,7 +105,7 @@ export function traceStream(options: TraceStreamOptions): TraceStream {
     thread.send({ type: 'slab', id, slab });
   });
   slabs.push(writer.first);
-  thread.send({ type: 'open', id, path, recordContent: options.recordContent, secrets: options.secrets, control: control.buffer as SharedArrayBuffer, slab: writer.first });
+  thread.send({ type: 'open', id, path, secrets: options.secrets, control: control.buffer as SharedArrayBuffer, slab: writer.first });
 
   const seal = () => {
     const current = batch;

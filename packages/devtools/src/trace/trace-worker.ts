@@ -44,7 +44,7 @@ function receive(message: ThreadMessage): void {
   switch (message.type) {
     case 'open': {
       const reader = new SlabReader([message.slab]);
-      const target = { path: message.path, recordContent: message.recordContent, quote: jsonQuoter(secretRedactor(message.secrets)) };
+      const target = { path: message.path, quote: jsonQuoter(secretRedactor(message.secrets)) };
       streams.set(message.id, { reader, control: new Int32Array(message.control), target, failures: [], lost: 0 });
       return;
     }
