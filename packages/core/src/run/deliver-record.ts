@@ -11,7 +11,6 @@ function report(bus: EventBus, run: RecordedRun, step: number, error: unknown): 
 
 /** Hands a run's record to each of `listeners`, each isolated: a failure is reported, never thrown. */
 export function deliverRecord(bus: EventBus, listeners: readonly RunRecordListener[], run: RecordedRun, step: number): void {
-  Object.freeze(run);
   for (const listener of listeners) {
     try {
       const returned = listener(run);
