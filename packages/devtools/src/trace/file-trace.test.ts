@@ -144,6 +144,22 @@ describe('fileTrace', () => {
     expect(linesOf(path).filter((line) => line.event === 'run.record')).toHaveLength(600);
   });
 
+  it('keeps every record whole across many slabs of shared memory, slabs read to their end being filled again', async () => {
+    const path = join(folder(), 'runs.jsonl');
+    const trace = fileTrace(path, { recordContent: true });
+    // About 6 KB a record: 1,500 of them fill two slabs and more.
+    const answer = 'y'.repeat(3000);
+    const agent = Agent.create({ provider: scriptedModel(() => answer), model: 'm' }).use(trace).build();
+    const ids: string[] = [];
+    for (let round = 0; round < 4; round++) {
+      for (let index = 0; index < 1500; index++) ids.push((await agent.run(`question ${round}-${index}`)).runId);
+      await trace.flush();
+    }
+    const records = linesOf(path).filter((line) => line.event === 'run.record');
+    expect(records.map((line) => line.payload.runId)).toEqual(ids);
+    expect(records.every((line) => (line.payload.steps as { text: string }[])[0]?.text === answer)).toBe(true);
+  });
+
   it('records a suspended run and its resume under one run id', async () => {
     const path = join(folder(), 'runs.jsonl');
     const trace = fileTrace(path);

@@ -14,8 +14,11 @@ export type ThreadMessage =
   /** Write what the trace has published now, and answer with the failures since the last seal. */
   | { readonly type: 'seal'; readonly id: number; readonly batch: number };
 
+/** What the writing thread sends a trace: a seal's answer, or slabs read to their end, to fill again. */
+export type ThreadReply = SealedReply | { readonly type: 'spare'; readonly id: number; readonly slabs: readonly SharedArrayBuffer[] };
+
 /** What the writing thread answers a seal with. */
-export interface ThreadReply {
+export interface SealedReply {
   readonly type: 'sealed';
   readonly id: number;
   readonly batch: number;

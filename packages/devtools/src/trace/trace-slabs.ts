@@ -14,6 +14,8 @@ const ENTRY_HEADER_SLOTS = 2;
 const ABSENT = -1;
 /** A name's slot for `known[0]`; `known[i]` is `NAMED - i` (below every string length and {@link ABSENT}). */
 const NAMED = -2;
+/** Slabs kept to fill again. */
+const MAX_SPARES = 2;
 /** Slots of a slab (4 MiB) unless one entry needs more. */
 const SLAB_SLOTS = 1 << 19;
 
@@ -34,6 +36,8 @@ export class SlabWriter {
   /** The slot the current entry starts at, and the next slot to write. */
   private start: number;
   private cursor: number;
+  /** Slabs read to their end, to fill again. */
+  private readonly spares: SharedArrayBuffer[] = [];
 
   constructor(private readonly onSlab: (slab: SharedArrayBuffer) => void) {
     this.buffer = new SharedArrayBuffer(SLAB_SLOTS * 8);
@@ -111,12 +115,25 @@ export class SlabWriter {
     Atomics.store(this.control, PUBLISHED, this.cursor * 8);
   }
 
+  /**
+   * Gives back a slab the reader has read to its end, to be filled again: memory the process has
+   * touched already costs less to write than new memory (a page fault every 4 KiB).
+   */
+  spare(slab: SharedArrayBuffer): void {
+    if (this.spares.length < MAX_SPARES && slab !== this.buffer) this.spares.push(slab);
+  }
+
   /** Makes room for `slots` more: when the slab is full, the entry so far moves to a new one. */
   private room(slots: number): void {
     if (this.cursor + slots <= this.numbers.length) return;
     const written = this.numbers.subarray(this.start, this.cursor);
     Atomics.store(this.control, SEALED, 1);
-    this.buffer = new SharedArrayBuffer(Math.max(SLAB_SLOTS, 2 * (HEADER_SLOTS + written.length + slots)) * 8);
+    const needed = HEADER_SLOTS + written.length + slots;
+    const spare = this.spares.pop();
+    this.buffer = spare !== undefined && spare.byteLength >= needed * 8 ? spare : new SharedArrayBuffer(Math.max(SLAB_SLOTS, 2 * needed) * 8);
+    const control = new Int32Array(this.buffer, 0, 2);
+    Atomics.store(control, PUBLISHED, 0);
+    Atomics.store(control, SEALED, 0);
     this.numbers = new Float64Array(this.buffer);
     this.units = new Uint16Array(this.buffer);
     this.control = new Int32Array(this.buffer, 0, 2);
@@ -206,9 +223,19 @@ export class SlabReader {
     this.slot = Math.max(HEADER_SLOTS, from.offset / 8);
   }
 
+  /** Slabs read to their end since the last call: the writer may fill them again once their entries are read. */
+  private finished: SharedArrayBuffer[] = [];
+
   /** Adds the next slab (in the order they were written). */
   add(slab: SharedArrayBuffer): void {
     this.slabs.push(slab);
+  }
+
+  /** The slabs read to their end since the last call, to give back once the entries taken from them are read. */
+  release(): SharedArrayBuffer[] {
+    const finished = this.finished;
+    this.finished = [];
+    return finished;
   }
 
   /** Where the next entry will be read. */
@@ -235,6 +262,7 @@ export class SlabReader {
         this.slot += ENTRY_HEADER_SLOTS + slots;
       }
       if (!sealed || this.slabs.length === 1) return entries;
+      this.finished.push(slab);
       this.slabs.shift();
       this.slab++;
       this.slot = HEADER_SLOTS;

@@ -4,7 +4,7 @@ import { TraceWriteError } from '../errors/trace-write-error';
 import { markUnwritten, type UnwrittenEvents } from './exit-hooks';
 import { writeRecord } from './record-entry';
 import { CONTROL_SLOTS, Control, type DrainTarget, drain, Lock } from './trace-drain';
-import type { ThreadReply } from './trace-messages';
+import type { SealedReply } from './trace-messages';
 import { EntryKind, SlabReader, SlabWriter } from './trace-slabs';
 import { traceThread } from './trace-thread';
 
@@ -76,7 +76,7 @@ export function traceStream(options: TraceStreamOptions): TraceStream {
   };
 
   const { thread, id } = traceThread({
-    sealed(reply: ThreadReply) {
+    sealed(reply: SealedReply) {
       const done = sealed.get(reply.batch);
       if (!done) return;
       sealed.delete(reply.batch);
@@ -84,6 +84,9 @@ export function traceStream(options: TraceStreamOptions): TraceStream {
       done.settle(failed(reply, dropsOf.get(reply.batch) ?? 0));
       dropsOf.delete(reply.batch);
       if (sealed.size === 0 && batch === undefined && written === Atomics.load(control, Control.taken)) markUnwritten(unwritten, false);
+    },
+    spare(slabs) {
+      for (const slab of slabs) writer.spare(slab);
     },
     stopped(message) {
       stoppedBecause = message;

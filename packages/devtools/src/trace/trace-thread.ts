@@ -2,11 +2,13 @@ import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { ThreadMessage, ThreadReply } from './trace-messages';
+import type { SealedReply, ThreadMessage, ThreadReply } from './trace-messages';
 
 /** What a trace hears from the writing thread: its seals answered, or the thread gone. */
 export interface ThreadListener {
-  sealed(reply: ThreadReply): void;
+  sealed(reply: SealedReply): void;
+  /** Slabs the thread has read to their end, to fill again. */
+  spare(slabs: readonly SharedArrayBuffer[]): void;
   /** The thread stopped (it failed): nothing more of this trace will be written. */
   stopped(message: string): void;
 }
@@ -57,7 +59,11 @@ function open(): TraceThread {
       if (--holds === 0) worker.unref();
     },
   };
-  worker.on('message', (reply: ThreadReply) => listeners.get(reply.id)?.sealed(reply));
+  worker.on('message', (reply: ThreadReply) => {
+    const listener = listeners.get(reply.id);
+    if (reply.type === 'spare') listener?.spare(reply.slabs);
+    else listener?.sealed(reply);
+  });
   const stop = (message: string) => {
     if (current === thread) current = undefined;
     for (const listener of listeners.values()) listener.stopped(message);

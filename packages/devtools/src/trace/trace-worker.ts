@@ -6,7 +6,7 @@
 import { parentPort } from 'node:worker_threads';
 import { secretRedactor } from './redact-secrets';
 import { Control, type DrainTarget, drain, Lock } from './trace-drain';
-import type { ThreadMessage, ThreadReply } from './trace-messages';
+import type { SealedReply, ThreadMessage, ThreadReply } from './trace-messages';
 import { SlabReader } from './trace-slabs';
 import { jsonQuoter } from './trace-line';
 
@@ -14,6 +14,7 @@ import { jsonQuoter } from './trace-line';
 const POLL_MS = 25;
 
 interface Stream {
+  readonly id: number;
   readonly reader: SlabReader;
   readonly control: Int32Array;
   readonly target: DrainTarget;
@@ -34,6 +35,8 @@ function write(stream: Stream): void {
       stream.failures.push(failure.message);
       stream.lost += failure.lost;
     }
+    const slabs = stream.reader.release();
+    if (slabs.length > 0) port?.postMessage({ type: 'spare', id: stream.id, slabs } satisfies ThreadReply);
   } finally {
     Atomics.compareExchange(stream.control, Control.lock, Lock.held, Lock.free);
     Atomics.notify(stream.control, Control.lock);
@@ -45,7 +48,7 @@ function receive(message: ThreadMessage): void {
     case 'open': {
       const reader = new SlabReader([message.slab]);
       const target = { path: message.path, quote: jsonQuoter(secretRedactor(message.secrets)) };
-      streams.set(message.id, { reader, control: new Int32Array(message.control), target, failures: [], lost: 0 });
+      streams.set(message.id, { id: message.id, reader, control: new Int32Array(message.control), target, failures: [], lost: 0 });
       return;
     }
     case 'slab':
@@ -54,7 +57,7 @@ function receive(message: ThreadMessage): void {
     case 'seal': {
       const stream = streams.get(message.id);
       if (stream) write(stream);
-      const reply: ThreadReply = { type: 'sealed', id: message.id, batch: message.batch, failures: stream?.failures ?? [], lost: stream?.lost ?? 0 };
+      const reply: SealedReply = { type: 'sealed', id: message.id, batch: message.batch, failures: stream?.failures ?? [], lost: stream?.lost ?? 0 };
       if (stream) {
         stream.failures = [];
         stream.lost = 0;
