@@ -1,3 +1,0 @@
-import { measureFileTrace } from './file-trace-overhead';
-const figures = await measureFileTrace();
-console.log(figures.markdown);
