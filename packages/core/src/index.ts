@@ -21,7 +21,7 @@ export { StreamInterruptedError } from './errors/stream-interrupted-error';
 
 // Events
 export type { AgentEventName, AgentEvents, AgentListener } from './events/agent-events';
-export type { RecordedRun, RecordedTarget, RunRecordListener } from './agent/recorded-run';
+export type { RecordedRun, RunRecordListener } from './agent/recorded-run';
 
 // Integrations: `builder.use(extension)`
 export type { Extension } from './agent/agent';

@@ -37,7 +37,8 @@ const BUDGETS: Readonly<Record<string, number>> = {
   // Durable runs (the run store, its errors) took the budget from 50 to 55.
   // The two sides of the run result's union (CompleteRunResult, SuspendedRunResult) took it to 57,
   // and the errors of a durable run and of a context the vendor refused as too long to 58.
-  'core/src/index.ts': 58,
+  // Run records for exporters (`onRecord`: RecordedRun, RunRecordListener) took it to 60.
+  'core/src/index.ts': 60,
 };
 
 describe('public surface', () => {

@@ -1,10 +1,9 @@
 import { writeSync } from 'node:fs';
 import type { RecordedRun } from '@keel/core';
-import { TraceWriteError } from '../errors/trace-write-error';
 import { markUnwritten, type UnwrittenEvents } from './exit-hooks';
 import { writeRecord } from './record-entry';
+import { TraceBatches } from './trace-batches';
 import { CONTROL_SLOTS, Control, type DrainTarget, drain, Lock } from './trace-drain';
-import type { SealedReply } from './trace-messages';
 import { EntryKind, SlabReader, SlabWriter } from './trace-slabs';
 import { traceThread } from './trace-thread';
 
@@ -31,21 +30,6 @@ export interface TraceStream {
   flush(): Promise<void>;
 }
 
-/** A batch of entries waiting for its write: settled when the writing thread answers its seal. */
-interface Batch {
-  readonly id: number;
-  readonly written: Promise<void>;
-  readonly settle: (error?: unknown) => void;
-  claimed: boolean;
-}
-
-function openBatch(id: number): Batch {
-  let settle!: (error?: unknown) => void;
-  const written = new Promise<void>((resolve, reject) => (settle = (error) => (error === undefined ? resolve() : reject(error))));
-  written.catch(() => undefined);
-  return { id, written, settle, claimed: false };
-}
-
 /**
  * A trace's entries on their way to its file. On the run's thread an entry is only encoded into
  * shared memory (no JSON, no write); the process's writing thread makes the lines and appends
@@ -54,47 +38,37 @@ function openBatch(id: number): Batch {
  * the batch. At the process's exit, what the thread has not taken is written here, synchronously.
  */
 export function traceStream(options: TraceStreamOptions): TraceStream {
-  const { path, maxPending } = options;
+  const { path } = options;
   const control = new Int32Array(new SharedArrayBuffer(CONTROL_SLOTS * 4));
   /** Slabs the writing thread may not have read to the end, the first numbered `firstSlab`. */
   const slabs: SharedArrayBuffer[] = [];
   let firstSlab = 0;
   let written = 0;
-  let dropped = 0;
-  let stoppedBecause: string | undefined;
-  let batch: Batch | undefined;
-  let nextBatch = 1;
-  const sealed = new Map<number, Batch>();
-  /** Entries dropped before each sealed batch, reported with it. */
-  const dropsOf = new Map<number, number>();
+  const pending = () => written - Atomics.load(control, Control.taken);
 
-  const failed = (reply: { failures: readonly string[]; lost: number }, drops: number): TraceWriteError | undefined => {
-    const messages = [...reply.failures];
-    if (drops > 0) messages.push(`${drops} event(s) were dropped: more than ${maxPending} were waiting for ${path}`);
-    if (messages.length === 0) return undefined;
-    return new TraceWriteError({ path, lostEvents: reply.lost + drops, message: messages.join('; ') });
-  };
-
-  const { thread, id } = traceThread({
-    sealed(reply: SealedReply) {
-      const done = sealed.get(reply.batch);
-      if (!done) return;
-      sealed.delete(reply.batch);
-      thread.release();
-      done.settle(failed(reply, dropsOf.get(reply.batch) ?? 0));
-      dropsOf.delete(reply.batch);
-      if (sealed.size === 0 && batch === undefined && written === Atomics.load(control, Control.taken)) markUnwritten(unwritten, false);
+  const batches: TraceBatches = new TraceBatches({
+    path,
+    maxPending: options.maxPending,
+    opened() {
+      markUnwritten(unwritten, true);
+      setImmediate(() => batches.seal());
     },
-    spare(slabs) {
-      for (const slab of slabs) writer.spare(slab);
+    sealed(batch) {
+      thread.hold();
+      thread.send({ type: 'seal', id, batch });
+    },
+  });
+  const { thread, id } = traceThread({
+    sealed(reply) {
+      if (!batches.answered(reply)) return;
+      thread.release();
+      if (!batches.busy && pending() === 0) markUnwritten(unwritten, false);
+    },
+    spare(spares) {
+      for (const slab of spares) writer.spare(slab);
     },
     stopped(message) {
-      stoppedBecause = message;
-      for (const done of sealed.values()) {
-        thread.release();
-        done.settle(new TraceWriteError({ path, lostEvents: written - Atomics.load(control, Control.taken), message: `events of ${path} were lost: ${message}` }));
-      }
-      sealed.clear();
+      for (let count = batches.stop(message, pending()); count > 0; count--) thread.release();
     },
   });
 
@@ -110,44 +84,17 @@ export function traceStream(options: TraceStreamOptions): TraceStream {
   slabs.push(writer.first);
   thread.send({ type: 'open', id, path, secrets: options.secrets, control: control.buffer as SharedArrayBuffer, slab: writer.first });
 
-  const seal = () => {
-    const current = batch;
-    if (current === undefined) return;
-    batch = undefined;
-    dropsOf.set(current.id, dropped);
-    dropped = 0;
-    if (stoppedBecause !== undefined) {
-      current.settle(new TraceWriteError({ path, lostEvents: dropsOf.get(current.id) ?? 0, message: `events of ${path} were lost: ${stoppedBecause}` }));
-      return;
-    }
-    sealed.set(current.id, current);
-    thread.hold();
-    thread.send({ type: 'seal', id, batch: current.id });
-  };
-
-  /** The batch's write for the bus to watch, from the first entry that may report it. */
-  const claim = (reports: boolean): Promise<void> | undefined => {
-    if (batch === undefined) {
-      batch = openBatch(nextBatch++);
-      markUnwritten(unwritten, true);
-      setImmediate(seal);
-    }
-    if (batch.claimed || !reports) return undefined;
-    batch.claimed = true;
-    return batch.written;
-  };
-
   /** Whether one more entry may wait for the disk (else it is counted dropped). */
   const admit = (): boolean => {
-    if (stoppedBecause === undefined && written - Atomics.load(control, Control.taken) < maxPending) return true;
-    dropped++;
+    if (!batches.stopped && pending() < options.maxPending) return true;
+    batches.drop();
     return false;
   };
 
   const unwritten: UnwrittenEvents = {
     async flush() {
-      seal();
-      await Promise.all([...sealed.values()].map((done) => done.written.catch(() => undefined)));
+      batches.seal();
+      await batches.settled();
     },
     writeNow() {
       // Take the lock for good: wait while the writing thread is in a write, then write the rest here.
@@ -173,7 +120,7 @@ export function traceStream(options: TraceStreamOptions): TraceStream {
         writer.end();
         written++;
       }
-      return claim(true);
+      return batches.claim(true);
     },
     line(text, reports) {
       if (admit()) {
@@ -182,7 +129,7 @@ export function traceStream(options: TraceStreamOptions): TraceStream {
         writer.end();
         written++;
       }
-      return claim(reports);
+      return batches.claim(reports);
     },
     flush: unwritten.flush,
   };

@@ -1,3 +1,4 @@
+import { HANDLERS } from './event-handlers';
 import type { ReadEvent } from './parse-trace-line';
 import { parentLoops } from './parent-loops';
 import { isRecordRun } from './record-groups';
@@ -20,7 +21,7 @@ export interface TraceRuns {
 /** Builds one run's view from its lines: from its records, or (a trace written event by event) from each event in file order. */
 function buildRun(list: readonly ReadEvent[], recorded: boolean, positions: ReadonlyMap<ReadEvent, number>): RunBuilder {
   if (recorded) return new RecordRunBuilder().build(list);
-  const builder = new RunBuilder();
+  const builder = new RunBuilder(HANDLERS);
   for (const event of list) builder.add(event, positions.get(event) ?? 0);
   return builder;
 }

@@ -1,10 +1,8 @@
 import { count, defined, flag, type Payload, text } from './fields';
-import type { RunBuilder } from './run-builder';
+import type { EventHandler, RunBuilder } from './run-builder';
 
 /** The rule a decision names: `rule` where the event carries it, else the gate's `kind`. */
 const ruleOf = (payload: Payload, fallback?: string): string | undefined => text(payload, 'rule') ?? (fallback === undefined ? undefined : text(payload, fallback));
-
-type Handler = (run: RunBuilder, payload: Payload) => void;
 
 const note = (run: RunBuilder, payload: Payload, line: string) => {
   if (payload.step === 0) run.segment(payload.timestamp as number).notes.push(line);
@@ -12,7 +10,7 @@ const note = (run: RunBuilder, payload: Payload, line: string) => {
 };
 
 /** What each event does to the view; events not listed change nothing. */
-export const HANDLERS: Readonly<Record<string, Handler>> = {
+export const HANDLERS: Readonly<Record<string, EventHandler>> = {
   'run.start': (run, payload) => {
     Object.assign(run.startSegment(payload.timestamp as number), { provider: text(payload, 'provider') ?? '', model: text(payload, 'model') ?? '' });
   },

@@ -1,3 +1,4 @@
+import { HANDLERS } from './event-handlers';
 import { count, defined, type Payload, text } from './fields';
 import type { ReadEvent } from './parse-trace-line';
 import { type RecordGroup, recordGroups } from './record-groups';
@@ -27,6 +28,10 @@ export class RecordRunBuilder extends RunBuilder {
   private readonly cursors = new Map<string, number>();
   /** Feedback for the call of each key, set once the segment's events are in. */
   private readonly pending = new Map<string, FeedbackView>();
+
+  constructor() {
+    super(HANDLERS);
+  }
 
   /** Builds the run from its lines, in file order. */
   build(events: readonly ReadEvent[]): this {

@@ -39,6 +39,9 @@ describe('traceRuns on records', () => {
     expect(view?.children).toEqual([]);
   });
 
+});
+
+describe('traceRuns on records: events placed on their calls', () => {
   it('places events by key, not position: a retry of attempt 1 and a failure of attempt 2 land on their own calls', () => {
     const view = traceRuns([
       line('reliability.retry', { runId: 'r', step: 1, attempt: 1, kind: 'provider-retry', rule: 'provider-retry', errorKind: 'rate-limit', delayMs: 250, decision: 'retry' }),
@@ -122,6 +125,9 @@ describe('traceRuns on records', () => {
     ]);
   });
 
+});
+
+describe('traceRuns on records: runs in progress and resumed', () => {
   describe('a run suspended then resumed', () => {
     const suspended = line('run.suspended', { runId: 's', step: 1, suspensionId: 'sus-1', toolCallIds: 'refund-1', tools: 'refund', pending: 1 });
     const first = recordLine('s', { status: 'suspended', durationMs: 8, modelCalls: 1, ...usage(900, 30, 0.00315), attempts: [recordAttempt(usage(900, 30, 0.00315))] });

@@ -1,8 +1,10 @@
 import { messageView, parseList, partText, sharedPrefix } from './content-view';
 import { count, defined, flag, type Payload, text } from './fields';
-import { HANDLERS } from './event-handlers';
 import type { ReadEvent } from './parse-trace-line';
 import type { AttemptView, FeedbackView, SegmentView, StepView, ToolCallView } from './run-view';
+
+/** What an event does to the view being built. */
+export type EventHandler = (run: RunBuilder, payload: Payload) => void;
 
 /** A view while it is built: its lists can grow, its fields be set. */
 type Draft<T> = { -readonly [K in keyof T]: T[K] extends readonly (infer U)[] ? U[] : T[K] };
@@ -29,10 +31,13 @@ export class RunBuilder {
   /** The position in the file of the event being added. */
   position = 0;
 
+  /** Folds events with `handlers`: what each event does to the view (`HANDLERS` in event-handlers.ts). */
+  constructor(private readonly handlers: Readonly<Record<string, EventHandler>>) {}
+
   /** Adds the event at `position` in the file. */
   add({ event, payload }: ReadEvent, position: number): void {
     this.position = position;
-    const handler = HANDLERS[event];
+    const handler = this.handlers[event];
     if (handler) handler(this, payload);
   }
 

@@ -1,0 +1,115 @@
+import { TraceWriteError } from '../errors/trace-write-error';
+import type { SealedReply } from './trace-messages';
+
+/** A batch of a trace's entries waiting for its write. */
+interface Batch {
+  readonly id: number;
+  readonly written: Promise<void>;
+  readonly settle: (error?: unknown) => void;
+  claimed: boolean;
+}
+
+function openBatch(id: number): Batch {
+  let settle!: (error?: unknown) => void;
+  const written = new Promise<void>((resolve, reject) => (settle = (error) => (error === undefined ? resolve() : reject(error))));
+  written.catch(() => undefined);
+  return { id, written, settle, claimed: false };
+}
+
+/** What {@link TraceBatches} asks of its trace. */
+export interface BatchHost {
+  readonly path: string;
+  readonly maxPending: number;
+  /** A batch was opened: seal it once the run yields (`setImmediate`), and mark the trace as holding lines. */
+  opened(): void;
+  /** Asks the writing thread to write what is published and answer for batch `id`. */
+  sealed(id: number): void;
+}
+
+/**
+ * A trace's entries in batches: a batch opens with the first entry after the last was sealed, is
+ * sealed when the run yields, and settles when the writing thread answers (rejected with a
+ * {@link TraceWriteError} when lines were lost or dropped). Its promise is handed to the bus once,
+ * by the first entry that may report it, so a failed write is the agent's `listener.error`.
+ */
+export class TraceBatches {
+  private current: Batch | undefined;
+  private next = 1;
+  /** Sealed batches waiting for the thread's answer, with the entries dropped before each. */
+  private readonly waiting = new Map<number, { readonly batch: Batch; readonly drops: number }>();
+  private dropped = 0;
+  /** Why the writing thread is gone, once it is. */
+  private stoppedBecause: string | undefined;
+
+  constructor(private readonly host: BatchHost) {}
+
+  /** Whether the writing thread is gone (entries are then dropped). */
+  get stopped(): boolean {
+    return this.stoppedBecause !== undefined;
+  }
+
+  /** Whether a batch is open or waits for its answer. */
+  get busy(): boolean {
+    return this.current !== undefined || this.waiting.size > 0;
+  }
+
+  /** Counts an entry dropped (too many waiting, or the thread gone): reported with the batch. */
+  drop(): void {
+    this.dropped++;
+  }
+
+  /** The open batch's promise for the bus to watch, from the first entry that may report it (`reports`). */
+  claim(reports: boolean): Promise<void> | undefined {
+    if (this.current === undefined) {
+      this.current = openBatch(this.next++);
+      this.host.opened();
+    }
+    if (this.current.claimed || !reports) return undefined;
+    this.current.claimed = true;
+    return this.current.written;
+  }
+
+  /** Seals the open batch: the writing thread is asked to write it, or, when it is gone, the batch fails now. */
+  seal(): void {
+    const batch = this.current;
+    if (batch === undefined) return;
+    this.current = undefined;
+    const drops = this.dropped;
+    this.dropped = 0;
+    if (this.stoppedBecause !== undefined) {
+      batch.settle(this.lost(drops, `events of ${this.host.path} were lost: ${this.stoppedBecause}`));
+      return;
+    }
+    this.waiting.set(batch.id, { batch, drops });
+    this.host.sealed(batch.id);
+  }
+
+  /** The writing thread's answer: settles its batch; false when it answers none that waits. */
+  answered(reply: SealedReply): boolean {
+    const waiting = this.waiting.get(reply.batch);
+    if (!waiting) return false;
+    this.waiting.delete(reply.batch);
+    const messages = [...reply.failures];
+    if (waiting.drops > 0) messages.push(`${waiting.drops} event(s) were dropped: more than ${this.host.maxPending} were waiting for ${this.host.path}`);
+    waiting.batch.settle(messages.length === 0 ? undefined : this.lost(reply.lost + waiting.drops, messages.join('; ')));
+    return true;
+  }
+
+  /** The writing thread is gone: every batch that waits fails, with `lost` entries; later ones fail when sealed. Returns how many waited. */
+  stop(message: string, lost: number): number {
+    this.stoppedBecause = message;
+    const count = this.waiting.size;
+    for (const { batch } of this.waiting.values()) batch.settle(this.lost(lost, `events of ${this.host.path} were lost: ${message}`));
+    this.waiting.clear();
+    return count;
+  }
+
+  /** Settles when every sealed batch has (never rejects). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.waiting.values()].map(({ batch }) => batch.written.catch(() => undefined)));
+  }
+
+  private lost(count: number, message: string): TraceWriteError {
+    return new TraceWriteError({ path: this.host.path, lostEvents: count, message });
+  }
+}
