@@ -9,7 +9,8 @@ import { providerFromEnv } from './providers/provider-from-env';
 
 /**
  * The trace viewer. A triage agent looks an order up and answers with a validated JSON value;
- * `fileTrace` writes every event of its runs to a JSON-lines file, and `startDevtools` serves the
+ * `fileTrace` writes each of its runs to a JSON-lines file (its record, and the retries and
+ * feedback that happened in it), and `startDevtools` serves the
  * page that shows each step's attempts: the feedback sent, the rule that decided, the cost.
  *
  * Run it: `pnpm tsx --conditions=@keel/source src/devtools.ts` (offline, scripted: the model first
@@ -37,7 +38,7 @@ export function offlineTarget(): ModelTarget {
   };
 }
 
-/** Runs one refund request with its events traced to `file`; returns the run's result. */
+/** Runs one refund request traced to `file`; returns the run's result. */
 export async function recordRefund(file: string, target: ModelTarget = offlineTarget()) {
   const trace = fileTrace(file, { recordContent: true });
   // Priced only for the model the table knows: another live model reports no cost rather than $0.
@@ -55,7 +56,7 @@ export async function recordRefund(file: string, target: ModelTarget = offlineTa
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const file = join(tmpdir(), 'keel-devtools-example.jsonl');
   const result = await recordRefund(file, providerFromEnv() ?? offlineTarget());
-  console.log(`answer: ${result.status === 'complete' ? JSON.stringify(result.value) : result.status} after ${result.usage.modelCalls} model calls; events in ${file}`);
+  console.log(`answer: ${result.status === 'complete' ? JSON.stringify(result.value) : result.status} after ${result.usage.modelCalls} model calls; traced to ${file}`);
   const viewer = await startDevtools({ file, port: 0 });
   console.log(`open ${viewer.url} (Ctrl+C to stop)`);
   process.once('SIGINT', () => void viewer.close());
