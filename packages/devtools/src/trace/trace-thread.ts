@@ -47,7 +47,6 @@ export function traceThread(listener: ThreadListener): { thread: TraceThread; id
 function open(): TraceThread {
   const worker = startWorker();
   let holds = 0;
-  worker.unref();
   const thread: TraceThread = {
     send: (message) => worker.postMessage(message),
     hold() {
@@ -65,5 +64,7 @@ function open(): TraceThread {
   };
   worker.on('error', (error) => stop(`the thread writing traces failed: ${error.message}`));
   worker.on('exit', (code) => stop(`the thread writing traces stopped (exit code ${code})`));
+  // After the listeners: adding a 'message' listener refs the worker again.
+  worker.unref();
   return thread;
 }
