@@ -6,7 +6,7 @@ import { writeRecord } from './record-entry';
 import { CONTROL_SLOTS, Control, type DrainTarget, drain, Lock } from './trace-drain';
 import type { ThreadReply } from './trace-messages';
 import { EntryKind, SlabReader, SlabWriter } from './trace-slabs';
-import { traceThread } from './trace-thread';
+import { closeWhenCollected, traceThread } from './trace-thread';
 
 /** How long the process's exit waits for the writing thread to finish a write before writing the rest itself. */
 const EXIT_WAIT_MS = 2000;
@@ -162,7 +162,7 @@ export function traceStream(options: TraceStreamOptions): TraceStream {
     },
   };
 
-  return {
+  const stream: TraceStream = {
     record(run) {
       if (admit()) {
         writer.begin(EntryKind.record);
@@ -183,4 +183,6 @@ export function traceStream(options: TraceStreamOptions): TraceStream {
     },
     flush: unwritten.flush,
   };
+  closeWhenCollected(stream, thread, id);
+  return stream;
 }

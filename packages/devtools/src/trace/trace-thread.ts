@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { ThreadMessage, ThreadReply } from './trace-messages';
+import type { ThreadClosed, ThreadMessage, ThreadReply } from './trace-messages';
 
 /** What a trace hears from the writing thread: its seals answered, or the thread gone. */
 export interface ThreadListener {
@@ -44,6 +44,22 @@ export function traceThread(listener: ThreadListener): { thread: TraceThread; id
   return { thread: current, id };
 }
 
+/** How many traces the writing thread serves: each one made and not yet collected (and let go). */
+export function servedTraces(): number {
+  return listeners.size;
+}
+
+/** Traces no longer referenced: the writing thread writes what each published and lets it go, then so does its listener. */
+const collected = new FinalizationRegistry<{ thread: TraceThread; id: number }>(({ thread, id }) => thread.send({ type: 'close', id }));
+
+/**
+ * Lets trace `id` go once `owner` (what the trace's users hold, never referenced by its listener)
+ * is collected: a trace made for each task does not hold its memory for the life of the process.
+ */
+export function closeWhenCollected(owner: object, thread: TraceThread, id: number): void {
+  collected.register(owner, { thread, id });
+}
+
 function open(): TraceThread {
   const worker = startWorker();
   let holds = 0;
@@ -56,7 +72,10 @@ function open(): TraceThread {
       if (--holds === 0) worker.unref();
     },
   };
-  worker.on('message', (reply: ThreadReply) => listeners.get(reply.id)?.sealed(reply));
+  worker.on('message', (reply: ThreadReply | ThreadClosed) => {
+    if (reply.type === 'closed') listeners.delete(reply.id);
+    else listeners.get(reply.id)?.sealed(reply);
+  });
   const stop = (message: string) => {
     if (current === thread) current = undefined;
     for (const listener of listeners.values()) listener.stopped(message);

@@ -6,7 +6,7 @@
 import { parentPort } from 'node:worker_threads';
 import { secretRedactor } from './redact-secrets';
 import { Control, type DrainTarget, drain, Lock } from './trace-drain';
-import type { ThreadMessage, ThreadReply } from './trace-messages';
+import type { ThreadClosed, ThreadMessage, ThreadReply } from './trace-messages';
 import { SlabReader } from './trace-slabs';
 import { jsonQuoter } from './trace-line';
 
@@ -60,6 +60,14 @@ function receive(message: ThreadMessage): void {
         stream.lost = 0;
       }
       port?.postMessage(reply);
+      return;
+    }
+    case 'close': {
+      const stream = streams.get(message.id);
+      if (stream) write(stream);
+      streams.delete(message.id);
+      const closed: ThreadClosed = { type: 'closed', id: message.id };
+      port?.postMessage(closed);
       return;
     }
   }
