@@ -37,7 +37,8 @@ describe('fileTrace', () => {
     const child = lines.find((line) => line.event === 'run.record' && line.payload.parentRunId === result.runId);
     expect(child?.payload.parentToolCallId).toBe(result.toolCalls.find((call) => call.name === 'policy_check')?.id);
     // The run's own calls; the sub-agent's calls, which its result counts too, are in the sub-agent's record.
-    expect(record.attempts.length + (child?.payload.attempts as unknown[]).length).toBe(result.attempts.length);
+    const childAttempts = child?.payload.attempts as unknown[];
+    expect(record.attempts.length + childAttempts.length).toBe(result.attempts.length);
     expect(lines.indexOf(child as never)).toBeLessThan(lines.indexOf(own.at(-1) as never));
     expect(readFileSync(path, 'utf8')).toContain('window.__pwned = 1');
   });
