@@ -67,6 +67,12 @@ export function traceStream(options: TraceStreamOptions): TraceStream {
   const sealed = new Map<number, Batch>();
   /** Entries dropped before each sealed batch, reported with it. */
   const dropsOf = new Map<number, number>();
+  /**
+   * What the writing thread answered to a batch no one watches (only lines whose failure is not
+   * reported): the thread writes all that is published when it answers, so its failures may be a
+   * later batch's. Reported with the next batch that is watched.
+   */
+  let carried = { failures: [] as string[], lost: 0, drops: 0 };
 
   const failed = (reply: { failures: readonly string[]; lost: number }, drops: number): TraceWriteError | undefined => {
     const messages = [...reply.failures];
@@ -81,8 +87,10 @@ export function traceStream(options: TraceStreamOptions): TraceStream {
       if (!done) return;
       sealed.delete(reply.batch);
       thread.release();
-      done.settle(failed(reply, dropsOf.get(reply.batch) ?? 0));
+      const answered = { failures: [...carried.failures, ...reply.failures], lost: carried.lost + reply.lost, drops: carried.drops + (dropsOf.get(reply.batch) ?? 0) };
       dropsOf.delete(reply.batch);
+      carried = done.claimed ? { failures: [], lost: 0, drops: 0 } : answered;
+      done.settle(done.claimed ? failed(answered, answered.drops) : undefined);
       if (sealed.size === 0 && batch === undefined && written === Atomics.load(control, Control.taken)) markUnwritten(unwritten, false);
     },
     stopped(message) {
