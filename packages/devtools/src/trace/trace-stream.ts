@@ -86,7 +86,6 @@ export function traceStream(options: TraceStreamOptions): TraceStream {
       const done = sealed.get(reply.batch);
       if (!done) return;
       sealed.delete(reply.batch);
-      thread.release();
       const answered = { failures: [...carried.failures, ...reply.failures], lost: carried.lost + reply.lost, drops: carried.drops + (dropsOf.get(reply.batch) ?? 0) };
       dropsOf.delete(reply.batch);
       carried = done.claimed ? { failures: [], lost: 0, drops: 0 } : answered;

@@ -14,8 +14,9 @@ export interface ThreadListener {
 /** The writing thread of this process, as traces use it. */
 export interface TraceThread {
   send(message: ThreadMessage): void;
-  /** Keeps the process alive until `release()`: a seal is waiting for its answer. */
+  /** Keeps the process alive until the answer of the seal about to be sent (one hold per seal, let go when it is answered). */
   hold(): void;
+  /** Lets go of a hold whose answer will never come (the thread stopped). */
   release(): void;
 }
 
@@ -73,8 +74,13 @@ function open(): TraceThread {
     },
   };
   worker.on('message', (reply: ThreadReply | ThreadClosed) => {
-    if (reply.type === 'closed') listeners.delete(reply.id);
-    else listeners.get(reply.id)?.sealed(reply);
+    if (reply.type === 'closed') {
+      listeners.delete(reply.id);
+      return;
+    }
+    // Here, not in the listener: a seal sent after its trace was let go is answered too.
+    thread.release();
+    listeners.get(reply.id)?.sealed(reply);
   });
   const stop = (message: string) => {
     if (current === thread) current = undefined;
