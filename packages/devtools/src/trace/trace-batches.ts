@@ -38,6 +38,12 @@ export class TraceBatches {
   /** Sealed batches waiting for the thread's answer, with the entries dropped before each. */
   private readonly waiting = new Map<number, { readonly batch: Batch; readonly drops: number }>();
   private dropped = 0;
+  /**
+   * What the writing thread answered to a batch no one watches (only lines whose failure is not
+   * reported): the thread writes all that is published when it answers, so its failures may be a
+   * later batch's. Reported with the next batch that is watched.
+   */
+  private carried = { failures: [] as string[], lost: 0, drops: 0 };
   /** Why the writing thread is gone, once it is. */
   private stoppedBecause: string | undefined;
 
@@ -89,9 +95,16 @@ export class TraceBatches {
     const waiting = this.waiting.get(reply.batch);
     if (!waiting) return false;
     this.waiting.delete(reply.batch);
-    const messages = [...reply.failures];
-    if (waiting.drops > 0) messages.push(`${waiting.drops} event(s) were dropped: more than ${this.host.maxPending} were waiting for ${this.host.path}`);
-    waiting.batch.settle(messages.length === 0 ? undefined : this.lost(reply.lost + waiting.drops, messages.join('; ')));
+    const answer = { failures: [...this.carried.failures, ...reply.failures], lost: this.carried.lost + reply.lost, drops: this.carried.drops + waiting.drops };
+    if (!waiting.batch.claimed) {
+      this.carried = answer;
+      waiting.batch.settle();
+      return true;
+    }
+    this.carried = { failures: [], lost: 0, drops: 0 };
+    const messages = answer.failures;
+    if (answer.drops > 0) messages.push(`${answer.drops} event(s) were dropped: more than ${this.host.maxPending} were waiting for ${this.host.path}`);
+    waiting.batch.settle(messages.length === 0 ? undefined : this.lost(answer.lost + answer.drops, messages.join('; ')));
     return true;
   }
 

@@ -5,7 +5,7 @@ import { writeRecord } from './record-entry';
 import { TraceBatches } from './trace-batches';
 import { CONTROL_SLOTS, Control, type DrainTarget, drain, Lock } from './trace-drain';
 import { EntryKind, SlabReader, SlabWriter } from './trace-slabs';
-import { traceThread } from './trace-thread';
+import { closeWhenCollected, traceThread } from './trace-thread';
 
 /** How long the process's exit waits for the writing thread to finish a write before writing the rest itself. */
 const EXIT_WAIT_MS = 2000;
@@ -61,7 +61,6 @@ export function traceStream(options: TraceStreamOptions): TraceStream {
   const { thread, id } = traceThread({
     sealed(reply) {
       if (!batches.answered(reply)) return;
-      thread.release();
       if (!batches.busy && pending() === 0) markUnwritten(unwritten, false);
     },
     spare(spares) {
@@ -112,7 +111,7 @@ export function traceStream(options: TraceStreamOptions): TraceStream {
     },
   };
 
-  return {
+  const stream: TraceStream = {
     record(run) {
       if (admit()) {
         writer.begin(EntryKind.record);
@@ -133,4 +132,6 @@ export function traceStream(options: TraceStreamOptions): TraceStream {
     },
     flush: unwritten.flush,
   };
+  closeWhenCollected(stream, thread, id);
+  return stream;
 }

@@ -16,8 +16,9 @@ export interface ThreadListener {
 /** The writing thread of this process, as traces use it. */
 export interface TraceThread {
   send(message: ThreadMessage): void;
-  /** Keeps the process alive until `release()`: a seal is waiting for its answer. */
+  /** Keeps the process alive until the answer of the seal about to be sent (one hold per seal, let go when it is answered). */
   hold(): void;
+  /** Lets go of a hold whose answer will never come (the thread stopped). */
   release(): void;
 }
 
@@ -46,10 +47,25 @@ export function traceThread(listener: ThreadListener): { thread: TraceThread; id
   return { thread: current, id };
 }
 
+/** How many traces the writing thread serves: each one made and not yet collected (and let go). */
+export function servedTraces(): number {
+  return listeners.size;
+}
+
+/** Traces no longer referenced: the writing thread writes what each published and lets it go, then so does its listener. */
+const collected = new FinalizationRegistry<{ thread: TraceThread; id: number }>(({ thread, id }) => thread.send({ type: 'close', id }));
+
+/**
+ * Lets trace `id` go once `owner` (what the trace's users hold, never referenced by its listener)
+ * is collected: a trace made for each task does not hold its memory for the life of the process.
+ */
+export function closeWhenCollected(owner: object, thread: TraceThread, id: number): void {
+  collected.register(owner, { thread, id });
+}
+
 function open(): TraceThread {
   const worker = startWorker();
   let holds = 0;
-  worker.unref();
   const thread: TraceThread = {
     send: (message) => worker.postMessage(message),
     hold() {
@@ -60,9 +76,18 @@ function open(): TraceThread {
     },
   };
   worker.on('message', (reply: ThreadReply) => {
+    if (reply.type === 'closed') {
+      listeners.delete(reply.id);
+      return;
+    }
     const listener = listeners.get(reply.id);
-    if (reply.type === 'spare') listener?.spare(reply.slabs);
-    else listener?.sealed(reply);
+    if (reply.type === 'spare') {
+      listener?.spare(reply.slabs);
+      return;
+    }
+    // Here, not in the listener: a seal sent after its trace was let go is answered too.
+    thread.release();
+    listener?.sealed(reply);
   });
   const stop = (message: string) => {
     if (current === thread) current = undefined;
@@ -71,5 +96,7 @@ function open(): TraceThread {
   };
   worker.on('error', (error) => stop(`the thread writing traces failed: ${error.message}`));
   worker.on('exit', (code) => stop(`the thread writing traces stopped (exit code ${code})`));
+  // After the listeners: adding a 'message' listener refs the worker again.
+  worker.unref();
   return thread;
 }

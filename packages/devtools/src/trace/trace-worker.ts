@@ -65,6 +65,14 @@ function receive(message: ThreadMessage): void {
       port?.postMessage(reply);
       return;
     }
+    case 'close': {
+      const stream = streams.get(message.id);
+      if (stream) write(stream);
+      streams.delete(message.id);
+      const closed: ThreadReply = { type: 'closed', id: message.id };
+      port?.postMessage(closed);
+      return;
+    }
   }
 }
 
