@@ -160,7 +160,7 @@ what tracing costs is traced − untraced, as a share of that overhead, per roun
 | bare baseline | ${us(bare.medianUs)} | | |
 | untraced | ${us(without.medianUs)} | | |
 | a second untraced agent (noise floor) | ${us(secondUntraced.medianUs)} | ${pairedRatio(secondUntraced, without).median.toFixed(3)}x | ${spread(noiseShare)} |
-| the record's fields copied into memory, nothing else (the floor of any trace) | ${us(floor.medianUs)} | ${pairedRatio(floor, without).median.toFixed(3)}x | ${spread(floorShare)} |
+| the record's fields copied into memory, nothing else (the least a trace does on this thread) | ${us(floor.medianUs)} | ${pairedRatio(floor, without).median.toFixed(3)}x | ${spread(floorShare)} |
 | traced | ${us(withTrace.medianUs)} | ${ratio.median.toFixed(3)}x (interquartile ${ratio.p25.toFixed(3)}x – ${ratio.p75.toFixed(3)}x) | **${spread(shareOfOverhead)}** |
 
 On the thread that runs the agent, tracing adds **${us(addedUs)} per run** (medians), ${pct(shareOfOverhead.median)} of the run's overhead by
@@ -169,9 +169,11 @@ only copies each run's record (its model calls, steps and tool calls) into share
 listens to no event of a run that goes well, so core builds no event payload for it. A thread of the process reads
 the records, makes the JSON lines (secrets replaced) and appends them; nothing was dropped or failed.
 
-The floor row is what no trace can go under on the agent's thread: a record listener that only reads each field
-the trace keeps and stores it in one reused block of memory (\`record-copy-floor.ts\`), ${us(floor.medianUs - without.medianUs)} a run, ${pct(floorShare.median)} of the
-overhead. ${floorShare.p25 > 0.05 ? "Three rounds in four of it are above 5% already: copying a run's record out of it at all costs more than the target allows, on this machine, before any trace writes a byte." : 'It is within the target: a trace could still come closer to it.'}
+The copy row is the least any trace of these runs does on the agent's thread, however it writes: a record
+listener that only reads each field \`fileTrace\` keeps and stores it in one reused block of memory
+(\`record-copy-floor.ts\`): ${us(floor.medianUs - without.medianUs)} a run, ${pct(floorShare.median)} of the overhead. A field that is never read cannot
+be written, and another thread cannot read the run's objects: it gets what this thread copies or serialises for
+it, and serialising costs more than copying. ${floorShare.p75 > 0.05 ? `So a trace's share, round by round, cannot fall below this row's: three rounds in four within 5% would need a trace cheaper than its own copy, whose third quartile here is ${pct(floorShare.p75)}.` : 'This row is within the target: a trace could come closer to it.'}
 
 Both threads together, in CPU time (\`process.cpuUsage()\`, ${CPU_RUNS.toLocaleString('en')} runs a side, median of 3 trials, the trace
 flushed): a traced run costs **${us(cpuAddedUs)} more CPU** than an untraced one, on the writing thread for the most
