@@ -149,7 +149,7 @@ export async function measureFileTrace(): Promise<FileTraceFigures> {
 \`fileTrace()\` from \`@keel/devtools\` (no content) on the overhead benchmark's agent (one tool call, a
 validated answer, zero-latency model), against the same agent untraced, a second untraced agent (what the
 measure reads when nothing differs) and the bare baseline (the same work by hand). ${ROUNDS} rounds; in each, every
-side runs ${BLOCKS} blocks of ${BLOCK} runs, one side's block after another's, the order reversed every other block. A run
+side runs ${BLOCKS} blocks of ${BLOCK} runs, one side's block after another's, in a new random order each time. A run
 writes ${lines} line${lines === 1 ? '' : 's'} (${bytes.toLocaleString('en')} bytes): its record.
 
 A run's overhead is Keel's per-run cost over the bare baseline (untraced − bare, here ${us(overheadUs)} by the medians);
