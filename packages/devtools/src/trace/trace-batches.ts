@@ -22,7 +22,7 @@ export interface BatchHost {
   readonly maxPending: number;
   /** A batch was opened: seal it once the run yields (`setImmediate`), and mark the trace as holding lines. */
   opened(): void;
-  /** Asks the writing thread to write what is published and answer for batch `id`. */
+  /** Has what is published written, and batch `id` answered (by the writing thread, or here when it is gone). */
   sealed(id: number): void;
 }
 
@@ -44,22 +44,15 @@ export class TraceBatches {
    * later batch's. Reported with the next batch that is watched.
    */
   private carried = { failures: [] as string[], lost: 0, drops: 0 };
-  /** Why the writing thread is gone, once it is. */
-  private stoppedBecause: string | undefined;
 
   constructor(private readonly host: BatchHost) {}
-
-  /** Whether the writing thread is gone (entries are then dropped). */
-  get stopped(): boolean {
-    return this.stoppedBecause !== undefined;
-  }
 
   /** Whether a batch is open or waits for its answer. */
   get busy(): boolean {
     return this.current !== undefined || this.waiting.size > 0;
   }
 
-  /** Counts an entry dropped (too many waiting, or the thread gone): reported with the batch. */
+  /** Counts an entry dropped (too many waiting): reported with the batch. */
   drop(): void {
     this.dropped++;
   }
@@ -75,18 +68,13 @@ export class TraceBatches {
     return this.current.written;
   }
 
-  /** Seals the open batch: the writing thread is asked to write it, or, when it is gone, the batch fails now. */
+  /** Seals the open batch: the host has it written and answers it (see {@link answered}). */
   seal(): void {
     const batch = this.current;
     if (batch === undefined) return;
     this.current = undefined;
-    const drops = this.dropped;
+    this.waiting.set(batch.id, { batch, drops: this.dropped });
     this.dropped = 0;
-    if (this.stoppedBecause !== undefined) {
-      batch.settle(this.lost(drops, `events of ${this.host.path} were lost: ${this.stoppedBecause}`));
-      return;
-    }
-    this.waiting.set(batch.id, { batch, drops });
     this.host.sealed(batch.id);
   }
 
@@ -108,13 +96,11 @@ export class TraceBatches {
     return true;
   }
 
-  /** The writing thread is gone: every batch that waits fails, with `lost` entries; later ones fail when sealed. Returns how many waited. */
-  stop(message: string, lost: number): number {
-    this.stoppedBecause = message;
-    const count = this.waiting.size;
-    for (const { batch } of this.waiting.values()) batch.settle(this.lost(lost, `events of ${this.host.path} were lost: ${message}`));
-    this.waiting.clear();
-    return count;
+  /** Answers every batch that waits (the writing thread is gone and will not): the first with `failures`. Returns how many waited. */
+  answerAll(failures: readonly string[], lost: number): number {
+    const ids = [...this.waiting.keys()];
+    ids.forEach((batch, index) => this.answered({ type: 'sealed', id: 0, batch, failures: index === 0 ? failures : [], lost: index === 0 ? lost : 0 }));
+    return ids.length;
   }
 
   /** Settles when every sealed batch has (never rejects). */

@@ -46,6 +46,19 @@ export function traceStream(options: TraceStreamOptions): TraceStream {
   let written = 0;
   const pending = () => written - Atomics.load(control, Control.taken);
 
+  /** Why the writing thread is gone, once it is: this thread then writes the trace itself. */
+  let orphaned: string | undefined;
+
+  /**
+   * Writes here, synchronously, what the writing thread has not taken, the lock closed for good:
+   * at the process's exit, or once that thread is gone.
+   */
+  const writeHere = (): { failures: string[]; lost: number } => {
+    const at = { slab: Atomics.load(control, Control.slab), offset: Atomics.load(control, Control.offset) };
+    const { failure } = drain(new SlabReader(slabs.slice(Math.max(0, at.slab - firstSlab)), at), control, options);
+    return failure ? { failures: [failure.message], lost: failure.lost } : { failures: [], lost: 0 };
+  };
+
   const batches: TraceBatches = new TraceBatches({
     path,
     maxPending: options.maxPending,
@@ -54,8 +67,12 @@ export function traceStream(options: TraceStreamOptions): TraceStream {
       setImmediate(() => batches.seal());
     },
     sealed(batch) {
-      thread.hold();
-      thread.send({ type: 'seal', id, batch });
+      if (orphaned === undefined) {
+        thread.hold();
+        thread.send({ type: 'seal', id, batch });
+        return;
+      }
+      batches.answered({ type: 'sealed', id, batch, ...writeHere() });
     },
   });
   const { thread, id } = traceThread({
@@ -67,7 +84,11 @@ export function traceStream(options: TraceStreamOptions): TraceStream {
       for (const slab of spares) writer.spare(slab);
     },
     stopped(message) {
-      for (let count = batches.stop(message, pending()); count > 0; count--) thread.release();
+      orphaned = message;
+      // A thread that died in a write left its lock held: it will not write again.
+      Atomics.store(control, Control.lock, Lock.closed);
+      const { failures, lost } = writeHere();
+      for (let count = batches.answerAll(failures, lost); count > 0; count--) thread.release();
     },
   });
 
@@ -85,7 +106,7 @@ export function traceStream(options: TraceStreamOptions): TraceStream {
 
   /** Whether one more entry may wait for the disk (else it is counted dropped). */
   const admit = (): boolean => {
-    if (!batches.stopped && pending() < options.maxPending) return true;
+    if (pending() < options.maxPending) return true;
     batches.drop();
     return false;
   };
@@ -104,10 +125,8 @@ export function traceStream(options: TraceStreamOptions): TraceStream {
           return;
         }
       }
-      const at = { slab: Atomics.load(control, Control.slab), offset: Atomics.load(control, Control.offset) };
-      const reader = new SlabReader(slabs.slice(Math.max(0, at.slab - firstSlab)), at);
-      const { failure } = drain(reader, control, options);
-      if (failure) throw new Error(failure.message);
+      const { failures } = writeHere();
+      if (failures.length > 0) throw new Error(failures.join('; '));
     },
   };
 
