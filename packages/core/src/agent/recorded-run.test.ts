@@ -78,6 +78,9 @@ describe('builder.onRecord()', () => {
     expect(top.ownAttempts.every((attempt) => !child.ownAttempts.includes(attempt))).toBe(true);
   });
 
+});
+
+describe('builder.onRecord(): listeners only observe', () => {
   it('a listener that throws or rejects is reported as listener.error and changes nothing', async () => {
     const errors: AgentEvents['listener.error'][] = [];
     const agent = Agent.create({ provider: scriptedModel(['fine', 'fine']), model: 'm' })
@@ -96,6 +99,22 @@ describe('builder.onRecord()', () => {
       ['record', 'exporter down'],
       ['record', 'disk full'],
     ]);
+  });
+
+  it("a listener cannot change the result the run's caller receives: the record's lists are frozen, its attempt reported", async () => {
+    const errors: string[] = [];
+    const agent = Agent.create({ provider: scriptedModel('fine'), model: 'm' })
+      .onRecord((run) => {
+        (run.record.attempts as unknown[]).push({ forged: true });
+      })
+      .on('listener.error', (error) => void errors.push(error.event))
+      .build();
+
+    const result = await agent.run('hi');
+
+    expect(result.attempts).toHaveLength(1);
+    expect(result.usage.modelCalls).toBe(1);
+    expect(errors).toEqual(['record']);
   });
 
   it('refuses what is not a function', () => {

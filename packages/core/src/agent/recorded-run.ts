@@ -21,7 +21,7 @@ export interface RecordedRun {
   readonly status: 'ok' | 'error' | 'aborted' | 'suspended';
   /**
    * The run's records, the very arrays its result holds (for a run that failed, what it had
-   * done): read them, never change them. Their content (messages, texts, raw outputs, tool
+   * done): frozen before a listener sees them. Their content (messages, texts, raw outputs, tool
    * arguments and outputs) is the model's and the user's: an exporter decides what to keep.
    */
   readonly record: RunRecord;

@@ -61,17 +61,22 @@ export class EventBus {
       try {
         const returned = listener(payload);
         if (returned && typeof (returned as Promise<void>).then === 'function') {
-          (returned as Promise<void>).then(undefined, (error: unknown) => this.reportListenerError(event, payload, error));
+          (returned as Promise<void>).then(undefined, (error: unknown) => this.reportFailure(event, payload, error));
         }
       } catch (error) {
-        this.reportListenerError(event, payload, error);
+        this.reportFailure(event, payload, error);
       }
     }
   }
 
-  private reportListenerError(event: AgentEventName, payload: AgentEvents[AgentEventName], error: unknown): void {
+  /**
+   * Reports an observer's failure as `listener.error`: an event listener's (`event` names the
+   * event) or another observer's of the run (`record` for a record listener). A `listener.error`
+   * listener's own failure is dropped, so the reports cannot loop.
+   */
+  reportFailure(event: string, run: { readonly runId: string; readonly step: number }, error: unknown): void {
     if (event === 'listener.error') return;
     const { name, message } = reduceError(error);
-    this.emit('listener.error', { runId: payload.runId, step: payload.step, timestamp: Date.now(), event, errorName: name, message });
+    this.emit('listener.error', { runId: run.runId, step: run.step, timestamp: Date.now(), event, errorName: name, message });
   }
 }

@@ -1,22 +1,25 @@
-import { reduceError } from '@keel/reliability/internal';
-import type { EventBus } from '../events/event-bus';
 import type { RecordedRun, RunRecordListener } from '../agent/recorded-run';
+import type { EventBus } from '../events/event-bus';
 
-/** Reports a record listener's failure as `listener.error` (event `record`). */
-function report(bus: EventBus, run: RecordedRun, step: number, error: unknown): void {
-  if (!bus.has('listener.error')) return;
-  const { name, message } = reduceError(error);
-  bus.emit('listener.error', { runId: run.runId, step, timestamp: Date.now(), event: 'record', errorName: name, message });
-}
-
-/** Hands a run's record to each of `listeners`, each isolated: a failure is reported, never thrown. */
+/**
+ * Hands a run's record to each of `listeners`, each isolated: a failure is reported as
+ * `listener.error` (event `record`), never thrown. The record's lists are frozen first: they are
+ * the result's own, which the run's caller receives after the listeners, unchanged.
+ */
 export function deliverRecord(bus: EventBus, listeners: readonly RunRecordListener[], run: RecordedRun, step: number): void {
+  const { record } = run;
+  Object.freeze(record.attempts);
+  Object.freeze(record.steps);
+  Object.freeze(record.toolCalls);
+  Object.freeze(run.ownAttempts);
+  Object.freeze(run);
+  const at = { runId: run.runId, step };
   for (const listener of listeners) {
     try {
       const returned = listener(run);
-      if (returned && typeof returned.then === 'function') returned.then(undefined, (error: unknown) => report(bus, run, step, error));
+      if (returned && typeof returned.then === 'function') returned.then(undefined, (error: unknown) => bus.reportFailure('record', at, error));
     } catch (error) {
-      report(bus, run, step, error);
+      bus.reportFailure('record', at, error);
     }
   }
 }

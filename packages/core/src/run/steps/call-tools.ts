@@ -1,4 +1,4 @@
-import { AbortedError } from '@keel/reliability';
+import { AbortedError, type AttemptRecord } from '@keel/reliability';
 import type { RunResult } from '../../agent/run-result';
 import type { AssistantMessage, Message, ToolCallPart } from '../../model/message';
 import { isPendingApproval, type PendingApproval } from '../../tools/pending-approval';
@@ -148,6 +148,12 @@ function settleAll<T>(pending: readonly Promise<T>[]): Promise<T[]> {
 
 const single = <T>(value: T): T[] => [value];
 
+/** Records a model call of a run this run called (an agent as a tool) in this run's ledger, marked as not its own. */
+function recordNested(context: RunContext, attempt: AttemptRecord): void {
+  (context.nestedAttempts ??= new Set()).add(attempt);
+  context.ledger.record(attempt);
+}
+
 /** A resumed call's record: with a decision, a call never comes back pending. */
 function settledRecord(outcome: ToolCallRecord | PendingApproval): ToolCallRecord {
   if (isPendingApproval(outcome)) throw new TypeError('a decided call cannot wait for approval again');
@@ -172,10 +178,7 @@ function toolEnvironment(context: RunContext, kept: readonly Message[], journal:
     kept,
     journal,
     // Agents called as tools tie their runs to this one: its id, and its ledger for their model calls.
-    parent: { runId: context.runId, record: (attempt) => {
-        (context.nestedAttempts ??= new Set()).add(attempt);
-        context.ledger.record(attempt);
-      }, depth: context.depth, maxDepth: context.maxDepth, usage: () => context.budgetUsage(), preCheck: context.preCheck, ...(context.ledger.pricing === undefined ? {} : { pricing: context.ledger.pricing }) },
+    parent: { runId: context.runId, record: (attempt) => recordNested(context, attempt), depth: context.depth, maxDepth: context.maxDepth, usage: () => context.budgetUsage(), preCheck: context.preCheck, ...(context.ledger.pricing === undefined ? {} : { pricing: context.ledger.pricing }) },
     tools: config.tools,
     guards: config.guards,
     toolRetries: config.toolRetries,
