@@ -1,5 +1,5 @@
 import { StaleRunOwnerError } from '../errors/stale-run-owner-error';
-import type { RunCheckpoint, RunLease, RunStore } from './run-store';
+import type { RunAppend, RunLease, RunStatus, RunStore, StoredRun } from './run-store';
 
 /** Checks a run id or claim key: a non-empty string. */
 export function checkStoreKey(value: unknown, what: string, store: string): string {
@@ -7,13 +7,27 @@ export function checkStoreKey(value: unknown, what: string, store: string): stri
   return value;
 }
 
-/** Checks a checkpoint's state: JSON, so a store in another process reads the same value. */
-export function checkpointJson(checkpoint: Omit<RunCheckpoint, 'version' | 'runId'>, store: string): string {
-  try {
-    return JSON.stringify(checkpoint);
-  } catch (error) {
-    throw new TypeError(`${store}: a checkpoint must be JSON (${error instanceof Error ? error.message : String(error)})`, { cause: error });
-  }
+/** Each entry of an append as JSON text, so a store in another process reads the same value. */
+export function entriesJson(append: RunAppend, store: string): string[] {
+  if (!Array.isArray(append?.entries)) throw new TypeError(`${store}: an append's entries must be an array`);
+  return append.entries.map((entry, index) => {
+    let text: string | undefined;
+    try {
+      text = JSON.stringify(entry);
+    } catch (error) {
+      throw new TypeError(`${store}: entry ${index} of an append must be JSON (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+    }
+    if (typeof text !== 'string' || typeof entry !== 'object' || entry === null) throw new TypeError(`${store}: entry ${index} of an append must be a JSON object`);
+    return text;
+  });
+}
+
+/** A run as a store keeps it in memory: its entries as JSON text. */
+interface KeptRun {
+  agentId: string;
+  tenant: string | undefined;
+  status: RunStatus;
+  readonly entries: string[];
 }
 
 /**
@@ -23,23 +37,25 @@ export function checkpointJson(checkpoint: Omit<RunCheckpoint, 'version' | 'runI
  */
 export function memoryRunStore(): RunStore {
   const fences = new Map<string, number>();
-  const checkpoints = new Map<string, string>();
-  const versions = new Map<string, number>();
+  const runs = new Map<string, KeptRun>();
   const claims = new Map<string, number>();
   // Spent claims are forgotten once their time is up, never by count: they are swept when the
   // map has doubled since the last sweep, so a claim costs O(1) on average.
   let sweepAt = 1024;
   const name = 'memoryRunStore';
+  const lease = (runId: string): RunLease => {
+    const fence = (fences.get(runId) ?? 0) + 1;
+    fences.set(runId, fence);
+    return { runId, fence };
+  };
   return {
+    shared: false,
     acquire(runId) {
       try {
-        checkStoreKey(runId, 'a run id', name);
+        return Promise.resolve(lease(checkStoreKey(runId, 'a run id', name)));
       } catch (error) {
         return Promise.reject(error);
       }
-      const fence = (fences.get(runId) ?? 0) + 1;
-      fences.set(runId, fence);
-      return Promise.resolve({ runId, fence });
     },
     acquireAt(runId, version) {
       try {
@@ -47,26 +63,22 @@ export function memoryRunStore(): RunStore {
       } catch (error) {
         return Promise.reject(error);
       }
-      if ((versions.get(runId) ?? 0) !== version) return Promise.resolve(undefined);
-      const fence = (fences.get(runId) ?? 0) + 1;
-      fences.set(runId, fence);
-      return Promise.resolve({ runId, fence });
+      if ((runs.get(runId)?.entries.length ?? 0) !== version) return Promise.resolve(undefined);
+      return Promise.resolve(lease(runId));
     },
-    save(lease: RunLease, checkpoint) {
+    append(given: RunLease, append) {
       try {
-        const runId = checkStoreKey(lease?.runId, 'a lease run id', name);
-        if ((fences.get(runId) ?? 0) !== lease.fence) throw new StaleRunOwnerError({ runId, fence: lease.fence });
-        const version = (versions.get(runId) ?? 0) + 1;
-        const text = checkpointJson(checkpoint, name);
-        // The JSON text as written, with the run id and version added: no copy is shared with the caller.
-        const stored = `${text.slice(0, -1)}${text.length > 2 ? ',' : ''}"runId":${JSON.stringify(runId)},"version":${version}}`;
-        checkpoints.set(runId, stored);
-        versions.set(runId, version);
-        // A copy of what was written, read only if the caller looks at it (a run's journal never does).
-        let copy: RunCheckpoint | undefined;
-        const read = () => (copy ??= JSON.parse(stored) as RunCheckpoint);
-        const written = { runId, version, get agentId() { return read().agentId; }, get tenant() { return read().tenant; }, get status() { return read().status; }, get state() { return read().state; } };
-        return Promise.resolve(written as RunCheckpoint);
+        const runId = checkStoreKey(given?.runId, 'a lease run id', name);
+        if ((fences.get(runId) ?? 0) !== given.fence) throw new StaleRunOwnerError({ runId, fence: given.fence });
+        const texts = entriesJson(append, name);
+        checkStoreKey(append.agentId, 'an agent id', name);
+        const run = runs.get(runId) ?? { agentId: append.agentId, tenant: append.tenant, status: append.status, entries: [] };
+        run.agentId = append.agentId;
+        run.tenant = append.tenant;
+        run.status = append.status;
+        for (const text of texts) run.entries.push(text);
+        runs.set(runId, run);
+        return Promise.resolve(run.entries.length);
       } catch (error) {
         return Promise.reject(error);
       }
@@ -77,8 +89,17 @@ export function memoryRunStore(): RunStore {
       } catch (error) {
         return Promise.reject(error);
       }
-      const text = checkpoints.get(runId);
-      return Promise.resolve(text === undefined ? undefined : (JSON.parse(text) as RunCheckpoint));
+      const run = runs.get(runId);
+      if (run === undefined) return Promise.resolve(undefined);
+      const stored: StoredRun = {
+        runId,
+        agentId: run.agentId,
+        ...(run.tenant === undefined ? {} : { tenant: run.tenant }),
+        status: run.status,
+        entries: run.entries.map((text) => JSON.parse(text) as unknown),
+        version: run.entries.length,
+      };
+      return Promise.resolve(stored);
     },
     claim(key, ttlMs) {
       try {

@@ -1,63 +1,79 @@
 import { describe, expect, it } from 'vitest';
 import { StaleRunOwnerError } from '../errors/stale-run-owner-error';
-import type { RunStore } from './run-store';
+import type { RunAppend, RunStore } from './run-store';
 
-const CHECKPOINT = { agentId: 'refunds', status: 'running' as const, state: { step: 1, messages: [{ role: 'user', content: 'Refund A-1?' }] } };
+const entry = (seq: number, extra: Record<string, unknown> = {}) => ({ seq, type: 'step', runId: 'r', messages: [{ role: 'user', content: `turn ${seq}` }], ...extra });
+const APPEND: RunAppend = { agentId: 'refunds', status: 'running', entries: [entry(0)] };
 
 /** What every {@link RunStore} promises, run against one store implementation. */
-export function describeRunStore(name: string, makeStore: () => RunStore): void {
+export function describeRunStore(name: string, makeStore: () => RunStore | Promise<RunStore>): void {
   describe(`${name} (run store contract)`, () => {
-    it('keeps the latest checkpoint with a version one higher per write, as JSON', async () => {
-      const store = makeStore();
+    it('appends entries in order, raising the version by the number appended, as JSON', async () => {
+      const store = await makeStore();
+      expect(typeof store.shared).toBe('boolean');
       expect(await store.load('run-1')).toBeUndefined();
       const lease = await store.acquire('run-1');
-      const first = await store.save(lease, CHECKPOINT);
-      const second = await store.save(lease, { ...CHECKPOINT, status: 'complete', state: { step: 2 } });
-      expect([first.version, second.version]).toEqual([1, 2]);
-      expect(await store.load('run-1')).toEqual({ runId: 'run-1', agentId: 'refunds', status: 'complete', state: { step: 2 }, version: 2 });
+      expect(await store.append(lease, APPEND)).toBe(1);
+      expect(await store.append(lease, { agentId: 'refunds', tenant: 'acme', status: 'complete', entries: [entry(1), entry(2, { note: 'ünï 🎉' })] })).toBe(3);
+      expect(await store.load('run-1')).toEqual({ runId: 'run-1', agentId: 'refunds', tenant: 'acme', status: 'complete', entries: [entry(0), entry(1), entry(2, { note: 'ünï 🎉' })], version: 3 });
     });
 
-    it('refuses the write of an owner a newer one replaced, writing nothing', async () => {
-      const store = makeStore();
+    it('keeps each entry byte for byte as JSON wrote it (key order included)', async () => {
+      const store = await makeStore();
+      const lease = await store.acquire('run-order');
+      const odd = { z: 1, a: { y: [1, 2.5, 'x'], b: null }, seq: 0 };
+      await store.append(lease, { agentId: 'refunds', status: 'running', entries: [odd] });
+      const loaded = await store.load('run-order');
+      expect(JSON.stringify(loaded?.entries[0])).toBe(JSON.stringify(odd));
+    });
+
+    it('sets only the status with an append of no entries', async () => {
+      const store = await makeStore();
+      const lease = await store.acquire('run-status');
+      await store.append(lease, APPEND);
+      expect(await store.append(lease, { agentId: 'refunds', status: 'failed', entries: [] })).toBe(1);
+      expect(await store.load('run-status')).toMatchObject({ status: 'failed', version: 1 });
+    });
+
+    it('refuses the append of an owner a newer one replaced, writing nothing', async () => {
+      const store = await makeStore();
       const stale = await store.acquire('run-2');
-      await store.save(stale, CHECKPOINT);
+      await store.append(stale, APPEND);
       const fresh = await store.acquire('run-2');
       expect(fresh.fence).toBeGreaterThan(stale.fence);
-      const refused = await store.save(stale, { ...CHECKPOINT, state: { step: 99 } }).catch((error: unknown) => error);
+      const refused = await store.append(stale, { ...APPEND, entries: [entry(99)] }).catch((error: unknown) => error);
       expect(StaleRunOwnerError.isInstance(refused)).toBe(true);
-      expect((await store.load('run-2'))?.state).toEqual(CHECKPOINT.state);
-      await store.save(fresh, { ...CHECKPOINT, state: { step: 3 } });
-      expect((await store.load('run-2'))?.state).toEqual({ step: 3 });
+      expect((await store.load('run-2'))?.entries).toEqual([entry(0)]);
+      await store.append(fresh, { ...APPEND, entries: [entry(1)] });
+      expect((await store.load('run-2'))?.entries).toEqual([entry(0), entry(1)]);
     });
 
-    it('lets exactly one of many concurrent owners write once all have acquired', async () => {
-      const store = makeStore();
+    it('lets exactly one of many concurrent owners append once all have acquired', async () => {
+      const store = await makeStore();
       const leases = await Promise.all(Array.from({ length: 10 }, () => store.acquire('run-3')));
-      const outcomes = await Promise.allSettled(leases.map((lease, index) => store.save(lease, { ...CHECKPOINT, state: { writer: index } })));
+      const outcomes = await Promise.allSettled(leases.map((lease, index) => store.append(lease, { ...APPEND, entries: [entry(0, { writer: index })] })));
       expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
       const newest = leases.reduce((best, lease) => (lease.fence > best.fence ? lease : best));
-      expect((await store.load('run-3'))?.state).toEqual({ writer: leases.indexOf(newest) });
+      expect((await store.load('run-3'))?.entries).toEqual([entry(0, { writer: leases.indexOf(newest) })]);
     });
 
-    it('acquires at a version only while the checkpoint still has it, leaving the owner as it was otherwise', async () => {
-      const store = makeStore();
-      expect(store.acquireAt).toBeTypeOf('function');
-      const acquireAt = (store.acquireAt as NonNullable<RunStore['acquireAt']>).bind(store);
-      expect(await acquireAt('run-5', 1)).toBeUndefined();
+    it('acquires at a version only while the journal still has it, leaving the owner as it was otherwise', async () => {
+      const store = await makeStore();
+      expect(await store.acquireAt('run-5', 1)).toBeUndefined();
       const first = await store.acquire('run-5');
-      const written = await store.save(first, CHECKPOINT);
-      expect(await acquireAt('run-5', written.version + 1)).toBeUndefined();
-      // The refused acquire made no owner: the first one still writes.
-      const again = await store.save(first, CHECKPOINT);
-      const taken = await acquireAt('run-5', again.version);
+      const version = await store.append(first, APPEND);
+      expect(await store.acquireAt('run-5', version + 1)).toBeUndefined();
+      // The refused acquire made no owner: the first one still appends.
+      const again = await store.append(first, { ...APPEND, entries: [entry(1)] });
+      const taken = await store.acquireAt('run-5', again);
       expect(taken?.fence).toBeGreaterThan(first.fence);
-      expect(StaleRunOwnerError.isInstance(await store.save(first, CHECKPOINT).catch((error: unknown) => error))).toBe(true);
-      const concurrent = await Promise.all(Array.from({ length: 5 }, () => acquireAt('run-5', again.version)));
+      expect(StaleRunOwnerError.isInstance(await store.append(first, APPEND).catch((error: unknown) => error))).toBe(true);
+      const concurrent = await Promise.all(Array.from({ length: 5 }, () => store.acquireAt('run-5', again)));
       expect(concurrent.every((lease) => lease !== undefined)).toBe(true);
     });
 
     it('spends a claim once, also under concurrent claims, and again only after its time', async () => {
-      const store = makeStore();
+      const store = await makeStore();
       const claims = await Promise.all(Array.from({ length: 20 }, () => store.claim('suspension-1', 60_000)));
       expect(claims.filter(Boolean)).toHaveLength(1);
       expect(await store.claim('suspension-1', 60_000)).toBe(false);
@@ -69,18 +85,19 @@ export function describeRunStore(name: string, makeStore: () => RunStore): void 
     });
 
     it('keeps runs apart whatever their ids hold', async () => {
-      const store = makeStore();
+      const store = await makeStore();
       const ids = ['{a}', 'a', '#a', 'x'.repeat(500), 'ünï 🎉', 'run:1'];
-      for (const id of ids) await store.save(await store.acquire(id), { ...CHECKPOINT, state: { id } });
-      for (const id of ids) expect((await store.load(id))?.state).toEqual({ id });
+      for (const id of ids) await store.append(await store.acquire(id), { ...APPEND, entries: [{ id }] });
+      for (const id of ids) expect((await store.load(id))?.entries).toEqual([{ id }]);
     });
 
     it('refuses bad input with a TypeError and writes nothing', async () => {
-      const store = makeStore();
+      const store = await makeStore();
       await expect(store.acquire('')).rejects.toThrow(TypeError);
       await expect(store.claim('', 10)).rejects.toThrow(TypeError);
       const lease = await store.acquire('run-4');
-      await expect(store.save(lease, { ...CHECKPOINT, state: { big: 10n } })).rejects.toThrow(TypeError);
+      await expect(store.append(lease, { ...APPEND, entries: [entry(0), { big: 10n }] })).rejects.toThrow(TypeError);
+      await expect(store.append(lease, { ...APPEND, entries: 'nope' as never })).rejects.toThrow(TypeError);
       expect(await store.load('run-4')).toBeUndefined();
     });
   });
