@@ -21,7 +21,10 @@ import { type AgentIdentity, agentIdentity } from './agent-identity';
 import type { AgentOptions, OutputFallbackOptions, OutputOptions, ReliabilityOptions } from './agent-options';
 import { AgentStream } from './agent-stream';
 import { type AsToolOptions, agentAsTool, type MessageInput } from './as-tool';
-import { type ContinuedAgent, recoverRun, resumeRun } from './continue-run';
+import { type ContinuedAgent, continueJournal, recoverRun, resumeRun } from './continue-run';
+import { RunIteration } from './run-iteration';
+import type { JournalListener } from '../run/journal/journal-writer';
+import { usageOfAttempts } from '../usage/usage-ledger';
 import { startDurable } from './durable-start';
 import { type BuilderSettings, resolveConfig } from './resolve-config';
 import type { RunInput, RunOptions, RunResult } from './run-result';
@@ -80,6 +83,7 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
       agentId: () => this.#agentId(),
       signer: this.#signer,
       start: (options, extras) => startRun(this.#config, this.#bus, [], options, undefined, { ...this.#extras, ...extras }),
+      usageOf: (attempts) => usageOfAttempts(this.#config.pricing, attempts),
     };
   }
 
@@ -185,6 +189,33 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
     if (result.status === 'suspended') throw new RunSuspendedError({ result });
     return result.value;
   }) as unknown as RunTyped<TOutput, THasSchema>;
+
+  /**
+   * Runs the agent one step at a time: each step of the loop gives the entries it added to the
+   * run's journal and the run's state after it, and the run waits until the next step is asked
+   * for. Leave the loop to stop the run between two steps; the entries read so far are a journal
+   * that `iter({ journal })` continues (on an agent with the same `stateKey`, in any process) to
+   * the same result, each tool call run once. A durable agent's runs are durable here too; continue
+   * one with `recover(runId)`.
+   * @example
+   * const journal = [];
+   * for await (const step of agent.iter('Refund A-1?')) {
+   *   journal.push(...step.entries);
+   *   if (step.state.step === 2) break; // stopped after step 2
+   * }
+   * const result = await agent.iter({ journal }).result;
+   */
+  iter(input: RunInput | { readonly journal: readonly unknown[] }, options: RunOptions = {}): RunIteration<TOutput> {
+    return new RunIteration<TOutput>(async (gate, stopped) => {
+      const checked = checkRunOptions(options);
+      const runOptions = { ...checked, signal: checked.signal ? AbortSignal.any([checked.signal, stopped]) : stopped };
+      if (typeof input === 'object' && !Array.isArray(input) && 'journal' in input) return (await continueJournal(this.#continued, input.journal, runOptions, gate)) as RunResult<TOutput>;
+      const extras = { ...this.#extras, gate };
+      const store = this.#config.store;
+      if (store) return (await startDurable(store, () => this.#agentId(), runOptions, extras, (durable, withStore) => startRun(this.#config, this.#bus, input, durable, undefined, withStore))) as RunResult<TOutput>;
+      return (await startRun(this.#config, this.#bus, input, runOptions, undefined, extras)) as RunResult<TOutput>;
+    }, new AbortController());
+  }
 
   /**
    * Runs the agent as a stream of typed parts (text and tool-call deltas, tool results, step
@@ -304,6 +335,18 @@ export class AgentBuilder<TOutput = string, THasSchema extends boolean = HasSche
   }
 
   /**
+   * Calls `listener` with each entry of each run's journal as it is written (see
+   * {@link JournalEntry}): the run's input, each model turn, tool call, compaction, suspension,
+   * resume, recovery and its end, each entry once (a resumed run's entries follow those before
+   * its suspension, never a copy of them). For exporters that append, such as a trace file. An
+   * observer: a throw is reported as `listener.error` (its `event` is `journal`).
+   */
+  onJournal(listener: JournalListener): AgentBuilder<TOutput, THasSchema> {
+    if (typeof listener !== 'function') throw new AgentConfigurationError({ setting: 'onJournal', message: `onJournal() takes a function, got ${typeof listener}` });
+    return this.with({ journalListeners: [...this.state.journalListeners, listener] });
+  }
+
+  /**
    * Wraps every model call and tool execution of the agent's runs (e.g. in a tracing context);
    * additive, the first given outermost. For integrations: see {@link CallWrapper}.
    */
@@ -367,7 +410,7 @@ export class AgentBuilder<TOutput = string, THasSchema extends boolean = HasSche
 
   /** @internal Use `Agent.create()`. */
   static start(options: AgentOptions, construct: ConstructAgent): AgentBuilder<string, false> {
-    return new AgentBuilder<string, false>({ options, construct, tools: [], guards: [], listeners: [], recorders: [], callWrappers: [], repeated: [] });
+    return new AgentBuilder<string, false>({ options, construct, tools: [], guards: [], listeners: [], recorders: [], journalListeners: [], callWrappers: [], repeated: [] });
   }
 }
 

@@ -13,8 +13,14 @@ import { checkRunOptions } from './state/check-run-options';
 import { nestedLedgerOf } from './state/forwarding-ledger';
 import type { RunConfig } from './state/run-config';
 import { runLock, type RunContext } from './state/run-context';
+import { EMPTY_HEAD, type JournalHead } from './journal/journal-chain';
+import { JOURNAL_VERSION, type JournalDraft, type JournalEntry, type JournalStart } from './journal/journal-entry';
+import { JournalWriter, type JournalStore } from './journal/journal-writer';
+import { transitionDraft } from './journal/state-delta';
+import { reduceError } from '@keel/reliability/internal';
+import { loopsOf } from './steps/step-loops';
+import { stepContext } from './step-context';
 import { inputAsMessages, keptInputMessages, runSystem } from './state/run-input';
-import { type RunJournal, saveCheckpoint } from './state/run-journal';
 import type { CallDecision, NextStep, RunState, StepOutcome } from './state/run-state';
 import type { RunStateSnapshot } from './state/run-state-snapshot';
 import type { StateSigner } from './state/state-signer';
@@ -35,48 +41,84 @@ export interface RunExtras {
     readonly decisions: ReadonlyMap<string, CallDecision>;
     /** Told once the decided calls are about to run (before it, a failed resume has run nothing). */
     readonly began: () => void;
+    /** Where the run's journal stands in its store (a durable run), when the state does not say. */
+    readonly head?: JournalHead;
   };
   /** The run whose tool call this run is (`agent.asTool()`). */
   readonly parent?: ParentRun;
-  /** A durable run's checkpoints: its state after every step and around every tool call; the run waits for each. */
-  readonly journal?: RunJournal;
-  /** Continues a durable run from its last checkpoint (`agent.recover()`). */
-  readonly recovered?: RunState;
+  /** A durable run's store: each entry of its journal is appended there before the run goes on. */
+  readonly store?: JournalStore;
+  /** Continues a run from its journal (`agent.recover()`, `agent.iter({ journal })`): its folded state and where its chain stands. */
+  readonly continued?: { readonly state: RunState; readonly head: JournalHead };
+  /** Told after each step with the entries written since the step before; the run waits for it (`agent.iter()`). */
+  readonly gate?: (step: RunStep) => Promise<void>;
+}
+
+/** One step of a run as `agent.iter()` shows it: the entries it added to the journal, and the run's state after it. */
+export interface RunStep {
+  readonly entries: readonly JournalEntry[];
+  readonly state: RunState;
 }
 
 type Outcome = StepOutcome<RunResult<unknown>>;
 
 /**
- * The driver of a run: take the run's state, run its next step, store the new state, repeat,
- * until a step ends the run. Every step is a file of `steps/`; the state between two steps is one
- * plain value ({@link RunState}), a checkpoint in the run store when the run is durable.
+ * The driver of a run: take the run's state, run its next step, write what the step added to the
+ * run's journal, repeat, until a step ends the run. Every step is a file of `steps/`; the state
+ * between two steps is one plain value ({@link RunState}), the fold of the journal so far.
  */
-async function drive(context: RunContext, state: RunState): Promise<RunResult<unknown>> {
+async function drive(context: RunContext, state: RunState, first: JournalDraft): Promise<RunResult<unknown>> {
   // `state` is the parameter itself, reassigned: a separate variable would keep the first state alive as long as the run.
   // Set once a step ended the run (it reported `run.end`): a failure after it (the store could not
   // write the result) is thrown, never reported as a second end of the same run.
   let ended = false;
+  const { journal, gate } = context;
   try {
-    if (context.journal) await saveCheckpoint(context, state);
+    if (first.type === 'resume') journal.defer(first);
+    else await journal.write([first], elapsedOf(context, state), context.ledger.attempts);
     for (;;) {
-      const outcome = await nextStep(context, state);
+      const outcome = await nextStep(stepContext(context, state.step), state);
       if (outcome.type === 'done') {
         ended = true;
-        if (context.journal) await context.journal.finished(outcome.result);
+        // A suspension wrote its own entry: its sealed state names where the journal stood after it.
+        if (outcome.result.status !== 'suspended') await journal.write([endDraft(state, outcome.state, outcome.result)], elapsedOf(context, outcome.state), context.ledger.attempts);
+        if (gate) await gate({ entries: journal.take(), state: outcome.state });
         return outcome.result;
       }
+      const draft = transitionDraft(state, outcome.state);
       state = outcome.state;
-      if (context.journal) await saveCheckpoint(context, state);
+      if (draft) await journal.write([draft], elapsedOf(context, state), context.ledger.attempts);
+      if (gate && draft) await gate({ entries: journal.take(), state });
     }
   } catch (error) {
-    releaseMemory(context);
-    // The last checkpoint stands, marked failed: `recover` goes on from it. A stale owner writes nothing.
-    if (context.journal && !StaleRunOwnerError.isInstance(error)) await context.journal.failed().catch(() => undefined);
+    releaseMemory(context, state);
+    // The journal stands, its last entry a failure: `recover` goes on from it. A stale owner writes
+    // nothing, nor a resume that failed before its calls began (its journal still ends suspended).
+    if (!ended && !StaleRunOwnerError.isInstance(error) && !journal.deferring) await journal.write([failureDraft(context, state, error)], elapsedOf(context, state), context.ledger.attempts).catch(() => undefined);
     const aborted = context.signal?.aborted === true || AbortedError.isInstance(error);
-    if (!ended) runEnded(context, state, aborted ? 'aborted' : 'error', undefined, error);
+    if (!ended) runEnded(stepContext(context, state.step), state, aborted ? 'aborted' : 'error', undefined, error);
     if (aborted && context.signal && !AbortedError.isInstance(error)) throw AbortedError.fromSignal(context.signal);
     throw error;
   }
+}
+
+/** Milliseconds the run has been under way: its earlier parts, then this one. */
+const elapsedOf = (context: RunContext, state: RunState): number => state.elapsedMs + performance.now() - context.started;
+
+/** The `end` entry: the final turn kept, and what the run answered. */
+function endDraft(before: RunState, after: RunState, result: RunResult<unknown>): JournalDraft {
+  const kept = transitionDraft(before, after) ?? { type: 'end', step: after.step };
+  const complete = result.status === 'complete' ? result : undefined;
+  const answer = complete ? { value: complete.value, provenance: complete.provenance, repairs: complete.repairs, coercions: complete.coercions, issues: complete.issues } : undefined;
+  return { ...kept, type: 'end', end: { text: result.text, finishReason: result.finishReason, ...(answer ? { answer } : {}), usage: result.usage } };
+}
+
+/** The `failure` entry: how the run failed, and the loops its failing step detected. */
+function failureDraft(context: RunContext, state: RunState, error: unknown): JournalDraft {
+  const reduced = reduceError(error);
+  const aborted = context.signal?.aborted === true || AbortedError.isInstance(error);
+  const loops = state.loops + loopsOf(error);
+  return { type: 'failure', step: state.step, ...(loops === state.loops ? {} : { loops }), end: { text: '', finishReason: 'error', errorName: reduced.name, errorMessage: reduced.message, ...(aborted ? { aborted } : {}), usage: context.ledger.snapshot() } };
 }
 
 /** The step the state names. */
@@ -117,8 +159,8 @@ export function startRun(config: RunConfig, bus: EventBus, input: RunInput, give
 const EMPTY: RunOptions = Object.freeze({});
 
 function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOptions, signal: AbortSignal | undefined, sink: StreamSink | undefined, extras: RunExtras): Promise<RunResult<unknown>> {
-  // A resumed run (a suspension decided) or a recovered one (a durable run's last checkpoint) goes on as it was.
-  const resumed: RunStateSnapshot | RunState | undefined = extras.resume?.state ?? extras.recovered;
+  // A resumed run (a suspension decided) or a continued one (a journal folded) goes on as it was.
+  const resumed: RunStateSnapshot | RunState | undefined = extras.resume?.state ?? extras.continued?.state;
   // A string, the usual input, is one user message: no check or copy is needed.
   const text = typeof input === 'string' && !resumed;
   const given: readonly Message[] = resumed ? [] : text ? [{ role: 'user', content: input }] : inputAsMessages(input);
@@ -134,38 +176,47 @@ function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOp
   if (depth > maxDepth) throw new MaxDepthExceededError({ depth, maxDepth });
   // A nested run spends from the budgets above it: their rules, on the whole tree's usage.
   const preCheck = parent ? [...new Set([...config.preCheck, ...parent.preCheck])] : config.preCheck;
-  // The usage, attempts and budgets of a resumed run go on from where it suspended (or was checkpointed).
+  // The usage, attempts and budgets of a resumed run go on from where it suspended (or its journal stands).
   if (resumed) for (const attempt of resumed.attempts) ledger.record(attempt);
+  // A journal kept to be continued (a store, `iter()`) is chained with the agent's key.
+  const chained = extras.store !== undefined || extras.gate !== undefined;
+  const head = extras.continued?.head ?? extras.resume?.head ?? extras.resume?.state.journal ?? EMPTY_HEAD;
+  const journal = new JournalWriter({
+    runId,
+    head,
+    attemptsSeen: ledger.attempts.length,
+    store: extras.store,
+    listeners: config.journalListeners,
+    signer: chained ? extras.sealing?.signer : undefined,
+    bus,
+    collect: extras.gate !== undefined,
+  });
   const context: RunContext = {
     config,
     // A resumed run keeps its id: a memory store keyed by it replaces, never duplicates, the exchange.
     runId,
     parentRunId: parent?.runId,
     parentToolCallId: parent?.toolCallId,
-    nestedAttempts: undefined,
+    nestedAttempts: new Set(),
     system,
     signal,
-    toolSignal: undefined,
+    toolSignal: signal ?? new AbortController().signal,
     bus,
     ledger,
     sink,
     step: resumed ? resumed.step : 0,
-    shownText: false,
     exclusive: preCheck.length > 0 ? runLock(signal) : undefined,
-    loopsDetected: 0,
     depth,
     maxDepth,
     budgetUsage: parent ? parent.usage : ownUsage,
     preCheck,
     conversationId,
-    history: NO_MESSAGES,
-    memoryUse: 'none',
     started: performance.now(),
-    stepStarted: 0,
-    callsBefore: ledger.attempts.length,
+    callsAtStart: ledger.attempts.length,
     sealing: extras.sealing,
     resumeBegan: extras.resume?.began,
-    journal: extras.journal,
+    journal,
+    gate: extras.gate,
     listens,
     emit,
     emitBuilt,
@@ -173,8 +224,8 @@ function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOp
   const usage = ledger.snapshot();
   const first = extras.resume
     ? resumedState(extras.resume.state, extras.resume.decisions, config, usage)
-    : extras.recovered
-      ? recoveredState(extras.recovered, config, usage)
+    : extras.continued
+      ? continuedState(extras.continued.state, config, usage)
       : startState(runId, conversationId, tenant, system, text ? given : keptInputMessages(given), config, usage);
   const primary = config.targets[0] as RunConfig['targets'][number];
   if (context.listens('run.start')) {
@@ -182,7 +233,21 @@ function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOp
     if (conversationId !== undefined) payload.conversationId = conversationId;
     context.emitBuilt('run.start', payload);
   }
-  return drive(context, first);
+  return drive(context, first, firstDraft(context, first, extras));
+}
+
+/** What the journal is told first: the run's input, a resume with its decisions, or a recovery. */
+function firstDraft(context: RunContext, state: RunState, extras: RunExtras): JournalDraft {
+  if (extras.continued) return { type: 'recovery', step: state.step };
+  const next = state.next.type === 'load-memory' ? state.next.then : state.next;
+  if (extras.resume) return { type: 'resume', step: state.step, decisions: Object.fromEntries(extras.resume.decisions), next };
+  const start: { -readonly [K in keyof JournalStart]: JournalStart[K] } = { version: JOURNAL_VERSION, startedAt: state.startedAt };
+  if (state.conversationId !== undefined) start.conversationId = state.conversationId;
+  if (state.tenant !== undefined) start.tenant = state.tenant;
+  if (state.system !== undefined) start.system = state.system;
+  if (context.parentRunId !== undefined) start.parentRunId = context.parentRunId;
+  if (context.parentToolCallId !== undefined) start.parentToolCallId = context.parentToolCallId;
+  return { type: 'input', step: 0, start, messages: state.messages };
 }
 
 const NO_MESSAGES: readonly never[] = Object.freeze([]);
@@ -245,6 +310,9 @@ function runState(fields: RunState): RunState {
     attempts: fields.attempts,
     usage: fields.usage,
     compaction: fields.compaction,
+    history: fields.history,
+    stepBegan: fields.stepBegan,
+    loops: fields.loops,
     next: fields.next,
   };
 }
@@ -273,6 +341,7 @@ function startState(
     toolCalls: NO_MESSAGES,
     attempts: NO_MESSAGES,
     usage,
+    loops: 0,
     next: config.memory ? { type: 'load-memory', then: ask } : ask,
   });
 }
@@ -308,17 +377,18 @@ function resumedState(resumed: RunStateSnapshot, decisions: ReadonlyMap<string, 
     attempts: resumed.attempts,
     usage,
     compaction: resumed.compaction,
+    loops: resumed.loops ?? 0,
     next: config.memory ? { type: 'load-memory', then: call } : call,
   });
 }
 
 /**
- * The state a recovered durable run goes on from: its last checkpoint, memory's conversation
- * loaded again first (it is never checkpointed), and the time it had run so far.
+ * The state a continued run goes on from: its journal folded, memory's conversation loaded again
+ * first (it is never journaled), and the time it had run so far.
  */
-function recoveredState(recovered: RunState, config: RunConfig, usage: RunUsage): RunState {
-  const next = recovered.next;
-  return runState({ ...recovered, usage, next: config.memory && next.type !== 'load-memory' ? { type: 'load-memory', then: next } : next });
+function continuedState(continued: RunState, config: RunConfig, usage: RunUsage): RunState {
+  const next = continued.next;
+  return runState({ ...continued, usage, next: config.memory && next.type !== 'load-memory' ? { type: 'load-memory', then: next } : next });
 }
 
 /** A signal aborted by the caller's or, after `timeoutMs`, with a `TimeoutError` reason. */

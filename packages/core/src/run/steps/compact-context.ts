@@ -14,12 +14,13 @@ import type { ModelResponse } from '../../model/model-provider-v1';
 import { attemptLoop } from '../attempt/attempt-loop';
 import { summarySettings } from '../attempt/gate-settings';
 import type { RunContext } from '../state/run-context';
+import { stepContext } from '../step-context';
 import type { NextStep, RunState, StepOutcome, ToolTurn } from '../state/run-state';
 
 type Outcome = StepOutcome<RunResult<unknown>>;
 
 /** What the run keeps (memory's conversation, then its own messages): what compaction reads, never changes. */
-const keptOf = (context: RunContext, state: RunState): readonly Message[] => (context.history.length === 0 ? state.messages : context.history.concat(state.messages));
+const keptOf = (state: RunState): readonly Message[] => (state.history === undefined || state.history.length === 0 ? state.messages : state.history.concat(state.messages));
 
 /** What every request sends besides its messages: the system prompt, the tools, the output schema. */
 function frameOf(context: RunContext): RequestFrame {
@@ -32,7 +33,7 @@ function frameOf(context: RunContext): RequestFrame {
 export function passesCompactAt(context: RunContext, state: RunState, settings: ContextConfig | undefined): boolean {
   const window = windowOf(settings, state.compaction);
   if (settings === undefined || window === undefined) return false;
-  const kept = keptOf(context, state);
+  const kept = keptOf(state);
   const sent = state.compaction === undefined ? kept : compactedView(kept, state.compaction);
   return estimateRequestTokens(frameOf(context), sent) > window * settings.compactAt;
 }
@@ -65,7 +66,7 @@ function isOverflow(error: unknown): boolean {
 }
 
 function overflowError(context: RunContext, state: RunState, cause?: unknown): ContextOverflowError {
-  const kept = keptOf(context, state);
+  const kept = keptOf(state);
   const sent = state.compaction === undefined ? kept : compactedView(kept, state.compaction);
   return new ContextOverflowError({
     estimatedTokens: estimateRequestTokens(frameOf(context), sent),
@@ -84,12 +85,15 @@ function overflowError(context: RunContext, state: RunState, cause?: unknown): C
  * it compacts whatever the estimate said, down to the target share of the smaller of the window
  * and the refused request. The kept messages never change: only `state.compaction`.
  */
-export async function compactContext(context: RunContext, state: RunState): Promise<Outcome> {
+export async function compactContext(previous: RunContext, state: RunState): Promise<Outcome> {
   const next = state.next;
   if (next.type !== 'compact-context') throw new TypeError(`the compact-context step cannot take a ${next.type} step`);
-  const settings = context.config.context as ContextConfig;
+  const settings = previous.config.context as ContextConfig;
   const overflow = next.reason === 'overflow';
-  const kept = keptOf(context, state);
+  // The compaction belongs to the step it makes room for (its events and a summary's record say so):
+  // the next one, or the one whose re-ask the vendor refused.
+  const context = stepContext(previous, next.turn === undefined ? state.step + 1 : state.step);
+  const kept = keptOf(state);
   const frame = frameOf(context);
   const before = state.compaction ?? NO_COMPACTION;
   const sentTokens = estimateRequestTokens(frame, compactedView(kept, before));
@@ -99,9 +103,6 @@ export async function compactContext(context: RunContext, state: RunState): Prom
   const found = planCompaction(frame, kept, before, limits);
   // A refusal shows the window is no larger than the refused request: later steps plan for it.
   const plan = found && overflow ? { ...found, compaction: { ...found.compaction, window } } : found;
-  // The compaction belongs to the step it makes room for (its events and a summary's record say so):
-  // the next one, or the one whose re-ask the vendor refused.
-  context.step = next.turn === undefined ? state.step + 1 : state.step;
   let compaction = plan?.compaction;
   const tiers: CompactionTier[] = plan ? [...plan.tiers] : [];
   if (plan?.summarize && settings.summarize !== false && compaction) {
