@@ -38,11 +38,10 @@ export { idShapeGuard } from './tools/id-shape-guard';
 // Memory
 export { InMemoryStore, type MemoryStore } from './memory/memory-store';
 export { memoryRunStore } from './durable/memory-run-store';
-export type { RunAppend, RunLease, RunStatus, RunStore, StoredRun } from './durable/run-store';
-export type { JournalEntry, JournalEntryType } from './run/journal/journal-entry';
+export type { RunLease, RunStore, StoredRun } from './durable/run-store';
+export type { JournalEntry } from './run/journal/journal-entry';
 export type { JournalListener } from './run/journal/journal-writer';
-export type { RunStep } from './run/run-loop';
-export type { RunIteration } from './agent/run-iteration';
+export type { RunStep } from './run/journal/run-step';
 
 // Models
 export type { Message } from './model/message';

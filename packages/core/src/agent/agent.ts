@@ -124,16 +124,13 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
   }
 
   /**
-   * Continues an unfinished durable run (`.durable(store)`) from its last checkpoint, in this
-   * process or any other sharing the store: model calls that completed are not asked again, tool
-   * calls that finished are not run again, kept messages and usage carry over, and memory
-   * receives the exchange once when the run ends. A call a crash interrupted runs again with the
-   * same idempotency key when its tool's effect is `none` or `idempotent`; a `once` call never
-   * does: the run suspends with it in `result.unknownOutcomes`, for `resume(state, { outcomes, retry })`.
-   * Recovering a finished run gives its result back (a suspended one with its `state`), running nothing.
-   * This process becomes the run's owner: a worker still running it is refused its next checkpoint.
-   * @throws {DurableRunError} when the store has no checkpoint of the run, or another agent or
-   *   tenant's: nothing runs.
+   * Continues an unfinished durable run (`.durable(store)`) from its journal, in any process sharing
+   * the store: completed model calls and finished tool calls are not made again; an interrupted
+   * call runs again with its idempotency key when its tool is `none` or `idempotent`, and a `once`
+   * call suspends the run as an unknown outcome. A finished run gives its result back. This process
+   * becomes the run's owner: a worker still running it is refused its next entry (docs/durable-runs.md).
+   * @throws {DurableRunError} when the store has no journal of the run, another agent or tenant's,
+   *   or one that was changed (`tampered`): nothing runs.
    * @throws {AgentConfigurationError} on an agent without a run store.
    * @throws what `run()` throws, for the rest of the run.
    */
@@ -191,19 +188,9 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
   }) as unknown as RunTyped<TOutput, THasSchema>;
 
   /**
-   * Runs the agent one step at a time: each step of the loop gives the entries it added to the
-   * run's journal and the run's state after it, and the run waits until the next step is asked
-   * for. Leave the loop to stop the run between two steps; the entries read so far are a journal
-   * that `iter({ journal })` continues (on an agent with the same `stateKey`, in any process) to
-   * the same result, each tool call run once. A durable agent's runs are durable here too; continue
-   * one with `recover(runId)`.
-   * @example
-   * const journal = [];
-   * for await (const step of agent.iter('Refund A-1?')) {
-   *   journal.push(...step.entries);
-   *   if (step.state.step === 2) break; // stopped after step 2
-   * }
-   * const result = await agent.iter({ journal }).result;
+   * Runs the agent one step at a time (see {@link RunIteration}): each step gives the entries it
+   * added to the run's journal and the state after it; leave the loop to stop between two steps.
+   * `iter({ journal })` continues a journal so read (same `stateKey`, any process) to the same result.
    */
   iter(input: RunInput | { readonly journal: readonly unknown[] }, options: RunOptions = {}): RunIteration<TOutput> {
     return new RunIteration<TOutput>(async (gate, stopped) => {
@@ -214,7 +201,7 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
       const store = this.#config.store;
       if (store) return (await startDurable(store, () => this.#agentId(), runOptions, extras, (durable, withStore) => startRun(this.#config, this.#bus, input, durable, undefined, withStore))) as RunResult<TOutput>;
       return (await startRun(this.#config, this.#bus, input, runOptions, undefined, extras)) as RunResult<TOutput>;
-    }, new AbortController());
+    });
   }
 
   /**
@@ -324,10 +311,8 @@ export class AgentBuilder<TOutput = string, THasSchema extends boolean = HasSche
 
   /**
    * Calls `listener` once when each run of every agent built from this builder ends (complete,
-   * failed, aborted or suspended), with the run's records: every attempt, step and tool call, as
-   * its result holds them (see {@link RecordedRun}). For exporters that write whole runs, such as
-   * a trace file: nothing is built for it but one small object, so it costs a run far less than
-   * listening to each of its events. An observer: a throw is reported as `listener.error`.
+   * failed, aborted or suspended), with the run's records (see {@link RecordedRun}). An observer:
+   * a throw is reported as `listener.error`.
    */
   onRecord(listener: RunRecordListener): AgentBuilder<TOutput, THasSchema> {
     if (typeof listener !== 'function') throw new AgentConfigurationError({ setting: 'onRecord', message: `onRecord() takes a function, got ${typeof listener}` });
@@ -335,11 +320,9 @@ export class AgentBuilder<TOutput = string, THasSchema extends boolean = HasSche
   }
 
   /**
-   * Calls `listener` with each entry of each run's journal as it is written (see
-   * {@link JournalEntry}): the run's input, each model turn, tool call, compaction, suspension,
-   * resume, recovery and its end, each entry once (a resumed run's entries follow those before
-   * its suspension, never a copy of them). For exporters that append, such as a trace file. An
-   * observer: a throw is reported as `listener.error` (its `event` is `journal`).
+   * Calls `listener` with each entry of each run's journal as it is written, each once (a resumed
+   * run's entries follow those before its suspension): for exporters that append, such as a trace
+   * file. An observer: a throw is reported as `listener.error` (its `event` is `journal`).
    */
   onJournal(listener: JournalListener): AgentBuilder<TOutput, THasSchema> {
     if (typeof listener !== 'function') throw new AgentConfigurationError({ setting: 'onJournal', message: `onJournal() takes a function, got ${typeof listener}` });

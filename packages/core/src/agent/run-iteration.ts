@@ -1,5 +1,5 @@
 import { AbortedError } from '@keel/reliability';
-import type { RunStep } from '../run/run-loop';
+import type { RunStep } from '../run/journal/run-step';
 import type { RunResult } from './run-result';
 
 /** A step handed to the reader, and the run waiting for the reader to ask for the next one. */
@@ -14,7 +14,15 @@ interface Handed {
  * a reader can inspect it, serialize its journal (the entries read so far: a journal at any step
  * can be continued with `agent.iter({ journal })`), or stop it by leaving the loop (`break`,
  * `return()`): the run then ends with an `AbortedError`, running nothing more. `result` settles
- * with the run's result or error.
+ * with the run's result or error. A durable agent's runs are durable here too (continue one with
+ * `recover(runId)`).
+ * @example
+ * const journal = [];
+ * for await (const step of agent.iter('Refund A-1?')) {
+ *   journal.push(...step.entries);
+ *   if (step.state.step === 2) break; // stopped after step 2
+ * }
+ * const result = await agent.iter({ journal }).result; // the same result, each tool call once
  */
 export class RunIteration<T> implements AsyncIterableIterator<RunStep> {
   /** Resolves with the run's result, or rejects with its error (`AbortedError` after a stop). */
@@ -29,7 +37,8 @@ export class RunIteration<T> implements AsyncIterableIterator<RunStep> {
   readonly #stop: AbortController;
 
   /** @internal Use `agent.iter()`. */
-  constructor(start: (gate: (step: RunStep) => Promise<void>, signal: AbortSignal) => Promise<RunResult<T>>, stop: AbortController) {
+  constructor(start: (gate: (step: RunStep) => Promise<void>, signal: AbortSignal) => Promise<RunResult<T>>) {
+    const stop = new AbortController();
     this.#stop = stop;
     this.result = start((step) => this.#gate(step), stop.signal).then(
       (result) => {

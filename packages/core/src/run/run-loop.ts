@@ -13,13 +13,16 @@ import { checkRunOptions } from './state/check-run-options';
 import { nestedLedgerOf } from './state/forwarding-ledger';
 import type { RunConfig } from './state/run-config';
 import { runLock, type RunContext } from './state/run-context';
-import { EMPTY_HEAD, type JournalHead } from './journal/journal-chain';
-import { JOURNAL_VERSION, type JournalDraft, type JournalEntry, type JournalStart } from './journal/journal-entry';
+import { EMPTY_HEAD, type JournalHead } from './journal/journal-head';
+import type { JournalDraft } from './journal/journal-entry';
+import { firstDraft } from './journal/first-draft';
 import { JournalWriter, type JournalStore } from './journal/journal-writer';
 import { transitionDraft } from './journal/state-delta';
-import { reduceError } from '@keel/reliability/internal';
 import { loopsOf } from './steps/step-loops';
-import { stepContext } from './step-context';
+import { endDraft, failureDraft } from './journal/end-drafts';
+import type { RunStep } from './journal/run-step';
+
+export type { RunStep };
 import { inputAsMessages, keptInputMessages, runSystem } from './state/run-input';
 import type { CallDecision, NextStep, RunState, StepOutcome } from './state/run-state';
 import type { RunStateSnapshot } from './state/run-state-snapshot';
@@ -54,11 +57,7 @@ export interface RunExtras {
   readonly gate?: (step: RunStep) => Promise<void>;
 }
 
-/** One step of a run as `agent.iter()` shows it: the entries it added to the journal, and the run's state after it. */
-export interface RunStep {
-  readonly entries: readonly JournalEntry[];
-  readonly state: RunState;
-}
+
 
 type Outcome = StepOutcome<RunResult<unknown>>;
 
@@ -67,59 +66,63 @@ type Outcome = StepOutcome<RunResult<unknown>>;
  * run's journal, repeat, until a step ends the run. Every step is a file of `steps/`; the state
  * between two steps is one plain value ({@link RunState}), the fold of the journal so far.
  */
-async function drive(context: RunContext, state: RunState, first: JournalDraft): Promise<RunResult<unknown>> {
+async function drive(context: RunContext, state: RunState, first: JournalDraft | undefined): Promise<RunResult<unknown>> {
   // `state` is the parameter itself, reassigned: a separate variable would keep the first state alive as long as the run.
   // Set once a step ended the run (it reported `run.end`): a failure after it (the store could not
   // write the result) is thrown, never reported as a second end of the same run.
   let ended = false;
   const { journal, gate } = context;
   try {
-    if (first.type === 'resume') journal.defer(first);
-    else await journal.write([first], elapsedOf(context, state), context.ledger.attempts);
+    if (journal && first?.type === 'resume') journal.defer(first);
+    else if (journal && first) await journal.write([first], elapsedOf(context, state), context.ledger.attempts);
     for (;;) {
-      const outcome = await nextStep(stepContext(context, state.step), state);
+      const outcome = await nextStep(stepContext(context, stepOf(state)), state);
       if (outcome.type === 'done') {
         ended = true;
         // A suspension wrote its own entry: its sealed state names where the journal stood after it.
-        if (outcome.result.status !== 'suspended') await journal.write([endDraft(state, outcome.state, outcome.result)], elapsedOf(context, outcome.state), context.ledger.attempts);
-        if (gate) await gate({ entries: journal.take(), state: outcome.state });
+        if (journal && outcome.result.status !== 'suspended') await journal.write([endDraft(state, outcome.state, outcome.result)], elapsedOf(context, outcome.state), context.ledger.attempts);
+        if (gate && journal) await gate({ entries: journal.take(), state: outcome.state });
         return outcome.result;
       }
-      const draft = transitionDraft(state, outcome.state);
+      const draft = journal && transitionDraft(state, outcome.state);
       state = outcome.state;
-      if (draft) await journal.write([draft], elapsedOf(context, state), context.ledger.attempts);
-      if (gate && draft) await gate({ entries: journal.take(), state });
+      if (journal && draft) {
+        await journal.write([draft], elapsedOf(context, state), context.ledger.attempts);
+        if (gate) await gate({ entries: journal.take(), state });
+      }
     }
   } catch (error) {
     releaseMemory(context, state);
+    const aborted = context.signal?.aborted === true || AbortedError.isInstance(error);
+    const failed = { ...state, loops: state.loops + loopsOf(error) };
     // The journal stands, its last entry a failure: `recover` goes on from it. A stale owner writes
     // nothing, nor a resume that failed before its calls began (its journal still ends suspended).
-    if (!ended && !StaleRunOwnerError.isInstance(error) && !journal.deferring) await journal.write([failureDraft(context, state, error)], elapsedOf(context, state), context.ledger.attempts).catch(() => undefined);
-    const aborted = context.signal?.aborted === true || AbortedError.isInstance(error);
-    if (!ended) runEnded(stepContext(context, state.step), state, aborted ? 'aborted' : 'error', undefined, error);
+    if (journal && !ended && !StaleRunOwnerError.isInstance(error) && !journal.deferring) {
+      await journal.write([failureDraft(failed, error, aborted, context.ledger.snapshot())], elapsedOf(context, state), context.ledger.attempts).catch(() => undefined);
+    }
+    if (!ended) runEnded(stepContext(context, stepOf(state)), failed, aborted ? 'aborted' : 'error', undefined, error);
     if (aborted && context.signal && !AbortedError.isInstance(error)) throw AbortedError.fromSignal(context.signal);
     throw error;
   }
 }
 
+/**
+ * The step the run's next step belongs to (its events name it): `ask-model` begins the next one,
+ * as does a compaction that makes room for it; a compaction for a re-ask of a turn's calls belongs to that turn.
+ */
+function stepOf(state: RunState): number {
+  const next = state.next;
+  if (next.type === 'ask-model' || (next.type === 'compact-context' && next.turn === undefined)) return state.step + 1;
+  return state.step;
+}
+
+/** The run's context for one step: the same run, at that step (nothing writes a context). */
+function stepContext(context: RunContext, step: number): RunContext {
+  return context.step === step ? context : { ...context, step };
+}
+
 /** Milliseconds the run has been under way: its earlier parts, then this one. */
 const elapsedOf = (context: RunContext, state: RunState): number => state.elapsedMs + performance.now() - context.started;
-
-/** The `end` entry: the final turn kept, and what the run answered. */
-function endDraft(before: RunState, after: RunState, result: RunResult<unknown>): JournalDraft {
-  const kept = transitionDraft(before, after) ?? { type: 'end', step: after.step };
-  const complete = result.status === 'complete' ? result : undefined;
-  const answer = complete ? { value: complete.value, provenance: complete.provenance, repairs: complete.repairs, coercions: complete.coercions, issues: complete.issues } : undefined;
-  return { ...kept, type: 'end', end: { text: result.text, finishReason: result.finishReason, ...(answer ? { answer } : {}), usage: result.usage } };
-}
-
-/** The `failure` entry: how the run failed, and the loops its failing step detected. */
-function failureDraft(context: RunContext, state: RunState, error: unknown): JournalDraft {
-  const reduced = reduceError(error);
-  const aborted = context.signal?.aborted === true || AbortedError.isInstance(error);
-  const loops = state.loops + loopsOf(error);
-  return { type: 'failure', step: state.step, ...(loops === state.loops ? {} : { loops }), end: { text: '', finishReason: 'error', errorName: reduced.name, errorMessage: reduced.message, ...(aborted ? { aborted } : {}), usage: context.ledger.snapshot() } };
-}
 
 /** The step the state names. */
 function nextStep(context: RunContext, state: RunState): Promise<Outcome> {
@@ -181,7 +184,9 @@ function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOp
   // A journal kept to be continued (a store, `iter()`) is chained with the agent's key.
   const chained = extras.store !== undefined || extras.gate !== undefined;
   const head = extras.continued?.head ?? extras.resume?.head ?? extras.resume?.state.journal ?? EMPTY_HEAD;
-  const journal = new JournalWriter({
+  // Entries are made only for what reads them: a store, the agent's journal listeners, `iter()`.
+  const journaled = chained || config.journalListeners.length > 0;
+  const journal = !journaled ? undefined : new JournalWriter({
     runId,
     head,
     attemptsSeen: ledger.attempts.length,
@@ -233,21 +238,7 @@ function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOp
     if (conversationId !== undefined) payload.conversationId = conversationId;
     context.emitBuilt('run.start', payload);
   }
-  return drive(context, first, firstDraft(context, first, extras));
-}
-
-/** What the journal is told first: the run's input, a resume with its decisions, or a recovery. */
-function firstDraft(context: RunContext, state: RunState, extras: RunExtras): JournalDraft {
-  if (extras.continued) return { type: 'recovery', step: state.step };
-  const next = state.next.type === 'load-memory' ? state.next.then : state.next;
-  if (extras.resume) return { type: 'resume', step: state.step, decisions: Object.fromEntries(extras.resume.decisions), next };
-  const start: { -readonly [K in keyof JournalStart]: JournalStart[K] } = { version: JOURNAL_VERSION, startedAt: state.startedAt };
-  if (state.conversationId !== undefined) start.conversationId = state.conversationId;
-  if (state.tenant !== undefined) start.tenant = state.tenant;
-  if (state.system !== undefined) start.system = state.system;
-  if (context.parentRunId !== undefined) start.parentRunId = context.parentRunId;
-  if (context.parentToolCallId !== undefined) start.parentToolCallId = context.parentToolCallId;
-  return { type: 'input', step: 0, start, messages: state.messages };
+  return drive(context, first, journal && firstDraft(first, { parentRunId: context.parentRunId, parentToolCallId: context.parentToolCallId }, extras.resume?.decisions, extras.continued !== undefined));
 }
 
 const NO_MESSAGES: readonly never[] = Object.freeze([]);

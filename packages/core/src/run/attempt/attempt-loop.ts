@@ -264,7 +264,7 @@ export function callProvider(state: RunContext, call: ProviderCall): Promise<Mod
   if (state.listens('model.request')) reportRequest(state, call);
   // Latency is reported only in events: skip the clock when nobody listens.
   const started = state.listens('model.response') || state.listens('model.error') ? performance.now() : 0;
-  noTextShown(state);
+  if (state.sink) noTextShown(state);
   let answered: Promise<unknown>;
   try {
     answered = Promise.resolve(invokeProvider(state, call));

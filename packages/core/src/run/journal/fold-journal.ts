@@ -5,7 +5,7 @@ import type { Message } from '../../model/message';
 import type { ToolCallRecord } from '../../tools/tool-result';
 import type { RunUsage } from '../../usage/usage-ledger';
 import type { RunState, ToolJournal } from '../state/run-state';
-import type { JournalHead } from './journal-chain';
+import type { JournalHead } from './journal-head';
 import { JOURNAL_VERSION, type JournalEntry } from './journal-entry';
 
 /** A journal folded: the run's state after its last entry, where its chain stands, and how it ended when it did. */

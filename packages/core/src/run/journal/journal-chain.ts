@@ -1,15 +1,8 @@
 import { RunStateError } from '../../errors/run-state-error';
 import type { StateSigner } from '../state/state-signer';
 import type { JournalEntry } from './journal-entry';
+import { EMPTY_HEAD, type JournalHead } from './journal-head';
 
-/** Where a journal's chain stands: the next entry's number and the `mac` it chains on ('' before the first). */
-export interface JournalHead {
-  readonly seq: number;
-  readonly mac: string;
-}
-
-/** The head of an empty journal. */
-export const EMPTY_HEAD: JournalHead = Object.freeze({ seq: 0, mac: '' });
 
 /** The text an entry's `mac` signs: the `mac` before it, then the entry's JSON without its own. */
 const signedText = (previous: string, entry: Omit<JournalEntry, 'mac'>): string => `${previous}\n${JSON.stringify(entry)}`;

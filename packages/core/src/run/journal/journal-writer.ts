@@ -2,7 +2,8 @@ import type { AttemptRecord } from '@keel/reliability';
 import type { RunStatus } from '../../durable/run-store';
 import type { EventBus } from '../../events/event-bus';
 import type { StateSigner } from '../state/state-signer';
-import { chainEntry, type JournalHead } from './journal-chain';
+import { chainEntry } from './journal-chain';
+import type { JournalHead } from './journal-head';
 import type { JournalDraft, JournalEntry } from './journal-entry';
 
 /**

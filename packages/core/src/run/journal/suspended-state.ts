@@ -1,6 +1,6 @@
 import type { UnsignedState } from '../state/run-state-snapshot';
 import type { RunState } from '../state/run-state';
-import type { JournalHead } from './journal-chain';
+import type { JournalHead } from './journal-head';
 import type { JournalSuspension } from './journal-entry';
 
 /**
@@ -9,7 +9,7 @@ import type { JournalSuspension } from './journal-entry';
  * `suspension` entry, so a store that keeps only the journal gives back the very state the run
  * handed out (its signature is the same: it signs canonical JSON).
  */
-export function suspendedState(state: Pick<RunState, 'runId' | 'conversationId' | 'tenant' | 'system' | 'startedAt' | 'elapsedMs' | 'step' | 'messages' | 'steps' | 'toolCalls' | 'attempts' | 'compaction' | 'loops'>, suspension: JournalSuspension, head: JournalHead): UnsignedState {
+export function suspendedState(state: Pick<RunState, 'runId' | 'conversationId' | 'tenant' | 'system' | 'startedAt' | 'elapsedMs' | 'step' | 'messages' | 'steps' | 'toolCalls' | 'attempts' | 'compaction' | 'loops'>, suspension: JournalSuspension, head: JournalHead | undefined): UnsignedState {
   const { usage, ...own } = suspension;
   return {
     agent: own.agent,
@@ -31,7 +31,7 @@ export function suspendedState(state: Pick<RunState, 'runId' | 'conversationId' 
     // A resumed run sends what it sent before it suspended, not its whole history again.
     ...(state.compaction === undefined ? {} : { compaction: state.compaction }),
     ...(state.loops > 0 ? { loops: state.loops } : {}),
-    journal: head,
+    ...(head === undefined ? {} : { journal: head }),
     turn: own.turn,
     pending: own.pending,
     ...(own.unknown === undefined ? {} : { unknown: own.unknown }),

@@ -1,6 +1,6 @@
 import { AGENT_DEFAULTS } from '../../defaults';
 import type { RunLease, RunStore, StoredRun } from '../../durable/run-store';
-import type { JournalHead } from '../journal/journal-chain';
+import type { JournalHead } from '../journal/journal-head';
 import { RunStateError } from '../../errors/run-state-error';
 import type { RunStateSnapshot } from './run-state-snapshot';
 

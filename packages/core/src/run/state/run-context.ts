@@ -8,7 +8,7 @@ import type { PreCheckRule } from '@keel/reliability';
 import { raceSignal, type UsageTotals } from '@keel/reliability/internal';
 import type { ModelResponse } from '../../model/model-provider-v1';
 import type { JournalWriter } from '../journal/journal-writer';
-import type { RunStep } from '../run-loop';
+import type { RunStep } from '../journal/run-step';
 import type { StateSigner } from './state-signer';
 
 /**
@@ -58,8 +58,8 @@ export interface RunContext {
   readonly preCheck: readonly PreCheckRule<ModelResponse>[];
   /** Signs the state of a run that suspends, naming the agent (see `RunStateSnapshot`). */
   readonly sealing: { readonly signer: StateSigner; readonly agent: () => Promise<string>; readonly ttlMs: number } | undefined;
-  /** Writes the run's journal (to its store when durable, to the agent's journal listeners). */
-  readonly journal: JournalWriter;
+  /** Writes the run's journal (to its store when durable, to the agent's journal listeners, to `iter()`); absent when nothing reads it. */
+  readonly journal: JournalWriter | undefined;
   /** Told after each step with what it added to the journal (`agent.iter()`); the run waits for it. */
   readonly gate: ((step: RunStep) => Promise<void>) | undefined;
   /** Told once a resumed run's decided calls are about to run (before it, a failed resume has run nothing). */

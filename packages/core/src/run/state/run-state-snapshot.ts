@@ -6,7 +6,7 @@ import type { ToolCallRecord } from '../../tools/tool-result';
 import type { UnknownOutcome } from '../../tools/unknown-outcome';
 import type { RunState } from './run-state';
 import type { StateSigner } from './state-signer';
-import type { JournalHead } from '../journal/journal-chain';
+import type { JournalHead } from '../journal/journal-head';
 
 /** The format version of {@link RunStateSnapshot}s this Keel writes and reads. */
 export const RUN_STATE_VERSION = 1;

@@ -16,7 +16,6 @@ import { recordOf } from './end';
 import { compactedView } from '../../context/compaction';
 import { overflowOutcome, passesCompactAt } from './compact-context';
 import { type LoopCount, noteLoops } from './step-loops';
-import { stepContext } from '../step-context';
 import type { RunResult } from '../../agent/run-result';
 
 const NONE: readonly never[] = Object.freeze([]);
@@ -78,16 +77,15 @@ type Outcome = StepOutcome<RunResult<unknown>>;
  * (`answered`, or `overflowed` for a refusal as too long), not a suspended frame of its own.
  * @throws {MaxStepsExceededError} when the run has taken `maxSteps` steps, with the partial result.
  */
-export function askModel(previous: RunContext, state: RunState): Promise<Outcome> {
-  const { config, signal, sink } = previous;
+export function askModel(context: RunContext, state: RunState): Promise<Outcome> {
+  const { config, signal, sink } = context;
   const next = state.next;
   const compacted = next.type === 'ask-model' ? next.compacted : undefined;
   // Checked only where a window is known (declared, or shown by a refusal): a run without one compacts when the vendor refuses a request.
-  if (compacted === undefined && (config.context?.window ?? state.compaction?.window) !== undefined && passesCompactAt(previous, state, config.context)) return Promise.resolve({ type: 'next', state: { ...state, next: { type: 'compact-context', reason: 'threshold' } } });
+  if (compacted === undefined && (config.context?.window ?? state.compaction?.window) !== undefined && passesCompactAt(context, state, config.context)) return Promise.resolve({ type: 'next', state: { ...state, next: { type: 'compact-context', reason: 'threshold' } } });
   const step = state.step + 1;
-  if (step > config.maxSteps) throw new MaxStepsExceededError({ maxSteps: config.maxSteps, partial: recordOf(previous, state, '', 'other') });
+  if (step > config.maxSteps) throw new MaxStepsExceededError({ maxSteps: config.maxSteps, partial: recordOf(context, state, '', 'other') });
   if (signal?.aborted) throw AbortedError.fromSignal(signal);
-  const context = stepContext(previous, step);
   // A step retried after the vendor refused it as too long goes on as the same step.
   const began = compacted === 'overflow' && state.stepBegan ? state.stepBegan : { at: performance.now(), calls: context.ledger.attempts.length };
   if (compacted !== 'overflow') {

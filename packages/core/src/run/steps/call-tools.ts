@@ -90,7 +90,7 @@ async function resumedCalls(context: RunContext, state: RunState, environment: T
   const decided = decidedEnvironment(environment);
   if (context.signal?.aborted) throw AbortedError.fromSignal(context.signal);
   // The resume's entry goes to the journal (a durable run's store) before any decided call runs.
-  await context.journal.flush(state.elapsedMs + performance.now() - context.started, context.ledger.attempts);
+  await context.journal?.flush(state.elapsedMs + performance.now() - context.started, context.ledger.attempts);
   context.resumeBegan?.();
   return settleAll(
     calls.map((part) => {

@@ -14,7 +14,6 @@ import type { ModelResponse } from '../../model/model-provider-v1';
 import { attemptLoop } from '../attempt/attempt-loop';
 import { summarySettings } from '../attempt/gate-settings';
 import type { RunContext } from '../state/run-context';
-import { stepContext } from '../step-context';
 import type { NextStep, RunState, StepOutcome, ToolTurn } from '../state/run-state';
 
 type Outcome = StepOutcome<RunResult<unknown>>;
@@ -85,14 +84,13 @@ function overflowError(context: RunContext, state: RunState, cause?: unknown): C
  * it compacts whatever the estimate said, down to the target share of the smaller of the window
  * and the refused request. The kept messages never change: only `state.compaction`.
  */
-export async function compactContext(previous: RunContext, state: RunState): Promise<Outcome> {
+export async function compactContext(context: RunContext, state: RunState): Promise<Outcome> {
   const next = state.next;
   if (next.type !== 'compact-context') throw new TypeError(`the compact-context step cannot take a ${next.type} step`);
-  const settings = previous.config.context as ContextConfig;
-  const overflow = next.reason === 'overflow';
-  // The compaction belongs to the step it makes room for (its events and a summary's record say so):
+  // The compaction belongs to the step it makes room for (the driver gives it that step's context):
   // the next one, or the one whose re-ask the vendor refused.
-  const context = stepContext(previous, next.turn === undefined ? state.step + 1 : state.step);
+  const settings = context.config.context as ContextConfig;
+  const overflow = next.reason === 'overflow';
   const kept = keptOf(state);
   const frame = frameOf(context);
   const before = state.compaction ?? NO_COMPACTION;

@@ -31,9 +31,15 @@ export async function loadMemory(context: RunContext, state: RunState): Promise<
   const memory = context.config.memory;
   const conversationId = context.conversationId;
   if (!memory || conversationId === undefined) return { type: 'next', state: { ...state, next: next.then } };
-  const loaded = await raceSignal(Promise.resolve().then(() => memory.load(conversationId, memoryRun(context))), context.signal).catch(storeFailure('load'));
-  const history = checkMessages(loaded, 'memory.load').filter((message) => !message.ephemeral);
-  return { type: 'next', state: { ...state, history, next: next.then } };
+  try {
+    const loaded = await raceSignal(Promise.resolve().then(() => memory.load(conversationId, memoryRun(context))), context.signal).catch(storeFailure('load'));
+    const history = checkMessages(loaded, 'memory.load').filter((message) => !message.ephemeral);
+    return { type: 'next', state: { ...state, history, next: next.then } };
+  } catch (error) {
+    // A load that failed (or was aborted) may have taken the conversation all the same.
+    releaseMemory(context, { ...state, history: [] });
+    throw error;
+  }
 }
 
 /**

@@ -46,8 +46,9 @@ export async function suspend(context: RunContext, state: RunState): Promise<Ste
   // The journal's entry first: the sealed state names where the journal stands after it, so the
   // resumed run's entries follow it (the state itself is the journal's fold, see `suspendedState`).
   const elapsedMs = Math.round(state.elapsedMs + performance.now() - context.started);
-  await context.journal.write([{ type: 'suspension', step, suspension }], elapsedMs, context.ledger.attempts);
-  const suspended = await sealState(suspendedState({ ...state, elapsedMs, attempts: context.ledger.attempts }, suspension, context.journal.head), sealing.signer);
+  const { journal } = context;
+  if (journal) await journal.write([{ type: 'suspension', step, suspension }], elapsedMs, context.ledger.attempts);
+  const suspended = await sealState(suspendedState({ ...state, elapsedMs, attempts: context.ledger.attempts }, suspension, journal?.head), sealing.signer);
   const ended: RunState = { ...state, toolCalls: [...state.toolCalls, ...finished] };
   releaseMemory(context, state);
   if (context.listens('run.suspended')) {

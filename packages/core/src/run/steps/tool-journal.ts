@@ -26,7 +26,7 @@ export interface TurnJournal extends ToolCallJournal {
  */
 export function turnJournal(context: RunContext, state: RunState, turn: ToolTurn): TurnJournal | undefined {
   const { journal } = context;
-  if (!journal.durable) return undefined;
+  if (!journal?.durable) return undefined;
   const recorded = new Map((turn.journal?.outcomes ?? []).map((record) => [record.id, record]));
   const started = new Map((turn.journal?.intents ?? []).map((intent) => [intent.id, intent]));
   const write = (draft: JournalDraft) => journal.write([draft], state.elapsedMs + performance.now() - context.started, context.ledger.attempts).then(() => undefined);
