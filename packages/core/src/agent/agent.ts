@@ -187,11 +187,7 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
     return result.value;
   }) as unknown as RunTyped<TOutput, THasSchema>;
 
-  /**
-   * Runs the agent one step at a time (see {@link RunIteration}): each step gives the entries it
-   * added to the run's journal and the state after it; leave the loop to stop between two steps.
-   * `iter({ journal })` continues a journal so read (same `stateKey`, any process) to the same result.
-   */
+  /** Runs the agent one step at a time, or continues a journal so read (see {@link RunIteration}). */
   iter(input: RunInput | { readonly journal: readonly unknown[] }, options: RunOptions = {}): RunIteration<TOutput> {
     return new RunIteration<TOutput>(async (gate, stopped) => {
       const checked = checkRunOptions(options);

@@ -238,7 +238,7 @@ function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOp
     if (conversationId !== undefined) payload.conversationId = conversationId;
     context.emitBuilt('run.start', payload);
   }
-  return drive(context, first, journal && firstDraft(first, { parentRunId: context.parentRunId, parentToolCallId: context.parentToolCallId }, extras.resume?.decisions, extras.continued !== undefined));
+  return drive(context, first, journal && firstDraft(first, context, extras.resume?.decisions, extras.continued !== undefined));
 }
 
 const NO_MESSAGES: readonly never[] = Object.freeze([]);

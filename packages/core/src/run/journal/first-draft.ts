@@ -6,7 +6,7 @@ import { JOURNAL_VERSION, type JournalDraft, type JournalStart } from './journal
  * conversation, and the run that called it), a resume with its decisions, or a continuation
  * (`recovery`). Memory's step is never journaled: the next step is the one it wraps.
  */
-export function firstDraft(state: RunState, parent: Pick<JournalStart, 'parentRunId' | 'parentToolCallId'>, decisions: ReadonlyMap<string, CallDecision> | undefined, continued: boolean): JournalDraft {
+export function firstDraft(state: RunState, parent: { readonly parentRunId: string | undefined; readonly parentToolCallId: string | undefined }, decisions: ReadonlyMap<string, CallDecision> | undefined, continued: boolean): JournalDraft {
   if (continued) return { type: 'recovery', step: state.step };
   const next = state.next.type === 'load-memory' ? state.next.then : state.next;
   if (decisions) return { type: 'resume', step: state.step, decisions: Object.fromEntries(decisions), next };
