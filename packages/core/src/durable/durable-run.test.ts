@@ -1,34 +1,45 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
-import { Agent, AgentConfigurationError, DurableRunError, InMemoryStore, type MemoryStore, memoryRunStore, RunStateError, type RunStore, StaleRunOwnerError, tool } from '../index';
+import { Agent, AgentConfigurationError, DurableRunError, InMemoryStore, type JournalEntry, type MemoryStore, memoryRunStore, RunStateError, type RunStore, StaleRunOwnerError, tool } from '../index';
 import { asSuspended, type ScriptedReply, scriptedModel } from '../testing/index';
-import type { DurableState } from './durable-run';
-import type { RunCheckpoint } from './run-store';
+import type { RunAppend } from './run-store';
 
 const KEY = 'k'.repeat(32);
 
-/** What a process's death looks like to the run: the write it was making never lands, nor any after it. */
+/** What a process's death looks like to the run: the append it was making never lands, nor any after it. */
 class Crash extends Error {}
 
-/** A store that dies (refuses this and every later write) at the first checkpoint `at` picks. */
-function crashing(store: RunStore, at: (state: DurableState, status: RunCheckpoint['status']) => boolean): RunStore {
+/** A store that dies (refuses this and every later append) at the first append holding an entry `at` picks. */
+function crashing(store: RunStore, at: (entry: JournalEntry) => boolean): RunStore {
   let dead = false;
   return {
     ...store,
-    save: (lease, checkpoint) => {
-      if (dead || at(checkpoint.state as DurableState, checkpoint.status)) {
+    append: (lease, append) => {
+      if (dead || (append.entries as readonly JournalEntry[]).some(at)) {
         dead = true;
         return Promise.reject(new Crash('the process died'));
       }
-      return store.save(lease, checkpoint);
+      return store.append(lease, append);
     },
   };
 }
 
-/** The turn a checkpoint holds mid-way, with its record of calls. */
-const journalOf = (state: DurableState) => ('run' in state && state.run.next.type === 'call-tools' ? state.run.next.turn.journal : undefined);
-const outcomeWritten = (id: string) => (state: DurableState) => journalOf(state)?.outcomes.some((record) => record.id === id) === true;
-const intentWritten = (id: string) => (state: DurableState) => journalOf(state)?.intents.some((intent) => intent.id === id) === true;
+/** A store that keeps a copy of every append it was handed (and took), in order. */
+function recording(store: RunStore) {
+  const appends: RunAppend[] = [];
+  const recorded: RunStore = { ...store, append: async (lease, append) => { const version = await store.append(lease, append); appends.push(JSON.parse(JSON.stringify(append)) as RunAppend); return version; } };
+  return { store: recorded, appends, entries: () => appends.flatMap((append) => append.entries as JournalEntry[]) };
+}
+
+/** The intent (about to run) and the outcome (finished) of the call of `tool`: each tool is called once in these runs. */
+const intentOf = (name: string) => (entry: JournalEntry) => entry.type === 'tool-intent' && entry.intent?.name === name;
+const outcomeOf = (name: string) => (entry: JournalEntry) => entry.type === 'tool-outcome' && entry.outcome?.name === name;
+
+/** The journal of a run as its store holds it. */
+const journalOf = async (store: RunStore, runId: string) => ((await store.load(runId))?.entries ?? []) as JournalEntry[];
+
+/** The id the journal gave the call of `name` (from its intent). */
+const callIdOf = (entries: readonly JournalEntry[], name: string) => entries.find(intentOf(name))?.intent?.id;
 
 /** A refunds agent: `lookup` reads (none), `credit` writes by key (idempotent), `email` sends (once). */
 function refunds(store: RunStore, script: readonly ScriptedReply[], world: { credits: Map<string, number>; emails: string[]; lookups: number }, memory?: MemoryStore) {
@@ -60,31 +71,68 @@ const SCRIPT: readonly ScriptedReply[] = [
   'Refunded.',
 ];
 
-describe('durable runs: checkpoints and recovery', () => {
-  it('checkpoints every step and every tool call (intent before, outcome after), and ends with the result', async () => {
+const problemOf = (error: unknown) => (DurableRunError.isInstance(error) ? error.problem : error);
+
+describe('durable runs: the journal and recovery', () => {
+  it('appends an entry for every step and every tool call (intent before, outcome after), never rewriting one, and ends with the result', async () => {
     const base = memoryRunStore();
-    const written: { status: string; state: DurableState }[] = [];
-    const store: RunStore = { ...base, save: (lease, checkpoint) => (written.push({ status: checkpoint.status, state: JSON.parse(JSON.stringify(checkpoint.state)) }), base.save(lease, checkpoint)) };
+    const { store, appends, entries } = recording(base);
     const effects = world();
     const { agent } = refunds(store, SCRIPT, effects);
     const result = await agent.run('refund A-1', { runId: 'r-1' });
     expect(result.text).toBe('Refunded.');
-    const steps = written.map(({ status, state }) => ('result' in state ? `${status}` : `${state.run.next.type}${journalOf(state) ? ` ${journalOf(state)?.intents.length}/${journalOf(state)?.outcomes.length}` : ''}`));
-    // The first state, then each step; a turn's calls: intents (started/finished) as they land.
-    expect(steps).toEqual(['ask-model', 'call-tools', 'call-tools 1/0', 'call-tools 1/1', 'ask-model', 'call-tools', 'call-tools 1/0', 'call-tools 2/0', 'call-tools 2/1', 'call-tools 2/2', 'ask-model', 'end', 'complete']);
+    const label = (entry: JournalEntry) => `${entry.type}${entry.intent ? ` ${entry.intent.name}` : ''}${entry.outcome ? ` ${entry.outcome.name}` : ''}`;
+    // The input, then each step; a turn's calls: each intent and outcome as it lands (the two calls of the second turn side by side).
+    expect(entries().map(label)).toEqual([
+      'input',
+      'model-turn',
+      'tool-intent lookup',
+      'tool-outcome lookup',
+      'tool-results',
+      'model-turn',
+      'tool-intent credit',
+      'tool-intent email',
+      'tool-outcome credit',
+      'tool-outcome email',
+      'tool-results',
+      'answer',
+      'end',
+    ]);
+    expect(appends.map((append) => append.status)).toEqual([...Array.from({ length: 12 }, () => 'running'), 'complete']);
+    // Every call's intent lands before its outcome, in an earlier append.
+    const written = entries();
+    for (const [index, entry] of written.entries()) {
+      if (entry.type !== 'tool-outcome') continue;
+      const intent = written.findIndex((earlier) => earlier.type === 'tool-intent' && earlier.intent?.id === entry.outcome?.id);
+      expect(intent).toBeGreaterThanOrEqual(0);
+      expect(intent).toBeLessThan(index);
+    }
+    // The store holds exactly what was appended, in order: nothing was rewritten, nothing is missing.
     const stored = await base.load('r-1');
-    expect(stored).toMatchObject({ status: 'complete', agentId: 'refunds', state: { result: { status: 'complete', text: 'Refunded.' } } });
+    expect(stored).toMatchObject({ status: 'complete', agentId: 'refunds', version: 13 });
+    expect(stored?.entries).toEqual(written);
+    expect(written.map((entry) => entry.seq)).toEqual(written.map((_, index) => index));
+    expect(written.at(-1)).toMatchObject({ type: 'end', end: { text: 'Refunded.' } });
+    // Recovering it gives the result back from the journal, running nothing.
+    const again = refunds(base, [], effects);
+    expect(await again.agent.recover('r-1')).toMatchObject({ status: 'complete', text: 'Refunded.' });
+    expect(again.model.calls).toBe(0);
+    expect(effects.emails).toEqual(['refunded 40']);
   });
 
   it('recovers a run killed after a tool ran: finished calls and model calls are not made again, an interrupted idempotent call runs again with its key', async () => {
     const store = memoryRunStore();
     const first = world();
     const credited: string[] = [];
-    const dying = refunds(crashing(store, outcomeWritten('c1')), SCRIPT, first);
+    const dying = refunds(crashing(store, outcomeOf('credit')), SCRIPT, first);
     await expect(dying.agent.run('refund A-1', { runId: 'r-2' })).rejects.toThrow(Crash);
     credited.push(...first.credits.keys());
-    // c1 and e1 ran side by side: both started, neither outcome was written.
+    // credit and email ran side by side: both started, neither outcome was written.
     expect(first.emails).toEqual(['refunded 40']);
+    const journal = await journalOf(store, 'r-2');
+    expect(journal.filter(intentOf('credit'))).toHaveLength(1);
+    expect(journal.filter(intentOf('email'))).toHaveLength(1);
+    expect(journal.filter((entry) => entry.type === 'tool-outcome').map((entry) => entry.outcome?.name)).toEqual(['lookup']);
     // Another process: the same agent over the same store, whose model has only the last answer left.
     const recovering = refunds(store, ['Refunded.'], first);
     first.credits.clear();
@@ -92,26 +140,31 @@ describe('durable runs: checkpoints and recovery', () => {
     expect(recovering.model.calls).toBe(0);
     expect(first.lookups).toBe(1);
     // The idempotent credit ran again with the same key; the email (once) waits for a person.
-    expect([...credited, ...first.credits.keys()]).toEqual(['r-2:c1', 'r-2:c1']);
+    const creditKey = `r-2:${callIdOf(journal, 'credit')}`;
+    expect([...credited, ...first.credits.keys()]).toEqual([creditKey, creditKey]);
     expect(suspended.status).toBe('suspended');
-    expect(suspended.unknownOutcomes.map((call) => call.toolCallId)).toEqual(['e1']);
-    const result = await recovering.agent.resume(suspended.state, { outcomes: [{ id: 'e1', result: 'sent' }] });
+    expect(suspended.unknownOutcomes.map((call) => [call.toolCallId, call.toolName])).toEqual([[callIdOf(journal, 'email'), 'email']]);
+    const emailId = suspended.unknownOutcomes[0]?.toolCallId as string;
+    const result = await recovering.agent.resume(suspended.state, { outcomes: [{ id: emailId, result: 'sent' }] });
     expect(result.status).toBe('complete');
     expect(result.text).toBe('Refunded.');
     expect(recovering.model.calls).toBe(1);
     expect(first.emails).toEqual(['refunded 40']);
     expect(result.usage.modelCalls).toBe(3);
-    expect(result.toolCalls.map((call) => call.id)).toEqual(['l1', 'c1', 'e1']);
+    expect(result.toolCalls.map((call) => call.name)).toEqual(['lookup', 'credit', 'email']);
+    expect(result.toolCalls.map((call) => call.id)).toEqual([callIdOf(journal, 'lookup'), callIdOf(journal, 'credit'), emailId]);
     expect(result.messages.filter((message) => message.role === 'assistant')).toHaveLength(3);
     // Recovering a finished run gives its result back and runs nothing.
-    const again = await refunds(store, [], first).agent.recover('r-2');
-    expect(again.text).toBe('Refunded.');
+    const again = refunds(store, [], first);
+    expect((await again.agent.recover('r-2')).text).toBe('Refunded.');
+    expect(again.model.calls).toBe(0);
+    expect(first.emails).toEqual(['refunded 40']);
   });
 
   it('a run killed between two steps goes on at the next step, asking the model only what it had not answered', async () => {
     const store = memoryRunStore();
     const effects = world();
-    await expect(refunds(crashing(store, outcomeWritten('l1')), SCRIPT, effects).agent.run('refund A-1', { runId: 'r-9' })).rejects.toThrow(Crash);
+    await expect(refunds(crashing(store, outcomeOf('lookup')), SCRIPT, effects).agent.run('refund A-1', { runId: 'r-9' })).rejects.toThrow(Crash);
     expect(effects.lookups).toBe(1);
     const { agent, model } = refunds(store, SCRIPT.slice(1), effects);
     const result = await agent.recover('r-9');
@@ -120,43 +173,44 @@ describe('durable runs: checkpoints and recovery', () => {
     expect(result.status).toBe('complete');
     expect(model.calls).toBe(2);
     expect(effects.emails).toEqual(['refunded 40']);
-    expect([...effects.credits.keys()]).toEqual(['r-9:c1']);
+    expect([...effects.credits.keys()]).toEqual([`r-9:${callIdOf(await journalOf(store, 'r-9'), 'credit')}`]);
   });
 
   it("never runs a 'once' call again blindly: the recovered run suspends with it as an unknown outcome, and resume settles it", async () => {
     const store = memoryRunStore();
     const effects = world();
-    const dying = refunds(crashing(store, outcomeWritten('e1')), SCRIPT, effects);
+    const dying = refunds(crashing(store, outcomeOf('email')), SCRIPT, effects);
     await expect(dying.agent.run('refund A-1', { runId: 'r-3' })).rejects.toThrow(Crash);
     expect(effects.emails).toEqual(['refunded 40']);
+    const emailId = callIdOf(await journalOf(store, 'r-3'), 'email') as string;
+    expect(typeof emailId).toBe('string');
     const { agent, model } = refunds(store, ['Refunded.', 'Refunded again.'], effects);
     const suspended = asSuspended(await agent.recover('r-3'));
     expect(suspended.status).toBe('suspended');
     expect(suspended.pendingApprovals).toEqual([]);
-    expect(suspended.unknownOutcomes).toEqual([{ toolCallId: 'e1', toolName: 'email', arguments: { text: 'refunded 40' }, idempotencyKey: 'r-3:e1' }]);
+    expect(suspended.unknownOutcomes).toEqual([{ toolCallId: emailId, toolName: 'email', arguments: { text: 'refunded 40' }, idempotencyKey: `r-3:${emailId}` }]);
     expect(model.calls).toBe(0);
     expect(effects.emails).toEqual(['refunded 40']);
     // Approval decisions do not settle an unknown outcome, and ids must be the run's.
     const problem = (error: unknown) => (RunStateError.isInstance(error) ? `${error.problem}: ${error.message}` : error);
-    expect(await agent.resume(suspended.state, { approve: ['e1'] }).catch(problem)).toMatch(/bad-decisions: .*unknown outcome: settle it with outcomes or retry/);
+    expect(await agent.resume(suspended.state, { approve: [emailId] }).catch(problem)).toMatch(/bad-decisions: .*unknown outcome: settle it with outcomes or retry/);
     expect(await agent.resume(suspended.state, { retry: ['x9'] }).catch(problem)).toMatch(/bad-decisions: .*"x9" is not an unknown outcome/);
-    expect(await agent.resume(suspended.state, {}).catch(problem)).toMatch(/undecided: "e1"/);
-    const done = await agent.resume(JSON.parse(JSON.stringify(suspended.state)), { outcomes: [{ id: 'e1', result: 'sent' }] });
+    expect(await agent.resume(suspended.state, {}).catch(problem)).toContain(`undecided: "${emailId}"`);
+    const done = await agent.resume(JSON.parse(JSON.stringify(suspended.state)), { outcomes: [{ id: emailId, result: 'sent' }] });
     expect(done.status).toBe('complete');
     expect(effects.emails).toEqual(['refunded 40']);
-    expect(done.toolCalls.find((call) => call.id === 'e1')?.output).toBe('sent');
+    expect(done.toolCalls.find((call) => call.id === emailId)?.output).toBe('sent');
     expect(model.calls).toBe(1);
   });
-});
 
-describe('durable runs: checkpoints and recovery', () => {
   it("retries an unknown 'once' call when told to, with the same idempotency key, once", async () => {
     const store = memoryRunStore();
     const effects = world();
-    const dying = refunds(crashing(store, intentWritten('e1')), SCRIPT, effects);
+    const dying = refunds(crashing(store, intentOf('email')), SCRIPT, effects);
     await expect(dying.agent.run('refund A-1', { runId: 'r-4' })).rejects.toThrow(Crash);
     // The intent never landed: the email did not run, and it is not unknown: it runs on recovery.
     expect(effects.emails).toEqual([]);
+    expect((await journalOf(store, 'r-4')).some(intentOf('email'))).toBe(false);
     const { agent } = refunds(store, ['Refunded.'], effects);
     const result = await agent.recover('r-4');
     expect(result.status).toBe('complete');
@@ -164,11 +218,12 @@ describe('durable runs: checkpoints and recovery', () => {
 
     const killed = world();
     const other = memoryRunStore();
-    await expect(refunds(crashing(other, outcomeWritten('e1')), SCRIPT, killed).agent.run('refund', { runId: 'r-5' })).rejects.toThrow(Crash);
+    await expect(refunds(crashing(other, outcomeOf('email')), SCRIPT, killed).agent.run('refund', { runId: 'r-5' })).rejects.toThrow(Crash);
     const recovering = refunds(other, ['Refunded.'], killed).agent;
     const suspended = asSuspended(await recovering.recover('r-5'));
     const emails = killed.emails.length;
-    const retried = await recovering.resume(suspended.state, { retry: ['e1'] });
+    const emailId = suspended.unknownOutcomes[0]?.toolCallId as string;
+    const retried = await recovering.resume(suspended.state, { retry: [emailId] });
     expect(retried.status).toBe('complete');
     expect(killed.emails.length).toBe(emails + 1);
   });
@@ -176,12 +231,11 @@ describe('durable runs: checkpoints and recovery', () => {
   it('refuses run() with an id the store holds, naming recover; recover refuses what it cannot go on with', async () => {
     const store = memoryRunStore();
     const effects = world();
-    await expect(refunds(crashing(store, intentWritten('l1')), SCRIPT, effects).agent.run('refund', { runId: 'r-6', tenant: 'acme' })).rejects.toThrow(Crash);
-    const { agent } = refunds(store, SCRIPT, effects);
+    await expect(refunds(crashing(store, intentOf('lookup')), SCRIPT, effects).agent.run('refund', { runId: 'r-6', tenant: 'acme' })).rejects.toThrow(Crash);
+    const { agent, model } = refunds(store, SCRIPT, effects);
     const refused = await agent.run('refund again', { runId: 'r-6' }).catch((error: unknown) => error);
     expect(DurableRunError.isInstance(refused) && refused.problem).toBe('exists');
     expect(String((refused as Error).message)).toMatch(/unfinished.*agent\.recover\("r-6"\)/);
-    const problemOf = (error: unknown) => (DurableRunError.isInstance(error) ? error.problem : error);
     expect(await agent.recover('nothing').catch(problemOf)).toBe('not-found');
     expect(await agent.recover('r-6').catch(problemOf)).toBe('other-tenant');
     expect(await agent.recover('r-6', { tenant: 'globex' }).catch(problemOf)).toBe('other-tenant');
@@ -189,27 +243,42 @@ describe('durable runs: checkpoints and recovery', () => {
     expect(await other.recover('r-6', { tenant: 'acme' }).catch(problemOf)).toBe('other-agent');
     const plain = Agent.create({ provider: scriptedModel([]), model: 'm' }).build();
     await expect(plain.recover('r-6')).rejects.toThrow(AgentConfigurationError);
-    const lease = await store.acquire('junk');
-    await store.save(lease, { agentId: 'refunds', status: 'running', state: { run: { runId: 'another' } } });
+    // What Keel did not write: a journal of no entries, and entries that are not Keel's.
+    await store.append(await store.acquire('junk'), { agentId: 'refunds', status: 'running', entries: [] });
     expect(await agent.recover('junk').catch(problemOf)).toBe('malformed');
+    await store.append(await store.acquire('junk-2'), { agentId: 'refunds', status: 'running', entries: [{ run: { runId: 'another' } }] });
+    expect(['malformed', 'tampered']).toContain(await agent.recover('junk-2').catch(problemOf));
+    expect(model.calls).toBe(0);
+    expect(effects.lookups).toBe(0);
     expect((await agent.recover('r-6', { tenant: 'acme' })).text).toBe('Refunded.');
   });
 
-  it('fences out the owner a recovery replaced: its next checkpoint is refused and it stops', async () => {
+  it('fences out the owner a recovery replaced: its next append is refused, it stops, and nothing of it lands', async () => {
     const store = memoryRunStore();
     const effects = world();
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
-    const slow = tool({ name: 'lookup', description: 'Looks up', input: Type.Object({ order: Type.String() }), effect: 'none', execute: async () => (await held, 'found') });
-    const stale = Agent.create({ provider: scriptedModel([{ toolCalls: [{ id: 'l1', name: 'lookup', arguments: { order: 'A' } }] }, 'late']), model: 'm', id: 'refunds' }).tool(slow).durable(store).build();
+    const slow = tool({ name: 'lookup', description: 'Looks up', input: Type.Object({ order: Type.String() }), effect: 'none', execute: async () => (await held, 'found by the stale owner') });
+    const stale = Agent.create({ provider: scriptedModel([{ toolCalls: [{ id: 'l1', name: 'lookup', arguments: { order: 'A' } }] }, 'late']), model: 'm', id: 'refunds', stateKey: KEY }).tool(slow).durable(store).build();
     const running = stale.run('look', { runId: 'r-7' }).catch((error: unknown) => error);
     await new Promise((resolve) => setTimeout(resolve, 10));
+    const before = (await store.load('r-7'))?.entries as JournalEntry[];
+    expect(before.map((entry) => entry.type)).toEqual(['input', 'model-turn', 'tool-intent']);
     const { agent } = refunds(store, ['recovered'], effects);
     const recovered = await agent.recover('r-7');
     expect(recovered.text).toBe('recovered');
     release();
     expect(StaleRunOwnerError.isInstance(await running)).toBe(true);
-    expect((await store.load('r-7'))?.state).toMatchObject({ result: { text: 'recovered' } });
+    const stored = await store.load('r-7');
+    expect(stored?.status).toBe('complete');
+    const entries = stored?.entries as JournalEntry[];
+    expect(entries.at(-1)).toMatchObject({ type: 'end', end: { text: 'recovered' } });
+    // The journal the recovery read is kept as it was, and went on from with the recovery's entries only.
+    expect(entries.slice(0, before.length)).toEqual(before);
+    expect(entries.map((entry) => entry.seq)).toEqual(entries.map((_, index) => index));
+    expect(entries.filter((entry) => entry.type === 'tool-outcome').map((entry) => entry.outcome?.output)).toEqual([JSON.stringify({ order: 'A', amount: 40 })]);
+    expect(JSON.stringify(entries)).not.toContain('found by the stale owner');
+    expect(await agent.recover('r-7')).toMatchObject({ status: 'complete', text: 'recovered' });
   });
 
   it('gives memory the exchange once: a recovered run loads the conversation again and appends when it ends', async () => {
@@ -218,7 +287,9 @@ describe('durable runs: checkpoints and recovery', () => {
     await memory.append('c-1', [{ role: 'user', content: 'earlier' }, { role: 'assistant', content: [{ type: 'text', text: 'noted' }] }]);
     const effects = world();
     const options = { runId: 'r-8', conversationId: 'c-1' };
-    await expect(refunds(crashing(store, (state) => 'run' in state && state.run.step === 2 && state.run.next.type === 'ask-model'), SCRIPT, effects, memory).agent.run('refund A-1', options)).rejects.toThrow(Crash);
+    // Killed as step 2's results are written: the run was about to ask the model for its answer.
+    const afterStep2 = (entry: JournalEntry) => entry.type === 'tool-results' && entry.step === 2;
+    await expect(refunds(crashing(store, afterStep2), SCRIPT, effects, memory).agent.run('refund A-1', options)).rejects.toThrow(Crash);
     expect(await memory.load('c-1')).toHaveLength(2);
     const { agent, model } = refunds(store, SCRIPT.slice(2), effects, memory);
     await agent.recover('r-8');
@@ -227,18 +298,196 @@ describe('durable runs: checkpoints and recovery', () => {
     expect(kept.filter((message) => message.role === 'user').map((message) => message.content)).toEqual(['earlier', 'refund A-1']);
     // Its own exchange once: the input, two tool turns with their results, the answer.
     expect(kept).toHaveLength(2 + 6);
+    // Memory's conversation is never journaled: the journal holds the run's own messages only.
+    expect(JSON.stringify(await journalOf(store, 'r-8'))).not.toContain('earlier');
   });
 
-  it('a streamed durable run checkpoints like run() does, and recovers', async () => {
+  it('a streamed durable run journals like run() does, and recovers', async () => {
     const store = memoryRunStore();
     const effects = world();
-    const stream = refunds(crashing(store, outcomeWritten('l1')), SCRIPT, effects).agent.stream('refund A-1', { runId: 'r-10' });
+    const stream = refunds(crashing(store, outcomeOf('lookup')), SCRIPT, effects).agent.stream('refund A-1', { runId: 'r-10' });
     await expect(stream.result).rejects.toThrow(Crash);
+    expect((await journalOf(store, 'r-10')).map((entry) => entry.type)).toEqual(['input', 'model-turn', 'tool-intent']);
     const { agent, model } = refunds(store, SCRIPT.slice(1), effects);
     const result = await agent.recover('r-10');
     expect(result.status).toBe('complete');
     expect(model.calls).toBe(2);
     expect(effects.emails).toEqual(['refunded 40']);
     expect(result.usage.modelCalls).toBe(3);
+  });
+});
+
+/** `store`, except that the next `load` resolves only when `wake()` is called, after it read: a process paused (a long GC) between its read and its lease. */
+function pausingLoad(store: RunStore) {
+  let next: Promise<void> | undefined;
+  let wake = (): void => undefined;
+  let read = (): void => undefined;
+  const hasRead = new Promise<void>((resolve) => (read = resolve));
+  return {
+    store: {
+      ...store,
+      load: async (runId: string) => {
+        const pause = next;
+        next = undefined;
+        const loaded = await store.load(runId);
+        if (pause) {
+          read();
+          await pause;
+        }
+        return loaded;
+      },
+    } satisfies RunStore,
+    pauseNext: () => void (next = new Promise<void>((resolve) => (wake = resolve))),
+    hasRead,
+    wake: () => wake(),
+  };
+}
+
+describe('recover: a read paused before its lease, and a journal changed in the store', () => {
+  it("a recover paused between its read and its lease, while another recover finished the run, never runs the run's 'once' tool again", async () => {
+    const base = memoryRunStore();
+    const effects = world();
+    // Killed before the email's intent landed: the email did not run, and a recovery runs it.
+    await expect(refunds(crashing(base, intentOf('email')), SCRIPT, effects).agent.run('refund A-1', { runId: 'r-p' })).rejects.toThrow(Crash);
+    expect(effects.emails).toEqual([]);
+    const pausing = pausingLoad(base);
+    const sleeper = refunds(pausing.store, ['Refunded (sleeper).'], effects);
+    pausing.pauseNext();
+    const paused = sleeper.agent.recover('r-p').catch((error: unknown) => error);
+    await pausing.hasRead;
+    // Another process recovers the run meanwhile and finishes it: the email is sent.
+    const other = refunds(base, ['Refunded.'], effects);
+    expect(await other.agent.recover('r-p')).toMatchObject({ status: 'complete', text: 'Refunded.' });
+    expect(effects.emails).toEqual(['refunded 40']);
+    const finished = await base.load('r-p');
+    pausing.wake();
+
+    // The sleeper gives the finished run's result (or refuses): it never goes on from the journal it read first.
+    const woke = await paused;
+    if (DurableRunError.isInstance(woke)) expect(woke.problem).toBe('busy');
+    else expect(woke).toMatchObject({ status: 'complete', text: 'Refunded.' });
+    expect(effects.emails).toEqual(['refunded 40']);
+    expect(sleeper.model.calls).toBe(0);
+    expect(await base.load('r-p')).toEqual(finished);
+  });
+
+  it('a recover paused between its read and its lease, waking while the other recover is still sending the email, never sends it twice', async () => {
+    const base = memoryRunStore();
+    const sent: string[] = [];
+    let emailing = (): void => undefined;
+    const emailStarted = new Promise<void>((resolve) => (emailing = resolve));
+    let finishEmail = (): void => undefined;
+    const emailMayEnd = new Promise<void>((resolve) => (finishEmail = resolve));
+    const agentOver = (store: RunStore, script: readonly ScriptedReply[], slow: boolean) => {
+      const email = tool({
+        name: 'email',
+        description: 'Emails the customer',
+        input: Type.Object({ text: Type.String() }),
+        execute: async ({ text }) => {
+          if (slow) {
+            emailing();
+            await emailMayEnd;
+          }
+          sent.push(text);
+        },
+      });
+      return Agent.create({ provider: scriptedModel(script), model: 'm', id: 'mailer', stateKey: KEY }).tool(email).durable(store).build();
+    };
+    const EMAIL: readonly ScriptedReply[] = [{ toolCalls: [{ id: 'e1', name: 'email', arguments: { text: 'hello' } }] }, 'Sent.'];
+    await expect(agentOver(crashing(base, intentOf('email')), EMAIL, false).run('email them', { runId: 'r-q' })).rejects.toThrow(Crash);
+    const pausing = pausingLoad(base);
+    pausing.pauseNext();
+    const paused = agentOver(pausing.store, ['Sent (sleeper).'], false).recover('r-q').catch((error: unknown) => error);
+    await pausing.hasRead;
+    const running = agentOver(base, ['Sent.'], true).recover('r-q').catch((error: unknown) => error);
+    await emailStarted;
+    pausing.wake();
+    const woke = await paused;
+    finishEmail();
+    const other = await running;
+
+    // Whichever goes on, the email is sent once: a recover that took the run from the other finds the email's intent without an outcome, an unknown outcome.
+    expect(sent).toEqual(['hello']);
+    const outcomes = [woke, other].map((value) => (DurableRunError.isInstance(value) || StaleRunOwnerError.isInstance(value) ? 'refused' : (value as { status?: string }).status));
+    expect(outcomes.filter((outcome) => outcome === 'complete' || outcome === 'suspended').length).toBeGreaterThanOrEqual(1);
+    const journal = await journalOf(base, 'r-q');
+    expect(journal.filter(intentOf('email'))).toHaveLength(1);
+    expect(journal.map((entry) => entry.seq)).toEqual(journal.map((_, index) => index));
+  });
+
+  it('refuses a journal changed in the store by one byte (a message, a tool output, the stored tenant, a removed entry) as `tampered`: nothing runs', async () => {
+    const base = memoryRunStore();
+    const effects = world();
+    await expect(refunds(crashing(base, outcomeOf('email')), SCRIPT, effects, undefined).agent.run('refund A-1', { runId: 'r-t', tenant: 'acme' })).rejects.toThrow(Crash);
+    const original = (await base.load('r-t')) as NonNullable<Awaited<ReturnType<RunStore['load']>>>;
+    const json = JSON.stringify(original.entries);
+    expect(json).toContain('refund A-1');
+    /** The stored journal as a store that changed it would give it back. */
+    const changes: Record<string, (stored: typeof original) => typeof original> = {
+      'one character of the input message': (stored) => ({ ...stored, entries: JSON.parse(JSON.stringify(stored.entries).replace('refund A-1', 'refund A-2')) as unknown[] }),
+      "one digit of a call's arguments": (stored) => ({ ...stored, entries: JSON.parse(JSON.stringify(stored.entries).replace('"amount":40', '"amount":41')) as unknown[] }),
+      "one character of a tool's output": (stored) => ({ ...stored, entries: JSON.parse(JSON.stringify(stored.entries).replace('\\"amount\\":40', '\\"amount\\":41')) as unknown[] }),
+      'an entry removed from the middle': (stored) => ({ ...stored, entries: stored.entries.filter((_, index) => index !== 2) }),
+      'two entries swapped': (stored) => ({ ...stored, entries: [stored.entries[0], stored.entries[2], stored.entries[1], ...stored.entries.slice(3)] }),
+    };
+    for (const [what, change] of Object.entries(changes)) {
+      const changed = change(original);
+      expect(JSON.stringify(changed.entries), what).not.toBe(json);
+      const store: RunStore = { ...base, load: async (runId) => (runId === 'r-t' ? change((await base.load(runId)) as typeof original) : base.load(runId)) };
+      const { agent, model } = refunds(store, ['Refunded.'], effects);
+      const refused = await agent.recover('r-t', { tenant: 'acme' }).catch((error: unknown) => error);
+      expect({ what, problem: problemOf(refused) }).toEqual({ what, problem: 'tampered' });
+      expect(model.calls).toBe(0);
+    }
+    // The store's own record of the tenant changed: the journal's (chained) input names another.
+    const relabeled: RunStore = { ...base, load: async (runId) => ({ ...((await base.load(runId)) as typeof original), tenant: 'globex' }) };
+    const { agent, model } = refunds(relabeled, ['Refunded.'], effects);
+    expect(await agent.recover('r-t', { tenant: 'globex' }).catch(problemOf)).toBe('tampered');
+    expect(model.calls).toBe(0);
+    // Nothing ran, and nothing was appended: the journal is as the killed run left it.
+    expect(effects.emails).toEqual(['refunded 40']);
+    expect(effects.lookups).toBe(1);
+    expect(await base.load('r-t')).toEqual(original);
+    // Unchanged, it recovers.
+    expect(asSuspended(await refunds(base, ['Refunded.'], effects).agent.recover('r-t', { tenant: 'acme' })).unknownOutcomes.map((call) => call.toolName)).toEqual(['email']);
+  });
+});
+
+describe('durable agents: what they need, and what they append', () => {
+  it('refuses at build() a durable agent on a shared store without a stateKey, naming stateKey', () => {
+    const shared: RunStore = { ...memoryRunStore(), shared: true };
+    const build = () => Agent.create({ provider: scriptedModel([]), model: 'm', id: 'refunds' }).durable(shared).build();
+    expect(build).toThrow(AgentConfigurationError);
+    expect(build).toThrow(/stateKey/);
+    // With a key, the same store is accepted.
+    expect(() => Agent.create({ provider: scriptedModel([]), model: 'm', id: 'refunds', stateKey: KEY }).durable(shared).build()).not.toThrow();
+  });
+
+  it('appends what each step added, never again: the bytes a run appends grow linearly with its steps', async () => {
+    /** A run of `steps` tool steps (one lookup each), then the answer: the JSON bytes it appended and the entries. */
+    const runOf = async (steps: number) => {
+      const { store, appends, entries } = recording(memoryRunStore());
+      const lookup = tool({ name: 'lookup', description: 'Looks an order up', input: Type.Object({ order: Type.String() }), effect: 'none', execute: ({ order }) => ({ order, status: 'shipped', note: 'x'.repeat(200) }) });
+      const script: ScriptedReply[] = Array.from({ length: steps }, (_, index) => ({ toolCalls: [{ id: `l${index}`, name: 'lookup', arguments: { order: `A-${index}` } }] }));
+      const agent = Agent.create({ provider: scriptedModel([...script, 'Done.']), model: 'm', id: 'refunds', stateKey: KEY, maxSteps: 50 }).tool(lookup).durable(store).build();
+      expect((await agent.run('look them all up', { runId: `r-${steps}` })).text).toBe('Done.');
+      const stored = await store.load(`r-${steps}`);
+      expect(stored?.entries).toEqual(entries());
+      return { bytes: appends.reduce((total, append) => total + JSON.stringify(append.entries).length, 0), entries: entries() };
+    };
+    const five = await runOf(5);
+    const twenty = await runOf(20);
+    expect(twenty.bytes).toBeGreaterThan(five.bytes);
+    expect(twenty.bytes).toBeLessThanOrEqual(4.5 * five.bytes);
+    for (const { entries } of [five, twenty]) {
+      // No entry repeats an earlier one: what an entry holds besides its number, time and chain is new.
+      const bodies = entries.map(({ seq: _seq, at: _at, mac: _mac, elapsedMs: _elapsed, ...body }) => JSON.stringify(body));
+      expect(new Set(bodies).size).toBe(bodies.length);
+      // Each message, step record and model call is in one entry only.
+      for (const list of ['messages', 'steps', 'attempts'] as const) {
+        const items = entries.flatMap((entry) => (entry[list] ?? []).map((item) => JSON.stringify(item)));
+        expect(new Set(items).size, list).toBe(items.length);
+      }
+    }
   });
 });
