@@ -1,5 +1,5 @@
 /**
- * A child process for the exit tests: traces one run to the file in argv[2] without calling
+ * A child process for the exit tests: traces two runs to the file in argv[2] without calling
  * `flush()`, then ends as argv[3] says: `return` (the event loop empties), `exit`
  * (`process.exit()` at once) or `throw` (an uncaught error); or, with `unused`, makes the trace
  * and runs nothing.

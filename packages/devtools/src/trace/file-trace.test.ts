@@ -1,58 +1,77 @@
-import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent } from '@keel/core';
 import { scriptedModel } from '@keel/core/test';
 import { describe, expect, it } from 'vitest';
 import { DevtoolsOptionsError } from '../errors/devtools-options-error';
+import { recordPageRun } from '../testing/page-run';
+import { entriesOf, eventsOf, readTrace } from '../testing/read-trace';
 import { HOSTILE_ANSWER, HOSTILE_POLICY, recordApprovalRun, recordReAskRun } from '../testing/support-runs';
 import { fileTrace } from './file-trace';
 
 const folder = () => mkdtempSync(join(tmpdir(), 'keel-file-trace-'));
-const linesOf = (path: string) =>
-  readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as { event: string; payload: Record<string, unknown> });
+
+/** Each run's entries, by run: numbered from 0 without a gap or a repeat. */
+function expectEachEntryOnce(lines: ReturnType<typeof readTrace>, runId: string): void {
+  expect(entriesOf(lines, runId).map((entry) => entry.seq)).toEqual(entriesOf(lines, runId).map((_, index) => index));
+}
 
 describe('fileTrace', () => {
-  it("writes each run's record as its last line, after the events its record does not tell, with every field when recordContent is on", async () => {
+  it("writes each journal entry of a run once, as it is written, with the events no entry tells, every field when recordContent is on", async () => {
     const path = join(folder(), 'runs.jsonl');
     const trace = fileTrace(path, { recordContent: true });
     const result = await recordReAskRun(trace);
     await trace.flush();
-    const lines = linesOf(path);
-    const own = lines.filter((line) => line.payload.runId === result.runId);
-    expect(own.filter((line) => line.event === 'run.record')).toHaveLength(1);
-    expect(own.at(-1)?.event).toBe('run.record');
-    expect(own.map((line) => line.event)).not.toContain('model.request');
-    expect(own.filter((line) => line.event === 'reliability.retry').map((line) => line.payload.feedback)).toHaveLength(2);
-    expect(own.find((line) => line.event === 'tool.re-ask')?.payload.feedback).toContain("'orderId'");
-    expect(own.filter((line) => line.event === 'model.content')).toHaveLength(6);
-    const record = own.at(-1)?.payload as { attempts: { purpose: string; status: string; rawOutput?: string }[]; toolCalls: { arguments?: string }[]; costUsd?: number };
-    expect(record.attempts).toHaveLength(6);
-    expect(record.attempts.some((attempt) => attempt.rawOutput === HOSTILE_ANSWER)).toBe(true);
-    expect(record.toolCalls.some((call) => call.arguments?.includes('orderId'))).toBe(true);
-    expect(record.costUsd).toBe(result.usage.costUsd);
-    const child = lines.find((line) => line.event === 'run.record' && line.payload.parentRunId === result.runId);
-    expect(child?.payload.parentToolCallId).toBe(result.toolCalls.find((call) => call.name === 'policy_check')?.id);
-    // The run's own calls; the sub-agent's calls, which its result counts too, are in the sub-agent's record.
-    expect(record.attempts.length + ((child?.payload.attempts ?? []) as unknown[]).length).toBe(result.attempts.length);
-    expect(lines.indexOf(child as never)).toBeLessThan(lines.indexOf(own.at(-1) as never));
+    const lines = readTrace(path);
+    const own = entriesOf(lines, result.runId);
+    expectEachEntryOnce(lines, result.runId);
+    expect(own[0]?.type).toBe('input');
+    expect(own.at(-1)?.type).toBe('end');
+    expect(own.every((entry) => entry.withoutContent === undefined)).toBe(true);
+    const events = eventsOf(lines, result.runId);
+    expect(events.map((event) => event.event)).not.toContain('model.content');
+    expect(events.filter((event) => event.event === 'reliability.retry').map((event) => event.payload?.feedback)).toHaveLength(2);
+    expect(events.find((event) => event.event === 'tool.re-ask')?.payload?.feedback).toContain("'orderId'");
+    const attempts = own.flatMap((entry) => (entry.attempts ?? []) as { rawOutput?: string }[]);
+    // The run's ledger counts its sub-agent's model call too, as its result does: the entry written when the sub-agent returned holds it.
+    expect(attempts).toHaveLength(result.attempts.length);
+    expect(attempts.some((attempt) => attempt.rawOutput === HOSTILE_ANSWER)).toBe(true);
+    expect((own.at(-1)?.end as { usage: { costUsd: number } }).usage.costUsd).toBe(result.usage.costUsd);
+    const child = lines.find((line) => line.type === 'input' && (line.start as { parentRunId?: string }).parentRunId === result.runId);
+    expect((child?.start as { parentToolCallId?: string }).parentToolCallId).toBe(result.toolCalls.find((call) => call.name === 'policy_check')?.id);
+    const childAttempts = entriesOf(lines, child?.runId as string).flatMap((entry) => (entry.attempts ?? []) as unknown[]);
+    expect(childAttempts).toHaveLength(1);
     expect(readFileSync(path, 'utf8')).toContain('window.__pwned = 1');
   });
 
-  it('writes no byte the model wrote without recordContent', async () => {
+  it('writes no byte the model wrote without recordContent, and marks each entry so', async () => {
     const path = join(folder(), 'runs.jsonl');
     const trace = fileTrace(path);
-    await recordReAskRun(trace);
+    const result = await recordReAskRun(trace);
     await trace.flush();
     const text = readFileSync(path, 'utf8');
-    expect(linesOf(path).map((line) => line.event)).not.toContain('model.content');
-    for (const content of ['__pwned', 'not json', 'lots', 'A-1', 'orderId', 'refund it', 'policy agent']) expect(text).not.toContain(content);
-    expect(text).toContain('"kind":"schema-retry"');
+    for (const content of ['__pwned', 'not json', 'lots', 'A-1', 'orderId', 'refund it', 'policy agent', 'support agent']) expect(text).not.toContain(content);
+    expect(text).toContain('"rule":"schema-retry"');
     expect(text).not.toContain(HOSTILE_ANSWER.slice(0, 8));
     expect(text).not.toContain(HOSTILE_POLICY.slice(0, 12));
+    const own = entriesOf(readTrace(path), result.runId);
+    expect(own.every((entry) => entry.withoutContent === true && entry.messages === undefined && entry.mac === undefined)).toBe(true);
+    expect(own.flatMap((entry) => (entry.toolCalls ?? []) as { name?: string }[]).map((call) => call.name)).toEqual(['lookup_order', 'policy_check']);
+  });
+
+  it("never writes, without recordContent, the name of a tool the model made up, not even in a loop's report", async () => {
+    const path = join(folder(), 'runs.jsonl');
+    const trace = fileTrace(path);
+    const madeUp = 'jane.doe@example.com 4111 1111 1111 1111';
+    const provider = scriptedModel([...Array.from({ length: 6 }, () => ({ toolCalls: [{ name: madeUp, arguments: {} }] })), 'stopped']);
+    const agent = Agent.create({ provider, model: 'm' }).use(trace).build();
+    await agent.run('hello').catch(() => undefined);
+    await trace.flush();
+    const text = readFileSync(path, 'utf8');
+    expect(text).not.toContain('jane.doe');
+    expect(text).not.toContain('4111');
+    expect(text).toContain('"errorCode":"unknown-tool"');
   });
 
   it('replaces secrets: credential shapes, secret-named environment variables and the secrets given', async () => {
@@ -71,7 +90,7 @@ describe('fileTrace', () => {
     expect(text).toContain('[redacted]');
   });
 
-  it('keeps every line whole when many runs and two agents write to one file at once', async () => {
+  it('keeps every line whole when many runs and two traces write to one file at once', async () => {
     const path = join(folder(), 'runs.jsonl');
     const first = fileTrace(path, { recordContent: true });
     const second = fileTrace(path, { recordContent: true });
@@ -80,21 +99,46 @@ describe('fileTrace', () => {
     const [a, b] = [agent(first), agent(second)];
     const results = await Promise.all(Array.from({ length: 40 }, (_, index) => (index % 2 ? a : b).run(`question ${index}`)));
     await Promise.all([first.flush(), second.flush()]);
-    const lines = linesOf(path);
+    const lines = readTrace(path);
     for (const result of results) {
-      const own = lines.filter((line) => line.payload.runId === result.runId).map((line) => line.event);
-      expect(own).toEqual(['model.content', 'run.record']);
+      expectEachEntryOnce(lines, result.runId);
+      expect(entriesOf(lines, result.runId).map((entry) => entry.type)).toEqual(['input', 'answer', 'end']);
     }
-    expect(lines.filter((line) => line.event === 'model.content').every((line) => String(line.payload.output).includes(long))).toBe(true);
+    expect(lines.filter((line) => line.type === 'end').every((line) => (line.end as { text: string }).text === long)).toBe(true);
+  });
+
+  it('writes a suspended run and its resume under one run id, each entry once: the resume adds only its new entries', async () => {
+    const path = join(folder(), 'runs.jsonl');
+    const trace = fileTrace(path);
+    const result = await recordApprovalRun(trace);
+    await trace.flush();
+    const lines = readTrace(path);
+    expectEachEntryOnce(lines, result.runId);
+    const types = entriesOf(lines, result.runId).map((entry) => entry.type);
+    expect(types.slice(types.indexOf('suspension'), types.indexOf('suspension') + 2)).toEqual(['suspension', 'resume']);
+    expect(types.at(-1)).toBe('end');
+  });
+
+  it('writes lines a second after the first without flush(), and every line of runs that never yield to the event loop', async () => {
+    const path = join(folder(), 'runs.jsonl');
+    const trace = fileTrace(path);
+    const reports: string[] = [];
+    const agent = Agent.create({ provider: scriptedModel(Array.from({ length: 600 }, () => 'ok')), model: 'm' })
+      .use(trace)
+      .on('listener.error', (event) => void reports.push(event.message))
+      .build();
+    for (let index = 0; index < 600; index++) await agent.run(`question ${index}`);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(reports).toEqual([]);
+    expect(readTrace(path).filter((line) => line.type === 'end')).toHaveLength(600);
   });
 
   it('never breaks or changes a run when the file cannot be written: the failure is a listener.error', async () => {
-    const directory = folder();
-    const path = join(directory, 'is-a-folder');
+    const path = join(folder(), 'is-a-folder');
     mkdirSync(path);
     const trace = fileTrace(path);
-    const reports: { event: string; errorName: string; message: string }[] = [];
-    const agent = Agent.create({ provider: scriptedModel('fine'), model: 'm' })
+    const reports: { errorName: string; message: string }[] = [];
+    const agent = Agent.create({ provider: scriptedModel(['fine', 'again']), model: 'm' })
       .use(trace)
       .on('listener.error', (event) => void reports.push(event))
       .build();
@@ -103,90 +147,30 @@ describe('fileTrace', () => {
     expect(result.text).toBe('fine');
     await trace.flush();
     await new Promise((resolve) => setImmediate(resolve));
-    expect(reports.length).toBeGreaterThan(0);
-    expect(reports[0]?.errorName).toBe('TraceWriteError');
+    expect(reports.map((report) => report.errorName)).toEqual(['TraceWriteError']);
     expect(reports[0]?.message).toContain('could not be written');
-  });
-});
-
-describe('fileTrace', () => {
-  it('reports a folder that cannot be made as a TraceWriteError naming the file, and flush() still settles', async () => {
-    const directory = folder();
-    writeFileSync(join(directory, 'a-file'), '');
-    const path = join(directory, 'a-file', 'runs.jsonl');
-    const trace = fileTrace(path);
-    const reports: { errorName: string; message: string }[] = [];
-    const agent = Agent.create({ provider: scriptedModel(['one', 'two']), model: 'm' })
-      .use(trace)
-      .on('listener.error', (event) => void reports.push(event))
-      .build();
-    expect((await agent.run('hello')).status).toBe('complete');
-    await expect(trace.flush()).resolves.toBeUndefined();
-    expect((await agent.run('again')).status).toBe('complete');
+    expect(reports[0]?.message).toContain(path);
+    await agent.run('again');
     await trace.flush();
     await new Promise((resolve) => setImmediate(resolve));
     expect(reports.map((report) => report.errorName)).toEqual(['TraceWriteError', 'TraceWriteError']);
-    expect(reports[0]?.message).toContain(path);
   });
 
-  it('writes every event of runs that never yield to the event loop', async () => {
-    const path = join(folder(), 'runs.jsonl');
-    const trace = fileTrace(path);
-    const reports: string[] = [];
-    const agent = Agent.create({ provider: scriptedModel(Array.from({ length: 600 }, () => 'ok')), model: 'm' })
-      .use(trace)
-      .on('listener.error', (event) => void reports.push(event.message))
-      .build();
-    // 600 runs in one stretch of microtasks: written by the writing thread as they go.
-    for (let index = 0; index < 600; index++) await agent.run(`question ${index}`);
+  it('keeps lines while the file cannot be written, drops those beyond maxPendingEvents, and writes how many once it can', async () => {
+    const directory = folder();
+    writeFileSync(join(directory, 'blocker'), '');
+    const path = join(directory, 'blocker', 'runs.jsonl');
+    const trace = fileTrace(path, { maxPendingEvents: 10 });
+    const agent = Agent.create({ provider: scriptedModel('ok'), model: 'm' }).use(trace).build();
+    // 3 entries and 1 event a run: 40 lines, 10 kept.
+    for (let index = 0; index < 10; index++) await agent.run('hi');
     await trace.flush();
-    expect(reports).toEqual([]);
-    expect(linesOf(path).filter((line) => line.event === 'run.record')).toHaveLength(600);
-  });
-
-  it('keeps every record whole across many slabs of shared memory, slabs read to their end being filled again', async () => {
-    const path = join(folder(), 'runs.jsonl');
-    const trace = fileTrace(path, { recordContent: true });
-    // About 6 KB a record: 1,500 of them fill two slabs and more.
-    const answer = 'y'.repeat(3000);
-    const agent = Agent.create({ provider: scriptedModel(() => answer), model: 'm' }).use(trace).build();
-    const ids: string[] = [];
-    for (let round = 0; round < 4; round++) {
-      for (let index = 0; index < 1500; index++) ids.push((await agent.run(`question ${round}-${index}`)).runId);
-      await trace.flush();
-    }
-    const records = linesOf(path).filter((line) => line.event === 'run.record');
-    expect(records.map((line) => line.payload.runId)).toEqual(ids);
-    expect(records.every((line) => (line.payload.steps as { text: string }[])[0]?.text === answer)).toBe(true);
-  });
-
-  it('records a suspended run and its resume under one run id', async () => {
-    const path = join(folder(), 'runs.jsonl');
-    const trace = fileTrace(path);
-    const result = await recordApprovalRun(trace);
+    rmSync(join(directory, 'blocker'));
     await trace.flush();
-    const own = linesOf(path).filter((line) => line.payload.runId === result.runId);
-    expect(own.map((line) => line.event)).toEqual(['run.suspended', 'run.record', 'run.resumed', 'run.record']);
-    expect(own.filter((line) => line.event === 'run.record').map((line) => line.payload.status)).toEqual(['suspended', 'ok']);
-  });
-
-  it('drops lines beyond maxPendingEvents and reports each dropped one, never more', async () => {
-    const path = join(folder(), 'runs.jsonl');
-    writeFileSync(path, '');
-    const trace = fileTrace(path, { maxPendingEvents: 1 });
-    const reports: string[] = [];
-    const agent = Agent.create({ provider: scriptedModel('ok'), model: 'm' })
-      .use(trace)
-      .on('listener.error', (event) => void reports.push(event.message))
-      .build();
-    // 200 runs in one stretch of microtasks: the writing thread takes them at its own pace.
-    for (let index = 0; index < 200; index++) await agent.run('hi');
-    await trace.flush();
-    await new Promise((resolve) => setImmediate(resolve));
-    const records = linesOf(path).filter((line) => line.event === 'run.record').length;
-    const dropped = reports.map((message) => Number(/(\d+) event\(s\) were dropped/.exec(message)?.[1] ?? 0)).reduce((sum, count) => sum + count, 0);
-    expect(records).toBeGreaterThan(0);
-    expect(records + dropped).toBe(200);
+    const lines = readTrace(path);
+    // Also the listener.error lines of the failed writes, beyond the 40.
+    expect((lines[0]?.trace as { dropped: number }).dropped).toBeGreaterThanOrEqual(30);
+    expect(lines).toHaveLength(11);
   });
 
   it('refuses bad options with a typed error', () => {
@@ -199,5 +183,21 @@ describe('fileTrace', () => {
     } catch (error) {
       expect(DevtoolsOptionsError.isInstance(error) && error.option).toBe('path');
     }
+  });
+});
+
+describe('fileTrace size', () => {
+  it('writes at most 2 MB for a 100-step run with an 8 KB page a step, content included, growing linearly with the steps', async () => {
+    const directory = folder();
+    const sizeOf = async (steps: number) => {
+      const path = join(directory, `${steps}.jsonl`);
+      const trace = fileTrace(path, { recordContent: true });
+      await recordPageRun(trace, steps);
+      await trace.flush();
+      return statSync(path).size;
+    };
+    const [small, large] = [await sizeOf(25), await sizeOf(100)];
+    expect(large).toBeLessThan(2 * 1024 * 1024);
+    expect(large).toBeLessThanOrEqual(4.5 * small);
   });
 });

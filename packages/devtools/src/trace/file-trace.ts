@@ -1,17 +1,18 @@
-import type { AgentBuilder, Extension } from '@keel/core';
+import type { AgentBuilder, AgentEvents, Extension } from '@keel/core';
 import { DevtoolsOptionsError } from '../errors/devtools-options-error';
-import { CONTENT_EVENTS, RECORDED_EVENTS, TRACED_EVENTS } from './content-fields';
+import { TRACED_EVENT_NAMES, type TracedEvent } from './content-fields';
 import { secretRedactor, secretsFromEnvironment } from './redact-secrets';
-import { jsonQuoter, traceLineWriter } from './trace-line';
-import { traceStream } from './trace-stream';
+import { entryLine, eventLine, type LineOptions } from './trace-lines';
+import { TraceWriter } from './trace-writer';
 
 /** Options of {@link fileTrace}. */
 export interface FileTraceOptions {
   /**
-   * Write what the model was sent and wrote: each call's messages and answer (`model.content`),
-   * the feedback of re-asks, validation messages and paths, rejected outputs, error messages that
-   * may quote them. They may hold personal data: default `false`, and then the file holds only
-   * Keel's own vocabulary (kinds, rule names, counts, token usage, ids you chose).
+   * Write what the model was sent and wrote: the journal's messages and texts, raw outputs, tool
+   * arguments and outputs, the answer, the feedback of re-asks, validation messages and paths,
+   * error messages that may quote them. They may hold personal data: default `false`, and then the
+   * file holds only Keel's own vocabulary (kinds, rule names, counts, token usage, ids you chose,
+   * names of the tools your agents declare).
    */
   readonly recordContent?: boolean;
   /**
@@ -22,8 +23,8 @@ export interface FileTraceOptions {
    */
   readonly secrets?: readonly string[];
   /**
-   * Lines held in memory while the disk is behind (runs' records and events not written yet);
-   * beyond it, newer ones are dropped (the run never waits) and the drop is reported. Default 100,000.
+   * Lines held in memory while the file cannot be written (a full disk); beyond it, newer ones are
+   * dropped (the run never waits), and how many is written to the file once it can be. Default 100,000.
    */
   readonly maxPendingEvents?: number;
 }
@@ -32,7 +33,7 @@ export interface FileTraceOptions {
 export interface FileTrace extends Extension {
   /** The trace file, as given. */
   readonly path: string;
-  /** Writes every event received so far now; settles when they are written or their failure reported (never rejects). */
+  /** Writes every line received so far now; settles when they are written or their failure reported (never rejects). */
   flush(): Promise<void>;
 }
 
@@ -49,35 +50,31 @@ function checkOptions(path: unknown, options: FileTraceOptions): void {
 }
 
 /**
- * The events written as they happen: what a run's record does not hold (why a call was retried,
- * the feedback, the rule, repairs, loops, suspensions, failures, compactions). Each is rare: a
- * run that goes well emits none of them. With content, also each call's messages and answer.
- */
-const RARE_EVENTS = TRACED_EVENTS.filter((name) => !RECORDED_EVENTS.includes(name) && !CONTENT_EVENTS.includes(name));
-
-/**
  * Appends every run of the agents it is attached to (`builder.use(fileTrace(path))`) to a
- * JSON-lines file, for `keel-devtools <path>`: one `run.record` line when a run ends (its usage,
- * its own model calls, steps and tool calls), and before it, as they happen, a line for each
- * event its record does not tell (retries and their feedback and rule, validation failures,
- * repairs, loops, suspensions and resumes, errors). Attach it to agents called as tools too: their
- * runs nest under the tool call that ran them. The run's own thread only copies the record into
- * shared memory (no JSON, no write); a thread of the process makes the lines and appends them in
- * whole lines, so concurrent runs, agents and processes writing to one file never interleave
- * inside a line. What is waiting when the process ends is written then (`beforeExit`, and
- * synchronously on `exit`). A failed write never stops or changes a run: it is reported as the
- * agent's `listener.error` event (`TraceWriteError`), and the lines of that write are lost. Model
- * text only with `recordContent`; secrets never.
+ * JSON-lines file, for `keel-devtools <path>`: each entry of the run's journal, once, as it is
+ * written (`builder.onJournal`), so a resumed run adds its new entries and never a copy of the
+ * old ones; and the few events no entry tells (the model a run started on, retries with their
+ * rule and feedback, validation failures, repairs, waits, loops, errors). Attach it to agents
+ * called as tools too: their runs nest under the tool call that ran them. Lines are batched on the
+ * run's thread and appended whole (see `TraceWriter`), so runs, agents and processes writing to one
+ * file never interleave inside a line; what waits when the process exits is written then. A failed
+ * write never stops or changes a run: it is reported as the agent's `listener.error` event
+ * (`TraceWriteError`). Model text only with `recordContent`; secrets never.
  */
 export function fileTrace(path: string, options: FileTraceOptions = {}): FileTrace {
   checkOptions(path, options);
-  const recordContent = options.recordContent ?? false;
   const secrets = [...secretsFromEnvironment(process.env), ...(options.secrets ?? [])];
-  const redact = secretRedactor(secrets);
-  const lineOf = traceLineWriter({ recordContent, redact });
-  const stream = traceStream({ path, recordContent, quote: jsonQuoter(redact), secrets, maxPending: options.maxPendingEvents ?? 100_000 });
-  const events = recordContent ? [...RARE_EVENTS, ...CONTENT_EVENTS] : RARE_EVENTS;
+  const lines: LineOptions = { recordContent: options.recordContent ?? false, redact: secretRedactor(secrets), knownTools: new Set() };
+  const writer = new TraceWriter({ path, maxPending: options.maxPendingEvents ?? 100_000 });
+  const listen = <TOutput>(builder: AgentBuilder<TOutput>, event: TracedEvent): AgentBuilder<TOutput> =>
+    builder.on(event, (payload) => writer.push(eventLine(event, payload as AgentEvents[typeof event], lines), event !== 'listener.error'));
   const extension = <TOutput>(builder: AgentBuilder<TOutput>): AgentBuilder<TOutput> =>
-    events.reduce((next, name) => next.on(name, (payload) => stream.line(lineOf(name, payload), name !== 'listener.error')), builder.onRecord((run) => stream.record(run)));
-  return Object.assign(extension, { path, flush: stream.flush });
+    TRACED_EVENT_NAMES.reduce(listen, builder.onJournal((entry) => writer.push(entryLine(entry, lines))));
+  return Object.assign(extension, {
+    path,
+    flush: () => {
+      writer.write();
+      return Promise.resolve();
+    },
+  });
 }
