@@ -30,10 +30,7 @@ import { type BuilderSettings, resolveConfig } from './resolve-config';
 import type { RunInput, RunOptions, RunResult } from './run-result';
 import type { StreamSink } from './stream-part';
 
-/**
- * Whether an agent with output type `TOutput` validates its answers against an output schema,
- * when the type does not say: an output other than `string` needs one; a `string` one may or not.
- */
+/** Whether an agent with output type `TOutput` has an output schema: an output other than `string` needs one; a `string` one may or not. */
 export type HasSchema<TOutput> = string extends TOutput ? boolean : true;
 
 /** What `runTyped()` is on an agent without an output schema: nothing to call, and the reason why. */

@@ -40,7 +40,8 @@ describe('builder.onRecord()', () => {
 
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ status: 'error', errorName: 'MaxStepsExceededError' });
-    expect(runs[0]?.record.toolCalls.map((call) => call.id)).toEqual(['c1', 'c1']);
+    // The model sent `c1` twice: Keel's ids keep the two calls apart.
+    expect(runs[0]?.record.toolCalls.map((call) => call.id)).toEqual(['c1', 'tc_2']);
     expect(runs[0]?.record.attempts).toHaveLength(2);
   });
 

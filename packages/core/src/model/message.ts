@@ -7,8 +7,10 @@ export interface TextPart {
 /** A request from the model to run a tool. */
 export interface ToolCallPart {
   readonly type: 'tool-call';
-  /** Provider-assigned id; the tool result answers it. */
+  /** The call's id, which its tool result answers: Keel's (unique within the conversation) once the run took the turn. */
   readonly id: string;
+  /** The id the provider gave the call, when Keel's replaced it (kept for the wire: provider metadata is keyed by it). */
+  readonly providerId?: string;
   /** Name of the tool to run. */
   readonly name: string;
   /**

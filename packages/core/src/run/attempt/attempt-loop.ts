@@ -8,6 +8,9 @@ import type { WrappedCall } from '../../shared/call-wrapper';
 import { estimateUsage } from '../../usage/estimate-usage';
 import { sanitizeUsage } from '../../usage/usage-ledger';
 import { consumeStream } from './stream-response';
+import { withKeelToolCallIds } from './keel-tool-call-ids';
+
+const isToolCall = (part: ModelResponse['content'][number]): boolean => part.type === 'tool-call';
 import { type ProviderCall, reportError, reportRequest, reportResponse } from './provider-call-events';
 import { type AttemptJudge, attemptJudge, continuing } from './patch-and-continue';
 import type { FallbackValue } from '../output/output-fallback';
@@ -48,6 +51,8 @@ export interface AttemptCall<TValue> {
   readonly sends?: { readonly target: ModelTarget; readonly request: ModelRequest };
   /** Counts the action loops the call's rules detect (a step's call: the run's loop count goes on from it). */
   readonly loops?: LoopCount;
+  /** A step's call: the ids of the tool calls the run keeps; the answer's calls take ids unique beside them. */
+  readonly keptToolCallIds?: ReadonlySet<string>;
 }
 
 
@@ -205,7 +210,15 @@ function requestOf<TValue>(
 function providerCall<TValue>(call: AttemptCall<TValue>, target: ModelTarget, request: ModelRequest, attempt: number, plan: TargetPlan) {
   const toolCall = call.settings.toolCall;
   if (toolCall !== undefined) return { target, request, attempt, purpose: 'tool-re-ask' as const, toolCallId: toolCall.id };
-  return { target, request, attempt, purpose: 'step' as const, ...(plan.answerTool === undefined ? {} : { answerTool: plan.answerTool }), outputMode: plan.level.mode };
+  return {
+    target,
+    request,
+    attempt,
+    purpose: 'step' as const,
+    ...(plan.answerTool === undefined ? {} : { answerTool: plan.answerTool }),
+    ...(call.keptToolCallIds === undefined ? {} : { keptToolCallIds: call.keptToolCallIds }),
+    outputMode: plan.level.mode,
+  };
 }
 
 /**
@@ -284,7 +297,7 @@ function invokeProvider(state: RunContext, call: ProviderCall): unknown {
   const { target, request } = call;
   const stream = state.sink && call.purpose === 'step' ? target.provider.stream?.bind(target.provider) : undefined;
   const options = state.signal ? { signal: state.signal } : {};
-  const invoke = stream ? () => consumeStream(state, stream(request, options), call.attempt, call.answerTool) : () => (state.signal ? raceSignal(target.provider.generate(request, options), state.signal) : target.provider.generate(request, options));
+  const invoke = stream ? () => consumeStream(state, stream(request, options), call.attempt, call.answerTool, call.keptToolCallIds) : () => (state.signal ? raceSignal(target.provider.generate(request, options), state.signal) : target.provider.generate(request, options));
   const { wrapCall } = state.config;
   return wrapCall ? raceSignal(wrapCall(modelCall(state, call), invoke), state.signal) : invoke();
 }
@@ -297,6 +310,7 @@ function providerAnswered(state: RunContext, call: ProviderCall, started: number
     response = checkResponse(answered);
     // Tool mode: a call of the answer tool is the final answer, its arguments the answer's text.
     if (call.answerTool !== undefined) response = answerTurn(response, call.answerTool);
+    if (call.keptToolCallIds !== undefined && response.content.some(isToolCall)) response = withKeelToolCallIds(response, call.keptToolCallIds);
   } catch (thrown) {
     throw providerFailed(state, call, started, thrown);
   }

@@ -6,6 +6,7 @@ import { checkResponse, read } from '../output/output-verdict';
 import { addPartialText, finishPartials, stopPartials } from '../output/partial-output';
 import { showAnswerText } from '../output/shown-answer';
 import type { RunContext } from '../state/run-context';
+import { KeelToolCallIds } from './keel-tool-call-ids';
 
 /**
  * Forwards a provider stream to the run's sink and returns the final response; parts after
@@ -13,7 +14,7 @@ import type { RunContext } from '../state/run-context';
  * mode a stream that fails after text was shown is reported as not retryable (`errorKind`
  * `unknown`): the reader already saw part of it, so a silent retry would splice two answers.
  */
-export async function consumeStream(state: RunContext, parts: AsyncIterable<ModelStreamPart>, attempt: number, answerTool: string | undefined): Promise<ModelResponse> {
+export async function consumeStream(state: RunContext, parts: AsyncIterable<ModelStreamPart>, attempt: number, answerTool: string | undefined, keptToolCallIds?: ReadonlySet<string>): Promise<ModelResponse> {
   const sink = state.sink;
   const step = state.step;
   const passText = sink?.mode === 'pass-through' || !state.config.output;
@@ -23,6 +24,10 @@ export async function consumeStream(state: RunContext, parts: AsyncIterable<Mode
   let shown = false;
   // Tool mode: the ids of answer-tool calls, whose argument text is the answer being written.
   const answerIds = new Set<string>();
+  // A step's calls are shown with Keel's ids (see withKeelToolCallIds), by the order they start in.
+  const keelIds = new Map<string, string>();
+  const ids = keptToolCallIds && new KeelToolCallIds(keptToolCallIds);
+  const shownId = (id: string) => keelIds.get(id) ?? id;
   try {
     for (;;) {
       // Each read is raced against the abort signal, so a stream that ignores it cannot hold the run.
@@ -53,13 +58,14 @@ export async function consumeStream(state: RunContext, parts: AsyncIterable<Mode
         if (name === answerTool && answerIds.size === 0) answerIds.add(id);
         else {
           stopPartials(state);
-          sink?.push({ type: 'tool-call-delta', step, id, name, argumentsDelta: '' });
+          if (ids && !keelIds.has(id)) keelIds.set(id, ids.idFor(id));
+          sink?.push({ type: 'tool-call-delta', step, id: shownId(id), name, argumentsDelta: '' });
         }
       } else if (type === 'tool-call-delta') {
         const id = read(part, 'id', 'a tool call delta');
         const argumentsDelta = read(part, 'argumentsDelta', 'a tool call delta');
         if (typeof id !== 'string' || typeof argumentsDelta !== 'string') continue;
-        if (!answerIds.has(id)) sink?.push({ type: 'tool-call-delta', step, id, argumentsDelta });
+        if (!answerIds.has(id)) sink?.push({ type: 'tool-call-delta', step, id: shownId(id), argumentsDelta });
         else {
           // The answer's text: shown as text where text flows, read for partial values.
           if (passText && showAnswerText(state, attempt, argumentsDelta)) shown = true;

@@ -36,6 +36,15 @@ export const keptMessages = (state: RunState): readonly Message[] => (state.hist
 /** The context a step sends: the kept messages, as compaction sends them once the run has compacted. */
 export const keptContext = (state: RunState): readonly Message[] => (state.compaction === undefined ? keptMessages(state) : compactedView(keptMessages(state), state.compaction));
 
+/** The ids of the tool calls the run keeps (memory's conversation included): a step's calls take ids unique beside them. */
+function toolCallIdsKept(state: RunState): ReadonlySet<string> {
+  const ids = new Set<string>();
+  for (const list of [state.history ?? NONE, state.messages]) {
+    for (const message of list) if (message.role === 'assistant') for (const part of message.content) if (part.type === 'tool-call') ids.add(part.id);
+  }
+  return ids;
+}
+
 /**
  * The run as rules see it from a step's call (`scope.run`): its finished steps, and the turn
  * being judged. An object with a method rather than a closure: the call holds it while it waits.
@@ -103,6 +112,7 @@ export function askModel(context: RunContext, state: RunState): Promise<Outcome>
       feedbackMessages: answerFeedback,
       fallback: resolveFallback,
       loops,
+      keptToolCallIds: toolCallIdsKept(state),
     });
   } catch (error) {
     asked = Promise.reject(error);

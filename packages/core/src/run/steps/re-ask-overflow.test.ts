@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it, vi } from 'vitest';
-import { Agent, ContextOverflowError, memoryRunStore, type RunStore, tool } from '../../index';
-import type { DurableState } from '../../durable/durable-run';
+import { Agent, ContextOverflowError, type JournalEntry, memoryRunStore, type RunStore, tool } from '../../index';
 import type { ModelRequest } from '../../index';
 import { toolPairingProblems } from '../../context/tool-pairing';
 import { type ScriptedReply, scriptedModel } from '../../testing/index';
@@ -52,15 +51,17 @@ function noteTool() {
 /** The second turn: a note (valid, it runs at once) beside the invalid fetch. */
 const NOTE_AND_INVALID_FETCH: Calls = [{ id: 'n1', name: 'note', arguments: { text: 'fetching page 2' } }, ...INVALID_FETCH];
 
-/** A store whose process dies at the checkpoint after the compaction (the turn about to go on): that write and every later one never land. */
+/** The compaction that made room for a refused re-ask: the turn goes on after it, with the calls that finished before the refusal. */
+const compactionForTheTurn = (entry: JournalEntry) => entry.type === 'compaction' && entry.next?.type === 'call-tools' && entry.next.turn.overflowed !== undefined;
+
+/** A store whose process dies at the append of the compaction (the turn about to go on): that append and every later one never land. */
 function diesAfterCompaction(store: RunStore): RunStore {
   let dead = false;
   return {
     ...store,
-    save: (lease, checkpoint) => {
-      const state = checkpoint.state as DurableState;
-      dead ||= 'run' in state && state.run.next.type === 'call-tools' && state.run.next.turn.overflowed !== undefined;
-      return dead ? Promise.reject(new Error('the process died')) : store.save(lease, checkpoint);
+    append: (lease, append) => {
+      dead ||= (append.entries as readonly JournalEntry[]).some(compactionForTheTurn);
+      return dead ? Promise.reject(new Error('the process died')) : store.append(lease, append);
     },
   };
 }
@@ -193,6 +194,7 @@ describe('a tool-argument re-ask refused in a durable run', () => {
     await expect(first.agent.run('Research.', { runId: 'r-1' })).rejects.toThrow('the process died');
     expect(first.notes).toEqual(['fetching page 2']);
     expect(first.model.calls).toBe(3);
+    console.log('JOURNAL', JSON.stringify(((await store.load('r-1'))?.entries as JournalEntry[]).map((e) => [e.seq, e.type, e.step, e.next?.type, (e.attempts ?? []).map((a) => `${a.purpose}:${a.errorKind}`)])));
 
     // Another process goes on from the checkpoint: the compaction made, the note's record kept.
     const second = build(store, sendsPage);
