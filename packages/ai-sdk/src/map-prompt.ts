@@ -47,7 +47,8 @@ function toMessage(message: Message, settings: PromptSettings): LanguageModelV3M
     case 'assistant': {
       const content = message.content.flatMap((part): Extract<LanguageModelV3Message, { role: 'assistant' }>['content'] => {
         if (part.type === 'text') return hasText(part.text) ? [{ type: 'text', text: part.text }] : [];
-        const metadata = settings.toolCalls.recall(part.id, part.name);
+        // Provider metadata (a thought signature, say) is keyed by the provider's id, kept beside Keel's.
+        const metadata = settings.toolCalls.recall(part.providerId ?? part.id, part.name);
         return [{ type: 'tool-call', toolCallId: part.id, toolName: part.name, input: toolInputOf(part.arguments), ...(metadata === undefined ? {} : { providerOptions: metadata }) }];
       });
       return content.length === 0 ? undefined : { role: 'assistant', content };
