@@ -123,7 +123,7 @@ describe('durable resumes: a failing store and a killed process', () => {
     const { state, pendingApprovals } = asSuspended(await agent.run('refund A-1', { runId: 'r' }));
     const approve = pendingApprovals.map((call) => call.toolCallId);
     const suspendedJournal = await base.load('r');
-    expect((suspendedJournal?.entries.at(-1) as JournalEntry).type).toBe('suspension');
+    expect(suspendedJournal?.entries.at(-1)).toMatchObject({ type: 'suspension' });
     failing = true;
     await expect(agent.resume(state, { approve })).rejects.toThrow('store unavailable');
     expect(made).toEqual([]);

@@ -27,7 +27,14 @@ function crashing(store: RunStore, at: (entry: JournalEntry) => boolean): RunSto
 /** A store that keeps a copy of every append it was handed (and took), in order. */
 function recording(store: RunStore) {
   const appends: RunAppend[] = [];
-  const recorded: RunStore = { ...store, append: async (lease, append) => { const version = await store.append(lease, append); appends.push(JSON.parse(JSON.stringify(append)) as RunAppend); return version; } };
+  const recorded: RunStore = {
+    ...store,
+    append: async (lease, append) => {
+      const version = await store.append(lease, append);
+      appends.push(JSON.parse(JSON.stringify(append)) as RunAppend);
+      return version;
+    },
+  };
   return { store: recorded, appends, entries: () => appends.flatMap((append) => append.entries as JournalEntry[]) };
 }
 

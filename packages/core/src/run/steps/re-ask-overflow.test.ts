@@ -81,13 +81,15 @@ describe('a context-length refusal of a tool-argument re-ask', () => {
     expect(events.of('context.compacted')).toMatchObject([{ reason: 'overflow', tier: 'clear-results', step: 2, clearedResults: 1, compactions: 1 }]);
     // The tool ran once a call: the page, then the second call only with the corrected arguments.
     expect(execute.mock.calls.map(([input]) => input)).toEqual([{ step: 1 }, { step: 2 }]);
-    expect(result.toolCalls.map((call) => [call.id, call.arguments, call.isError])).toEqual([
-      ['c1', { step: 1 }, false],
-      ['c2', { step: 2 }, false],
+    const [c1, c2] = result.toolCalls.map((call) => call.id);
+    expect(result.toolCalls.map((call) => [call.name, call.arguments, call.isError])).toEqual([
+      ['fetch', { step: 1 }, false],
+      ['fetch', { step: 2 }, false],
     ]);
+    expect(c1).not.toBe(c2);
     expect(events.of('tool.validation').map((event) => [event.toolCallId, event.outcome, event.retryCount])).toEqual([
-      ['c1', 'no-retry', 0],
-      ['c2', 'success', 1],
+      [c1, 'no-retry', 0],
+      [c2, 'success', 1],
     ]);
     // The retried re-ask sends the compacted history, then the same feedback as the refused one.
     const reAsks = model.requests.filter(isReAsk);
@@ -96,8 +98,8 @@ describe('a context-length refusal of a tool-argument re-ask', () => {
     expect(reAsks[1]?.messages.at(-2)).toMatchObject({ role: 'assistant', ephemeral: true });
     expect(toolPairingProblems(reAsks[1]?.messages ?? [])).toEqual([]);
     expect(events.of('tool.re-ask').map((event) => [event.toolCallId, event.reAsk])).toEqual([
-      ['c2', 1],
-      ['c2', 1],
+      [c2, 1],
+      [c2, 1],
     ]);
     // Every call is in the ledger: two steps, the refused re-ask, its retry, the answer.
     expect(result.attempts.map((attempt) => [attempt.purpose, attempt.errorKind])).toEqual([
@@ -113,8 +115,8 @@ describe('a context-length refusal of a tool-argument re-ask', () => {
     expect(events.of('step.start')).toHaveLength(3);
     expect(result.steps.map((step) => step.modelCalls)).toEqual([1, 3, 1]);
     // What is kept is whole: the page, and the turn with the arguments that ran.
-    expect(result.messages[2]).toMatchObject({ role: 'tool', content: [{ toolCallId: 'c1', output: PAGE }] });
-    expect(result.messages[3]).toMatchObject({ role: 'assistant', content: [{ type: 'tool-call', id: 'c2', arguments: { step: 2 } }] });
+    expect(result.messages[2]).toMatchObject({ role: 'tool', content: [{ toolCallId: c1, output: PAGE }] });
+    expect(result.messages[3]).toMatchObject({ role: 'assistant', content: [{ type: 'tool-call', id: c2, arguments: { step: 2 } }] });
   });
 
   it('keeps the calls of the turn that ran beside the refused re-ask: after the compaction only the re-asked call goes on', async () => {
@@ -130,13 +132,14 @@ describe('a context-length refusal of a tool-argument re-ask', () => {
     expect(events.of('context.compacted')).toMatchObject([{ reason: 'overflow' }]);
     expect(notes).toEqual(['fetching page 2']);
     expect(execute.mock.calls.map(([input]) => input)).toEqual([{ step: 1 }, { step: 2 }]);
-    expect(events.of('tool.end').map((event) => event.toolCallId)).toEqual(['c1', 'n1', 'c2']);
-    expect(result.toolCalls.map((call) => [call.id, call.arguments])).toEqual([
-      ['c1', { step: 1 }],
-      ['n1', { text: 'fetching page 2' }],
-      ['c2', { step: 2 }],
+    const [c1, n1, c2] = result.toolCalls.map((call) => call.id);
+    expect(events.of('tool.end').map((event) => event.toolCallId)).toEqual([c1, n1, c2]);
+    expect(result.toolCalls.map((call) => [call.name, call.arguments])).toEqual([
+      ['fetch', { step: 1 }],
+      ['note', { text: 'fetching page 2' }],
+      ['fetch', { step: 2 }],
     ]);
-    expect(result.messages[4]).toMatchObject({ role: 'tool', content: [{ toolCallId: 'n1' }, { toolCallId: 'c2', output: 'page 2' }] });
+    expect(result.messages[4]).toMatchObject({ role: 'tool', content: [{ toolCallId: n1 }, { toolCallId: c2, output: 'page 2' }] });
   });
 });
 
@@ -180,7 +183,7 @@ describe('a tool-argument re-ask refused again', () => {
 });
 
 describe('a tool-argument re-ask refused in a durable run', () => {
-  it('a durable run killed after the compaction recovers from its checkpoint: the call that ran is not run again, and the re-ask goes on', async () => {
+  it('a durable run killed after the compaction recovers from its journal: the call that ran is not run again, and the re-ask goes on', async () => {
     const store = memoryRunStore();
     const dying = diesAfterCompaction(store);
     const build = (runs: RunStore, refuses: (request: ModelRequest) => boolean) => {
@@ -194,9 +197,16 @@ describe('a tool-argument re-ask refused in a durable run', () => {
     await expect(first.agent.run('Research.', { runId: 'r-1' })).rejects.toThrow('the process died');
     expect(first.notes).toEqual(['fetching page 2']);
     expect(first.model.calls).toBe(3);
-    console.log('JOURNAL', JSON.stringify(((await store.load('r-1'))?.entries as JournalEntry[]).map((e) => [e.seq, e.type, e.step, e.next?.type, (e.attempts ?? []).map((a) => `${a.purpose}:${a.errorKind}`)])));
+    // The journal holds the note's intent and outcome and that a compaction was due; the compaction never landed.
+    const killed = (await store.load('r-1'))?.entries as JournalEntry[];
+    expect(killed.slice(-3).map((entry) => [entry.type, entry.intent?.name ?? entry.outcome?.name])).toEqual([
+      ['tool-intent', 'note'],
+      ['tool-outcome', 'note'],
+      ['compaction-due', undefined],
+    ]);
+    expect(killed.some(compactionForTheTurn)).toBe(false);
 
-    // Another process goes on from the checkpoint: the compaction made, the note's record kept.
+    // Another process goes on from the journal: the compaction due, the note's outcome kept.
     const second = build(store, sendsPage);
     const result = await second.agent.recover('r-1');
 
@@ -208,8 +218,17 @@ describe('a tool-argument re-ask refused in a durable run', () => {
       [true, false],
       [false, false],
     ]);
-    expect(result.toolCalls.map((call) => call.id)).toEqual(['c1', 'n1', 'c2']);
+    expect(result.toolCalls.map((call) => [call.name, call.arguments])).toEqual([
+      ['fetch', { step: 1 }],
+      ['note', { text: 'fetching page 2' }],
+      ['fetch', { step: 2 }],
+    ]);
+    // Every model call is the run's, the refused re-ask of the killed process included.
     expect(result.attempts.map((attempt) => attempt.errorKind)).toEqual(['ok', 'ok', 'context-overflow', 'ok', 'ok']);
+    // The recovery appended the compaction again, then went on: one outcome of the note in the whole journal.
+    const journal = (await store.load('r-1'))?.entries as JournalEntry[];
+    expect(journal.filter((entry) => entry.type === 'tool-outcome' && entry.outcome?.name === 'note')).toHaveLength(1);
+    expect(journal.filter(compactionForTheTurn)).toHaveLength(1);
   });
 
   it('a durable run recovered after the compaction still fails on a second refusal of the re-ask', async () => {
