@@ -181,10 +181,10 @@ describe('durable resumes: a failing store and a killed process', () => {
       expect(landed.slice(0, suspended.length)).toEqual(suspended);
       expect(landed.slice(suspended.length).map((entry) => [entry.type])).toEqual(resumeAppends.slice(0, killedAt));
       writesLeft = Number.POSITIVE_INFINITY;
-      // Another process: the state is spent; the run goes on from its checkpoint.
+      // Another process: the state is spent; the run goes on from its journal.
       releaseSuspension(state.suspensionId);
       let result = await agent.recover(`r-${killedAt}`);
-      // Killed before its first checkpoint, the run is still suspended on the state: it resumes again.
+      // Killed before its first append, the run is still suspended on the state: it resumes again.
       if (result.status === 'suspended' && result.unknownOutcomes.length === 0) result = await agent.resume(result.state, { approve });
       if (result.status === 'suspended') {
         // The refund's outcome is unknown after the crash: settled by what happened.
