@@ -19,7 +19,7 @@ pre { white-space: pre-wrap; word-break: break-word; font: 12px/1.4 ui-monospace
 .tag { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 12px; background: #eaeef2; }
 .status-ok, .decision-accept, .decision-runtools { background: #dafbe1; color: var(--ok); }
 .status-error, .status-aborted, .decision-fail-fast, .decision-exhausted, .decision-gave-up { background: #ffebe9; color: var(--fail); }
-.status-suspended, .status-running { background: #fff8c5; color: #7d4e00; }
+.status-suspended, .status-running, .status-stopped { background: #fff8c5; color: #7d4e00; }
 .decision-retry, .decision-retry-other, .decision-re-ask { background: #fff1e5; color: var(--bad); }
 .ephemeral { background: #fbefff; color: #8250df; text-transform: none; letter-spacing: 0; }
 .rule { font: 12px ui-monospace, monospace; text-transform: none; letter-spacing: 0; background: #ddf4ff; color: #0969da; padding: 0 6px; border-radius: 10px; }
@@ -34,7 +34,7 @@ pre { white-space: pre-wrap; word-break: break-word; font: 12px/1.4 ui-monospace
 .feedback pre { background: #fff8c5; }
 .error { color: var(--fail); }
 .banner { padding: 6px 10px; border-radius: 6px; }
-.banner.suspended { background: #fff8c5; } .banner.resumed { background: #ddf4ff; }
+.banner.suspended { background: #fff8c5; } .banner.resumed, .banner.recovered { background: #ddf4ff; }
 .tools { padding-left: 18px; }
 .sub-agent { border: 1px dashed var(--line); border-radius: 8px; padding: 6px 10px; margin: 6px 0; background: #fcfcfd; }
 .compare { border: 2px solid #0969da; border-radius: 8px; padding: 8px; margin: 10px 0; }

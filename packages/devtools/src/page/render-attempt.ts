@@ -1,4 +1,4 @@
-import type { AttemptView, DecisionView, FeedbackView } from '../view/run-view';
+import type { AttemptView, DecisionView } from '../view/run-view';
 import { formatCount, formatUsd, html, type SafeHtml } from './html';
 
 const NOT_RECORDED = 'not recorded (the trace was written without recordContent)';
@@ -9,6 +9,7 @@ const parts = (...known: readonly (string | false | undefined)[]): string => kno
 /** What the attempt is: the step's call, or a re-ask of a tool call's arguments. */
 export function attemptTitle(attempt: AttemptView): string {
   if (attempt.purpose === 'tool-re-ask') return `step ${attempt.step} · re-ask ${attempt.attempt} of ${attempt.toolCallId ?? 'a tool call'}`;
+  if (attempt.purpose === 'summary') return `step ${attempt.step} · summary ${attempt.attempt}`;
   return `step ${attempt.step} · attempt ${attempt.attempt}`;
 }
 
@@ -21,36 +22,28 @@ export function outcomeOf(attempt: AttemptView): 'accepted' | 'rejected' | 'fail
   return 'rejected';
 }
 
-function renderFeedback(feedback: FeedbackView | undefined, sent: boolean | undefined): SafeHtml | undefined {
-  if (!feedback && sent === true) {
-    return html`<section class="feedback" data-part="feedback"><h4>Feedback sent <span class="tag ephemeral">ephemeral</span></h4><p class="muted">The run's record says this request carried feedback; no event of the trace says which.</p></section>`;
+function renderFeedback(attempt: AttemptView): SafeHtml | undefined {
+  const { feedback, feedbackSent } = attempt;
+  if (!feedback && feedbackSent === true) {
+    return html`<section class="feedback" data-part="feedback"><h4>Feedback sent <span class="tag ephemeral">ephemeral</span></h4><p class="muted">The journal says this request carried feedback; no event of the trace says which.</p></section>`;
   }
   if (!feedback) return undefined;
   return html`<section class="feedback" data-part="feedback">
     <h4>Feedback sent <span class="tag ephemeral">ephemeral</span>${feedback.rule === undefined ? '' : html` <span class="rule" data-part="feedback-rule">rule: ${feedback.rule}</span>`}</h4>
-    ${feedback.text === undefined ? html`<p class="muted">${NOT_RECORDED}</p>` : html`<pre>${feedback.text}</pre>`}
+    ${feedback.text !== undefined ? html`<pre>${feedback.text}</pre>` : attempt.contentRecorded ? '' : html`<p class="muted">Text ${NOT_RECORDED}.</p>`}
   </section>`;
 }
 
-/** The request's counts, those the trace holds (a run's record keeps none of them). */
-function requestLine(attempt: AttemptView): SafeHtml {
-  const { messageCount, ephemeralCount, newMessageCount, toolChoice, outputMode, via } = attempt;
-  const counts = parts(messageCount === undefined ? undefined : `${messageCount} message(s)${ephemeralCount === undefined ? '' : `, ${ephemeralCount} ephemeral`}`);
-  const rest = parts(toolChoice === undefined ? undefined : `tool choice ${toolChoice || 'auto'}`, outputMode === undefined ? undefined : `output ${outputMode}`, via === undefined ? undefined : `output obtained via ${via}`);
-  if (counts === '' && newMessageCount === undefined && rest === '') return html``;
-  return html`<p>${counts}${counts !== '' && newMessageCount !== undefined ? ' · ' : ''}${newMessageCount === undefined ? '' : html`<b>${newMessageCount} new</b>`}${rest !== '' && (counts !== '' || newMessageCount !== undefined) ? ' · ' : ''}${rest}</p>`;
-}
-
+/** The kept messages the request added: shown with content; said to be left out only when the trace was written without it. */
 function renderRequest(attempt: AttemptView): SafeHtml {
   const messages = attempt.newMessages;
-  return html`<section class="request">
-    <h4>Request</h4>
-    ${requestLine(attempt)}
-    ${
-      messages === undefined
-        ? html`<p class="muted">Messages ${NOT_RECORDED}.</p>`
-        : messages.map((message) => html`<div class="message ${message.ephemeral ? 'is-ephemeral' : ''}"><span class="role">${message.role}${message.ephemeral ? ' · ephemeral' : ''}</span><pre>${message.text}</pre></div>`)
-    }
+  const via = attempt.via === undefined ? undefined : html`<p>output obtained via ${attempt.via}</p>`;
+  if (!attempt.contentRecorded) return html`<section class="request" data-part="request"><h4>Request</h4>${via}<p class="muted">Messages ${NOT_RECORDED}.</p></section>`;
+  if (!messages || messages.length === 0) return via ? html`<section class="request" data-part="request"><h4>Request</h4>${via}</section>` : html``;
+  return html`<section class="request" data-part="request">
+    <h4>Request <span class="muted">· ${messages.length} new message(s)</span></h4>
+    ${via}
+    ${messages.map((message) => html`<div class="message ${message.ephemeral ? 'is-ephemeral' : ''}"><span class="role">${message.role}${message.ephemeral ? ' · ephemeral' : ''}</span><pre>${message.text}</pre></div>`)}
   </section>`;
 }
 
@@ -61,11 +54,11 @@ function renderAnswer(attempt: AttemptView): SafeHtml {
     <h4>Answer</h4>
     ${error ? html`<p class="error">${error.errorName} (${error.errorKind})${error.message === undefined ? '' : html`: ${error.message}`}</p>` : ''}
     ${renderStatus(attempt)}
-    ${attempt.answer === undefined ? (response ? html`<p class="muted">${shape === '' ? 'Text' : `${shape}; text`} ${NOT_RECORDED}.</p>` : '') : html`<pre>${attempt.answer}</pre>`}
+    ${attempt.answer !== undefined ? html`<pre>${attempt.answer}</pre>` : response && !attempt.contentRecorded ? html`<p class="muted">${shape === '' ? 'Text' : `${shape}; text`} ${NOT_RECORDED}.</p>` : shape === '' ? '' : html`<p>${shape}</p>`}
   </section>`;
 }
 
-/** What the run's record says of the call's outcome, when it failed and no event said more. */
+/** What the journal says of the call's outcome, when it failed and no event said more. */
 function renderStatus(attempt: AttemptView): SafeHtml {
   const { status, errorKind, issueCount } = attempt;
   if (status === undefined || status === 'ok' || (status === 'error' && attempt.error !== undefined)) return html``;
@@ -91,7 +84,7 @@ function renderChecks(attempt: AttemptView): SafeHtml {
   }`;
 }
 
-/** `ended`: the call is read from its run's record, so no decision is still to come. */
+/** `ended`: the journal holds the call, so no decision is still to come. */
 function renderDecision(decision: DecisionView | undefined, ended: boolean): SafeHtml {
   if (!decision) return html`<section class="decision" data-part="decision"><h4>Decision</h4><p class="muted">${ended ? 'none in the trace' : 'none recorded yet'}</p></section>`;
   return html`<section class="decision" data-part="decision"><h4>Decision</h4>
@@ -114,7 +107,7 @@ function renderUsage(attempt: AttemptView): SafeHtml {
 export function renderAttempt(attempt: AttemptView, compareHref?: string): SafeHtml {
   return html`<article class="attempt outcome-${outcomeOf(attempt)}" id="attempt-${attempt.key}" data-attempt-key="${attempt.key}">
     <header><h3>${attemptTitle(attempt)}</h3><span class="muted">${[attempt.provider, attempt.model].filter((part) => part !== '').join('/')}</span>${compareHref === undefined ? '' : html` <a class="compare-link" href="${compareHref}">compare with the previous</a>`}</header>
-    ${renderFeedback(attempt.feedback, attempt.feedbackSent)}
+    ${renderFeedback(attempt)}
     ${renderRequest(attempt)}
     ${renderAnswer(attempt)}
     ${renderChecks(attempt)}

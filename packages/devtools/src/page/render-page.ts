@@ -27,7 +27,7 @@ function renderRunList(request: PageRequest, selected: string | undefined): Safe
   return html`${runs.map(
     (run) => html`<a href="${LINKS.run(run.runId)}" class="run-link${run.runId === selected ? ' selected' : ''}" data-run-id="${run.runId}">
       <span class="tag status-${run.status.replace(/[^a-z]/g, '')}">${run.status}</span> <code>${run.runId.slice(0, 8)}</code> ${run.model}<br>
-      <span class="muted">${formatTime(run.startedAt)} · ${run.totalsPending ? `${run.reAsks} re-ask(s) so far` : `${run.modelCalls} call(s) · ${run.reAsks} re-ask(s) · ${run.costUsd === undefined ? 'not priced' : formatUsd(run.costUsd)}`}</span>
+      <span class="muted">${formatTime(run.startedAt)} · ${run.modelCalls} call(s) · ${run.reAsks} re-ask(s) · ${run.costUsd === undefined ? 'not priced' : formatUsd(run.costUsd)}</span>
       ${run.parentLoop && html`<br><span class="muted parent-loop">${formatParentLoop(run.parentLoop)}</span>`}
     </a>`,
   )}`;
@@ -43,7 +43,7 @@ export function renderApp(request: PageRequest): SafeHtml {
     : request.runId === undefined
       ? html`<p class="muted">${snapshot.exists ? 'Waiting for the first run…' : html`Waiting for <code>${request.file}</code> to be written…`}</p>`
       : html`<p class="notice">No run <code>${request.runId}</code> in this file.</p>`;
-  return html`<header class="top"><h1>Keel devtools</h1><code title="${request.file}">${basename(request.file)}</code><span class="muted">${runs.runs.length} run(s)${snapshot.skippedLines > 0 ? ` · ${snapshot.skippedLines} line(s) that are not events were skipped` : ''}</span></header>
+  return html`<header class="top"><h1>Keel devtools</h1><code title="${request.file}">${basename(request.file)}</code><span class="muted">${runs.runs.length} run(s)${snapshot.skippedLines > 0 ? ` · ${snapshot.skippedLines} line(s) that are neither journal entries nor events were skipped` : ''}${runs.dropped > 0 ? html` · <span data-part="dropped">${runs.dropped} line(s) dropped by the writer (the file could not be written in time)</span>` : ''}</span></header>
     <div class="layout"><nav class="runs" aria-label="runs">${renderRunList(request, view?.summary.runId)}</nav><main>${main}</main></div>`;
 }
 

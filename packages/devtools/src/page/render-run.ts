@@ -1,4 +1,4 @@
-import type { AttemptView, RunSummary, RunView, SegmentView, StepView, ToolCallView } from '../view/run-view';
+import type { AttemptView, RunSummary, RunView, SegmentView, StepView, ToolCallView, WaitingCallView } from '../view/run-view';
 import { formatCount, formatParentLoop, formatTime, formatUsd, html, type SafeHtml } from './html';
 import { renderAttempt } from './render-attempt';
 import { renderCostChart } from './render-cost-chart';
@@ -17,7 +17,6 @@ export function renderTotals(summary: RunSummary): SafeHtml {
   const target = [summary.provider, summary.model].filter((part) => part !== '').join('/');
   const head = html`<span class="tag status-${summary.status.replace(/[^a-z]/g, '')}" data-part="status">${summary.status}</span>
     ${target === '' ? '' : `${target} · `}started ${formatTime(summary.startedAt)} UTC · ${summary.steps} step(s) ·`;
-  if (summary.totalsPending) return html`<p class="totals">${head} <span data-part="re-asks">${summary.reAsks} re-ask(s)</span> so far · model calls, tokens and cost come with the run's record, when it ends</p>`;
   return html`<p class="totals">${head}
     <span data-part="model-calls">${summary.modelCalls} model call(s)${summary.subAgentCalls > 0 ? ` (${summary.subAgentCalls} by sub-agents)` : ''}</span> · <span data-part="re-asks">${summary.reAsks} re-ask(s)</span> ·
     ${formatCount(summary.inputTokens)} in / ${formatCount(summary.outputTokens)} out tokens · <b>${summary.costUsd === undefined ? 'not priced' : formatUsd(summary.costUsd)}</b></p>`;
@@ -26,9 +25,7 @@ export function renderTotals(summary: RunSummary): SafeHtml {
 function renderTool(tool: ToolCallView, links: RunLinks, depth: number): SafeHtml {
   const status = tool.isError === undefined ? 'running' : tool.isError ? `failed (${tool.errorCode ?? 'error'})` : 'ran';
   return html`<li class="tool" data-tool-call-id="${tool.toolCallId}">
-    <b>${tool.tool ?? 'a tool (name not recorded)'}</b> <code>${tool.toolCallId}</code> · ${status}${tool.durationMs === undefined ? '' : ` in ${tool.durationMs.toFixed(1)} ms`}${tool.coercions === undefined ? '' : ` · ${tool.coercions} coercion(s)`}${
-      tool.validation ? html` · arguments ${tool.validation.outcome}${tool.validation.retryCount > 0 ? ` after ${tool.validation.retryCount} re-ask(s)` : ''}` : ''
-    }
+    <b>${tool.tool ?? 'a tool (name not recorded)'}</b> <code>${tool.toolCallId}</code> · ${status}${tool.durationMs === undefined ? '' : ` in ${tool.durationMs.toFixed(1)} ms`}${tool.coercions === undefined ? '' : ` · ${tool.coercions} coercion(s)`}${tool.reAsks === undefined ? '' : ` · arguments re-asked ${tool.reAsks} time(s)`}
     ${tool.children.map((child) => renderSubAgent(child, links, depth + 1))}
   </li>`;
 }
@@ -48,12 +45,29 @@ function renderStep(step: StepView, runId: string, links: RunLinks, depth: numbe
   </section>`;
 }
 
+const calls = (list: readonly WaitingCallView[]) => html`${list.map((call, index) => html`${index > 0 ? ', ' : ''}${call.tool} <code>${call.toolCallId}</code>`)}`;
+
+function renderSuspended(suspended: NonNullable<SegmentView['suspended']>): SafeHtml {
+  const { pending, unknown } = suspended;
+  const waits = [
+    pending.length > 0 ? html`${pending.length} call(s) wait for approval (${calls(pending)})` : undefined,
+    unknown.length > 0 ? html`${unknown.length} call(s) whose outcome is unknown after the process running them stopped (${calls(unknown)}): settle them with <code>resume</code>` : undefined,
+  ].filter((part) => part !== undefined);
+  return html`<p class="banner suspended" data-part="suspended">Suspended (<code>${suspended.suspensionId}</code>): ${waits.length === 0 ? 'no call waits' : waits.map((part, index) => html`${index > 0 ? '; ' : ''}${part}`)}</p>`;
+}
+
+function renderResumed(resumed: NonNullable<SegmentView['resumed']>): SafeHtml {
+  const settled = [resumed.settled > 0 ? `${resumed.settled} outcome(s) settled` : '', resumed.retried > 0 ? `${resumed.retried} call(s) run again` : ''].filter((part) => part !== '');
+  return html`<p class="banner resumed" data-part="resumed">Resumed: ${resumed.approved} approved, ${resumed.rejected} rejected${settled.length > 0 ? `, ${settled.join(', ')}` : ''}</p>`;
+}
+
 function renderSegment(segment: SegmentView, runId: string, links: RunLinks, depth: number): SafeHtml {
   return html`<section class="segment">
-    ${segment.resumed ? html`<p class="banner resumed" data-part="resumed">Resumed (suspension <code>${segment.resumed.suspensionId}</code>): ${segment.resumed.approved} approved, ${segment.resumed.rejected} rejected</p>` : ''}
+    ${segment.resumed ? renderResumed(segment.resumed) : ''}
+    ${segment.recovered ? html`<p class="banner recovered" data-part="recovered">Recovered: the run was continued from its journal at step ${segment.recovered.step}, after the process running it stopped</p>` : ''}
     ${segment.notes.length === 0 ? '' : html`<ul class="notes">${segment.notes.map((line) => html`<li>${line}</li>`)}</ul>`}
     ${segment.steps.map((step) => renderStep(step, runId, links, depth))}
-    ${segment.suspended ? html`<p class="banner suspended" data-part="suspended">Suspended: ${segment.suspended.pending} call(s) wait for approval (${segment.suspended.tools}: <code>${segment.suspended.toolCallIds}</code>)</p>` : ''}
+    ${segment.suspended ? renderSuspended(segment.suspended) : ''}
     ${segment.end ? html`<p class="segment-end">Ended <b>${segment.end.status}</b>${segment.end.durationMs === undefined ? '' : ` after ${segment.end.durationMs.toFixed(1)} ms`}${segment.end.errorName === undefined ? '' : html` · ${segment.end.errorName}`}${segment.end.errorMessage === undefined ? '' : html`: ${segment.end.errorMessage}`}</p>` : html`<p class="segment-end muted">running…</p>`}
   </section>`;
 }

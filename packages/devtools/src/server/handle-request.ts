@@ -30,7 +30,7 @@ export class RequestHandler {
   ) {}
 
   private runsOf(snapshot: TraceSnapshot): TraceRuns {
-    if (this.cached?.version !== snapshot.version) this.cached = { version: snapshot.version, runs: traceRuns(snapshot.events) };
+    if (this.cached?.version !== snapshot.version) this.cached = { version: snapshot.version, runs: traceRuns(snapshot.lines) };
     return this.cached.runs;
   }
 
@@ -45,7 +45,7 @@ export class RequestHandler {
     if (url.pathname === '/favicon.ico') return send(204, 'image/x-icon', '');
     if (url.pathname !== '/' && !url.pathname.startsWith('/api/')) return send(404, 'text/plain; charset=utf-8', 'Not found.\n');
     const snapshot = await this.reader.read();
-    if (url.pathname === '/api/version') return send(200, 'application/json', JSON.stringify({ version: snapshot.version, events: snapshot.events.length, skippedLines: snapshot.skippedLines, exists: snapshot.exists }));
+    if (url.pathname === '/api/version') return send(200, 'application/json', JSON.stringify({ version: snapshot.version, lines: snapshot.lines.length, skippedLines: snapshot.skippedLines, exists: snapshot.exists }));
     const runs = this.runsOf(snapshot);
     if (url.pathname === '/api/runs') return send(200, 'application/json', JSON.stringify(runs.runs));
     if (url.pathname !== '/') return send(404, 'text/plain; charset=utf-8', 'Not found.\n');

@@ -31,9 +31,11 @@ function call(server: DevtoolsServer, path: string, options: { method?: string; 
   });
 }
 
+/** A run as a trace holds it: its provider and model (an event), then its journal's first and last entries. */
 const run = (runId: string, model: string) => [
   { event: 'run.start', payload: { runId, step: 0, timestamp: 1, provider: 'p', model } },
-  { event: 'run.end', payload: { runId, step: 1, timestamp: 2, status: 'ok', durationMs: 1, steps: 1, modelCalls: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 } },
+  { seq: 0, type: 'input', runId, at: 1, step: 0, elapsedMs: 0, start: { version: 1, startedAt: 1 } },
+  { seq: 1, type: 'end', runId, at: 2, step: 1, elapsedMs: 1, end: { finishReason: 'stop', usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, totalTokens: 0, modelCalls: 0 } } },
 ];
 
 describe('startDevtools', () => {
@@ -77,8 +79,8 @@ describe('startDevtools', () => {
 
   it('reports the version and the runs as JSON, and says when a run is not in the file', async () => {
     const server = await serve(run('run-1', 'model-a'));
-    const version = JSON.parse((await call(server, '/api/version')).body) as { version: number; events: number };
-    expect(version.events).toBe(2);
+    const version = JSON.parse((await call(server, '/api/version')).body) as { version: number; lines: number };
+    expect(version.lines).toBe(3);
     expect(JSON.parse((await call(server, '/api/runs')).body)).toMatchObject([{ runId: 'run-1', status: 'ok' }]);
     const missing = await call(server, '/?run=nope', { headers: { 'x-keel-partial': '1' } });
     expect(missing.body).toContain('No run <code>nope</code>');

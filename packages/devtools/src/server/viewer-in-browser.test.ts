@@ -88,6 +88,9 @@ describe('the trace viewer in Chromium', () => {
     await expect(subAgent.count()).resolves.toBe(1);
     await expect(subAgent.locator('[data-part="answer"] pre').textContent()).resolves.toBe(HOSTILE_POLICY);
 
+    // Written with content: nothing on the page says it was not recorded (the failed calls included).
+    expect(await page.locator('main').innerText()).not.toContain('not recorded');
+
     expect(await page.evaluate(() => (window as { __pwned?: unknown }).__pwned)).toBeUndefined();
     expect(await page.locator('main script, main img').count()).toBe(0);
     expect(errors).toEqual([]);

@@ -27,24 +27,3 @@ export function messageView(message: unknown): MessageView {
   const text = typeof content === 'string' ? content : Array.isArray(content) ? content.map(partText).join('\n') : compact(content);
   return { role: typeof message.role === 'string' ? message.role : 'unknown', ephemeral: message.ephemeral === true, text };
 }
-
-/** Parses JSON text into an array, or `undefined` (a hostile or cut file). */
-export function parseList(text: unknown): unknown[] | undefined {
-  if (typeof text !== 'string') return undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    return Array.isArray(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * How many messages at the start of `current` are the same as in `previous` (compared as JSON),
- * so that the rest are what this request added.
- */
-export function sharedPrefix(previous: readonly unknown[], current: readonly unknown[]): number {
-  let shared = 0;
-  while (shared < previous.length && shared < current.length && compact(previous[shared]) === compact(current[shared])) shared++;
-  return shared;
-}

@@ -1,26 +1,40 @@
 import { isObject } from './fields';
 
-/** One event read back from a trace file: its name and payload, checked for the fields every event has. */
+/** A journal entry read back from a trace file: its run, its number and type checked, every other field read as it comes. */
+export type ReadEntry = Readonly<Record<string, unknown>> & { readonly runId: string; readonly seq: number; readonly type: string; readonly step: number; readonly at: number };
+
+/** An event read back from a trace file: its name and payload, checked for the fields every event has. */
 export interface ReadEvent {
   readonly event: string;
   readonly payload: Readonly<Record<string, unknown>> & { readonly runId: string; readonly step: number; readonly timestamp: number; readonly parentRunId?: string };
 }
 
+/** A line of a trace file: a journal entry, an event, or a note of the writer (lines it dropped). */
+export type TraceLine = { readonly kind: 'entry'; readonly entry: ReadEntry } | { readonly kind: 'event'; readonly event: ReadEvent } | { readonly kind: 'note'; readonly dropped: number };
+
+const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0;
+
 /**
- * Reads one line of a trace file, or `undefined` when it is not an event (not JSON, no event
- * name, no payload with a run id, a step and a timestamp). Events of names the viewer does not
+ * Reads one line of a trace file, or `undefined` when it is none of the three (not JSON; an entry
+ * without a run id, a number, a type, a step and a time; an event without a name and a payload
+ * with a run id, a step and a timestamp). Entries of types and events of names the viewer does not
  * know are kept: a newer Keel may write them.
  */
-export function parseTraceLine(line: string): ReadEvent | undefined {
+export function parseTraceLine(line: string): TraceLine | undefined {
   let value: unknown;
   try {
     value = JSON.parse(line);
   } catch {
     return undefined;
   }
-  if (!isObject(value) || typeof value.event !== 'string' || !isObject(value.payload)) return undefined;
-  const { payload } = value;
-  if (typeof payload.runId !== 'string' || payload.runId === '' || typeof payload.step !== 'number' || typeof payload.timestamp !== 'number') return undefined;
-  if (payload.parentRunId !== undefined && typeof payload.parentRunId !== 'string') return undefined;
-  return value as unknown as ReadEvent;
+  if (!isObject(value)) return undefined;
+  if (isObject(value.trace)) return isCount(value.trace.dropped) ? { kind: 'note', dropped: value.trace.dropped } : undefined;
+  if (typeof value.event === 'string') {
+    const { payload } = value;
+    if (!isObject(payload) || typeof payload.runId !== 'string' || payload.runId === '' || typeof payload.step !== 'number' || typeof payload.timestamp !== 'number') return undefined;
+    if (payload.parentRunId !== undefined && typeof payload.parentRunId !== 'string') return undefined;
+    return { kind: 'event', event: value as unknown as ReadEvent };
+  }
+  if (typeof value.runId !== 'string' || value.runId === '' || !isCount(value.seq) || typeof value.type !== 'string' || typeof value.step !== 'number' || typeof value.at !== 'number') return undefined;
+  return { kind: 'entry', entry: value as ReadEntry };
 }

@@ -1,7 +1,7 @@
-/** A message of a request, as the page shows it (from `model.content`, recorded with content only). */
+/** A kept message of the run, as the page shows it (recorded with content only). */
 export interface MessageView {
   readonly role: string;
-  /** Ephemeral: feedback or a rejected output, sent for this attempt only and never kept. */
+  /** Ephemeral: feedback or a rejected output, sent for one attempt only and never kept. */
   readonly ephemeral: boolean;
   readonly text: string;
 }
@@ -41,49 +41,44 @@ export interface FeedbackView {
 
 /** Usage and outcome of a model call. */
 export interface ResponseView {
-  /** Missing when the trace holds the run's record only (it keeps no finish reason per call). */
+  /** On a step's accepted call. */
   readonly finishReason?: string;
   readonly inputTokens: number;
   readonly outputTokens: number;
   readonly cacheReadTokens: number;
   readonly cacheWriteTokens: number;
   readonly costUsd?: number;
-  /** Missing when the run's record does not say. */
   readonly latencyMs?: number;
-  /** Missing when the trace holds the run's record only. */
+  /** On a step's accepted call. */
   readonly toolCalls?: number;
 }
 
-/** One model call: a step's attempt or a re-ask of a tool call's arguments. */
+/** One model call: a step's call, a re-ask of a tool call's arguments, or a summary of older turns. */
 export interface AttemptView {
   /** Unique within the run, for links (`compare=`). */
   readonly key: string;
   readonly step: number;
   readonly attempt: number;
-  /** `step` or `tool-re-ask`. */
+  /** `step`, `tool-re-ask` or `summary`. */
   readonly purpose: string;
   readonly toolCallId?: string;
   readonly provider: string;
   readonly model: string;
-  /** The request's shape: missing when the trace holds the run's record only (it keeps none of it). */
-  readonly messageCount?: number;
-  readonly ephemeralCount?: number;
-  /** Messages this request has that the run's previous request did not (with content, or from the request's counts). */
-  readonly newMessageCount?: number;
-  readonly toolChoice?: string;
-  readonly outputMode?: string;
-  /** From the run's record: `ok` (accepted), `invalid` (failed validation) or `error`, with the failure's kind. */
+  /** Whether the entry that holds the call was written with content (`recordContent`): without, its messages and text were left out. */
+  readonly contentRecorded: boolean;
+  /** `ok` (accepted), `invalid` (failed validation) or `error`, with the failure's kind; missing for a call no entry holds yet. */
   readonly status?: string;
   readonly errorKind?: string;
-  /** From the run's record: how many validation issues the output had. */
+  /** How many validation issues the output had. */
   readonly issueCount?: number;
-  /** From the run's record: whether the request carried feedback about the previous attempt. */
+  /** Whether the request carried feedback about the previous attempt. */
   readonly feedbackSent?: boolean;
-  /** From the run's record: how the output was obtained when it was not one reply as it stands (`patch`, `continuation`). */
+  /** How the output was obtained when it was not one reply as it stands (`patch`, `continuation`). */
   readonly via?: string;
   readonly feedback?: FeedbackView;
-  /** With content only: the request's new messages, and the answer's text and tool calls. */
+  /** With content only: the kept messages added since the run's previous request (the first call of a step). */
   readonly newMessages?: readonly MessageView[];
+  /** With content only: the output that was validated. */
   readonly answer?: string;
   readonly response?: ResponseView;
   readonly error?: { readonly errorKind: string; readonly errorName: string; readonly message?: string };
@@ -97,14 +92,15 @@ export interface AttemptView {
 /** A tool call of a step. */
 export interface ToolCallView {
   readonly toolCallId: string;
-  /** Missing without content until the tool ran (the model may have made the name up). */
+  /** Missing without content for a tool the model made up. */
   readonly tool?: string;
-  readonly validation?: { readonly outcome: string; readonly retryCount: number };
   readonly isError?: boolean;
   readonly errorCode?: string;
   readonly durationMs?: number;
-  /** Values coerced to the tool's schema (from the run's record, when there were any). */
+  /** Values coerced to the tool's schema (when there were any). */
   readonly coercions?: number;
+  /** Re-asks of its arguments. */
+  readonly reAsks?: number;
   /** Runs of agents called as this tool. */
   readonly children: readonly RunView[];
 }
@@ -118,15 +114,25 @@ export interface StepView {
   readonly notes: readonly string[];
 }
 
-/** From a `run.start` to its `run.end`: a suspended run resumed has two. */
+/** A call the run waits on when it suspends. */
+export interface WaitingCallView {
+  readonly toolCallId: string;
+  readonly tool: string;
+}
+
+/** A part of a run: from its input, a resume or a recovery, to its end, a suspension or a failure. */
 export interface SegmentView {
   readonly startedAt: number;
   readonly provider: string;
   readonly model: string;
-  readonly resumed?: { readonly suspensionId: string; readonly approved: number; readonly rejected: number };
+  /** Began by a resume: what was decided about the calls that waited. */
+  readonly resumed?: { readonly approved: number; readonly rejected: number; readonly settled: number; readonly retried: number };
+  /** Began by a recovery: the run was continued from its journal (after its process stopped) at this step. */
+  readonly recovered?: { readonly step: number };
   readonly steps: readonly StepView[];
-  readonly suspended?: { readonly suspensionId: string; readonly tools: string; readonly toolCallIds: string; readonly pending: number };
-  /** `durationMs` is missing when the trace does not say how long this segment took. */
+  /** Ended by a suspension: the calls that wait for approval, and those whose outcome is unknown. */
+  readonly suspended?: { readonly suspensionId: string; readonly pending: readonly WaitingCallView[]; readonly unknown: readonly WaitingCallView[] };
+  /** `durationMs` is missing when the journal does not say how long this part took. */
   readonly end?: { readonly status: string; readonly durationMs?: number; readonly errorName?: string; readonly errorMessage?: string };
   readonly notes: readonly string[];
 }
@@ -144,11 +150,11 @@ export interface RunSummary {
    */
   readonly parentLoop?: readonly string[];
   readonly startedAt: number;
-  /** The last `run.end`'s (or run record's) status, or `running`. */
+  /** How the last part of the run ended (`ok`, `error`, `aborted`, `suspended`), or `running`. */
   readonly status: string;
   readonly provider: string;
   readonly model: string;
-  /** Model calls, tokens and cost of the run and of its sub-agents, as the run's ledger counts them. */
+  /** Model calls, tokens and cost of the run and of its sub-agents, as the run's ledger counts them (once it ended or suspended; while it runs, its calls so far and its sub-agents'). */
   readonly modelCalls: number;
   readonly inputTokens: number;
   readonly outputTokens: number;
@@ -156,11 +162,6 @@ export interface RunSummary {
   readonly costUsd?: number;
   /** How many of the model calls its sub-agents made. */
   readonly subAgentCalls: number;
-  /**
-   * Set while a run written as records has none yet (it is running): its model calls, tokens and
-   * cost are not in the file, and read 0 here.
-   */
-  readonly totalsPending?: true;
   /** Retries of answers plus re-asks of tool arguments. */
   readonly reAsks: number;
   readonly steps: number;
@@ -169,6 +170,8 @@ export interface RunSummary {
 /** Everything the page shows of one run. */
 export interface RunView {
   readonly summary: RunSummary;
+  /** Whether the run was traced with content (`recordContent`). */
+  readonly contentRecorded: boolean;
   readonly segments: readonly SegmentView[];
   /** Every model call in order, for the cost chart and `compare=`. */
   readonly attempts: readonly AttemptView[];

@@ -1,13 +1,14 @@
 import { open } from 'node:fs/promises';
-import { type ReadEvent, parseTraceLine } from './parse-trace-line';
+import { parseTraceLine, type TraceLine } from './parse-trace-line';
 
 /** Bytes read from the file at a time. */
 const READ_SIZE = 1 << 20;
 
 /** What a {@link TraceFileReader} has read so far. */
 export interface TraceSnapshot {
-  readonly events: readonly ReadEvent[];
-  /** Lines that were not events (not JSON, fields missing). */
+  /** The journal entries, events and notes of the file, in file order. */
+  readonly lines: readonly TraceLine[];
+  /** Lines that were none of those (not JSON, fields missing). */
   readonly skippedLines: number;
   /** Changes whenever something new was read or the file was replaced: the page reloads when it moves. */
   readonly version: number;
@@ -18,12 +19,12 @@ export interface TraceSnapshot {
 /**
  * Reads a trace file as it grows: each `read()` parses only the bytes appended since the last
  * one, keeps a line that is not finished yet (no newline) for the next read, and starts over
- * when the file got shorter (truncated or replaced). A missing file reads as no events.
+ * when the file got shorter (truncated or replaced). A missing file reads as no lines.
  */
 export class TraceFileReader {
   private offset = 0;
   private rest: Buffer = Buffer.alloc(0);
-  private events: ReadEvent[] = [];
+  private lines: TraceLine[] = [];
   private skippedLines = 0;
   private version = 0;
   private exists = false;
@@ -40,13 +41,13 @@ export class TraceFileReader {
   }
 
   private snapshot(): TraceSnapshot {
-    return { events: this.events, skippedLines: this.skippedLines, version: this.version, exists: this.exists };
+    return { lines: this.lines, skippedLines: this.skippedLines, version: this.version, exists: this.exists };
   }
 
   private reset(): void {
     this.offset = 0;
     this.rest = Buffer.alloc(0);
-    this.events = [];
+    this.lines = [];
     this.skippedLines = 0;
     this.version++;
   }
@@ -56,7 +57,7 @@ export class TraceFileReader {
     try {
       handle = await open(this.path, 'r');
     } catch {
-      if (this.exists || this.events.length > 0) this.reset();
+      if (this.exists || this.lines.length > 0) this.reset();
       this.exists = false;
       this.inode = undefined;
       return this.snapshot();
@@ -88,13 +89,13 @@ export class TraceFileReader {
       return;
     }
     this.rest = Buffer.from(data.subarray(last + 1));
-    const before = this.events.length + this.skippedLines;
-    for (const line of data.subarray(0, last).toString('utf8').split('\n')) {
-      if (line.trim() === '') continue;
-      const event = parseTraceLine(line);
-      if (event) this.events.push(event);
+    const before = this.lines.length + this.skippedLines;
+    for (const text of data.subarray(0, last).toString('utf8').split('\n')) {
+      if (text.trim() === '') continue;
+      const line = parseTraceLine(text);
+      if (line) this.lines.push(line);
       else this.skippedLines++;
     }
-    if (this.events.length + this.skippedLines !== before) this.version++;
+    if (this.lines.length + this.skippedLines !== before) this.version++;
   }
 }
