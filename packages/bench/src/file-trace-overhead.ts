@@ -1,184 +1,129 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Type } from '@sinclair/typebox';
+import { Agent, type AgentBuilder, tool } from '@keel/core';
+import { scriptedModel } from '@keel/core/test';
 import { fileTrace } from '@keel/devtools';
 import { interleave, minorGc, pairedRatio, type Timing, us } from './measure';
-import { bareRun, keelAgent, keelAgentBuilder } from './overhead';
-import { recordCopyFloor } from './record-copy-floor';
+import { keelAgentBuilder } from './overhead';
 
 const INPUT = 'Refund order A-1182';
-/** Runs timed together, a contender's block; blocks a round; rounds. */
-const BLOCK = 10;
-const BLOCKS = 150;
-const ROUNDS = 30;
-/** Runs of each side in a measure of the CPU both threads spend. */
-const CPU_RUNS = 5000;
-/** Median and interquartile range of per-round figures. */
-interface Spread {
-  readonly median: number;
-  readonly p25: number;
-  readonly p75: number;
+/** An 8 KB page of HTML-like text, quotes included (escaped in JSON, as a real page's are). */
+const PAGE = `<p class="row">${'Order A-1182 shipped; the "tracking" page says: in transit. '.repeat(140)}</p>`.slice(0, 8192);
+/** The target: a 100-step run with an 8 KB page a step, content included, writes at most this. */
+const MAX_BYTES_100 = 2 * 1024 * 1024;
+/** The target: the 100-step run writes at most this many times the 25-step run's bytes (linear growth: 4x). */
+const MAX_GROWTH = 4.5;
+
+/** One row of the table: a kind of run, traced and untraced, side by side. */
+export interface FileTraceRow {
+  readonly name: string;
+  readonly recordContent: boolean;
+  readonly steps: number;
+  /** Bytes the traced run appends to the file. */
+  readonly bytes: number;
+  readonly lines: number;
+  readonly untraced: Timing;
+  readonly traced: Timing;
+  /** Traced / untraced, per round. */
+  readonly ratio: { readonly median: number; readonly p25: number; readonly p75: number };
 }
 
-/** What tracing to a file costs, per run. */
+/** What tracing to a file writes and costs. */
 export interface FileTraceFigures {
-  readonly traced: Timing;
-  readonly untraced: Timing;
-  /** A second untraced agent, timed like the others: the noise floor of a share. */
-  readonly again: Timing;
-  /** The same work by hand (the overhead benchmark's bare baseline). */
-  readonly bare: Timing;
-  /** The least any trace must do on the run's thread: each field of the record copied once into memory. */
-  readonly floor: Timing;
-  /** Traced / untraced, per round. */
-  readonly ratio: Spread;
-  /** What tracing adds as a share of the run's overhead, per round: (traced − untraced) / (untraced − bare). */
-  readonly shareOfOverhead: Spread;
-  /** The same share for the second untraced agent: what the measure reads when nothing differs. */
-  readonly noiseShare: Spread;
-  /** The same share for the floor. */
-  readonly floorShare: Spread;
-  /** Traced run minus untraced run, medians, in microseconds. */
-  readonly addedUs: number;
-  /** CPU time of the whole process (the run's thread and the writing thread) a traced run adds, in microseconds. */
-  readonly cpuAddedUs: number;
-  readonly linesPerRun: number;
-  readonly bytesPerRun: number;
-  readonly targetMet: boolean;
+  readonly rows: readonly FileTraceRow[];
+  readonly bytes25: number;
+  readonly bytes100: number;
+  readonly growth: number;
+  readonly targets: readonly { readonly name: string; readonly figure: string; readonly met: boolean }[];
   readonly markdown: string;
 }
 
-/** (a − b) / (b − base) of each round (the three ran side by side in it): median and interquartile range. */
-function pairedShare(a: Timing, b: Timing, base: Timing): Spread {
-  const shares = a.rounds.map((value, index) => {
-    const without = b.rounds[index] ?? value;
-    return (value - without) / (without - (base.rounds[index] ?? 0));
+/** An agent whose runs take `steps` steps: each but the last fetches an 8 KB page (a zero-latency scripted model, no compaction). */
+function pageAgent(steps: number) {
+  const provider = scriptedModel((request) => {
+    const done = request.messages.filter((message) => message.role === 'tool').length;
+    return done < steps - 1 ? { toolCalls: [{ name: 'fetch_page', arguments: { url: `https://shop.example/orders?page=${done}` } }] } : 'Order A-1182 is in transit.';
   });
-  const sorted = [...shares].sort((x, y) => x - y);
-  const at = (fraction: number) => sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? 0;
-  return { median: at(0.5), p25: at(0.25), p75: at(0.75) };
+  return Agent.create({ provider, model: 'bench', maxSteps: steps }).tool(tool({ name: 'fetch_page', description: 'Fetches a page', input: Type.Object({ url: Type.String() }), execute: () => PAGE }));
 }
 
-/** Lines and bytes one traced run writes. */
-async function oneRun(): Promise<{ lines: number; bytes: number }> {
+/** Times one kind of run traced and untraced, side by side, and measures what one traced run writes. */
+async function row<TOutput, THasSchema extends boolean>(name: string, steps: number, recordContent: boolean, builder: () => AgentBuilder<TOutput, THasSchema>, rounds: number, blocks: number): Promise<FileTraceRow> {
   const folder = mkdtempSync(join(tmpdir(), 'keel-bench-file-trace-'));
-  const file = join(folder, 'one.jsonl');
-  const trace = fileTrace(file);
-  await keelAgentBuilder().use(trace).build().run(INPUT);
-  await trace.flush();
-  const text = readFileSync(file, 'utf8');
-  rmSync(folder, { recursive: true, force: true });
-  return { lines: text.trim().split('\n').length, bytes: Buffer.byteLength(text) };
-}
-
-/** Microseconds of CPU (user and system, every thread of the process) `runs` calls of `run` take, their trace flushed. */
-async function cpuOf(run: () => Promise<unknown>, flush: () => Promise<void>): Promise<number> {
-  const before = process.cpuUsage();
-  for (let index = 0; index < CPU_RUNS; index++) await run();
-  await flush();
-  const spent = process.cpuUsage(before);
-  return (spent.user + spent.system) / CPU_RUNS;
-}
-
-/**
- * The same agent (one tool call, a validated answer, zero-latency model) with and without
- * `fileTrace` (no content), side by side in short interleaved blocks. The traced side's time is
- * what tracing costs the thread that runs the agent: the record handed over and copied into
- * shared memory. The writing thread's work (the JSON lines, the appends) is on another thread:
- * its trace is flushed between rounds, and what both threads spend together is measured apart,
- * in CPU time.
- */
-export async function measureFileTrace(): Promise<FileTraceFigures> {
-  const { lines, bytes } = await oneRun();
-  const folder = mkdtempSync(join(tmpdir(), 'keel-bench-file-trace-'));
-  const trace = fileTrace(join(folder, 'runs.jsonl'));
+  const file = join(folder, 'runs.jsonl');
+  const trace = fileTrace(file, { recordContent });
   const failures: string[] = [];
-  const traced = keelAgentBuilder()
+  const traced = builder()
     .use(trace)
     .on('listener.error', (event) => void failures.push(event.message))
     .build();
-  const untraced = keelAgent();
-  const again = keelAgent();
-  const copied = keelAgentBuilder().onRecord(recordCopyFloor()).build();
-  const byHand = bareRun();
+  const untraced = builder().build();
+  await traced.run(INPUT);
+  await trace.flush();
+  const bytes = statSync(file).size;
+  const lines = readFileSync(file, 'utf8').split('\n').length - 1;
   const timings = await interleave(
     [
-      { name: 'bare', run: () => byHand(INPUT) },
       { name: 'untraced', run: () => untraced.run(INPUT) },
       { name: 'traced', run: () => traced.run(INPUT) },
-      { name: 'again', run: () => again.run(INPUT) },
-      { name: 'floor', run: () => copied.run(INPUT) },
     ],
     {
-      rounds: ROUNDS,
-      blocks: BLOCKS,
-      block: BLOCK,
-      warmup: 2000,
+      rounds,
+      blocks,
+      block: 5,
+      warmup: 20,
       between: async () => {
         await trace.flush();
+        truncateSync(file);
         minorGc();
       },
     },
   );
-  const cpu = { traced: [] as number[], untraced: [] as number[] };
-  for (let trial = 0; trial < 3; trial++) {
-    cpu.untraced.push(await cpuOf(() => untraced.run(INPUT), async () => undefined));
-    cpu.traced.push(await cpuOf(() => traced.run(INPUT), trace.flush));
-  }
   rmSync(folder, { recursive: true, force: true });
   if (failures.length > 0) throw new Error(`the traced agent reported trace failures: ${failures.join('; ')}`);
   const withTrace = timings.get('traced') as Timing;
   const without = timings.get('untraced') as Timing;
-  const secondUntraced = timings.get('again') as Timing;
-  const bare = timings.get('bare') as Timing;
-  const floor = timings.get('floor') as Timing;
-  const floorShare = pairedShare(floor, without, bare);
-  const ratio = pairedRatio(withTrace, without);
-  const shareOfOverhead = pairedShare(withTrace, without, bare);
-  const noiseShare = pairedShare(secondUntraced, without, bare);
-  const addedUs = withTrace.medianUs - without.medianUs;
-  const overheadUs = without.medianUs - bare.medianUs;
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-  const cpuAddedUs = median(cpu.traced) - median(cpu.untraced);
-  // Met only when three rounds in four are within it: a median at the edge of the noise is not a result.
-  const targetMet = shareOfOverhead.p75 <= 0.05;
-  const pct = (value: number) => `${(value * 100).toFixed(1)}%`;
-  const spread = (value: Spread) => `${pct(value.median)} (interquartile ${pct(value.p25)} – ${pct(value.p75)})`;
+  return { name, recordContent, steps, bytes, lines, untraced: without, traced: withTrace, ratio: pairedRatio(withTrace, without) };
+}
+
+/**
+ * `fileTrace()` from `@keel/devtools` against the same runs untraced, side by side: the overhead
+ * benchmark's agent (one tool call, a validated answer) without content, and runs of 25 and 100
+ * steps whose tool returns an 8 KB page, with content. Each side runs in short interleaved blocks
+ * (`interleave`); the trace is flushed and the file emptied between rounds.
+ */
+export async function measureFileTrace(): Promise<FileTraceFigures> {
+  const rows = [
+    await row('one tool call, a validated answer (the overhead benchmark)', 2, false, keelAgentBuilder, 20, 100),
+    await row('25 steps, an 8 KB page a step', 25, true, () => pageAgent(25), 15, 4),
+    await row('100 steps, an 8 KB page a step', 100, true, () => pageAgent(100), 15, 2),
+  ];
+  const bytes25 = (rows[1] as FileTraceRow).bytes;
+  const bytes100 = (rows[2] as FileTraceRow).bytes;
+  const growth = bytes100 / bytes25;
+  const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MB`;
+  const targets = [
+    { name: '`fileTrace` with content of a 100-step run with 8 KB tool results ≤ 2 MB', figure: `${mb(bytes100)} (${bytes100.toLocaleString('en')} bytes)`, met: bytes100 <= MAX_BYTES_100 },
+    { name: '`fileTrace` of the 100-step run ≤ 4.5x the 25-step run (linear)', figure: `${growth.toFixed(2)}x`, met: growth <= MAX_GROWTH },
+  ];
+  const ratio = (value: FileTraceRow['ratio']) => `${value.median.toFixed(3)}x (interquartile ${value.p25.toFixed(3)}x – ${value.p75.toFixed(3)}x)`;
   const markdown = `## Tracing to a file
 
-\`fileTrace()\` from \`@keel/devtools\` (no content) on the overhead benchmark's agent (one tool call, a
-validated answer, zero-latency model), against the same agent untraced, a second untraced agent (what the
-measure reads when nothing differs) and the bare baseline (the same work by hand). ${ROUNDS} rounds; in each, every
-side runs ${BLOCKS} blocks of ${BLOCK} runs, one side's block after another's, in a new random order each time. A run
-writes ${lines} line${lines === 1 ? '' : 's'} (${bytes.toLocaleString('en')} bytes): its record.
+\`fileTrace()\` from \`@keel/devtools\` appends each entry of a run's journal once, as it is written, and the few events
+no entry tells; lines are batched on the run's thread and appended in one write a second after the first, at 512
+lines or 1 MiB, on \`flush()\` and at exit. Each kind of run below ran traced and untraced, side by side in short
+interleaved blocks (a zero-latency scripted model, so the ratio is the trace's cost against Keel's own work, with
+no model time to hide it); the file was flushed and emptied between rounds. Bytes are one run's, as written.
 
-A run's overhead is Keel's per-run cost over the bare baseline (untraced − bare, here ${us(overheadUs)} by the medians);
-what tracing costs is traced − untraced, as a share of that overhead, per round.
+| run | content | trace bytes a run | lines | untraced | traced | traced / untraced (per round) |
+| --- | --- | --- | --- | --- | --- | --- |
+${rows.map((entry) => `| ${entry.name} | ${entry.recordContent ? 'yes' : 'no'} | ${entry.bytes.toLocaleString('en')} | ${entry.lines} | ${us(entry.untraced.medianUs)} | ${us(entry.traced.medianUs)} | ${ratio(entry.ratio)} |`).join('\n')}
 
-| | per run | against the untraced run (per round) | share of the run's overhead (per round) |
-| --- | --- | --- | --- |
-| bare baseline | ${us(bare.medianUs)} | | |
-| untraced | ${us(without.medianUs)} | | |
-| a second untraced agent (noise floor) | ${us(secondUntraced.medianUs)} | ${pairedRatio(secondUntraced, without).median.toFixed(3)}x | ${spread(noiseShare)} |
-| the record's fields copied into memory, nothing else (the least a trace does on this thread) | ${us(floor.medianUs)} | ${pairedRatio(floor, without).median.toFixed(3)}x | ${spread(floorShare)} |
-| traced | ${us(withTrace.medianUs)} | ${ratio.median.toFixed(3)}x (interquartile ${ratio.p25.toFixed(3)}x – ${ratio.p75.toFixed(3)}x) | **${spread(shareOfOverhead)}** |
-
-On the thread that runs the agent, tracing adds **${us(addedUs)} per run** (medians), ${pct(shareOfOverhead.median)} of the run's overhead by
-the per-round share, against a target of at most 5% with three rounds in four within it: ${targetMet ? 'met' : '**not met**'}. That thread
-only copies each run's record (its model calls, steps and tool calls) into shared memory when the run ends; it
-listens to no event of a run that goes well, so core builds no event payload for it. A thread of the process reads
-the records, makes the JSON lines (secrets replaced) and appends them; nothing was dropped or failed.
-
-The copy row is the least any trace of these runs does on the agent's thread, however it writes: a record
-listener that only reads each field \`fileTrace\` keeps and stores it in one reused block of memory
-(\`record-copy-floor.ts\`): ${us(floor.medianUs - without.medianUs)} a run, ${pct(floorShare.median)} of the overhead. A field that is never read cannot
-be written, and another thread cannot read the run's objects: it gets what this thread copies or serialises for
-it, and serialising costs more than copying. ${floorShare.p75 > 0.05 ? `So a trace's share, round by round, cannot fall below this row's: three rounds in four within 5% would need a trace cheaper than its own copy, whose third quartile here is ${pct(floorShare.p75)}.` : 'This row is within the target: a trace could come closer to it.'}
-
-Both threads together, in CPU time (\`process.cpuUsage()\`, ${CPU_RUNS.toLocaleString('en')} runs a side, median of 3 trials, the trace
-flushed): a traced run costs **${us(cpuAddedUs)} more CPU** than an untraced one, on the writing thread for the most
-part. That is the price of the JSON lines, paid off the agent's thread; against a model call of hundreds of
-milliseconds it is under a thousandth of the run.
+The 100-step run writes ${mb(bytes100)}, ${growth.toFixed(2)}x the 25-step run's ${mb(bytes25)}: each step's entries hold what the
+step added (its model call, the tool's 8 KB result, once in the kept messages and once in the tool call's record),
+never a copy of what earlier entries hold, so the file grows linearly with the run.
 `;
-  return { traced: withTrace, untraced: without, again: secondUntraced, bare, floor, ratio, shareOfOverhead, noiseShare, floorShare, addedUs, cpuAddedUs, linesPerRun: lines, bytesPerRun: bytes, targetMet, markdown };
+  return { rows, bytes25, bytes100, growth, targets, markdown };
 }

@@ -24,6 +24,9 @@ describe('secretRedactor', () => {
 
   it('leaves ordinary text alone, and takes only long secret-named variables from the environment', () => {
     expect(redact(line('a skiff, ghosts, the bearer of news, 42'))).toBe(line('a skiff, ghosts, the bearer of news, 42'));
+    // Keel's own `ask-model` is no key; a key glued to a word still is.
+    expect(redact(line('next: ask-model, task-1'))).toBe(line('next: ask-model, task-1'));
+    expect(redact(line('tokensk-abcdefghijklmnopqrstuvwx'))).toBe(line(`token${REDACTED}`));
     expect(secretsFromEnvironment({ OPENAI_API_KEY: 'sk-1234567890', DB_PASSWORD: 'hunter22', HOME: '/root/secret-home', SHORT_TOKEN: 'abc' })).toEqual(['sk-1234567890', 'hunter22']);
   });
 });

@@ -24,10 +24,11 @@ const SECRET_NAME = /(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)$/i;
 const MIN_SECRET_LENGTH = 8;
 
 /**
- * Literal text every shape above begins with: a line holding none of them (nearly every line)
- * is left alone after one quick scan, instead of trying each shape at each position.
+ * Text every shape above begins with: a line holding none of them (nearly every line) is left
+ * alone after one quick scan, instead of trying each shape at each position. `sk-` is followed by
+ * what its shapes need, so that Keel's own words (`ask-model`, `task-…`) do not set off the full scan.
  */
-const SHAPE_ANCHORS = /sk-|AIza|gh[pousr]_|github_pat_|xox[abprs]-|AKIA|ASIA|[Bb]earer|PRIVATE KEY/;
+const SHAPE_ANCHORS = /sk-(?:ant-|proj-|svcacct-|admin-|[A-Za-z0-9_-]{20})|AIza|gh[pousr]_|github_pat_|xox[abprs]-|AKIA|ASIA|[Bb]earer|PRIVATE KEY/;
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

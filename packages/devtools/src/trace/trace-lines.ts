@@ -20,67 +20,98 @@ type Fields = Record<string, unknown>;
 type NextStep = NonNullable<JournalEntry['next']>;
 type CallDecision = NonNullable<JournalEntry['decisions']>[string];
 
-/** `value` with the keys whose value is `undefined` left out. */
-const kept = (value: Fields): Fields => Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined));
-
 /** A tool call's record without content: its arguments and output left out, its name only when the tool is declared. */
 function callWithoutContent(call: ToolCallRecord, tools: Set<string>): Fields {
-  const declared = call.errorCode !== 'unknown-tool';
-  if (declared && tools.size < MAX_KNOWN_TOOLS) tools.add(call.name);
-  return kept({
-    id: call.id,
-    name: declared ? call.name : undefined,
-    coercions: call.coercions?.map((coercion) => ({ kind: coercion.kind })),
-    isError: call.isError,
-    errorCode: call.errorCode,
-    step: call.step,
-    durationMs: call.durationMs,
-  });
+  const written: Fields = { id: call.id };
+  if (call.errorCode !== 'unknown-tool') {
+    written.name = call.name;
+    if (tools.size < MAX_KNOWN_TOOLS) tools.add(call.name);
+  }
+  if (call.coercions) written.coercions = call.coercions.map((coercion) => ({ kind: coercion.kind }));
+  written.isError = call.isError;
+  if (call.errorCode !== undefined) written.errorCode = call.errorCode;
+  written.step = call.step;
+  written.durationMs = call.durationMs;
+  return written;
 }
 
 /** The next step without what the model wrote: its type, and why for a compaction. */
 function nextWithoutContent(next: NextStep): Fields {
   if (next.type === 'compact-context') return { type: next.type, reason: next.reason };
-  if (next.type === 'ask-model') return kept({ type: next.type, compacted: next.compacted });
+  if (next.type === 'ask-model' && next.compacted !== undefined) return { type: next.type, compacted: next.compacted };
   return { type: next.type };
 }
 
-const decisionWithoutContent = (decision: CallDecision): Fields => ({ type: decision.type });
+const decisionsWithoutContent = (decisions: Readonly<Record<string, CallDecision>>): Fields => {
+  const written: Fields = {};
+  for (const id of Object.keys(decisions)) written[id] = { type: (decisions[id] as CallDecision).type };
+  return written;
+};
+
+function suspensionWithoutContent(suspension: NonNullable<JournalEntry['suspension']>): Fields {
+  const written: Fields = {
+    agent: suspension.agent,
+    expiresAt: suspension.expiresAt,
+    suspensionId: suspension.suspensionId,
+    suspendedAt: suspension.suspendedAt,
+    pending: suspension.pending.map((call) => ({ toolCallId: call.toolCallId, toolName: call.toolName })),
+  };
+  if (suspension.unknown) written.unknown = suspension.unknown.map((call) => ({ toolCallId: call.toolCallId, toolName: call.toolName, idempotencyKey: call.idempotencyKey }));
+  written.usage = suspension.usage;
+  return written;
+}
+
+function compactionWithoutContent(compaction: NonNullable<JournalEntry['compaction']>): Fields {
+  const cleared: Fields = {};
+  for (const id of Object.keys(compaction.cleared)) cleared[id] = '';
+  const written: Fields = { cleared, count: compaction.count };
+  if (compaction.summary) written.summary = { through: compaction.summary.through };
+  if (compaction.window !== undefined) written.window = compaction.window;
+  return written;
+}
 
 /**
- * A journal entry as a trace writes it without content: the same fields, with every string the
- * model wrote or that can quote it left out (messages, texts, raw outputs, validation messages and
- * paths, tool arguments and outputs, the answer, error messages, the system prompt, names of
- * tools the agents do not declare), and `withoutContent: true`. Counts, kinds, usage, ids and
- * times are kept. `mac` is left out too: it chains the entry with its content.
+ * A journal entry as a trace writes it without content: the fields listed here (a field core adds
+ * later is left out until it is listed), with every string the model wrote or that can quote it
+ * left out (messages, texts, raw outputs, validation messages and paths, tool arguments and
+ * outputs, the answer, error messages, the system prompt, names of tools the agents do not
+ * declare), and `withoutContent: true`. Counts, kinds, usage, ids and times are kept. `mac` is
+ * left out too: it chains the entry with its content.
  */
 export function entryWithoutContent(entry: JournalEntry, tools: Set<string>): Fields {
-  const { messages: _messages, mac: _mac, steps, toolCalls, attempts, compaction, next, start, intent, outcome, suspension, decisions, end, ...rest } = entry;
-  if (intent && tools.size < MAX_KNOWN_TOOLS) tools.add(intent.name);
-  const { system: _system, ...started } = start ?? {};
-  return kept({
-    ...rest,
-    start: start && started,
-    steps: steps?.map(({ text: _text, ...step }) => step),
-    toolCalls: toolCalls?.map((call) => callWithoutContent(call, tools)),
-    attempts: attempts?.map(({ rawOutput: _raw, issues, ...attempt }) => ({ ...attempt, issues: issues.map((issue) => ({ kind: issue.kind })) })),
-    compaction: compaction && kept({ count: compaction.count, window: compaction.window, cleared: Object.fromEntries(Object.keys(compaction.cleared).map((id) => [id, ''])), summary: compaction.summary && { through: compaction.summary.through } }),
-    next: next && nextWithoutContent(next),
-    intent: intent && { id: intent.id, name: intent.name },
-    outcome: outcome && callWithoutContent(outcome, tools),
-    suspension: suspension && {
-      agent: suspension.agent,
-      expiresAt: suspension.expiresAt,
-      suspensionId: suspension.suspensionId,
-      suspendedAt: suspension.suspendedAt,
-      pending: suspension.pending.map((call) => ({ toolCallId: call.toolCallId, toolName: call.toolName })),
-      ...(suspension.unknown ? { unknown: suspension.unknown.map((call) => ({ toolCallId: call.toolCallId, toolName: call.toolName, idempotencyKey: call.idempotencyKey })) } : {}),
-      usage: suspension.usage,
-    },
-    decisions: decisions && Object.fromEntries(Object.entries(decisions).map(([id, decision]) => [id, decisionWithoutContent(decision)])),
-    end: end && kept({ finishReason: end.finishReason, errorName: end.errorName, aborted: end.aborted, usage: end.usage }),
-    withoutContent: true,
-  });
+  const written: Fields = { seq: entry.seq, type: entry.type, runId: entry.runId, at: entry.at, step: entry.step, elapsedMs: entry.elapsedMs };
+  const { start, steps, toolCalls, attempts, compaction, next, intent, outcome, suspension, decisions, end } = entry;
+  if (start) {
+    const { system: _system, ...started } = start;
+    written.start = started;
+  }
+  if (steps) written.steps = steps.map((step) => ({ step: step.step, finishReason: step.finishReason, toolCalls: step.toolCalls, modelCalls: step.modelCalls, durationMs: step.durationMs }));
+  if (toolCalls) written.toolCalls = toolCalls.map((call) => callWithoutContent(call, tools));
+  if (attempts) {
+    written.attempts = attempts.map((attempt) => {
+      const { rawOutput: _raw, issues, ...kept } = attempt;
+      return { ...kept, issues: issues.map((issue) => ({ kind: issue.kind })) };
+    });
+  }
+  if (compaction) written.compaction = compactionWithoutContent(compaction);
+  if (entry.loops !== undefined) written.loops = entry.loops;
+  if (next) written.next = nextWithoutContent(next);
+  if (intent) {
+    written.intent = { id: intent.id, name: intent.name };
+    if (tools.size < MAX_KNOWN_TOOLS) tools.add(intent.name);
+  }
+  if (outcome) written.outcome = callWithoutContent(outcome, tools);
+  if (suspension) written.suspension = suspensionWithoutContent(suspension);
+  if (decisions) written.decisions = decisionsWithoutContent(decisions);
+  if (end) {
+    const ended: Fields = { finishReason: end.finishReason };
+    if (end.errorName !== undefined) ended.errorName = end.errorName;
+    if (end.aborted !== undefined) ended.aborted = end.aborted;
+    ended.usage = end.usage;
+    written.end = ended;
+  }
+  written.withoutContent = true;
+  return written;
 }
 
 /** The line a journal entry is written as: the entry (without content unless `recordContent`), secrets replaced. */
