@@ -11,7 +11,11 @@ describe('the trace viewer example (offline)', () => {
     const result = await recordRefund(file);
     expect(result.status === 'complete' && result.value).toEqual({ action: 'refund', amount: 50 });
     expect(result.usage.modelCalls).toBe(5);
-    const events = readFileSync(file, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { event: string }).event);
+    const lines = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { event?: string; seq?: number; runId?: string });
+    const events = lines.map((line) => line.event);
+    // The run's journal, each entry once, numbered without a gap.
+    const entries = lines.filter((line) => line.runId === result.runId && line.seq !== undefined).map((line) => line.seq);
+    expect(entries).toEqual(entries.map((_, index) => index));
     expect(events.filter((event) => event === 'reliability.retry')).toHaveLength(2);
     expect(events.filter((event) => event === 'tool.re-ask')).toHaveLength(1);
     const viewer = await startDevtools({ file, port: 0 });

@@ -9,8 +9,8 @@ import { providerFromEnv } from './providers/provider-from-env';
 
 /**
  * The trace viewer. A triage agent looks an order up and answers with a validated JSON value;
- * `fileTrace` writes each of its runs to a JSON-lines file (its record, and the retries and
- * feedback that happened in it), and `startDevtools` serves the
+ * `fileTrace` writes each of its runs to a JSON-lines file (each entry of the run's journal once,
+ * as it is written, and the retries and feedback that happened in it), and `startDevtools` serves the
  * page that shows each step's attempts: the feedback sent, the rule that decided, the cost.
  *
  * Run it: `pnpm tsx --conditions=@keel/source src/devtools.ts` (offline, scripted: the model first

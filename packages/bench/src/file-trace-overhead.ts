@@ -25,9 +25,13 @@ export interface FileTraceRow {
   readonly bytes: number;
   readonly lines: number;
   readonly untraced: Timing;
+  /** The same agent with a journal listener that does nothing: what core's journal costs once something reads it (an untraced run makes no entry). */
+  readonly listened: Timing;
   readonly traced: Timing;
   /** Traced / untraced, per round. */
   readonly ratio: { readonly median: number; readonly p25: number; readonly p75: number };
+  /** Listened / untraced, per round. */
+  readonly journalRatio: { readonly median: number; readonly p25: number; readonly p75: number };
 }
 
 /** What tracing to a file writes and costs. */
@@ -60,6 +64,9 @@ async function row<TOutput, THasSchema extends boolean>(name: string, steps: num
     .on('listener.error', (event) => void failures.push(event.message))
     .build();
   const untraced = builder().build();
+  const listened = builder()
+    .onJournal(() => undefined)
+    .build();
   await traced.run(INPUT);
   await trace.flush();
   const bytes = statSync(file).size;
@@ -67,6 +74,7 @@ async function row<TOutput, THasSchema extends boolean>(name: string, steps: num
   const timings = await interleave(
     [
       { name: 'untraced', run: () => untraced.run(INPUT) },
+      { name: 'listened', run: () => listened.run(INPUT) },
       { name: 'traced', run: () => traced.run(INPUT) },
     ],
     {
@@ -85,7 +93,8 @@ async function row<TOutput, THasSchema extends boolean>(name: string, steps: num
   if (failures.length > 0) throw new Error(`the traced agent reported trace failures: ${failures.join('; ')}`);
   const withTrace = timings.get('traced') as Timing;
   const without = timings.get('untraced') as Timing;
-  return { name, recordContent, steps, bytes, lines, untraced: without, traced: withTrace, ratio: pairedRatio(withTrace, without) };
+  const journalOnly = timings.get('listened') as Timing;
+  return { name, recordContent, steps, bytes, lines, untraced: without, listened: journalOnly, traced: withTrace, ratio: pairedRatio(withTrace, without), journalRatio: pairedRatio(journalOnly, without) };
 }
 
 /**
@@ -117,9 +126,12 @@ lines or 1 MiB, on \`flush()\` and at exit. Each kind of run below ran traced an
 interleaved blocks (a zero-latency scripted model, so the ratio is the trace's cost against Keel's own work, with
 no model time to hide it); the file was flushed and emptied between rounds. Bytes are one run's, as written.
 
-| run | content | trace bytes a run | lines | untraced | traced | traced / untraced (per round) |
-| --- | --- | --- | --- | --- | --- | --- |
-${rows.map((entry) => `| ${entry.name} | ${entry.recordContent ? 'yes' : 'no'} | ${entry.bytes.toLocaleString('en')} | ${entry.lines} | ${us(entry.untraced.medianUs)} | ${us(entry.traced.medianUs)} | ${ratio(entry.ratio)} |`).join('\n')}
+| run | content | trace bytes a run | lines | untraced | journal read, nothing written | traced | traced / untraced (per round) |
+| --- | --- | --- | --- | --- | --- | --- | --- |
+${rows.map((entry) => `| ${entry.name} | ${entry.recordContent ? 'yes' : 'no'} | ${entry.bytes.toLocaleString('en')} | ${entry.lines} | ${us(entry.untraced.medianUs)} | ${us(entry.listened.medianUs)} (${entry.journalRatio.median.toFixed(2)}x) | ${us(entry.traced.medianUs)} | ${ratio(entry.ratio)} |`).join('\n')}
+
+An untraced run makes no journal entry (core makes them only when something reads them): the column "journal read,
+nothing written" is the same agent with \`onJournal(() => {})\`, what any journal reader costs before it writes a byte.
 
 The 100-step run writes ${mb(bytes100)}, ${growth.toFixed(2)}x the 25-step run's ${mb(bytes25)}: each step's entries hold what the
 step added (its model call, the tool's 8 KB result, once in the kept messages and once in the tool call's record),

@@ -1,4 +1,4 @@
-/** The file-trace benchmark alone (`pnpm bench` runs it with the others): `npx tsx --expose-gc src/run-file-trace.ts` from packages/bench. */
+/** The file-trace benchmark alone (`pnpm bench` runs it with the others), from packages/bench: `node --conditions=@keel/source --expose-gc --import tsx src/run-file-trace.ts`. */
 import { measureFileTrace } from './file-trace-overhead';
 
 const figures = await measureFileTrace();
