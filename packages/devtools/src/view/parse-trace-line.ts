@@ -17,7 +17,7 @@ const isCount = (value: unknown): value is number => typeof value === 'number' &
 /**
  * Reads one line of a trace file, or `undefined` when it is none of the three (not JSON; an entry
  * without a run id, a number, a type, a step and a time; an event without a name and a payload
- * with a run id, a step and a timestamp). Entries of types and events of names the viewer does not
+ * with a run id, a step and a timestamp; a `run.record` line of a trace written before the journal). Entries of types and events of names the viewer does not
  * know are kept: a newer Keel may write them.
  */
 export function parseTraceLine(line: string): TraceLine | undefined {
@@ -31,6 +31,8 @@ export function parseTraceLine(line: string): TraceLine | undefined {
   if (isObject(value.trace)) return isCount(value.trace.dropped) ? { kind: 'note', dropped: value.trace.dropped } : undefined;
   if (typeof value.event === 'string') {
     const { payload } = value;
+    // A run's record, as traces wrote it before the journal: read as nothing (its runs show what their other events say).
+    if (value.event === 'run.record') return undefined;
     if (!isObject(payload) || typeof payload.runId !== 'string' || payload.runId === '' || typeof payload.step !== 'number' || typeof payload.timestamp !== 'number') return undefined;
     if (payload.parentRunId !== undefined && typeof payload.parentRunId !== 'string') return undefined;
     return { kind: 'event', event: value as unknown as ReadEvent };

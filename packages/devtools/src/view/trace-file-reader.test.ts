@@ -49,11 +49,12 @@ describe('TraceFileReader', () => {
       '{"seq":-1,"type":"input","runId":"r","at":1,"step":0}',
       '{"seq":0,"type":"input","runId":7,"at":1,"step":0}',
       '{"trace":{"dropped":"many"}}',
+      '{"event":"run.record","payload":{"runId":"old","step":1,"timestamp":1}}',
     ];
     const good = ['{"event":"run.start","payload":{"runId":"e","step":0,"timestamp":1}}', '{"trace":{"dropped":3}}'];
     writeFileSync(path, `${[...bad, ...good].join('\n')}\n${line('ok')}`);
     const snapshot = await new TraceFileReader(path).read();
-    expect(snapshot.skippedLines).toBe(9);
+    expect(snapshot.skippedLines).toBe(10);
     expect(runIds(snapshot)).toEqual(['e', 'note', 'ok']);
   });
 
