@@ -25,8 +25,9 @@ interface Handed {
  * const result = await agent.iter({ journal }).result; // the same result, each tool call once
  */
 export class RunIteration<T> implements AsyncIterableIterator<RunStep> {
-  /** Resolves with the run's result, or rejects with its error (`AbortedError` after a stop). */
-  readonly result: Promise<RunResult<T>>;
+  readonly #result: Promise<RunResult<T>>;
+  /** Set once `result` was asked for: the run no longer waits between steps. */
+  #draining = false;
   /** The step the run waits at, not yet given to the reader. */
   #waiting: Handed | undefined;
   /** The step the reader has: the run goes on from it at the next read. */
@@ -40,7 +41,7 @@ export class RunIteration<T> implements AsyncIterableIterator<RunStep> {
   constructor(start: (gate: (step: RunStep) => Promise<void>, signal: AbortSignal) => Promise<RunResult<T>>) {
     const stop = new AbortController();
     this.#stop = stop;
-    this.result = start((step) => this.#gate(step), stop.signal).then(
+    this.#result = start((step) => this.#gate(step), stop.signal).then(
       (result) => {
         this.#end({});
         return result;
@@ -51,12 +52,28 @@ export class RunIteration<T> implements AsyncIterableIterator<RunStep> {
       },
     );
     // A reader that only iterates still hears the error from `next()`: `result` must not report it unhandled.
-    this.result.catch(() => undefined);
+    this.#result.catch(() => undefined);
+  }
+
+  /**
+   * Resolves with the run's result, or rejects with its error (`AbortedError` after a stop). Asking
+   * for it lets the run go on to its end without waiting between steps (steps not read are not kept).
+   */
+  get result(): Promise<RunResult<T>> {
+    if (!this.#draining) {
+      this.#draining = true;
+      const waiting = this.#waiting ?? this.#given;
+      this.#waiting = undefined;
+      this.#given = undefined;
+      waiting?.goOn();
+    }
+    return this.#result;
   }
 
   #gate(step: RunStep): Promise<void> {
     const { signal } = this.#stop;
     if (signal.aborted) return Promise.reject(AbortedError.fromSignal(signal));
+    if (this.#draining) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       const onAbort = () => reject(AbortedError.fromSignal(signal));
       signal.addEventListener('abort', onAbort, { once: true });

@@ -16,20 +16,10 @@ export interface RunOwner {
 /**
  * The journal of one owner of a durable run over its store: each write appends the entries it
  * holds, fenced by the owner's lease (a newer owner's run refuses it with `StaleRunOwnerError`).
- * An owner whose first entries never landed leaves the journal as it found it: the failure the run
- * then reports is not appended, so a new run's id is given back (no journal that begins with a
- * failure), a resume's suspension can be resumed again, a recovered journal recovered again.
  */
 export function storeJournal(store: RunStore, lease: RunLease, owner: RunOwner): JournalStore {
   const named = { agentId: owner.agentId, ...(owner.tenant === undefined ? {} : { tenant: owner.tenant }) };
-  let landed = false;
-  return {
-    append: async (entries, status) => {
-      if (!landed && entries.length > 0 && entries.every((entry) => entry.type === 'failure')) return;
-      await store.append(lease, { ...named, status, entries });
-      landed = true;
-    },
-  };
+  return { append: (entries, status) => store.append(lease, { ...named, status, entries }).then(() => undefined) };
 }
 
 /** A new durable run's store, and how to give its id back when the run failed before its first entry. */

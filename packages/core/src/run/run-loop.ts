@@ -96,8 +96,8 @@ async function drive(context: RunContext, state: RunState, first: JournalDraft |
     const aborted = context.signal?.aborted === true || AbortedError.isInstance(error);
     const failed = { ...state, loops: state.loops + loopsOf(error) };
     // The journal stands, its last entry a failure: `recover` goes on from it. A stale owner writes
-    // nothing, nor a resume that failed before its calls began (its journal still ends suspended).
-    if (journal && !ended && !StaleRunOwnerError.isInstance(error) && !journal.deferring) {
+    // nothing, nor one whose entries never landed (see `JournalWriter.wrote`).
+    if (journal?.wrote && !ended && !StaleRunOwnerError.isInstance(error)) {
       await journal.write([failureDraft(failed, error, aborted, context.ledger.snapshot())], elapsedOf(context, state), context.ledger.attempts).catch(() => undefined);
     }
     if (!ended) runEnded(stepContext(context, stepOf(state)), failed, aborted ? 'aborted' : 'error', undefined, error);
@@ -379,7 +379,8 @@ function resumedState(resumed: RunStateSnapshot, decisions: ReadonlyMap<string, 
  */
 function continuedState(continued: RunState, config: RunConfig, usage: RunUsage): RunState {
   const next = continued.next;
-  return runState({ ...continued, usage, next: config.memory && next.type !== 'load-memory' ? { type: 'load-memory', then: next } : next });
+  const stepBegan = continued.stepBegan && { at: performance.now(), calls: continued.stepBegan.calls };
+  return runState({ ...continued, usage, stepBegan, next: config.memory && next.type !== 'load-memory' ? { type: 'load-memory', then: next } : next });
 }
 
 /** A signal aborted by the caller's or, after `timeoutMs`, with a `TimeoutError` reason. */

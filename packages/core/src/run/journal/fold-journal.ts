@@ -79,6 +79,8 @@ export function foldJournal(entries: readonly JournalEntry[], usageOf: (attempts
       elapsedMs: entry.elapsedMs,
       compaction: entry.compaction ?? state.compaction,
       loops: entry.loops ?? state.loops,
+      // When the step began is this process's clock: a continued run's part of the step begins when it goes on.
+      stepBegan: entry.stepCalls === undefined ? state.stepBegan : { at: 0, calls: entry.stepCalls },
       next,
     };
   }

@@ -112,6 +112,8 @@ export interface JournalEntry {
   readonly loops?: number;
   /** The step the run takes next. */
   readonly next?: NextStep;
+  /** Model calls the run had made when the current step began (its step record counts those after). */
+  readonly stepCalls?: number;
   readonly start?: JournalStart;
   readonly intent?: ToolIntent;
   readonly outcome?: ToolCallRecord;

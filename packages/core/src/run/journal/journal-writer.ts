@@ -49,6 +49,7 @@ export class JournalWriter {
   #tail: Promise<unknown> = Promise.resolve();
   #deferred: JournalDraft | undefined;
   #collected: JournalEntry[] = [];
+  #wrote = false;
   readonly #options: JournalWriterOptions;
 
   constructor(options: JournalWriterOptions) {
@@ -82,9 +83,13 @@ export class JournalWriter {
     this.#deferred = draft;
   }
 
-  /** Whether a deferred entry still waits: nothing was written since it was deferred. */
-  get deferring(): boolean {
-    return this.#deferred !== undefined;
+  /**
+   * Whether this writer's entries landed: a run whose first entries never did (its store refused
+   * them, or a resume failed before its calls began) leaves the journal as it found it, and reports
+   * its failure without writing it (a new run's id is given back, a suspension resumes again).
+   */
+  get wrote(): boolean {
+    return this.#wrote;
   }
 
   /**
@@ -92,9 +97,12 @@ export class JournalWriter {
    * `attempts` not yet in an entry given to the first. Resolves with the entries once the store took them.
    */
   write(drafts: readonly JournalDraft[], elapsedMs: number, attempts: readonly AttemptRecord[]): Promise<readonly JournalEntry[]> {
-    const all = this.#deferred ? [this.#deferred, ...drafts] : drafts;
+    const deferred = this.#deferred;
+    const all = deferred ? [deferred, ...drafts] : drafts;
     this.#deferred = undefined;
     const written = this.#tail.then(() => this.#append(all, elapsedMs, attempts));
+    // A deferred entry that did not land waits for the next write.
+    if (deferred) written.catch(() => (this.#deferred ??= deferred));
     this.#tail = written.catch(() => undefined);
     return written;
   }
@@ -118,7 +126,9 @@ export class JournalWriter {
     const { runId, signer, store, listeners, bus } = this.#options;
     const entries: JournalEntry[] = [];
     let { seq, mac } = this.#head;
-    const fresh = attempts.length > this.#attemptsSeen ? attempts.slice(this.#attemptsSeen) : undefined;
+    // The model calls taken now are those the entries hold: a call recorded while they are written goes with the next.
+    const seen = attempts.length;
+    const fresh = seen > this.#attemptsSeen ? attempts.slice(this.#attemptsSeen, seen) : undefined;
     const at = Date.now();
     for (const [index, draft] of drafts.entries()) {
       const withCalls = index === 0 && fresh ? { ...draft, attempts: fresh } : draft;
@@ -130,7 +140,8 @@ export class JournalWriter {
     }
     if (store) await store.append(entries, statusOf(entries.at(-1)));
     this.#head = { seq, mac };
-    this.#attemptsSeen = Math.max(this.#attemptsSeen, attempts.length);
+    this.#attemptsSeen = Math.max(this.#attemptsSeen, seen);
+    if (entries.length > 0) this.#wrote = true;
     if (this.#options.collect) this.#collected.push(...entries);
     for (const entry of entries) {
       Object.freeze(entry);

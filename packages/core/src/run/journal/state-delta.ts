@@ -39,5 +39,6 @@ export function transitionDraft(before: RunState, after: RunState): JournalDraft
   if (after.compaction !== before.compaction && after.compaction !== undefined) draft.compaction = after.compaction;
   if (after.loops !== before.loops) draft.loops = after.loops;
   if (after.next !== before.next) draft.next = after.next;
+  if (after.stepBegan !== undefined && after.stepBegan.calls !== before.stepBegan?.calls) draft.stepCalls = after.stepBegan.calls;
   return draft;
 }
