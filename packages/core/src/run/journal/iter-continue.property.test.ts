@@ -34,9 +34,8 @@ function model(actions: readonly Action[], reuseIds: boolean): ModelProviderV1 {
       const last = request.messages.at(-1);
       if (last?.role === 'user' && request.messages.length > 1) return reply([call('add', { n: 100 + done })]);
       const action = actions[done];
+      if (action === undefined) return reply([{ type: 'text', text: `done after ${done}` }], `done after ${done}`);
       switch (action) {
-        case undefined:
-          return reply([{ type: 'text', text: `done after ${done}` }], `done after ${done}`);
         case 'call':
           return reply([call('add', { n: done }), call('add', { n: done + 50 }, 1)]);
         case 'bad':
