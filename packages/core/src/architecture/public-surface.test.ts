@@ -38,7 +38,8 @@ const BUDGETS: Readonly<Record<string, number>> = {
   // The two sides of the run result's union (CompleteRunResult, SuspendedRunResult) took it to 57,
   // and the errors of a durable run and of a context the vendor refused as too long to 58.
   // Run records for exporters (`onRecord`: RecordedRun, RunRecordListener) took it to 60.
-  'core/src/index.ts': 60,
+  // The error of a run stopped in a loop of actions, which carries the partial result (ActionLoopError), took it to 61.
+  'core/src/index.ts': 61,
 };
 
 describe('public surface', () => {
