@@ -188,27 +188,6 @@ describe('cassette() record and replay', () => {
     expect(file).toContain('18 at <timestamp> (request <uuid>)');
   });
 
-  it('misses a request whose own ids or date-times differ from the recording: another order is another answer', async () => {
-    const order = (id: string) => ask(`Where is order ${id}? It was placed 2026-11-25T17:00:00Z.`);
-    await cassette(scriptedModel('Order 3f2b… shipped.'), { path, mode: 'record' }).generate(order('3f2b8c1e-9d4a-4b7e-8f00-1234567890ab'), {});
-    const other = await cassette(offline, { path, mode: 'replay' }).generate(order('0c1d2e3f-4a5b-4c6d-8e7f-abcdefabcdef'), {}).catch((error: unknown) => error);
-    expect(CassetteMissError.isInstance(other)).toBe(true);
-    expect((other as Error).message).toContain('0c1d2e3f-4a5b-4c6d-8e7f-abcdefabcdef');
-    const later = await cassette(offline, { path, mode: 'replay' }).generate(ask('Where is order 3f2b8c1e-9d4a-4b7e-8f00-1234567890ab? It was placed 2026-11-26T08:00:00Z.'), {}).catch((error: unknown) => error);
-    expect(CassetteMissError.isInstance(later)).toBe(true);
-    // The same order replays.
-    expect((await cassette(offline, { path, mode: 'replay' }).generate(order('3f2b8c1e-9d4a-4b7e-8f00-1234567890ab'), {})).text).toBe('Order 3f2b… shipped.');
-  });
-
-  it('reads the text the test names as volatile as <volatile>, and refuses patterns that are not regular expressions', async () => {
-    const today = (now: string) => ask('Weather?', { system: `Today is ${now}. Answer briefly.` });
-    await cassette(scriptedModel('Mild.'), { path, mode: 'record', volatile: [/Today is \S+\./] }).generate(today('2026-11-25T17:00:00Z'), {});
-    expect((await cassette(offline, { path, mode: 'replay', volatile: [/Today is \S+\./] }).generate(today('2026-11-26T09:30:12.123Z'), {})).text).toBe('Mild.');
-    expect(readFileSync(path, 'utf8')).toContain('<volatile> Answer briefly.');
-    await expect(cassette(offline, { path, mode: 'replay' }).generate(today('2026-11-26T09:30:12.123Z'), {})).rejects.toSatisfy(CassetteMissError.isInstance);
-    expect(() => cassette(offline, { path, mode: 'replay', volatile: ['Today' as unknown as RegExp] })).toThrow('options.volatile');
-  });
-
   it('passes the provider name, capabilities and schema lowering through', () => {
     const model = scriptedModel('x', { name: 'anthropic', capabilities: { nativeOutput: true }, lowerSchema: (schema) => ({ schema, changes: ['none'] }) });
     const wrapped = cassette(model, { path, mode: 'record' });
