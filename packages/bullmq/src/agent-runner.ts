@@ -1,4 +1,5 @@
 import { AgentConfigurationError, type AgentStreamPart, DurableRunError, type RunInput, type RunOptions, type RunResult } from '@keel/core';
+import { agentIdentityKey } from '@keel/core/internal';
 import type { ResumeJob, WorkerAgent } from './run-job';
 
 /** What a run reports as it goes: a step starts or ends, a retry, a tool re-ask, a tool result. */
@@ -24,6 +25,8 @@ export interface AgentRunner {
   recover(runId: string, options: Pick<RunOptions, 'signal' | 'timeoutMs' | 'tenant'>, reporting: RunReporting): Promise<RunResult<unknown> | undefined>;
   /** The agent's id (see `agent.id()`). */
   id(): Promise<string>;
+  /** A key equal for two agents of one id, read at once (see `agentIdentityKey`). */
+  identityKey(): string | undefined;
   /** Removes the runner's listeners from the agent. */
   detach(): void;
 }
@@ -79,6 +82,7 @@ export function agentRunner(agent: WorkerAgent): AgentRunner {
       }
     },
     id: () => built.id(),
+    identityKey: () => agentIdentityKey(built),
     detach: () => {
       for (const remove of removers) remove();
     },

@@ -4,7 +4,7 @@ import { listenForCancellations } from './cancel-listener';
 import type { RunJobData, RunJobSummary, WorkerAgents } from './run-job';
 import { runJobProcessor } from './run-job-processor';
 import type { StreamWriter } from './run-stream-writer';
-import { sharedAgentIds } from './shared-agent-ids';
+import { refuseSharedIdentities, sharedAgentIds } from './shared-agent-ids';
 
 /** Settings of {@link createAgentWorker}. */
 export interface AgentWorkerOptions<A extends WorkerAgents = WorkerAgents> {
@@ -45,13 +45,22 @@ export interface AgentWorker {
  * again (a stalled job whose worker was killed, handed over by BullMQ, or a retry) continues
  * from its run's last checkpoint with `agent.recover()`: no model call or tool effect is
  * repeated, and a `once` call the crash interrupted suspends the run as an unknown outcome.
+ * @throws {AgentConfigurationError} (setting `agents`) when two agents have the same id: one
+ *   could resume the other's suspended states.
  */
 export function createAgentWorker<A extends WorkerAgents>(options: AgentWorkerOptions<A>): AgentWorker {
   const { connection, queue, agents, concurrency = 1, runTimeoutMs, workerOptions = {} } = options;
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new TypeError(`createAgentWorker: concurrency must be a whole number >= 1, got ${concurrency}`);
   if (Object.keys(agents).length === 0) throw new TypeError('createAgentWorker: give at least one agent');
   const runners = new Map(Object.entries(agents).map(([name, agent]) => [name, agentRunner(agent)]));
-  // Names sharing one agent id could resume each other's states: such a name resumes nothing.
+  // Two names of one agent id could resume each other's states: refused here, before any job.
+  try {
+    refuseSharedIdentities(runners);
+  } catch (error) {
+    for (const runner of runners.values()) runner.detach();
+    throw error;
+  }
+  // A declared id equal to another agent's derived one is seen only by the ids themselves: such a name resumes nothing.
   let shared: Promise<ReadonlyMap<string, string>> | undefined;
   const prefix = workerOptions.prefix ?? 'bull';
   const processor = runJobProcessor({

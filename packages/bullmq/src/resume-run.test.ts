@@ -32,8 +32,8 @@ async function suspendedJob(name: string, jobs: Queue, events: QueueEvents) {
 }
 
 /** A worker in its own process, ready to take jobs. */
-async function workerProcess(name: string, answerDelayMs = 0) {
-  const child = startWorkerProcess(new URL('./testing/approval-worker-process.ts', import.meta.url), [String(fixture.server.port), name, String(answerDelayMs)]);
+async function workerProcess(name: string, answerDelayMs = 0, mode?: 'die-after-claim') {
+  const child = startWorkerProcess(new URL('./testing/approval-worker-process.ts', import.meta.url), [String(fixture.server.port), name, String(answerDelayMs), ...(mode ? [mode] : [])]);
   processes.push(child);
   await child.waitFor((message) => (message as { event?: string }).event === 'ready');
   return child;
@@ -147,7 +147,7 @@ describe('approvals through @keel/bullmq', () => {
     expect(await fixture.redis.get('test:executions')).toBe('1');
   });
 
-  it('refuses a summary handed to another tenant, or to another agent name of the same definition, before anything runs', async () => {
+  it('refuses a summary handed to another tenant, and a worker with two agent names of the same definition, before anything runs', async () => {
     const { name, jobs, events } = await queue();
     const summary = await suspendedJob(name, jobs, events);
     const suspended = summary.suspended;
@@ -158,15 +158,44 @@ describe('approvals through @keel/bullmq', () => {
     } finally {
       await single.close();
     }
-    const worker = createAgentWorker({ connection: connection(), queue: name, agents: { payments: approvalAgent(fixture.redis).agent, globex: approvalAgent(fixture.redis).agent } });
-    try {
-      const otherAgent = await jobs.add('globex', { agent: 'globex', input: '', tenant: 'acme', resume: { state: suspended.state, decisions: { approve: ['c1'] } } }, { jobId: 'swap' });
-      expect(String(await otherAgent.waitUntilFinished(events, 20_000).catch((error: unknown) => error))).toMatch(/other-agent: the agents "globex" and "payments" have the same id/);
-      expect(await fixture.redis.get('test:executions')).toBeNull();
-    } finally {
-      await worker.close();
-    }
+    // Two names of one definition are refused when the worker is made, before any human is asked to approve.
+    expect(() => createAgentWorker({ connection: connection(), queue: name, agents: { payments: approvalAgent(fixture.redis).agent, globex: approvalAgent(fixture.redis).agent } })).toThrow(
+      /"payments" and "globex" have the same agent id \(their ids are derived from the same tools and output schema\)/,
+    );
+    expect(await fixture.redis.get('test:executions')).toBeNull();
   });
+
+  it('a resume job killed after it claimed the suspension, before its first checkpoint, then failed as stalled, is resumed by resumeRun again: the refund runs once', async () => {
+    const { name, jobs, events } = await queue();
+    const summary = await suspendedJob(name, jobs, events);
+    const doomed = await workerProcess(name, 0, 'die-after-claim');
+    const first = await resumeRun(jobs, summary.suspended, { approve: ['c1'] });
+    // The worker claims the suspension in the run store and dies there (SIGKILL): nothing of the resume ran.
+    await doomed.exited;
+    expect(await fixture.redis.exists(`keel:claim:{suspension:${summary.suspended.state.suspensionId}}`)).toBe(1);
+    // The stall check of the worker that made the suspended job would wait its 30 s: checked at once here.
+    await fixture.redis.del(`bull:${name}:stalled-check`);
+    // A worker that fails a stalled job at once (maxStalledCount 0): the resume job ends failed, its suspension claimed.
+    const survivor = createAgentWorker({ connection: connection(), queue: name, agents: { payments: approvalAgent(fixture.redis).agent }, workerOptions: { lockDuration: 1_000, stalledInterval: 250, maxStalledCount: 0 } });
+    try {
+      expect(String(await first.waitUntilFinished(events, 20_000).catch((error: unknown) => error))).toMatch(/stalled/);
+      expect(await fixture.redis.get('test:executions')).toBeNull();
+      // Resumed again with the same decisions: the failed job runs again, takes the dead claim over, and the run goes on.
+      const again = await resumeRun(jobs, summary.suspended, { approve: ['c1'] });
+      const finished = (await again.waitUntilFinished(events, 20_000)) as RunJobSummary<string>;
+      expect([finished.status, finished.text]).toEqual(['complete', 'Refunded.']);
+      expect(await fixture.redis.get('test:executions')).toBe('1');
+      expect(await fixture.redis.get('test:refunded:A-1')).toBe('40');
+      expect((await memoryOf('customer-7')).map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+      // Resuming the state again gives the completed job, never a second refund.
+      const third = await resumeRun(jobs, summary.suspended, { approve: ['c1'] });
+      expect(third.id).toBe(again.id);
+      expect(((await third.waitUntilFinished(events, 20_000)) as RunJobSummary<string>).status).toBe('complete');
+      expect(await fixture.redis.get('test:executions')).toBe('1');
+    } finally {
+      await survivor.close();
+    }
+  }, 90_000);
 
   it('refuses what is not a suspended job', async () => {
     const { jobs } = await queue();

@@ -15,7 +15,10 @@ const DEFAULT_JOB_OPTIONS: JobsOptions = Object.freeze({ attempts: 1 });
  * decisions about its `pendingApprovals`. Any worker running the agent (with the same `stateKey`)
  * resumes it with `agent.resume()`: the state is checked there (signature, agent, decisions) and
  * the job fails for good when it is refused. The job id is made of the suspension, so resuming
- * one state twice while its job exists adds one job. The job's result is the run's summary: it
+ * one state twice while its job waits, runs or completed adds one job; a job of it that failed
+ * (its worker was killed, say) is replaced by a new one, and the agent decides: a resume killed
+ * after its claim and before its first checkpoint is taken over, a state the run went on from is
+ * refused (`already-resumed`), so the approved calls never run twice. The job's result is the run's summary: it
  * may suspend again. The job is typed by the suspended run's output (`SuspendedRunJob<T>` gives `RunJob<T>`).
  * @throws {TypeError} when `suspended` is not a suspended job's `suspended` value.
  */
@@ -32,5 +35,11 @@ export async function resumeRun<T = unknown>(queue: Queue, suspended: SuspendedR
     ...(tenant === undefined ? {} : { tenant }),
   };
   const jobOptions: JobsOptions = { ...DEFAULT_JOB_OPTIONS, ...options.jobOptions, jobId: `resume-${suspensionId}` };
+  const job = await queue.add(agent, data, jobOptions);
+  if (!(await job.isFailed())) return job as RunJob<T>;
+  // BullMQ returns a job id's earlier job as it is: one that failed (its worker killed after it
+  // claimed the suspension, then failed as stalled) would never run again. It is replaced; the
+  // agent decides (the claim of a resume that never began is taken over; a state spent is refused).
+  await job.remove().catch(() => undefined);
   return (await queue.add(agent, data, jobOptions)) as RunJob<T>;
 }

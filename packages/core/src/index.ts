@@ -15,6 +15,7 @@ export { RunSuspendedError } from './errors/run-suspended-error';
 export { AgentConfigurationError } from './errors/agent-configuration-error';
 export { MemoryStoreError } from './errors/memory-store-error';
 export { MaxStepsExceededError } from './errors/max-steps-exceeded-error';
+export { ActionLoopError } from './errors/action-loop-error';
 export { ContextOverflowError } from './errors/context-overflow-error';
 export { IncompleteStreamError } from './errors/incomplete-stream-error';
 export { StreamInterruptedError } from './errors/stream-interrupted-error';

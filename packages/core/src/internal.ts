@@ -61,3 +61,4 @@ export {
   TRANSIENT_ERROR_KINDS,
 } from '@keel/reliability/internal';
 export type { RunRecord } from './agent/run-result';
+export { agentIdentityKey } from './agent/identity-key';

@@ -17,13 +17,18 @@ type SchemaValidationResult<T> = Awaited<ReturnType<SchemaValidator<T>['validate
 
 const copyOf = (value: unknown): unknown => JSON.parse(JSON.stringify(value)) as unknown;
 
+/** MCP's default JSON Schema dialect: a tool's schema without `$schema` is read as 2020-12. */
+export const MCP_DEFAULT_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+
 /**
- * Keel's own copy of a server's schema, as JSON data: the root `$schema` is dropped (Keel
- * validates with draft-07 semantics; a keyword draft-07 does not know is then refused when the
- * schema is compiled, never ignored), and risky patterns are taken out to run on RE2 (see
- * `takeRiskyPatterns`). For a tool's input (`root: 'object'`), a root without `type` gets
- * `type: "object"` and a root of any other type is refused (MCP tool arguments are an object).
- * Never throws.
+ * Keel's own copy of a server's schema, as JSON data, read in the dialect its root `$schema`
+ * declares (draft-07 or 2020-12), else in MCP's default dialect, JSON Schema 2020-12: `schema`
+ * (what Keel validates with) carries that `$schema`, so `prefixItems` or `$defs` mean what 2020-12
+ * says, and a keyword the dialect does not know, or a `$schema` naming another dialect, is refused
+ * when the schema is compiled, never ignored. `shown` (what the model reads) leaves `$schema` out.
+ * Risky patterns are taken out to run on RE2 (see `takeRiskyPatterns`). For a tool's input
+ * (`root: 'object'`), a root without `type` gets `type: "object"` and a root of any other type is
+ * refused (MCP tool arguments are an object). Never throws.
  */
 export function prepareServerSchema(schema: unknown, options: { readonly root: 'object' | 'any' }): PreparedSchema {
   if (!isPlainObject(schema)) return { ok: false, message: 'the schema is not a JSON object' };
@@ -34,12 +39,13 @@ export function prepareServerSchema(schema: unknown, options: { readonly root: '
     return { ok: false, message: 'the schema is not JSON data (a cycle, or too deeply nested)' };
   }
   if (!isPlainObject(shown)) return { ok: false, message: 'the schema is not a JSON object' };
+  const dialect = Object.hasOwn(shown, '$schema') ? shown.$schema : MCP_DEFAULT_DIALECT;
   delete shown.$schema;
   if (options.root === 'object') {
     if (shown.type === undefined) shown.type = 'object';
     if (shown.type !== 'object') return { ok: false, message: `the input schema must describe an object (type "object"), got type ${JSON.stringify(shown.type)}` };
   }
-  const validated = copyOf(shown) as Record<string, unknown>;
+  const validated = { $schema: dialect, ...(copyOf(shown) as Record<string, unknown>) };
   const taken = takeRiskyPatterns(validated);
   if ('problem' in taken) return { ok: false, message: taken.problem };
   return { ok: true, schema: validated, shown, checks: taken.checks };

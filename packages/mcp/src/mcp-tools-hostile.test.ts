@@ -59,7 +59,9 @@ describe('mcpTools with a server whose tool list is hostile', () => {
       ['remote-ref', { type: 'object', properties: { q: { $ref: 'http://127.0.0.1:1/schema.json' } } }],
       ['deep', nested],
       ['bad-pattern', { type: 'object', properties: { q: { type: 'string', pattern: '(' } } }],
-      ['draft-2020-keyword', { type: 'object', properties: { q: { type: 'array', prefixItems: [{ type: 'string' }] } } }],
+      // A keyword of 2020-12 (MCP's default dialect) in a schema that declares draft-07.
+      ['draft-07-with-2020-keyword', { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { q: { type: 'array', prefixItems: [{ type: 'string' }] } } }],
+      ['unsupported-dialect', { $schema: 'https://json-schema.org/draft/2019-09/schema', type: 'object', properties: { q: { type: 'string' } } }],
     ];
     for (const [name, inputSchema] of cases) {
       const hostile = await startHostileServer([{ name, inputSchema: inputSchema as never }]);

@@ -19,6 +19,16 @@ describe('the processes an MCP connection starts', () => {
     expect(await isAlive(server)).toBe(false);
   });
 
+  it('close() resolves only once the server its launcher started has left the process table, not as a zombie for another process to reap', async () => {
+    for (const launcher of [[here('./testing/launcher.mjs')], ['-e', `require('node:child_process').spawn(process.execPath, [${JSON.stringify(here('./testing/launcher.mjs'))}], { stdio: 'inherit' }).on('exit', (code) => process.exit(code ?? 1))`]]) {
+      const mcp = await mcpTools({ command: process.execPath, args: launcher });
+      const server = Number(await toolNamed(mcp.tools, 'pid').execute({}, context()));
+      await mcp.close();
+      // `kill(pid, 0)` finds a zombie too: the process must be reaped, not only ended.
+      expect(() => process.kill(server, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
+    }
+  });
+
   it('a script that forgets close() exits by itself after its calls are answered, and its server ends with it', async () => {
     // The bound is a guard against a process that never exits, not a measure of speed.
     const { stdout } = await run(process.execPath, ['--import', 'tsx', '--conditions=@keel/source', here('./testing/forget-close-fixture.ts')], { cwd: here('..'), timeout: 60_000 });

@@ -50,13 +50,12 @@ async function processTable(): Promise<readonly ProcessEntry[]> {
   return listing
     .split('\n')
     .map((line) => line.trim().split(/\s+/))
-    .filter((fields) => fields.length >= 3 && /^\d+$/.test(fields[0] ?? ''))
-    .map((fields) => ({ pid: Number(fields[0]), parent: Number(fields[1]), zombie: (fields[2] ?? '').startsWith('Z'), start: '' }));
+    .filter((fields) => fields.length >= 4 && /^\d+$/.test(fields[0] ?? ''))
+    .map((fields) => ({ pid: Number(fields[0]), parent: Number(fields[1]), zombie: (fields[3] ?? '').startsWith('Z'), start: '' }));
 }
 
-/** The living (not zombie) descendants of a process: children, their children, and so on. */
-export async function descendantsOf(pid: number): Promise<readonly TreeMember[]> {
-  const table = await processTable();
+/** The living (not zombie) descendants of the processes `roots`, read from one table: children, their children, and so on. */
+function descendantsIn(table: readonly ProcessEntry[], roots: readonly number[]): TreeMember[] {
   const children = new Map<number, ProcessEntry[]>();
   for (const entry of table) {
     const list = children.get(entry.parent) ?? [];
@@ -64,8 +63,8 @@ export async function descendantsOf(pid: number): Promise<readonly TreeMember[]>
     children.set(entry.parent, list);
   }
   const found: TreeMember[] = [];
-  const queue = [pid];
-  const seen = new Set<number>([pid]);
+  const queue = [...roots];
+  const seen = new Set<number>(roots);
   for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
     for (const child of children.get(next) ?? []) {
       if (seen.has(child.pid)) continue;
@@ -75,6 +74,11 @@ export async function descendantsOf(pid: number): Promise<readonly TreeMember[]>
     }
   }
   return found;
+}
+
+/** The living (not zombie) descendants of a process: children, their children, and so on. */
+export async function descendantsOf(pid: number): Promise<readonly TreeMember[]> {
+  return descendantsIn(await processTable(), [pid]);
 }
 
 /** The ids of the living descendants of a process (for tests and checks: nothing left behind). */
@@ -96,26 +100,14 @@ export async function isAlive(member: TreeMember): Promise<boolean> {
   }
 }
 
-/** Sends a signal to each member still alive; a process gone meanwhile is no error. */
-export async function signalAll(members: readonly TreeMember[], signal: NodeJS.Signals): Promise<void> {
+/** Sends a signal to each member, in order; a process gone meanwhile is no error. */
+function signalAll(members: readonly TreeMember[], signal: NodeJS.Signals): void {
   for (const member of members) {
-    if (!(await isAlive(member))) continue;
     try {
       process.kill(member.pid, signal);
     } catch {
-      // Gone between the check and the signal.
+      // Gone between the reading and the signal.
     }
-  }
-}
-
-/** Resolves once no member is alive, or after `ms` (then false). */
-export async function allEnded(members: readonly TreeMember[], ms: number): Promise<boolean> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const alive = await Promise.all(members.map(isAlive));
-    if (!alive.includes(true)) return true;
-    if (Date.now() >= until) return false;
-    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
@@ -124,20 +116,75 @@ export async function memberOf(pid: number): Promise<TreeMember> {
   return { pid, start: (await readProcStat(pid))?.start ?? '' };
 }
 
+/** What a reading of the table says of the known members. */
+interface Reading {
+  /** Members that run and started no member that still runs: the ones to end first. */
+  readonly leaves: readonly TreeMember[];
+  /** Members not yet gone: running, or exited but not yet reaped by a parent that will reap them (a member, or this process). */
+  readonly left: number;
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /**
- * Ends a process and everything it started: the tree is read first (once a launcher such as `npx`
- * or a shell exits, its children are no longer found under it), then stdin is closed (a server
- * exits on end of input), then the living members are sent SIGTERM, then SIGKILL, `graceMs` apart.
- * Resolves when none is left.
+ * The processes of one server, as they change: its root, every process known to belong (kept once
+ * seen) and their living descendants, read again at each look (a process started meanwhile is
+ * found too). A process is gone once it is reaped: an exited process whose parent is still a
+ * member (or this process) is waited for, so none is left behind as a zombie for another process
+ * to collect, and `close()` resolves only once the whole tree has left the process table.
  */
-export async function endTree(root: TreeMember, closeInput: () => void, graceMs: number): Promise<void> {
-  let members = [root, ...(await descendantsOf(root.pid))];
-  closeInput();
-  if (await allEnded(members, graceMs)) return;
-  const later = (await isAlive(root)) ? await descendantsOf(root.pid) : [];
-  members = [...members, ...later.filter((member) => !members.some((known) => known.pid === member.pid))];
-  await signalAll(members, 'SIGTERM');
-  if (await allEnded(members, graceMs)) return;
-  await signalAll(members, 'SIGKILL');
-  await allEnded(members, graceMs);
+export class ServerProcesses {
+  private readonly known = new Map<number, TreeMember>();
+
+  constructor(root: TreeMember) {
+    this.known.set(root.pid, root);
+  }
+
+  /** Reads the table once: the members to end first, and how many are not gone. */
+  async read(): Promise<Reading> {
+    const table = await processTable();
+    const byPid = new Map(table.map((entry) => [entry.pid, entry]));
+    const same = (member: TreeMember) => byPid.get(member.pid)?.start === member.start;
+    const running = new Set([...this.known.values()].filter((member) => same(member) && !(byPid.get(member.pid) as ProcessEntry).zombie).map((member) => member.pid));
+    for (const member of descendantsIn(table, [...running])) {
+      this.known.set(member.pid, member);
+      running.add(member.pid);
+    }
+    const parents = new Set([...running].map((pid) => (byPid.get(pid) as ProcessEntry).parent));
+    const leaves = [...running].filter((pid) => !parents.has(pid)).map((pid) => this.known.get(pid) as TreeMember);
+    let left = 0;
+    for (const member of this.known.values()) {
+      const entry = byPid.get(member.pid);
+      if (entry && same(member) && (!entry.zombie || entry.parent === process.pid || running.has(entry.parent))) left++;
+    }
+    return { leaves, left };
+  }
+
+  /** Resolves true once every member is gone, or false after `ms`; with a signal, sends it to each leaf as it becomes one. */
+  private async settle(ms: number, signal?: NodeJS.Signals): Promise<boolean> {
+    const until = Date.now() + ms;
+    const signalled = new Set<number>();
+    for (;;) {
+      const { leaves, left } = await this.read();
+      if (left === 0) return true;
+      if (Date.now() >= until) return false;
+      if (signal) signalAll(leaves.filter((leaf) => !signalled.has(leaf.pid)), signal);
+      for (const leaf of leaves) signalled.add(leaf.pid);
+      await pause(20);
+    }
+  }
+
+  /**
+   * Ends them all: the members are read first, then stdin is closed (a server exits on end of
+   * input); whatever still runs is then sent SIGTERM, then SIGKILL, `graceMs` apart, from the
+   * leaves up (the server before its launcher, which reaps it and exits, or is signalled once the
+   * server is gone). Resolves when none is left.
+   */
+  async end(closeInput: () => void, graceMs: number): Promise<void> {
+    await this.read();
+    closeInput();
+    if (await this.settle(graceMs)) return;
+    if (await this.settle(graceMs, 'SIGTERM')) return;
+    await this.settle(graceMs, 'SIGKILL');
+  }
 }

@@ -6,7 +6,7 @@ describe('risky patterns in a server schema', () => {
   it('takes a pattern with nested repetition out of the validated schema and checks it on a linear-time engine', () => {
     const prepared = prepareInputSchema({ type: 'object', properties: { code: { type: 'string', pattern: '^(a+)+$' }, tags: { type: 'array', items: { type: 'string', pattern: '^(x|xx)+$' } } } });
     if (!prepared.ok) throw new Error(prepared.message);
-    expect(prepared.schema).toEqual({ type: 'object', properties: { code: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } } });
+    expect(prepared.schema).toEqual({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { code: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } } });
     // The model is shown the server's schema, patterns included.
     expect(prepared.shown).toMatchObject({ properties: { code: { pattern: '^(a+)+$' } } });
     // 40 characters: a backtracking engine would not finish this in any reasonable time.

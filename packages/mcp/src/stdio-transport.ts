@@ -5,7 +5,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import spawn from 'cross-spawn';
 import type { McpStdioSource } from './mcp-source';
-import { endTree, memberOf, type TreeMember } from './process-tree';
+import { memberOf, ServerProcesses } from './process-tree';
 
 /** Time given to the server to exit after end of input, then after SIGTERM. */
 const GRACE_MS = 2_000;
@@ -17,14 +17,15 @@ const unref = (stream: unknown): void => (stream as { unref?: () => void } | nul
  * The MCP stdio transport over a child process (the SDK's own, with two differences; started the
  * same way, without a shell, through cross-spawn so `npx` resolves on Windows too): the child
  * and its pipes never keep this process alive by themselves (a request in flight does, through its
- * timeout), and `close()` ends every process the child started, not only the child.
+ * timeout), and `close()` ends every process the child started, not only the child, and
+ * resolves once each is reaped.
  */
 export class ChildProcessTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   private child: ChildProcess | undefined;
-  private root: Promise<TreeMember> | undefined;
+  private processes: Promise<ServerProcesses> | undefined;
   private ending: Promise<void> | undefined;
   private readonly buffer = new ReadBuffer();
 
@@ -51,7 +52,8 @@ export class ChildProcessTransport implements Transport {
         this.onerror?.(error);
       });
       child.once('spawn', () => {
-        this.root = memberOf(child.pid as number);
+        const pid = child.pid as number;
+        this.processes = memberOf(pid).then((root) => new ServerProcesses(root));
         child.unref();
         unref(child.stdin);
         unref(child.stdout);
@@ -95,12 +97,13 @@ export class ChildProcessTransport implements Transport {
     });
   }
 
-  /** Ends the child and every process it started (see `endTree`); resolves when none is left. */
+  /** Ends the child and every process it started (see `ServerProcesses.end`); resolves when none is left. */
   close(): Promise<void> {
     this.ending ??= (async () => {
       const child = this.child;
-      const root = this.root;
-      if (child && root) await endTree(await root, () => child.stdin?.end(), GRACE_MS);
+      const processes = this.processes;
+      // Even once the child has exited, a process it started may still run.
+      if (processes) await (await processes).end(() => child?.stdin?.end(), GRACE_MS);
       this.buffer.clear();
     })();
     return this.ending;

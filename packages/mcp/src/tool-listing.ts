@@ -131,7 +131,8 @@ function makeTool(serverTool: ServerTool, name: string, description: string, inp
       ...(options.guards === undefined ? {} : { guards: options.guards }),
       ...(needsApproval === undefined ? {} : { needsApproval }),
     }) as Tool;
-    if (prepared.checks.length === 0) return made;
+    // The model reads the schema without `$schema` (the dialect is Keel's to validate with).
+    if (prepared.checks.length === 0) return Object.freeze({ ...made, specification: Object.freeze({ ...made.specification, inputSchema: prepared.shown }) });
     // Risky patterns run on RE2 beside the validator; the model is shown the server's whole schema.
     const validator = withPatternChecks(made.validator, prepared);
     return Object.freeze({ ...made, validator, specification: Object.freeze({ ...made.specification, inputSchema: validator.jsonSchema }) });

@@ -5,7 +5,9 @@
  * re-ask was answered without a call of the tool; `guard-rejected`: a guard refused a corrected
  * tool call; `schema-refused`: the provider refused a schema the request sent (a 400), and the
  * output mode was lowered for the next attempt; `context-overflow`: the vendor refused the request
- * because it does not fit the model's context window (the same request fails again).
+ * because it does not fit the model's context window (the same request fails again);
+ * `action-loop`: the run went round a loop of actions (the same calls and results again, see
+ * `actionLoopRules`) after being told, and was stopped: a failure of the run, not of one attempt.
  */
 export type ErrorKind =
   | 'ok'
@@ -27,6 +29,7 @@ export type ErrorKind =
   | 'schema-refused'
   | 'bad-response'
   | 'aborted'
+  | 'action-loop'
   | 'unknown';
 
 /** Provider failures that may succeed when the same request is sent again. */

@@ -1,4 +1,5 @@
 import { canonicalHash } from '../src/loops/canonical-hash';
+import { loopResultPending } from '../src/loops/loop-pending';
 import type { ProposedCallView, RunStepView, RunView, ToolCallView } from '../src/loops/run-view';
 
 /** A tool call a scripted agent makes in a trace. */
@@ -40,7 +41,8 @@ export function stepView(step: number, calls: readonly TraceCall[], results: rea
     toolCalls: calls.map(
       (call, index): ToolCallView => {
         const outcome = results[index] as TraceResult;
-        return { id: `c${step}-${index}`, name: call.name, argumentsHash: canonicalHash(call.arguments), resultHash: canonicalHash(outcome.result), failed: outcome.failed, resultPreview: JSON.stringify(outcome.result).slice(0, 200) };
+        const text = JSON.stringify(outcome.result);
+        return { id: `c${step}-${index}`, name: call.name, argumentsHash: canonicalHash(call.arguments), resultHash: canonicalHash(outcome.result), failed: outcome.failed, pending: !outcome.failed && loopResultPending(text), resultPreview: text.slice(0, 200) };
       },
     ),
   };
@@ -111,12 +113,26 @@ export function loopingTraces(count: number, seed = 1): LoopingTrace[] {
   return traces;
 }
 
-/** `count` legitimate traces: polling until done, pagination, retries that succeed, reads after writes, searches that change. */
+/**
+ * Polling with a wait between checks: wait, then check a deploy that says `in_progress` (the same
+ * answer each time) until it is done; the wait in a step of its own, or beside the check.
+ */
+function waitThenCheck(index: number, length: number, beside: boolean): Trace {
+  const wait: TraceCall = { name: 'wait', arguments: { seconds: 30 } };
+  const check: TraceCall = { name: 'get_status', arguments: { deploy: `d-${index}` } };
+  return {
+    name: `wait-then-check-${index}`,
+    next: (step) => (step > length ? undefined : beside ? [wait, check] : [step % 2 === 1 ? wait : check]),
+    world: (call, step) => ({ result: call.name === 'wait' ? 'waited 30 s' : { deploy: `d-${index}`, status: step < length - 1 ? 'in_progress' : 'succeeded' }, failed: false }),
+  };
+}
+
+/** `count` legitimate traces: polling until done (with or without a wait between checks), pagination, retries that succeed, reads after writes, searches that change. */
 export function legitimateTraces(count: number, seed = 2): Trace[] {
   const random = seeded(seed);
   const traces: Trace[] = [];
   for (let index = 0; index < count; index++) {
-    const shape = index % 5;
+    const shape = index % 6;
     const length = 4 + Math.floor(random() * 10);
     if (shape === 0) {
       // Polling a job: the same call, a result that changes (progress) until it is done.
@@ -137,6 +153,8 @@ export function legitimateTraces(count: number, seed = 2): Trace[] {
         next: (step) => (step <= length ? [step % 2 === 1 ? { name: 'read_file', arguments: { path: 'notes.md' } } : { name: 'write_file', arguments: { path: 'notes.md', text: `draft ${step}` } }] : undefined),
         world: (call, step) => ({ result: call.name === 'read_file' ? { text: `draft ${step - 1}` } : { written: true }, failed: false }),
       });
+    } else if (shape === 5) {
+      traces.push(waitThenCheck(index, length + 4, random() < 0.3));
     } else {
       // A search refined each step: the arguments change, results may repeat.
       traces.push({ name: `refined-search-${index}`, next: (step) => (step <= length ? [{ name: 'search', arguments: { q: `refund policy ${'v'.repeat(step)}` } }] : undefined), world: () => ({ result: { hits: 0 }, failed: false }) });

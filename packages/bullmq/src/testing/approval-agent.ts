@@ -4,16 +4,33 @@
  * execution in Redis), memory in Redis, one state key, durable on a Redis run store (an approval
  * is spent once across processes).
  */
-import { Agent, tool } from '@keel/core';
+import { Agent, type RunStore, tool } from '@keel/core';
 import { scriptedModel } from '@keel/core/test';
 import { redisMemory, redisRunStore } from '@keel/redis';
 import { Type } from '@sinclair/typebox';
 import type { Redis } from 'ioredis';
 
+/** The store, telling `onClaimed` when a suspension was just claimed in it. */
+function claimWatched(store: RunStore, onClaimed: (() => void) | undefined): RunStore {
+  if (!onClaimed) return store;
+  return {
+    ...store,
+    claim: async (key, ttlMs) => {
+      const claimed = await store.claim(key, ttlMs);
+      if (claimed && key.startsWith('suspension:')) onClaimed();
+      return claimed;
+    },
+  };
+}
+
 export const APPROVAL_STATE_KEY = 'approval-tests-state-key-0123456789abcdef';
 
-/** The agent: it asks for a refund of 40 on A-1, then, with a tool result in front of it, answers after `answerDelayMs`. */
-export function approvalAgent(redis: Redis, answerDelayMs = 0) {
+/**
+ * The agent: it asks for a refund of 40 on A-1, then, with a tool result in front of it, answers
+ * after `answerDelayMs`. `onSuspensionClaimed` runs when a resume has just claimed a suspension in
+ * the run store, before anything else of the resume (a crash test kills its process there).
+ */
+export function approvalAgent(redis: Redis, answerDelayMs = 0, onSuspensionClaimed?: () => void) {
   const refund = tool({
     name: 'refund',
     description: 'refunds an order',
@@ -37,7 +54,7 @@ export function approvalAgent(redis: Redis, answerDelayMs = 0) {
   const agent = Agent.create({ provider: model, model: 'scripted', stateKey: APPROVAL_STATE_KEY })
     .tool(refund)
     .memory(redisMemory({ redis, leaseMs: 1_000 }))
-    .durable(redisRunStore({ redis }))
+    .durable(claimWatched(redisRunStore({ redis }), onSuspensionClaimed))
     .build();
   return { agent, model };
 }

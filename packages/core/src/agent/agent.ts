@@ -18,6 +18,7 @@ import type { CallWrapper } from '../shared/call-wrapper';
 import type { ToolGuard } from '../tools/guard';
 import type { AnyTool, Tool } from '../tools/tool';
 import { type AgentIdentity, agentIdentity } from './agent-identity';
+import { recordIdentity } from './identity-key';
 import type { AgentOptions, OutputFallbackOptions, OutputOptions, ReliabilityOptions } from './agent-options';
 import { AgentStream } from './agent-stream';
 import { type AsToolOptions, agentAsTool, type MessageInput } from './as-tool';
@@ -65,6 +66,7 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
     this.#bus = new EventBus(config.listeners);
     this.#signer = stateSigner(options.stateKey);
     this.#identity = agentIdentity(options, config);
+    recordIdentity(this, this.#identity);
     this.#extras = Object.freeze({ sealing: Object.freeze({ signer: this.#signer, agent: () => this.#agentId(), ttlMs: this.#identity.stateTtlMs }) });
   }
 

@@ -1,6 +1,6 @@
 import type { RunRecordListener } from './recorded-run';
 import { type AnySchema, defaultRules, type PricingTable, strictOutputRules, toValidator } from '@keel/reliability';
-import { GATE_DEFAULTS, reduceError, ruleProblem, STRICT_OUTPUT_DEFAULTS } from '@keel/reliability/internal';
+import { GATE_DEFAULTS, hasActionLoopRules, reduceError, ruleProblem, STRICT_OUTPUT_DEFAULTS } from '@keel/reliability/internal';
 import { AGENT_DEFAULTS } from '../defaults';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import type { ListenerEntry } from '../events/event-bus';
@@ -66,12 +66,13 @@ function refuseRenamed(prefix: keyof typeof RENAMED, options: object | undefined
 /**
  * The PostDecide rules of step calls and of tool-argument re-asks, resolved once: the user's
  * first, then unless `defaults` is false the strict-output rules (steps; adding e.g. a failover
- * rule keeps feedback retries) and the default transient retries.
+ * rule keeps feedback retries) and the default rules: transient retries, and the default loop
+ * rules unless the user listed loop rules of their own (one loop rule set per agent).
  */
 function resolveRules(reliability: ReliabilityOptions | undefined, output: RunConfig['output']): Pick<RunConfig, 'stepRules' | 'reAskRules'> {
   const user = reliability?.postDecide ?? [];
   if (reliability?.defaults === false) return { stepRules: user, reAskRules: { before: user, after: [] } };
-  const defaults = defaultRules<ModelResponse>();
+  const defaults = defaultRules<ModelResponse>({ actionLoops: !hasActionLoopRules(user) });
   // With `strict: false` schema issues never fail a step, but a reply that does not parse still
   // retries. Without an output schema these rules bound a rule's rejection of a valid answer.
   const strict = strictOutputRules<ModelResponse>({ maxRetries: output?.options.maxRetries ?? STRICT_OUTPUT_DEFAULTS.maxRetries, ...(output?.options.retryOn ? { retryOn: output.options.retryOn } : {}) });

@@ -6,7 +6,7 @@ import { Agent, type AgentEvents, tool } from '../index';
 import { scriptedModel } from '../testing/index';
 
 const ANY_INPUT = Type.Object({}, { additionalProperties: true });
-const TOOL_NAMES = ['search', 'read_file', 'list_dir', 'query', 'fetch_page', 'get_status', 'write_file'];
+const TOOL_NAMES = ['search', 'read_file', 'list_dir', 'query', 'fetch_page', 'get_status', 'write_file', 'wait'];
 
 /** An agent whose model plays `trace` (ignoring feedback, as a stuck model does) and whose tools answer from its world. */
 function traceAgent(trace: Trace) {

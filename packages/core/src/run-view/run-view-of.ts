@@ -1,4 +1,4 @@
-import { canonicalHash, isPromiseLike, loopArgumentsHash, loopResultHash, type RunStepView, type RunView, type ToolCallView, type TurnView, type UsageTotals } from '@keel/reliability/internal';
+import { canonicalHash, isPromiseLike, loopArgumentsHash, loopResultHash, loopResultPending, type RunStepView, type RunView, type ToolCallView, type TurnView, type UsageTotals } from '@keel/reliability/internal';
 import type { StepRecord } from '../agent/run-result';
 import type { ToolCallPart } from '../model/message';
 import type { ModelResponse } from '../model/model-provider-v1';
@@ -21,6 +21,7 @@ function callView(record: ToolCallRecord): ToolCallView {
       argumentsHash: loopArgumentsHash(record.arguments),
       resultHash: loopResultHash(record.output),
       failed: record.isError,
+      pending: !record.isError && loopResultPending(record.output),
       resultPreview: record.output.slice(0, PREVIEW_CHARS),
     });
     views.set(record, view);

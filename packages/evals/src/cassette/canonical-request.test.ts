@@ -28,6 +28,24 @@ describe('canonicalRequest', () => {
     expect(normaliseText('at 2026-11-25 17:14 +01:00')).toBe('at <timestamp>');
   });
 
+  it('normalises UUIDs and timestamps only inside tool results, the values the run made', () => {
+    const id = '3f2b8c1e-9d4a-4b7e-8f00-1234567890ab';
+    const request = {
+      model: 'm',
+      system: `Order ${id}`,
+      messages: [
+        { role: 'user', content: `Where is ${id}, placed 2026-11-25T17:14:13Z?` },
+        { role: 'assistant', content: [{ type: 'tool-call', id: 'c1', name: 'track', arguments: { id } }] },
+        { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'track', output: `parcel ${id} scanned 2026-11-26T08:00:00Z`, isError: false }] },
+      ],
+    };
+    const text = JSON.stringify(canonicalRequest(request));
+    expect(text.split(id)).toHaveLength(4);
+    expect(text).toContain('placed 2026-11-25T17:14:13Z');
+    expect(text).toContain('parcel <uuid> scanned <timestamp>');
+    expect(JSON.stringify(canonicalRequest(request, [/placed \S+\?/]))).toContain('Where is 3f2b8c1e-9d4a-4b7e-8f00-1234567890ab, <volatile>');
+  });
+
   it('refuses a cycle, a bigint and a request that is not an object', () => {
     const looped: Record<string, unknown> = { model: 'm' };
     looped['self'] = looped;

@@ -1,8 +1,13 @@
 /**
  * The canonical form of a request, as a cassette stores and matches it: plain JSON (undefined
- * fields dropped), object keys sorted, and volatile values normalised: tool-call ids become
- * `<call-1>`, `<call-2>`... in order of first appearance, and UUIDs and ISO-8601 timestamps inside
- * text become `<uuid>` and `<timestamp>`. Two requests that differ only in such values match.
+ * fields dropped), object keys sorted, and the values the run itself makes normalised, so a
+ * replay still matches when they differ: tool-call ids become `<call-1>`, `<call-2>`... in order
+ * of first appearance, and UUIDs and ISO-8601 date-times inside tool results (tools run again at
+ * replay: a created ticket's id, the time a check was made) become `<uuid>` and `<timestamp>`.
+ * Everything else is compared as it is: the system prompt and the user's messages are what the
+ * test gave (another order id is another request), and the model's own turns are replayed word for
+ * word. Text the test knows to be volatile (today's date in a prompt) is named by the cassette's
+ * `volatile` patterns, each match read as `<volatile>` wherever it is.
  */
 
 /** A JSON value. */
@@ -48,27 +53,46 @@ export function toSortedJson(value: unknown, seen: Set<object> = new Set()): Jso
   }
 }
 
-/** Replaces tool-call ids (`tool-call` parts' `id`, `tool-result` parts' `toolCallId`) in order of first appearance. */
-function normaliseIds(value: JsonValue, ids: Map<string, string>): JsonValue {
-  if (typeof value === 'string') return normaliseText(value);
-  if (Array.isArray(value)) return value.map((item: JsonValue) => normaliseIds(item, ids));
+/** How a request's strings are read: inside a tool result (the run's own values normalised) or elsewhere (as they are). */
+interface Normalising {
+  readonly ids: Map<string, string>;
+  readonly volatile: readonly RegExp[];
+}
+
+function normaliseString(text: string, inToolResult: boolean, how: Normalising): string {
+  let out = text;
+  for (const pattern of how.volatile) out = out.replace(pattern, '<volatile>');
+  return inToolResult ? normaliseText(out) : out;
+}
+
+/**
+ * Replaces tool-call ids (`tool-call` parts' `id`, `tool-result` parts' `toolCallId`) in order of
+ * first appearance, and UUIDs and timestamps inside `tool-result` parts.
+ */
+function normaliseValues(value: JsonValue, how: Normalising, inToolResult: boolean): JsonValue {
+  if (typeof value === 'string') return normaliseString(value, inToolResult, how);
+  if (Array.isArray(value)) return value.map((item: JsonValue) => normaliseValues(item, how, inToolResult));
   if (!isObject(value)) return value;
+  const toolResult = inToolResult || value['type'] === 'tool-result';
   const idField = value['type'] === 'tool-call' ? 'id' : value['type'] === 'tool-result' ? 'toolCallId' : undefined;
   const out: Record<string, JsonValue> = {};
   for (const [key, item] of Object.entries(value as JsonObject)) {
     if (key === idField && typeof item === 'string') {
-      if (!ids.has(item)) ids.set(item, `<call-${ids.size + 1}>`);
-      out[key] = ids.get(item) as string;
-    } else out[key] = normaliseIds(item, ids);
+      if (!how.ids.has(item)) how.ids.set(item, `<call-${how.ids.size + 1}>`);
+      out[key] = how.ids.get(item) as string;
+    } else out[key] = normaliseValues(item, how, toolResult);
   }
   return out;
 }
 
-/** The canonical form of a request (see the module comment). */
-export function canonicalRequest(request: unknown): JsonObject {
+/** `pattern` matching everywhere (global), whatever flags it was given. */
+const everywhere = (pattern: RegExp): RegExp => (pattern.global ? new RegExp(pattern.source, pattern.flags) : new RegExp(pattern.source, `${pattern.flags}g`));
+
+/** The canonical form of a request (see the module comment); `volatile`: patterns of text read as `<volatile>`. */
+export function canonicalRequest(request: unknown, volatile: readonly RegExp[] = []): JsonObject {
   const json = toSortedJson(request);
   if (!isObject(json)) throw new TypeError('a model request must be an object');
-  return normaliseIds(json, new Map()) as JsonObject;
+  return normaliseValues(json, { ids: new Map(), volatile: volatile.map(everywhere) }, false) as JsonObject;
 }
 
 /** The text two canonical values are compared by: JSON with sorted keys. */

@@ -169,23 +169,23 @@ describe('cassette() record and replay', () => {
     expect(AbortedError.isInstance(aborted)).toBe(true);
   });
 
-  it('matches requests whatever their key order, tool-call ids and timestamps', async () => {
-    const turn = (id: string, now: string): ModelRequest => ({
+  it('matches requests whatever their key order, tool-call ids, and the ids and times tools made', async () => {
+    const turn = (id: string, now: string, ticket: string): ModelRequest => ({
       model: 'm',
-      system: `Today is ${now}.`,
+      system: 'Answer briefly.',
       messages: [
         { role: 'user', content: 'Weather?' },
         { role: 'assistant', content: [{ type: 'tool-call', id, name: 'weather', arguments: { city: 'Paris', unit: 'c' } }] },
-        { role: 'tool', content: [{ type: 'tool-result', toolCallId: id, toolName: 'weather', output: '18', isError: false }] },
+        { role: 'tool', content: [{ type: 'tool-result', toolCallId: id, toolName: 'weather', output: `18 at ${now} (request ${ticket})`, isError: false }] },
       ],
     });
-    await cassette(scriptedModel('Mild.'), { path, mode: 'record' }).generate(turn('toolu_01AAA', '2026-11-25T17:00:00Z'), {});
-    const reordered = turn('toolu_01BBB', '2026-11-26T09:30:12.123Z');
+    await cassette(scriptedModel('Mild.'), { path, mode: 'record' }).generate(turn('toolu_01AAA', '2026-11-25T17:00:00Z', '3f2b8c1e-9d4a-4b7e-8f00-1234567890ab'), {});
+    const reordered = turn('toolu_01BBB', '2026-11-26T09:30:12.123Z', '0c1d2e3f-4a5b-4c6d-8e7f-abcdefabcdef');
     const shuffled = { messages: reordered.messages, system: reordered.system, model: reordered.model } as ModelRequest;
     expect((await cassette(offline, { path, mode: 'replay' }).generate(shuffled, {})).text).toBe('Mild.');
     const file = readFileSync(path, 'utf8');
     expect(file).toContain('"id": "<call-1>"');
-    expect(file).toContain('Today is <timestamp>.');
+    expect(file).toContain('18 at <timestamp> (request <uuid>)');
   });
 
   it('passes the provider name, capabilities and schema lowering through', () => {

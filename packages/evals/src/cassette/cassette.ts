@@ -28,6 +28,13 @@ export interface CassetteOptions {
    * values of credential-named fields, and text shaped like vendor keys and bearer tokens.
    */
   readonly secrets?: readonly string[];
+  /**
+   * Text of your own requests that changes from run to run and does not change the answer
+   * (today's date in a system prompt): each match, anywhere in a request, reads as `<volatile>`
+   * when requests are stored and matched. Tool-call ids, and UUIDs and date-times inside tool
+   * results, are normalised without it; every other value must be equal for a recording to answer.
+   */
+  readonly volatile?: readonly RegExp[];
 }
 
 /** A provider that answers from a cassette file, recording into it as its mode says. */
@@ -48,6 +55,7 @@ function checkOptions(provider: unknown, options: unknown): asserts options is C
   if (typeof given?.path !== 'string' || given.path === '') throw new TypeError('cassette(provider, options): options.path must be the cassette file path');
   if (given.mode !== 'record' && given.mode !== 'replay' && given.mode !== 'auto') throw new TypeError(`cassette(provider, options): options.mode must be 'record', 'replay' or 'auto', not ${JSON.stringify(given.mode)}`);
   if (given.secrets !== undefined && (!Array.isArray(given.secrets) || given.secrets.some((secret) => typeof secret !== 'string'))) throw new TypeError('cassette(provider, options): options.secrets must be an array of strings');
+  if (given.volatile !== undefined && (!Array.isArray(given.volatile) || given.volatile.some((pattern) => !(pattern instanceof RegExp)))) throw new TypeError('cassette(provider, options): options.volatile must be an array of regular expressions');
 }
 
 function abortedBy(signal: AbortSignal | undefined): AbortedError | undefined {
@@ -55,13 +63,14 @@ function abortedBy(signal: AbortSignal | undefined): AbortedError | undefined {
 }
 
 /** What a call's recording reads: its canonical request, secrets removed. */
-function requestFor(scrub: SecretScrubber, request: ModelRequest): JsonObject {
-  return scrub.value(canonicalRequest(request));
+function requestFor(scrub: SecretScrubber, request: ModelRequest, volatile: readonly RegExp[]): JsonObject {
+  return scrub.value(canonicalRequest(request, volatile));
 }
 
 /**
  * Wraps a provider so its calls are recorded to, and replayed from, a cassette file. Each request
- * is stored canonical (keys sorted; tool-call ids, UUIDs and timestamps normalised) with its
+ * is stored canonical (keys sorted; tool-call ids, and UUIDs and timestamps inside tool results,
+ * normalised; any other value that differs is a miss) with its
  * response, streams part by part and errors by what classifies them, so a replayed run makes the
  * same requests, emits the same events and returns the same result as the recorded one, with no
  * network. Identical requests replay in the order they were recorded. Secrets never reach the file
@@ -82,6 +91,7 @@ export function cassette(provider: ModelProvider, options: CassetteOptions): Cas
   const store = new CassetteStore(path, loaded, mode === 'record');
   const scrub = secretScrubber([...(options.secrets ?? []), ...environmentSecrets()], provider.redact?.bind(provider));
   const counts = { replayed: 0, recorded: 0 };
+  const volatile = options.volatile ?? [];
 
   /** The recording for this call, taken; or the miss error in `replay`; or `undefined` to record. */
   const lookup = (call: CallKind, request: JsonObject): CassetteInteraction | undefined => {
@@ -99,7 +109,7 @@ export function cassette(provider: ModelProvider, options: CassetteOptions): Cas
   const generate = async (request: ModelRequest, callOptions: ModelCallOptions): Promise<ModelResponse> => {
     const aborted = abortedBy(callOptions.signal);
     if (aborted) throw aborted;
-    const canonical = requestFor(scrub, request);
+    const canonical = requestFor(scrub, request, volatile);
     const hit = lookup('generate', canonical);
     if (hit) {
       if ('error' in hit) throw new RecordedCallError(hit.error);
@@ -129,7 +139,7 @@ export function cassette(provider: ModelProvider, options: CassetteOptions): Cas
       return counts.recorded;
     },
     generate,
-    ...(provider.stream ? { stream: (request: ModelRequest, callOptions: ModelCallOptions) => streamCall({ provider, request, callOptions, scrub, lookup, record }) } : {}),
+    ...(provider.stream ? { stream: (request: ModelRequest, callOptions: ModelCallOptions) => streamCall({ provider, request, callOptions, scrub, volatile, lookup, record }) } : {}),
     ...(provider.redact ? { redact: (text: string) => (provider.redact as (text: string) => string)(text) } : {}),
     ...(provider.capabilities ? { capabilities: (modelId: string) => (provider.capabilities as NonNullable<ModelProvider['capabilities']>)(modelId) } : {}),
     ...(provider.lowerSchema ? { lowerSchema: (schema: Readonly<Record<string, unknown>>, purpose: 'output' | 'tool') => (provider.lowerSchema as NonNullable<ModelProvider['lowerSchema']>)(schema, purpose) } : {}),
@@ -142,6 +152,7 @@ interface StreamCall {
   readonly request: ModelRequest;
   readonly callOptions: ModelCallOptions;
   readonly scrub: SecretScrubber;
+  readonly volatile: readonly RegExp[];
   readonly lookup: (call: CallKind, request: JsonObject) => CassetteInteraction | undefined;
   readonly record: (interaction: CassetteInteraction) => Promise<void>;
 }
@@ -151,10 +162,10 @@ interface StreamCall {
  * recorded once complete (written before the `finish` part is passed on), or once it failed. A
  * stream its consumer leaves early is not recorded: there is no complete answer to replay.
  */
-async function* streamCall({ provider, request, callOptions, scrub, lookup, record }: StreamCall): AsyncGenerator<ModelStreamPart> {
+async function* streamCall({ provider, request, callOptions, scrub, volatile, lookup, record }: StreamCall): AsyncGenerator<ModelStreamPart> {
   const aborted = abortedBy(callOptions.signal);
   if (aborted) throw aborted;
-  const canonical = requestFor(scrub, request);
+  const canonical = requestFor(scrub, request, volatile);
   const hit = lookup('stream', canonical);
   if (hit?.call === 'stream') {
     for (const part of hit.parts) {

@@ -1,26 +1,17 @@
 import { REDACTED, redactSecrets, secretsOf } from '@keel/core/internal';
+import { AUTHORIZATION_SCHEME, SECRET_SHAPES } from './secret-shapes';
 
 /**
  * Keeping secrets out of cassette files. Three nets, applied to everything a cassette writes:
  * values of fields whose name says they hold a credential (`authorization`, `x-api-key`,
  * `apiKey`, `token`, `password`..., and every value under `headers`); known secret values (the
  * ones given, and the environment's variables named like keys, tokens, secrets, passwords); and
- * text shaped like a vendor key or a bearer token.
+ * text shaped like a credential (`SECRET_SHAPES`: vendor keys and tokens, JWTs, PEM private keys)
+ * or an `Authorization` scheme's credentials (`bearer …`, in any case).
  */
 
 /** Field names whose values are credentials. */
-const SECRET_FIELD = /^(?:authorization|proxy-authorization|cookie|set-cookie|x-api-key|x-goog-api-key|api[-_]?key|access[-_]?token|auth[-_]?token|refresh[-_]?token|id[-_]?token|token|secret|client[-_]?secret|password|passwd|credentials?)$/i;
-
-/** Text shaped like a key: Anthropic, OpenAI, AWS, GitHub, Slack, Google keys, and bearer tokens. */
-const KEY_SHAPES: readonly RegExp[] = [
-  /\bsk-ant-[A-Za-z0-9_-]{8,}/g,
-  /\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{20,}/g,
-  /\bAKIA[0-9A-Z]{16}\b/g,
-  /\bgh[pousr]_[A-Za-z0-9]{20,}/g,
-  /\bxox[abprs]-[A-Za-z0-9-]{10,}/g,
-  /\bAIza[0-9A-Za-z_-]{35}/g,
-];
-const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g;
+const SECRET_FIELD = /^(?:authorization|proxy-authorization|cookie|set-cookie|x-api-key|x-goog-api-key|api[-_]?key|api[-_]?secret|access[-_]?token|auth[-_]?token|refresh[-_]?token|id[-_]?token|session[-_]?token|token|secret|client[-_]?secret|(?:aws[-_]?)?secret[-_]?access[-_]?key|private[-_]?key|password|passwd|credentials?)$/i;
 
 /** Environment variables named like credentials. */
 const SECRET_VARIABLE = /(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)/i;
@@ -52,8 +43,8 @@ export function secretScrubber(known: readonly string[], providerRedact?: (text:
         // A provider's redact that throws must not stop a recording; the other nets still apply.
       }
     }
-    for (const shape of KEY_SHAPES) out = out.replace(shape, REDACTED);
-    return out.replace(BEARER, `$1 ${REDACTED}`);
+    for (const shape of SECRET_SHAPES) out = out.replace(shape, REDACTED);
+    return out.replace(AUTHORIZATION_SCHEME, `$1$2${REDACTED}`);
   };
   const walk = (value: unknown, hidden: boolean): unknown => {
     if (typeof value === 'string') return hidden ? REDACTED : text(value);

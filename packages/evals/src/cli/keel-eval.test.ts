@@ -90,4 +90,29 @@ describe('keel-eval', () => {
     expect([failed.code, failed.stderr]).toEqual([2, expect.stringContaining('keel-eval: the eval file')]);
     expect(failed.stderr).toContain('exports no eval');
   }, 120_000);
+
+  it('refuses a baseline without summary.scores before the eval is loaded, let alone run, and exits 2', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'keel-eval-'));
+    const scoreless = join(work, 'scoreless.json');
+    const report = await evaluate(supportEval({ variant: 'baseline' }));
+    const { scores: _scores, ...summary } = report.summary;
+    writeFileSync(scoreless, JSON.stringify({ ...report, summary }));
+    // An eval file that fails the moment it is loaded: the baseline is refused first.
+    const tripwire = join(work, 'tripwire.eval.mjs');
+    writeFileSync(tripwire, 'throw new Error("the eval was loaded");\n');
+    const refused: unknown = await runEvalCommand({ file: tripwire, out: work, baseline: scoreless }).catch((error: unknown) => error);
+    expect(EvalConfigurationError.isInstance(refused) && refused.message).toBe(`the report ${scoreless} has no summary.scores (an object of mean scores by scorer, {} when there are none)`);
+
+    const failed = await keelEval([tripwire, '--out', work, '--baseline', scoreless], {});
+    expect([failed.code, failed.stderr]).toEqual([2, expect.stringContaining('has no summary.scores')]);
+    expect(failed.stderr).not.toContain('the eval was loaded');
+  }, 120_000);
+
+  it('takes a blank or non-numeric --min-pass-rate as a bad command: exit 2, nothing run', async () => {
+    for (const value of [' ', 'abc', '0x1', 'Infinity']) {
+      const failed = await keelEval([evalFile, '--min-pass-rate', value], {});
+      expect([failed.code, failed.stderr], value).toEqual([2, expect.stringContaining('--min-pass-rate must be a number from 0 to 1')]);
+      expect(failed.stdout).toBe('');
+    }
+  }, 120_000);
 });

@@ -12,7 +12,12 @@ describe('keel-eval arguments', () => {
     expect(parseArguments(['a.js', 'b.js'])).toBe('one eval file at a time, not 2');
     expect(parseArguments(['a.js', '--fast'])).toBe('unknown option --fast');
     expect(parseArguments(['a.js', '--baseline'])).toBe('--baseline needs a value');
-    expect(parseArguments(['a.js', '--min-pass-rate', '90'])).toBe('--min-pass-rate must be a number from 0 to 1');
+    expect(parseArguments(['a.js', '--min-pass-rate', '90'])).toBe('--min-pass-rate must be a number from 0 to 1, not "90"');
+    // Blanks and other spellings are not read as 0 (a gate that always passes).
+    expect(parseArguments(['a.js', '--min-pass-rate', ' '])).toBe('--min-pass-rate must be a number from 0 to 1, not " "');
+    expect(parseArguments(['a.js', '--min-pass-rate=0x0'])).toBe('--min-pass-rate must be a number from 0 to 1, not "0x0"');
+    expect(parseArguments(['a.js', '--min-pass-rate', '.5'])).toMatchObject({ minPassRate: 0.5 });
+    expect(parseArguments(['a.js', '--concurrency', ' '])).toBe('--concurrency must be a whole number of 1 or more');
     expect(parseArguments(['a.js', '--concurrency', '1.5'])).toBe('--concurrency must be a whole number of 1 or more');
   });
 });

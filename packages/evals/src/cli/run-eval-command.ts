@@ -33,8 +33,9 @@ export interface EvalCommandOutcome {
  * @throws {EvalConfigurationError} when the file, its eval or the baseline is not usable.
  */
 export async function runEvalCommand(command: EvalCommand): Promise<EvalCommandOutcome> {
-  const definition = await loadEval(command.file);
+  // The baseline first: a file that is not a report is refused before the eval is loaded or any model is called.
   const baseline = command.baseline === undefined ? undefined : await readReport(command.baseline);
+  const definition = await loadEval(command.file);
   const report = await evaluate(command.concurrency === undefined ? definition : { ...definition, concurrency: command.concurrency });
   const comparison = baseline && compareReports(report, baseline);
   const name = fileName(report.name);

@@ -1,12 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { EvalConfigurationError } from '../errors/eval-configuration-error';
 import type { EvalReport } from '../evaluate/eval-report';
-
-const OUTCOMES: ReadonlySet<unknown> = new Set(['pass', 'fail', 'error']);
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+import { reportProblem } from './report-shape';
 
 /**
- * Reads a report `keel-eval` wrote (a baseline), checking it is one.
+ * Reads a report `keel-eval` wrote (a baseline), checking it has every field a comparison reads
+ * (see `reportProblem`), so a baseline that is not one is refused before any model call.
  * @throws {EvalConfigurationError} when the file is missing, not JSON, or not an eval report.
  */
 export async function readReport(path: string): Promise<EvalReport> {
@@ -22,11 +21,7 @@ export async function readReport(path: string): Promise<EvalReport> {
   } catch (error) {
     throw new EvalConfigurationError({ message: `the report ${path} is not JSON`, cause: error });
   }
-  if (!isObject(data) || data['keelEvalReport'] !== 1 || !isObject(data['summary']) || !Array.isArray(data['items'])) throw new EvalConfigurationError({ message: `${path} is not an eval report (keelEvalReport 1, with summary and items)` });
-  const summary = data['summary'];
-  for (const figure of ['passRate', 'firstPassValidity', 'reAsksPerItem', 'loops', 'errored']) {
-    if (typeof summary[figure] !== 'number') throw new EvalConfigurationError({ message: `the report ${path} has no summary.${figure}` });
-  }
-  if ((data['items'] as unknown[]).some((item) => !isObject(item) || typeof item['id'] !== 'string' || !OUTCOMES.has(item['outcome']))) throw new EvalConfigurationError({ message: `the report ${path} has an item without id or outcome (pass, fail or error)` });
+  const problem = reportProblem(data);
+  if (problem !== undefined) throw new EvalConfigurationError({ message: problem.startsWith('is not') ? `${path} ${problem}` : `the report ${path} ${problem}` });
   return data as unknown as EvalReport;
 }

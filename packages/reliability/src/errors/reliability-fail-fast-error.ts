@@ -32,10 +32,12 @@ interface ReliabilityFailFastErrorOptions {
 
 /**
  * What the error says. A failure no rule retries (an authentication error, a bad request) leads
- * with the failure itself, then the gate's story; any other stop leads with the rule that stopped.
+ * with the failure itself, then the gate's story; a loop of actions says what looped; any other
+ * stop leads with the rule that stopped.
  */
 function messageOf(options: ReliabilityFailFastErrorOptions, cause: string | undefined): string {
   const rule = `${options.kind}${options.label ? `: ${options.label}` : ''}`;
+  if (options.errorKind === 'action-loop') return `The run was stopped in a loop of actions (${rule}) on attempt ${options.attempt}`;
   if (options.kind === 'unhandled-failure' && cause !== undefined && options.errorKind !== 'ok') {
     return `${cause} — the reliability gate stopped on attempt ${options.attempt}: no rule retries a failure of kind ${options.errorKind}`;
   }

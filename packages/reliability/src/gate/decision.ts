@@ -1,3 +1,4 @@
+import type { ErrorKind } from '../error-kind';
 import type { ValidationFailure } from '../errors/validation-failure';
 import type { FailFastPhase } from '../errors/reliability-fail-fast-error';
 import type { GateEvent } from './gate-event';
@@ -41,8 +42,11 @@ export type Decision =
    * the loop ends with it when no fallback value can be had.
    */
   | ({ readonly type: 'fallback'; readonly kind: string; readonly instead?: FailFastDecision } & DecisionEffects)
-  /** Stop: a rule said so, a budget or cap ran out, or a rule or validator threw. */
-  | ({ readonly type: 'fail-fast'; readonly kind: string; readonly label?: string | undefined; readonly phase: FailFastPhase; readonly cause?: unknown } & DecisionEffects);
+  /**
+   * Stop: a rule said so, a budget or cap ran out, or a rule or validator threw. `errorKind`, when
+   * given, is the failure the stop is (`action-loop`) rather than the last attempt's.
+   */
+  | ({ readonly type: 'fail-fast'; readonly kind: string; readonly label?: string | undefined; readonly phase: FailFastPhase; readonly cause?: unknown; readonly errorKind?: ErrorKind } & DecisionEffects);
 
 /** A stop. */
 export type FailFastDecision = Extract<Decision, { type: 'fail-fast' }>;

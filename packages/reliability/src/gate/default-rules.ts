@@ -54,13 +54,24 @@ function failOnUnhandledRule<TResponse = unknown>(): ReliabilityRule<TResponse> 
   });
 }
 
+/** Settings of {@link defaultRules}. */
+export interface DefaultRulesOptions {
+  /**
+   * Include the default action-loop rules (`actionLoopRules()`). Default true. An agent or a
+   * `runGate` call whose own rules include loop rules (of kind `action-loop`) leaves them out
+   * itself: one loop rule set per agent, the one listed.
+   */
+  readonly actionLoops?: boolean;
+}
+
 /**
  * The rules in force when the user gives none, and appended after the user's own unless they
  * opt out: loops of actions across the run told to the model once, then stopped (`action-loop`,
- * see {@link actionLoopRules}); transient errors retried up to 2 times (then
- * `transient-retries-exhausted`); `auth`, `bad-request`, `refusal`, `truncated` and every other
- * failure fail fast.
+ * see {@link actionLoopRules}; left out when the user lists loop rules of their own);
+ * transient errors retried up to 2 times (then `transient-retries-exhausted`); `auth`,
+ * `bad-request`, `refusal`, `truncated` and every other failure fail fast.
  */
-export function defaultRules<TResponse = unknown>(): ReliabilityRule<TResponse>[] {
-  return [...actionLoopRules<TResponse>(), transientRetryRule<TResponse>(), transientExhaustedRule<TResponse>(), failOnUnhandledRule<TResponse>()];
+export function defaultRules<TResponse = unknown>(options: DefaultRulesOptions = {}): ReliabilityRule<TResponse>[] {
+  const loops = options.actionLoops === false ? [] : actionLoopRules<TResponse>();
+  return [...loops, transientRetryRule<TResponse>(), transientExhaustedRule<TResponse>(), failOnUnhandledRule<TResponse>()];
 }

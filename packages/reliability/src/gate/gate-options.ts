@@ -83,7 +83,7 @@ export interface GateOptions<TResponse, TValue = TResponse> {
   readonly preCheck?: readonly PreCheckRule<TResponse>[] | undefined;
   /** PostDecide rules, run after every attempt; first match wins. */
   readonly postDecide?: readonly ReliabilityRule<TResponse>[] | undefined;
-  /** Append the default rules (`defaultRules()`: transient-error retries, then fail on anything unhandled) after `postDecide`. Default true. */
+  /** Append the default rules (`defaultRules()`: action loops, transient-error retries, then fail on anything unhandled) after `postDecide`; the default loop rules are left out when `postDecide` has loop rules of its own (kind `action-loop`). Default true. */
   readonly defaults?: boolean | undefined;
   /** Number of providers `retry-other` can move through (`context.providerIndex`). Default 1. */
   readonly providerCount?: number | undefined;

@@ -15,7 +15,7 @@ import type { GateEvent, ValidationFailedEvent } from './gate-event';
 import type { GateMemory } from './gate-memory';
 import type { GateFeedback } from './gate-options';
 import { andThen, type Match, match, ruleError, stop } from './rule-match';
-import { ACTION_LOOP_KIND, actionLoopOf } from '../rules/action-loop-rules';
+import { ACTION_LOOP_KIND, describeActionLoop, loopOfRule } from '../rules/action-loop-rules';
 import type { ReliabilityRule } from './rule';
 import type { Judged } from './judged';
 import type { AttemptSummary, ReliabilityScope } from './scope';
@@ -70,8 +70,8 @@ export function decide<TResponse, TValue>(memory: GateMemory<TResponse>, attempt
 /** A decision an action-loop rule made, with its `reliability.loop-detected` event first: the loop, its calls, nudge or stop. */
 function withLoopReport<TResponse>(decision: Decision, found: Match<TResponse>, scope: ReliabilityScope<TResponse>, attempt: number): Decision {
   const rule = found?.rule;
-  if (rule?.kind !== ACTION_LOOP_KIND || (found && 'thrown' in found)) return decision;
-  const loop = actionLoopOf(scope as ReliabilityScope<unknown>);
+  if (!rule || (found && 'thrown' in found)) return decision;
+  const loop = loopOfRule(rule, scope as ReliabilityScope<unknown>);
   if (!loop) return decision;
   const event: GateEvent = { type: 'reliability.loop-detected', attempt, rule: rule.kind, loop: loop.type, tools: [...new Set(loop.calls.map((call) => call.name))].join(', '), rounds: loop.rounds, action: rule.then === 'fail-fast' ? 'stop' : 'nudge' };
   return { ...decision, events: [event, ...decision.events] } as Decision;
@@ -121,9 +121,13 @@ function fromRule<TResponse, TValue>(
       if (verdict?.status === 'accept' || verdict?.status === 'invalid' || rule?.then === 'ok') return { type: 'accept', events: recovered(memory, attempt) };
       // A `continue` rule on a failed call or a truncated answer: there is no value to give.
       return stop(attempt, errorKind, { kind: rule?.kind ?? 'unhandled-failure', label: rule?.label, phase: 'post-decide', cause });
-    case 'fail-fast':
+    case 'fail-fast': {
+      // A loop of actions is its own failure, whatever the turn's own verdict: the error says what looped.
+      const loop = rule ? loopOfRule(rule, scope as ReliabilityScope<unknown>) : undefined;
+      if (loop && rule) return stop(attempt, 'action-loop', { kind: rule.kind, label: describeActionLoop(loop), phase: 'post-decide', errorKind: 'action-loop' });
       if (errorKind === 'ok' && rule) return stop(attempt, 'ok', { kind: rule.kind, label: `stopped a valid answer${rule.label ? `: ${rule.label}` : ''}`, phase: 'post-decide' });
       return stop(attempt, errorKind, { kind: rule?.kind ?? 'unhandled-failure', label: rule?.label, phase: 'post-decide', cause });
+    }
     case 'fallback':
       return { type: 'fallback', kind: (rule as Rule<TResponse>).kind, events: [] };
     case 'retry':
@@ -206,7 +210,10 @@ async function reject<TResponse, TValue>(
   return { ...decided, rejection };
 }
 
-/** The rules after the rejecting one decide; a retry of their own or the rejecting rule's stands otherwise. */
+/**
+ * The rules after the rejecting one decide; a retry of their own or the rejecting rule's stands
+ * otherwise. An action-loop nudge stands as it is (its rules count and stop it).
+ */
 async function afterRejection<TResponse, TValue>(
   memory: GateMemory<TResponse>,
   attempt: number,
@@ -218,6 +225,8 @@ async function afterRejection<TResponse, TValue>(
   runUsage: UsageTotals,
   signal: AbortSignal | undefined,
 ): Promise<Decision> {
+  // A loop nudge is bounded by the loop rules themselves (`nudges`, then their stop), never taken for a stuck or failing output.
+  if (found.rule.kind === ACTION_LOOP_KIND) return retry(memory, attempt, rejected, scope, found.rule, false, feedback, events);
   const next = await match(memory.settings.rules, scope, found.index + 1, signal);
   if (next && 'thrown' in next) return ruleError(attempt, scope, next.rule, 'when', next.thrown);
   const after = next?.rule;

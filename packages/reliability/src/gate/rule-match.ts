@@ -12,10 +12,10 @@ import type { ReliabilityScope } from './scope';
 type Rule<TResponse> = ReliabilityRule<TResponse>;
 
 /** A stop, with its `reliability.fail-fast` event last. */
-export function stop(attempt: number, errorKind: ErrorKind, fields: { kind: string; label?: string | undefined; phase: FailFastPhase; cause?: unknown }, events: GateEvent[] = []): FailFastDecision {
+export function stop(attempt: number, errorKind: ErrorKind, fields: { kind: string; label?: string | undefined; phase: FailFastPhase; cause?: unknown; errorKind?: ErrorKind }, events: GateEvent[] = []): FailFastDecision {
   const labelled = fields.label === undefined ? {} : { label: fields.label };
   events.push({ type: 'reliability.fail-fast', kind: fields.kind, rule: fields.kind, ...labelled, attempt, errorKind, phase: fields.phase });
-  return { type: 'fail-fast', kind: fields.kind, ...labelled, phase: fields.phase, ...(fields.cause === undefined ? {} : { cause: fields.cause }), events };
+  return { type: 'fail-fast', kind: fields.kind, ...labelled, phase: fields.phase, ...(fields.cause === undefined ? {} : { cause: fields.cause }), ...(fields.errorKind === undefined ? {} : { errorKind: fields.errorKind }), events };
 }
 
 /** The error a fail-fast decision ends with; `attempts` is every attempt of the enclosing run (the gate's own when alone). */
@@ -25,7 +25,7 @@ export function failFastError<TResponse>(memory: GateMemory<TResponse>, attempt:
     ...(decision.label === undefined ? {} : { label: decision.label }),
     phase: decision.phase,
     attempt,
-    errorKind: memory.lastKind,
+    errorKind: decision.errorKind ?? memory.lastKind,
     attempts,
     ...(decision.cause === undefined ? {} : { cause: decision.cause }),
     ...(memory.lastFailure === undefined ? {} : { lastValidationFailure: memory.lastFailure }),

@@ -5,13 +5,15 @@ import { type Attempted, callAndJudge, runAttempts } from './attempt-loop';
 import type { AttemptRecord } from './attempt-record';
 import { checkRules } from './check-rules';
 import { defaultRules } from './default-rules';
+import { hasActionLoopRules } from '../rules/action-loop-rules';
 import type { GateEvent } from './gate-event';
 import type { GateAttemptContext, GateOptions, GateResult, GateVerdict } from './gate-options';
 import type { GateSettings } from './gate-settings';
 import type { ReliabilityRule } from './rule';
 
-/** The default rules are stateless, so one set serves every gate run. */
+/** The default rules are stateless, so one set serves every gate run (and one without loop rules, for runs that list their own). */
 const SHARED_DEFAULT_RULES: readonly ReliabilityRule<unknown>[] = Object.freeze(defaultRules());
+const SHARED_DEFAULT_RULES_WITHOUT_LOOPS: readonly ReliabilityRule<unknown>[] = Object.freeze(defaultRules({ actionLoops: false }));
 
 /** The policy of a standalone gate run, resolved from its options. */
 function settingsOf<TResponse, TValue>(options: GateOptions<TResponse, TValue>): GateSettings<TResponse> {
@@ -22,7 +24,7 @@ function settingsOf<TResponse, TValue>(options: GateOptions<TResponse, TValue>):
   const template = options.feedbackForLLM;
   return {
     preCheck: preCheckRules,
-    rules: options.defaults === false ? postDecide : postDecide.concat(SHARED_DEFAULT_RULES as ReliabilityRule<TResponse>[]),
+    rules: options.defaults === false ? postDecide : postDecide.concat((hasActionLoopRules(postDecide) ? SHARED_DEFAULT_RULES_WITHOUT_LOOPS : SHARED_DEFAULT_RULES) as ReliabilityRule<TResponse>[]),
     maxAttempts: limits.maxAttempts ?? GATE_DEFAULTS.maxAttempts,
     maxRetryAfterMs: limits.maxRetryAfterMs ?? GATE_DEFAULTS.maxRetryAfterMs,
     providerCount: options.providerCount ?? 1,

@@ -39,12 +39,38 @@ describe('detectActionLoop', () => {
     expect(Object.fromEntries(kinds)).toEqual({ repeat: 'repeated-call', alternation: 'alternation', 'same-error': 'same-error', 'cycle-of-3': 'alternation' });
   });
 
-  it('never fires on 200 legitimate traces (polling, pagination, retries that succeed, reads after writes, refined searches)', () => {
+  it('never fires on 200 legitimate traces (polling with and without waits, pagination, retries that succeed, reads after writes, refined searches)', () => {
     const fired = legitimateTraces(200)
       .map((trace) => ({ trace, found: firstDetection(trace) }))
       .filter(({ found }) => found !== undefined)
       .map(({ trace, found }) => `${trace.name} at step ${found?.step}`);
     expect(fired).toEqual([]);
+  });
+
+  it('takes a wait between checks of work under way as polling, judged on the results, not the names', () => {
+    const wait = { name: 'pause', arguments: { seconds: 30 } };
+    const check = { name: 'deploy_status', arguments: { id: 'd-1' } };
+    const play = (status: string, beside: boolean) => {
+      const steps: RunStepView[] = [];
+      for (let step = 1; step <= 12; step++) {
+        const calls = beside ? [wait, check] : [step % 2 ? wait : check];
+        const loop = detectActionLoop(runView(steps, calls));
+        if (loop) return `${loop.type} at step ${step}`;
+        steps.push(stepView(step, calls, calls.map((call) => ({ result: call === wait ? 'waited 30 s' : { id: 'd-1', status }, failed: false }))));
+      }
+      return 'none';
+    };
+    expect(play('in_progress', false)).toBe('none');
+    expect(play('in_progress', true)).toBe('none');
+    // The same round whose check reports an ended state is a loop: nothing will change by waiting.
+    expect(play('failed', false)).toBe('alternation at step 5');
+    expect(play('failed', true)).toBe('repeated-call at step 4');
+  });
+
+  it('still takes the same check of work under way, asked again at once with nothing between, as a repeat', () => {
+    const check = [{ name: 'deploy_status', arguments: { id: 'd-1' } }];
+    const steps = [1, 2, 3].map((step) => stepView(step, check, [{ result: { status: 'in_progress' }, failed: false }]));
+    expect(detectActionLoop(runView(steps, check))?.type).toBe('repeated-call');
   });
 
   it('takes arguments in any key order as the same call, and a changed result as progress', () => {

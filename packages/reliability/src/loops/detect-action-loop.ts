@@ -52,7 +52,9 @@ export function stepsForLoop(thresholds: ActionLoopThresholds = {}): number {
  * calls with the same arguments that returned the same results `repeats` times in a row
  * (`repeated-call`, or `same-error` when every one failed alike), calls in turn whose results did
  * not change over `cycles` rounds (`alternation`), or the same text-only reply (`repeated-reply`).
- * Results that change (polling) and arguments that change (pagination) are progress: no loop.
+ * Results that change (polling) and arguments that change (pagination) are progress: no loop. So
+ * is a round in which a check reports work under way (`pending`) and a wait or another call comes
+ * between checks ("wait 30 s, then check the deploy"): polling, judged on the results.
  */
 export function detectActionLoop(run: RunView, thresholds: ActionLoopThresholds = {}): ActionLoop | undefined {
   const turn = run.turn;
@@ -78,11 +80,22 @@ export function detectActionLoop(run: RunView, thresholds: ActionLoopThresholds 
   return undefined;
 }
 
+/**
+ * Whether a round is polling: one of its calls reports work under way (`pending`) and another call
+ * of the round (a wait, or any other action) comes between it and its next check. The state it
+ * reports may have changed by then, so the round is never a loop, however alike its results.
+ */
+function isPolling(round: readonly Move[]): boolean {
+  const calls = round.flatMap((move) => move.calls);
+  return calls.some((call) => call.pending === true && calls.some((other) => callKey(other) !== callKey(call)));
+}
+
 function repeatOf(moves: readonly Move[], proposed: string, repeats: number): ActionLoop | undefined {
   if (moves.length < repeats) return undefined;
   const last = moves.slice(-repeats);
   const first = last[0] as Move;
   if (!last.every((move) => move.key === proposed && move.outcome === first.outcome)) return undefined;
+  if (isPolling([first])) return undefined;
   const failed = first.calls.every((call) => call.failed);
   return { type: failed ? 'same-error' : 'repeated-call', period: 1, rounds: repeats, calls: first.calls.map(callOf) };
 }
@@ -99,7 +112,7 @@ function cycleOf(moves: readonly Move[], proposed: string, period: number, cycle
     const again = window[index + period] as Move;
     if (move.key !== again.key || move.outcome !== again.outcome) return undefined;
   }
-  if ((window[length - period] as Move).key !== proposed) return undefined;
+  if ((window[length - period] as Move).key !== proposed || isPolling(round)) return undefined;
   return { type: 'alternation', period, rounds: cycles, calls: window.slice(-period).flatMap((move) => move.calls.map(callOf)) };
 }
 

@@ -13,6 +13,12 @@ export interface ToolCallView {
   readonly resultHash: string;
   /** Whether the call failed (the tool threw, timed out, or its arguments were refused). */
   readonly failed: boolean;
+  /**
+   * Whether the result reports work still under way (`"status": "in_progress"`, `still running`:
+   * see `loopResultPending`): a check another call or a wait separates from the next is polling,
+   * never a loop. Absent reads as false.
+   */
+  readonly pending?: boolean;
   /** The start of the result as the model read it (at most 200 characters), for feedback that names it. */
   readonly resultPreview: string;
 }

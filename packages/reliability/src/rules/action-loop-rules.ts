@@ -13,10 +13,32 @@ export interface ActionLoopOptions extends ActionLoopThresholds {
 /** The rule kind both action-loop rules report, in events and in the error that stops the run. */
 export const ACTION_LOOP_KIND = 'action-loop';
 
+/** The thresholds of each rule {@link actionLoopRules} made, so a report of its decision finds the loop it found. */
+const thresholdsOfRule = new WeakMap<object, ActionLoopThresholds>();
+
 /** The loop the scope's turn would go round, for a step's call judged after it answered. */
 export function actionLoopOf(scope: ReliabilityScope<unknown>, thresholds: ActionLoopThresholds = {}): ActionLoop | undefined {
   if (scope.phase !== 'post-decide' || scope.purpose === 'tool-arguments' || !scope.run) return undefined;
   return detectActionLoop(scope.run, thresholds);
+}
+
+/**
+ * The loop `rule` found in the scope's turn: at the thresholds it was made with by
+ * {@link actionLoopRules}, at the default ones for any other rule of kind `action-loop`;
+ * `undefined` for a rule of another kind.
+ */
+export function loopOfRule(rule: object & { readonly kind: string }, scope: ReliabilityScope<unknown>): ActionLoop | undefined {
+  if (rule.kind !== ACTION_LOOP_KIND) return undefined;
+  return actionLoopOf(scope, thresholdsOfRule.get(rule) ?? {});
+}
+
+/**
+ * True when `rules` has a loop rule of its own (a rule of kind `action-loop`, as
+ * {@link actionLoopRules} makes): the default loop rules are then left out, one loop rule set per
+ * agent, so the thresholds listed are the ones in force.
+ */
+export function hasActionLoopRules(rules: readonly { readonly kind?: unknown }[]): boolean {
+  return rules.some((rule) => typeof rule === 'object' && rule !== null && rule.kind === ACTION_LOOP_KIND);
 }
 
 /**
@@ -49,31 +71,53 @@ function actionLoopFeedback(loop: ActionLoop): string {
 }
 
 /**
+ * What looped, for the error that stops the run: the pattern, the tools by name and the rounds
+ * (the results are left out: an error message is logged where tool data may not belong).
+ */
+export function describeActionLoop(loop: ActionLoop): string {
+  switch (loop.type) {
+    case 'repeated-call':
+      return `the model called ${names(loop)} with the same arguments ${loop.rounds} times in a row, got the same result each time, and asked for it again`;
+    case 'same-error':
+      return `the model called ${names(loop)} with the same arguments ${loop.rounds} times in a row, it failed the same way each time, and the model asked for it again`;
+    case 'alternation':
+      return `the model called ${names(loop)} in turn (a round of ${loop.period} steps) ${loop.rounds} times with unchanged results, and started another round`;
+    case 'repeated-reply':
+      return `the model gave the same reply ${loop.rounds} times in a row, and gave it again`;
+  }
+}
+
+/**
  * Rules that stop loops of actions across a run (they read `scope.run`): the same call with the
  * same arguments and the same result again and again, the same failing call, calls in turn whose
  * results never change, the same reply. The first rule sends ephemeral feedback that names the
  * loop and what was already returned (up to `nudges` times in a run); if the model goes round a
- * loop again, at once or after trying something else, the second stops the run with kind `action-loop`. Changing results or arguments are
- * progress. Both are among the default rules; list them yourself to change the thresholds.
+ * loop again, at once or after trying something else, the second stops the run with kind and
+ * error kind `action-loop`. Changing results or arguments, and polling (a check that reports work
+ * under way, with a wait or another call between checks), are progress. Both are among the
+ * default rules; listing them yourself replaces the defaults' (one loop rule set per agent).
  */
 export function actionLoopRules<TResponse = unknown>(options: ActionLoopOptions = {}): readonly [ReliabilityRule<TResponse>, ReliabilityRule<TResponse>] {
   const nudges = options.nudges !== undefined && Number.isInteger(options.nudges) && options.nudges >= 0 ? options.nudges : 1;
-  const minSteps = stepsForLoop(options);
+  const thresholds: ActionLoopThresholds = Object.freeze({ ...(options.repeats === undefined ? {} : { repeats: options.repeats }), ...(options.cycles === undefined ? {} : { cycles: options.cycles }), ...(options.maxPeriod === undefined ? {} : { maxPeriod: options.maxPeriod }) });
+  const minSteps = stepsForLoop(thresholds);
   const stopRule: ReliabilityRule<TResponse> = matchesLoopsOnly({
     kind: ACTION_LOOP_KIND,
     label: 'the run kept going round the same actions',
     then: 'fail-fast',
-    when: (scope) => nudgesSent(scope) >= nudges && actionLoopOf(scope, options) !== undefined,
+    when: (scope) => nudgesSent(scope) >= nudges && actionLoopOf(scope, thresholds) !== undefined,
   }, minSteps);
   const nudgeRule: ReliabilityRule<TResponse> = matchesLoopsOnly({
     kind: ACTION_LOOP_KIND,
     label: 'the turn repeats actions that returned nothing new',
     then: 'retry',
-    when: (scope) => nudgesSent(scope) < nudges && actionLoopOf(scope, options) !== undefined,
+    when: (scope) => nudgesSent(scope) < nudges && actionLoopOf(scope, thresholds) !== undefined,
     feedbackForLLM: ({ scope }) => {
-      const loop = actionLoopOf(scope, options);
+      const loop = actionLoopOf(scope, thresholds);
       return loop ? actionLoopFeedback(loop) : '';
     },
   }, minSteps);
+  thresholdsOfRule.set(stopRule, thresholds);
+  thresholdsOfRule.set(nudgeRule, thresholds);
   return [stopRule, nudgeRule];
 }

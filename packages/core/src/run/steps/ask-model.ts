@@ -1,6 +1,7 @@
 import { AbortedError } from '@keel/reliability';
 import type { Message } from '../../model/message';
 import { MaxStepsExceededError } from '../../errors/max-steps-exceeded-error';
+import { ActionLoopError } from '../../errors/action-loop-error';
 import { type AttemptCall, type AttemptOutcome, attemptLoop } from '../attempt/attempt-loop';
 import { stepSettings, stepSettingsMade } from '../attempt/gate-settings';
 import type { GateSettings, RunView } from '@keel/reliability/internal';
@@ -126,10 +127,11 @@ export function askModel(context: RunContext, state: RunState): Promise<Outcome>
   );
 }
 
-/** A call the vendor refused as too long goes on to compaction (see `overflowOutcome`); any other failure fails the step. */
+/** A call the vendor refused as too long goes on to compaction (see `overflowOutcome`); any other failure fails the step (a loop stop with the partial result). */
 function overflowed(context: RunContext, state: RunState, compacted: 'threshold' | 'overflow' | undefined, error: unknown): Outcome {
   const overflow = overflowOutcome(context, state, compacted, error);
   if (overflow) return overflow;
+  if (ActionLoopError.isLoopStop(error)) throw new ActionLoopError({ stop: error, partial: recordOf(context, state, '', 'other') });
   throw error;
 }
 

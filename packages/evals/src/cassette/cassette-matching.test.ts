@@ -1,0 +1,45 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ModelProvider, ModelRequest } from '@keel/core';
+import { scriptedModel } from '@keel/core/test';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { CassetteMissError } from '../errors/cassette-miss-error';
+import { cassette } from './cassette';
+
+let path: string;
+beforeEach(() => {
+  path = join(mkdtempSync(join(tmpdir(), 'keel-cassette-')), 'calls.json');
+});
+
+const ask = (content: string, extra: Partial<ModelRequest> = {}): ModelRequest => ({ model: 'claude-sonnet-4-6', system: 'Answer briefly.', messages: [{ role: 'user', content }], ...extra });
+
+/** A provider that must not be called: replay never reaches the network. */
+const offline: ModelProvider = {
+  specificationVersion: 'v1',
+  name: 'scripted',
+  generate: () => Promise.reject(new Error('the provider was called during replay')),
+};
+
+describe('cassette() matches only what the run itself made as volatile', () => {
+  it('misses a request whose own ids or date-times differ from the recording: another order is another answer', async () => {
+    const order = (id: string) => ask(`Where is order ${id}? It was placed 2026-11-25T17:00:00Z.`);
+    await cassette(scriptedModel('Order 3f2b… shipped.'), { path, mode: 'record' }).generate(order('3f2b8c1e-9d4a-4b7e-8f00-1234567890ab'), {});
+    const other = await cassette(offline, { path, mode: 'replay' }).generate(order('0c1d2e3f-4a5b-4c6d-8e7f-abcdefabcdef'), {}).catch((error: unknown) => error);
+    expect(CassetteMissError.isInstance(other)).toBe(true);
+    expect((other as Error).message).toContain('0c1d2e3f-4a5b-4c6d-8e7f-abcdefabcdef');
+    const later = await cassette(offline, { path, mode: 'replay' }).generate(ask('Where is order 3f2b8c1e-9d4a-4b7e-8f00-1234567890ab? It was placed 2026-11-26T08:00:00Z.'), {}).catch((error: unknown) => error);
+    expect(CassetteMissError.isInstance(later)).toBe(true);
+    // The same order replays.
+    expect((await cassette(offline, { path, mode: 'replay' }).generate(order('3f2b8c1e-9d4a-4b7e-8f00-1234567890ab'), {})).text).toBe('Order 3f2b… shipped.');
+  });
+
+  it('reads the text the test names as volatile as <volatile>, and refuses patterns that are not regular expressions', async () => {
+    const today = (now: string) => ask('Weather?', { system: `Today is ${now}. Answer briefly.` });
+    await cassette(scriptedModel('Mild.'), { path, mode: 'record', volatile: [/Today is \S+\./] }).generate(today('2026-11-25T17:00:00Z'), {});
+    expect((await cassette(offline, { path, mode: 'replay', volatile: [/Today is \S+\./] }).generate(today('2026-11-26T09:30:12.123Z'), {})).text).toBe('Mild.');
+    expect(readFileSync(path, 'utf8')).toContain('<volatile> Answer briefly.');
+    await expect(cassette(offline, { path, mode: 'replay' }).generate(today('2026-11-26T09:30:12.123Z'), {})).rejects.toSatisfy(CassetteMissError.isInstance);
+    expect(() => cassette(offline, { path, mode: 'replay', volatile: ['Today' as unknown as RegExp] })).toThrow('options.volatile');
+  });
+});
