@@ -8,6 +8,7 @@ const marker = Symbol.for('keel.error.MemoryLeaseLostError');
  * older than the conversation's), so the append was refused and nothing was stored. A lease that
  * merely expired while nobody else came does not cause it. Not retryable as is: the conversation
  * moved on; run the turn again.
+ * The same error as `@keel/redis`'s (one marker), so `isInstance` from either package recognises both.
  */
 export class MemoryLeaseLostError extends KeelError {
   private readonly [marker] = true;
