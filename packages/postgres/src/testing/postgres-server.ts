@@ -3,7 +3,7 @@ import { chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { findPostgresBin } from './postgres-binaries';
+import { findPostgresBin } from '../../../../scripts/ensure-postgres.mjs';
 import { freePort } from './free-port';
 
 /** A real PostgreSQL server started for a test file, on 127.0.0.1 and a free port, in a temporary directory. */
