@@ -38,7 +38,10 @@ export { idShapeGuard } from './tools/id-shape-guard';
 // Memory
 export { InMemoryStore, type MemoryStore } from './memory/memory-store';
 export { memoryRunStore } from './durable/memory-run-store';
-export type { RunCheckpoint, RunLease, RunStore } from './durable/run-store';
+export type { RunLease, RunStore, StoredRun } from './durable/run-store';
+export type { JournalEntry } from './run/journal/journal-entry';
+export type { JournalListener } from './run/journal/journal-writer';
+export type { RunStep } from './run/journal/run-step';
 
 // Models
 export type { Message } from './model/message';

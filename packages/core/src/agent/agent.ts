@@ -21,7 +21,10 @@ import { type AgentIdentity, agentIdentity } from './agent-identity';
 import type { AgentOptions, OutputFallbackOptions, OutputOptions, ReliabilityOptions } from './agent-options';
 import { AgentStream } from './agent-stream';
 import { type AsToolOptions, agentAsTool, type MessageInput } from './as-tool';
-import { type ContinuedAgent, recoverRun, resumeRun } from './continue-run';
+import { type ContinuedAgent, continueJournal, recoverRun, resumeRun } from './continue-run';
+import { RunIteration } from './run-iteration';
+import type { JournalListener } from '../run/journal/journal-writer';
+import { usageOfAttempts } from '../usage/usage-ledger';
 import { startDurable } from './durable-start';
 import { type BuilderSettings, resolveConfig } from './resolve-config';
 import type { RunInput, RunOptions, RunResult } from './run-result';
@@ -80,6 +83,7 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
       agentId: () => this.#agentId(),
       signer: this.#signer,
       start: (options, extras) => startRun(this.#config, this.#bus, [], options, undefined, { ...this.#extras, ...extras }),
+      usageOf: (attempts) => usageOfAttempts(this.#config.pricing, attempts),
     };
   }
 
@@ -120,16 +124,13 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
   }
 
   /**
-   * Continues an unfinished durable run (`.durable(store)`) from its last checkpoint, in this
-   * process or any other sharing the store: model calls that completed are not asked again, tool
-   * calls that finished are not run again, kept messages and usage carry over, and memory
-   * receives the exchange once when the run ends. A call a crash interrupted runs again with the
-   * same idempotency key when its tool's effect is `none` or `idempotent`; a `once` call never
-   * does: the run suspends with it in `result.unknownOutcomes`, for `resume(state, { outcomes, retry })`.
-   * Recovering a finished run gives its result back (a suspended one with its `state`), running nothing.
-   * This process becomes the run's owner: a worker still running it is refused its next checkpoint.
-   * @throws {DurableRunError} when the store has no checkpoint of the run, or another agent or
-   *   tenant's: nothing runs.
+   * Continues an unfinished durable run (`.durable(store)`) from its journal, in any process sharing
+   * the store: completed model calls and finished tool calls are not made again; an interrupted
+   * call runs again with its idempotency key when its tool is `none` or `idempotent`, and a `once`
+   * call suspends the run as an unknown outcome. A finished run gives its result back. This process
+   * becomes the run's owner: a worker still running it is refused its next entry (docs/durable-runs.md).
+   * @throws {DurableRunError} when the store has no journal of the run, another agent or tenant's,
+   *   or one that was changed (`tampered`): nothing runs.
    * @throws {AgentConfigurationError} on an agent without a run store.
    * @throws what `run()` throws, for the rest of the run.
    */
@@ -185,6 +186,19 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
     if (result.status === 'suspended') throw new RunSuspendedError({ result });
     return result.value;
   }) as unknown as RunTyped<TOutput, THasSchema>;
+
+  /** Runs the agent one step at a time, or continues a journal so read (see {@link RunIteration}). */
+  iter(input: RunInput | { readonly journal: readonly unknown[] }, options: RunOptions = {}): RunIteration<TOutput> {
+    return new RunIteration<TOutput>(async (gate, stopped) => {
+      const checked = checkRunOptions(options);
+      const runOptions = { ...checked, signal: checked.signal ? AbortSignal.any([checked.signal, stopped]) : stopped };
+      if (typeof input === 'object' && !Array.isArray(input) && 'journal' in input) return (await continueJournal(this.#continued, input.journal, runOptions, gate)) as RunResult<TOutput>;
+      const extras = { ...this.#extras, gate };
+      const store = this.#config.store;
+      if (store) return (await startDurable(store, () => this.#agentId(), runOptions, extras, (durable, withStore) => startRun(this.#config, this.#bus, input, durable, undefined, withStore))) as RunResult<TOutput>;
+      return (await startRun(this.#config, this.#bus, input, runOptions, undefined, extras)) as RunResult<TOutput>;
+    });
+  }
 
   /**
    * Runs the agent as a stream of typed parts (text and tool-call deltas, tool results, step
@@ -293,14 +307,22 @@ export class AgentBuilder<TOutput = string, THasSchema extends boolean = HasSche
 
   /**
    * Calls `listener` once when each run of every agent built from this builder ends (complete,
-   * failed, aborted or suspended), with the run's records: every attempt, step and tool call, as
-   * its result holds them (see {@link RecordedRun}). For exporters that write whole runs, such as
-   * a trace file: nothing is built for it but one small object, so it costs a run far less than
-   * listening to each of its events. An observer: a throw is reported as `listener.error`.
+   * failed, aborted or suspended), with the run's records (see {@link RecordedRun}). An observer:
+   * a throw is reported as `listener.error`.
    */
   onRecord(listener: RunRecordListener): AgentBuilder<TOutput, THasSchema> {
     if (typeof listener !== 'function') throw new AgentConfigurationError({ setting: 'onRecord', message: `onRecord() takes a function, got ${typeof listener}` });
     return this.with({ recorders: [...this.state.recorders, listener] });
+  }
+
+  /**
+   * Calls `listener` with each entry of each run's journal as it is written, each once (a resumed
+   * run's entries follow those before its suspension): for exporters that append, such as a trace
+   * file. An observer: a throw is reported as `listener.error` (its `event` is `journal`).
+   */
+  onJournal(listener: JournalListener): AgentBuilder<TOutput, THasSchema> {
+    if (typeof listener !== 'function') throw new AgentConfigurationError({ setting: 'onJournal', message: `onJournal() takes a function, got ${typeof listener}` });
+    return this.with({ journalListeners: [...this.state.journalListeners, listener] });
   }
 
   /**
@@ -367,7 +389,7 @@ export class AgentBuilder<TOutput = string, THasSchema extends boolean = HasSche
 
   /** @internal Use `Agent.create()`. */
   static start(options: AgentOptions, construct: ConstructAgent): AgentBuilder<string, false> {
-    return new AgentBuilder<string, false>({ options, construct, tools: [], guards: [], listeners: [], recorders: [], callWrappers: [], repeated: [] });
+    return new AgentBuilder<string, false>({ options, construct, tools: [], guards: [], listeners: [], recorders: [], journalListeners: [], callWrappers: [], repeated: [] });
   }
 }
 

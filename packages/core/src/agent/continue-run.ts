@@ -1,11 +1,16 @@
-import { durableJournal, openCheckpoint } from '../durable/durable-run';
+import type { AttemptRecord } from '@keel/reliability';
+import { openJournal, storeJournal } from '../durable/durable-run';
+import { DurableRunError } from '../errors/durable-run-error';
+import { foldJournal } from '../run/journal/fold-journal';
+import { verifyJournal } from '../run/journal/journal-chain';
+import { journalResult } from '../run/journal/journal-result';
+import type { RunUsage } from '../usage/usage-ledger';
 import type { RunStore } from '../durable/run-store';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import { RunStateError } from '../errors/run-state-error';
 import { StaleRunOwnerError } from '../errors/stale-run-owner-error';
 import type { RunExtras } from '../run/run-loop';
 import { checkRunOptions } from '../run/state/check-run-options';
-import type { RunJournal } from '../run/state/run-journal';
 import { checkDecisions, type ResumeDecisions } from '../run/state/resume-decisions';
 import { claimResume, leaseSuspended } from '../run/state/resumed-suspensions';
 import { openState, type RunStateSnapshot } from '../run/state/run-state-snapshot';
@@ -23,20 +28,37 @@ export interface ContinuedAgent {
   readonly agentId: () => Promise<string>;
   /** Checks the signature of the states the agent suspended with. */
   readonly signer: StateSigner;
-  /** Runs the agent on from where `extras` says (`resume` or `recovered`), with no new input. */
+  /** Runs the agent on from where `extras` says (`resume` or `continued`), with no new input. */
   readonly start: (options: RunOptions, extras: RunExtras) => Promise<RunResult<unknown>>;
+  /** The usage a journal's model calls add up to, priced as the agent prices them. */
+  readonly usageOf: (attempts: readonly AttemptRecord[]) => RunUsage;
 }
 
-/** `agent.recover()`: a durable run continued from its last checkpoint, or its stored result. */
+/** How many times `recover()` reads a journal again that moved on between its read and its lease. */
+const RECOVER_READS = 3;
+
+/**
+ * `agent.recover()`: a durable run continued from its journal, or its result when the journal
+ * says it ended. The lease is taken on the version read (`acquireAt`): a recover that slept between
+ * its read and its lease, while another continued or finished the run, reads the journal again and
+ * never runs from a stale one.
+ */
 export async function recoverRun(agent: ContinuedAgent, runId: string, options: ContinuationOptions): Promise<RunResult<unknown>> {
   const store = agent.store;
   if (!store) throw new AgentConfigurationError({ setting: 'durable', message: 'recover() needs a durable agent: Agent.create(...).durable(store)' });
   const runOptions = continuationOptions(options);
   const owner = { agentId: await agent.agentId(), tenant: runOptions.tenant };
-  const stored = await openCheckpoint(store, runId, owner);
-  if ('result' in stored) return stored.result;
-  const journal = durableJournal(store, await store.acquire(runId), owner);
-  return agent.start(runOptions, { journal, recovered: stored.run });
+  for (let read = 1; ; read++) {
+    const { entries, stored } = await openJournal(store, runId, owner, agent.signer);
+    const folded = foldJournal(entries, agent.usageOf);
+    // The tenant the journal's own (chained) input names, not only the store's label of it.
+    if (folded.state.tenant !== owner.tenant) throw new DurableRunError({ problem: 'tampered', runId, message: "the journal's input names another tenant than the store says: it was changed, so it is not run" });
+    const result = await journalResult(folded, agent.signer);
+    if (result) return result;
+    const lease = await store.acquireAt(runId, stored.version);
+    if (lease) return agent.start(runOptions, { store: storeJournal(store, lease, owner), continued: { state: folded.state, head: folded.head } });
+    if (read === RECOVER_READS) throw new DurableRunError({ problem: 'busy', runId, message: 'another process is continuing this run now (its journal moved on while it was read); recover it again once that process stopped' });
+  }
 }
 
 /** `agent.resume()`: a suspended run continued from its signed state with the caller's decisions. */
@@ -55,8 +77,9 @@ export async function resumeRun(agent: ContinuedAgent, state: unknown, decisions
     // is still this suspension (a resume that slept since its claim may find it gone on).
     const leased = store ? await leaseSuspended(store, opened) : undefined;
     if (store && !leased) throw alreadyResumed(opened);
-    const journal = store && leased ? resumeJournal(durableJournal(store, leased.lease, { agentId: opened.agent, tenant: opened.tenant }), leased.suspended, () => began) : undefined;
-    return await agent.start(runOptions, { resume, ...(journal ? { journal } : {}) });
+    if (!store || !leased) return await agent.start(runOptions, { resume });
+    const journal = storeJournal(store, leased.lease, { agentId: opened.agent, tenant: opened.tenant });
+    return await agent.start(runOptions, { resume: leased.head ? { ...resume, head: leased.head } : resume, store: journal });
   } catch (error) {
     // Another process took the resume over before this one's first checkpoint (see claimResume): it runs, this one is refused.
     if (!began && StaleRunOwnerError.isInstance(error)) throw alreadyResumed(opened, error);
@@ -65,14 +88,6 @@ export async function resumeRun(agent: ContinuedAgent, state: unknown, decisions
     if (!began) await claim.release();
     throw error;
   }
-}
-
-/**
- * A resumed run's journal: a run that fails before any decided call began writes the suspended
- * result back (not its own state marked failed), so the state it gave back resumes again.
- */
-function resumeJournal(journal: RunJournal, suspended: RunResult<unknown> | undefined, began: () => boolean): RunJournal {
-  return { ...journal, failed: () => (began() || suspended === undefined ? journal.failed() : journal.finished(suspended)) };
 }
 
 /** Another process resumed the state first: it runs (or, if it died, `recover` goes on with it); this one is refused before any call. */
@@ -86,4 +101,19 @@ const alreadyResumed = ({ suspensionId, runId }: Pick<RunStateSnapshot, 'suspens
 /** The options a continuation takes from its caller, checked. */
 function continuationOptions(options: ContinuationOptions | undefined): RunOptions {
   return checkRunOptions({ ...(options?.signal === undefined ? {} : { signal: options.signal }), ...(options?.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }), ...(options?.tenant === undefined ? {} : { tenant: options.tenant }) });
+}
+
+/**
+ * `agent.iter({ journal })`: a run continued from a journal its caller kept (the entries an
+ * earlier `iter()` gave), checked entry by entry with the agent's key first; its result when the
+ * journal says the run ended. The continued run's entries follow the journal's.
+ * @throws {RunStateError} `malformed`, `tampered` or `other-tenant`: nothing runs.
+ */
+export async function continueJournal(agent: ContinuedAgent, journal: readonly unknown[], options: RunOptions, gate: NonNullable<RunExtras['gate']>): Promise<RunResult<unknown>> {
+  if (agent.store) throw new AgentConfigurationError({ setting: 'durable', message: 'a durable agent continues its runs from its run store: agent.recover(runId)' });
+  const folded = foldJournal(await verifyJournal(agent.signer, undefined, journal), agent.usageOf);
+  if (folded.state.tenant !== options.tenant) {
+    throw new RunStateError({ problem: 'other-tenant', message: folded.state.tenant === undefined ? 'the journal was made without a tenant; continue it without one' : 'the journal was made for another tenant; continue it with the tenant it was made for' });
+  }
+  return (await journalResult(folded, agent.signer)) ?? agent.start(options, { continued: { state: folded.state, head: folded.head }, gate });
 }

@@ -6,8 +6,8 @@ import type { RunOptions, RunResult } from './run-result';
 
 /**
  * A durable run's start: the run id (given, or made), refused when the store holds it already;
- * this process becomes the run's owner and `start` runs it with its journal added to `extras`.
- * A run that fails before its first checkpoint gives its id back.
+ * this process becomes the run's owner and `start` runs it with its store added to `extras`.
+ * A run that fails before its first entry gives its id back.
  */
 export async function startDurable(
   store: RunStore,
@@ -18,9 +18,9 @@ export async function startDurable(
 ): Promise<RunResult<unknown>> {
   const options = checkRunOptions(given ?? {});
   const runId = options.runId ?? newRunId();
-  const { journal, abandon } = await beginDurableRun(store, runId, { agentId: await agentId(), tenant: options.tenant });
+  const { store: journal, abandon } = await beginDurableRun(store, runId, { agentId: await agentId(), tenant: options.tenant });
   try {
-    return await start({ ...options, runId }, { ...extras, journal });
+    return await start({ ...options, runId }, { ...extras, store: journal });
   } catch (error) {
     // A run that failed before its first checkpoint left nothing: its id may be started again at once.
     await abandon();

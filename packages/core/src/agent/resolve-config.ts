@@ -6,6 +6,7 @@ import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import type { ListenerEntry } from '../events/event-bus';
 import type { MemoryStore } from '../memory/memory-store';
 import type { RunStore } from '../durable/run-store';
+import type { JournalListener } from '../run/journal/journal-writer';
 import type { ModelProvider, ModelResponse } from '../model/model-provider-v1';
 import { patchOptionsProblem } from '../run/attempt/patch-and-continue';
 import type { RunConfig } from '../run/state/run-config';
@@ -29,6 +30,7 @@ export interface BuilderSettings {
   readonly store?: RunStore;
   readonly listeners: readonly ListenerEntry[];
   readonly recorders: readonly RunRecordListener[];
+  readonly journalListeners: readonly JournalListener[];
   readonly callWrappers: readonly CallWrapper[];
   readonly outputSchema?: AnySchema;
   readonly outputOptions?: OutputOptions;
@@ -270,9 +272,10 @@ export function resolveConfig(settings: BuilderSettings): RunConfig {
     guards: settings.guards,
     ...(settings.memory === undefined ? {} : { memory: settings.memory }),
     ...(contextConfig === undefined ? {} : { context: contextConfig }),
-    ...(settings.store === undefined ? {} : { store: checkRunStore(settings.store) }),
+    ...(settings.store === undefined ? {} : { store: checkRunStore(settings.store, settings.options.stateKey !== undefined) }),
     listeners: settings.listeners,
     recorders: settings.recorders,
+    journalListeners: settings.journalListeners,
     recordedTargets: Object.freeze(targets.map((target) => Object.freeze({ provider: target.provider.name, model: target.model }))),
     wrapCall: composeWrappers(settings.callWrappers),
     ...(output === undefined ? {} : { output }),
@@ -286,9 +289,13 @@ export function resolveConfig(settings: BuilderSettings): RunConfig {
 }
 
 /** A run store with every method a durable run calls. */
-function checkRunStore(store: RunStore): RunStore {
-  for (const method of ['acquire', 'save', 'load', 'claim', 'release'] as const) {
+function checkRunStore(store: RunStore, keyed: boolean): RunStore {
+  for (const method of ['acquire', 'acquireAt', 'append', 'load', 'claim', 'release'] as const) {
     if (typeof (store as Partial<RunStore> | null)?.[method] !== 'function') fail('durable', `the run store has no ${method}() method (give memoryRunStore() or redisRunStore())`);
+  }
+  // Every process checks the journals the others wrote (a recovery, a resume): they must share a key.
+  if (store.shared !== false && !keyed) {
+    fail('durable', 'a run store other processes share needs the agent\'s stateKey (Agent.create({ ..., stateKey })), the same in every process: without one, each process signs journals and states with a key of its own, so none can recover or resume what another wrote');
   }
   return store;
 }

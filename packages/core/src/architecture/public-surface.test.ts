@@ -38,7 +38,9 @@ const BUDGETS: Readonly<Record<string, number>> = {
   // The two sides of the run result's union (CompleteRunResult, SuspendedRunResult) took it to 57,
   // and the errors of a durable run and of a context the vendor refused as too long to 58.
   // Run records for exporters (`onRecord`: RecordedRun, RunRecordListener) took it to 60.
-  'core/src/index.ts': 60,
+  // The run's journal (JournalEntry, JournalListener, RunStep, StoredRun for store authors) took it to 63;
+  // RunCheckpoint went with the checkpoints.
+  'core/src/index.ts': 63,
 };
 
 describe('public surface', () => {

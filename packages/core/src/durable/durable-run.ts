@@ -1,59 +1,38 @@
-import type { RunResult } from '../agent/run-result';
 import { AGENT_DEFAULTS } from '../defaults';
 import { DurableRunError } from '../errors/durable-run-error';
-import type { RunJournal } from '../run/state/run-journal';
-import type { RunState } from '../run/state/run-state';
-import type { RunCheckpoint, RunLease, RunStore } from './run-store';
+import { RunStateError } from '../errors/run-state-error';
+import { verifyJournal } from '../run/journal/journal-chain';
+import type { JournalEntry } from '../run/journal/journal-entry';
+import type { JournalStore } from '../run/journal/journal-writer';
+import type { StateSigner } from '../run/state/state-signer';
+import type { RunLease, RunStore, StoredRun } from './run-store';
 
-/**
- * What a durable run's checkpoint holds (`RunCheckpoint.state`), plain JSON: an unfinished run's
- * state (between two steps, or mid-turn with the record of its tool calls), or a finished run's
- * result (complete, or suspended with its sealed state), which recovering it gives back.
- */
-export type DurableState = { readonly run: RunState } | { readonly result: RunResult<unknown> };
-
-/** Whom a durable run's checkpoints name: the agent, and the tenant when there is one. */
+/** Whom a durable run's journal names: the agent, and the tenant when there is one. */
 export interface RunOwner {
   readonly agentId: string;
   readonly tenant: string | undefined;
 }
 
 /**
- * The journal of one owner of a durable run over its store: each write is one checkpoint, fenced
- * by the owner's lease (a newer owner's run refuses it with `StaleRunOwnerError`). Writes go out
- * one at a time, in the order they were made.
+ * The journal of one owner of a durable run over its store: each write appends the entries it
+ * holds, fenced by the owner's lease (a newer owner's run refuses it with `StaleRunOwnerError`).
  */
-export function durableJournal(store: RunStore, lease: RunLease, owner: RunOwner): RunJournal {
-  let tail: Promise<unknown> = Promise.resolve();
-  let last: DurableState | undefined;
-  const write = (status: RunCheckpoint['status'], state: DurableState): Promise<void> => {
-    last = state;
-    const checkpoint = { agentId: owner.agentId, ...(owner.tenant === undefined ? {} : { tenant: owner.tenant }), status, state };
-    const written = tail.then(() => store.save(lease, checkpoint)).then(() => undefined);
-    tail = written.catch(() => undefined);
-    return written;
-  };
-  const ended = (result: RunResult<unknown>) => (result.status === 'suspended' ? 'suspended' : 'complete');
-  return {
-    save: (state) => write('running', { run: state }),
-    finished: (result) => write(ended(result), { result }),
-    // A run whose result could not be written (the store failed) ended all the same: its result is
-    // written again as it is, never marked failed (a suspended state so marked could not be resumed).
-    failed: () => (last === undefined ? Promise.resolve() : 'result' in last ? write(ended(last.result), last) : write('failed', last)),
-  };
+export function storeJournal(store: RunStore, lease: RunLease, owner: RunOwner): JournalStore {
+  const named = { agentId: owner.agentId, ...(owner.tenant === undefined ? {} : { tenant: owner.tenant }) };
+  return { append: (entries, status) => store.append(lease, { ...named, status, entries }).then(() => undefined) };
 }
 
-/** A new durable run's journal, and how to give its id back when the run failed before its first checkpoint. */
+/** A new durable run's store, and how to give its id back when the run failed before its first entry. */
 export interface DurableStart {
-  readonly journal: RunJournal;
-  /** Frees the run id for another start when the store holds no checkpoint of it (nothing of the run was kept). */
+  readonly store: JournalStore;
+  /** Frees the run id for another start when the store holds nothing of the run. */
   readonly abandon: () => Promise<void>;
 }
 
 /**
  * Makes the caller the owner of a new durable run. Two starts with one id at once are told apart
  * by a claim of the id in the store (held for `resumeTakeoverMs`, well past the run's first
- * checkpoint, which refuses every later start): one runs, the other is refused before it begins.
+ * entry, which refuses every later start): one runs, the other is refused before it begins.
  * @throws {DurableRunError} `exists` when the store holds the run id already, or another start of it is under way (never a silent second run).
  */
 export async function beginDurableRun(store: RunStore, runId: string, owner: RunOwner): Promise<DurableStart> {
@@ -70,27 +49,37 @@ export async function beginDurableRun(store: RunStore, runId: string, owner: Run
     if ((await store.load(runId).catch(() => null)) === undefined) await store.release(key).catch(() => undefined);
   };
   try {
-    return { journal: durableJournal(store, await store.acquire(runId), owner), abandon };
+    return { store: storeJournal(store, await store.acquire(runId), owner), abandon };
   } catch (error) {
     await abandon();
     throw error;
   }
 }
 
+/** A durable run's journal as its store holds it, checked: this agent's, this tenant's, every entry chained with the agent's key. */
+export interface OpenedJournal {
+  readonly entries: readonly JournalEntry[];
+  readonly stored: StoredRun;
+}
+
 /**
- * Reads the checkpoint a durable run recovers from, made by this agent for this tenant.
- * @throws {DurableRunError} `not-found`, `other-agent`, `other-tenant` or `malformed`: nothing runs.
+ * Reads the journal a durable run goes on from, made by this agent for this tenant, and checks
+ * every entry's chain before anything of it is trusted.
+ * @throws {DurableRunError} `not-found`, `other-agent`, `other-tenant`, `malformed` or `tampered`: nothing runs.
  */
-export async function openCheckpoint(store: RunStore, runId: string, owner: RunOwner): Promise<DurableState> {
-  const checkpoint = await store.load(runId);
-  if (!checkpoint) throw new DurableRunError({ problem: 'not-found', runId, message: 'the run store has no checkpoint of this run (it was never started durably, or its store was cleared)' });
-  if (checkpoint.agentId !== owner.agentId) throw new DurableRunError({ problem: 'other-agent', runId, message: 'another agent started this run; recover it with that agent' });
-  if (checkpoint.tenant !== owner.tenant) {
-    throw new DurableRunError({ problem: 'other-tenant', runId, message: checkpoint.tenant === undefined ? 'the run was started without a tenant; recover it without one' : 'the run was started for another tenant; recover it with that tenant' });
+export async function openJournal(store: RunStore, runId: string, owner: RunOwner, signer: StateSigner): Promise<OpenedJournal> {
+  const stored = await store.load(runId);
+  if (!stored) throw new DurableRunError({ problem: 'not-found', runId, message: 'the run store has no journal of this run (it was never started durably, or its store was cleared)' });
+  if (stored.agentId !== owner.agentId) throw new DurableRunError({ problem: 'other-agent', runId, message: 'another agent started this run; recover it with that agent' });
+  if (stored.tenant !== owner.tenant) {
+    throw new DurableRunError({ problem: 'other-tenant', runId, message: stored.tenant === undefined ? 'the run was started without a tenant; recover it without one' : 'the run was started for another tenant; recover it with that tenant' });
   }
-  const state = checkpoint.state as Partial<Record<'run' | 'result', { runId?: unknown; next?: unknown }>> | null;
-  const held = typeof state === 'object' && state !== null ? (state.run ?? state.result) : undefined;
-  const fits = typeof held === 'object' && held !== null && held.runId === runId && (state?.result !== undefined || typeof held.next === 'object');
-  if (!fits) throw new DurableRunError({ problem: 'malformed', runId, message: 'the checkpoint under this id is not one Keel wrote' });
-  return checkpoint.state as DurableState;
+  try {
+    return { entries: await verifyJournal(signer, runId, stored.entries), stored };
+  } catch (error) {
+    if (!RunStateError.isInstance(error)) throw error;
+    const problem = error.problem === 'tampered' ? 'tampered' : 'malformed';
+    const message = problem === 'tampered' ? `the run's journal in the store was changed or written with another key, so it is not run (${error.message})` : `the store holds under this id what is not a journal Keel wrote (${error.message})`;
+    throw new DurableRunError({ problem, runId, message, cause: error });
+  }
 }

@@ -13,8 +13,12 @@ export type DurableRunProblem =
   | 'other-agent'
   /** `recover()` for another tenant than the run's. */
   | 'other-tenant'
-  /** The store holds, under the run's id, something that is not a checkpoint Keel wrote. */
-  | 'malformed';
+  /** The store holds, under the run's id, something that is not a journal Keel wrote. */
+  | 'malformed'
+  /** The run's journal in the store was changed (an entry rewritten, removed or reordered) or written with another key. */
+  | 'tampered'
+  /** `recover()` of a run another process is continuing right now (its journal moved on while this one read it). */
+  | 'busy';
 
 /** A durable agent refused to start or recover a run: nothing ran. Never retryable. */
 export class DurableRunError extends KeelError {

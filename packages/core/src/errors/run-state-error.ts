@@ -3,7 +3,7 @@ import { hasMarker } from '@keel/reliability/internal';
 
 const marker = Symbol.for('keel.error.RunStateError');
 
-/** Why `agent.resume()` refused a state or its decisions. */
+/** Why `agent.resume()` refused a state or its decisions, or `recover()`/`iter()` a journal. */
 export type RunStateProblem =
   /** Not a run state: not an object of the expected shape, or not JSON. */
   | 'malformed'
@@ -19,10 +19,12 @@ export type RunStateProblem =
   | 'bad-signature'
   /** This agent already resumed the state (a replay, or a second concurrent resume). */
   | 'already-resumed'
+  /** A journal whose entries were changed, removed, reordered or written with another key (see `verifyJournal`). */
+  | 'tampered'
   /** The decisions do not fit the pending calls (an unknown id, a call decided twice, one left undecided). */
   | 'bad-decisions';
 
-/** `agent.resume()` refused the state or the decisions: nothing ran. Never retryable. */
+/** `agent.resume()`, `recover()` or `iter()` refused the state, the journal or the decisions: nothing ran. Never retryable. */
 export class RunStateError extends KeelError {
   private readonly [marker] = true;
   override readonly name = 'RunStateError';

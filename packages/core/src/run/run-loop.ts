@@ -13,8 +13,17 @@ import { checkRunOptions } from './state/check-run-options';
 import { nestedLedgerOf } from './state/forwarding-ledger';
 import type { RunConfig } from './state/run-config';
 import { runLock, type RunContext } from './state/run-context';
+import { EMPTY_HEAD, type JournalHead } from './journal/journal-head';
+import type { JournalDraft } from './journal/journal-entry';
+import { firstDraft } from './journal/first-draft';
+import { JournalWriter, type JournalStore } from './journal/journal-writer';
+import { transitionDraft } from './journal/state-delta';
+import { loopsOf } from './steps/step-loops';
+import { endDraft, failureDraft } from './journal/end-drafts';
+import type { RunStep } from './journal/run-step';
+
+export type { RunStep };
 import { inputAsMessages, keptInputMessages, runSystem } from './state/run-input';
-import { type RunJournal, saveCheckpoint } from './state/run-journal';
 import type { CallDecision, NextStep, RunState, StepOutcome } from './state/run-state';
 import type { RunStateSnapshot } from './state/run-state-snapshot';
 import type { StateSigner } from './state/state-signer';
@@ -35,49 +44,85 @@ export interface RunExtras {
     readonly decisions: ReadonlyMap<string, CallDecision>;
     /** Told once the decided calls are about to run (before it, a failed resume has run nothing). */
     readonly began: () => void;
+    /** Where the run's journal stands in its store (a durable run), when the state does not say. */
+    readonly head?: JournalHead;
   };
   /** The run whose tool call this run is (`agent.asTool()`). */
   readonly parent?: ParentRun;
-  /** A durable run's checkpoints: its state after every step and around every tool call; the run waits for each. */
-  readonly journal?: RunJournal;
-  /** Continues a durable run from its last checkpoint (`agent.recover()`). */
-  readonly recovered?: RunState;
+  /** A durable run's store: each entry of its journal is appended there before the run goes on. */
+  readonly store?: JournalStore;
+  /** Continues a run from its journal (`agent.recover()`, `agent.iter({ journal })`): its folded state and where its chain stands. */
+  readonly continued?: { readonly state: RunState; readonly head: JournalHead };
+  /** Told after each step with the entries written since the step before; the run waits for it (`agent.iter()`). */
+  readonly gate?: (step: RunStep) => Promise<void>;
 }
+
+
 
 type Outcome = StepOutcome<RunResult<unknown>>;
 
 /**
- * The driver of a run: take the run's state, run its next step, store the new state, repeat,
- * until a step ends the run. Every step is a file of `steps/`; the state between two steps is one
- * plain value ({@link RunState}), a checkpoint in the run store when the run is durable.
+ * The driver of a run: take the run's state, run its next step, write what the step added to the
+ * run's journal, repeat, until a step ends the run. Every step is a file of `steps/`; the state
+ * between two steps is one plain value ({@link RunState}), the fold of the journal so far.
  */
-async function drive(context: RunContext, state: RunState): Promise<RunResult<unknown>> {
+async function drive(context: RunContext, state: RunState, first: JournalDraft | undefined): Promise<RunResult<unknown>> {
   // `state` is the parameter itself, reassigned: a separate variable would keep the first state alive as long as the run.
   // Set once a step ended the run (it reported `run.end`): a failure after it (the store could not
   // write the result) is thrown, never reported as a second end of the same run.
   let ended = false;
+  const { journal, gate } = context;
   try {
-    if (context.journal) await saveCheckpoint(context, state);
+    if (journal && first?.type === 'resume') journal.defer(first);
+    else if (journal && first) await journal.write([first], elapsedOf(context, state), context.ledger.attempts);
     for (;;) {
-      const outcome = await nextStep(context, state);
+      const outcome = await nextStep(stepContext(context, stepOf(state)), state);
       if (outcome.type === 'done') {
         ended = true;
-        if (context.journal) await context.journal.finished(outcome.result);
+        // A suspension wrote its own entry: its sealed state names where the journal stood after it.
+        if (journal && outcome.result.status !== 'suspended') await journal.write([endDraft(state, outcome.state, outcome.result)], elapsedOf(context, outcome.state), context.ledger.attempts);
+        if (gate && journal) await gate({ entries: journal.take(), state: outcome.state });
         return outcome.result;
       }
+      const draft = journal && transitionDraft(state, outcome.state);
       state = outcome.state;
-      if (context.journal) await saveCheckpoint(context, state);
+      if (journal && draft) {
+        await journal.write([draft], elapsedOf(context, state), context.ledger.attempts);
+        if (gate) await gate({ entries: journal.take(), state });
+      }
     }
   } catch (error) {
-    releaseMemory(context);
-    // The last checkpoint stands, marked failed: `recover` goes on from it. A stale owner writes nothing.
-    if (context.journal && !StaleRunOwnerError.isInstance(error)) await context.journal.failed().catch(() => undefined);
+    releaseMemory(context, state);
     const aborted = context.signal?.aborted === true || AbortedError.isInstance(error);
-    if (!ended) runEnded(context, state, aborted ? 'aborted' : 'error', undefined, error);
+    const failed = { ...state, loops: state.loops + loopsOf(error) };
+    // The journal stands, its last entry a failure: `recover` goes on from it. A stale owner writes
+    // nothing, nor a resume that failed before its calls began (its journal still ends suspended).
+    if (journal && !ended && !StaleRunOwnerError.isInstance(error) && !journal.deferring) {
+      await journal.write([failureDraft(failed, error, aborted, context.ledger.snapshot())], elapsedOf(context, state), context.ledger.attempts).catch(() => undefined);
+    }
+    if (!ended) runEnded(stepContext(context, stepOf(state)), failed, aborted ? 'aborted' : 'error', undefined, error);
     if (aborted && context.signal && !AbortedError.isInstance(error)) throw AbortedError.fromSignal(context.signal);
     throw error;
   }
 }
+
+/**
+ * The step the run's next step belongs to (its events name it): `ask-model` begins the next one,
+ * as does a compaction that makes room for it; a compaction for a re-ask of a turn's calls belongs to that turn.
+ */
+function stepOf(state: RunState): number {
+  const next = state.next;
+  if (next.type === 'ask-model' || (next.type === 'compact-context' && next.turn === undefined)) return state.step + 1;
+  return state.step;
+}
+
+/** The run's context for one step: the same run, at that step (nothing writes a context). */
+function stepContext(context: RunContext, step: number): RunContext {
+  return context.step === step ? context : { ...context, step };
+}
+
+/** Milliseconds the run has been under way: its earlier parts, then this one. */
+const elapsedOf = (context: RunContext, state: RunState): number => state.elapsedMs + performance.now() - context.started;
 
 /** The step the state names. */
 function nextStep(context: RunContext, state: RunState): Promise<Outcome> {
@@ -117,8 +162,8 @@ export function startRun(config: RunConfig, bus: EventBus, input: RunInput, give
 const EMPTY: RunOptions = Object.freeze({});
 
 function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOptions, signal: AbortSignal | undefined, sink: StreamSink | undefined, extras: RunExtras): Promise<RunResult<unknown>> {
-  // A resumed run (a suspension decided) or a recovered one (a durable run's last checkpoint) goes on as it was.
-  const resumed: RunStateSnapshot | RunState | undefined = extras.resume?.state ?? extras.recovered;
+  // A resumed run (a suspension decided) or a continued one (a journal folded) goes on as it was.
+  const resumed: RunStateSnapshot | RunState | undefined = extras.resume?.state ?? extras.continued?.state;
   // A string, the usual input, is one user message: no check or copy is needed.
   const text = typeof input === 'string' && !resumed;
   const given: readonly Message[] = resumed ? [] : text ? [{ role: 'user', content: input }] : inputAsMessages(input);
@@ -134,38 +179,49 @@ function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOp
   if (depth > maxDepth) throw new MaxDepthExceededError({ depth, maxDepth });
   // A nested run spends from the budgets above it: their rules, on the whole tree's usage.
   const preCheck = parent ? [...new Set([...config.preCheck, ...parent.preCheck])] : config.preCheck;
-  // The usage, attempts and budgets of a resumed run go on from where it suspended (or was checkpointed).
+  // The usage, attempts and budgets of a resumed run go on from where it suspended (or its journal stands).
   if (resumed) for (const attempt of resumed.attempts) ledger.record(attempt);
+  // A journal kept to be continued (a store, `iter()`) is chained with the agent's key.
+  const chained = extras.store !== undefined || extras.gate !== undefined;
+  const head = extras.continued?.head ?? extras.resume?.head ?? extras.resume?.state.journal ?? EMPTY_HEAD;
+  // Entries are made only for what reads them: a store, the agent's journal listeners, `iter()`.
+  const journaled = chained || config.journalListeners.length > 0;
+  const journal = !journaled ? undefined : new JournalWriter({
+    runId,
+    head,
+    attemptsSeen: ledger.attempts.length,
+    store: extras.store,
+    listeners: config.journalListeners,
+    signer: chained ? extras.sealing?.signer : undefined,
+    bus,
+    collect: extras.gate !== undefined,
+  });
   const context: RunContext = {
     config,
     // A resumed run keeps its id: a memory store keyed by it replaces, never duplicates, the exchange.
     runId,
     parentRunId: parent?.runId,
     parentToolCallId: parent?.toolCallId,
-    nestedAttempts: undefined,
+    nestedAttempts: new Set(),
     system,
     signal,
-    toolSignal: undefined,
+    toolSignal: signal ?? new AbortController().signal,
     bus,
     ledger,
     sink,
     step: resumed ? resumed.step : 0,
-    shownText: false,
     exclusive: preCheck.length > 0 ? runLock(signal) : undefined,
-    loopsDetected: 0,
     depth,
     maxDepth,
     budgetUsage: parent ? parent.usage : ownUsage,
     preCheck,
     conversationId,
-    history: NO_MESSAGES,
-    memoryUse: 'none',
     started: performance.now(),
-    stepStarted: 0,
-    callsBefore: ledger.attempts.length,
+    callsAtStart: ledger.attempts.length,
     sealing: extras.sealing,
     resumeBegan: extras.resume?.began,
-    journal: extras.journal,
+    journal,
+    gate: extras.gate,
     listens,
     emit,
     emitBuilt,
@@ -173,8 +229,8 @@ function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOp
   const usage = ledger.snapshot();
   const first = extras.resume
     ? resumedState(extras.resume.state, extras.resume.decisions, config, usage)
-    : extras.recovered
-      ? recoveredState(extras.recovered, config, usage)
+    : extras.continued
+      ? continuedState(extras.continued.state, config, usage)
       : startState(runId, conversationId, tenant, system, text ? given : keptInputMessages(given), config, usage);
   const primary = config.targets[0] as RunConfig['targets'][number];
   if (context.listens('run.start')) {
@@ -182,7 +238,7 @@ function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOp
     if (conversationId !== undefined) payload.conversationId = conversationId;
     context.emitBuilt('run.start', payload);
   }
-  return drive(context, first);
+  return drive(context, first, journal && firstDraft(first, context, extras.resume?.decisions, extras.continued !== undefined));
 }
 
 const NO_MESSAGES: readonly never[] = Object.freeze([]);
@@ -245,6 +301,9 @@ function runState(fields: RunState): RunState {
     attempts: fields.attempts,
     usage: fields.usage,
     compaction: fields.compaction,
+    history: fields.history,
+    stepBegan: fields.stepBegan,
+    loops: fields.loops,
     next: fields.next,
   };
 }
@@ -273,6 +332,7 @@ function startState(
     toolCalls: NO_MESSAGES,
     attempts: NO_MESSAGES,
     usage,
+    loops: 0,
     next: config.memory ? { type: 'load-memory', then: ask } : ask,
   });
 }
@@ -308,17 +368,18 @@ function resumedState(resumed: RunStateSnapshot, decisions: ReadonlyMap<string, 
     attempts: resumed.attempts,
     usage,
     compaction: resumed.compaction,
+    loops: resumed.loops ?? 0,
     next: config.memory ? { type: 'load-memory', then: call } : call,
   });
 }
 
 /**
- * The state a recovered durable run goes on from: its last checkpoint, memory's conversation
- * loaded again first (it is never checkpointed), and the time it had run so far.
+ * The state a continued run goes on from: its journal folded, memory's conversation loaded again
+ * first (it is never journaled), and the time it had run so far.
  */
-function recoveredState(recovered: RunState, config: RunConfig, usage: RunUsage): RunState {
-  const next = recovered.next;
-  return runState({ ...recovered, usage, next: config.memory && next.type !== 'load-memory' ? { type: 'load-memory', then: next } : next });
+function continuedState(continued: RunState, config: RunConfig, usage: RunUsage): RunState {
+  const next = continued.next;
+  return runState({ ...continued, usage, next: config.memory && next.type !== 'load-memory' ? { type: 'load-memory', then: next } : next });
 }
 
 /** A signal aborted by the caller's or, after `timeoutMs`, with a `TimeoutError` reason. */

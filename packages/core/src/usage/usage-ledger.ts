@@ -145,3 +145,10 @@ export class UsageLedger {
     return this.cached;
   }
 }
+
+/** The usage `attempts` add up to, priced by `pricing`: what a ledger that recorded them in order reports. */
+export function usageOfAttempts(pricing: PricingTable | undefined, attempts: readonly AttemptRecord[]): RunUsage {
+  const ledger = new UsageLedger(pricing);
+  for (const attempt of attempts) ledger.record(attempt);
+  return ledger.snapshot();
+}

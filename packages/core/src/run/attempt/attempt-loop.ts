@@ -16,7 +16,8 @@ import { answerTurn } from '../output/answer-turn';
 import { ANSWER_TOOL_NAME, type ModeLevel, type TargetPlan } from '../output/output-mode';
 import { checkResponse } from '../output/output-verdict';
 import { reportDowngrade, reportPlan, schemaRejectionOf } from '../output/output-mode-report';
-import { beginAnswerAttempt, retryPart, settleAnswer } from '../output/shown-answer';
+import { beginAnswerAttempt, noTextShown, retryPart, settleAnswer } from '../output/shown-answer';
+import type { LoopCount } from '../steps/step-loops';
 import type { AttemptOutcome } from './attempt-outcome';
 
 export type { AttemptOutcome };
@@ -45,6 +46,8 @@ export interface AttemptCall<TValue> {
    * output mode, tools or feedback; `messages` and `feedbackMessages` are not read.
    */
   readonly sends?: { readonly target: ModelTarget; readonly request: ModelRequest };
+  /** Counts the action loops the call's rules detect (a step's call: the run's loop count goes on from it). */
+  readonly loops?: LoopCount;
 }
 
 
@@ -238,7 +241,7 @@ function usageOf<TValue>(state: RunContext, call: AttemptCall<TValue>, target: M
 /** A gate event as a run event (naming the tool call of a re-ask), and as a stream part where a stream shows it. */
 function reportGateEvent<TValue>(state: RunContext, call: AttemptCall<TValue>, event: GateEvent): void {
   const { type, ...payload } = event;
-  if (type === 'reliability.loop-detected') state.loopsDetected++;
+  if (type === 'reliability.loop-detected' && call.loops) call.loops.count += 1;
   const toolCall = call.settings.toolCall;
   state.emit(type, (toolCall ? Object.assign(payload, { toolCallId: toolCall.id }) : payload) as never);
   const sink = state.sink;
@@ -261,7 +264,7 @@ export function callProvider(state: RunContext, call: ProviderCall): Promise<Mod
   if (state.listens('model.request')) reportRequest(state, call);
   // Latency is reported only in events: skip the clock when nobody listens.
   const started = state.listens('model.response') || state.listens('model.error') ? performance.now() : 0;
-  state.shownText = false;
+  if (state.sink) noTextShown(state);
   let answered: Promise<unknown>;
   try {
     answered = Promise.resolve(invokeProvider(state, call));

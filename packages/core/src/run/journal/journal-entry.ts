@@ -5,6 +5,7 @@ import type { Message } from '../../model/message';
 import type { FinishReason } from '../../model/model-provider-v1';
 import type { PendingApproval } from '../../tools/pending-approval';
 import type { ToolCallRecord } from '../../tools/tool-result';
+import type { RunUsage } from '../../usage/usage-ledger';
 import type { UnknownOutcome } from '../../tools/unknown-outcome';
 import type { SuspendedTurn } from '../state/run-state-snapshot';
 import type { Answer, CallDecision, NextStep, ToolIntent } from '../state/run-state';
@@ -15,7 +16,6 @@ export const JOURNAL_VERSION = 1;
 /**
  * What an entry records:
  * - `input`: the run began (its input messages, system prompt, tenant, conversation);
- * - `memory`: memory's conversation was loaded (it is never journaled: a continued run loads it again);
  * - `model-turn`: the model answered with tool calls (the turn, its attempts and usage);
  * - `answer`: the model gave its final answer (or a fallback tier stood in);
  * - `compaction-due`: the next request would pass `compactAt`, or the vendor refused one as too long;
@@ -31,7 +31,6 @@ export const JOURNAL_VERSION = 1;
  */
 export type JournalEntryType =
   | 'input'
-  | 'memory'
   | 'model-turn'
   | 'answer'
   | 'compaction-due'
@@ -68,8 +67,8 @@ export interface JournalSuspension {
   readonly turn: SuspendedTurn;
   readonly pending: readonly PendingApproval[];
   readonly unknown?: readonly UnknownOutcome[];
-  /** The sealed state's signature: the state rebuilt from the journal carries it. */
-  readonly signature: string;
+  /** The run's usage when it suspended. */
+  readonly usage: RunUsage;
 }
 
 /** How the run ended, in an `end` entry (complete) or a `failure` entry (error, abort). */
@@ -80,6 +79,8 @@ export interface JournalEnd {
   readonly errorName?: string;
   readonly errorMessage?: string;
   readonly aborted?: boolean;
+  /** The run's usage when it ended. */
+  readonly usage: RunUsage;
 }
 
 /**
@@ -117,8 +118,9 @@ export interface JournalEntry {
   readonly suspension?: JournalSuspension;
   readonly decisions?: Readonly<Record<string, CallDecision>>;
   readonly end?: JournalEnd;
-  readonly mac: string;
+  /** HMAC-SHA-256 (hex) of the entry before's `mac` and this entry's JSON without it: present when the journal is kept to be continued (a run store, `agent.iter()`). */
+  readonly mac?: string;
 }
 
 /** An entry before it is numbered and chained. */
-export type JournalDraft = Omit<JournalEntry, 'seq' | 'runId' | 'at' | 'mac'>;
+export type JournalDraft = Omit<JournalEntry, 'seq' | 'runId' | 'at' | 'mac' | 'elapsedMs'>;

@@ -19,6 +19,8 @@ interface AnswerState {
   held: string[] | undefined;
   /** The current attempt replies to a patch request or continues cut output: its partials are settled once it is judged. */
   pending: boolean;
+  /** Whether the current provider call has shown text to a pass-through stream. */
+  shownText: boolean;
 }
 
 const states = new WeakMap<RunContext, AnswerState>();
@@ -26,10 +28,16 @@ const states = new WeakMap<RunContext, AnswerState>();
 function stateOf(run: RunContext): AnswerState {
   let state = states.get(run);
   if (state === undefined) {
-    state = { shown: [], held: undefined, pending: false };
+    state = { shown: [], held: undefined, pending: false, shownText: false };
     states.set(run, state);
   }
   return state;
+}
+
+/** A provider call begins: it has shown no text yet. */
+export function noTextShown(run: RunContext): void {
+  const state = states.get(run);
+  if (state) state.shownText = false;
 }
 
 /**
@@ -64,7 +72,7 @@ export function showAnswerText(run: RunContext, attempt: number, text: string): 
   const last = state.shown[state.shown.length - 1];
   if (last?.attempt === attempt) last.text += text;
   else state.shown.push({ attempt, text, partials: false });
-  run.shownText = true;
+  state.shownText = true;
   run.sink?.push({ type: 'text-delta', step: run.step, attempt, text });
   return true;
 }
@@ -102,7 +110,7 @@ export function retryPart(run: RunContext, attempt: number, errorKind: ErrorKind
   const state = states.get(run);
   const index = state?.shown.findIndex((entry) => entry.attempt === attempt) ?? -1;
   if (state && index >= 0) state.shown.splice(index, 1);
-  return { type: 'retry', step: run.step, attempt, errorKind, discardStreamedText: run.shownText, discardPartialOutput: partialsShown(run) };
+  return { type: 'retry', step: run.step, attempt, errorKind, discardStreamedText: state?.shownText === true, discardPartialOutput: partialsShown(run) };
 }
 
 function discard(run: RunContext, left: Shown, errorKind: ErrorKind): void {

@@ -1,6 +1,6 @@
-import type { RunResult } from '../../agent/run-result';
 import { AGENT_DEFAULTS } from '../../defaults';
-import type { RunCheckpoint, RunLease, RunStore } from '../../durable/run-store';
+import type { RunLease, RunStore, StoredRun } from '../../durable/run-store';
+import type { JournalHead } from '../journal/journal-head';
 import { RunStateError } from '../../errors/run-state-error';
 import type { RunStateSnapshot } from './run-state-snapshot';
 
@@ -33,45 +33,42 @@ export function releaseSuspension(suspensionId: string): void {
   resumed.delete(suspensionId);
 }
 
-/** Whether `checkpoint` is the suspended result of this suspension: nothing ran on from it. */
-function holdsSuspension(checkpoint: RunCheckpoint, state: Pick<RunStateSnapshot, 'suspensionId'>): boolean {
-  if (checkpoint.status !== 'suspended') return false;
-  const stored = checkpoint.state as { readonly result?: { readonly status?: unknown; readonly state?: { readonly suspensionId?: unknown } } } | null;
-  return stored?.result?.status === 'suspended' && stored.result.state?.suspensionId === state.suspensionId;
+/** Whether the run's journal ends with this suspension: nothing ran on from it. */
+function holdsSuspension(stored: StoredRun, state: Pick<RunStateSnapshot, 'suspensionId'>): boolean {
+  if (stored.status !== 'suspended') return false;
+  const last = stored.entries.at(-1) as { readonly type?: unknown; readonly suspension?: { readonly suspensionId?: unknown } } | null | undefined;
+  return last?.type === 'suspension' && last.suspension?.suspensionId === state.suspensionId;
 }
 
 /**
- * Whether the run's checkpoint in `store` is still the suspended result of this suspension:
- * nothing ran on from it (a resume that did wrote a checkpoint of its own). `undefined` when the
- * store holds no checkpoint of the run (the state was made before the agent was durable).
+ * Whether the run's journal in `store` still ends with this suspension: nothing ran on from it (a
+ * resume that did appended entries of its own). `undefined` when the store holds no journal of
+ * the run (the state was made before the agent was durable).
  */
 export async function stillSuspended(store: RunStore, state: Pick<RunStateSnapshot, 'runId' | 'suspensionId'>): Promise<boolean | undefined> {
   const checkpoint = await store.load(state.runId);
   return checkpoint === undefined ? undefined : holdsSuspension(checkpoint, state);
 }
 
-/** A resume's lease, and the suspended result the run's checkpoint held when it was taken (none for a state made before the agent was durable). */
+/** A resume's lease, and where the run's journal stood when it was taken (none for a state made before the agent was durable). */
 export interface SuspendedLease {
   readonly lease: RunLease;
-  readonly suspended: RunResult<unknown> | undefined;
+  readonly head: JournalHead | undefined;
 }
 
 /**
- * The lease of a resume that holds its claim: taken only while the run's checkpoint is still this
- * suspension (atomically, with `acquireAt`), so a resume that slept since its claim never fences
- * out a resume that took over and is running; without `acquireAt`, checked again under the lease.
+ * The lease of a resume that holds its claim: taken only while the run's journal still ends with
+ * this suspension (atomically, with `acquireAt`), so a resume that slept since its claim never
+ * fences out a resume that took over and is running.
  * @returns the lease, or `undefined` when the run went on from the suspension (the resume is refused).
  */
 export async function leaseSuspended(store: RunStore, state: Pick<RunStateSnapshot, 'runId' | 'suspensionId'>): Promise<SuspendedLease | undefined> {
-  const checkpoint = await store.load(state.runId);
-  if (checkpoint !== undefined && !holdsSuspension(checkpoint, state)) return undefined;
-  const suspended = checkpoint === undefined ? undefined : (checkpoint.state as { readonly result: RunResult<unknown> }).result;
-  if (checkpoint !== undefined && store.acquireAt) {
-    const lease = await store.acquireAt(state.runId, checkpoint.version);
-    return lease && { lease, suspended };
-  }
-  const lease = await store.acquire(state.runId);
-  return (await stillSuspended(store, state)) === false ? undefined : { lease, suspended };
+  const stored = await store.load(state.runId);
+  if (stored !== undefined && !holdsSuspension(stored, state)) return undefined;
+  const lease = await store.acquireAt(state.runId, stored?.version ?? 0);
+  if (!lease) return undefined;
+  const last = stored?.entries.at(-1) as { readonly mac?: unknown } | undefined;
+  return { lease, head: stored && typeof last?.mac === 'string' ? { seq: stored.version, mac: last.mac } : undefined };
 }
 
 /**

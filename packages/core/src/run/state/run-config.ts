@@ -1,3 +1,4 @@
+import type { JournalListener } from '../journal/journal-writer';
 import type { PreCheckRule, PricingTable, ReliabilityRule, SchemaValidator } from '@keel/reliability';
 import type { ModelTarget, OutputFallbackOptions, OutputOptions } from '../../agent/agent-options';
 import type { CallWrapper } from '../../shared/call-wrapper';
@@ -39,6 +40,8 @@ export interface RunConfig {
   readonly listeners: readonly ListenerEntry[];
   /** Receive each run's record when it ends (`builder.onRecord()`). */
   readonly recorders: readonly RunRecordListener[];
+  /** Receive each entry of each run's journal as it is written (`builder.onJournal()`). */
+  readonly journalListeners: readonly JournalListener[];
   /** The targets' names, by provider index, for {@link RecordedRun}. */
   readonly recordedTargets: readonly RecordedTarget[];
   /** The integrations' wrappers of model calls and tool executions, as one; absent when none. */

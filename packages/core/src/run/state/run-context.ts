@@ -7,8 +7,8 @@ import type { StreamSink } from '../../agent/stream-part';
 import type { PreCheckRule } from '@keel/reliability';
 import { raceSignal, type UsageTotals } from '@keel/reliability/internal';
 import type { ModelResponse } from '../../model/model-provider-v1';
-import type { Message } from '../../model/message';
-import type { RunJournal } from './run-journal';
+import type { JournalWriter } from '../journal/journal-writer';
+import type { RunStep } from '../journal/run-step';
 import type { StateSigner } from './state-signer';
 
 /**
@@ -21,24 +21,23 @@ export interface RunContext {
   readonly runId: string;
   /** The run that called this one, when the agent runs as a tool (`agent.asTool()`). */
   readonly parentRunId: string | undefined;
-  /** Model calls of runs this run called (agents as tools), which its ledger records too; made on the first. */
-  nestedAttempts: Set<AttemptRecord> | undefined;
+  /** Model calls of runs this run called (agents as tools), which its ledger records too. */
+  readonly nestedAttempts: Set<AttemptRecord>;
   /** The calling run's tool call this run answers, when it has a parent. */
   readonly parentToolCallId: string | undefined;
   /** The system prompt of this run: the agent's, then any system messages given as input. */
   readonly system: string | undefined;
   /** The caller's signal, when the run can be cancelled. */
   readonly signal: AbortSignal | undefined;
-  /** The signal tools receive: the caller's, or one made on first use (never shared between runs). */
-  toolSignal: AbortSignal | undefined;
+  /** The signal tools receive: the caller's, or one of the run's own (never shared between runs). */
+  readonly toolSignal: AbortSignal;
   readonly bus: EventBus;
   /** The one ledger: every attempt record and the usage they add up to. */
   readonly ledger: UsageLedger;
   /** Receives stream parts when the run was started with `stream()`. */
   readonly sink: StreamSink | undefined;
-  step: number;
-  /** Whether the current attempt has shown text to a pass-through stream. */
-  shownText: boolean;
+  /** The step the run is in (the driver gives each step its own context: nothing writes it). */
+  readonly step: number;
   /**
    * Admits the run's model calls one at a time (PreCheck and call together) when PreCheck rules are
    * configured, so concurrent tool re-asks each see what the others spent; absent otherwise.
@@ -46,17 +45,10 @@ export interface RunContext {
   readonly exclusive: (<T>(work: () => Promise<T>) => Promise<T>) | undefined;
   /** The memory conversation the run loads and appends to; absent without memory. */
   readonly conversationId: string | undefined;
-  /** What memory's `load` gave for the conversation (never ephemeral messages); empty until loaded. */
-  history: readonly Message[];
-  /** Whether memory was loaded, and whether the exchange was appended (a run that loaded and did not append releases). */
-  memoryUse: 'none' | 'loaded' | 'appended';
   /** `performance.now()` when this part of the run started (a resumed run's earlier parts are in `RunState.elapsedMs`). */
   readonly started: number;
-  /** `performance.now()` when the current step started, and the ledger's attempts then: what a step record reports. */
-  stepStarted: number;
-  callsBefore: number;
-  /** `reliability.loop-detected` events so far: `run.end` reports them. */
-  loopsDetected: number;
+  /** Model calls the ledger held when this part of the run started (a continued run's earlier ones). */
+  readonly callsAtStart: number;
   /** How deep this run is (0: no run started it), and the deepest nesting allowed below the top run. */
   readonly depth: number;
   readonly maxDepth: number;
@@ -66,8 +58,10 @@ export interface RunContext {
   readonly preCheck: readonly PreCheckRule<ModelResponse>[];
   /** Signs the state of a run that suspends, naming the agent (see `RunStateSnapshot`). */
   readonly sealing: { readonly signer: StateSigner; readonly agent: () => Promise<string>; readonly ttlMs: number } | undefined;
-  /** Where a durable run writes its checkpoints; absent for a run without a store. */
-  readonly journal: RunJournal | undefined;
+  /** Writes the run's journal (to its store when durable, to the agent's journal listeners, to `iter()`); absent when nothing reads it. */
+  readonly journal: JournalWriter | undefined;
+  /** Told after each step with what it added to the journal (`agent.iter()`); the run waits for it. */
+  readonly gate: ((step: RunStep) => Promise<void>) | undefined;
   /** Told once a resumed run's decided calls are about to run (before it, a failed resume has run nothing). */
   readonly resumeBegan: (() => void) | undefined;
   /*

@@ -6,6 +6,7 @@ import type { ToolCallRecord } from '../../tools/tool-result';
 import type { UnknownOutcome } from '../../tools/unknown-outcome';
 import type { RunState } from './run-state';
 import type { StateSigner } from './state-signer';
+import type { JournalHead } from '../journal/journal-head';
 
 /** The format version of {@link RunStateSnapshot}s this Keel writes and reads. */
 export const RUN_STATE_VERSION = 1;
@@ -56,6 +57,10 @@ export interface RunStateSnapshot extends KeptRunState {
   readonly pending: readonly PendingApproval[];
   /** Calls of `once` tools a crash left without a known outcome (a recovered durable run): `outcomes` or `retry` settles each. */
   readonly unknown?: readonly UnknownOutcome[];
+  /** Action loops detected before the suspension (absent: none): the resumed run goes on counting. */
+  readonly loops?: number;
+  /** Where the run's journal stood after its suspension entry: the resumed run's entries go on from it. */
+  readonly journal?: JournalHead;
   /** HMAC-SHA-256 (hex) of the rest, in canonical JSON. */
   readonly signature: string;
 }

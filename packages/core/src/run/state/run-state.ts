@@ -133,9 +133,18 @@ export interface RunState {
   readonly usage: RunUsage;
   /** What compaction has done to what the run sends (absent before the first compaction); the kept messages never change. */
   readonly compaction?: Compaction | undefined;
+  /**
+   * What memory's `load` gave for the conversation (never ephemeral messages): absent until it is
+   * loaded. Never journaled: a continued run loads it again.
+   */
+  readonly history?: readonly Message[] | undefined;
+  /** `performance.now()` when the current step began, and the ledger's model calls then: what its step record reports (never journaled). */
+  readonly stepBegan?: { readonly at: number; readonly calls: number } | undefined;
+  /** Action loops the run's loop rules detected so far: each was a nudge, until a rule stopped the run (a resumed or recovered run goes on counting). */
+  readonly loops: number;
   readonly next: NextStep;
 }
 
-/** What a step returns: the next state, or the run's end. */
-export type StepOutcome<TResult> = { readonly type: 'next'; readonly state: RunState } | { readonly type: 'done'; readonly result: TResult };
+/** What a step returns: the next state, or the run's end (with its last state: the final turn kept). */
+export type StepOutcome<TResult> = { readonly type: 'next'; readonly state: RunState } | { readonly type: 'done'; readonly result: TResult; readonly state: RunState };
 

@@ -15,6 +15,7 @@ import type { Answer, RunState, StepOutcome } from '../state/run-state';
 import { recordOf } from './end';
 import { compactedView } from '../../context/compaction';
 import { overflowOutcome, passesCompactAt } from './compact-context';
+import { type LoopCount, noteLoops } from './step-loops';
 import type { RunResult } from '../../agent/run-result';
 
 const NONE: readonly never[] = Object.freeze([]);
@@ -30,10 +31,10 @@ const answerFeedback = (feedback: { readonly previousOutput: string; readonly te
     : [{ role: 'user', content: feedback.text, ephemeral: true }];
 
 /** What the run keeps: memory's conversation, then the run's kept messages (a copy: nothing writes to the state). */
-export const keptMessages = (context: RunContext, state: RunState): readonly Message[] => (context.history.length === 0 ? state.messages.slice() : context.history.concat(state.messages));
+export const keptMessages = (state: RunState): readonly Message[] => (state.history === undefined || state.history.length === 0 ? state.messages.slice() : state.history.concat(state.messages));
 
 /** The context a step sends: the kept messages, as compaction sends them once the run has compacted. */
-export const keptContext = (context: RunContext, state: RunState): readonly Message[] => (state.compaction === undefined ? keptMessages(context, state) : compactedView(keptMessages(context, state), state.compaction));
+export const keptContext = (state: RunState): readonly Message[] => (state.compaction === undefined ? keptMessages(state) : compactedView(keptMessages(state), state.compaction));
 
 /**
  * The run as rules see it from a step's call (`scope.run`): its finished steps, and the turn
@@ -44,18 +45,18 @@ class StepRun {
     readonly steps: number,
     private readonly context: RunContext,
     private readonly state: RunState,
+    private readonly loops: LoopCount,
   ) {}
 
-  /** The view; the loops the run found before this call were each a nudge (a stop ends the run). */
+  /** The view; the loops the run found before (its earlier steps', and this call's so far) were each a nudge (a stop ends the run). */
   view(response: ModelResponse | undefined): RunView {
-    return runViewOf(this.state.steps, this.state.toolCalls, this.context.budgetUsage(), response ? turnViewOf(response, this.context.config.tools) : undefined, this.context.loopsDetected);
+    return runViewOf(this.state.steps, this.state.toolCalls, this.context.budgetUsage(), response ? turnViewOf(response, this.context.config.tools) : undefined, this.state.loops + this.loops.count);
   }
 }
 
-/** The step's settings with the run as rules see it; before the first step finishes there is nothing to see, and the settings stay as made. */
-function withRun(settings: GateSettings<ModelResponse>, context: RunContext, state: RunState): GateSettings<ModelResponse> {
-  if (state.steps.length === 0) return settings;
-  return { ...settings, run: new StepRun(state.steps.length, context, state) };
+/** The step's settings with the run as rules see it (from its first step on: an empty run before it). */
+function withRun(settings: GateSettings<ModelResponse>, context: RunContext, state: RunState, loops: LoopCount): GateSettings<ModelResponse> {
+  return { ...settings, run: new StepRun(state.steps.length, context, state, loops) };
 }
 
 /** The judge of a step's answer, one per configuration: a step's call holds it while it waits. */
@@ -85,30 +86,33 @@ export function askModel(context: RunContext, state: RunState): Promise<Outcome>
   const step = state.step + 1;
   if (step > config.maxSteps) throw new MaxStepsExceededError({ maxSteps: config.maxSteps, partial: recordOf(context, state, '', 'other') });
   if (signal?.aborted) throw AbortedError.fromSignal(signal);
-  context.step = step;
   // A step retried after the vendor refused it as too long goes on as the same step.
+  const began = compacted === 'overflow' && state.stepBegan ? state.stepBegan : { at: performance.now(), calls: context.ledger.attempts.length };
   if (compacted !== 'overflow') {
-    context.stepStarted = performance.now();
-    context.callsBefore = context.ledger.attempts.length;
     sink?.push({ type: 'step-start', step });
     if (context.listens('step.start')) context.emitBuilt('step.start', { runId: context.runId, step, timestamp: Date.now() });
   }
+  const loops: LoopCount = { count: 0 };
   let asked: Promise<AttemptOutcome<unknown>>;
   try {
     asked = attemptLoop<unknown>(context, {
-      messages: keptContext(context, state),
+      messages: keptContext(state),
       // A nested run's budgets include its parents': its settings are its own, never the agent's cached ones.
-      settings: withRun((context.preCheck === config.preCheck ? stepSettingsMade.get(config)?.[step] : undefined) ?? stepSettings(context), context, state),
+      settings: withRun((context.preCheck === config.preCheck ? stepSettingsMade.get(config)?.[step] : undefined) ?? stepSettings(context), context, state, loops),
       judge: answerJudge(config),
       feedbackMessages: answerFeedback,
       fallback: resolveFallback,
+      loops,
     });
   } catch (error) {
     asked = Promise.reject(error);
   }
   return asked.then(
-    (outcome) => answered(context, state, step, outcome),
-    (error: unknown) => overflowed(context, state, compacted, error),
+    (outcome) => answered(context, { ...state, stepBegan: began, loops: state.loops + loops.count }, step, outcome),
+    (error: unknown) => {
+      noteLoops(error, loops);
+      return overflowed(context, { ...state, stepBegan: began }, compacted, error);
+    },
   );
 }
 

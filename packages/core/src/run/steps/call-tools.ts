@@ -29,9 +29,11 @@ export async function callTools(context: RunContext, state: RunState): Promise<S
   const { turn } = next;
   const calls = turn.content.filter((part): part is ToolCallPart => part.type === 'tool-call');
   const journal = turnJournal(context, state, turn);
-  const environment = toolEnvironment(context, keptContext(context, state), journal);
+  const environment = toolEnvironment(context, keptContext(state), journal);
+  // When the step began: a resumed turn's part of it begins now (its earlier part is in the turn).
+  const began = turn.resumed ? { at: performance.now(), calls: context.ledger.attempts.length } : (state.stepBegan ?? { at: context.started, calls: context.callsAtStart });
   let outcomes: CallOutcome[];
-  if (turn.resumed) outcomes = await resumedCalls(context, environment, journal, turn, calls);
+  if (turn.resumed) outcomes = await resumedCalls(context, state, environment, journal, turn, calls);
   else {
     const overflowed = turn.overflowed;
     const sink = context.sink;
@@ -50,9 +52,9 @@ export async function callTools(context: RunContext, state: RunState): Promise<S
   const unknown = outcomes.filter(isUnknownOutcome);
   const pending = outcomes.filter((outcome): outcome is PendingApproval => !isUnknownOutcome(outcome) && isPendingApproval(outcome));
   const finished = outcomes.filter((outcome): outcome is ToolCallRecord => !isUnknownOutcome(outcome) && !isPendingApproval(outcome));
-  if (pending.length === 0 && unknown.length === 0) return { type: 'next', state: keepToolTurn(context, state, turn, finished) };
-  const modelCalls = (turn.modelCalls ?? 0) + context.ledger.attempts.length - context.callsBefore;
-  const suspending = { turn, finished, pending, unknown, modelCalls, durationMs: (turn.durationMs ?? 0) + performance.now() - context.stepStarted };
+  if (pending.length === 0 && unknown.length === 0) return { type: 'next', state: keepToolTurn(context, state, turn, finished, began) };
+  const modelCalls = (turn.modelCalls ?? 0) + context.ledger.attempts.length - began.calls;
+  const suspending = { turn, finished, pending, unknown, modelCalls, durationMs: (turn.durationMs ?? 0) + performance.now() - began.at };
   return { type: 'next', state: { ...state, next: { type: 'suspend', suspending } } };
 }
 
@@ -78,16 +80,17 @@ function turnCalls(environment: ToolRunEnvironment, journal: TurnJournal | undef
 const NO_RECORDS: readonly ToolCallRecord[] = Object.freeze([]);
 
 /** A resumed turn's calls: those that ran keep their records; each one that waited goes as decided (never waiting for approval again). */
-async function resumedCalls(context: RunContext, environment: ToolRunEnvironment, journal: TurnJournal | undefined, turn: ToolTurn, calls: readonly ToolCallPart[]): Promise<CallOutcome[]> {
+async function resumedCalls(context: RunContext, state: RunState, environment: ToolRunEnvironment, journal: TurnJournal | undefined, turn: ToolTurn, calls: readonly ToolCallPart[]): Promise<CallOutcome[]> {
   const resumed = turn.resumed as NonNullable<ToolTurn['resumed']>;
   const decisions = Object.values(resumed.decisions);
   const approved = decisions.filter((decision) => decision.type === 'approved').length;
   const rejected = decisions.filter((decision) => decision.type === 'rejected').length;
   if (context.listens('run.resumed')) context.emit('run.resumed', { suspensionId: resumed.suspensionId, approved, rejected });
-  context.stepStarted = performance.now();
   const finished = new Map(resumed.finished.map((record) => [record.id, record]));
   const decided = decidedEnvironment(environment);
   if (context.signal?.aborted) throw AbortedError.fromSignal(context.signal);
+  // The resume's entry goes to the journal (a durable run's store) before any decided call runs.
+  await context.journal?.flush(state.elapsedMs + performance.now() - context.started, context.ledger.attempts);
   context.resumeBegan?.();
   return settleAll(
     calls.map((part) => {
@@ -108,7 +111,7 @@ function decidedCall(environment: ToolRunEnvironment, part: ToolCallPart, decisi
 }
 
 /** The state after a turn whose tool calls all finished: the turn (with the arguments that ran) and its results kept. */
-function keepToolTurn(context: RunContext, state: RunState, turn: ToolTurn, records: readonly ToolCallRecord[]): RunState {
+function keepToolTurn(context: RunContext, state: RunState, turn: ToolTurn, records: readonly ToolCallRecord[], began: NonNullable<RunState['stepBegan']>): RunState {
   const step = state.step;
   const { finishReason } = turn;
   const byId = new Map(records.map((record) => [record.id, record]));
@@ -119,8 +122,8 @@ function keepToolTurn(context: RunContext, state: RunState, turn: ToolTurn, reco
   };
   const sink = context.sink;
   for (const record of records) sink?.push({ type: 'tool-result', step, record });
-  const modelCalls = (turn.modelCalls ?? 0) + context.ledger.attempts.length - context.callsBefore;
-  const durationMs = (turn.durationMs ?? 0) + performance.now() - context.stepStarted;
+  const modelCalls = (turn.modelCalls ?? 0) + context.ledger.attempts.length - began.calls;
+  const durationMs = (turn.durationMs ?? 0) + performance.now() - began.at;
   if (context.listens('step.end')) context.emitBuilt('step.end', { runId: context.runId, step: context.step, timestamp: Date.now(), finishReason, toolCalls: records.length, final: false });
   sink?.push({ type: 'step-end', step, finishReason });
   return {
@@ -128,6 +131,7 @@ function keepToolTurn(context: RunContext, state: RunState, turn: ToolTurn, reco
     messages: [...state.messages, assistant, { role: 'tool', content: records.map(toResultPart) }],
     steps: [...state.steps, { step, finishReason, text: turn.text, toolCalls: records.length, modelCalls, durationMs }],
     toolCalls: [...state.toolCalls, ...records],
+    stepBegan: undefined,
     next: { type: 'ask-model' },
   };
 }
@@ -150,7 +154,7 @@ const single = <T>(value: T): T[] => [value];
 
 /** Records a model call of a run this run called (an agent as a tool) in this run's ledger, marked as not its own. */
 function recordNested(context: RunContext, attempt: AttemptRecord): void {
-  (context.nestedAttempts ??= new Set()).add(attempt);
+  context.nestedAttempts.add(attempt);
   context.ledger.record(attempt);
 }
 
@@ -198,10 +202,9 @@ function toolEnvironment(context: RunContext, kept: readonly Message[], journal:
   return environment;
 }
 
-/** A signal per run, made on first use: one shared by every run would collect their listeners. */
+/** The run's own signal: one shared by every run would collect their listeners. */
 function toolSignal(this: RunToolEnvironment): AbortSignal {
-  const { context } = this;
-  return context.signal ?? (context.toolSignal ??= new AbortController().signal);
+  return this.context.toolSignal;
 }
 
 /** The run's events, as the tools report them. */

@@ -19,7 +19,7 @@ import type { NextStep, RunState, StepOutcome, ToolTurn } from '../state/run-sta
 type Outcome = StepOutcome<RunResult<unknown>>;
 
 /** What the run keeps (memory's conversation, then its own messages): what compaction reads, never changes. */
-const keptOf = (context: RunContext, state: RunState): readonly Message[] => (context.history.length === 0 ? state.messages : context.history.concat(state.messages));
+const keptOf = (state: RunState): readonly Message[] => (state.history === undefined || state.history.length === 0 ? state.messages : state.history.concat(state.messages));
 
 /** What every request sends besides its messages: the system prompt, the tools, the output schema. */
 function frameOf(context: RunContext): RequestFrame {
@@ -32,7 +32,7 @@ function frameOf(context: RunContext): RequestFrame {
 export function passesCompactAt(context: RunContext, state: RunState, settings: ContextConfig | undefined): boolean {
   const window = windowOf(settings, state.compaction);
   if (settings === undefined || window === undefined) return false;
-  const kept = keptOf(context, state);
+  const kept = keptOf(state);
   const sent = state.compaction === undefined ? kept : compactedView(kept, state.compaction);
   return estimateRequestTokens(frameOf(context), sent) > window * settings.compactAt;
 }
@@ -65,7 +65,7 @@ function isOverflow(error: unknown): boolean {
 }
 
 function overflowError(context: RunContext, state: RunState, cause?: unknown): ContextOverflowError {
-  const kept = keptOf(context, state);
+  const kept = keptOf(state);
   const sent = state.compaction === undefined ? kept : compactedView(kept, state.compaction);
   return new ContextOverflowError({
     estimatedTokens: estimateRequestTokens(frameOf(context), sent),
@@ -87,9 +87,11 @@ function overflowError(context: RunContext, state: RunState, cause?: unknown): C
 export async function compactContext(context: RunContext, state: RunState): Promise<Outcome> {
   const next = state.next;
   if (next.type !== 'compact-context') throw new TypeError(`the compact-context step cannot take a ${next.type} step`);
+  // The compaction belongs to the step it makes room for (the driver gives it that step's context):
+  // the next one, or the one whose re-ask the vendor refused.
   const settings = context.config.context as ContextConfig;
   const overflow = next.reason === 'overflow';
-  const kept = keptOf(context, state);
+  const kept = keptOf(state);
   const frame = frameOf(context);
   const before = state.compaction ?? NO_COMPACTION;
   const sentTokens = estimateRequestTokens(frame, compactedView(kept, before));
@@ -99,9 +101,6 @@ export async function compactContext(context: RunContext, state: RunState): Prom
   const found = planCompaction(frame, kept, before, limits);
   // A refusal shows the window is no larger than the refused request: later steps plan for it.
   const plan = found && overflow ? { ...found, compaction: { ...found.compaction, window } } : found;
-  // The compaction belongs to the step it makes room for (its events and a summary's record say so):
-  // the next one, or the one whose re-ask the vendor refused.
-  context.step = next.turn === undefined ? state.step + 1 : state.step;
   let compaction = plan?.compaction;
   const tiers: CompactionTier[] = plan ? [...plan.tiers] : [];
   if (plan?.summarize && settings.summarize !== false && compaction) {

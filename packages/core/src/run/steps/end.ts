@@ -71,9 +71,9 @@ function recorded(context: RunContext, state: RunState, status: RecordedRun['sta
     runId: context.runId,
     status,
     record: kept,
-    ownAttempts: nested === undefined ? kept.attempts : kept.attempts.filter((attempt) => !nested.has(attempt)),
+    ownAttempts: nested.size === 0 ? kept.attempts : kept.attempts.filter((attempt) => !nested.has(attempt)),
     targets: config.recordedTargets,
-    loopsDetected: context.loopsDetected,
+    loopsDetected: state.loops,
   };
   if (parentRunId !== undefined) run.parentRunId = parentRunId;
   if (parentToolCallId !== undefined) run.parentToolCallId = parentToolCallId;
@@ -107,7 +107,7 @@ export function runEnded(context: RunContext, state: RunState, status: 'ok' | 'e
     cacheWriteTokens: usage.cacheWriteTokens,
   };
   if (usage.costUsd !== undefined) payload.costUsd = usage.costUsd;
-  if (context.loopsDetected > 0) payload.loopsDetected = context.loopsDetected;
+  if (state.loops > 0) payload.loopsDetected = state.loops;
   if (reduced) {
     payload.errorName = reduced.name;
     payload.errorMessage = reduced.message;
@@ -125,24 +125,25 @@ export async function end(context: RunContext, state: RunState): Promise<StepOut
   const { config, sink } = context;
   const { text, finishReason, answer } = next;
   const step = state.step;
-  const modelCalls = context.ledger.attempts.length - context.callsBefore;
+  const began = state.stepBegan ?? { at: context.started, calls: context.callsAtStart };
+  const modelCalls = context.ledger.attempts.length - began.calls;
   if (sink && config.output && sink.mode === 'buffer' && text.length > 0) sink.push({ type: 'text-delta', step, attempt: modelCalls, text });
   const final: AssistantMessage = { role: 'assistant', content: text.length > 0 ? [{ type: 'text', text }] : [] };
   const ended: RunState = {
     ...state,
     messages: [...state.messages, final],
-    steps: [...state.steps, { step, finishReason, text, toolCalls: 0, modelCalls, durationMs: performance.now() - context.stepStarted }],
+    steps: [...state.steps, { step, finishReason, text, toolCalls: 0, modelCalls, durationMs: performance.now() - began.at }],
+    stepBegan: undefined,
   };
   if (context.listens('step.end')) context.emitBuilt('step.end', { runId: context.runId, step: context.step, timestamp: Date.now(), finishReason, toolCalls: 0, final: true });
   sink?.push({ type: 'step-end', step, finishReason });
   const memory = config.memory;
   const conversationId = context.conversationId;
   if (memory && conversationId !== undefined) {
-    context.memoryUse = 'appended';
     const run = context.signal ? { runId: state.runId, signal: context.signal } : { runId: state.runId };
     // With `persist`, memory keeps the compacted history (what was last sent), not every message.
     const compaction = config.context?.persist ? ended.compaction : undefined;
-    const stored = compaction ? persistedMessages(ended.messages, context.history.length, compaction) : ended.messages;
+    const stored = compaction ? persistedMessages(ended.messages, state.history?.length ?? 0, compaction) : ended.messages;
     await raceSignal(Promise.resolve().then(() => memory.append(conversationId, stored, run)), context.signal).catch(storeFailure('append'));
   }
   if ((answer.repairs.length > 0 || answer.coercions.length > 0) && context.listens('output.repaired')) {
@@ -154,5 +155,5 @@ export async function end(context: RunContext, state: RunState): Promise<StepOut
   }
   const result = resultOf(context, ended, text, answer, finishReason);
   runEnded(context, ended, 'ok', result);
-  return { type: 'done', result };
+  return { type: 'done', result, state: ended };
 }

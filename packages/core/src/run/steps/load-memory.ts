@@ -30,19 +30,26 @@ export async function loadMemory(context: RunContext, state: RunState): Promise<
   if (next.type !== 'load-memory') throw new TypeError(`the load-memory step cannot take a ${next.type} step`);
   const memory = context.config.memory;
   const conversationId = context.conversationId;
-  if (memory && conversationId !== undefined) {
-    context.memoryUse = 'loaded';
+  if (!memory || conversationId === undefined) return { type: 'next', state: { ...state, next: next.then } };
+  try {
     const loaded = await raceSignal(Promise.resolve().then(() => memory.load(conversationId, memoryRun(context))), context.signal).catch(storeFailure('load'));
-    context.history = checkMessages(loaded, 'memory.load').filter((message) => !message.ephemeral);
+    const history = checkMessages(loaded, 'memory.load').filter((message) => !message.ephemeral);
+    return { type: 'next', state: { ...state, history, next: next.then } };
+  } catch (error) {
+    // A load that failed (or was aborted) may have taken the conversation all the same.
+    releaseMemory(context, { ...state, history: [] });
+    throw error;
   }
-  return { type: 'next', state: { ...state, next: next.then } };
 }
 
-/** Lets go of what memory's `load` took when the run ends without appending (a failure, an abort, a suspension). */
-export function releaseMemory(context: RunContext): void {
+/**
+ * Lets go of what memory's `load` took when the run ends without appending (a failure, an abort, a
+ * suspension): `state` is the run's last state, whose `history` says memory was loaded.
+ */
+export function releaseMemory(context: RunContext, state: RunState): void {
   const memory = context.config.memory;
   const conversationId = context.conversationId;
-  if (context.memoryUse !== 'loaded' || !memory?.release || conversationId === undefined) return;
+  if (state.history === undefined || !memory?.release || conversationId === undefined) return;
   // Not awaited: a store that cannot release (its backend is down, say) must neither hold the run nor hide why it failed.
   const run = memoryRun(context);
   Promise.resolve()

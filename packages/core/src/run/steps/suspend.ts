@@ -1,6 +1,8 @@
 import type { RunResult } from '../../agent/run-result';
 import type { RunContext } from '../state/run-context';
 import { sealState } from '../state/run-state-snapshot';
+import type { JournalSuspension } from '../journal/journal-entry';
+import { suspendedState } from '../journal/suspended-state';
 import type { RunState, StepOutcome } from '../state/run-state';
 import { runEnded, suspendedResultOf } from './end';
 import { releaseMemory } from './load-memory';
@@ -24,41 +26,31 @@ export async function suspend(context: RunContext, state: RunState): Promise<Ste
     ...pending.map((call) => [call.toolCallId, call.arguments] as const),
     ...unknown.map((call) => [call.toolCallId, call.arguments] as const),
   ]);
-  const suspended = await sealState(
-    {
-      agent: await sealing.agent(),
-      ...(state.tenant === undefined ? {} : { tenant: state.tenant }),
-      expiresAt: Date.now() + sealing.ttlMs,
-      suspensionId: globalThis.crypto.randomUUID(),
-      runId: state.runId,
-      ...(state.conversationId === undefined ? {} : { conversationId: state.conversationId }),
-      ...(state.system === undefined ? {} : { system: state.system }),
-      startedAt: state.startedAt,
-      suspendedAt: Date.now(),
-      elapsedMs: state.elapsedMs + performance.now() - context.started,
-      step,
-      messages: state.messages,
-      steps: state.steps,
-      toolCalls: state.toolCalls,
-      attempts: context.ledger.attempts,
-      usage: context.ledger.snapshot(),
-      // A resumed run sends what it sent before it suspended, not its whole history again.
-      ...(state.compaction === undefined ? {} : { compaction: state.compaction }),
-      turn: {
-        assistant: { role: 'assistant', content: turn.content.map((part) => (part.type === 'tool-call' ? { type: 'tool-call', id: part.id, name: part.name, arguments: argumentsOf.get(part.id) } : part)) },
-        text: turn.text,
-        finishReason: turn.finishReason,
-        finished,
-        modelCalls,
-        durationMs,
-      },
-      pending,
-      ...(unknown.length === 0 ? {} : { unknown }),
+  const suspension: JournalSuspension = {
+    agent: await sealing.agent(),
+    expiresAt: Date.now() + sealing.ttlMs,
+    suspensionId: globalThis.crypto.randomUUID(),
+    suspendedAt: Date.now(),
+    turn: {
+      assistant: { role: 'assistant', content: turn.content.map((part) => (part.type === 'tool-call' ? { type: 'tool-call', id: part.id, name: part.name, arguments: argumentsOf.get(part.id) } : part)) },
+      text: turn.text,
+      finishReason: turn.finishReason,
+      finished,
+      modelCalls,
+      durationMs,
     },
-    sealing.signer,
-  );
+    pending,
+    ...(unknown.length === 0 ? {} : { unknown }),
+    usage: context.ledger.snapshot(),
+  };
+  // The journal's entry first: the sealed state names where the journal stands after it, so the
+  // resumed run's entries follow it (the state itself is the journal's fold, see `suspendedState`).
+  const elapsedMs = Math.round(state.elapsedMs + performance.now() - context.started);
+  const { journal } = context;
+  if (journal) await journal.write([{ type: 'suspension', step, suspension }], elapsedMs, context.ledger.attempts);
+  const suspended = await sealState(suspendedState({ ...state, elapsedMs, attempts: context.ledger.attempts }, suspension, journal?.head), sealing.signer);
   const ended: RunState = { ...state, toolCalls: [...state.toolCalls, ...finished] };
-  releaseMemory(context);
+  releaseMemory(context, state);
   if (context.listens('run.suspended')) {
     const waiting = [...pending, ...unknown];
     context.emit('run.suspended', {
@@ -71,5 +63,5 @@ export async function suspend(context: RunContext, state: RunState): Promise<Ste
   }
   const result = suspendedResultOf(context, ended, turn.finishReason, suspended);
   runEnded(context, ended, 'suspended', result);
-  return { type: 'done', result };
+  return { type: 'done', result, state: ended };
 }

@@ -4,7 +4,7 @@ import { idempotencyKeyOf, runToolCall, type ToolCallJournal, type ToolRunEnviro
 import type { ToolCallRecord } from '../../tools/tool-result';
 import type { UnknownOutcome } from '../../tools/unknown-outcome';
 import type { RunContext } from '../state/run-context';
-import { saveCheckpoint } from '../state/run-journal';
+import type { JournalDraft } from '../journal/journal-entry';
 import type { RunState, ToolIntent, ToolTurn } from '../state/run-state';
 
 /** How one call of a turn ended: it ran, it waits for approval, or a crash left its outcome unknown. */
@@ -20,28 +20,21 @@ export interface TurnJournal extends ToolCallJournal {
 }
 
 /**
- * The journal of a turn in a durable run (none otherwise): each intent and outcome is a
- * checkpoint of the run's state with the turn's record so far. Writes go out in the order they
- * were made, each with everything recorded before it.
+ * The record of a turn's tool calls in a durable run (none otherwise): each intent and outcome is
+ * an entry of the run's journal, appended to its store before the call runs (an intent) and once
+ * it finished (an outcome). What an earlier owner recorded comes from the journal it wrote.
  */
 export function turnJournal(context: RunContext, state: RunState, turn: ToolTurn): TurnJournal | undefined {
-  if (!context.journal) return undefined;
-  const intents = [...(turn.journal?.intents ?? [])];
-  const outcomes = [...(turn.journal?.outcomes ?? [])];
-  const recorded = new Map(outcomes.map((record) => [record.id, record]));
-  const started = new Map(intents.map((intent) => [intent.id, intent]));
-  const save = () => saveCheckpoint(context, { ...state, next: { type: 'call-tools', turn: { ...turn, journal: { intents: intents.slice(), outcomes: outcomes.slice() } } } });
+  const { journal } = context;
+  if (!journal?.durable) return undefined;
+  const recorded = new Map((turn.journal?.outcomes ?? []).map((record) => [record.id, record]));
+  const started = new Map((turn.journal?.intents ?? []).map((intent) => [intent.id, intent]));
+  const write = (draft: JournalDraft) => journal.write([draft], state.elapsedMs + performance.now() - context.started, context.ledger.attempts).then(() => undefined);
   return {
     recorded: (id) => recorded.get(id),
     started: (id) => started.get(id),
-    intent: (intent) => {
-      intents.push(intent);
-      return save();
-    },
-    outcome: (record) => {
-      outcomes.push(record);
-      return save();
-    },
+    intent: (intent) => write({ type: 'tool-intent', step: state.step, intent }),
+    outcome: (record) => write({ type: 'tool-outcome', step: state.step, outcome: record }),
   };
 }
 

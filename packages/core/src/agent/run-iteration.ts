@@ -1,0 +1,121 @@
+import { AbortedError } from '@keel/reliability';
+import type { RunStep } from '../run/journal/run-step';
+import type { RunResult } from './run-result';
+
+/** A step handed to the reader, and the run waiting for the reader to ask for the next one. */
+interface Handed {
+  readonly step: RunStep;
+  readonly goOn: () => void;
+}
+
+/**
+ * A run taken step by step (`agent.iter()`): each `next()` lets the run take its next step and
+ * gives what it added to the journal and the state after it. Between two reads the run waits, so
+ * a reader can inspect it, serialize its journal (the entries read so far: a journal at any step
+ * can be continued with `agent.iter({ journal })`), or stop it by leaving the loop (`break`,
+ * `return()`): the run then ends with an `AbortedError`, running nothing more. `result` settles
+ * with the run's result or error. A durable agent's runs are durable here too (continue one with
+ * `recover(runId)`).
+ * @example
+ * const journal = [];
+ * for await (const step of agent.iter('Refund A-1?')) {
+ *   journal.push(...step.entries);
+ *   if (step.state.step === 2) break; // stopped after step 2
+ * }
+ * const result = await agent.iter({ journal }).result; // the same result, each tool call once
+ */
+export class RunIteration<T> implements AsyncIterableIterator<RunStep> {
+  /** Resolves with the run's result, or rejects with its error (`AbortedError` after a stop). */
+  readonly result: Promise<RunResult<T>>;
+  /** The step the run waits at, not yet given to the reader. */
+  #waiting: Handed | undefined;
+  /** The step the reader has: the run goes on from it at the next read. */
+  #given: Handed | undefined;
+  #reader: ((step: IteratorResult<RunStep>) => void) | undefined;
+  #readerFailed: ((error: unknown) => void) | undefined;
+  #ended: { readonly error?: unknown } | undefined;
+  readonly #stop: AbortController;
+
+  /** @internal Use `agent.iter()`. */
+  constructor(start: (gate: (step: RunStep) => Promise<void>, signal: AbortSignal) => Promise<RunResult<T>>) {
+    const stop = new AbortController();
+    this.#stop = stop;
+    this.result = start((step) => this.#gate(step), stop.signal).then(
+      (result) => {
+        this.#end({});
+        return result;
+      },
+      (error: unknown) => {
+        this.#end({ error });
+        throw error;
+      },
+    );
+    // A reader that only iterates still hears the error from `next()`: `result` must not report it unhandled.
+    this.result.catch(() => undefined);
+  }
+
+  #gate(step: RunStep): Promise<void> {
+    const { signal } = this.#stop;
+    if (signal.aborted) return Promise.reject(AbortedError.fromSignal(signal));
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => reject(AbortedError.fromSignal(signal));
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.#waiting = {
+        step,
+        goOn: () => {
+          signal.removeEventListener('abort', onAbort);
+          resolve();
+        },
+      };
+      this.#deliver();
+    });
+  }
+
+  #end(ended: { readonly error?: unknown }): void {
+    this.#ended = ended;
+    this.#deliver();
+  }
+
+  /** Hands the waiting reader the step the run waits at, or the run's end. */
+  #deliver(): void {
+    const reader = this.#reader;
+    const failed = this.#readerFailed;
+    if (!reader || !failed) return;
+    const waiting = this.#waiting;
+    if (waiting) {
+      this.#waiting = undefined;
+      this.#given = waiting;
+      this.#reader = undefined;
+      this.#readerFailed = undefined;
+      reader({ done: false, value: waiting.step });
+      return;
+    }
+    if (!this.#ended) return;
+    this.#reader = undefined;
+    this.#readerFailed = undefined;
+    if ('error' in this.#ended && !this.#stop.signal.aborted) failed(this.#ended.error);
+    else reader({ done: true, value: undefined });
+  }
+
+  /** Lets the run take its next step; resolves with it, or `done` once the run ended (rejects with the run's error). */
+  next(): Promise<IteratorResult<RunStep>> {
+    const given = this.#given;
+    this.#given = undefined;
+    return new Promise<IteratorResult<RunStep>>((resolve, reject) => {
+      this.#reader = resolve;
+      this.#readerFailed = reject;
+      given?.goOn();
+      this.#deliver();
+    });
+  }
+
+  /** Stops the run where it waits: it runs nothing more and ends with an `AbortedError`. */
+  return(): Promise<IteratorResult<RunStep>> {
+    if (!this.#ended) this.#stop.abort(new DOMException('the run was stopped between two steps (agent.iter())', 'AbortError'));
+    return Promise.resolve({ done: true, value: undefined });
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+}
