@@ -11,7 +11,7 @@ const APPEND = { agentId: 'a', status: 'running', entries: [{ seq: 0 }] } as con
 
 describeRunStore('postgresRunStore', () => postgresRunStore({ pool: postgres.pool(), schema: postgres.schema() }));
 
-describe('postgresRunStore', () => {
+describe('postgresRunStore: sharing and storage', () => {
   it('shares fences, journals and claims between two pools (two processes of a fleet)', async () => {
     const schema = postgres.schema();
     const first = postgresRunStore({ pool: postgres.pool(), schema });
@@ -83,6 +83,9 @@ describe('postgresRunStore', () => {
     expect(kept).toEqual(expect.arrayContaining(['forever', 'the 1024th claim sweeps']));
   });
 
+});
+
+describe('postgresRunStore: faults and bad input', () => {
   it('names the table of a row Keel did not write, and of a table changed by hand', async () => {
     const pool = postgres.pool();
     const schema = postgres.schema();
