@@ -14,7 +14,12 @@ const LOCK_CLASS = 0x4b45454c;
  * left as they are.
  */
 export async function migrate(pool: PostgresPool, name: string, schema: string, timeoutMs: number, migrations: readonly Migration[] = MIGRATIONS): Promise<void> {
-  const client = await boundedQuery(() => pool.connect(), { operation: 'migrate', timeoutMs });
+  const connecting = pool.connect();
+  const client = await boundedQuery(() => connecting, { operation: 'migrate', timeoutMs }).catch((error: unknown) => {
+    // A connection that comes after the wait ended is closed, not left out of the pool.
+    connecting.then((late) => late.release(true), () => undefined);
+    throw error;
+  });
   let failed: unknown;
   try {
     await boundedQuery(async () => {
