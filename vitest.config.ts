@@ -6,9 +6,9 @@ const sourceCondition = ['@keel/source', 'import', 'module', 'node', 'default'];
 const standard = { testTimeout: 20_000, hookTimeout: 20_000 };
 
 /** One project per package; workspace imports resolve to TypeScript sources, so no build is needed. */
-const project = (name: string, timeouts: { testTimeout?: number; hookTimeout?: number } = standard) => ({
-  resolve: { conditions: sourceCondition },
-  ssr: { resolve: { conditions: sourceCondition, externalConditions: ['@keel/source'] } },
+const project = (name: string, timeouts: { testTimeout?: number; hookTimeout?: number } = standard, conditions = sourceCondition) => ({
+  resolve: { conditions },
+  ssr: { resolve: { conditions, externalConditions: ['@keel/source'] } },
   test: {
     name,
     root: `packages/${name}`,
@@ -18,6 +18,12 @@ const project = (name: string, timeouts: { testTimeout?: number; hookTimeout?: n
   },
 });
 
+/**
+ * Without `import`, which the test workers would pass to Node as a condition for `require` too:
+ * a CommonJS package that requires a dual package (pg requires pg-pool) must get its CommonJS build.
+ */
+const requireSafeCondition = sourceCondition.filter((condition) => condition !== 'import');
+
 /** Fleet tests start redis-server and worker processes: generous bounds, so a loaded machine never fails them. */
 const fleet = { testTimeout: 30_000, hookTimeout: 30_000 };
 
@@ -26,7 +32,7 @@ const browser = { testTimeout: 60_000, hookTimeout: 60_000 };
 
 export default defineConfig({
   test: {
-    projects: [project('reliability'), project('core'), project('providers'), project('redis', fleet), project('bullmq', fleet), project('otel'), project('devtools', browser), project('ai-sdk'), project('wire-server'), project('mcp', fleet), project('evals'), {
+    projects: [project('reliability'), project('core'), project('providers'), project('redis', fleet), project('postgres', fleet, requireSafeCondition), project('bullmq', fleet), project('otel'), project('devtools', browser), project('ai-sdk'), project('wire-server'), project('mcp', fleet), project('evals'), {
       ...project('examples'),
       test: { ...project('examples').test, root: 'examples' },
     }],

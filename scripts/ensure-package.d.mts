@@ -21,4 +21,9 @@ export type InstallPlan = { kind: 'present' } | { kind: 'install'; commands: str
 export function onPath(name: string, path?: string, platform?: string): boolean;
 export function planInstall(machine: Machine, software: Software): InstallPlan;
 export function probeMachine(program: string, environment?: Record<string, string | undefined>): Machine;
-export function ensureProgram(software: Software, purpose: string): number;
+/** Where a program is looked for: whether it is there, and where that is, for the messages. */
+export interface Locate {
+  found(): boolean;
+  readonly where: string;
+}
+export function ensureProgram(software: Software, purpose: string, locate?: Locate): number;

@@ -75,17 +75,18 @@ export function probeMachine(program, environment = process.env) {
 
 /**
  * Installs `software.program` when it is missing, as planned by {@link planInstall}; `purpose`
- * names the tests that need it. Returns the exit code.
+ * names the tests that need it. `locate` says whether it is there (default: on PATH), for a
+ * program a package keeps elsewhere. Returns the exit code.
  */
-export function ensureProgram(software, purpose) {
+export function ensureProgram(software, purpose, locate = { found: () => onPath(software.program), where: 'on PATH' }) {
   const { program } = software;
-  const plan = planInstall(probeMachine(program), software);
+  const plan = planInstall({ ...probeMachine(program), found: locate.found() }, software);
   if (plan.kind === 'present') return 0;
   if (plan.kind === 'instruct') {
-    console.error(`✗ ${purpose} need a real ${program}, which is not on PATH, and it cannot be installed here: ${plan.reason}.\n  Run:\n\n    ${plan.command}\n\n  then run the tests again.`);
+    console.error(`✗ ${purpose} need a real ${program}, which is not ${locate.where}, and it cannot be installed here: ${plan.reason}.\n  Run:\n\n    ${plan.command}\n\n  then run the tests again.`);
     return 1;
   }
-  console.error(`${program} is not on PATH; ${purpose} need a real one. Installing it:`);
+  console.error(`${program} is not ${locate.where}; ${purpose} need a real one. Installing it:`);
   for (const command of plan.commands) {
     console.error(`  $ ${command.join(' ')}`);
     const result = spawnSync(command[0], command.slice(1), { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
@@ -94,8 +95,8 @@ export function ensureProgram(software, purpose) {
       return 1;
     }
   }
-  if (!onPath(program)) {
-    console.error(`✗ The package was installed but ${program} is still not on PATH: add its directory to PATH, then run the tests again.`);
+  if (!locate.found()) {
+    console.error(`✗ The package was installed but ${program} is still not ${locate.where}: add its directory to PATH, then run the tests again.`);
     return 1;
   }
   console.error(`✓ ${program} installed`);

@@ -1,0 +1,10 @@
+export { ConversationBusyError } from './errors/conversation-busy-error';
+export { MemoryLeaseLostError } from './errors/memory-lease-lost-error';
+export { PostgresRefusedError } from './errors/postgres-refused-error';
+export { PostgresUnavailableError } from './errors/postgres-unavailable-error';
+export { postgresMemory, type PostgresMemory } from './memory/postgres-memory';
+export type { ConversationPolicy, PostgresMemoryOptions } from './memory/memory-settings';
+export type { PostgresConnection } from './postgres/open-pool';
+export type { PostgresPool, PostgresPoolClient, PostgresQueryable, PostgresResult } from './postgres/postgres-pool';
+export type { PostgresStoreHandle, PostgresStoreOptions } from './postgres/store-connection';
+export { postgresRunStore, type PostgresRunStore, type PostgresRunStoreOptions } from './runs/postgres-run-store';
