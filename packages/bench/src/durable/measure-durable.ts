@@ -25,15 +25,47 @@ function refundModel(): ModelProviderV1 {
 const credit = tool({ name: 'credit', description: 'Credits', input: Type.Object({ amount: Type.Number() }), effect: 'idempotent', execute: () => 'credited' });
 const email = tool({ name: 'email', description: 'Emails', input: Type.Object({ text: Type.String() }), execute: () => 'sent' });
 
+const KEY = 'bench-state-key-'.repeat(2);
+
 const agentOn = (store?: RunStore) => {
-  const builder = Agent.create({ provider: refundModel(), model: 'bench', id: 'refunds' }).tool(credit).tool(email);
+  const builder = Agent.create({ provider: refundModel(), model: 'bench', id: 'refunds', stateKey: KEY }).tool(credit).tool(email);
   return (store ? builder.durable(store) : builder).build();
 };
 
-/** A store that counts its writes, to report the checkpoints a run makes. */
-function counted(store: RunStore): { store: RunStore; writes: () => number } {
+/** A store that counts the appends it is handed and their bytes as JSON. */
+function counted(store: RunStore): { store: RunStore; writes: () => number; bytes: () => number } {
   let writes = 0;
-  return { store: { ...store, save: (lease, checkpoint) => ((writes += 1), store.save(lease, checkpoint)) }, writes: () => writes };
+  let bytes = 0;
+  const append: RunStore['append'] = (lease, given) => {
+    writes += 1;
+    bytes += Buffer.byteLength(JSON.stringify(given));
+    return store.append(lease, given);
+  };
+  return { store: { ...store, append }, writes: () => writes, bytes: () => bytes };
+}
+
+/** A model that fetches page after page (`steps` tool calls), then answers: a long run, one tool result of 8 KB a step. */
+function pagesModel(steps: number): ModelProviderV1 {
+  return {
+    specificationVersion: 'v1',
+    name: 'pages',
+    generate: async (request) => {
+      const done = request.messages.filter((message) => message.role === 'tool').length;
+      const usage = { inputTokens: 100, outputTokens: 10, cacheReadTokens: 0, cacheWriteTokens: 0 };
+      if (done < steps) return { content: [{ type: 'tool-call', id: `f${done}`, name: 'fetch', arguments: { page: done } }], text: '', finishReason: 'tool-calls', usage };
+      return { content: [{ type: 'text', text: 'Read them all.' }], text: 'Read them all.', finishReason: 'stop', usage };
+    },
+  };
+}
+
+const fetchPage = tool({ name: 'fetch', description: 'Fetches a page', input: Type.Object({ page: Type.Number() }), effect: 'none', execute: ({ page }) => `page ${page}: ${'lorem ipsum '.repeat(683)}` });
+
+/** What a durable run of `steps` tool steps (8 KB results, compaction off) hands its store: appends and JSON bytes. */
+export async function durableBytes(steps: number): Promise<{ readonly appends: number; readonly bytes: number }> {
+  const store = counted(memoryRunStore());
+  const agent = Agent.create({ provider: pagesModel(steps), model: 'bench', id: 'pages', stateKey: KEY, maxSteps: steps + 1 }).tool(fetchPage).context(false).durable(store.store).build();
+  await agent.run('Read every page.');
+  return { appends: store.writes(), bytes: store.bytes() };
 }
 
 export interface DurableFigures {
@@ -41,6 +73,8 @@ export interface DurableFigures {
   readonly memory: Timing;
   readonly redis?: Timing;
   readonly writesPerRun: number;
+  readonly bytes25: { readonly appends: number; readonly bytes: number };
+  readonly bytes100: { readonly appends: number; readonly bytes: number };
   readonly markdown: string;
 }
 
@@ -77,17 +111,31 @@ export async function measureDurable(): Promise<DurableFigures> {
     const before = memory.writes();
     await agentOn(memory.store).run('refund A-1');
     const writesPerRun = memory.writes() - before;
+    const bytes25 = await durableBytes(25);
+    const bytes100 = await durableBytes(100);
+    const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(2)} MB`;
     const timings = await compare(contenders, { rounds: 15, batch: 40, warmup: 200 });
     const plain = timings.get('plain') as Timing;
     const inMemory = timings.get('memory') as Timing;
     const onRedis = timings.get('redis');
     const row = (name: string, timing: Timing) => `| ${name} | ${us(timing.medianUs)} | ${us(timing.minUs)} – ${us(timing.maxUs)} | ${pairedRatio(timing, plain).median.toFixed(2)}x | +${us(timing.medianUs - plain.medianUs)} |`;
-    const markdown = `## Durable runs: the cost of checkpoints
+    const markdown = `## Durable runs: what a run hands its store, and what it costs
+
+A durable run appends to its journal what each step added, never its whole state again. A run
+that fetches one 8 KB page a step (compaction off), on a \`memoryRunStore\` that counts the JSON
+bytes of each append it is handed:
+
+| steps | appends | bytes handed to the store |
+| --- | --- | --- |
+| 25 | ${bytes25.appends} | ${mb(bytes25.bytes)} |
+| 100 | ${bytes100.appends} | ${mb(bytes100.bytes)} |
+
+The 100-step run hands its store ${(bytes100.bytes / bytes25.bytes).toFixed(2)}x the bytes of the 25-step run: linear in the run.
 
 One run of three steps (an \`idempotent\` tool call, a \`once\` tool call, then the answer) on a
 zero-latency model, on a plain agent and on durable agents (\`.durable(store)\`), side by side. A
-durable run writes ${writesPerRun} checkpoints: the first state, one per step boundary, an intent and an
-outcome around each tool call, and the result; each is the run's whole state as JSON.
+durable run makes ${writesPerRun} appends: its input, one per step, an intent and an outcome around
+each tool call, and its end; each holds only what is new.
 
 | agent | per run | min – max | / plain (paired) | added |
 | --- | --- | --- | --- | --- |
@@ -95,11 +143,11 @@ outcome around each tool call, and the result; each is the run's whole state as 
 ${row('durable, `memoryRunStore()`', inMemory)}
 ${onRedis ? row('durable, `redisRunStore()` (local `redis-server`)', onRedis) : '| durable, `redisRunStore()` | not measured: `redis-server` is not installed | | | |'}
 
-With Redis, each checkpoint is a round trip (a Lua script under the run's fence), so the added
+With Redis, each append is a round trip (a Lua script under the run's fence), so the added
 time is mostly ${writesPerRun} round trips to a local server; against a model call of hundreds of
 milliseconds it is a few per cent at most.
 `;
-    return { plain, memory: inMemory, ...(onRedis ? { redis: onRedis } : {}), writesPerRun, markdown };
+    return { plain, memory: inMemory, ...(onRedis ? { redis: onRedis } : {}), writesPerRun, bytes25, bytes100, markdown };
   } finally {
     redis?.disconnect();
     await server?.stop();

@@ -6,6 +6,7 @@ import type { ToolCallRecord } from '../../tools/tool-result';
 import type { RunUsage } from '../../usage/usage-ledger';
 import type { RunState, ToolJournal } from '../state/run-state';
 import type { JournalHead } from './journal-head';
+import { keptTurnMessages } from '../steps/kept-turn';
 import { JOURNAL_VERSION, type JournalEntry } from './journal-entry';
 
 /** A journal folded: the run's state after its last entry, where its chain stands, and how it ended when it did. */
@@ -65,6 +66,7 @@ export function foldJournal(entries: readonly JournalEntry[], usageOf: (attempts
   };
   for (const entry of entries) {
     if (entry.messages) messages.push(...entry.messages);
+    else if (entry.type === 'tool-results' && state.next.type === 'call-tools') messages.push(...keptTurnMessages(state.next.turn, entry.toolCalls ?? NONE));
     if (entry.steps) steps.push(...entry.steps);
     if (entry.toolCalls) toolCalls.push(...entry.toolCalls);
     if (entry.attempts) attempts.push(...entry.attempts);

@@ -31,7 +31,8 @@ export function transitionDraft(before: RunState, after: RunState): JournalDraft
   if (before.next.type === 'load-memory') return undefined;
   const draft: { -readonly [K in keyof JournalDraft]: JournalDraft[K] } = { type: entryType(before.next.type, after.next.type), step: after.step };
   const messages = appended(before.messages, after.messages, 'messages');
-  if (messages) draft.messages = messages;
+  // A turn's calls all finished: its messages are made from the turn and the records (see keptTurnMessages), never written twice.
+  if (messages && draft.type !== 'tool-results') draft.messages = messages;
   const steps = appended(before.steps, after.steps, 'steps');
   if (steps) draft.steps = steps;
   const toolCalls = appended(before.toolCalls, after.toolCalls, 'tool calls');

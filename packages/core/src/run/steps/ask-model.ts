@@ -121,8 +121,13 @@ export function askModel(context: RunContext, state: RunState): Promise<Outcome>
   return asked.then(
     (outcome) => answered(context, { ...state, stepBegan: began, loops: state.loops + loops.count }, step, outcome),
     (error: unknown) => {
-      noteLoops(error, loops);
-      return overflowed(context, { ...state, stepBegan: began }, compacted, error);
+      try {
+        return overflowed(context, { ...state, stepBegan: began }, compacted, error);
+      } catch (failure) {
+        // The run ends with this error: the loops its call detected count in its journal and `run.end`.
+        noteLoops(failure, loops);
+        throw failure;
+      }
     },
   );
 }

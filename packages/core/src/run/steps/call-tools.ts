@@ -1,13 +1,14 @@
 import { AbortedError, type AttemptRecord } from '@keel/reliability';
 import type { RunResult } from '../../agent/run-result';
-import type { AssistantMessage, Message, ToolCallPart } from '../../model/message';
+import type { Message, ToolCallPart } from '../../model/message';
 import { isPendingApproval, type PendingApproval } from '../../tools/pending-approval';
 import type { AgentEventName, BuiltPayload, EventPayload } from '../../events/agent-events';
 import type { ArgumentsCheck } from '../../tools/check-arguments';
 import type { ToolGuard } from '../../tools/guard';
 import { type ReAskResult, runToolCall, type ToolRunEnvironment } from '../../tools/run-tool-call';
 import type { AnyTool } from '../../tools/tool';
-import { toResultPart, type ToolCallRecord } from '../../tools/tool-result';
+import type { ToolCallRecord } from '../../tools/tool-result';
+import { keptTurnMessages } from './kept-turn';
 import { reAskArguments } from '../attempt/tool-re-ask';
 import type { RunContext } from '../state/run-context';
 import type { CallDecision, RunState, StepOutcome, ToolTurn } from '../state/run-state';
@@ -114,12 +115,6 @@ function decidedCall(environment: ToolRunEnvironment, part: ToolCallPart, decisi
 function keepToolTurn(context: RunContext, state: RunState, turn: ToolTurn, records: readonly ToolCallRecord[], began: NonNullable<RunState['stepBegan']>): RunState {
   const step = state.step;
   const { finishReason } = turn;
-  const byId = new Map(records.map((record) => [record.id, record]));
-  const assistant: AssistantMessage = {
-    role: 'assistant',
-    // The final arguments only: the raw text the model first wrote may be what was corrected.
-    content: turn.content.map((part) => (part.type === 'tool-call' ? { type: 'tool-call', id: part.id, name: part.name, arguments: (byId.get(part.id) as ToolCallRecord).arguments } : part)),
-  };
   const sink = context.sink;
   for (const record of records) sink?.push({ type: 'tool-result', step, record });
   const modelCalls = (turn.modelCalls ?? 0) + context.ledger.attempts.length - began.calls;
@@ -128,7 +123,7 @@ function keepToolTurn(context: RunContext, state: RunState, turn: ToolTurn, reco
   sink?.push({ type: 'step-end', step, finishReason });
   return {
     ...state,
-    messages: [...state.messages, assistant, { role: 'tool', content: records.map(toResultPart) }],
+    messages: [...state.messages, ...keptTurnMessages(turn, records)],
     steps: [...state.steps, { step, finishReason, text: turn.text, toolCalls: records.length, modelCalls, durationMs }],
     toolCalls: [...state.toolCalls, ...records],
     stepBegan: undefined,
