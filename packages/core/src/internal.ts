@@ -62,3 +62,5 @@ export {
 } from '@keel/reliability/internal';
 export type { RunRecord } from './agent/run-result';
 export { agentIdentityKey } from './agent/identity-key';
+// The messages a journal's `tool-results` entry stands for: readers of a journal (the trace viewer) make them as the fold does.
+export { keptTurnMessages } from './run/steps/kept-turn';

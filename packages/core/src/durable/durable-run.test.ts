@@ -1,86 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
-import { Agent, AgentConfigurationError, DurableRunError, InMemoryStore, type JournalEntry, type MemoryStore, memoryRunStore, RunStateError, type RunStore, StaleRunOwnerError, tool } from '../index';
-import { asSuspended, type ScriptedReply, scriptedModel } from '../testing/index';
-import type { RunAppend } from './run-store';
+import { Agent, AgentConfigurationError, DurableRunError, InMemoryStore, type JournalEntry, memoryRunStore, RunStateError, StaleRunOwnerError, tool } from '../index';
+import { asSuspended, scriptedModel } from '../testing/index';
+import { KEY, Crash, crashing, recording, intentOf, outcomeOf, journalOf, callIdOf, refunds, world, SCRIPT, problemOf } from './durable-fixture';
 
-const KEY = 'k'.repeat(32);
-
-/** What a process's death looks like to the run: the append it was making never lands, nor any after it. */
-class Crash extends Error {}
-
-/** A store that dies (refuses this and every later append) at the first append holding an entry `at` picks. */
-function crashing(store: RunStore, at: (entry: JournalEntry) => boolean): RunStore {
-  let dead = false;
-  return {
-    ...store,
-    append: (lease, append) => {
-      if (dead || (append.entries as readonly JournalEntry[]).some(at)) {
-        dead = true;
-        return Promise.reject(new Crash('the process died'));
-      }
-      return store.append(lease, append);
-    },
-  };
-}
-
-/** A store that keeps a copy of every append it was handed (and took), in order. */
-function recording(store: RunStore) {
-  const appends: RunAppend[] = [];
-  const recorded: RunStore = {
-    ...store,
-    append: async (lease, append) => {
-      const version = await store.append(lease, append);
-      appends.push(JSON.parse(JSON.stringify(append)) as RunAppend);
-      return version;
-    },
-  };
-  return { store: recorded, appends, entries: () => appends.flatMap((append) => append.entries as JournalEntry[]) };
-}
-
-/** The intent (about to run) and the outcome (finished) of the call of `tool`: each tool is called once in these runs. */
-const intentOf = (name: string) => (entry: JournalEntry) => entry.type === 'tool-intent' && entry.intent?.name === name;
-const outcomeOf = (name: string) => (entry: JournalEntry) => entry.type === 'tool-outcome' && entry.outcome?.name === name;
-
-/** The journal of a run as its store holds it. */
-const journalOf = async (store: RunStore, runId: string) => ((await store.load(runId))?.entries ?? []) as JournalEntry[];
-
-/** The id the journal gave the call of `name` (from its intent). */
-const callIdOf = (entries: readonly JournalEntry[], name: string) => entries.find(intentOf(name))?.intent?.id;
-
-/** A refunds agent: `lookup` reads (none), `credit` writes by key (idempotent), `email` sends (once). */
-function refunds(store: RunStore, script: readonly ScriptedReply[], world: { credits: Map<string, number>; emails: string[]; lookups: number }, memory?: MemoryStore) {
-  const lookup = tool({ name: 'lookup', description: 'Looks an order up', input: Type.Object({ order: Type.String() }), effect: 'none', execute: ({ order }) => ((world.lookups += 1), { order, amount: 40 }) });
-  const credit = tool({
-    name: 'credit',
-    description: 'Credits the customer',
-    input: Type.Object({ amount: Type.Number() }),
-    effect: 'idempotent',
-    execute: ({ amount }, context) => void world.credits.set(context.idempotencyKey, amount),
-  });
-  const email = tool({ name: 'email', description: 'Emails the customer', input: Type.Object({ text: Type.String() }), execute: ({ text }) => void world.emails.push(text) });
-  const model = scriptedModel(script);
-  let builder = Agent.create({ provider: model, model: 'm', id: 'refunds', stateKey: KEY }).tool(lookup).tool(credit).tool(email).durable(store);
-  if (memory) builder = builder.memory(memory);
-  return { agent: builder.build(), model };
-}
-
-const world = () => ({ credits: new Map<string, number>(), emails: [] as string[], lookups: 0 });
-
-const SCRIPT: readonly ScriptedReply[] = [
-  { toolCalls: [{ id: 'l1', name: 'lookup', arguments: { order: 'A-1' } }] },
-  {
-    toolCalls: [
-      { id: 'c1', name: 'credit', arguments: { amount: 40 } },
-      { id: 'e1', name: 'email', arguments: { text: 'refunded 40' } },
-    ],
-  },
-  'Refunded.',
-];
-
-const problemOf = (error: unknown) => (DurableRunError.isInstance(error) ? error.problem : error);
-
-describe('durable runs: the journal and recovery', () => {
+describe('durable runs: the journal, and recovery after a crash', () => {
   it('appends an entry for every step and every tool call (intent before, outcome after), never rewriting one, and ends with the result', async () => {
     const base = memoryRunStore();
     const { store, appends, entries } = recording(base);
@@ -127,6 +51,9 @@ describe('durable runs: the journal and recovery', () => {
     expect(effects.emails).toEqual(['refunded 40']);
   });
 
+});
+
+describe('durable runs: the journal, and recovery after a crash (continued)', () => {
   it('recovers a run killed after a tool ran: finished calls and model calls are not made again, an interrupted idempotent call runs again with its key', async () => {
     const store = memoryRunStore();
     const first = world();
@@ -183,6 +110,9 @@ describe('durable runs: the journal and recovery', () => {
     expect([...effects.credits.keys()]).toEqual([`r-9:${callIdOf(await journalOf(store, 'r-9'), 'credit')}`]);
   });
 
+});
+
+describe('durable runs: unknown outcomes, reused ids', () => {
   it("never runs a 'once' call again blindly: the recovered run suspends with it as an unknown outcome, and resume settles it", async () => {
     const store = memoryRunStore();
     const effects = world();
@@ -260,6 +190,9 @@ describe('durable runs: the journal and recovery', () => {
     expect((await agent.recover('r-6', { tenant: 'acme' })).text).toBe('Refunded.');
   });
 
+});
+
+describe('durable runs: fences, memory and streams', () => {
   it('fences out the owner a recovery replaced: its next append is refused, it stops, and nothing of it lands', async () => {
     const store = memoryRunStore();
     const effects = world();
@@ -322,179 +255,5 @@ describe('durable runs: the journal and recovery', () => {
     expect(effects.emails).toEqual(['refunded 40']);
     expect(result.usage.modelCalls).toBe(3);
   });
-});
 
-/** `store`, except that the next `load` resolves only when `wake()` is called, after it read: a process paused (a long GC) between its read and its lease. */
-function pausingLoad(store: RunStore) {
-  let next: Promise<void> | undefined;
-  let wake = (): void => undefined;
-  let read = (): void => undefined;
-  const hasRead = new Promise<void>((resolve) => (read = resolve));
-  return {
-    store: {
-      ...store,
-      load: async (runId: string) => {
-        const pause = next;
-        next = undefined;
-        const loaded = await store.load(runId);
-        if (pause) {
-          read();
-          await pause;
-        }
-        return loaded;
-      },
-    } satisfies RunStore,
-    pauseNext: () => void (next = new Promise<void>((resolve) => (wake = resolve))),
-    hasRead,
-    wake: () => wake(),
-  };
-}
-
-describe('recover: a read paused before its lease, and a journal changed in the store', () => {
-  it("a recover paused between its read and its lease, while another recover finished the run, never runs the run's 'once' tool again", async () => {
-    const base = memoryRunStore();
-    const effects = world();
-    // Killed before the email's intent landed: the email did not run, and a recovery runs it.
-    await expect(refunds(crashing(base, intentOf('email')), SCRIPT, effects).agent.run('refund A-1', { runId: 'r-p' })).rejects.toThrow(Crash);
-    expect(effects.emails).toEqual([]);
-    const pausing = pausingLoad(base);
-    const sleeper = refunds(pausing.store, ['Refunded (sleeper).'], effects);
-    pausing.pauseNext();
-    const paused = sleeper.agent.recover('r-p').catch((error: unknown) => error);
-    await pausing.hasRead;
-    // Another process recovers the run meanwhile and finishes it: the email is sent.
-    const other = refunds(base, ['Refunded.'], effects);
-    expect(await other.agent.recover('r-p')).toMatchObject({ status: 'complete', text: 'Refunded.' });
-    expect(effects.emails).toEqual(['refunded 40']);
-    const finished = await base.load('r-p');
-    pausing.wake();
-
-    // The sleeper gives the finished run's result (or refuses): it never goes on from the journal it read first.
-    const woke = await paused;
-    if (DurableRunError.isInstance(woke)) expect(woke.problem).toBe('busy');
-    else expect(woke).toMatchObject({ status: 'complete', text: 'Refunded.' });
-    expect(effects.emails).toEqual(['refunded 40']);
-    expect(sleeper.model.calls).toBe(0);
-    expect(await base.load('r-p')).toEqual(finished);
-  });
-
-  it('a recover paused between its read and its lease, waking while the other recover is still sending the email, never sends it twice', async () => {
-    const base = memoryRunStore();
-    const sent: string[] = [];
-    let emailing = (): void => undefined;
-    const emailStarted = new Promise<void>((resolve) => (emailing = resolve));
-    let finishEmail = (): void => undefined;
-    const emailMayEnd = new Promise<void>((resolve) => (finishEmail = resolve));
-    const agentOver = (store: RunStore, script: readonly ScriptedReply[], slow: boolean) => {
-      const email = tool({
-        name: 'email',
-        description: 'Emails the customer',
-        input: Type.Object({ text: Type.String() }),
-        execute: async ({ text }) => {
-          if (slow) {
-            emailing();
-            await emailMayEnd;
-          }
-          sent.push(text);
-        },
-      });
-      return Agent.create({ provider: scriptedModel(script), model: 'm', id: 'mailer', stateKey: KEY }).tool(email).durable(store).build();
-    };
-    const EMAIL: readonly ScriptedReply[] = [{ toolCalls: [{ id: 'e1', name: 'email', arguments: { text: 'hello' } }] }, 'Sent.'];
-    await expect(agentOver(crashing(base, intentOf('email')), EMAIL, false).run('email them', { runId: 'r-q' })).rejects.toThrow(Crash);
-    const pausing = pausingLoad(base);
-    pausing.pauseNext();
-    const paused = agentOver(pausing.store, ['Sent (sleeper).'], false).recover('r-q').catch((error: unknown) => error);
-    await pausing.hasRead;
-    const running = agentOver(base, ['Sent.'], true).recover('r-q').catch((error: unknown) => error);
-    await emailStarted;
-    pausing.wake();
-    const woke = await paused;
-    finishEmail();
-    const other = await running;
-
-    // Whichever goes on, the email is sent once: a recover that took the run from the other finds the email's intent without an outcome, an unknown outcome.
-    expect(sent).toEqual(['hello']);
-    const outcomes = [woke, other].map((value) => (DurableRunError.isInstance(value) || StaleRunOwnerError.isInstance(value) ? 'refused' : (value as { status?: string }).status));
-    expect(outcomes.filter((outcome) => outcome === 'complete' || outcome === 'suspended').length).toBeGreaterThanOrEqual(1);
-    const journal = await journalOf(base, 'r-q');
-    expect(journal.filter(intentOf('email'))).toHaveLength(1);
-    expect(journal.map((entry) => entry.seq)).toEqual(journal.map((_, index) => index));
-  });
-
-  it('refuses a journal changed in the store by one byte (a message, a tool output, the stored tenant, a removed entry) as `tampered`: nothing runs', async () => {
-    const base = memoryRunStore();
-    const effects = world();
-    await expect(refunds(crashing(base, outcomeOf('email')), SCRIPT, effects, undefined).agent.run('refund A-1', { runId: 'r-t', tenant: 'acme' })).rejects.toThrow(Crash);
-    const original = (await base.load('r-t')) as NonNullable<Awaited<ReturnType<RunStore['load']>>>;
-    const json = JSON.stringify(original.entries);
-    expect(json).toContain('refund A-1');
-    /** The stored journal as a store that changed it would give it back. */
-    const changes: Record<string, (stored: typeof original) => typeof original> = {
-      'one character of the input message': (stored) => ({ ...stored, entries: JSON.parse(JSON.stringify(stored.entries).replace('refund A-1', 'refund A-2')) as unknown[] }),
-      "one digit of a call's arguments": (stored) => ({ ...stored, entries: JSON.parse(JSON.stringify(stored.entries).replace('"amount":40', '"amount":41')) as unknown[] }),
-      "one character of a tool's output": (stored) => ({ ...stored, entries: JSON.parse(JSON.stringify(stored.entries).replace('\\"amount\\":40', '\\"amount\\":41')) as unknown[] }),
-      'an entry removed from the middle': (stored) => ({ ...stored, entries: stored.entries.filter((_, index) => index !== 2) }),
-      'two entries swapped': (stored) => ({ ...stored, entries: [stored.entries[0], stored.entries[2], stored.entries[1], ...stored.entries.slice(3)] }),
-    };
-    for (const [what, change] of Object.entries(changes)) {
-      const changed = change(original);
-      expect(JSON.stringify(changed.entries), what).not.toBe(json);
-      const store: RunStore = { ...base, load: async (runId) => (runId === 'r-t' ? change((await base.load(runId)) as typeof original) : base.load(runId)) };
-      const { agent, model } = refunds(store, ['Refunded.'], effects);
-      const refused = await agent.recover('r-t', { tenant: 'acme' }).catch((error: unknown) => error);
-      expect({ what, problem: problemOf(refused) }).toEqual({ what, problem: 'tampered' });
-      expect(model.calls).toBe(0);
-    }
-    // The store's own record of the tenant changed: the journal's (chained) input names another.
-    const relabeled: RunStore = { ...base, load: async (runId) => ({ ...((await base.load(runId)) as typeof original), tenant: 'globex' }) };
-    const { agent, model } = refunds(relabeled, ['Refunded.'], effects);
-    expect(await agent.recover('r-t', { tenant: 'globex' }).catch(problemOf)).toBe('tampered');
-    expect(model.calls).toBe(0);
-    // Nothing ran, and nothing was appended: the journal is as the killed run left it.
-    expect(effects.emails).toEqual(['refunded 40']);
-    expect(effects.lookups).toBe(1);
-    expect(await base.load('r-t')).toEqual(original);
-    // Unchanged, it recovers.
-    expect(asSuspended(await refunds(base, ['Refunded.'], effects).agent.recover('r-t', { tenant: 'acme' })).unknownOutcomes.map((call) => call.toolName)).toEqual(['email']);
-  });
-});
-
-describe('durable agents: what they need, and what they append', () => {
-  it('refuses at build() a durable agent on a shared store without a stateKey, naming stateKey', () => {
-    const shared: RunStore = { ...memoryRunStore(), shared: true };
-    const build = () => Agent.create({ provider: scriptedModel([]), model: 'm', id: 'refunds' }).durable(shared).build();
-    expect(build).toThrow(AgentConfigurationError);
-    expect(build).toThrow(/stateKey/);
-    // With a key, the same store is accepted.
-    expect(() => Agent.create({ provider: scriptedModel([]), model: 'm', id: 'refunds', stateKey: KEY }).durable(shared).build()).not.toThrow();
-  });
-
-  it('appends what each step added, never again: the bytes a run appends grow linearly with its steps', async () => {
-    /** A run of `steps` tool steps (one lookup each), then the answer: the JSON bytes it appended and the entries. */
-    const runOf = async (steps: number) => {
-      const { store, appends, entries } = recording(memoryRunStore());
-      const lookup = tool({ name: 'lookup', description: 'Looks an order up', input: Type.Object({ order: Type.String() }), effect: 'none', execute: ({ order }) => ({ order, status: 'shipped', note: 'x'.repeat(200) }) });
-      const script: ScriptedReply[] = Array.from({ length: steps }, (_, index) => ({ toolCalls: [{ id: `l${index}`, name: 'lookup', arguments: { order: `A-${index}` } }] }));
-      const agent = Agent.create({ provider: scriptedModel([...script, 'Done.']), model: 'm', id: 'refunds', stateKey: KEY, maxSteps: 50 }).tool(lookup).durable(store).build();
-      expect((await agent.run('look them all up', { runId: `r-${steps}` })).text).toBe('Done.');
-      const stored = await store.load(`r-${steps}`);
-      expect(stored?.entries).toEqual(entries());
-      return { bytes: appends.reduce((total, append) => total + JSON.stringify(append.entries).length, 0), entries: entries() };
-    };
-    const five = await runOf(5);
-    const twenty = await runOf(20);
-    expect(twenty.bytes).toBeGreaterThan(five.bytes);
-    expect(twenty.bytes).toBeLessThanOrEqual(4.5 * five.bytes);
-    for (const { entries } of [five, twenty]) {
-      // No entry repeats an earlier one: what an entry holds besides its number, time and chain is new.
-      const bodies = entries.map(({ seq: _seq, at: _at, mac: _mac, elapsedMs: _elapsed, ...body }) => JSON.stringify(body));
-      expect(new Set(bodies).size).toBe(bodies.length);
-      // Each message, step record and model call is in one entry only.
-      for (const list of ['messages', 'steps', 'attempts'] as const) {
-        const items = entries.flatMap((entry) => (entry[list] ?? []).map((item) => JSON.stringify(item)));
-        expect(new Set(items).size, list).toBe(items.length);
-      }
-    }
-  });
 });

@@ -19,7 +19,8 @@ export const TRACED_EVENTS = {
   'reliability.retry': ['feedback'],
   'reliability.wait': [],
   'reliability.recovered': [],
-  'reliability.fail-fast': [],
+  // A rule's label may name what the model wrote (a loop's label names its tools): content.
+  'reliability.fail-fast': ['label'],
   'reliability.rule-error': ['message'],
   'reliability.feedback-error': ['message'],
   // `tools` is checked name by name against the tools the agents declare (see `event-line.ts`).

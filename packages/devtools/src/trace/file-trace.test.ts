@@ -90,6 +90,9 @@ describe('fileTrace', () => {
     expect(text).toContain('[redacted]');
   });
 
+});
+
+describe('fileTrace: writing', () => {
   it('keeps every line whole when many runs and two traces write to one file at once', async () => {
     const path = join(folder(), 'runs.jsonl');
     const first = fileTrace(path, { recordContent: true });

@@ -70,6 +70,9 @@ describe('traceRuns', () => {
     expect(failed?.contentRecorded).toBe(true);
   });
 
+});
+
+describe('traceRuns (continued)', () => {
   it('shows a recovered run as a recovery, and calls whose outcome is unknown as such, not as calls waiting for approval', () => {
     const lines = [
       entry('r', 0, 'input', { step: 0, start: { version: 1, startedAt: 1000 } }),

@@ -1,3 +1,4 @@
+import { keptTurnMessages } from '@keel/core/internal';
 import { messageView } from './content-view';
 import { count, defined, flag, isObject, type Payload, text } from './fields';
 import type { ReadEntry } from './parse-trace-line';
@@ -43,6 +44,19 @@ export class JournalRun {
   parentToolCallId: string | undefined;
   /** Kept messages added since the last step's call: the next one's new messages. */
   private pending: MessageView[] = [];
+
+  /** The kept messages an entry added: its own, or, for a `tool-results` entry, those its turn and records make (as the journal's fold does). */
+  private addedMessages(entry: ReadEntry): Payload[] {
+    const own = objects(entry, 'messages');
+    if (own.length > 0 || entry.type !== 'tool-results' || !this.turn) return own;
+    try {
+      return keptTurnMessages(this.turn as never, objects(entry, 'toolCalls') as never) as unknown as Payload[];
+    } catch {
+      return own;
+    }
+  }
+  /** The turn of tool calls the run is in (a `model-turn` or `resume` entry's next step): a `tool-results` entry's messages are made from it. */
+  private turn: { readonly content: readonly unknown[] } | undefined;
 
   /** Folds `entries` (in file order, each once), leaving out the calls whose fingerprint is in `subAgents` (their own entries hold them). */
   constructor(entries: readonly Positioned<ReadEntry>[], subAgents: ReadonlySet<string>) {
@@ -93,7 +107,9 @@ export class JournalRun {
       segment.resumed = { approved: counted('approved'), rejected: counted('rejected'), settled: counted('outcome'), retried: counted('retry') };
     }
     for (const attempt of objects(entry, 'attempts')) if (!subAgents.has(fingerprint(attempt))) this.addAttempt(attempt, position, at, contentRecorded);
-    if (contentRecorded) this.pending.push(...objects(entry, 'messages').map(messageView));
+    if (contentRecorded) this.pending.push(...this.addedMessages(entry).map(messageView));
+    const next = isObject(entry.next) ? entry.next : undefined;
+    if (next?.type === 'call-tools' && isObject(next.turn) && Array.isArray(next.turn.content)) this.turn = { content: next.turn.content };
     for (const record of objects(entry, 'steps')) {
       const toolCalls = count(record, 'toolCalls');
       const step = this.step(count(record, 'step') ?? entry.step, position, at);
