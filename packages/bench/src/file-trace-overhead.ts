@@ -134,7 +134,7 @@ An untraced run makes no journal entry (core makes them only when something read
 nothing written" is the same agent with \`onJournal(() => {})\`, what any journal reader costs before it writes a byte.
 
 The 100-step run writes ${mb(bytes100)}, ${growth.toFixed(2)}x the 25-step run's ${mb(bytes25)}: each step's entries hold what the
-step added (its model call, the tool's 8 KB result, once in the kept messages and once in the tool call's record),
+step added (its model call, the tool's 8 KB result once, in the tool call's record: the kept messages are made from it),
 never a copy of what earlier entries hold, so the file grows linearly with the run.
 `;
   return { rows, bytes25, bytes100, growth, targets, markdown };

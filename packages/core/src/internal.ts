@@ -64,3 +64,8 @@ export type { RunRecord } from './agent/run-result';
 export { agentIdentityKey } from './agent/identity-key';
 // The messages a journal's `tool-results` entry stands for: readers of a journal (the trace viewer) make them as the fold does.
 export { keptTurnMessages } from './run/steps/kept-turn';
+// What every run store checks of an append, a lease and a key before it writes (one copy for every store).
+export { type CheckedAppend, checkAppend, checkLease, checkStoreKey, isRunStatus } from './durable/run-append-input';
+// The errors of a memory store that leases conversations (Redis, PostgreSQL): one class each, for every store.
+export { ConversationBusyError } from './errors/conversation-busy-error';
+export { MemoryLeaseLostError } from './errors/memory-lease-lost-error';

@@ -1,5 +1,5 @@
-export { ConversationBusyError } from './errors/conversation-busy-error';
-export { MemoryLeaseLostError } from './errors/memory-lease-lost-error';
+export { ConversationBusyError } from '@keel/core/internal';
+export { MemoryLeaseLostError } from '@keel/core/internal';
 export { PostgresRefusedError } from './errors/postgres-refused-error';
 export { PostgresUnavailableError } from './errors/postgres-unavailable-error';
 export { postgresMemory, type PostgresMemory } from './memory/postgres-memory';

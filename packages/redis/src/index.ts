@@ -2,8 +2,8 @@ export { type SharedBackoff, sharedBackoff, type SharedBackoffOptions } from './
 export type { BudgetSpent } from './budget/budget-ledger';
 export type { SharedBudgetLimit } from './budget/budget-rules';
 export { type SharedBudget, sharedBudget, type SharedBudgetOptions } from './budget/shared-budget';
-export { ConversationBusyError } from './errors/conversation-busy-error';
-export { MemoryLeaseLostError } from './errors/memory-lease-lost-error';
+export { ConversationBusyError } from '@keel/core/internal';
+export { MemoryLeaseLostError } from '@keel/core/internal';
 export { RedisKeyError } from './errors/redis-key-error';
 export { RedisUnavailableError } from './errors/redis-unavailable-error';
 export { redisMemory } from './memory/redis-memory';

@@ -1,26 +1,6 @@
 import { StaleRunOwnerError } from '../errors/stale-run-owner-error';
-import type { RunAppend, RunLease, RunStatus, RunStore, StoredRun } from './run-store';
-
-/** Checks a run id or claim key: a non-empty string. */
-export function checkStoreKey(value: unknown, what: string, store: string): string {
-  if (typeof value !== 'string' || value.length === 0) throw new TypeError(`${store}: ${what} must be a non-empty string, got ${value === '' ? 'an empty string' : typeof value}`);
-  return value;
-}
-
-/** Each entry of an append as JSON text, so a store in another process reads the same value. */
-export function entriesJson(append: RunAppend, store: string): string[] {
-  if (!Array.isArray(append?.entries)) throw new TypeError(`${store}: an append's entries must be an array`);
-  return append.entries.map((entry, index) => {
-    let text: string | undefined;
-    try {
-      text = JSON.stringify(entry);
-    } catch (error) {
-      throw new TypeError(`${store}: entry ${index} of an append must be JSON (${error instanceof Error ? error.message : String(error)})`, { cause: error });
-    }
-    if (typeof text !== 'string' || typeof entry !== 'object' || entry === null) throw new TypeError(`${store}: entry ${index} of an append must be a JSON object`);
-    return text;
-  });
-}
+import { checkAppend, checkLease, checkStoreKey } from './run-append-input';
+import type { RunLease, RunStatus, RunStore, StoredRun } from './run-store';
 
 /** A run as a store keeps it in memory: its entries as JSON text. */
 interface KeptRun {
@@ -68,15 +48,14 @@ export function memoryRunStore(): RunStore {
     },
     append(given: RunLease, append) {
       try {
-        const runId = checkStoreKey(given?.runId, 'a lease run id', name);
-        if ((fences.get(runId) ?? 0) !== given.fence) throw new StaleRunOwnerError({ runId, fence: given.fence });
-        const texts = entriesJson(append, name);
-        checkStoreKey(append.agentId, 'an agent id', name);
-        const run = runs.get(runId) ?? { agentId: append.agentId, tenant: append.tenant, status: append.status, entries: [] };
-        run.agentId = append.agentId;
-        run.tenant = append.tenant;
-        run.status = append.status;
-        for (const text of texts) run.entries.push(text);
+        const { runId, fence } = checkLease(given, name);
+        const checked = checkAppend(append, name);
+        if ((fences.get(runId) ?? 0) !== fence) throw new StaleRunOwnerError({ runId, fence });
+        const run = runs.get(runId) ?? { agentId: checked.agentId, tenant: checked.tenant, status: checked.status, entries: [] };
+        run.agentId = checked.agentId;
+        run.tenant = checked.tenant;
+        run.status = checked.status;
+        for (const text of checked.texts) run.entries.push(text);
         runs.set(runId, run);
         return Promise.resolve(run.entries.length);
       } catch (error) {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { MemoryStore } from '@keel/core';
-import { MemoryLeaseLostError } from '../errors/memory-lease-lost-error';
+import { MemoryLeaseLostError } from '@keel/core/internal';
 import { storedKey } from '../postgres/stored-key';
 import { type PostgresStoreHandle, storeConnection } from '../postgres/store-connection';
 import { conversationLeases } from './conversation-leases';

@@ -1,7 +1,7 @@
 import { type RunStore, StaleRunOwnerError } from '@keel/core';
 import { storedKey } from '../postgres/stored-key';
 import { type PostgresStoreHandle, type PostgresStoreOptions, storeConnection } from '../postgres/store-connection';
-import { checkAppend, checkKey, checkLease } from './run-append-input';
+import { checkAppend, checkLease, checkStoreKey as checkKey } from '@keel/core/internal';
 import { acquireAtSql, acquireAtStartSql, acquireSql, appendSql, claimSql, loadSql, releaseSql, sweepClaimsSql } from './run-store-statements';
 import { storedRunOf } from './stored-run-row';
 

@@ -1,5 +1,6 @@
 import { PostgresRefusedError } from '../errors/postgres-refused-error';
-import { isRunStatus, type StoredRun } from './run-append-input';
+import type { StoredRun } from '@keel/core';
+import { isRunStatus } from '@keel/core/internal';
 
 /**
  * The run a load's row describes, or `undefined` for no row (no such run). A status Keel does not

@@ -1,6 +1,6 @@
 import type { MemoryStore, Message } from '@keel/core';
 import { sleep } from '@keel/reliability/internal';
-import { ConversationBusyError } from '../errors/conversation-busy-error';
+import { ConversationBusyError } from '@keel/core/internal';
 import { boundedCall } from '../redis/bounded-call';
 import { conversationKeys, scriptKeys } from './conversation-keys';
 import type { ConversationLeases } from './conversation-leases';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { MemoryStore } from '@keel/core';
-import { MemoryLeaseLostError } from '../errors/memory-lease-lost-error';
+import { MemoryLeaseLostError } from '@keel/core/internal';
 import { boundedCall } from '../redis/bounded-call';
 import { conversationKeys, scriptKeys } from './conversation-keys';
 import { conversationLeases } from './conversation-leases';

@@ -3,7 +3,7 @@ import { StaleRunOwnerError } from '@keel/core';
 import { boundedCall } from '../redis/bounded-call';
 import type { RedisClient } from '../redis/redis-client';
 import { normalizePrefix } from '../memory/conversation-keys';
-import { checkAppend, checkKey, checkLease } from './run-append-input';
+import { checkAppend, checkLease, checkStoreKey as checkKey } from '@keel/core/internal';
 import { claimKey, runKeys } from './run-keys';
 import { storedRunOf } from './stored-run-reply';
 import { acquireAtScript, acquireScript, appendScript, claimScript, loadScript, releaseScript } from './run-store-scripts';

@@ -1,5 +1,6 @@
 import { RedisKeyError } from '../errors/redis-key-error';
-import { isRunStatus, type StoredRun } from './run-append-input';
+import type { StoredRun } from '@keel/core';
+import { isRunStatus } from '@keel/core/internal';
 import type { RunKeys } from './run-keys';
 
 /**

@@ -1,11 +1,5 @@
-import type { RunStore } from '@keel/core';
-
-/** One append to a run's journal, as `RunStore.append` takes it. */
-export type RunAppend = Parameters<RunStore['append']>[1];
-/** A run as `RunStore.load` returns it. */
-export type StoredRun = NonNullable<Awaited<ReturnType<RunStore['load']>>>;
-/** Where a run stands. */
-export type RunStatus = StoredRun['status'];
+/** What every run store checks of its input before it writes anything (memory, Redis, PostgreSQL alike). */
+import type { RunAppend, RunStatus } from './run-store';
 
 const STATUSES: ReadonlySet<string> = new Set<RunStatus>(['running', 'suspended', 'complete', 'failed']);
 
@@ -15,7 +9,7 @@ export function isRunStatus(value: unknown): value is RunStatus {
 }
 
 /** Checks a run id or claim key: a non-empty string. */
-export function checkKey(value: unknown, what: string, store: string): string {
+export function checkStoreKey(value: unknown, what: string, store: string): string {
   if (typeof value !== 'string' || value.length === 0) throw new TypeError(`${store}: ${what} must be a non-empty string, got ${value === '' ? 'an empty string' : typeof value}`);
   return value;
 }
@@ -35,7 +29,7 @@ export interface CheckedAppend {
  */
 export function checkAppend(append: RunAppend, store: string): CheckedAppend {
   if (typeof append !== 'object' || append === null) throw new TypeError(`${store}: an append must be an object`);
-  const agentId = checkKey(append.agentId, 'an agent id', store);
+  const agentId = checkStoreKey(append.agentId, 'an agent id', store);
   if (!isRunStatus(append.status)) throw new TypeError(`${store}: an append's status must be running, suspended, complete or failed, got ${String(append.status)}`);
   if (append.tenant !== undefined && typeof append.tenant !== 'string') throw new TypeError(`${store}: an append's tenant must be a string when given`);
   if (!Array.isArray(append.entries)) throw new TypeError(`${store}: an append's entries must be an array`);
@@ -55,7 +49,7 @@ export function checkAppend(append: RunAppend, store: string): CheckedAppend {
 /** Checks a lease before an append: its run id and a numeric fence. */
 export function checkLease(lease: unknown, store: string): { runId: string; fence: number } {
   const given = lease as { runId?: unknown; fence?: unknown } | null | undefined;
-  const runId = checkKey(given?.runId, 'a lease run id', store);
+  const runId = checkStoreKey(given?.runId, 'a lease run id', store);
   if (typeof given?.fence !== 'number' || !Number.isSafeInteger(given.fence)) throw new TypeError(`${store}: a lease fence must be an integer`);
   return { runId, fence: given.fence };
 }
