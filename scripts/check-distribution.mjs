@@ -88,13 +88,15 @@ mkdirSync(app);
 const local = Object.fromEntries([...packed].map(([name, { file }]) => [name, `file:${file}`]));
 const rootManifest = JSON.parse(readFileSync(join(root, 'packages', 'core', 'package.json'), 'utf8'));
 const providersManifest = JSON.parse(readFileSync(join(root, 'packages', 'providers', 'package.json'), 'utf8'));
+const postgresManifest = JSON.parse(readFileSync(join(root, 'packages', 'postgres', 'package.json'), 'utf8'));
 writeFileSync(
   join(app, 'package.json'),
   JSON.stringify({
     name: 'keel-distribution-app',
     private: true,
     type: 'module',
-    dependencies: { ...local, '@sinclair/typebox': rootManifest.dependencies['@sinclair/typebox'], openai: providersManifest.peerDependencies.openai },
+    // node-postgres ships no types: a TypeScript app installs @types/pg beside it, as its README says.
+    dependencies: { ...local, '@sinclair/typebox': rootManifest.dependencies['@sinclair/typebox'], openai: providersManifest.peerDependencies.openai, '@types/pg': postgresManifest.devDependencies['@types/pg'] },
     // The tarballs depend on each other by version: resolve those to the tarballs, not the registry.
     overrides: local,
   }),
