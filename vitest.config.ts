@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const sourceCondition = ['@keel/source', 'import', 'module', 'node', 'default'];
 
@@ -27,14 +27,20 @@ const requireSafeCondition = sourceCondition.filter((condition) => condition !==
 /** Fleet tests start redis-server and worker processes: generous bounds, so a loaded machine never fails them. */
 const fleet = { testTimeout: 30_000, hookTimeout: 30_000 };
 
+/** The examples whose tests load pg (DBOS requires it): CommonJS resolution, as the postgres tests. */
+const postgresExamples = ['src/dbos-workflow.test.ts'];
+
 /** The viewer's tests start Chromium: room for a loaded machine. */
 const browser = { testTimeout: 60_000, hookTimeout: 60_000 };
 
 export default defineConfig({
   test: {
-    projects: [project('reliability'), project('core'), project('providers'), project('redis', fleet), project('postgres', fleet, requireSafeCondition), project('bullmq', fleet), project('otel'), project('devtools', browser), project('ai-sdk'), project('wire-server'), project('mcp', fleet), project('evals'), {
+    projects: [project('reliability'), project('core'), project('providers'), project('redis', fleet), project('postgres', fleet, requireSafeCondition), project('dbos', fleet, requireSafeCondition), project('bullmq', fleet), project('otel'), project('devtools', browser), project('ai-sdk'), project('wire-server'), project('mcp', fleet), project('evals'), {
       ...project('examples'),
-      test: { ...project('examples').test, root: 'examples' },
+      test: { ...project('examples').test, root: 'examples', exclude: [...configDefaults.exclude, ...postgresExamples] },
+    }, {
+      ...project('examples', fleet, requireSafeCondition),
+      test: { ...project('examples', fleet, requireSafeCondition).test, name: 'examples-postgres', root: 'examples', include: postgresExamples },
     }],
   },
 });
