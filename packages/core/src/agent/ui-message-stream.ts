@@ -19,6 +19,8 @@ interface Progress {
   text: string | undefined;
   texts: number;
   finishReason: UIFinishReason;
+  /** A step was started (`start-step`) and not yet finished. */
+  stepOpen: boolean;
   /** Tool call id → the input shown, as JSON, to send a re-asked call's final input. */
   readonly inputs: Map<string, string>;
 }
@@ -44,11 +46,20 @@ function* approvals<T>(progress: Progress, result: RunResult<T>): Generator<UIMe
     yield { type: 'tool-approval-request', approvalId: pending.toolCallId, toolCallId: pending.toolCallId };
   }
   progress.finishReason = 'tool-calls';
+  // The suspended step ends here: the client's message closes it before `finish`.
+  if (progress.stepOpen) yield* finishStep(progress);
+}
+
+function* finishStep(progress: Progress): Generator<UIMessageChunk<never>> {
+  yield* closeText(progress);
+  progress.stepOpen = false;
+  yield { type: 'finish-step' };
 }
 
 function* chunksOf<T>(part: AgentStreamPart<T>, progress: Progress, sendOutput: boolean): Generator<UIMessageChunk<T>> {
   switch (part.type) {
     case 'step-start':
+      progress.stepOpen = true;
       return yield { type: 'start-step' };
     case 'text-delta':
       if (progress.text === undefined) {
@@ -73,9 +84,8 @@ function* chunksOf<T>(part: AgentStreamPart<T>, progress: Progress, sendOutput: 
       if (sendOutput) yield { type: 'data-output', id: `output-${part.step}`, data: part.value as DeepPartial<T> };
       return;
     case 'step-end':
-      yield* closeText(progress);
       progress.finishReason = UI_FINISH[part.finishReason] ?? 'other';
-      return yield { type: 'finish-step' };
+      return yield* finishStep(progress);
     case 'result':
       return yield* approvals(progress, part.result);
     default:
@@ -91,7 +101,7 @@ function* chunksOf<T>(part: AgentStreamPart<T>, progress: Progress, sendOutput: 
  * (see `keptParts`): a UI message cannot take text back.
  */
 export async function* uiMessageChunks<T>(parts: AsyncIterable<AgentStreamPart<T>>, options: UIMessageStreamOptions = {}): AsyncGenerator<UIMessageChunk<T>> {
-  const progress: Progress = { text: undefined, texts: 0, finishReason: 'stop', inputs: new Map() };
+  const progress: Progress = { text: undefined, texts: 0, finishReason: 'stop', stepOpen: false, inputs: new Map() };
   yield options.messageId === undefined ? { type: 'start' } : { type: 'start', messageId: options.messageId };
   try {
     for await (const part of parts) yield* chunksOf(part, progress, options.sendOutput === true);
