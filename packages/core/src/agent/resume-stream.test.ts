@@ -52,7 +52,8 @@ describe('agent.resumeStream', () => {
       .filter((event) => event.startsWith('data: {'))
       .map((event) => JSON.parse(event.slice('data: '.length)) as UIMessageChunk);
     expect(chunks[0]).toEqual({ type: 'start' });
-    expect(chunks.find((chunk) => chunk.type === 'tool-output-error')).toMatchObject({ toolCallId: 'r1' });
+    // A call a person rejected is denied, as the AI SDK shows it.
+    expect(chunks.find((chunk) => chunk.type === 'tool-output-denied')).toEqual({ type: 'tool-output-denied', toolCallId: 'r1' });
     expect(chunks.at(-1)).toEqual({ type: 'finish', finishReason: 'stop' });
   });
 
