@@ -24,7 +24,7 @@ import { type AgentIdentity, agentIdentity } from './agent-identity';
 import { recordIdentity } from './identity-key';
 import type { AgentStream } from './agent-stream';
 import type { HasSchema, RunTyped } from './run-typed';
-import { failedStream, openStream, streamHolds, type TextMode } from './open-stream';
+import { failedStream, openStream, type StreamOptions, streamHolds } from './open-stream';
 import { type AsToolOptions, agentAsTool, type MessageInput } from './as-tool';
 import { type ContinuedAgent, continueJournal, recoverRun, resumeRun } from './continue-run';
 import { RunIteration } from './run-iteration';
@@ -193,14 +193,14 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
    * boundaries, validation failures and retries, the final result). With an output schema, text
    * is held until it validates unless `textMode` is `pass-through`.
    */
-  stream(input: RunInput, options: RunOptions & { readonly textMode?: TextMode } = {}): AgentStream<TOutput> {
+  stream(input: RunInput, options: RunOptions & StreamOptions = {}): AgentStream<TOutput> {
     let checked: typeof options;
     try {
       checked = checkRunOptions(options);
     } catch (error) {
       return failedStream(error);
     }
-    const { textMode: _mode, signal: _signal, ...runOptions } = checked;
+    const { textMode: _mode, signal: _signal, onSuspended: _suspended, ...runOptions } = checked;
     const store = this.#config.store;
     return openStream<TOutput>({
       ...streamHolds(this.#config),
@@ -217,11 +217,11 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
    * as `stream()`, for a suspended run continued from its `state` with the caller's decisions (see
    * `resume()` for what is checked and refused; a refusal is the stream's error, nothing runs).
    */
-  resumeStream(state: unknown, decisions: ResumeDecisions, options: Pick<RunOptions, 'signal' | 'timeoutMs' | 'tenant'> & { readonly textMode?: TextMode } = {}): AgentStream<TOutput> {
-    const { textMode, ...continuation } = options;
+  resumeStream(state: unknown, decisions: ResumeDecisions, options: Pick<RunOptions, 'signal' | 'timeoutMs' | 'tenant'> & StreamOptions = {}): AgentStream<TOutput> {
+    const { textMode: _mode, onSuspended: _suspended, ...continuation } = options;
     return openStream<TOutput>({
       ...streamHolds(this.#config),
-      options: textMode === undefined ? continuation : { ...continuation, textMode },
+      options,
       start: (signal, sink) => resumeRun(this.#continued(sink), state, decisions, { ...continuation, signal }) as Promise<RunResult<TOutput>>,
     });
   }
