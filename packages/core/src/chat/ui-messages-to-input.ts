@@ -12,12 +12,13 @@ type Part = UIMessageLike['parts'][number];
  * What a chat request asks of the route: `start` a run on the conversation (`messages`), or
  * `resume` the suspended run whose approvals the client answered (`addToolApprovalResponse`),
  * named by its `suspensionId`, with the client's `decisions`. Resume the state kept for that
- * suspension (`agent.resumeStream(state, decisions)`, or `chatStream()` does it all): running the
- * conversation again would ask for the same approval again.
+ * suspension (`agent.resumeStream(state, decisions)`, or `chatStream()` does it all). A resume
+ * has no `messages` on purpose: running the conversation again would ask for the same approval
+ * again, for ever.
  */
 export type ChatInput =
   | { readonly type: 'start'; readonly messages: Message[] }
-  | { readonly type: 'resume'; readonly suspensionId: string; readonly decisions: ResumeDecisions; readonly messages: Message[] };
+  | { readonly type: 'resume'; readonly suspensionId: string; readonly decisions: ResumeDecisions };
 
 /** A file part of the UI as a Keel attachment: a data URL is sent inline, any other URL is fetched by the vendor. */
 function attachmentOf(part: Part): Attachment[] {
@@ -117,11 +118,9 @@ function answeredApprovals(message: UIMessageLike | undefined): { readonly suspe
  * a run on the conversation: `{ type: 'start', messages }`, user text with its files as
  * attachments (a `data:` URL inline, any other by URL), earlier assistant turns split at their
  * steps with the tool calls that have results (a denied call as a rejected result; a call still
- * waiting has none, so it is left out), system text as it is. `messages` is the conversation in
- * both cases.
+ * waiting has none, so it is left out), system text as it is.
  */
 export function uiMessagesToInput(messages: readonly UIMessageLike[]): ChatInput {
   const answered = answeredApprovals(messages.at(-1));
-  const keel = conversation(messages);
-  return answered ? { type: 'resume', ...answered, messages: keel } : { type: 'start', messages: keel };
+  return answered ? { type: 'resume', ...answered } : { type: 'start', messages: conversation(messages) };
 }
