@@ -1,9 +1,11 @@
 import { Agent } from '@keel/core';
 import { scriptedModel } from '@keel/core/test';
-import type { UIMessage } from 'ai';
+import { type UIMessage, validateUIMessages } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { weatherAgent, weatherScript } from './agents/weather-agent';
-import { askRoute, chatRoute } from './chat-route';
+import { offlineTarget, supportAgent } from './approvals';
+import { askRoute, chatRoute, chatWithApproval } from './chat-route';
+import { serveRoute } from './node-route-server';
 
 const post = (body: string) => new Request('http://127.0.0.1/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
 
@@ -45,5 +47,43 @@ describe('the chat route example', () => {
     const response = await chatRoute(weatherAgent().build())(post(body));
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ error });
+  });
+});
+
+describe('the approval round trip through the AI SDK chat client, over HTTP', () => {
+  async function roundTrip(decision: 'approve' | 'reject') {
+    const target = offlineTarget();
+    const { agent, refunds } = supportAgent(target);
+    const server = await serveRoute(chatRoute(agent));
+    const lines: string[] = [];
+    try {
+      const chat = await chatWithApproval(server.url, 'My order A-1001 arrived damaged. I want my money back.', decision, (line) => lines.push(line));
+      return { chat, refunds, lines, modelCalls: (target.provider as ReturnType<typeof scriptedModel>).calls };
+    } finally {
+      await server.close();
+    }
+  }
+
+  it('asks, gets the approval request, approves, and reads the resumed stream to the answer: the refund ran once', async () => {
+    const { chat, refunds, lines, modelCalls } = await roundTrip('approve');
+    expect(lines).toContain('refund: {"orderId":"A-1001","amount":120,"reason":"delivered damaged"} → waiting for approval');
+    expect(lines.at(-1)).toBe('assistant: Your order A-1001 has been refunded in full ($120).');
+    expect(refunds).toEqual([{ orderId: 'A-1001', amount: 120 }]);
+    // Lookup, refund, answer: the suspended step was never asked again.
+    expect(modelCalls).toBe(3);
+    expect(chat.status).toBe('ready');
+    // One assistant message, continued by the resume; every message as the AI SDK validates it.
+    expect(chat.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
+    await expect(validateUIMessages({ messages: chat.messages })).resolves.toHaveLength(2);
+    const refund = chat.messages[1]?.parts.find((part) => part.type === 'tool-refund');
+    expect(refund).toMatchObject({ state: 'output-available', output: 'refunded $120 on A-1001', approval: { approved: true } });
+  });
+
+  it('rejects: the call is denied, nothing is refunded, and the model answers from the rejection', async () => {
+    const { chat, refunds, lines } = await roundTrip('reject');
+    expect(refunds).toEqual([]);
+    expect(lines.at(-1)).toMatch(/^assistant: I could not refund order A-1001: Error \[approval-rejected\]/);
+    expect(chat.messages[1]?.parts.find((part) => part.type === 'tool-refund')).toMatchObject({ state: 'output-denied' });
+    await expect(validateUIMessages({ messages: chat.messages })).resolves.toHaveLength(2);
   });
 });

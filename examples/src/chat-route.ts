@@ -1,20 +1,23 @@
 import { pathToFileURL } from 'node:url';
-import type { Agent } from '@keel/core';
-import { DefaultChatTransport, getToolOrDynamicToolName, isToolUIPart, readUIMessageStream, type UIMessage } from 'ai';
-import { weatherAgent } from './agents/weather-agent';
+import { type Agent, chatStream, memorySuspendedRuns, type SuspendedRunStore } from '@keel/core';
+import { DefaultChatTransport, getToolOrDynamicToolName, isToolUIPart, lastAssistantMessageIsCompleteWithApprovalResponses, readUIMessageStream, type UIMessage } from 'ai';
+import { offlineTarget, supportAgent } from './approvals';
+import { NodeChat } from './node-chat';
+import { serveRoute } from './node-route-server';
 import { providerFromEnv } from './providers/provider-from-env';
-import { uiMessagesToInput } from './ui-messages-to-input';
 
 /**
  * A chat route for `useChat`: a plain `(request: Request) => Promise<Response>`, as a Next.js
- * route handler (`export const POST = chatRoute(agent)` in `app/api/chat/route.ts`) or any
- * Fetch-style server. It reads the UI messages `useChat` posts, runs the agent on them, and
- * answers with the run as a UI message stream.
+ * route handler (`export const POST = chatRoute(agent, suspended)` in `app/api/chat/route.ts`) or
+ * any Fetch-style server (`serveRoute` serves it on Node's own HTTP server). It reads the UI
+ * messages `useChat` posts and answers with the run as a UI message stream: a new question starts
+ * a run; the client's answer to an approval (`addToolApprovalResponse`) resumes the suspended run
+ * from the state kept in `suspended` (one store for every instance of the server, such as Redis).
  *
  * Run it: `pnpm tsx --conditions=@keel/source src/chat-route.ts` (offline, scripted), or with
  * ANTHROPIC_API_KEY set, against the real API.
  */
-export function chatRoute(agent: Agent<string>): (request: Request) => Promise<Response> {
+export function chatRoute(agent: Agent<string, boolean>, suspended: SuspendedRunStore = memorySuspendedRuns()): (request: Request) => Promise<Response> {
   return async (request) => {
     let body: unknown;
     try {
@@ -24,9 +27,22 @@ export function chatRoute(agent: Agent<string>): (request: Request) => Promise<R
     }
     const messages = (body as { messages?: unknown } | null)?.messages;
     if (!Array.isArray(messages) || messages.length === 0) return Response.json({ error: 'the body needs a non-empty messages array' }, { status: 400 });
-    const stream = agent.stream(uiMessagesToInput(messages as UIMessage[]), { signal: request.signal });
+    const stream = await chatStream(agent, messages as UIMessage[], { suspended, signal: request.signal });
     return stream.toUIMessageStreamResponse({ onError: () => 'The assistant could not answer. Try again.' });
   };
+}
+
+/** The assistant's last message, as lines: its text, each tool call with its input and outcome. */
+export function linesOf(message: UIMessage | undefined): string[] {
+  return (message?.parts ?? []).flatMap((part) => {
+    if (part.type === 'text') return [`assistant: ${part.text}`];
+    if (!isToolUIPart(part)) return [];
+    const call = `${getToolOrDynamicToolName(part)}: ${JSON.stringify(part.input)}`;
+    if (part.state === 'output-available') return [`${call} → ${String(part.output)}`];
+    if (part.state === 'output-denied') return [`${call} → denied`];
+    if (part.state === 'output-error') return [`${call} → ${part.errorText}`];
+    return part.state === 'approval-requested' ? [`${call} → waiting for approval`] : [];
+  });
 }
 
 /**
@@ -43,14 +59,41 @@ export async function askRoute(route: (request: Request) => Promise<Response>, q
   const stream = await transport.sendMessages({ chatId: 'chat-1', messages, trigger: 'submit-message', messageId: undefined, abortSignal: undefined });
   let last: UIMessage | undefined;
   for await (const message of readUIMessageStream({ stream, terminateOnError: true })) last = message;
-  for (const part of last?.parts ?? []) {
-    if (part.type === 'text') log(`assistant: ${part.text}`);
-    if (isToolUIPart(part) && part.state === 'output-available') log(`${getToolOrDynamicToolName(part)}: ${JSON.stringify(part.input)} → ${String(part.output)}`);
-  }
+  for (const line of linesOf(last)) log(line);
   return last;
 }
 
+/**
+ * The approval round trip as a chat page makes it, over HTTP: the AI SDK's chat client (what
+ * `useChat` wraps) asks, gets an approval request, answers it (`addToolApprovalResponse`), and the
+ * route resumes the run; the client sends the answer by itself (`sendAutomaticallyWhen`).
+ */
+export async function chatWithApproval(url: string, question: string, decision: 'approve' | 'reject', log: (line: string) => void = console.log): Promise<NodeChat> {
+  const chat = new NodeChat({ transport: new DefaultChatTransport({ api: url }), sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses });
+  await chat.sendMessage({ text: question });
+  await chat.settled();
+  // A live model may ask more than once (or not at all): answer each approval the run asks for.
+  for (let asked = pendingApprovals(chat); asked.length > 0; asked = pendingApprovals(chat)) {
+    for (const line of linesOf(chat.lastMessage)) log(line);
+    log(`reviewer: ${decision}`);
+    for (const id of asked) await chat.addToolApprovalResponse({ id, approved: decision === 'approve', ...(decision === 'reject' ? { reason: 'refunds above $50 need a receipt photo first' } : {}) });
+    await chat.settled();
+  }
+  for (const line of linesOf(chat.lastMessage)) log(line);
+  return chat;
+}
+
+/** The ids of the approvals the chat's last message waits on. */
+function pendingApprovals(chat: NodeChat): string[] {
+  return (chat.lastMessage?.parts ?? []).flatMap((part) => (isToolUIPart(part) && part.state === 'approval-requested' ? [part.approval.id] : []));
+}
+
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const target = providerFromEnv();
-  await askRoute(chatRoute((target ? weatherAgent(target) : weatherAgent()).build()), 'Is it warmer in Paris or in London?');
+  const { agent } = supportAgent(providerFromEnv() ?? offlineTarget());
+  const server = await serveRoute(chatRoute(agent));
+  try {
+    await chatWithApproval(server.url, 'My order A-1001 arrived damaged. I want my money back.', 'approve');
+  } finally {
+    await server.close();
+  }
 }

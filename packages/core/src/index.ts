@@ -20,6 +20,11 @@ export { ContextOverflowError } from './errors/context-overflow-error';
 export { IncompleteStreamError } from './errors/incomplete-stream-error';
 export { StreamInterruptedError } from './errors/stream-interrupted-error';
 
+// Chat UIs: a `useChat` route, approvals included
+export { chatStream } from './chat/chat-stream';
+export { uiMessagesToInput, type ChatInput } from './chat/ui-messages-to-input';
+export { memorySuspendedRuns, type SuspendedRunStore } from './chat/suspended-runs';
+
 // Events
 export type { AgentEventName, AgentEvents, AgentListener } from './events/agent-events';
 export type { RecordedRun, RunRecordListener } from './agent/recorded-run';

@@ -52,5 +52,5 @@ export { checkOutput, type OutputCheck } from './validation/validate-output';
 export { canonicalHash, canonicalJson } from './loops/canonical-hash';
 export { loopArgumentsHash, loopResultHash } from './loops/loop-hash';
 export { loopResultPending } from './loops/loop-pending';
-export { ACTION_LOOP_KIND, hasActionLoopRules } from './rules/action-loop-rules';
+export { ACTION_LOOP_KIND, hasActionLoopRules, loopRulesMinSteps } from './rules/action-loop-rules';
 export type { RunStepView, RunView, ToolCallView, TurnView } from './loops/run-view';

@@ -25,6 +25,8 @@ export class AgentStream<T> implements AsyncIterable<AgentStreamPart<T>> {
     private readonly abort: (reason?: unknown) => void,
     /** True when shown text may still be taken back (pass-through with an output schema, rules that judge answers). */
     private readonly textCanBeTakenBack = false,
+    /** From this step on, a turn's text is held until it is judged (rules that read the run's history, such as the loop rules, may reject it). */
+    private readonly holdFromStep = Number.POSITIVE_INFINITY,
   ) {
     const sink: StreamSink = { mode, push: (part) => this.enqueue(part as AgentStreamPart<T>) };
     this.result = start(sink).then(
@@ -96,7 +98,7 @@ export class AgentStream<T> implements AsyncIterable<AgentStreamPart<T>> {
   /** The parts, with text that may still be taken back held until its attempt is accepted. */
   private kept(): AsyncGenerator<AgentStreamPart<T>> {
     const iterator = this[Symbol.asyncIterator]();
-    return keptParts({ [Symbol.asyncIterator]: () => iterator }, this.textCanBeTakenBack);
+    return keptParts({ [Symbol.asyncIterator]: () => iterator }, this.textCanBeTakenBack ? 1 : this.holdFromStep);
   }
 
   /**

@@ -1,48 +1,37 @@
 import type { AnySchema, InferSchema } from '@keel/reliability';
-import type { ContextOptions } from '../context/context-options';
-import type { RunStore } from '../durable/run-store';
-import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import { RunSuspendedError } from '../errors/run-suspended-error';
 import type { AgentEventName, AgentListener } from '../events/agent-events';
 import { checkListener } from '../events/check-listener';
 import { EventBus } from '../events/event-bus';
-import type { RunRecordListener } from './recorded-run';
-import type { MemoryStore } from '../memory/memory-store';
 import { type RunExtras, startRun } from '../run/run-loop';
 import { checkRunOptions } from '../run/state/check-run-options';
 import type { RunConfig } from '../run/state/run-config';
 import type { ResumeDecisions } from '../run/state/resume-decisions';
 import { canonicalJson } from '../run/state/run-state-snapshot';
 import { agentDigest, type StateSigner, stateSigner } from '../run/state/state-signer';
+import { AgentConfigurationError } from '../errors/agent-configuration-error';
+import type { ContextOptions } from '../context/context-options';
+import type { RunStore } from '../durable/run-store';
+import type { MemoryStore } from '../memory/memory-store';
+import type { JournalListener } from '../run/journal/journal-writer';
 import type { CallWrapper } from '../shared/call-wrapper';
 import type { ToolGuard } from '../tools/guard';
 import type { AnyTool, Tool } from '../tools/tool';
+import type { RunRecordListener } from './recorded-run';
+import { type BuilderSettings, resolveConfig } from './resolve-config';
+import type { AgentOptions, OutputFallbackOptions, OutputOptions, ReliabilityOptions } from './agent-options';
 import { type AgentIdentity, agentIdentity } from './agent-identity';
 import { recordIdentity } from './identity-key';
-import type { AgentOptions, OutputFallbackOptions, OutputOptions, ReliabilityOptions } from './agent-options';
-import { AgentStream } from './agent-stream';
+import type { AgentStream } from './agent-stream';
+import type { HasSchema, RunTyped } from './run-typed';
+import { failedStream, openStream, type StreamOptions, streamHolds } from './open-stream';
 import { type AsToolOptions, agentAsTool, type MessageInput } from './as-tool';
 import { type ContinuedAgent, continueJournal, recoverRun, resumeRun } from './continue-run';
 import { RunIteration } from './run-iteration';
-import type { JournalListener } from '../run/journal/journal-writer';
 import { usageOfAttempts } from '../usage/usage-ledger';
 import { startDurable } from './durable-start';
-import { type BuilderSettings, resolveConfig } from './resolve-config';
 import type { RunInput, RunOptions, RunResult } from './run-result';
 import type { StreamSink } from './stream-part';
-
-/** Whether an agent with output type `TOutput` has an output schema: an output other than `string` needs one; a `string` one may or not. */
-export type HasSchema<TOutput> = string extends TOutput ? boolean : true;
-
-/** What `runTyped()` is on an agent without an output schema: nothing to call, and the reason why. */
-export interface RunTypedNeedsOutputSchema {
-  readonly 'runTyped() needs an output schema: give the builder .outputSchema(schema), or use run()': never;
-}
-
-/** `runTyped()`: callable on an agent with an output schema only. */
-export type RunTyped<TOutput, THasSchema extends boolean> = THasSchema extends true
-  ? <T extends TOutput = TOutput>(input: RunInput, options?: RunOptions) => Promise<T>
-  : RunTypedNeedsOutputSchema;
 
 /**
  * A built agent: immutable configuration, any number of concurrent runs that share nothing else.
@@ -75,13 +64,13 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
     return AgentBuilder.start(options, (config) => new Agent(config, options));
   }
 
-  /** What continuing a run (`resume`, `recover`) needs of this agent. */
-  get #continued(): ContinuedAgent {
+  /** What continuing a run (`resume`, `recover`) needs of this agent, its parts sent to `sink` when streamed. */
+  #continued(sink?: StreamSink): ContinuedAgent {
     return {
       store: this.#config.store,
       agentId: () => this.#agentId(),
       signer: this.#signer,
-      start: (options, extras) => startRun(this.#config, this.#bus, [], options, undefined, { ...this.#extras, ...extras }),
+      start: (options, extras) => startRun(this.#config, this.#bus, [], options, sink, { ...this.#extras, ...extras }),
       usageOf: (attempts) => usageOfAttempts(this.#config.pricing, attempts),
     };
   }
@@ -134,7 +123,7 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
    * @throws what `run()` throws, for the rest of the run.
    */
   async recover(runId: string, options: Pick<RunOptions, 'signal' | 'timeoutMs' | 'tenant'> = {}): Promise<RunResult<TOutput>> {
-    return (await recoverRun(this.#continued, runId, options)) as RunResult<TOutput>;
+    return (await recoverRun(this.#continued(), runId, options)) as RunResult<TOutput>;
   }
 
   /**
@@ -152,7 +141,7 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
    * @throws what `run()` throws, for the rest of the run.
    */
   async resume(state: unknown, decisions: ResumeDecisions, options: Pick<RunOptions, 'signal' | 'timeoutMs' | 'tenant'> = {}): Promise<RunResult<TOutput>> {
-    return (await resumeRun(this.#continued, state, decisions, options)) as RunResult<TOutput>;
+    return (await resumeRun(this.#continued(), state, decisions, options)) as RunResult<TOutput>;
   }
 
   /**
@@ -191,7 +180,7 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
     return new RunIteration<TOutput>(async (gate, stopped) => {
       const checked = checkRunOptions(options);
       const runOptions = { ...checked, signal: checked.signal ? AbortSignal.any([checked.signal, stopped]) : stopped };
-      if (typeof input === 'object' && !Array.isArray(input) && 'journal' in input) return (await continueJournal(this.#continued, input.journal, runOptions, gate)) as RunResult<TOutput>;
+      if (typeof input === 'object' && !Array.isArray(input) && 'journal' in input) return (await continueJournal(this.#continued(), input.journal, runOptions, gate)) as RunResult<TOutput>;
       const extras = { ...this.#extras, gate };
       const store = this.#config.store;
       if (store) return (await startDurable(store, () => this.#agentId(), runOptions, extras, (durable, withStore) => startRun(this.#config, this.#bus, input, durable, undefined, withStore))) as RunResult<TOutput>;
@@ -204,30 +193,37 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
    * boundaries, validation failures and retries, the final result). With an output schema, text
    * is held until it validates unless `textMode` is `pass-through`.
    */
-  stream(input: RunInput, options: RunOptions & { readonly textMode?: 'buffer' | 'pass-through' } = {}): AgentStream<TOutput> {
+  stream(input: RunInput, options: RunOptions & StreamOptions = {}): AgentStream<TOutput> {
     let checked: typeof options;
     try {
       checked = checkRunOptions(options);
     } catch (error) {
-      // As in `run()`: a bad option is the run's error, delivered through `result` and the iterator.
-      return new AgentStream<TOutput>(() => Promise.reject(error), 'buffer', () => undefined);
+      return failedStream(error);
     }
-    const { textMode = 'buffer', signal, ...runOptions } = checked;
-    // The stream owns a controller so that it can be cancelled (or abandoned by a `break`).
-    const controller = new AbortController();
-    const forward = () => controller.abort(signal?.reason);
-    if (signal?.aborted) forward();
-    else signal?.addEventListener('abort', forward, { once: true });
+    const { textMode: _mode, signal: _signal, onSuspended: _suspended, ...runOptions } = checked;
     const store = this.#config.store;
-    const run = (sink: StreamSink): Promise<RunResult<TOutput>> =>
-      store
-        ? (startDurable(store, () => this.#agentId(), { ...runOptions, signal: controller.signal }, this.#extras, (durable, extras) => startRun(this.#config, this.#bus, input, durable, sink, extras)) as Promise<RunResult<TOutput>>)
-        : (startRun(this.#config, this.#bus, input, { ...runOptions, signal: controller.signal }, sink, this.#extras) as Promise<RunResult<TOutput>>);
-    const start = (sink: StreamSink) => run(sink).finally(() => signal?.removeEventListener('abort', forward));
-    // Shown text the gate may still reject: every attempt's with an output schema in pass-through
-    // mode; without one, a text answer that the user's rules judge.
-    const takenBack = this.#config.output ? textMode === 'pass-through' : this.#config.reAskRules.before.length > 0;
-    return new AgentStream<TOutput>(start, textMode, (reason) => controller.abort(reason), takenBack);
+    return openStream<TOutput>({
+      ...streamHolds(this.#config),
+      options: checked,
+      start: (signal, sink) =>
+        (store
+          ? startDurable(store, () => this.#agentId(), { ...runOptions, signal }, this.#extras, (durable, extras) => startRun(this.#config, this.#bus, input, durable, sink, extras))
+          : startRun(this.#config, this.#bus, input, { ...runOptions, signal }, sink, this.#extras)) as Promise<RunResult<TOutput>>,
+    });
+  }
+
+  /**
+   * `resume()` as a stream: the same parts, UI message stream and `toUIMessageStreamResponse()`
+   * as `stream()`, for a suspended run continued from its `state` with the caller's decisions (see
+   * `resume()` for what is checked and refused; a refusal is the stream's error, nothing runs).
+   */
+  resumeStream(state: unknown, decisions: ResumeDecisions, options: Pick<RunOptions, 'signal' | 'timeoutMs' | 'tenant'> & StreamOptions = {}): AgentStream<TOutput> {
+    const { textMode: _mode, onSuspended: _suspended, ...continuation } = options;
+    return openStream<TOutput>({
+      ...streamHolds(this.#config),
+      options,
+      start: (signal, sink) => resumeRun(this.#continued(sink), state, decisions, { ...continuation, signal }) as Promise<RunResult<TOutput>>,
+    });
   }
 }
 

@@ -2,15 +2,15 @@ import type { AgentStreamPart } from './stream-part';
 
 /**
  * The parts of a stream with the text it may still take back held until its attempt is accepted:
- * with `hold`, `text-delta` parts wait for the turn's first `tool-call`, its `output`, `step-end`
+ * from step `holdFrom` on (1: every step; `Infinity`: none), `text-delta` parts wait for the turn's first `tool-call`, its `output`, `step-end`
  * or `result` (the attempt was accepted) and are dropped at a `retry` (it was not). Readers that
  * cannot take text back (a UI message, a text stream) read these parts, so a rejected answer's
  * text never reaches them.
  */
-export async function* keptParts<T>(parts: AsyncIterable<AgentStreamPart<T>>, hold: boolean): AsyncGenerator<AgentStreamPart<T>> {
+export async function* keptParts<T>(parts: AsyncIterable<AgentStreamPart<T>>, holdFrom: number): AsyncGenerator<AgentStreamPart<T>> {
   let held: AgentStreamPart<T>[] = [];
   for await (const part of parts) {
-    if (hold && part.type === 'text-delta') {
+    if (part.type === 'text-delta' && part.step >= holdFrom) {
       held.push(part);
       continue;
     }

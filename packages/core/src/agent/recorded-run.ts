@@ -44,4 +44,4 @@ export interface RecordedRun {
  * as event listeners are: a throw or a rejection is reported as `listener.error` (its `event` is
  * `record`) and never changes the run.
  */
-export type RunRecordListener = (run: RecordedRun) => void | Promise<void>;
+export type RunRecordListener = (run: RecordedRun) => unknown;

@@ -19,6 +19,7 @@ export type UIMessageChunk<T = unknown> =
   | { readonly type: 'tool-approval-request'; readonly approvalId: string; readonly toolCallId: string }
   | { readonly type: 'tool-output-available'; readonly toolCallId: string; readonly output: unknown }
   | { readonly type: 'tool-output-error'; readonly toolCallId: string; readonly errorText: string }
+  | { readonly type: 'tool-output-denied'; readonly toolCallId: string }
   | {
       /** With `sendOutput`: the step's output, partial while it is written, then the validated value (one part, updated by id). */
       readonly type: 'data-output';
@@ -41,8 +42,11 @@ export interface UIMessageStreamOptions {
    */
   readonly sendOutput?: boolean;
   /**
-   * The text of the `error` chunk a failed run ends with. Default: `An error occurred.` (an
-   * error's message can hold what a browser should not see; the `result` promise keeps the error).
+   * The text the client gets for an error: the `error` chunk a failed run ends with (called with
+   * the run's error), and each failed tool call's `errorText` (called with its `ToolCallRecord`,
+   * whose `output` is what the model read). Default: `An error occurred.` for both, as the AI SDK
+   * does: an error's message can hold what a browser should not see (a connection string, a
+   * stack); the `result` promise and the records keep it.
    */
   readonly onError?: (error: unknown) => string;
 }

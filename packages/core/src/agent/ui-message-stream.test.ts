@@ -109,9 +109,12 @@ describe('toUIMessageStream', () => {
     const agent = Agent.create({ provider: model, model: 'm' }).tool(refund).build();
     const chunks = await read(agent.stream('refund A7').toUIMessageStream());
     const approval = chunks.findIndex((chunk) => chunk.type === 'tool-approval-request');
-    expect(chunks[approval]).toEqual({ type: 'tool-approval-request', approvalId: 'r1', toolCallId: 'r1' });
+    // The approval names the suspension and the call, so the client's answer finds the state to resume.
+    expect(chunks[approval]).toEqual({ type: 'tool-approval-request', approvalId: expect.stringMatching(/^[0-9a-f-]{36}:r1$/), toolCallId: 'r1' });
     expect(chunks.findIndex((chunk) => chunk.type === 'tool-input-available')).toBeLessThan(approval);
-    expect(chunks.at(-1)).toEqual({ type: 'finish', finishReason: 'tool-calls' });
+    // The suspended step is closed before the message ends.
+    expect(chunks.slice(-3)).toEqual([chunks[approval], { type: 'finish-step' }, { type: 'finish', finishReason: 'tool-calls' }]);
+    expect(chunks.filter((chunk) => chunk.type === 'finish-step')).toHaveLength(1);
   });
 
   it('has one reader at a time', () => {

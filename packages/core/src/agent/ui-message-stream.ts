@@ -1,5 +1,7 @@
 import { AbortedError } from '@keel/reliability';
 import type { FinishReason } from '../model/model-provider-v1';
+import type { ToolCallRecord } from '../tools/tool-result';
+import { approvalIdOf } from './approval-id';
 import type { RunResult } from './run-result';
 import type { AgentStreamPart, DeepPartial } from './stream-part';
 import type { UIFinishReason, UIMessageChunk, UIMessageStreamOptions } from './ui-message-chunk';
@@ -19,6 +21,8 @@ interface Progress {
   text: string | undefined;
   texts: number;
   finishReason: UIFinishReason;
+  /** A step was started (`start-step`) and not yet finished. */
+  stepOpen: boolean;
   /** Tool call id → the input shown, as JSON, to send a re-asked call's final input. */
   readonly inputs: Map<string, string>;
 }
@@ -36,19 +40,40 @@ function* showInput(progress: Progress, toolCallId: string, toolName: string, in
   yield { type: 'tool-input-available', toolCallId, toolName, input: input ?? null };
 }
 
-/** A suspended run's calls: each is shown, then asks for approval (its id is the call's). */
+/**
+ * A suspended run's calls: each is shown, then asks for approval. The approval's id names the
+ * suspension and the call (`approvalIdOf`), so the client's answer finds the state to resume.
+ */
 function* approvals<T>(progress: Progress, result: RunResult<T>): Generator<UIMessageChunk<T>> {
   if (result.status !== 'suspended') return;
   for (const pending of result.pendingApprovals) {
     yield* showInput(progress, pending.toolCallId, pending.toolName, pending.arguments);
-    yield { type: 'tool-approval-request', approvalId: pending.toolCallId, toolCallId: pending.toolCallId };
+    yield { type: 'tool-approval-request', approvalId: approvalIdOf(result.state.suspensionId, pending.toolCallId), toolCallId: pending.toolCallId };
   }
   progress.finishReason = 'tool-calls';
+  // The suspended step ends here: the client's message closes it before `finish`.
+  if (progress.stepOpen) yield* finishStep(progress);
 }
 
-function* chunksOf<T>(part: AgentStreamPart<T>, progress: Progress, sendOutput: boolean): Generator<UIMessageChunk<T>> {
+function* finishStep(progress: Progress): Generator<UIMessageChunk<never>> {
+  yield* closeText(progress);
+  progress.stepOpen = false;
+  yield { type: 'finish-step' };
+}
+
+/** A tool call's outcome: its output; a call a person rejected, denied; a failure, as `onError` shows it (masked by default: a tool's thrown message is not for the client). */
+function outcomeOf(record: ToolCallRecord, options: UIMessageStreamOptions): UIMessageChunk<never> {
+  if (!record.isError) return { type: 'tool-output-available', toolCallId: record.id, output: record.output };
+  if (record.errorCode === 'approval-rejected') return { type: 'tool-output-denied', toolCallId: record.id };
+  return { type: 'tool-output-error', toolCallId: record.id, errorText: options.onError ? options.onError(record) : MASKED };
+}
+
+const MASKED = 'An error occurred.';
+
+function* chunksOf<T>(part: AgentStreamPart<T>, progress: Progress, options: UIMessageStreamOptions): Generator<UIMessageChunk<T>> {
   switch (part.type) {
     case 'step-start':
+      progress.stepOpen = true;
       return yield { type: 'start-step' };
     case 'text-delta':
       if (progress.text === undefined) {
@@ -66,16 +91,15 @@ function* chunksOf<T>(part: AgentStreamPart<T>, progress: Progress, sendOutput: 
       const { record } = part;
       // A re-asked call ran with other arguments than the model first wrote: show those.
       yield* showInput(progress, record.id, record.name, record.arguments);
-      return yield record.isError ? { type: 'tool-output-error', toolCallId: record.id, errorText: record.output } : { type: 'tool-output-available', toolCallId: record.id, output: record.output };
+      return yield outcomeOf(record, options);
     }
     case 'partial-output':
     case 'output':
-      if (sendOutput) yield { type: 'data-output', id: `output-${part.step}`, data: part.value as DeepPartial<T> };
+      if (options.sendOutput === true) yield { type: 'data-output', id: `output-${part.step}`, data: part.value as DeepPartial<T> };
       return;
     case 'step-end':
-      yield* closeText(progress);
       progress.finishReason = UI_FINISH[part.finishReason] ?? 'other';
-      return yield { type: 'finish-step' };
+      return yield* finishStep(progress);
     case 'result':
       return yield* approvals(progress, part.result);
     default:
@@ -91,14 +115,14 @@ function* chunksOf<T>(part: AgentStreamPart<T>, progress: Progress, sendOutput: 
  * (see `keptParts`): a UI message cannot take text back.
  */
 export async function* uiMessageChunks<T>(parts: AsyncIterable<AgentStreamPart<T>>, options: UIMessageStreamOptions = {}): AsyncGenerator<UIMessageChunk<T>> {
-  const progress: Progress = { text: undefined, texts: 0, finishReason: 'stop', inputs: new Map() };
+  const progress: Progress = { text: undefined, texts: 0, finishReason: 'stop', stepOpen: false, inputs: new Map() };
   yield options.messageId === undefined ? { type: 'start' } : { type: 'start', messageId: options.messageId };
   try {
-    for await (const part of parts) yield* chunksOf(part, progress, options.sendOutput === true);
+    for await (const part of parts) yield* chunksOf(part, progress, options);
   } catch (error) {
     yield* closeText(progress);
     if (AbortedError.isInstance(error)) return yield { type: 'abort' };
-    return yield { type: 'error', errorText: options.onError ? options.onError(error) : 'An error occurred.' };
+    return yield { type: 'error', errorText: options.onError ? options.onError(error) : MASKED };
   }
   yield { type: 'finish', finishReason: progress.finishReason };
 }

@@ -41,7 +41,9 @@ const BUDGETS: Readonly<Record<string, number>> = {
   // The error of a run stopped in a loop of actions, which carries the partial result (ActionLoopError), took it to 61;
   // the run's journal (JournalEntry, JournalListener, RunStep, StoredRun for store authors) to 64,
   // RunCheckpoint going with the checkpoints.
-  'core/src/index.ts': 64,
+  // Chat routes with approvals (chatStream, uiMessagesToInput and its ChatInput, memorySuspendedRuns
+  // and the SuspendedRunStore it implements) took it to 69.
+  'core/src/index.ts': 69,
 };
 
 describe('public surface', () => {

@@ -257,8 +257,8 @@ export interface AgentEvents {
 /** An event name. */
 export type AgentEventName = keyof AgentEvents;
 
-/** A listener of one event. A throw or rejection is reported as `listener.error` and changes nothing. */
-export type AgentListener<E extends AgentEventName> = (payload: AgentEvents[E]) => void | Promise<void>;
+/** A listener of one event. What it returns is ignored, except that a returned promise's rejection, as a throw, is reported as `listener.error`; neither changes anything. */
+export type AgentListener<E extends AgentEventName> = (payload: AgentEvents[E]) => unknown;
 
 /** A payload as the emitter builds it: the base fields are filled in by the run. */
 export type EventPayload<E extends AgentEventName> = Omit<AgentEvents[E], keyof EventBase>;

@@ -1,4 +1,4 @@
-import { reduceError } from '@keel/reliability/internal';
+import { isPromiseLike, reduceError } from '@keel/reliability/internal';
 import type { AgentEventName, AgentEvents, AgentListener } from './agent-events';
 
 /** A listener registration: the event name and its listener. */
@@ -60,9 +60,7 @@ export class EventBus {
     for (const listener of listeners) {
       try {
         const returned = listener(payload);
-        if (returned && typeof (returned as Promise<void>).then === 'function') {
-          (returned as Promise<void>).then(undefined, (error: unknown) => this.reportFailure(event, payload, error));
-        }
+        if (isPromiseLike(returned)) returned.then(undefined, (error: unknown) => this.reportFailure(event, payload, error));
       } catch (error) {
         this.reportFailure(event, payload, error);
       }

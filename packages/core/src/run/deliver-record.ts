@@ -1,3 +1,4 @@
+import { isPromiseLike } from '@keel/reliability/internal';
 import type { RecordedRun, RunRecordListener } from '../agent/recorded-run';
 import type { EventBus } from '../events/event-bus';
 
@@ -17,7 +18,7 @@ export function deliverRecord(bus: EventBus, listeners: readonly RunRecordListen
   for (const listener of listeners) {
     try {
       const returned = listener(run);
-      if (returned && typeof returned.then === 'function') returned.then(undefined, (error: unknown) => bus.reportFailure('record', at, error));
+      if (isPromiseLike(returned)) returned.then(undefined, (error: unknown) => bus.reportFailure('record', at, error));
     } catch (error) {
       bus.reportFailure('record', at, error);
     }

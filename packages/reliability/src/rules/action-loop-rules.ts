@@ -42,6 +42,21 @@ export function hasActionLoopRules(rules: readonly { readonly kind?: unknown }[]
 }
 
 /**
+ * The fewest finished steps before any loop rule among `rules` can judge a turn a loop (at the
+ * thresholds each was made with), or `undefined` when `rules` has none: before that step, no turn
+ * of the run can be rejected as a loop, so a stream may show its text as it comes.
+ */
+export function loopRulesMinSteps(rules: readonly { readonly kind?: unknown }[]): number | undefined {
+  let fewest: number | undefined;
+  for (const rule of rules) {
+    if (typeof rule !== 'object' || rule === null || rule.kind !== ACTION_LOOP_KIND) continue;
+    const steps = stepsForLoop(thresholdsOfRule.get(rule) ?? {});
+    fewest = fewest === undefined ? steps : Math.min(fewest, steps);
+  }
+  return fewest;
+}
+
+/**
  * Nudges already sent in this run: `scope.run.loopNudges` (every step), or, where the run does not
  * count them, this step's rejections by an action-loop rule, read from the failure signatures. A
  * model that answers a nudge with one other call and then goes back round the loop is stopped,

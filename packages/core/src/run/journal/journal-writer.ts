@@ -1,3 +1,4 @@
+import { isPromiseLike } from '@keel/reliability/internal';
 import type { AttemptRecord } from '@keel/reliability';
 import type { RunStatus } from '../../durable/run-store';
 import type { EventBus } from '../../events/event-bus';
@@ -11,7 +12,7 @@ import type { JournalDraft, JournalEntry } from './journal-entry';
  * An observer: a throw or a rejection is reported as `listener.error` (its `event` is `journal`)
  * and never changes the run. Entries are frozen.
  */
-export type JournalListener = (entry: JournalEntry) => void | Promise<void>;
+export type JournalListener = (entry: JournalEntry) => unknown;
 
 /** Where a run's entries go besides its listeners: a durable run's store (each write awaited, a refusal fails the run). */
 export interface JournalStore {
@@ -148,7 +149,7 @@ export class JournalWriter {
       for (const listener of listeners) {
         try {
           const returned = listener(entry);
-          if (returned && typeof returned.then === 'function') returned.then(undefined, (error: unknown) => bus.reportFailure('journal', { runId, step: entry.step }, error));
+          if (isPromiseLike(returned)) returned.then(undefined, (error: unknown) => bus.reportFailure('journal', { runId, step: entry.step }, error));
         } catch (error) {
           bus.reportFailure('journal', { runId, step: entry.step }, error);
         }
