@@ -7,6 +7,7 @@ import type { ContextConfig } from '../../context/context-options';
 import { estimateRequestTokens, type RequestFrame } from '../../context/estimate-tokens';
 import { type CompactionLimits, type CompactionTier, planCompaction } from '../../context/plan-compaction';
 import { summaryRequest } from '../../context/summary-request';
+import { withSummary } from '../../context/summary-choice';
 import { ContextOverflowError } from '../../errors/context-overflow-error';
 import type { ModelTarget } from '../../agent/agent-options';
 import type { Message } from '../../model/message';
@@ -104,25 +105,26 @@ export async function compactContext(context: RunContext, state: RunState): Prom
   let compaction = plan?.compaction;
   const tiers: CompactionTier[] = plan ? [...plan.tiers] : [];
   if (plan?.summarize && settings.summarize !== false && compaction) {
-    const text = await summarize(context, settings.summarize, kept, compaction, plan.summarize.through, window);
-    if (text !== undefined) {
-      compaction = { ...compaction, summary: { text, through: plan.summarize.through } };
+    // The summarizer reads what was sent before this compaction: results cleared just now, whole.
+    const text = await summarize(context, settings.summarize, kept, before, plan.summarize.through, window);
+    const summarized = text === undefined ? undefined : withSummary(frame, kept, compaction, text, plan.summarize.through);
+    if (summarized !== undefined) {
+      compaction = summarized;
       tiers.push('summary');
     }
   }
   const then: RunState = { ...state, next: next.turn === undefined ? { type: 'ask-model', compacted: next.reason } : { type: 'call-tools', turn: next.turn } };
-  if (!compaction || tiers.length === 0) {
-    // Nothing left to compact: a refused request would only be refused again.
-    if (overflow) throw overflowError(context, state);
-    return { type: 'next', state: then };
-  }
+  const tokensAfter = compaction && tiers.length > 0 ? estimateRequestTokens(frame, compactedView(kept, compaction)) : sentTokens;
+  // Nothing made the request fit: it would only be refused. Fail before sending it.
+  if (tokensAfter > window || (overflow && tiers.length === 0)) throw overflowError(context, compaction && tiers.length > 0 ? { ...state, compaction } : state);
+  if (!compaction || tiers.length === 0) return { type: 'next', state: then };
   if (context.listens('context.compacted')) {
     context.emit('context.compacted', {
       reason: next.reason,
       tier: tiers.at(-1) as CompactionTier,
       tiers: tiers.join(', '),
       tokensBefore: sentTokens,
-      tokensAfter: estimateRequestTokens(frame, compactedView(kept, compaction)),
+      tokensAfter,
       contextWindow: window,
       clearedResults: Object.keys(compaction.cleared).length,
       compactions: compaction.count,
