@@ -8,6 +8,7 @@ import type { ToolGuard } from '../../tools/guard';
 import { type ReAskResult, runToolCall, type ToolRunEnvironment } from '../../tools/run-tool-call';
 import type { AnyTool } from '../../tools/tool';
 import type { ToolCallRecord } from '../../tools/tool-result';
+import { loadedAfter } from '../../tools/search/tool-search';
 import { keptTurnMessages } from './kept-turn';
 import { reAskArguments } from '../attempt/tool-re-ask';
 import type { RunContext } from '../state/run-context';
@@ -123,6 +124,7 @@ function keepToolTurn(context: RunContext, state: RunState, turn: ToolTurn, reco
   sink?.push({ type: 'step-end', step, finishReason });
   return {
     ...state,
+    loadedTools: loadedTools(context, state, records),
     messages: [...state.messages, ...keptTurnMessages(turn, records)],
     steps: [...state.steps, { step, finishReason, text: turn.text, toolCalls: records.length, modelCalls, durationMs }],
     toolCalls: [...state.toolCalls, ...records],
@@ -130,6 +132,19 @@ function keepToolTurn(context: RunContext, state: RunState, turn: ToolTurn, reco
     next: { type: 'ask-model' },
   };
 }
+
+/** The deferred tools loaded once the turn's `records` are in (reported as `tools.loaded` when a record loads one). */
+function loadedTools(context: RunContext, state: RunState, records: readonly ToolCallRecord[]): RunState['loadedTools'] {
+  const search = context.config.toolSearch;
+  if (search === undefined) return state.loadedTools;
+  const before = state.loadedTools ?? NO_TOOLS;
+  const after = loadedAfter(search, before, records);
+  if (after === before) return state.loadedTools;
+  if (context.listens('tools.loaded')) context.emit('tools.loaded', { tools: after.slice(before.length), loaded: after.length });
+  return after;
+}
+
+const NO_TOOLS: readonly string[] = Object.freeze([]);
 
 /**
  * Waits for every tool call of a turn to settle before going on, so no tool is still running (and
@@ -179,6 +194,7 @@ function toolEnvironment(context: RunContext, kept: readonly Message[], journal:
     // Agents called as tools tie their runs to this one: its id, and its ledger for their model calls.
     parent: { runId: context.runId, record: (attempt) => recordNested(context, attempt), depth: context.depth, maxDepth: context.maxDepth, usage: () => context.budgetUsage(), preCheck: context.preCheck, ...(context.ledger.pricing === undefined ? {} : { pricing: context.ledger.pricing }) },
     tools: config.tools,
+    deferred: config.toolSearch?.deferred,
     guards: config.guards,
     toolRetries: config.toolRetries,
     maxResultBytes: config.maxToolResultBytes,

@@ -7,6 +7,7 @@ import type { ContextConfig } from '../../context/context-options';
 import { estimateRequestTokens, type RequestFrame } from '../../context/estimate-tokens';
 import { type CompactionLimits, type CompactionTier, planCompaction } from '../../context/plan-compaction';
 import { summaryRequest } from '../../context/summary-request';
+import { hiddenTools } from '../../tools/search/tool-search';
 import { withSummary } from '../../context/summary-choice';
 import { ContextOverflowError } from '../../errors/context-overflow-error';
 import type { ModelTarget } from '../../agent/agent-options';
@@ -22,11 +23,13 @@ type Outcome = StepOutcome<RunResult<unknown>>;
 /** What the run keeps (memory's conversation, then its own messages): what compaction reads, never changes. */
 const keptOf = (state: RunState): readonly Message[] => (state.history === undefined || state.history.length === 0 ? state.messages : state.history.concat(state.messages));
 
-/** What every request sends besides its messages: the system prompt, the tools, the output schema. */
-function frameOf(context: RunContext): RequestFrame {
+/** What every request sends besides its messages: the system prompt, the tools (deferred ones the run has not loaded aside), the output schema. */
+function frameOf(context: RunContext, state: RunState): RequestFrame {
   const { config } = context;
   const output = config.output ? [{ name: 'output', inputSchema: config.output.validator.jsonSchema }] : [];
-  return { system: context.system, tools: [...config.toolSpecifications, ...output] };
+  const hidden = config.toolSearch === undefined ? undefined : hiddenTools(config.toolSearch, state.loadedTools);
+  const tools = hidden === undefined ? config.toolSpecifications : config.toolSpecifications.filter((tool) => !hidden.has(tool.name));
+  return { system: context.system, tools: [...tools, ...output] };
 }
 
 /** Whether the next step's request, as it would be sent, passes `compactAt` of the window. */
@@ -35,7 +38,7 @@ export function passesCompactAt(context: RunContext, state: RunState, settings: 
   if (settings === undefined || window === undefined) return false;
   const kept = keptOf(state);
   const sent = state.compaction === undefined ? kept : compactedView(kept, state.compaction);
-  return estimateRequestTokens(frameOf(context), sent) > window * settings.compactAt;
+  return estimateRequestTokens(frameOf(context, state), sent) > window * settings.compactAt;
 }
 
 /** The window a run plans for: the declared one, or the smaller one a refusal showed. */
@@ -69,7 +72,7 @@ function overflowError(context: RunContext, state: RunState, cause?: unknown): C
   const kept = keptOf(state);
   const sent = state.compaction === undefined ? kept : compactedView(kept, state.compaction);
   return new ContextOverflowError({
-    estimatedTokens: estimateRequestTokens(frameOf(context), sent),
+    estimatedTokens: estimateRequestTokens(frameOf(context, state), sent),
     contextWindow: windowOf(context.config.context, state.compaction),
     compactions: state.compaction?.count ?? 0,
     attempts: context.ledger.attempts.slice(),
@@ -93,7 +96,7 @@ export async function compactContext(context: RunContext, state: RunState): Prom
   const settings = context.config.context as ContextConfig;
   const overflow = next.reason === 'overflow';
   const kept = keptOf(state);
-  const frame = frameOf(context);
+  const frame = frameOf(context, state);
   const before = state.compaction ?? NO_COMPACTION;
   const sentTokens = estimateRequestTokens(frame, compactedView(kept, before));
   const planned = windowOf(settings, before);
