@@ -8,7 +8,7 @@ import type { ToolGuard } from '../../tools/guard';
 import { type ReAskResult, runToolCall, type ToolRunEnvironment } from '../../tools/run-tool-call';
 import type { AnyTool } from '../../tools/tool';
 import type { ToolCallRecord } from '../../tools/tool-result';
-import { loadedAfter } from '../../tools/search/tool-search';
+import { hiddenTools, loadedAfter } from '../../tools/search/tool-search';
 import { keptTurnMessages } from './kept-turn';
 import { reAskArguments } from '../attempt/tool-re-ask';
 import type { RunContext } from '../state/run-context';
@@ -31,7 +31,8 @@ export async function callTools(context: RunContext, state: RunState): Promise<S
   const { turn } = next;
   const calls = turn.content.filter((part): part is ToolCallPart => part.type === 'tool-call');
   const journal = turnJournal(context, state, turn);
-  const environment = toolEnvironment(context, keptContext(state), journal);
+  const hidden = context.config.toolSearch === undefined ? undefined : hiddenTools(context.config.toolSearch, state.loadedTools);
+  const environment = toolEnvironment(context, keptContext(state), journal, hidden);
   // When the step began: a resumed turn's part of it begins now (its earlier part is in the turn).
   const began = turn.resumed ? { at: performance.now(), calls: context.ledger.attempts.length } : (state.stepBegan ?? { at: context.started, calls: context.callsAtStart });
   let outcomes: CallOutcome[];
@@ -178,6 +179,8 @@ function settledRecord(outcome: ToolCallRecord | PendingApproval): ToolCallRecor
 interface RunToolEnvironment extends ToolRunEnvironment {
   readonly context: RunContext;
   readonly kept: readonly Message[];
+  /** Deferred tools the run has not loaded: a re-ask leaves them out of its request, as the step did (the re-asked tool aside). */
+  readonly hidden: ReadonlySet<string> | undefined;
 }
 
 /**
@@ -185,11 +188,12 @@ interface RunToolEnvironment extends ToolRunEnvironment {
  * `kept`. Its signal, events and re-asks are functions every turn shares (`this` is the
  * environment, which carries the context), where closures per turn would be held by each tool in flight.
  */
-function toolEnvironment(context: RunContext, kept: readonly Message[], journal: TurnJournal | undefined): ToolRunEnvironment {
+function toolEnvironment(context: RunContext, kept: readonly Message[], journal: TurnJournal | undefined, hidden: ReadonlySet<string> | undefined): ToolRunEnvironment {
   const { config } = context;
   const environment: RunToolEnvironment = {
     context,
     kept,
+    hidden,
     journal,
     // Agents called as tools tie their runs to this one: its id, and its ledger for their model calls.
     parent: { runId: context.runId, record: (attempt) => recordNested(context, attempt), depth: context.depth, maxDepth: context.maxDepth, usage: () => context.budgetUsage(), preCheck: context.preCheck, ...(context.ledger.pricing === undefined ? {} : { pricing: context.ledger.pricing }) },
@@ -233,5 +237,5 @@ function emitBuilt<E extends AgentEventName>(this: RunToolEnvironment, event: E,
 
 /** A call's arguments re-asked through the run's attempt loop, over the turn's kept messages. */
 function reAsk(this: RunToolEnvironment, tool: AnyTool, guards: readonly ToolGuard[], call: ToolCallPart, first: Extract<ArgumentsCheck, { status: 'invalid' }>): Promise<ReAskResult> {
-  return reAskArguments(this.context, this.kept, tool, guards, call, first);
+  return reAskArguments(this.context, this.kept, tool, guards, call, first, this.hidden);
 }

@@ -49,6 +49,14 @@ describe('tool search', () => {
     expect(model.requests[1]?.tools?.map((entry) => entry.name)).toEqual(['refund_order', 'tool_search']);
   });
 
+  it('a re-ask of a deferred tool\'s arguments sends that tool, not every deferred one', async () => {
+    const model = scriptedModel([{ toolCalls: [{ id: 'r1', name: 'refund_order', arguments: { orderId: 'A-1', amount: 'fifty' } }] }, { toolCalls: [{ id: 'r1', name: 'refund_order', arguments: { orderId: 'A-1', amount: 50 } }] }, 'done']);
+    const result = await Agent.create({ provider: model, model: 'm' }).tools(manyTools(true)).build().run('Refund.');
+    expect(result.toolCalls[0]).toMatchObject({ name: 'refund_order', arguments: { amount: 50 }, isError: false });
+    expect(model.requests[1]?.toolChoice).toEqual({ type: 'tool', name: 'refund_order' });
+    expect(model.requests[1]?.tools?.map((entry) => entry.name)).toEqual(['refund_order', 'tool_search']);
+  });
+
   it('defers every tool past toolSearch.threshold, except those marked defer: false', async () => {
     const always = tool({ name: 'lookup', description: 'Looks an order up', input: Type.Object({ orderId: Type.String() }), defer: false, execute: () => 'paid' });
     const model = scriptedModel('ok');
