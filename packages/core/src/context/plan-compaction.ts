@@ -17,6 +17,11 @@ export interface CompactionLimits {
   readonly target: number;
   /** The most recent tool results never cleared. */
   readonly keepRecent: number;
+  /**
+   * The tokens a summary may take: a stretch that is sent in no more than this (after clearing) is
+   * never summarized, as a summary could not make it smaller. Default 0.
+   */
+  readonly summaryTokens?: number;
 }
 
 /** A compaction to make: the new state, and the stretch to summarize when clearing was not enough. */
@@ -95,7 +100,14 @@ export function planCompaction(frame: RequestFrame, messages: readonly Message[]
   const plan = { compaction: next, tiers, tokensBefore, tokensAfter: tokens };
   if (tokens <= goal) return plan;
   const through = summaryEnd(messages, summarizedThrough, limits.keepRecent);
-  return through === undefined ? plan : { ...plan, summarize: { through } };
+  if (through === undefined || stretchTokens(messages, next, through) <= (limits.summaryTokens ?? 0)) return plan;
+  return { ...plan, summarize: { through } };
+}
+
+/** Tokens of what a summary ending at `through` would replace, as it is sent under `compaction` (an earlier summary included). */
+function stretchTokens(messages: readonly Message[], compaction: Compaction, through: number): number {
+  const sent = compactedView(messages.slice(0, through), compaction);
+  return estimateRequestTokens({}, sent.slice(firstUserIndex(sent) + 1));
 }
 
 /** Whether a summary may end just before `index`: a message that begins a turn, never between a tool call and its result. */

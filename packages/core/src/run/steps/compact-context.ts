@@ -101,7 +101,7 @@ export async function compactContext(context: RunContext, state: RunState): Prom
   const sentTokens = estimateRequestTokens(frame, compactedView(kept, before));
   const planned = windowOf(settings, before);
   const window = overflow ? Math.min(planned ?? sentTokens, sentTokens) : (planned as number);
-  const limits: CompactionLimits = { window, compactAt: overflow ? 0 : settings.compactAt, target: settings.target, keepRecent: settings.keepRecent };
+  const limits: CompactionLimits = { window, compactAt: overflow ? 0 : settings.compactAt, target: settings.target, keepRecent: settings.keepRecent, summaryTokens: summaryTokens(window) };
   const found = planCompaction(frame, kept, before, limits);
   // A refusal shows the window is no larger than the refused request: later steps plan for it.
   const plan = found && overflow ? { ...found, compaction: { ...found.compaction, window } } : found;
@@ -139,6 +139,9 @@ export async function compactContext(context: RunContext, state: RunState): Prom
 /** Longest summary asked for, in tokens. */
 const MAX_SUMMARY_TOKENS = 4096;
 
+/** The tokens a summary may take under `window`: a twentieth of it, 256 to 4,096. */
+const summaryTokens = (window: number): number => Math.max(256, Math.min(MAX_SUMMARY_TOKENS, Math.floor(window * 0.05)));
+
 /**
  * The summary of the kept messages after the first user message up to `through` (as they are
  * sent: cleared results as their markers, an earlier summary as it stands), written by `target`.
@@ -149,7 +152,7 @@ const MAX_SUMMARY_TOKENS = 4096;
  */
 async function summarize(context: RunContext, target: ModelTarget, kept: readonly Message[], compaction: Compaction, through: number, window: number): Promise<string | undefined> {
   const sent = compactedView(kept.slice(0, through), compaction);
-  const request = summaryRequest(target.model, sent.slice(firstUserIndex(sent) + 1), Math.max(256, Math.min(MAX_SUMMARY_TOKENS, Math.floor(window * 0.05))));
+  const request = summaryRequest(target.model, sent.slice(firstUserIndex(sent) + 1), summaryTokens(window));
   try {
     const outcome = await attemptLoop(context, { messages: NO_MESSAGES, settings: summarySettings(context), judge: summaryVerdict, feedbackMessages: () => NO_MESSAGES, sends: { target, request } });
     const text = outcome.type === 'accepted' ? outcome.response?.text.trim() : undefined;

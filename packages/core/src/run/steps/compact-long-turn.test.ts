@@ -87,9 +87,31 @@ describe('a long run in one user turn', () => {
     const result = await events.attach(Agent.create({ provider: model, model: 'm' }).context({ summarize: { provider: summarizer, model: 's' } })).build().run(history);
 
     expect(result.text).toBe('ok');
-    expect(summarizer.calls).toBe(1);
+    // "Hello!" is sent in fewer tokens than a summary may take: none is asked for.
+    expect(summarizer.calls).toBe(0);
     expect(events.of('model.error')).toEqual([]);
     // Nothing smaller was found: the request went as it was, never larger.
+    expect(events.of('context.compacted')).toEqual([]);
+    expect(model.requests.map(tokensOf)).toEqual([before]);
+  });
+
+  it('a summary longer than the turns it replaces is asked for but not used: the request goes as it was', async () => {
+    const history: Message[] = [
+      { role: 'user', content: 'Hi' },
+      { role: 'assistant', content: [{ type: 'text', text: 'word '.repeat(320) }] },
+      { role: 'user', content: `Read this and say ok: ${'word '.repeat(4400)}` },
+    ];
+    const window = 8000;
+    const model = scriptedModel((request) => (tokensOf(request) > window ? overflow() : 'ok'), { capabilities: { contextWindow: window } });
+    const summarizer = scriptedModel('The assistant wrote a long reply. '.repeat(120));
+    const events = recorder('context.compacted');
+    const before = tokensOf({ model: 'm', messages: history });
+    expect(before).toBeGreaterThan(window * 0.8);
+
+    const result = await events.attach(Agent.create({ provider: model, model: 'm' }).context({ summarize: { provider: summarizer, model: 's' } })).build().run(history);
+
+    expect(result.text).toBe('ok');
+    expect(summarizer.calls).toBe(1);
     expect(events.of('context.compacted')).toEqual([]);
     expect(model.requests.map(tokensOf)).toEqual([before]);
   });
