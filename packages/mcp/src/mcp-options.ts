@@ -26,6 +26,12 @@ export interface McpToolsOptions {
    * Default 60000 (the MCP SDK's request timeout).
    */
   readonly timeoutMs?: number;
+  /**
+   * `true`: the server's tools are deferred, sent to the model only once its `tool_search` finds
+   * them (see docs/tool-search.md); `false`: always sent, even past the agent's
+   * `toolSearch.threshold`. Default: as the agent decides.
+   */
+  readonly defer?: boolean;
   /** Milliseconds connecting (the MCP handshake) and each listing of the tools may take. Default 30000. */
   readonly connectTimeoutMs?: number;
   /** Re-asks allowed per call when the model's arguments fail the tool's schema; default: the agent's `toolRetries`. */
@@ -67,6 +73,7 @@ export function checkOptions(options: McpToolsOptions): void {
   }
   if (options.filter !== undefined && typeof options.filter !== 'function' && !Array.isArray(options.filter)) fail('filter', 'must be a list of tool names or a function');
   if (options.invalidTools !== undefined && options.invalidTools !== 'throw' && options.invalidTools !== 'skip') fail('invalidTools', `must be "throw" or "skip", got ${String(options.invalidTools)}`);
+  if (options.defer !== undefined && typeof options.defer !== 'boolean') fail('defer', `must be true or false, got ${String(options.defer)}`);
   if (options.name !== undefined && (typeof options.name !== 'string' || options.name === '')) fail('name', 'must be a non-empty string');
   const approval = checkApprovalOption(options.needsApproval);
   if (approval !== undefined) fail('needsApproval', approval);

@@ -127,6 +127,7 @@ function makeTool(serverTool: ServerTool, name: string, description: string, inp
       input: prepared.schema as Parameters<typeof tool>[0]['input'],
       execute: (input: unknown, toolContext: ToolContext) => context.call(serverTool, input, toolContext),
       timeoutMs: context.timeoutMs,
+      ...(options.defer === undefined ? {} : { defer: options.defer }),
       ...(options.retries === undefined ? {} : { retries: options.retries }),
       ...(options.guards === undefined ? {} : { guards: options.guards }),
       ...(needsApproval === undefined ? {} : { needsApproval }),

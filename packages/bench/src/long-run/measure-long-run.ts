@@ -6,6 +6,8 @@ import { tokens } from '../recovery/strategies';
 import { type CountedRequest, longRunVendor } from './long-run-vendor';
 
 const STEPS = 100;
+/** The run at scale: one user turn of this many steps under the same window. */
+const LONG_STEPS = 1_000;
 const WINDOW = 32_000;
 /** A window no run of this bench comes near: the uncompacted run's would-be requests. */
 const HUGE_WINDOW = 100_000_000;
@@ -28,7 +30,12 @@ export interface LongRunFigures {
   readonly label: string;
   readonly completed: boolean;
   readonly steps: number;
+  /** Step requests (summary calls apart). */
   readonly requests: number;
+  /** Summary calls of compactions (their input tokens are in `sentTokens`). */
+  readonly summaries: number;
+  /** Mean steps between two compactions (NaN with fewer than two). */
+  readonly meanStepsBetween: number;
   /** Input tokens sent in all (uncached input and cache reads), BPE-counted by the vendor. */
   readonly sentTokens: number;
   readonly cacheReadTokens: number;
@@ -54,17 +61,26 @@ function prefixBreakSteps(counted: readonly CountedRequest[]): number[] {
   return steps;
 }
 
-/** The scripted 100-step research run: one search a step, each returning about 2,000 tokens, then the findings. */
-async function longRun(label: string, window: number, compaction: boolean): Promise<LongRunFigures> {
+/** What the simulated model writes when a compaction asks it for a summary: the searches so far and the causes, about 150 tokens. */
+function summaryOf(request: Parameters<Parameters<typeof longRunVendor>[1]>[0]): string {
+  const transcript = typeof request.messages[0]?.content === 'string' ? request.messages[0].content : '';
+  const pages = [...transcript.matchAll(/page (\d+)/g)].map((match) => Number(match[1]));
+  return `Searched the archive for refund delays, pages ${Math.min(...pages, 1)} to ${Math.max(...pages, 1)}. Causes found so far: bank holidays, manual reviews, address mismatches and expired cards; delays of 1 to 9 days on orders A-10100 and up. Next: keep searching page by page, then write the findings.`;
+}
+
+/** The scripted research run of `steps` steps in one user turn: one search a step, each returning about 2,000 tokens, then the findings. */
+async function longRun(label: string, window: number, compaction: boolean, steps = STEPS): Promise<LongRunFigures> {
   const vendor = longRunVendor(window, (request) => {
-    const done = request.messages.filter((message) => message.role === 'tool').length;
-    if (done >= STEPS) return [{ type: 'text', text: `Findings: ${STEPS} searches; refund delays came from bank holidays, manual reviews, address mismatches and expired cards.` }];
+    if (request.system !== SYSTEM) return [{ type: 'text', text: summaryOf(request) }];
+    // The last page searched (a summary may stand in for the earlier turns): the latest call's page.
+    const done = Math.max(0, ...request.messages.flatMap((message) => (message.role === 'assistant' ? message.content.flatMap((part) => (part.type === 'tool-call' ? [Number(String((part.arguments as { query?: unknown }).query).split(' ').at(-1))] : [])) : [])));
+    if (done >= steps) return [{ type: 'text', text: `Findings: ${STEPS} searches; refund delays came from bank holidays, manual reviews, address mismatches and expired cards.` }];
     return [{ type: 'tool-call', id: `search_${done + 1}`, name: 'search', arguments: { query: `refund delays, page ${done + 1}` } }];
   });
   const search = tool({ name: 'search', description: 'Search the incident archive', input: Type.Object({ query: Type.String() }), execute: ({ query }) => searchPage(Number(query.split(' ').at(-1))) });
   const compactionSteps: number[] = [];
   const { inputPerMTok, outputPerMTok, cacheReadPerMTok } = PRICES[MODEL];
-  const builder = Agent.create({ provider: vendor, model: MODEL, maxSteps: STEPS + 1, pricing: { [MODEL]: { inputPerMTok, outputPerMTok, cacheReadPerMTok } } })
+  const builder = Agent.create({ provider: vendor, model: MODEL, maxSteps: steps + 1, pricing: { [MODEL]: { inputPerMTok, outputPerMTok, cacheReadPerMTok } } })
     .system(SYSTEM)
     .tool(search)
     .on('context.compacted', (event) => void compactionSteps.push(event.step));
@@ -73,7 +89,8 @@ async function longRun(label: string, window: number, compaction: boolean): Prom
     (done) => ({ done, error: undefined }),
     (error: unknown) => ({ done: undefined, error }),
   );
-  const counted = vendor.counted;
+  const counted = vendor.counted.filter(({ request }) => request.system === SYSTEM);
+  const gaps = compactionSteps.slice(1).map((step, index) => step - (compactionSteps[index] as number));
   const broken = counted.filter(({ request }) => toolPairingProblems(request.messages).length > 0 || request.system !== SYSTEM || request.messages[0]?.content !== TASK).length;
   const breaks = prefixBreakSteps(counted);
   return {
@@ -81,8 +98,10 @@ async function longRun(label: string, window: number, compaction: boolean): Prom
     completed: result.done !== undefined,
     steps: result.done?.steps.length ?? counted.length,
     requests: counted.length,
-    sentTokens: counted.reduce((sum, entry) => sum + entry.tokens, 0),
-    cacheReadTokens: counted.reduce((sum, entry) => sum + entry.cacheRead, 0),
+    summaries: vendor.counted.length - counted.length,
+    meanStepsBetween: gaps.length === 0 ? Number.NaN : gaps.reduce((sum, gap) => sum + gap, 0) / gaps.length,
+    sentTokens: vendor.counted.reduce((sum, entry) => sum + entry.tokens, 0),
+    cacheReadTokens: vendor.counted.reduce((sum, entry) => sum + entry.cacheRead, 0),
     largestRequest: Math.max(...counted.map((entry) => entry.tokens)),
     dollars: result.done?.usage.costUsd ?? Number.NaN,
     refusals: vendor.refusals,
@@ -97,12 +116,15 @@ async function longRun(label: string, window: number, compaction: boolean): Prom
 export async function measureLongRun() {
   const pageTokens = tokens(searchPage(1));
   const compacted = await longRun(`Keel default (compaction at 0.8 of a ${WINDOW.toLocaleString('en')}-token window)`, WINDOW, true);
+  const atScale = await longRun(`Keel default, ${LONG_STEPS.toLocaleString('en')} steps in one user turn, the same window`, WINDOW, true, LONG_STEPS);
   const uncompacted = await longRun('no compaction (`.context(false)`), a window too large to refuse', HUGE_WINDOW, false);
   const overflowing = await longRun(`no compaction, the same ${WINDOW.toLocaleString('en')}-token window`, WINDOW, false);
   const share = compacted.sentTokens / uncompacted.sentTokens;
   const targets = [
     { name: `100-step run under a 32k window: completes with 0 context-length refusals`, figure: `${compacted.completed ? 'completed' : 'failed'}, ${compacted.refusals} refusals`, met: compacted.completed && compacted.refusals === 0 },
     { name: 'input tokens with compaction ≤ 20% of the same run without', figure: `${(share * 100).toFixed(1)}%`, met: share <= 0.2 },
+    { name: `${LONG_STEPS.toLocaleString('en')}-step run in one user turn under a 32k window: 0 refusals, at most one compaction every 5 steps on average`, figure: `${atScale.completed ? 'completed' : 'failed'}, ${atScale.refusals} refusals, ${atScale.compactions} compactions, ${atScale.meanStepsBetween.toFixed(2)} steps apart on average, largest request ${atScale.largestRequest.toLocaleString('en')} tokens`, met: atScale.completed && atScale.refusals === 0 && atScale.meanStepsBetween >= 5 },
+    { name: `${LONG_STEPS.toLocaleString('en')}-step run: every request pairs calls and results, keeps the system prompt and the task; the prefix changes only at compactions`, figure: `${atScale.brokenRequests} broken requests, ${atScale.prefixBreaks} prefix changes at ${atScale.compactions} compactions`, met: atScale.brokenRequests === 0 && atScale.breaksAreCompactions },
     { name: 'every request pairs calls and results, keeps the system prompt and the task; the prefix changes only at compactions', figure: `${compacted.brokenRequests} broken requests, ${compacted.prefixBreaks} prefix changes at ${compacted.compactions} compactions`, met: compacted.brokenRequests === 0 && compacted.breaksAreCompactions },
   ];
   const row = (figures: LongRunFigures) =>
@@ -121,6 +143,7 @@ input. Dollars at ${PRICES[MODEL].label} list prices ($${PRICES[MODEL].inputPerM
 | run | completed | requests | input tokens sent | of which cache reads | largest request | dollars | compactions | refusals |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${row(compacted)}
+${row(atScale)}
 ${row(uncompacted)}
 ${row(overflowing)}
 
@@ -128,6 +151,9 @@ With compaction the run sends ${(share * 100).toFixed(1)}% of the input tokens o
 costs ${((compacted.dollars / uncompacted.dollars) * 100).toFixed(1)}% of its dollars. In every request of the compacted run each tool call has
 its result and the system prompt and the task are there (${compacted.brokenRequests} broken of ${compacted.requests}); the prefix
 changed ${compacted.prefixBreaks} times, at exactly the ${compacted.compactions} compaction steps (${compacted.breaksAreCompactions ? 'yes' : '**no**'}).
+"Requests" are the steps' (and retries'); the ${compacted.summaries} summary calls of the compacted run are apart, their
+input in "sent". At ${LONG_STEPS.toLocaleString('en')} steps the run compacts ${atScale.compactions} times, ${atScale.meanStepsBetween.toFixed(1)} steps apart on average
+(${atScale.summaries} of them with a summary), its largest request ${atScale.largestRequest.toLocaleString('en')} tokens of the ${WINDOW.toLocaleString('en')}-token window.
 `;
-  return { compacted, uncompacted, overflowing, share, targets, markdown };
+  return { compacted, atScale, uncompacted, overflowing, share, targets, markdown };
 }

@@ -1,3 +1,4 @@
+import type { ToolSearchOptions } from '../tools/search/tool-search';
 import type { FeedbackTemplate, PreCheckRule, PricingTable, ReliabilityRule, ValidationFailure } from '@keel/reliability';
 import type { RetryOnKind } from '@keel/reliability/internal';
 import type { ModelProvider, ModelResponse } from '../model/model-provider-v1';
@@ -30,6 +31,8 @@ export interface AgentOptions extends ModelTarget {
   readonly pricing?: PricingTable;
   /** Re-asks allowed per tool call when its arguments fail validation (a retry budget). Default 2. */
   readonly toolRetries?: number;
+  /** Tool search for many tools: deferred tools are found by the model with `tool_search` instead of sent whole (see docs/tool-search.md). */
+  readonly toolSearch?: ToolSearchOptions;
   /**
    * Hard cap on model calls per step (attempts: the first call, feedback retries, transient
    * retries, failovers), whatever the rules say. Default 10.

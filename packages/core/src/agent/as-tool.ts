@@ -23,6 +23,8 @@ export interface AsToolOptions<S extends AnySchema | undefined> {
   readonly input?: S;
   /** Milliseconds the agent may take as a tool before its call ends with `tool-timeout` (its run is aborted). */
   readonly timeoutMs?: number;
+  /** Whether the calling agent sends this tool only once `tool_search` finds it (see `ToolDefinition.defer`). */
+  readonly defer?: boolean;
 }
 
 /** The default input schema: one message. */
@@ -48,6 +50,7 @@ export function agentAsTool<T>(options: AsToolOptions<AnySchema | undefined>, ru
     description: options?.description,
     input: (options?.input ?? MESSAGE_INPUT) as AnySchema,
     ...(options?.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options?.defer === undefined ? {} : { defer: options.defer }),
     execute: async (input: unknown, context: ToolContext): Promise<T> => {
       const message = custom ? JSON.stringify(input) : (input as MessageInput).message;
       const parent = parentRunOf(context);

@@ -18,6 +18,7 @@ import { OutputModeCache } from '../run/output/output-mode-cache';
 import { ANSWER_TOOL_NAME, capabilitiesOf, type OutputShape, type StrictToolsOption } from '../run/output/output-mode';
 import { toolShapeProblem } from '../tools/tool-shape';
 import { type ContextOptions, resolveContext } from '../context/context-options';
+import { resolveToolSearch } from '../tools/search/tool-search';
 
 /** What the builder has collected: the user's settings, unvalidated. */
 export interface BuilderSettings {
@@ -233,6 +234,9 @@ export function resolveConfig(settings: BuilderSettings): RunConfig {
     if (tools.has(tool.name)) fail(`tool:${tool.name}`, 'the tool name is used twice');
     tools.set(tool.name, tool);
   }
+  const search = resolveToolSearch(tools, options.toolSearch);
+  if (search.problem) fail(...search.problem);
+  if (search.searchTool) tools.set(search.searchTool.name, search.searchTool);
   const reliability = settings.reliability ?? {};
   for (const [list, phase] of [[reliability.preCheck ?? [], 'pre-check'], [reliability.postDecide ?? [], 'post-decide']] as const) {
     const setting = phase === 'pre-check' ? 'reliability.preCheck' : 'reliability.postDecide';
@@ -284,6 +288,7 @@ export function resolveConfig(settings: BuilderSettings): RunConfig {
     preCheck: reliability.preCheck ?? [],
     ...resolveRules(reliability, output),
     toolSpecifications: [...tools.values()].map((tool) => tool.specification),
+    ...(search.config === undefined ? {} : { toolSearch: search.config }),
     redact: redactorOf(targets.map((target) => target.provider)),
     outputModes: new OutputModeCache(targets, outputShape, toolShapes, strictTools),
   });

@@ -36,7 +36,10 @@ describe('planCompaction', () => {
     expect(view[0]).toEqual(messages[0]);
     // The three latest results are whole; the oldest is a marker naming its call and size.
     expect(view.slice(-6).filter((message) => message.role === 'tool').map((message) => (message as ToolMessage).content[0]?.output.length)).toEqual([6000, 6000, 6000]);
-    expect((view[2] as ToolMessage).content[0]?.output).toBe('[result cleared to save context: search (call c1), 6000 characters. Call the tool again if you need it.]');
+    // The cleared results collapse: one marker on the first names every call of the run, the others point to it.
+    const cleared = Object.keys(plan?.compaction.cleared ?? {});
+    expect((view[2] as ToolMessage).content[0]?.output).toBe(`[results cleared to save context: ${cleared.length} calls of search (calls ${cleared.join(', ')}), ${cleared.length * 6000} characters in all. Call the tools again if you need them.]`);
+    expect((view[4] as ToolMessage).content[0]?.output).toBe('[cleared: see call c1]');
   });
 
   it('sends an older repeated read as a marker naming the later call first', () => {
@@ -120,9 +123,10 @@ describe('compaction over random histories', () => {
         expect(toolPairingProblems(view)).toEqual([]);
         expect(view[0]).toEqual(messages[0]);
         expect(view[1]).toEqual(messages[1]);
-        // Everything after the last user message is sent, bodies aside.
-        const lastUser = (list: readonly Message[]) => list.map((message) => message.role).lastIndexOf('user');
-        expect(view.length - lastUser(view)).toBe(messages.length - lastUser(messages));
+        // Everything from the summary's end on is sent, bodies aside; before it, only the system prompt, the first message and the summary.
+        const through = compaction.summary?.through ?? 2;
+        expect(view.slice(view.length - (messages.length - through)).map((message) => message.role)).toEqual(messages.slice(through).map((message) => message.role));
+        expect(view.length).toBe(messages.length - through + (compaction.summary ? 3 : 2));
       }),
       { numRuns: 1000 },
     );

@@ -22,10 +22,17 @@ export interface ContextOptions {
   readonly contextWindow?: number;
 }
 
+/**
+ * The share of `compactAt` a compaction brings the request down to: 0.4 (at the default 0.8, a
+ * third of the window), so tool results of a few thousand tokens a step put the next compaction
+ * five or more steps away and the prompt cache is broken rarely.
+ */
+const COMPACTION_TARGET_SHARE = 0.4;
+
 /** The resolved context policy of an agent, part of its run configuration. */
 export interface ContextConfig {
   readonly compactAt: number;
-  /** Compact down to this share of the window (5/8 of `compactAt`), so each compaction removes a large share and compactions are rare. */
+  /** Compact down to this share of the window (`COMPACTION_TARGET_SHARE` of `compactAt`), well under the trigger, so the next compaction is many steps away. */
   readonly target: number;
   readonly keepRecent: number;
   readonly summarize: ModelTarget | false;
@@ -54,7 +61,7 @@ export function resolveContext(
   if (summarize !== false && (typeof summarize !== 'object' || summarize === null || typeof summarize.provider?.generate !== 'function' || typeof summarize.model !== 'string' || summarize.model.trim() === '')) {
     return { problem: ['context.summarize', 'must be { provider, model } or false'] };
   }
-  return { config: Object.freeze({ compactAt, target: compactAt * 0.625, keepRecent, summarize, persist, window: contextWindow ?? smallestWindow(targets), recoverOverflow: defaults }) };
+  return { config: Object.freeze({ compactAt, target: compactAt * COMPACTION_TARGET_SHARE, keepRecent, summarize, persist, window: contextWindow ?? smallestWindow(targets), recoverOverflow: defaults }) };
 }
 
 /** The smallest window the targets declare, when any does. */

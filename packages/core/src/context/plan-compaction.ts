@@ -1,5 +1,6 @@
 import { canonicalJson } from '@keel/reliability/internal';
-import type { Message, ToolResultPart } from '../model/message';
+import type { Message, ToolMessage, ToolResultPart } from '../model/message';
+import { clearedMarker, collapseMarkers } from './collapse-markers';
 import { type Compaction, compactedView, firstUserIndex } from './compaction';
 import { estimateRequestTokens, estimateTextTokens, type RequestFrame } from './estimate-tokens';
 
@@ -16,6 +17,11 @@ export interface CompactionLimits {
   readonly target: number;
   /** The most recent tool results never cleared. */
   readonly keepRecent: number;
+  /**
+   * The tokens a summary may take: a stretch that is sent in no more than this (after clearing) is
+   * never summarized, as a summary could not make it smaller. Default 0.
+   */
+  readonly summaryTokens?: number;
 }
 
 /** A compaction to make: the new state, and the stretch to summarize when clearing was not enough. */
@@ -29,13 +35,7 @@ export interface CompactionPlan {
   readonly summarize?: { readonly through: number };
 }
 
-/** The marker a cleared tool result is sent as. */
-export function clearedMarker(part: ToolResultPart, repeatOf?: string): string {
-  const size = `${part.output.length} characters`;
-  return repeatOf === undefined
-    ? `[result cleared to save context: ${part.toolName} (call ${part.toolCallId}), ${size}. Call the tool again if you need it.]`
-    : `[result cleared to save context: ${part.toolName} (call ${part.toolCallId}) returned the same ${size} as its later call ${repeatOf}.]`;
-}
+export { clearedMarker } from './collapse-markers';
 
 interface Candidate {
   readonly part: ToolResultPart;
@@ -94,16 +94,54 @@ export function planCompaction(frame: RequestFrame, messages: readonly Message[]
     if (tokens <= goal) break;
     if (result.clearable && !Object.hasOwn(cleared, result.part.toolCallId)) clear(result, clearedMarker(result.part), 'clear-results');
   }
-  const next: Compaction = { ...compaction, cleared, count: compaction.count + 1 };
+  const collapsed = tiers.length === 0 ? cleared : collapseMarkers(messages, cleared, summarizedThrough);
+  const next: Compaction = { ...compaction, cleared: collapsed, count: compaction.count + 1 };
+  if (tiers.length > 0) tokens = estimateRequestTokens(frame, compactedView(messages, next));
   const plan = { compaction: next, tiers, tokensBefore, tokensAfter: tokens };
   if (tokens <= goal) return plan;
-  const through = summaryEnd(messages, summarizedThrough);
-  return through === undefined ? plan : { ...plan, summarize: { through } };
+  const through = summaryEnd(messages, summarizedThrough, limits.keepRecent);
+  if (through === undefined || stretchTokens(messages, next, through) <= (limits.summaryTokens ?? 0)) return plan;
+  return { ...plan, summarize: { through } };
 }
 
-/** The last user message after the first one (and after any earlier summary): where a summary may end. */
-function summaryEnd(messages: readonly Message[], after: number): number | undefined {
+/** Tokens of what a summary ending at `through` would replace, as it is sent under `compaction` (an earlier summary included). */
+function stretchTokens(messages: readonly Message[], compaction: Compaction, through: number): number {
+  const sent = compactedView(messages.slice(0, through), compaction);
+  return estimateRequestTokens({}, sent.slice(firstUserIndex(sent) + 1));
+}
+
+/** Whether a summary may end just before `index`: a message that begins a turn, never between a tool call and its result. */
+function beginsTurn(messages: readonly Message[], index: number): boolean {
+  const message = messages[index];
+  const before = messages[index - 1];
+  if (message === undefined || message.role === 'tool') return false;
+  return !(before?.role === 'assistant' && before.content.some((part) => part.type === 'tool-call'));
+}
+
+/**
+ * Where a summary may end (the first message it keeps): the last user message after the first
+ * one, or, when the turns since it hold more than `keepRecent` tool results (one long user turn),
+ * the turn holding the `keepRecent`-th latest result (at least the latest): older tool turns are
+ * summarized whole, call and result together. Always after an earlier summary's end, and after
+ * the first user message and one message more; undefined when there is no such stretch.
+ */
+export function summaryEnd(messages: readonly Message[], after: number, keepRecent: number): number | undefined {
   const first = firstUserIndex(messages);
-  for (let index = messages.length - 1; index > Math.max(first + 1, after); index--) if ((messages[index] as Message).role === 'user') return index;
+  const lastUser = messages.map((message) => message.role).lastIndexOf('user');
+  let keepFrom = lastUser > first ? lastUser : first + 1;
+  const toolTurns: number[] = [];
+  for (let index = keepFrom + 1; index < messages.length; index++) if ((messages[index] as Message).role === 'tool') toolTurns.push(index);
+  let results = 0;
+  const keep = Math.max(1, Math.floor(keepRecent));
+  for (let turn = toolTurns.length - 1; turn > 0; turn--) {
+    const index = toolTurns[turn] as number;
+    results += (messages[index] as ToolMessage).content.length;
+    if (results >= keep) {
+      // Older tool turns follow the user message: the latest ones are kept, those before summarized.
+      keepFrom = index - 1;
+      break;
+    }
+  }
+  for (let index = keepFrom; index > Math.max(first + 1, after); index--) if (beginsTurn(messages, index)) return index;
   return undefined;
 }

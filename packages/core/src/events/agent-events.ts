@@ -245,6 +245,13 @@ export interface AgentEvents {
     /** Compactions of the run so far, this one included. */
     readonly compactions: number;
   };
+  /** Deferred tools were loaded (found by `tool_search`, or called by name): they are sent from the next step on. */
+  'tools.loaded': EventBase & {
+    /** The tools this step loaded, in the order found. */
+    readonly tools: readonly string[];
+    /** Deferred tools the run has loaded so far, these included. */
+    readonly loaded: number;
+  };
   'output.fallback-used': EventBase & {
     readonly tier: 'fallback' | 'canned';
     /** The rule whose decision the fallback answers (e.g. `schema-retry-exhausted`). */

@@ -29,6 +29,7 @@ const names = {
   'output.mode-downgraded': true,
   'output.schema-lowered': true,
   'context.compacted': true,
+  'tools.loaded': true,
   'output.fallback-used': true,
   'listener.error': true,
 } as const satisfies Record<AgentEventName, true>;

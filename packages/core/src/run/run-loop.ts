@@ -281,10 +281,8 @@ export function newRunId(): string {
 }
 
 /**
- * A run's state with every field present and in one order (an absent one is `undefined`, which
- * JSON leaves out). Every state of every run then shares one shape, so a step's
- * `{ ...state, next }` is a cheap copy; a state built with conditional spreads makes each later
- * copy several times slower.
+ * A run's state with every field present and in one order (an absent one is `undefined`, which JSON leaves out): every
+ * state then shares one shape, so a step's `{ ...state, next }` is a cheap copy (conditional spreads make it several times slower).
  */
 function runState(fields: RunState): RunState {
   return {
@@ -301,6 +299,7 @@ function runState(fields: RunState): RunState {
     attempts: fields.attempts,
     usage: fields.usage,
     compaction: fields.compaction,
+    loadedTools: fields.loadedTools,
     history: fields.history,
     stepBegan: fields.stepBegan,
     loops: fields.loops,
@@ -368,6 +367,7 @@ function resumedState(resumed: RunStateSnapshot, decisions: ReadonlyMap<string, 
     attempts: resumed.attempts,
     usage,
     compaction: resumed.compaction,
+    loadedTools: resumed.loadedTools,
     loops: resumed.loops ?? 0,
     next: config.memory ? { type: 'load-memory', then: call } : call,
   });

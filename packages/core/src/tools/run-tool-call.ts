@@ -1,4 +1,5 @@
 import { AbortedError, formatFeedback, quote, type ValidationIssue } from '@keel/reliability';
+import { TOOL_SEARCH_NAME } from './search/tool-search';
 import { canonicalHash, escapeControl, reduceError, raceSignal } from '@keel/reliability/internal';
 import type { CallWrapper } from '../shared/call-wrapper';
 import type { BuiltPayload, EventPayload, ToolValidationOutcome } from '../events/agent-events';
@@ -14,6 +15,8 @@ import { errorOutput, type ToolCallRecord } from './tool-result';
 /** What running a tool call needs from the run. */
 export interface ToolRunEnvironment {
   readonly tools: ReadonlyMap<string, AnyTool>;
+  /** Deferred tools (found with `tool_search`): an unknown tool's feedback names the search instead of listing them. */
+  readonly deferred?: ReadonlySet<string> | undefined;
   /** The agent's guards, run before each tool's own. */
   readonly guards: readonly ToolGuard[];
   /** Default re-asks per tool call. */
@@ -173,8 +176,10 @@ async function settle(env: ToolRunEnvironment, call: ToolCallPart, decision: App
   }
   const tool = env.tools.get(call.name);
   if (!tool) {
-    const known = [...env.tools.keys()].join(', ') || 'none';
-    return failed('unknown-tool', `there is no tool named ${quote(call.name)}; available tools: ${known}`, call.arguments);
+    const deferred = env.deferred;
+    const known = [...env.tools.keys()].filter((name) => !deferred?.has(name)).join(', ') || 'none';
+    const search = deferred === undefined ? '' : `; ${TOOL_SEARCH_NAME} finds ${deferred.size} more by keywords (call it first, then the tool it finds)`;
+    return failed('unknown-tool', `there is no tool named ${quote(call.name)}; available tools: ${known}${search}`, call.arguments);
   }
   const guards = tool.guards.length === 0 ? env.guards : [...env.guards, ...tool.guards];
   const validation = (outcome: ToolValidationOutcome, retryCount: number) => {

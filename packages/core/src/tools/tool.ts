@@ -72,6 +72,11 @@ export interface ToolDefinition<S extends AnySchema, TOutput> {
   readonly strict?: boolean;
   /** What a call does to the world (see {@link ToolEffect}). Default `once`: never run again blindly. */
   readonly effect?: ToolEffect;
+  /**
+   * `true`: the tool is not sent to the model until `tool_search` finds it (or the model calls it
+   * by name); `false`: always sent, even past the agent's `toolSearch.threshold`. See docs/tool-search.md.
+   */
+  readonly defer?: boolean;
 }
 
 /** A tool ready to give to an agent. */
@@ -94,6 +99,8 @@ export interface Tool<TInput = unknown, TOutput = unknown> {
   readonly strict?: boolean;
   /** What a call does to the world: see {@link ToolEffect}. */
   readonly effect: ToolEffect;
+  /** Whether the tool waits for tool search (`true`) or is always sent (`false`); see {@link ToolDefinition.defer}. */
+  readonly defer?: boolean;
   /**
    * Present when calls may need approval: whether this call does (method syntax, so tools of any
    * input type fit {@link AnyTool}). See {@link ToolDefinition.needsApproval}.
@@ -133,6 +140,9 @@ export function tool<S extends AnySchema, TOutput>(definition: ToolDefinition<S,
   if (definition.timeoutMs !== undefined && !(Number.isInteger(definition.timeoutMs) && definition.timeoutMs >= 1)) {
     throw new AgentConfigurationError({ setting, message: `timeoutMs must be a whole number >= 1, got ${definition.timeoutMs}` });
   }
+  if (definition.defer !== undefined && typeof definition.defer !== 'boolean') {
+    throw new AgentConfigurationError({ setting: `${setting}.defer`, message: `defer must be true or false, got ${String(definition.defer)}` });
+  }
   if (definition.effect !== undefined && !EFFECTS.includes(definition.effect)) {
     throw new AgentConfigurationError({ setting: `${setting}.effect`, message: `effect must be 'none', 'idempotent' or 'once', got ${JSON.stringify(definition.effect) ?? String(definition.effect)}` });
   }
@@ -156,6 +166,7 @@ export function tool<S extends AnySchema, TOutput>(definition: ToolDefinition<S,
     ...(definition.timeoutMs === undefined ? {} : { timeoutMs: definition.timeoutMs }),
     ...(definition.strict === undefined ? {} : { strict: definition.strict }),
     effect: definition.effect ?? 'once',
+    ...(definition.defer === undefined ? {} : { defer: definition.defer }),
     validate: definition.validate ?? true,
     coerce: definition.coerce ?? true,
     guards: definition.guards ?? [],

@@ -53,6 +53,8 @@ export interface AttemptCall<TValue> {
   readonly loops?: LoopCount;
   /** A step's call: the ids of the tool calls the run keeps; the answer's calls take ids unique beside them. */
   readonly keptToolCallIds?: ReadonlySet<string>;
+  /** A step's call: deferred tools not loaded yet, left out of the request (see `tools/search/tool-search.ts`). */
+  readonly hiddenTools?: ReadonlySet<string> | undefined;
 }
 
 
@@ -195,10 +197,12 @@ function requestOf<TValue>(
   const request: Mutable<ModelRequest> = { model: target.model, messages };
   if (state.system !== undefined) request.system = state.system;
   const reAsk = call.settings.toolCall !== undefined;
-  if (plan.tools.length > 0) {
-    request.tools = plan.tools;
+  const hidden = call.hiddenTools;
+  const tools = hidden === undefined || hidden.size === 0 ? plan.tools : plan.tools.filter((tool) => !hidden.has(tool.name));
+  if (tools.length > 0) {
+    request.tools = tools;
     // Tool mode: a step must call a tool; the answer tool alone is forced.
-    request.toolChoice = call.toolChoice ?? (plan.answerTool === undefined || reAsk ? AUTO : plan.tools.length === 1 ? ANSWER : REQUIRED);
+    request.toolChoice = call.toolChoice ?? (plan.answerTool === undefined || reAsk ? AUTO : tools.length === 1 ? ANSWER : REQUIRED);
   }
   if (config.maxTokens !== undefined) request.maxTokens = config.maxTokens;
   if (config.temperature !== undefined) request.temperature = config.temperature;

@@ -36,7 +36,7 @@ function reAskMessages(call: ToolCallPart, feedback: GateFeedback): readonly Mes
  * the value that runs), bounded by the tool's budget, the feedback ephemeral. Ends with the last
  * check and the outcome; a failure of the calls themselves (after their own retries) fails the run.
  */
-export async function reAskArguments(state: RunContext, kept: readonly Message[], tool: AnyTool, guards: readonly ToolGuard[], call: ToolCallPart, invalid: Extract<ArgumentsCheck, { status: 'invalid' }>): Promise<ReAskResult> {
+export async function reAskArguments(state: RunContext, kept: readonly Message[], tool: AnyTool, guards: readonly ToolGuard[], call: ToolCallPart, invalid: Extract<ArgumentsCheck, { status: 'invalid' }>, hidden?: ReadonlySet<string>): Promise<ReAskResult> {
   const budget = tool.retries ?? state.config.toolRetries;
   const failure = invalid.failure;
   if (budget === 0) return { check: invalid, reAsks: 0, outcome: 'exhausted' };
@@ -70,6 +70,8 @@ export async function reAskArguments(state: RunContext, kept: readonly Message[]
     settings,
     judge,
     toolChoice: { type: 'tool', name: call.name },
+    // Deferred tools not loaded stay out of the re-ask's request, as they were out of the step's; the re-asked tool is sent.
+    ...(hidden === undefined ? {} : { hiddenTools: new Set([...hidden].filter((name) => name !== call.name)) }),
     // Arguments cut at the token limit are continued first; any other failure is fed back.
     ...(cut === undefined ? { initial: { failure, feedback: firstReAskFeedback(settings, failure, argumentsPatch(settings.patch, failure)) } } : { continueFrom: cut }),
     outcomeKinds: TOOL_RE_ASK_OUTCOMES,

@@ -61,6 +61,7 @@ export function foldJournal(entries: readonly JournalEntry[], usageOf: (attempts
     attempts,
     usage: usageOf(NONE),
     compaction: undefined,
+    loadedTools: undefined,
     loops: 0,
     next: { type: 'ask-model' },
   };
@@ -80,6 +81,7 @@ export function foldJournal(entries: readonly JournalEntry[], usageOf: (attempts
       step: entry.step,
       elapsedMs: entry.elapsedMs,
       compaction: entry.compaction ?? state.compaction,
+      loadedTools: entry.loadedTools ?? state.loadedTools,
       loops: entry.loops ?? state.loops,
       // When the step began is this process's clock: a continued run's part of the step begins when it goes on.
       stepBegan: entry.stepCalls === undefined ? state.stepBegan : { at: 0, calls: entry.stepCalls },

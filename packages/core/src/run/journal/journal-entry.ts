@@ -108,6 +108,8 @@ export interface JournalEntry {
   /** Model calls made since the entry before (failed attempts, re-asks and summaries included). */
   readonly attempts?: readonly AttemptRecord[];
   readonly compaction?: Compaction;
+  /** Deferred tools loaded so far (the whole list, in the order loaded), when a step loaded one. */
+  readonly loadedTools?: readonly string[];
   /** Action loops the run's loop rules detected so far (each one a nudge, until a rule stops the run). */
   readonly loops?: number;
   /** The step the run takes next. */

@@ -38,6 +38,7 @@ export function transitionDraft(before: RunState, after: RunState): JournalDraft
   const toolCalls = appended(before.toolCalls, after.toolCalls, 'tool calls');
   if (toolCalls) draft.toolCalls = toolCalls;
   if (after.compaction !== before.compaction && after.compaction !== undefined) draft.compaction = after.compaction;
+  if (after.loadedTools !== before.loadedTools && after.loadedTools !== undefined) draft.loadedTools = after.loadedTools;
   if (after.loops !== before.loops) draft.loops = after.loops;
   if (after.next !== before.next) draft.next = after.next;
   if (after.stepBegan !== undefined && after.stepBegan.calls !== before.stepBegan?.calls) draft.stepCalls = after.stepBegan.calls;

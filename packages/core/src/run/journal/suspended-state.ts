@@ -9,7 +9,7 @@ import type { JournalSuspension } from './journal-entry';
  * `suspension` entry, so a store that keeps only the journal gives back the very state the run
  * handed out (its signature is the same: it signs canonical JSON).
  */
-export function suspendedState(state: Pick<RunState, 'runId' | 'conversationId' | 'tenant' | 'system' | 'startedAt' | 'elapsedMs' | 'step' | 'messages' | 'steps' | 'toolCalls' | 'attempts' | 'compaction' | 'loops'>, suspension: JournalSuspension, head: JournalHead | undefined): UnsignedState {
+export function suspendedState(state: Pick<RunState, 'runId' | 'conversationId' | 'tenant' | 'system' | 'startedAt' | 'elapsedMs' | 'step' | 'messages' | 'steps' | 'toolCalls' | 'attempts' | 'compaction' | 'loadedTools' | 'loops'>, suspension: JournalSuspension, head: JournalHead | undefined): UnsignedState {
   const { usage, ...own } = suspension;
   return {
     agent: own.agent,
@@ -30,6 +30,7 @@ export function suspendedState(state: Pick<RunState, 'runId' | 'conversationId' 
     usage,
     // A resumed run sends what it sent before it suspended, not its whole history again.
     ...(state.compaction === undefined ? {} : { compaction: state.compaction }),
+    ...(state.loadedTools === undefined || state.loadedTools.length === 0 ? {} : { loadedTools: state.loadedTools }),
     ...(state.loops > 0 ? { loops: state.loops } : {}),
     ...(head === undefined ? {} : { journal: head }),
     turn: own.turn,

@@ -1,3 +1,4 @@
+import type { ToolSearchConfig } from '../../tools/search/tool-search';
 import type { JournalListener } from '../journal/journal-writer';
 import type { PreCheckRule, PricingTable, ReliabilityRule, SchemaValidator } from '@keel/reliability';
 import type { ModelTarget, OutputFallbackOptions, OutputOptions } from '../../agent/agent-options';
@@ -61,6 +62,8 @@ export interface RunConfig {
   readonly redact: (text: string) => string;
   /** The tools as providers see them, in order. */
   readonly toolSpecifications: readonly ToolSpecification[];
+  /** Deferred tools and their search, when the agent defers any. */
+  readonly toolSearch?: ToolSearchConfig;
   /** Each target's output mode and strict tools, with the downgrades runs have learned (one per agent). */
   readonly outputModes: OutputModeCache;
 }

@@ -29,7 +29,7 @@ export interface SuspendedTurn {
 type AsJson<T> = { readonly [K in keyof T]: Exclude<T[K], undefined> };
 
 /** What a suspended state keeps of the run's {@link RunState}: each field means what it does there. */
-type KeptRunState = AsJson<Pick<RunState, 'runId' | 'conversationId' | 'tenant' | 'system' | 'startedAt' | 'elapsedMs' | 'step' | 'messages' | 'steps' | 'toolCalls' | 'attempts' | 'usage' | 'compaction'>>;
+type KeptRunState = AsJson<Pick<RunState, 'runId' | 'conversationId' | 'tenant' | 'system' | 'startedAt' | 'elapsedMs' | 'step' | 'messages' | 'steps' | 'toolCalls' | 'attempts' | 'usage' | 'compaction' | 'loadedTools'>>;
 
 /**
  * A suspended run, as plain JSON: what `agent.resume()` needs to go on without asking the model
@@ -38,8 +38,8 @@ type KeptRunState = AsJson<Pick<RunState, 'runId' | 'conversationId' | 'tenant' 
  * Store it, send it to a client and take it back; never edit it.
  *
  * Besides what it keeps of the run's state (its id, conversation, tenant, system prompt, start,
- * time under way, step, kept messages, steps, tool calls, model calls, usage and what compaction
- * had done to what the run sends, as of the suspension), it holds the suspended turn and the calls that wait.
+ * time under way, step, kept messages, steps, tool calls, model calls, usage, what compaction
+ * had done to what the run sends and the deferred tools it had loaded, as of the suspension), it holds the suspended turn and the calls that wait.
  */
 export interface RunStateSnapshot extends KeptRunState {
   readonly type: 'keel.run-state';

@@ -133,6 +133,8 @@ export interface RunState {
   readonly usage: RunUsage;
   /** What compaction has done to what the run sends (absent before the first compaction); the kept messages never change. */
   readonly compaction?: Compaction | undefined;
+  /** Deferred tools the run has loaded (found by `tool_search`, or called by name), in the order loaded: sent from then on (absent: none). */
+  readonly loadedTools?: readonly string[] | undefined;
   /**
    * What memory's `load` gave for the conversation (never ephemeral messages): absent until it is
    * loaded. Never journaled: a continued run loads it again.

@@ -18,6 +18,7 @@ import { compactedView } from '../../context/compaction';
 import { overflowOutcome, passesCompactAt } from './compact-context';
 import { type LoopCount, noteLoops } from './step-loops';
 import type { RunResult } from '../../agent/run-result';
+import { hiddenTools } from '../../tools/search/tool-search';
 
 const NONE: readonly never[] = Object.freeze([]);
 
@@ -114,6 +115,7 @@ export function askModel(context: RunContext, state: RunState): Promise<Outcome>
       fallback: resolveFallback,
       loops,
       keptToolCallIds: toolCallIdsKept(state),
+      ...(config.toolSearch === undefined ? {} : { hiddenTools: hiddenTools(config.toolSearch, state.loadedTools) }),
     });
   } catch (error) {
     asked = Promise.reject(error);

@@ -8,6 +8,7 @@ import type { ToolGuard } from '../../tools/guard';
 import { type ReAskResult, runToolCall, type ToolRunEnvironment } from '../../tools/run-tool-call';
 import type { AnyTool } from '../../tools/tool';
 import type { ToolCallRecord } from '../../tools/tool-result';
+import { hiddenTools, loadedAfter } from '../../tools/search/tool-search';
 import { keptTurnMessages } from './kept-turn';
 import { reAskArguments } from '../attempt/tool-re-ask';
 import type { RunContext } from '../state/run-context';
@@ -30,7 +31,8 @@ export async function callTools(context: RunContext, state: RunState): Promise<S
   const { turn } = next;
   const calls = turn.content.filter((part): part is ToolCallPart => part.type === 'tool-call');
   const journal = turnJournal(context, state, turn);
-  const environment = toolEnvironment(context, keptContext(state), journal);
+  const hidden = context.config.toolSearch === undefined ? undefined : hiddenTools(context.config.toolSearch, state.loadedTools);
+  const environment = toolEnvironment(context, keptContext(state), journal, hidden);
   // When the step began: a resumed turn's part of it begins now (its earlier part is in the turn).
   const began = turn.resumed ? { at: performance.now(), calls: context.ledger.attempts.length } : (state.stepBegan ?? { at: context.started, calls: context.callsAtStart });
   let outcomes: CallOutcome[];
@@ -123,6 +125,7 @@ function keepToolTurn(context: RunContext, state: RunState, turn: ToolTurn, reco
   sink?.push({ type: 'step-end', step, finishReason });
   return {
     ...state,
+    loadedTools: loadedTools(context, state, records),
     messages: [...state.messages, ...keptTurnMessages(turn, records)],
     steps: [...state.steps, { step, finishReason, text: turn.text, toolCalls: records.length, modelCalls, durationMs }],
     toolCalls: [...state.toolCalls, ...records],
@@ -130,6 +133,19 @@ function keepToolTurn(context: RunContext, state: RunState, turn: ToolTurn, reco
     next: { type: 'ask-model' },
   };
 }
+
+/** The deferred tools loaded once the turn's `records` are in (reported as `tools.loaded` when a record loads one). */
+function loadedTools(context: RunContext, state: RunState, records: readonly ToolCallRecord[]): RunState['loadedTools'] {
+  const search = context.config.toolSearch;
+  if (search === undefined) return state.loadedTools;
+  const before = state.loadedTools ?? NO_TOOLS;
+  const after = loadedAfter(search, before, records);
+  if (after === before) return state.loadedTools;
+  if (context.listens('tools.loaded')) context.emit('tools.loaded', { tools: after.slice(before.length), loaded: after.length });
+  return after;
+}
+
+const NO_TOOLS: readonly string[] = Object.freeze([]);
 
 /**
  * Waits for every tool call of a turn to settle before going on, so no tool is still running (and
@@ -163,6 +179,8 @@ function settledRecord(outcome: ToolCallRecord | PendingApproval): ToolCallRecor
 interface RunToolEnvironment extends ToolRunEnvironment {
   readonly context: RunContext;
   readonly kept: readonly Message[];
+  /** Deferred tools the run has not loaded: a re-ask leaves them out of its request, as the step did (the re-asked tool aside). */
+  readonly hidden: ReadonlySet<string> | undefined;
 }
 
 /**
@@ -170,15 +188,17 @@ interface RunToolEnvironment extends ToolRunEnvironment {
  * `kept`. Its signal, events and re-asks are functions every turn shares (`this` is the
  * environment, which carries the context), where closures per turn would be held by each tool in flight.
  */
-function toolEnvironment(context: RunContext, kept: readonly Message[], journal: TurnJournal | undefined): ToolRunEnvironment {
+function toolEnvironment(context: RunContext, kept: readonly Message[], journal: TurnJournal | undefined, hidden: ReadonlySet<string> | undefined): ToolRunEnvironment {
   const { config } = context;
   const environment: RunToolEnvironment = {
     context,
     kept,
+    hidden,
     journal,
     // Agents called as tools tie their runs to this one: its id, and its ledger for their model calls.
     parent: { runId: context.runId, record: (attempt) => recordNested(context, attempt), depth: context.depth, maxDepth: context.maxDepth, usage: () => context.budgetUsage(), preCheck: context.preCheck, ...(context.ledger.pricing === undefined ? {} : { pricing: context.ledger.pricing }) },
     tools: config.tools,
+    deferred: config.toolSearch?.deferred,
     guards: config.guards,
     toolRetries: config.toolRetries,
     maxResultBytes: config.maxToolResultBytes,
@@ -217,5 +237,5 @@ function emitBuilt<E extends AgentEventName>(this: RunToolEnvironment, event: E,
 
 /** A call's arguments re-asked through the run's attempt loop, over the turn's kept messages. */
 function reAsk(this: RunToolEnvironment, tool: AnyTool, guards: readonly ToolGuard[], call: ToolCallPart, first: Extract<ArgumentsCheck, { status: 'invalid' }>): Promise<ReAskResult> {
-  return reAskArguments(this.context, this.kept, tool, guards, call, first);
+  return reAskArguments(this.context, this.kept, tool, guards, call, first, this.hidden);
 }

@@ -7,6 +7,8 @@ import type { ContextConfig } from '../../context/context-options';
 import { estimateRequestTokens, type RequestFrame } from '../../context/estimate-tokens';
 import { type CompactionLimits, type CompactionTier, planCompaction } from '../../context/plan-compaction';
 import { summaryRequest } from '../../context/summary-request';
+import { hiddenTools } from '../../tools/search/tool-search';
+import { withSummary } from '../../context/summary-choice';
 import { ContextOverflowError } from '../../errors/context-overflow-error';
 import type { ModelTarget } from '../../agent/agent-options';
 import type { Message } from '../../model/message';
@@ -21,11 +23,13 @@ type Outcome = StepOutcome<RunResult<unknown>>;
 /** What the run keeps (memory's conversation, then its own messages): what compaction reads, never changes. */
 const keptOf = (state: RunState): readonly Message[] => (state.history === undefined || state.history.length === 0 ? state.messages : state.history.concat(state.messages));
 
-/** What every request sends besides its messages: the system prompt, the tools, the output schema. */
-function frameOf(context: RunContext): RequestFrame {
+/** What every request sends besides its messages: the system prompt, the tools (deferred ones the run has not loaded aside), the output schema. */
+function frameOf(context: RunContext, state: RunState): RequestFrame {
   const { config } = context;
   const output = config.output ? [{ name: 'output', inputSchema: config.output.validator.jsonSchema }] : [];
-  return { system: context.system, tools: [...config.toolSpecifications, ...output] };
+  const hidden = config.toolSearch === undefined ? undefined : hiddenTools(config.toolSearch, state.loadedTools);
+  const tools = hidden === undefined ? config.toolSpecifications : config.toolSpecifications.filter((tool) => !hidden.has(tool.name));
+  return { system: context.system, tools: [...tools, ...output] };
 }
 
 /** Whether the next step's request, as it would be sent, passes `compactAt` of the window. */
@@ -34,7 +38,7 @@ export function passesCompactAt(context: RunContext, state: RunState, settings: 
   if (settings === undefined || window === undefined) return false;
   const kept = keptOf(state);
   const sent = state.compaction === undefined ? kept : compactedView(kept, state.compaction);
-  return estimateRequestTokens(frameOf(context), sent) > window * settings.compactAt;
+  return estimateRequestTokens(frameOf(context, state), sent) > window * settings.compactAt;
 }
 
 /** The window a run plans for: the declared one, or the smaller one a refusal showed. */
@@ -68,7 +72,7 @@ function overflowError(context: RunContext, state: RunState, cause?: unknown): C
   const kept = keptOf(state);
   const sent = state.compaction === undefined ? kept : compactedView(kept, state.compaction);
   return new ContextOverflowError({
-    estimatedTokens: estimateRequestTokens(frameOf(context), sent),
+    estimatedTokens: estimateRequestTokens(frameOf(context, state), sent),
     contextWindow: windowOf(context.config.context, state.compaction),
     compactions: state.compaction?.count ?? 0,
     attempts: context.ledger.attempts.slice(),
@@ -92,37 +96,38 @@ export async function compactContext(context: RunContext, state: RunState): Prom
   const settings = context.config.context as ContextConfig;
   const overflow = next.reason === 'overflow';
   const kept = keptOf(state);
-  const frame = frameOf(context);
+  const frame = frameOf(context, state);
   const before = state.compaction ?? NO_COMPACTION;
   const sentTokens = estimateRequestTokens(frame, compactedView(kept, before));
   const planned = windowOf(settings, before);
   const window = overflow ? Math.min(planned ?? sentTokens, sentTokens) : (planned as number);
-  const limits: CompactionLimits = { window, compactAt: overflow ? 0 : settings.compactAt, target: settings.target, keepRecent: settings.keepRecent };
+  const limits: CompactionLimits = { window, compactAt: overflow ? 0 : settings.compactAt, target: settings.target, keepRecent: settings.keepRecent, summaryTokens: summaryTokens(window) };
   const found = planCompaction(frame, kept, before, limits);
   // A refusal shows the window is no larger than the refused request: later steps plan for it.
   const plan = found && overflow ? { ...found, compaction: { ...found.compaction, window } } : found;
   let compaction = plan?.compaction;
   const tiers: CompactionTier[] = plan ? [...plan.tiers] : [];
   if (plan?.summarize && settings.summarize !== false && compaction) {
-    const text = await summarize(context, settings.summarize, kept, compaction, plan.summarize.through, window);
-    if (text !== undefined) {
-      compaction = { ...compaction, summary: { text, through: plan.summarize.through } };
+    // The summarizer reads what was sent before this compaction: results cleared just now, whole.
+    const text = await summarize(context, settings.summarize, kept, before, plan.summarize.through, window);
+    const summarized = text === undefined ? undefined : withSummary(frame, kept, compaction, text, plan.summarize.through);
+    if (summarized !== undefined) {
+      compaction = summarized;
       tiers.push('summary');
     }
   }
   const then: RunState = { ...state, next: next.turn === undefined ? { type: 'ask-model', compacted: next.reason } : { type: 'call-tools', turn: next.turn } };
-  if (!compaction || tiers.length === 0) {
-    // Nothing left to compact: a refused request would only be refused again.
-    if (overflow) throw overflowError(context, state);
-    return { type: 'next', state: then };
-  }
+  const tokensAfter = compaction && tiers.length > 0 ? estimateRequestTokens(frame, compactedView(kept, compaction)) : sentTokens;
+  // Nothing made the request fit: it would only be refused. Fail before sending it.
+  if (tokensAfter > window || (overflow && tiers.length === 0)) throw overflowError(context, compaction && tiers.length > 0 ? { ...state, compaction } : state);
+  if (!compaction || tiers.length === 0) return { type: 'next', state: then };
   if (context.listens('context.compacted')) {
     context.emit('context.compacted', {
       reason: next.reason,
       tier: tiers.at(-1) as CompactionTier,
       tiers: tiers.join(', '),
       tokensBefore: sentTokens,
-      tokensAfter: estimateRequestTokens(frame, compactedView(kept, compaction)),
+      tokensAfter,
       contextWindow: window,
       clearedResults: Object.keys(compaction.cleared).length,
       compactions: compaction.count,
@@ -134,6 +139,9 @@ export async function compactContext(context: RunContext, state: RunState): Prom
 /** Longest summary asked for, in tokens. */
 const MAX_SUMMARY_TOKENS = 4096;
 
+/** The tokens a summary may take under `window`: a twentieth of it, 256 to 4,096. */
+const summaryTokens = (window: number): number => Math.max(256, Math.min(MAX_SUMMARY_TOKENS, Math.floor(window * 0.05)));
+
 /**
  * The summary of the kept messages after the first user message up to `through` (as they are
  * sent: cleared results as their markers, an earlier summary as it stands), written by `target`.
@@ -144,7 +152,7 @@ const MAX_SUMMARY_TOKENS = 4096;
  */
 async function summarize(context: RunContext, target: ModelTarget, kept: readonly Message[], compaction: Compaction, through: number, window: number): Promise<string | undefined> {
   const sent = compactedView(kept.slice(0, through), compaction);
-  const request = summaryRequest(target.model, sent.slice(firstUserIndex(sent) + 1), Math.max(256, Math.min(MAX_SUMMARY_TOKENS, Math.floor(window * 0.05))));
+  const request = summaryRequest(target.model, sent.slice(firstUserIndex(sent) + 1), summaryTokens(window));
   try {
     const outcome = await attemptLoop(context, { messages: NO_MESSAGES, settings: summarySettings(context), judge: summaryVerdict, feedbackMessages: () => NO_MESSAGES, sends: { target, request } });
     const text = outcome.type === 'accepted' ? outcome.response?.text.trim() : undefined;
