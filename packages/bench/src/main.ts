@@ -57,7 +57,7 @@ step('Cold import time and bundle size');
 const footprint = await measureFootprint();
 step('Tracing to a file (@keel/devtools), against the same run untraced');
 const fileTraceFigures = await measureFileTrace();
-step('Durable runs: a plain run against durable ones (in memory, on Redis)');
+step('Durable runs: a plain run against durable ones (in memory, on Redis, on PostgreSQL)');
 const durable = await measureDurable();
 step('Fleet: BullMQ workers and a shared budget on Redis');
 const fleet = await measureFleet();

@@ -1,10 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { Agent, memoryRunStore, type RunStore, tool } from '@keel/core';
 import type { ModelProviderV1 } from '@keel/core/internal';
+import { postgresRunStore } from '@keel/postgres';
 import { redisRunStore } from '@keel/redis';
 import { Type } from '@sinclair/typebox';
 import { Redis } from 'ioredis';
 import { startRedisServer, type TestRedisServer } from '../../../redis/src/testing/redis-server';
+import { startPostgresServer, type TestPostgresServer } from '../../../postgres/src/testing/postgres-server';
+import { findPostgresBin } from '../../../../scripts/ensure-postgres.mjs';
 import { compare, type Contender, pairedRatio, type Timing, us } from '../measure';
 
 /** A zero-latency model: a credit, then an email, then the answer (three steps, two tool calls). */
@@ -72,6 +75,7 @@ export interface DurableFigures {
   readonly plain: Timing;
   readonly memory: Timing;
   readonly redis?: Timing;
+  readonly postgres?: Timing;
   readonly writesPerRun: number;
   readonly bytes25: { readonly appends: number; readonly bytes: number };
   readonly bytes100: { readonly appends: number; readonly bytes: number };
@@ -95,6 +99,8 @@ const redisInstalled = (): boolean => {
 export async function measureDurable(): Promise<DurableFigures> {
   let server: TestRedisServer | undefined;
   let redis: Redis | undefined;
+  let postgresServer: TestPostgresServer | undefined;
+  let closePostgres: (() => Promise<void>) | undefined;
   try {
     const memory = counted(memoryRunStore());
     const contenders: Contender[] = [
@@ -108,6 +114,13 @@ export async function measureDurable(): Promise<DurableFigures> {
       const store = redisRunStore({ redis });
       contenders.push({ name: 'redis', run: () => agentOn(store).run('refund A-1') });
     }
+    if (findPostgresBin() !== undefined) {
+      postgresServer = await startPostgresServer();
+      const store = postgresRunStore({ connectionString: postgresServer.url });
+      await store.migrate();
+      closePostgres = () => store.close();
+      contenders.push({ name: 'postgres', run: () => agentOn(store).run('refund A-1') });
+    }
     const before = memory.writes();
     await agentOn(memory.store).run('refund A-1');
     const writesPerRun = memory.writes() - before;
@@ -118,6 +131,7 @@ export async function measureDurable(): Promise<DurableFigures> {
     const plain = timings.get('plain') as Timing;
     const inMemory = timings.get('memory') as Timing;
     const onRedis = timings.get('redis');
+    const onPostgres = timings.get('postgres');
     const row = (name: string, timing: Timing) => `| ${name} | ${us(timing.medianUs)} | ${us(timing.minUs)} – ${us(timing.maxUs)} | ${pairedRatio(timing, plain).median.toFixed(2)}x | +${us(timing.medianUs - plain.medianUs)} |`;
     const markdown = `## Durable runs: what a run hands its store, and what it costs
 
@@ -142,14 +156,18 @@ each tool call, and its end; each holds only what is new.
 | plain | ${us(plain.medianUs)} | ${us(plain.minUs)} – ${us(plain.maxUs)} | 1.00x | |
 ${row('durable, `memoryRunStore()`', inMemory)}
 ${onRedis ? row('durable, `redisRunStore()` (local `redis-server`)', onRedis) : '| durable, `redisRunStore()` | not measured: `redis-server` is not installed | | | |'}
+${onPostgres ? row('durable, `postgresRunStore()` (local PostgreSQL)', onPostgres) : '| durable, `postgresRunStore()` | not measured: PostgreSQL is not installed | | | |'}
 
-With Redis, each append is a round trip (a Lua script under the run's fence), so the added
-time is mostly ${writesPerRun} round trips to a local server; against a model call of hundreds of
-milliseconds it is a few per cent at most.
+With Redis, each append is a round trip (a Lua script under the run's fence); with PostgreSQL,
+one statement (the fenced update and the entries' inserts together). The added time is mostly
+${writesPerRun} round trips to a local server; against a model call of hundreds of milliseconds it
+is a few per cent at most.
 `;
-    return { plain, memory: inMemory, ...(onRedis ? { redis: onRedis } : {}), writesPerRun, bytes25, bytes100, markdown };
+    return { plain, memory: inMemory, ...(onRedis ? { redis: onRedis } : {}), ...(onPostgres ? { postgres: onPostgres } : {}), writesPerRun, bytes25, bytes100, markdown };
   } finally {
     redis?.disconnect();
     await server?.stop();
+    await closePostgres?.();
+    await postgresServer?.stop();
   }
 }
