@@ -46,5 +46,7 @@ export const EVENT_HANDLING = {
   // A compaction of what the run sends (tier, tokens before and after) is a span event.
   'context.compacted': 'recorded',
   'output.fallback-used': 'recorded',
+  // Which deferred tools a turn loaded (tool search): in the run's journal and its trace, not a span's.
+  'tools.loaded': 'ignored',
   'listener.error': 'recorded',
 } as const satisfies Record<AgentEventName, EventHandling>;
