@@ -98,8 +98,9 @@ declare var ReadableStream: {
 interface Response {
   readonly status: number;
   readonly body: ReadableStream<Uint8Array> | null;
+  readonly headers: { forEach(callback: (value: string, name: string) => void): void };
 }
 declare var Response: {
   readonly prototype: Response;
-  new (body: ReadableStream<Uint8Array>, init?: { status?: number; statusText?: string; headers?: Record<string, string> }): Response;
+  new (body: ReadableStream<Uint8Array> | null, init?: { status?: number; statusText?: string; headers?: Record<string, string> }): Response;
 };

@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url';
-import { type Agent, chatStream, memorySuspendedRuns, type SuspendedRunStore } from '@keel/core';
+import { type Agent, chatStream, keepChatStream, memorySuspendedRuns, reconnectChatStream, type StreamChunkStore, type SuspendedRunStore } from '@keel/core';
 import { DefaultChatTransport, getToolOrDynamicToolName, isToolUIPart, lastAssistantMessageIsCompleteWithApprovalResponses, readUIMessageStream, type UIMessage } from 'ai';
 import { offlineTarget, supportAgent } from './approvals';
 import { NodeChat } from './node-chat';
@@ -14,21 +14,35 @@ import { providerFromEnv } from './providers/provider-from-env';
  * a run; the client's answer to an approval (`addToolApprovalResponse`) resumes the suspended run
  * from the state kept in `suspended` (one store for every instance of the server, such as Redis).
  *
+ * With `streams` (one store of stream chunks for every instance, such as Redis), streams survive
+ * a reload: each chat's stream is kept there as it is written, its run goes on when the client
+ * goes away, and a client that reconnects (`useChat({ resume: true })`: a GET on
+ * `<api>/<chatId>/stream`) reads that stream again, from its start to its end; nothing runs twice.
+ *
  * Run it: `pnpm tsx --conditions=@keel/source src/chat-route.ts` (offline, scripted), or with
  * ANTHROPIC_API_KEY set, against the real API.
  */
-export function chatRoute(agent: Agent<string, boolean>, suspended: SuspendedRunStore = memorySuspendedRuns()): (request: Request) => Promise<Response> {
+export function chatRoute(agent: Agent<string, boolean>, suspended: SuspendedRunStore = memorySuspendedRuns(), streams?: StreamChunkStore): (request: Request) => Promise<Response> {
   return async (request) => {
+    const reconnect = /\/([^/]+)\/stream$/.exec(new URL(request.url).pathname);
+    if (request.method === 'GET' && reconnect && streams) return reconnectChatStream(streams, decodeURIComponent(reconnect[1] as string));
+    if (request.method !== 'POST') return Response.json({ error: 'POST the chat\'s messages' }, { status: 405 });
     let body: unknown;
     try {
       body = await request.json();
     } catch {
       return Response.json({ error: 'the body is not JSON' }, { status: 400 });
     }
-    const messages = (body as { messages?: unknown } | null)?.messages;
+    const { messages, id } = (body ?? {}) as { messages?: unknown; id?: unknown };
     if (!Array.isArray(messages) || messages.length === 0) return Response.json({ error: 'the body needs a non-empty messages array' }, { status: 400 });
+    const onError = () => 'The assistant could not answer. Try again.';
+    if (streams && typeof id === 'string') {
+      // The run is not the request's: it goes on to its end when the client reloads.
+      const stream = await chatStream(agent, messages as UIMessage[], { suspended });
+      return keepChatStream(streams, id, stream.toUIMessageStreamResponse({ onError }));
+    }
     const stream = await chatStream(agent, messages as UIMessage[], { suspended, signal: request.signal });
-    return stream.toUIMessageStreamResponse({ onError: () => 'The assistant could not answer. Try again.' });
+    return stream.toUIMessageStreamResponse({ onError });
   };
 }
 

@@ -29,27 +29,48 @@ function requestOf(incoming: IncomingMessage, response: ServerResponse, origin: 
 }
 
 /**
- * Serves a Fetch-style route on a plain Node HTTP server (127.0.0.1, a free port): the route of
- * a Next.js app, run without Next. The response body is streamed as the route writes it.
+ * Serves a Fetch-style handler on a plain Node HTTP server (127.0.0.1, or `host`; a free port, or
+ * `port`): every request goes to the handler, and the response body is streamed as it is written.
  */
-export async function serveRoute(route: Route, path = '/api/chat'): Promise<RouteServer> {
+export async function serveHandler(handler: Route, { port = 0, host = '127.0.0.1' }: { port?: number; host?: string } = {}): Promise<RouteServer> {
   const server = createServer((incoming, outgoing) => {
-    const origin = `http://${incoming.headers.host ?? '127.0.0.1'}`;
-    if (new URL(incoming.url ?? '/', origin).pathname !== path) return void outgoing.writeHead(404).end();
+    const origin = `http://${incoming.headers.host ?? host}`;
     void (async () => {
-      const response = await route(requestOf(incoming, outgoing, origin));
+      const response = await handler(requestOf(incoming, outgoing, origin));
       const headers: Record<string, string> = {};
       response.headers.forEach((value, name) => void (headers[name] = value));
       outgoing.writeHead(response.status, headers);
       if (!response.body) return void outgoing.end();
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) outgoing.write(chunk);
+      const reader = response.body.getReader();
+      // A client that goes away cancels the body (a kept stream's run goes on without it).
+      outgoing.on('close', () => void reader.cancel().catch(() => undefined));
+      for (let next = await reader.read(); !next.done; next = await reader.read()) outgoing.write(next.value);
       outgoing.end();
     })().catch((error: unknown) => {
       if (!outgoing.headersSent) outgoing.writeHead(500);
       outgoing.end(String(error));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}${path}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  const address = server.address() as AddressInfo;
+  return {
+    url: `http://${host}:${address.port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * Serves a Fetch-style route on a plain Node HTTP server (127.0.0.1, a free port): the route of
+ * a Next.js app, run without Next, at `path` and below it (`/api/chat/<id>/stream`).
+ */
+export async function serveRoute(route: Route, path = '/api/chat'): Promise<RouteServer> {
+  const server = await serveHandler(async (request) => {
+    const { pathname } = new URL(request.url);
+    return pathname === path || pathname.startsWith(`${path}/`) ? route(request) : new Response(null, { status: 404 });
+  });
+  return { url: `${server.url}${path}`, close: server.close };
 }

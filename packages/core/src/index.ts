@@ -24,6 +24,8 @@ export { StreamInterruptedError } from './errors/stream-interrupted-error';
 export { chatStream } from './chat/chat-stream';
 export { uiMessagesToInput, type ChatInput } from './chat/ui-messages-to-input';
 export { memorySuspendedRuns, type SuspendedRunStore } from './chat/suspended-runs';
+export { memoryStreamChunks, type StreamChunkStore } from './chat/stream-chunks';
+export { keepChatStream, reconnectChatStream } from './chat/resumable-stream';
 
 // Events
 export type { AgentEventName, AgentEvents, AgentListener } from './events/agent-events';

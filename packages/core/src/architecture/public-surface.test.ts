@@ -42,8 +42,9 @@ const BUDGETS: Readonly<Record<string, number>> = {
   // the run's journal (JournalEntry, JournalListener, RunStep, StoredRun for store authors) to 64,
   // RunCheckpoint going with the checkpoints.
   // Chat routes with approvals (chatStream, uiMessagesToInput and its ChatInput, memorySuspendedRuns
-  // and the SuspendedRunStore it implements) took it to 69.
-  'core/src/index.ts': 69,
+  // and the SuspendedRunStore it implements) took it to 69; streams that survive a reload (keepChatStream,
+  // reconnectChatStream, memoryStreamChunks and the StreamChunkStore it implements) to 73.
+  'core/src/index.ts': 73,
 };
 
 describe('public surface', () => {
