@@ -5,7 +5,7 @@ import { EMPTY_HEAD, type JournalHead } from './journal-head';
 
 
 /** The text an entry's `mac` signs: the `mac` before it, then the entry's JSON without its own. */
-const signedText = (previous: string, entry: Omit<JournalEntry, 'mac'>): string => `${previous}\n${JSON.stringify(entry)}`;
+const signedText = (previous: string, entry: Omit<JournalEntry, 'mac'> | string): string => `${previous}\n${typeof entry === 'string' ? entry : JSON.stringify(entry)}`;
 
 /** The entry with its `mac`: it chains on `previous` (the `mac` of the entry before it). */
 export async function chainEntry(signer: StateSigner, previous: string, entry: Omit<JournalEntry, 'mac'>): Promise<JournalEntry> {
@@ -32,8 +32,11 @@ export async function verifyJournal(signer: StateSigner, runId: string | undefin
     if (entry.seq !== from.seq + index) throw tampered(`journal entry ${index} has number ${JSON.stringify(entry.seq)}, expected ${from.seq + index}: an entry was removed or reordered`);
     if (entry.runId !== id) throw tampered(`journal entry ${index} belongs to another run`);
     let valid = false;
+    // What runs is what was checked: the entry read back from the very text its mac signs (a getter or a proxy is read once).
+    let text = '';
     try {
-      valid = await signer.verify(signedText(previous, entry), mac);
+      text = JSON.stringify(entry);
+      valid = await signer.verify(signedText(previous, text), mac);
     } catch (error) {
       throw new RunStateError({ problem: 'malformed', message: `journal entry ${index} could not be read`, cause: error });
     }
@@ -41,7 +44,7 @@ export async function verifyJournal(signer: StateSigner, runId: string | undefin
       throw tampered(`journal entry ${index} (${String(entry.type)}) does not match its mac: it was changed, or written with another key${signer.ephemeral ? ' (this agent has no stateKey, so it continues only journals it wrote itself, in this process)' : ''}`);
     }
     previous = mac;
-    entries.push(value as JournalEntry);
+    entries.push({ ...(JSON.parse(text) as Omit<JournalEntry, 'mac'>), mac });
   }
   return entries;
 }

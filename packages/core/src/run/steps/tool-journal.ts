@@ -20,16 +20,19 @@ export interface TurnJournal extends ToolCallJournal {
 }
 
 /**
- * The record of a turn's tool calls in a durable run (none otherwise): each intent and outcome is
- * an entry of the run's journal, appended to its store before the call runs (an intent) and once
- * it finished (an outcome). What an earlier owner recorded comes from the journal it wrote.
+ * The record of a turn's tool calls in a durable run: each intent and outcome is an entry of the
+ * run's journal, appended to its store before the call runs (an intent) and once it finished (an
+ * outcome). What an earlier owner recorded comes from the journal it wrote, also when a run without
+ * a store continues that journal (it writes nothing more). None for other runs.
  */
 export function turnJournal(context: RunContext, state: RunState, turn: ToolTurn): TurnJournal | undefined {
   const { journal } = context;
-  if (!journal?.durable) return undefined;
+  // A journal a durable run wrote may be continued without a store (`iter({ journal })`): what it recorded still holds, nothing more is written.
+  const durable = journal?.durable === true ? journal : undefined;
+  if (!durable && !turn.journal) return undefined;
   const recorded = new Map((turn.journal?.outcomes ?? []).map((record) => [record.id, record]));
   const started = new Map((turn.journal?.intents ?? []).map((intent) => [intent.id, intent]));
-  const write = (draft: JournalDraft) => journal.write([draft], state.elapsedMs + performance.now() - context.started, context.ledger.attempts).then(() => undefined);
+  const write = (draft: JournalDraft) => (durable ? durable.write([draft], state.elapsedMs + performance.now() - context.started, context.ledger.attempts).then(() => undefined) : Promise.resolve());
   return {
     recorded: (id) => recorded.get(id),
     started: (id) => started.get(id),
