@@ -36,6 +36,8 @@ export class RunIteration<T> implements AsyncIterableIterator<RunStep> {
   #readerFailed: ((error: unknown) => void) | undefined;
   #ended: { readonly error?: unknown } | undefined;
   readonly #stop: AbortController;
+  /** The reads asked for so far: a read begins once the one before it was answered. */
+  #reads: Promise<unknown> = Promise.resolve();
 
   /** @internal Use `agent.iter()`. */
   constructor(start: (gate: (step: RunStep) => Promise<void>, signal: AbortSignal) => Promise<RunResult<T>>) {
@@ -114,8 +116,17 @@ export class RunIteration<T> implements AsyncIterableIterator<RunStep> {
     else reader({ done: true, value: undefined });
   }
 
-  /** Lets the run take its next step; resolves with it, or `done` once the run ended (rejects with the run's error). */
+  /**
+   * Lets the run take its next step; resolves with it, or `done` once the run ended (rejects with
+   * the run's error). Reads made at once are answered in order, each with its own step.
+   */
   next(): Promise<IteratorResult<RunStep>> {
+    const read = this.#reads.then(() => this.#read());
+    this.#reads = read.catch(() => undefined);
+    return read;
+  }
+
+  #read(): Promise<IteratorResult<RunStep>> {
     const given = this.#given;
     this.#given = undefined;
     return new Promise<IteratorResult<RunStep>>((resolve, reject) => {
