@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { Agent, type ModelRequest, type ModelResponse, tool } from '../../index';
 import type { ModelProviderV1 } from '../../internal';
+import { withKeelToolCallIds } from './keel-tool-call-ids';
 
 /**
  * A provider that repeats its tool-call ids across turns (an OpenAI-compatible server that sends
@@ -65,5 +66,19 @@ describe("Keel's tool-call ids", () => {
     // The latest result is never cleared; earlier ones may be, each by its own id.
     expect(results.at(-1)?.output).toContain('credited 13');
     expect(results.some((part) => !part.output.includes('credited'))).toBe(true);
+  });
+});
+
+describe("Keel's ids beside a provider's that look like Keel's", () => {
+  const response = (...ids: string[]): ModelResponse => ({ content: ids.map((id, n) => ({ type: 'tool-call' as const, id, name: 'credit', arguments: { amount: n } })), text: '', finishReason: 'tool-calls', usage });
+  const idsOf = (given: ModelResponse) => given.content.flatMap((part) => (part.type === 'tool-call' ? [part.id] : []));
+
+  it('never gives a repeated call the id another call of the turn came with (`tc_<n>` from the provider)', () => {
+    const kept = new Set(['call_0', 'x', 'y']);
+    for (const ids of [['call_0', 'tc_4'], ['tc_4', 'call_0'], ['call_0', 'tc_4', 'call_0'], ['', 'tc_4', '']]) {
+      const given = idsOf(withKeelToolCallIds(response(...ids), kept));
+      expect(new Set(given).size, ids.join(',')).toBe(given.length);
+      for (const id of given) expect(kept.has(id)).toBe(false);
+    }
   });
 });

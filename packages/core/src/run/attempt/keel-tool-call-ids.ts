@@ -10,6 +10,8 @@ import type { ModelResponse } from '../../model/model-provider-v1';
 export class KeelToolCallIds {
   readonly #kept: ReadonlySet<string>;
   readonly #assigned = new Set<string>();
+  /** The provider's ids the turn kept: Keel's own never take one (a provider may send `tc_<n>` too). */
+  readonly #passed = new Set<string>();
   #next: number;
 
   /** @param kept the ids of the tool calls the run keeps (memory's conversation included). */
@@ -20,9 +22,12 @@ export class KeelToolCallIds {
 
   /** The id of the turn's next call, whose provider id is `given`. */
   idFor(given: string): string {
-    if (given.length > 0 && !this.#kept.has(given)) return given;
+    if (given.length > 0 && !this.#kept.has(given) && !this.#assigned.has(given)) {
+      this.#passed.add(given);
+      return given;
+    }
     let id = `tc_${this.#next++}`;
-    while (this.#kept.has(id) || this.#assigned.has(id)) id = `tc_${this.#next++}`;
+    while (this.#kept.has(id) || this.#assigned.has(id) || this.#passed.has(id)) id = `tc_${this.#next++}`;
     this.#assigned.add(id);
     return id;
   }
