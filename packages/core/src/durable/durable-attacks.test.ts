@@ -22,6 +22,10 @@ describe('durable runs, attacked', () => {
     const twice = asSuspended(await approving(store, made).recover('r-susp'));
     expect(again.state).toEqual(suspended.state);
     expect(twice.state.signature).toBe(suspended.state.signature);
+    const { state: _state, durationMs, ...rest } = suspended;
+    const { state: _again, durationMs: againMs, ...recovered } = again;
+    expect(recovered).toEqual(rest);
+    expect(againMs).toBeGreaterThanOrEqual(Math.floor(durationMs));
     const done = await approving(store, made).resume(again.state, { approve: ['c1'] });
     expect(done.status).toBe('complete');
     expect(done.durationMs).toBeGreaterThanOrEqual(suspended.durationMs);
