@@ -10,6 +10,7 @@ import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import { RunStateError } from '../errors/run-state-error';
 import { StaleRunOwnerError } from '../errors/stale-run-owner-error';
 import type { RunExtras } from '../run/run-loop';
+import type { RunGate } from '../run/journal/run-step';
 import { checkRunOptions } from '../run/state/check-run-options';
 import { checkDecisions, type ResumeDecisions } from '../run/state/resume-decisions';
 import { claimResume, leaseSuspended } from '../run/state/resumed-suspensions';
@@ -109,7 +110,7 @@ function continuationOptions(options: ContinuationOptions | undefined): RunOptio
  * journal says the run ended. The continued run's entries follow the journal's.
  * @throws {RunStateError} `malformed`, `tampered` or `other-tenant`: nothing runs.
  */
-export async function continueJournal(agent: ContinuedAgent, journal: readonly unknown[], options: RunOptions, gate: NonNullable<RunExtras['gate']>): Promise<RunResult<unknown>> {
+export async function continueJournal(agent: ContinuedAgent, journal: readonly unknown[], options: RunOptions, gate: RunGate): Promise<RunResult<unknown>> {
   if (agent.store) throw new AgentConfigurationError({ setting: 'durable', message: 'a durable agent continues its runs from its run store: agent.recover(runId)' });
   const folded = foldJournal(await verifyJournal(agent.signer, undefined, journal), agent.usageOf);
   if (folded.state.tenant !== options.tenant) {

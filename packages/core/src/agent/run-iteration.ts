@@ -1,5 +1,6 @@
 import { AbortedError } from '@keel/reliability';
-import type { RunStep } from '../run/journal/run-step';
+import type { JournalEntry } from '../run/journal/journal-entry';
+import type { RunGate, RunState, RunStep } from '../run/journal/run-step';
 import type { RunResult } from './run-result';
 
 /** A step handed to the reader, and the run waiting for the reader to ask for the next one. */
@@ -11,18 +12,16 @@ interface Handed {
 /**
  * A run taken step by step (`agent.iter()`): each `next()` lets the run take its next step and
  * gives what it added to the journal and the state after it. Between two reads the run waits, so
- * a reader can inspect it, serialize its journal (the entries read so far: a journal at any step
- * can be continued with `agent.iter({ journal })`), or stop it by leaving the loop (`break`,
- * `return()`): the run then ends with an `AbortedError`, running nothing more. `result` settles
- * with the run's result or error. A durable agent's runs are durable here too (continue one with
- * `recover(runId)`).
+ * a reader can inspect it, save its journal (`journal`: every entry written so far, those of a
+ * step that failed or was aborted midway included; any such journal continues with
+ * `agent.iter({ journal })`), or stop it by leaving the loop (`break`, `return()`): the run then
+ * ends with an `AbortedError`, running nothing more. `result` settles with the run's result or
+ * error. A durable agent's runs are durable here too (continue one with `recover(runId)`).
  * @example
- * const journal = [];
- * for await (const step of agent.iter('Refund A-1?')) {
- *   journal.push(...step.entries);
- *   if (step.state.step === 2) break; // stopped after step 2
- * }
- * const result = await agent.iter({ journal }).result; // the same result, each tool call once
+ * const iteration = agent.iter('Refund A-1?');
+ * for await (const step of iteration) if (step.state.step === 2) break; // stopped after step 2
+ * const saved = JSON.stringify(iteration.journal);
+ * const result = await agent.iter({ journal: JSON.parse(saved) }).result; // the same result, each tool call once
  */
 export class RunIteration<T> implements AsyncIterableIterator<RunStep> {
   readonly #result: Promise<RunResult<T>>;
@@ -36,14 +35,24 @@ export class RunIteration<T> implements AsyncIterableIterator<RunStep> {
   #readerFailed: ((error: unknown) => void) | undefined;
   #ended: { readonly error?: unknown } | undefined;
   readonly #stop: AbortController;
+  /** Every entry the run wrote, and those written since the last step was handed over. */
+  readonly #journal: JournalEntry[] = [];
+  #sinceStep: JournalEntry[] = [];
   /** The reads asked for so far: a read begins once the one before it was answered. */
   #reads: Promise<unknown> = Promise.resolve();
 
   /** @internal Use `agent.iter()`. */
-  constructor(start: (gate: (step: RunStep) => Promise<void>, signal: AbortSignal) => Promise<RunResult<T>>) {
+  constructor(start: (gate: RunGate, signal: AbortSignal) => Promise<RunResult<T>>) {
     const stop = new AbortController();
     this.#stop = stop;
-    this.#result = start((step) => this.#gate(step), stop.signal).then(
+    const gate: RunGate = {
+      observe: (entries) => {
+        this.#journal.push(...entries);
+        this.#sinceStep.push(...entries);
+      },
+      step: (state) => this.#gate(this.#stepOf(state)),
+    };
+    this.#result = start(gate, stop.signal).then(
       (result) => {
         this.#end({});
         return result;
@@ -55,6 +64,18 @@ export class RunIteration<T> implements AsyncIterableIterator<RunStep> {
     );
     // A reader that only iterates still hears the error from `next()`: `result` must not report it unhandled.
     this.#result.catch(() => undefined);
+  }
+
+  /** The run's journal so far: every entry written, in order (a copy). Plain JSON: save it, and continue it with `agent.iter({ journal })`. */
+  get journal(): readonly JournalEntry[] {
+    return this.#journal.slice();
+  }
+
+  /** The step the run has just taken: the entries written since the step before, and the state after it. */
+  #stepOf(state: RunState): RunStep {
+    const entries = this.#sinceStep;
+    this.#sinceStep = [];
+    return { entries, state };
   }
 
   /**

@@ -20,9 +20,7 @@ import { JournalWriter, type JournalStore } from './journal/journal-writer';
 import { transitionDraft } from './journal/state-delta';
 import { loopsOf } from './steps/step-loops';
 import { endDraft, failureDraft } from './journal/end-drafts';
-import type { RunStep } from './journal/run-step';
-
-export type { RunStep };
+import type { RunGate } from './journal/run-step';
 import { inputAsMessages, keptInputMessages, runSystem } from './state/run-input';
 import type { CallDecision, NextStep, RunState, StepOutcome } from './state/run-state';
 import type { RunStateSnapshot } from './state/run-state-snapshot';
@@ -54,7 +52,7 @@ export interface RunExtras {
   /** Continues a run from its journal (`agent.recover()`, `agent.iter({ journal })`): its folded state and where its chain stands. */
   readonly continued?: { readonly state: RunState; readonly head: JournalHead };
   /** Told after each step with the entries written since the step before; the run waits for it (`agent.iter()`). */
-  readonly gate?: (step: RunStep) => Promise<void>;
+  readonly gate?: RunGate;
 }
 
 
@@ -81,14 +79,14 @@ async function drive(context: RunContext, state: RunState, first: JournalDraft |
         ended = true;
         // A suspension wrote its own entry: its sealed state names where the journal stood after it.
         if (journal && outcome.result.status !== 'suspended') await journal.write([endDraft(state, outcome.state, outcome.result)], elapsedOf(context, outcome.state), context.ledger.attempts);
-        if (gate && journal) await gate({ entries: journal.take(), state: outcome.state });
+        if (gate) await gate.step(outcome.state);
         return outcome.result;
       }
       const draft = journal && transitionDraft(state, outcome.state);
       state = outcome.state;
       if (journal && draft) {
         await journal.write([draft], elapsedOf(context, state), context.ledger.attempts);
-        if (gate) await gate({ entries: journal.take(), state });
+        if (gate) await gate.step(state);
       }
     }
   } catch (error) {
@@ -194,7 +192,7 @@ function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOp
     listeners: config.journalListeners,
     signer: chained ? extras.sealing?.signer : undefined,
     bus,
-    collect: extras.gate !== undefined,
+    observe: extras.gate?.observe,
   });
   const context: RunContext = {
     config,

@@ -31,8 +31,8 @@ export interface JournalWriterOptions {
   /** Chains the entries (`mac`) when the journal is kept to be continued; without one, entries carry no `mac`. */
   readonly signer: StateSigner | undefined;
   readonly bus: EventBus;
-  /** Keeps what is written until `take()` (`agent.iter()` hands each step its entries). */
-  readonly collect: boolean;
+  /** Sees each append's entries once the store took them (`agent.iter()`). */
+  readonly observe: ((entries: readonly JournalEntry[]) => void) | undefined;
 }
 
 /** Where a run stands after an entry of this type. */
@@ -49,7 +49,6 @@ export class JournalWriter {
   #attemptsSeen: number;
   #tail: Promise<unknown> = Promise.resolve();
   #deferred: JournalDraft | undefined;
-  #collected: JournalEntry[] = [];
   #wrote = false;
   readonly #options: JournalWriterOptions;
 
@@ -108,13 +107,6 @@ export class JournalWriter {
     return written;
   }
 
-  /** The entries written since the last `take()` (none unless the writer collects). */
-  take(): readonly JournalEntry[] {
-    const taken = this.#collected;
-    this.#collected = [];
-    return taken;
-  }
-
   /** Sets only where the run stands (no entry), in the order of the writes. */
   status(status: RunStatus): Promise<void> {
     const store = this.#options.store;
@@ -143,7 +135,7 @@ export class JournalWriter {
     this.#head = { seq, mac };
     this.#attemptsSeen = Math.max(this.#attemptsSeen, seen);
     if (entries.length > 0) this.#wrote = true;
-    if (this.#options.collect) this.#collected.push(...entries);
+    this.#options.observe?.(entries);
     for (const entry of entries) {
       Object.freeze(entry);
       for (const listener of listeners) {

@@ -8,7 +8,7 @@ import type { PreCheckRule } from '@keel/reliability';
 import { raceSignal, type UsageTotals } from '@keel/reliability/internal';
 import type { ModelResponse } from '../../model/model-provider-v1';
 import type { JournalWriter } from '../journal/journal-writer';
-import type { RunStep } from '../journal/run-step';
+import type { RunGate } from '../journal/run-step';
 import type { StateSigner } from './state-signer';
 
 /**
@@ -61,7 +61,7 @@ export interface RunContext {
   /** Writes the run's journal (to its store when durable, to the agent's journal listeners, to `iter()`); absent when nothing reads it. */
   readonly journal: JournalWriter | undefined;
   /** Told after each step with what it added to the journal (`agent.iter()`); the run waits for it. */
-  readonly gate: ((step: RunStep) => Promise<void>) | undefined;
+  readonly gate: RunGate | undefined;
   /** Told once a resumed run's decided calls are about to run (before it, a failed resume has run nothing). */
   readonly resumeBegan: (() => void) | undefined;
   /*

@@ -27,8 +27,9 @@ export interface TurnJournal extends ToolCallJournal {
  */
 export function turnJournal(context: RunContext, state: RunState, turn: ToolTurn): TurnJournal | undefined {
   const { journal } = context;
-  // A journal a durable run wrote may be continued without a store (`iter({ journal })`): what it recorded still holds, nothing more is written.
-  const durable = journal?.durable === true ? journal : undefined;
+  // A journal kept to be continued (a store, `agent.iter()`) records each call; what an earlier part
+  // of the run recorded holds whoever continues it.
+  const durable = journal?.chained === true ? journal : undefined;
   if (!durable && !turn.journal) return undefined;
   const recorded = new Map((turn.journal?.outcomes ?? []).map((record) => [record.id, record]));
   const started = new Map((turn.journal?.intents ?? []).map((intent) => [intent.id, intent]));
