@@ -52,7 +52,7 @@ describe('postgresMemory', () => {
     // The renewal A's timer sent just before its append, answered after it.
     await pool.query(renewSql(`"${schema}"`), ['late', token, 'A', 5_000]);
     await expect(memory.load('late', { runId: 'B' })).resolves.toEqual([{ role: 'user', content: 'hi' }]);
-    await memory.release('late', { runId: 'B' });
+    await memory.append('late', [{ role: 'user', content: 'again' }], { runId: 'B' });
   });
 
   it('forgets a conversation its time to live after the last append, and sweeps it as appends go', async () => {
