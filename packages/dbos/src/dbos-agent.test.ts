@@ -62,6 +62,17 @@ describe('dbosAgent', () => {
     expect(refunds).toEqual(['A-1']);
   });
 
+  it('takes corrected decisions sent with decide after the first ones for a suspension were refused', async () => {
+    const handle = await agent.start({ input: 'Refund order A-3' }, { workflowID: 'approve-A-3' });
+    expect(await agent.suspension('approve-A-3', 20)).toMatchObject({ suspension: 1 });
+    await agent.decide('approve-A-3', 1, { approve: ['nope'] });
+    await expect.poll(async () => (await agent.suspension('approve-A-3', 1))?.refused, { timeout: 15_000 }).toMatch(/nope/);
+    await agent.decide('approve-A-3', 1, { reject: [{ id: 'r1', reason: 'not paid' }] });
+    const result = await Promise.race([handle.getResult(), new Promise<'waiting'>((resolve) => setTimeout(() => resolve('waiting'), 10_000))]);
+    expect(result).toMatchObject({ status: 'complete' });
+    expect(refunds).toEqual(['A-1']);
+  });
+
   it('refuses a builder that has a run store of its own', () => {
     expect(() => dbosAgent(Agent.create({ provider: model, model: 'demo' }).durable(memoryRunStore()), { name: 'refused' })).toThrow(AgentConfigurationError);
   });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { DBOS, type WorkflowHandle } from '@dbos-inc/dbos-sdk';
 import { type Agent, type AgentBuilder, memoryRunStore, type RunInput, type RunResult, RunStateError } from '@keel/core';
 import { dbosCalls, type WorkflowExecution, workflowExecution } from './dbos-calls';
@@ -26,7 +27,7 @@ export interface DbosAgent<TOutput> {
   start(input: DbosAgentInput, options: { readonly workflowID: string }): Promise<WorkflowHandle<RunResult<TOutput>>>;
   /** The workflow's latest suspension, waiting up to `timeoutSeconds` (default 60) for one; `null` when none came. */
   suspension(workflowID: string, timeoutSeconds?: number): Promise<DbosSuspension | null>;
-  /** Sends the decisions that settle suspension number `suspension` of a workflow: sent once, however often this is called. */
+  /** Sends the decisions that settle suspension number `suspension` of a workflow: the same decisions are sent once, however often this is called; other decisions (after a refusal) are sent. */
   decide(workflowID: string, suspension: number, decisions: DbosDecisions): Promise<void>;
 }
 
@@ -97,7 +98,9 @@ export function dbosAgent<TOutput, THasSchema extends boolean>(builder: AgentBui
     suspension: (workflowID, seconds = 60) => DBOS.getEvent<DbosSuspension>(workflowID, SUSPENSION_EVENT, { timeoutSeconds: seconds }),
     decide: (workflowID, suspension, decisions) => {
       const message: DbosDecisionMessage = { suspension, decisions };
-      return DBOS.send(workflowID, message, DECISIONS_TOPIC, `${workflowID}:${suspension}`);
+      // The same decisions are delivered once; others for the same suspension (corrected after a refusal) are delivered too.
+      const digest = createHash('sha256').update(JSON.stringify(decisions) ?? '', 'utf8').digest('hex');
+      return DBOS.send(workflowID, message, DECISIONS_TOPIC, `${workflowID}:${suspension}:${digest}`);
     },
   };
 }

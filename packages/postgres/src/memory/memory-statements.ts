@@ -63,10 +63,14 @@ WITH owner AS (
 )
 SELECT count(*)::integer AS stored FROM owner`;
 
-/** $1 conversation, $2 token, $3 run, $4 lease ms. Extends the lease while nobody took the conversation since the token was handed out: one row, or none. */
+/**
+ * $1 conversation, $2 token, $3 run, $4 lease ms. Extends the lease while the token still holds it
+ * (nobody took the conversation since, and the holder did not let it go: a renewal that lands
+ * after the holder's append or release takes nothing again): one row, or none.
+ */
 export const renewSql = (s: string) => `
-UPDATE ${s}.conversations SET lease_token = $2, lease_run = $3, lease_expires_at = clock_timestamp() + $4::bigint * interval '1 millisecond'
-WHERE conversation_id = $1 AND fence = $2
+UPDATE ${s}.conversations SET lease_run = $3, lease_expires_at = clock_timestamp() + $4::bigint * interval '1 millisecond'
+WHERE conversation_id = $1 AND fence = $2 AND lease_token = $2
 RETURNING 1 AS renewed`;
 
 /** $1 conversation, $2 token. Lets the lease go if the token still holds it. */

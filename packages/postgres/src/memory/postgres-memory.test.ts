@@ -6,6 +6,7 @@ import { ConversationBusyError, MemoryLeaseLostError } from '../index';
 import { PostgresRefusedError } from '../errors/postgres-refused-error';
 import { PostgresUnavailableError } from '../errors/postgres-unavailable-error';
 import { usePostgresServer } from '../testing/use-postgres-server';
+import { renewSql } from './memory-statements';
 import { postgresMemory } from './postgres-memory';
 
 const postgres = usePostgresServer();
@@ -39,6 +40,19 @@ describe('postgresMemory', () => {
     await memory.append('c', messages, { runId: 'r' });
     expect((await pool.query(`SELECT exchange_id, messages FROM "${schema}".exchanges`)).rows).toEqual([{ exchange_id: 'r', messages: JSON.stringify(messages) }]);
     expect(await memory.load('c')).toEqual(messages);
+  });
+
+  it('a renewal that lands after the holder let the lease go does not take the conversation again', async () => {
+    const pool = postgres.pool();
+    const memory = postgresMemory({ pool, schema, concurrency: 'reject', leaseMs: 5_000 });
+    await memory.load('late', { runId: 'A' });
+    const { rows } = await pool.query(`SELECT lease_token FROM "${schema}".conversations WHERE conversation_id = 'late'`);
+    const token = String(rows[0]?.lease_token);
+    await memory.append('late', [{ role: 'user', content: 'hi' }], { runId: 'A' });
+    // The renewal A's timer sent just before its append, answered after it.
+    await pool.query(renewSql(`"${schema}"`), ['late', token, 'A', 5_000]);
+    await expect(memory.load('late', { runId: 'B' })).resolves.toEqual([{ role: 'user', content: 'hi' }]);
+    await memory.append('late', [{ role: 'user', content: 'again' }], { runId: 'B' });
   });
 
   it('forgets a conversation its time to live after the last append, and sweeps it as appends go', async () => {

@@ -47,10 +47,11 @@ const B = 0.75;
  */
 export function rankTools(catalog: readonly CatalogEntry[], query: string, limit: number): CatalogEntry[] {
   const terms = [...new Set(wordsOf(query))];
-  if (terms.length === 0 || catalog.length === 0) return [];
+  if (catalog.length === 0) return [];
   const average = catalog.reduce((sum, entry) => sum + entry.words.length, 0) / catalog.length;
   const frequency = new Map<string, number>();
   for (const entry of catalog) for (const word of new Set(entry.words)) frequency.set(word, (frequency.get(word) ?? 0) + 1);
+  // A query that is a tool's exact name finds it, even when its words are all too common to rank by.
   const exact = query.trim().toLowerCase();
   const scored = catalog.map((entry) => {
     let score = entry.name.toLowerCase() === exact ? 1000 : 0;

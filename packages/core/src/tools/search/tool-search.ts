@@ -47,7 +47,8 @@ export function resolveToolSearch(tools: ReadonlyMap<string, AnyTool>, options: 
 /** What the search tool returns: the tools it found, callable from the next step. */
 function describeFound(found: readonly CatalogEntry[], query: string): string {
   if (found.length === 0) return `No tool matches ${JSON.stringify(query)}. Search again with other words (what the tool does, or an argument it takes).`;
-  const lines = found.map((entry) => `- ${entry.name}: ${entry.description}${entry.argumentNames.length > 0 ? ` (arguments: ${entry.argumentNames.join(', ')})` : ''}`);
+  // One line per tool: line breaks of a description or an argument name (a hostile one could forge entries) are spaces.
+  const lines = found.map((entry) => `- ${entry.name}: ${entry.description}${entry.argumentNames.length > 0 ? ` (arguments: ${entry.argumentNames.join(', ')})` : ''}`.replace(/\s+/g, ' ').trim());
   return `Found ${found.length} tool${found.length === 1 ? '' : 's'}, callable from your next step:\n${lines.join('\n')}`;
 }
 
