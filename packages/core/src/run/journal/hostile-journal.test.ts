@@ -76,3 +76,30 @@ function plainRefundsLooking(effects: ReturnType<typeof world>) {
   const model = scriptedModel((request) => (request.messages.some((message) => message.role === 'tool') ? 'Refunded.' : { toolCalls: [{ id: 'l1', name: 'lookup', arguments: { order: 'A-1' } }] }));
   return Agent.create({ provider: model, model: 'm', id: 'refunds', stateKey: KEY }).tool(lookup).build();
 }
+
+describe("an iteration aborted in the middle of a turn of tool calls", () => {
+  it("leaves in its journal the intent of the 'once' call that ran: continued, the call is an unknown outcome, never sent twice", async () => {
+    const emails: string[] = [];
+    const controller = new AbortController();
+    const email = tool({
+      name: 'email',
+      description: 'Emails',
+      input: Type.Object({ text: Type.String() }),
+      execute: ({ text }) => {
+        emails.push(text);
+        // The caller gives up while the step is still under way, after the effect.
+        controller.abort(new Error('caller gave up'));
+        return 'sent';
+      },
+    });
+    const agentOf = () => Agent.create({ provider: scriptedModel([{ toolCalls: [{ id: 'e1', name: 'email', arguments: { text: 'refunded 40' } }] }, 'Done.']), model: 'm', id: 'mailer', stateKey: KEY }).tool(email).build();
+    const iteration = agentOf().iter('Email the customer', { signal: controller.signal });
+    await expect(iteration.result).rejects.toThrow();
+    expect(emails).toEqual(['refunded 40']);
+    expect(iteration.journal.map((entry) => entry.type)).toContain('tool-intent');
+    const result = await agentOf().iter({ journal: JSON.parse(JSON.stringify(iteration.journal)) as unknown[] }).result;
+    expect(emails).toEqual(['refunded 40']);
+    expect(result.status).toBe('suspended');
+    expect(result.unknownOutcomes.map((outcome) => outcome.toolName)).toEqual(['email']);
+  });
+});
