@@ -6,7 +6,7 @@ describe('the step-through example', () => {
     const lines: string[] = [];
     const outcome = await stepThrough({ live: false, log: (line) => lines.push(line) });
     expect(outcome).toEqual({
-      stoppedAfter: ['input', 'model-turn', 'tool-results'],
+      stoppedAfter: ['input', 'model-turn', 'tool-intent', 'tool-outcome', 'tool-results', 'failure'],
       journalBytes: expect.any(Number),
       text: 'Order A-1182 was paid $50 and arrived damaged: it qualifies for a full refund.',
       lookups: 1,

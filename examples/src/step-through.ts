@@ -56,16 +56,16 @@ export async function stepThrough(options: { readonly live: boolean; readonly lo
   const log = options.log ?? ((line: string) => console.log(line));
   const target = options.live ? (providerFromEnv() ?? offlineTarget()) : offlineTarget();
   const lookups = { count: 0 };
-  const journal: JournalEntry[] = [];
   const first = refundAgent(target, lookups);
   const iteration = first.iter('Order A-1182 arrived broken. Refund?');
   for await (const step of iteration) {
-    journal.push(...step.entries);
     log(`step ${step.state.step}: ${step.entries.map((entry) => `#${entry.seq} ${entry.type}`).join(', ')} -> next: ${step.state.next.type}`);
     // Stop after the first step: the model asked for the lookup, which ran.
     if (step.entries.some((entry) => entry.type === 'tool-results')) break;
   }
   await iteration.result.catch((error: unknown) => log(`stopped: ${(error as Error).name}`));
+  // Every entry the run wrote (those of a step cut off midway too): what a continuation needs.
+  const journal: readonly JournalEntry[] = iteration.journal;
   const saved = JSON.stringify(journal);
   log(`journal saved: ${journal.length} entries, ${saved.length} bytes`);
   // Elsewhere: a new agent object with the same id and stateKey goes on from the saved journal.

@@ -63,17 +63,12 @@ export class JournalWriter {
     return this.#head;
   }
 
-  /** Whether the journal goes to a run store (a durable run: tool calls record their intents and outcomes). */
-  get durable(): boolean {
-    return this.#options.store !== undefined;
-  }
-
   /** Writes a deferred entry now, if one waits (a resume's, once its calls are about to begin). */
   flush(elapsedMs: number, attempts: readonly AttemptRecord[]): Promise<unknown> {
     return this.#deferred === undefined ? Promise.resolve() : this.write([], elapsedMs, attempts);
   }
 
-  /** Whether entries are chained (the journal can be continued). */
+  /** Whether entries are chained: the journal is kept to be continued (a store, `agent.iter()`), so tool calls record their intents and outcomes. */
   get chained(): boolean {
     return this.#options.signer !== undefined;
   }
