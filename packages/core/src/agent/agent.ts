@@ -156,8 +156,8 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
   asTool(options: AsToolOptions<undefined>): Tool<MessageInput, TOutput>;
   asTool<S extends AnySchema>(options: AsToolOptions<S>): Tool<InferSchema<S>, TOutput>;
   asTool(options: AsToolOptions<AnySchema | undefined>): Tool<unknown, TOutput> {
-    return agentAsTool<TOutput>(options, (input, runOptions, parent) =>
-      startRun(this.#config, this.#bus, input, runOptions, undefined, { ...this.#extras, ...(parent ? { parent } : {}) }) as Promise<RunResult<TOutput>>,
+    return agentAsTool<TOutput>(options, (input, runOptions, parent, sink) =>
+      startRun(this.#config, this.#bus, input, runOptions, sink, { ...this.#extras, ...(parent ? { parent } : {}) }) as Promise<RunResult<TOutput>>,
     );
   }
 

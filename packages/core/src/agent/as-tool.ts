@@ -3,7 +3,9 @@ import { reduceError } from '@keel/reliability/internal';
 import type { ParentRun } from '../tools/parent-run';
 import { parentRunOf } from '../tools/parent-run';
 import { type Tool, type ToolContext, tool } from '../tools/tool';
+import { newRunId } from '../run/run-loop';
 import type { RunInput, RunOptions, RunResult } from './run-result';
+import type { NestedAgent, StreamSink } from './stream-part';
 
 /** The input of an agent called as a tool, unless `input` says otherwise. */
 export interface MessageInput {
@@ -36,7 +38,16 @@ const MESSAGE_INPUT = Object.freeze({
 });
 
 /** Runs the agent for one tool call: its input, the run's options, and the calling run. */
-type RunAgent<T> = (input: RunInput, options: RunOptions, parent: ParentRun | undefined) => Promise<RunResult<T>>;
+type RunAgent<T> = (input: RunInput, options: RunOptions, parent: ParentRun | undefined, sink: StreamSink | undefined) => Promise<RunResult<T>>;
+
+/**
+ * The sink of an agent called by a streamed run: its parts go to the calling run's sink as
+ * `agent-part`s naming it (a deeper agent's already name theirs). Its text is held until its
+ * answer validates (`buffer`): the calling run's reader cannot take it back.
+ */
+function nestedSink(sink: StreamSink, agent: NestedAgent): StreamSink {
+  return { mode: 'buffer', push: (part) => sink.push(part.type === 'agent-part' ? part : { type: 'agent-part', agent, part }) };
+}
 
 /**
  * An agent as a tool: runs it with the call's input, signal and calling run; returns its value
@@ -55,8 +66,11 @@ export function agentAsTool<T>(options: AsToolOptions<AnySchema | undefined>, ru
       const message = custom ? JSON.stringify(input) : (input as MessageInput).message;
       const parent = parentRunOf(context);
       let result: RunResult<T>;
+      // A streamed calling run gets this agent's parts, naming it; its run's id is chosen here for them.
+      const runId = parent?.sink ? newRunId() : undefined;
+      const sink = parent?.sink && runId ? nestedSink(parent.sink as StreamSink, { name: options.name, depth: parent.depth + 1, toolCallId: parent.toolCallId, runId }) : undefined;
       try {
-        result = await run(message, { signal: context.signal }, parent ? { runId: parent.runId, toolCallId: parent.toolCallId, record: parent.record, depth: parent.depth, maxDepth: parent.maxDepth, usage: parent.usage, preCheck: parent.preCheck, ...(parent.pricing === undefined ? {} : { pricing: parent.pricing }) } : undefined);
+        result = await run(message, runId ? { signal: context.signal, runId } : { signal: context.signal }, parent ? { runId: parent.runId, toolCallId: parent.toolCallId, record: parent.record, depth: parent.depth, maxDepth: parent.maxDepth, usage: parent.usage, preCheck: parent.preCheck, ...(parent.pricing === undefined ? {} : { pricing: parent.pricing }), ...(parent.sink === undefined ? {} : { sink: parent.sink }) } : undefined, sink);
       } catch (error) {
         // The calling run's abort (or this call's timeout) stays what it is; any other failure of
         // the agent, its own aborts included, is the tool's error.
