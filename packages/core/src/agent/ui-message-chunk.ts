@@ -55,7 +55,7 @@ export interface NestedAgentData {
 
 /** A nested agent's tool call as a `data-agent-tool` part shows it, in the AI SDK's tool part states. */
 export type NestedToolCall =
-  | { readonly toolCallId: string; readonly toolName: string; readonly state: 'input-available'; readonly input: unknown }
+  | { readonly toolCallId: string; readonly toolName: string; readonly state: 'input-available' | 'approval-requested'; readonly input: unknown }
   | { readonly toolCallId: string; readonly toolName: string; readonly state: 'output-available'; readonly input: unknown; readonly output: unknown }
   | { readonly toolCallId: string; readonly toolName: string; readonly state: 'output-error'; readonly input: unknown; readonly errorText: string }
   | { readonly toolCallId: string; readonly toolName: string; readonly state: 'output-denied'; readonly input: unknown };

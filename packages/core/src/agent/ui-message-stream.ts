@@ -5,7 +5,7 @@ import { approvalIdOf } from './approval-id';
 import type { RunResult } from './run-result';
 import type { AgentStreamPart, DeepPartial } from './stream-part';
 import type { UIFinishReason, UIMessageChunk, UIMessageStreamOptions } from './ui-message-chunk';
-import { type NestedTexts, nestedChunks } from './ui-nested-chunks';
+import { type NestedTexts, nestedApprovals, nestedChunks } from './ui-nested-chunks';
 
 const UI_FINISH: Readonly<Record<FinishReason, UIFinishReason>> = {
   stop: 'stop',
@@ -52,6 +52,8 @@ function* approvals<T>(progress: Progress, result: RunResult<T>): Generator<UIMe
   for (const pending of result.pendingApprovals) {
     yield* showInput(progress, pending.toolCallId, pending.toolName, pending.arguments);
     yield { type: 'tool-approval-request', approvalId: approvalIdOf(result.state.suspensionId, pending.toolCallId), toolCallId: pending.toolCallId };
+    // A call that runs an agent waiting inside it: the calls the agent waits on, by name.
+    if (pending.nested) yield* nestedApprovals(pending.toolCallId, pending.nested);
   }
   progress.finishReason = 'tool-calls';
   // The suspended step ends here: the client's message closes it before `finish`.

@@ -1,3 +1,4 @@
+import type { NestedApproval } from '../tools/pending-approval';
 import type { ToolCallRecord } from '../tools/tool-result';
 import type { AgentStreamPart, NestedAgent } from './stream-part';
 import type { NestedAgentData, NestedToolCall, UIMessageChunk, UIMessageStreamOptions } from './ui-message-chunk';
@@ -38,6 +39,19 @@ export function* nestedChunks(agent: NestedAgent, part: AgentStreamPart<unknown>
     default:
       // Its steps, partial values and re-asks are not shown: its answer is the tool call's result.
       return;
+  }
+}
+
+/**
+ * The calls an agent waiting inside a pending call waits on, as `data-agent-tool` parts in the
+ * state `approval-requested` (the approval itself is asked on the pending call); an agent that
+ * waits inside one of them, its calls too, one level deeper.
+ */
+export function* nestedApprovals(toolCallId: string, nested: NestedApproval): Generator<UIMessageChunk<never>> {
+  const data: NestedAgentData = { agent: nested.agent, depth: nested.depth, toolCallId };
+  for (const call of nested.pending) {
+    yield { type: 'data-agent-tool', id: `agent-${nested.runId}-tool-${call.toolCallId}`, data: { ...data, call: { toolCallId: call.toolCallId, toolName: call.toolName, state: 'approval-requested', input: call.arguments ?? null } } };
+    if (call.nested) yield* nestedApprovals(call.toolCallId, call.nested);
   }
 }
 
