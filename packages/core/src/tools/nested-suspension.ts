@@ -9,4 +9,13 @@ export class NestedSuspension extends Error {
     super(`the agent '${nested.agent}' waits for approval of ${nested.pending.map((call) => call.toolName).join(', ')}`);
     this.name = 'NestedSuspension';
   }
+
+  /** The suspended agent `thrown` carries, when it is a `NestedSuspension` (safe on any thrown value, a hostile Proxy too). */
+  static nestedOf(thrown: unknown): NestedApproval | undefined {
+    try {
+      return thrown instanceof NestedSuspension ? thrown.nested : undefined;
+    } catch {
+      return undefined;
+    }
+  }
 }

@@ -261,7 +261,8 @@ async function execute(env: ToolRunEnvironment, tool: AnyTool, call: ToolCallPar
     if (env.abortSignal?.aborted) throw AbortedError.fromSignal(env.abortSignal);
     if (AbortedError.isInstance(error)) throw error;
     // An agent called as a tool suspended for approvals: the call waits with it.
-    if (error instanceof NestedSuspension) return { waiting: true, args, nested: error.nested };
+    const nested = NestedSuspension.nestedOf(error);
+    if (nested) return { waiting: true, args, nested };
     return failed('tool-error', escapeControl(reduceError(error).message), args);
   } finally {
     if (timer !== undefined) clearTimeout(timer);
