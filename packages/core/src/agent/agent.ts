@@ -65,12 +65,12 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
   }
 
   /** What continuing a run (`resume`, `recover`) needs of this agent, its parts sent to `sink` when streamed. */
-  #continued(sink?: StreamSink): ContinuedAgent {
+  #continued(sink?: StreamSink, parent?: RunExtras['parent']): ContinuedAgent {
     return {
       store: this.#config.store,
       agentId: () => this.#agentId(),
       signer: this.#signer,
-      start: (options, extras) => startRun(this.#config, this.#bus, [], options, sink, { ...this.#extras, ...extras }),
+      start: (options, extras) => startRun(this.#config, this.#bus, [], options, sink, { ...this.#extras, ...(parent ? { parent } : {}), ...extras }),
       usageOf: (attempts) => usageOfAttempts(this.#config.pricing, attempts),
     };
   }
@@ -156,8 +156,8 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
   asTool(options: AsToolOptions<undefined>): Tool<MessageInput, TOutput>;
   asTool<S extends AnySchema>(options: AsToolOptions<S>): Tool<InferSchema<S>, TOutput>;
   asTool(options: AsToolOptions<AnySchema | undefined>): Tool<unknown, TOutput> {
-    return agentAsTool<TOutput>(options, (input, runOptions, parent) =>
-      startRun(this.#config, this.#bus, input, runOptions, undefined, { ...this.#extras, ...(parent ? { parent } : {}) }) as Promise<RunResult<TOutput>>,
+    return agentAsTool<TOutput>(options, (input, runOptions, parent, sink, resume) =>
+      (resume ? resumeRun(this.#continued(sink, parent), resume.state, resume.decisions, runOptions as { signal: AbortSignal }) : startRun(this.#config, this.#bus, input, runOptions, sink, { ...this.#extras, ...(parent ? { parent } : {}) })) as Promise<RunResult<TOutput>>,
     );
   }
 

@@ -144,7 +144,7 @@ describe('agent.asTool()', () => {
     expect(parentModel.calls).toBe(3);
   });
 
-  it('a sub-agent that stops for an approval is an error result: nothing it needed approval for runs', async () => {
+  it('a sub-agent that stops for an approval suspends the calling run: its call waits, nothing it needed approval for runs', async () => {
     const ran: string[] = [];
     const danger = tool({ name: 'wipe', description: 'wipes', input: Type.Object({}), needsApproval: true, execute: () => (ran.push('wipe'), 'wiped') });
     const sub = Agent.create({ provider: scriptedModel([{ toolCalls: [{ id: 'w', name: 'wipe', arguments: {} }] }]), model: 'sub' })
@@ -157,7 +157,9 @@ describe('agent.asTool()', () => {
     const result = await parent.run('go');
 
     expect(ran).toEqual([]);
-    expect(result.toolCalls[0]?.output).toMatch(/need approval \(wipe\)/);
+    expect(result.status).toBe('suspended');
+    expect(result.toolCalls).toEqual([]);
+    expect(result.status === 'suspended' && result.pendingApprovals).toMatchObject([{ toolCallId: 't1', toolName: 'ops', nested: { agent: 'ops', pending: [{ toolCallId: 'w', toolName: 'wipe' }] } }]);
   });
 
   it('refuses a bad tool name at asTool()', () => {

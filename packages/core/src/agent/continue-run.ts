@@ -16,6 +16,8 @@ import { checkDecisions, type ResumeDecisions } from '../run/state/resume-decisi
 import { claimResume, leaseSuspended } from '../run/state/resumed-suspensions';
 import { openState, type RunStateSnapshot } from '../run/state/run-state-snapshot';
 import type { StateSigner } from '../run/state/state-signer';
+import type { CallDecision } from '../run/state/run-state';
+import type { PendingApproval } from '../tools/pending-approval';
 import type { RunOptions, RunResult } from './run-result';
 
 /** The options a continuation (`resume`, `recover`) takes from its caller. */
@@ -66,7 +68,7 @@ export async function recoverRun(agent: ContinuedAgent, runId: string, options: 
 export async function resumeRun(agent: ContinuedAgent, state: unknown, decisions: ResumeDecisions, options: ContinuationOptions): Promise<RunResult<unknown>> {
   const runOptions = continuationOptions(options);
   const opened = await openState(state, await agent.agentId(), agent.signer, runOptions.tenant);
-  const decided = checkDecisions(opened.pending, opened.unknown ?? [], decisions);
+  const decided = withNested(checkDecisions(opened.pending, opened.unknown ?? [], decisions), opened.pending);
   // Of two resumes of one state (a replay, or two at once), one runs: in this process, and with
   // a run store wherever the store is shared; spent states are remembered until they expire.
   const claim = await claimResume(opened, agent.store);
@@ -89,6 +91,20 @@ export async function resumeRun(agent: ContinuedAgent, state: unknown, decisions
     if (!began) await claim.release();
     throw error;
   }
+}
+
+/**
+ * The decisions with, on each call that runs an agent suspended inside it (`PendingApproval.nested`),
+ * that agent's state: the decided call resumes the agent with the decision (see `agentAsTool`).
+ */
+function withNested(decisions: ReadonlyMap<string, CallDecision>, pending: readonly PendingApproval[]): ReadonlyMap<string, CallDecision> {
+  if (!pending.some((call) => call.nested !== undefined)) return decisions;
+  const carried = new Map(decisions);
+  for (const call of pending) {
+    const decision = carried.get(call.toolCallId);
+    if (call.nested !== undefined && (decision?.type === 'approved' || decision?.type === 'rejected')) carried.set(call.toolCallId, { ...decision, nested: call.nested.state });
+  }
+  return carried;
 }
 
 /** Another process resumed the state first: it runs (or, if it died, `recover` goes on with it); this one is refused before any call. */

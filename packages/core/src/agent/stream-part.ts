@@ -76,7 +76,31 @@ export type AgentStreamPart<T = string> =
       readonly discardPartialOutput: boolean;
     }
   | { readonly type: 'step-end'; readonly step: number; readonly finishReason: FinishReason }
-  | { readonly type: 'result'; readonly result: RunResult<T> };
+  | { readonly type: 'result'; readonly result: RunResult<T> }
+  | {
+      /**
+       * A part of an agent this run called as a tool (`agent.asTool()`), forwarded as it happens.
+       * `agent` names it: its tool name, its depth (1 for an agent the streamed run called, 2 for
+       * one that agent called), the tool call of its calling agent that runs it, and its run's id.
+       * `part` is its own part; a deeper agent's parts come as `agent-part`s of their own, never
+       * wrapped twice. Text, `textStream` and the run's answer never include them.
+       */
+      readonly type: 'agent-part';
+      readonly agent: NestedAgent;
+      readonly part: AgentStreamPart<unknown>;
+    };
+
+/** Which agent called as a tool an `agent-part` comes from. */
+export interface NestedAgent {
+  /** The agent's tool name (`asTool({ name })`). */
+  readonly name: string;
+  /** 1 for an agent the streamed run called, 2 for one that agent called, and so on. */
+  readonly depth: number;
+  /** The tool call, in the calling agent's turn, that runs this agent. */
+  readonly toolCallId: string;
+  /** The agent's run. */
+  readonly runId: string;
+}
 
 /** Where a run sends stream parts. */
 export interface StreamSink {

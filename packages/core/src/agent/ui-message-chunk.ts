@@ -26,10 +26,39 @@ export type UIMessageChunk<T = unknown> =
       readonly id: string;
       readonly data: DeepPartial<T>;
     }
+  | {
+      /** The text of an agent the run called as a tool (`agent.asTool()`), one part per step of its run, updated by id as it streams. */
+      readonly type: 'data-agent-text';
+      readonly id: string;
+      readonly data: NestedAgentData & { readonly text: string };
+    }
+  | {
+      /** A tool call of an agent the run called as a tool, one part per call, updated by id: its input, then its outcome. */
+      readonly type: 'data-agent-tool';
+      readonly id: string;
+      readonly data: NestedAgentData & { readonly call: NestedToolCall };
+    }
   | { readonly type: 'finish-step' }
   | { readonly type: 'finish'; readonly finishReason: UIFinishReason }
   | { readonly type: 'error'; readonly errorText: string }
   | { readonly type: 'abort' };
+
+/** Which agent called as a tool a `data-agent-*` part comes from (see `NestedAgent`). */
+export interface NestedAgentData {
+  /** The agent's tool name. */
+  readonly agent: string;
+  /** 1 for an agent the streamed run called, 2 for one that agent called, and so on. */
+  readonly depth: number;
+  /** The tool call, in the calling agent's turn, that runs the agent. */
+  readonly toolCallId: string;
+}
+
+/** A nested agent's tool call as a `data-agent-tool` part shows it, in the AI SDK's tool part states. */
+export type NestedToolCall =
+  | { readonly toolCallId: string; readonly toolName: string; readonly state: 'input-available' | 'approval-requested'; readonly input: unknown }
+  | { readonly toolCallId: string; readonly toolName: string; readonly state: 'output-available'; readonly input: unknown; readonly output: unknown }
+  | { readonly toolCallId: string; readonly toolName: string; readonly state: 'output-error'; readonly input: unknown; readonly errorText: string }
+  | { readonly toolCallId: string; readonly toolName: string; readonly state: 'output-denied'; readonly input: unknown };
 
 /** Options of `stream.toUIMessageStream()`. */
 export interface UIMessageStreamOptions {

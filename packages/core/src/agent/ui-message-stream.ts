@@ -5,6 +5,7 @@ import { approvalIdOf } from './approval-id';
 import type { RunResult } from './run-result';
 import type { AgentStreamPart, DeepPartial } from './stream-part';
 import type { UIFinishReason, UIMessageChunk, UIMessageStreamOptions } from './ui-message-chunk';
+import { type NestedTexts, nestedApprovals, nestedChunks } from './ui-nested-chunks';
 
 const UI_FINISH: Readonly<Record<FinishReason, UIFinishReason>> = {
   stop: 'stop',
@@ -25,6 +26,8 @@ interface Progress {
   stepOpen: boolean;
   /** Tool call id → the input shown, as JSON, to send a re-asked call's final input. */
   readonly inputs: Map<string, string>;
+  /** The text of each step of the agents the run called as tools, by part id. */
+  readonly nested: NestedTexts;
 }
 
 function* closeText(progress: Progress): Generator<UIMessageChunk<never>> {
@@ -49,6 +52,8 @@ function* approvals<T>(progress: Progress, result: RunResult<T>): Generator<UIMe
   for (const pending of result.pendingApprovals) {
     yield* showInput(progress, pending.toolCallId, pending.toolName, pending.arguments);
     yield { type: 'tool-approval-request', approvalId: approvalIdOf(result.state.suspensionId, pending.toolCallId), toolCallId: pending.toolCallId };
+    // A call that runs an agent waiting inside it: the calls the agent waits on, by name.
+    if (pending.nested) yield* nestedApprovals(pending.toolCallId, pending.nested);
   }
   progress.finishReason = 'tool-calls';
   // The suspended step ends here: the client's message closes it before `finish`.
@@ -102,6 +107,8 @@ function* chunksOf<T>(part: AgentStreamPart<T>, progress: Progress, options: UIM
       return yield* finishStep(progress);
     case 'result':
       return yield* approvals(progress, part.result);
+    case 'agent-part':
+      return yield* nestedChunks(part.agent, part.part, progress.nested, options);
     default:
       // tool-call-delta (a call may still be re-asked), validation-failed: not part of the message.
       return;
@@ -115,7 +122,7 @@ function* chunksOf<T>(part: AgentStreamPart<T>, progress: Progress, options: UIM
  * (see `keptParts`): a UI message cannot take text back.
  */
 export async function* uiMessageChunks<T>(parts: AsyncIterable<AgentStreamPart<T>>, options: UIMessageStreamOptions = {}): AsyncGenerator<UIMessageChunk<T>> {
-  const progress: Progress = { text: undefined, texts: 0, finishReason: 'stop', stepOpen: false, inputs: new Map() };
+  const progress: Progress = { text: undefined, texts: 0, finishReason: 'stop', stepOpen: false, inputs: new Map(), nested: new Map() };
   yield options.messageId === undefined ? { type: 'start' } : { type: 'start', messageId: options.messageId };
   try {
     for await (const part of parts) yield* chunksOf(part, progress, options);

@@ -23,6 +23,16 @@ export interface ParentRun {
   readonly preCheck: readonly PreCheckRule<ModelResponse>[];
   /** The prices the parent run's calls are counted at: a nested run prices with them the models it has no price for. */
   readonly pricing?: PricingTable;
+  /** Where the parent run's stream parts go, when it streams: a nested run forwards its parts there (see `agent.asTool()`). */
+  readonly sink?: ParentSink;
+  /** The call resumes an agent that suspended inside it: its sealed state, and the decision on its calls. */
+  readonly resume?: { readonly state: unknown; readonly approved: boolean; readonly reason?: string | undefined };
+}
+
+/** A streamed parent run's sink, by shape (tools do not import the agent API): `StreamSink`. */
+export interface ParentSink {
+  readonly mode: 'buffer' | 'pass-through';
+  push(part: never): void;
 }
 
 /** The key of {@link ParentRun} on a tool context. */

@@ -7,7 +7,8 @@ import type { ToolCallPart } from '../model/message';
 import { type ArgumentsCheck, checkArguments } from './check-arguments';
 import type { ToolGuard } from './guard';
 import { PARENT_RUN, type ParentRun } from './parent-run';
-import type { ApprovalDecision, PendingApproval } from './pending-approval';
+import { NestedSuspension } from './nested-suspension';
+import type { ApprovalDecision, NestedApproval, PendingApproval } from './pending-approval';
 import type { AnyTool, ToolContext } from './tool';
 import { serializeToolResult } from './serialize-tool-result';
 import { errorOutput, type ToolCallRecord } from './tool-result';
@@ -67,6 +68,8 @@ type Settled = Omit<ToolCallRecord, 'step' | 'durationMs'>;
 interface Waiting {
   readonly waiting: true;
   readonly args: unknown;
+  /** The call runs an agent that suspended inside it. */
+  readonly nested?: NestedApproval;
 }
 
 /** How a tool call's re-asks ended: the last check, how many re-asks were made, and the outcome. */
@@ -88,6 +91,8 @@ class RunToolContext implements ToolContext {
     readonly toolCallId: string,
     /** Aborted when this call times out. */
     private readonly timeoutSignal?: AbortSignal,
+    /** The decision that resumes an agent suspended inside this call. */
+    private readonly decision?: ApprovalDecision,
   ) {
     this.runId = env.runId;
     this.step = env.step;
@@ -96,7 +101,11 @@ class RunToolContext implements ToolContext {
   /** The calling run, for an agent used as a tool: made only when such an agent reads it. */
   get [PARENT_RUN](): ParentRun | undefined {
     const parent = this.env.parent;
-    return parent ? { ...parent, toolCallId: this.toolCallId } : undefined;
+    if (!parent) return undefined;
+    const decision = this.decision;
+    if (decision?.nested === undefined) return { ...parent, toolCallId: this.toolCallId };
+    const resume = { state: decision.nested, approved: decision.type === 'approved', reason: decision.type === 'rejected' ? decision.reason : undefined };
+    return { ...parent, toolCallId: this.toolCallId, resume };
   }
 
   get idempotencyKey(): string {
@@ -137,7 +146,7 @@ export async function runToolCall(env: ToolRunEnvironment, call: ToolCallPart, d
   if ('waiting' in settled) {
     // Nothing ran: the run suspends with the call (`run.suspended` names it), and the call starts
     // again, with its own `tool.start`, when the run resumes.
-    return { toolCallId: call.id, toolName: call.name, arguments: settled.args };
+    return settled.nested ? { toolCallId: call.id, toolName: call.name, arguments: settled.args, nested: settled.nested } : { toolCallId: call.id, toolName: call.name, arguments: settled.args };
   }
   const durationMs = performance.now() - started;
   if (env.listens('tool.end')) {
@@ -170,7 +179,8 @@ async function settle(env: ToolRunEnvironment, call: ToolCallPart, decision: App
     isError: true,
     errorCode: code,
   });
-  if (decision?.type === 'rejected') {
+  // A rejection of an agent's call that waits inside this one goes to that agent (the call resumes it).
+  if (decision?.type === 'rejected' && decision.nested === undefined) {
     const reason = decision.reason === undefined ? 'no reason was given' : `the reason given: ${quote(decision.reason)}`;
     return failed('approval-rejected', `this call was not approved, so the tool did not run (${reason})`, call.arguments);
   }
@@ -211,7 +221,7 @@ async function settle(env: ToolRunEnvironment, call: ToolCallPart, decision: App
         }
         if (needed) return { waiting: true, args: checked.args };
       }
-      return execute(env, tool, call, checked, failed);
+      return execute(env, tool, call, checked, failed, decision);
     }
     case 'rejected':
       return failed(checked.rejection.code, checked.rejection.message, checked.args);
@@ -223,7 +233,7 @@ async function settle(env: ToolRunEnvironment, call: ToolCallPart, decision: App
 }
 
 /** Runs the tool with the checked value, bounded by its timeout and the run's signal. */
-async function execute(env: ToolRunEnvironment, tool: AnyTool, call: ToolCallPart, checked: Extract<ArgumentsCheck, { status: 'valid' }>, failed: (code: string, message: string, args: unknown) => Settled): Promise<Settled> {
+async function execute(env: ToolRunEnvironment, tool: AnyTool, call: ToolCallPart, checked: Extract<ArgumentsCheck, { status: 'valid' }>, failed: (code: string, message: string, args: unknown) => Settled, decision?: ApprovalDecision): Promise<Settled | Waiting> {
   const { args, coercions } = checked;
   const timeoutMs = tool.timeoutMs ?? env.toolTimeoutMs;
   const timeout = timeoutMs === undefined ? undefined : new AbortController();
@@ -231,7 +241,7 @@ async function execute(env: ToolRunEnvironment, tool: AnyTool, call: ToolCallPar
   // A durable run records the call before it runs: a crash from here on leaves its outcome unknown.
   if (env.journal) await env.journal.intent({ id: call.id, name: call.name, arguments: args });
   try {
-    const run = () => tool.execute(checked.value, new RunToolContext(env, call.id, timeout?.signal));
+    const run = () => tool.execute(checked.value, new RunToolContext(env, call.id, timeout?.signal, decision));
     const { wrapCall } = env;
     const running = Promise.resolve().then(wrapCall ? () => wrapCall({ type: 'tool', runId: env.runId, step: env.step, toolCallId: call.id, tool: call.name }, run) : run);
     const output = await raceSignal(
@@ -250,6 +260,9 @@ async function execute(env: ToolRunEnvironment, tool: AnyTool, call: ToolCallPar
   } catch (error) {
     if (env.abortSignal?.aborted) throw AbortedError.fromSignal(env.abortSignal);
     if (AbortedError.isInstance(error)) throw error;
+    // An agent called as a tool suspended for approvals: the call waits with it.
+    const nested = NestedSuspension.nestedOf(error);
+    if (nested) return { waiting: true, args, nested };
     return failed('tool-error', escapeControl(reduceError(error).message), args);
   } finally {
     if (timer !== undefined) clearTimeout(timer);

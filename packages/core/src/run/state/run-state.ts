@@ -25,8 +25,8 @@ export interface Answer {
  * an unknown outcome to run again (`retry`, with the same idempotency key).
  */
 export type CallDecision =
-  | { readonly type: 'approved' }
-  | { readonly type: 'rejected'; readonly reason: string | undefined }
+  | { readonly type: 'approved'; readonly nested?: unknown }
+  | { readonly type: 'rejected'; readonly reason: string | undefined; readonly nested?: unknown }
   | { readonly type: 'outcome'; readonly output: string }
   | { readonly type: 'retry' };
 

@@ -196,7 +196,7 @@ function toolEnvironment(context: RunContext, kept: readonly Message[], journal:
     hidden,
     journal,
     // Agents called as tools tie their runs to this one: its id, and its ledger for their model calls.
-    parent: { runId: context.runId, record: (attempt) => recordNested(context, attempt), depth: context.depth, maxDepth: context.maxDepth, usage: () => context.budgetUsage(), preCheck: context.preCheck, ...(context.ledger.pricing === undefined ? {} : { pricing: context.ledger.pricing }) },
+    parent: { runId: context.runId, record: (attempt) => recordNested(context, attempt), depth: context.depth, maxDepth: context.maxDepth, usage: () => context.budgetUsage(), preCheck: context.preCheck, ...(context.ledger.pricing === undefined ? {} : { pricing: context.ledger.pricing }), ...(context.sink === undefined ? {} : { sink: context.sink }) },
     tools: config.tools,
     deferred: config.toolSearch?.deferred,
     guards: config.guards,
