@@ -9,7 +9,10 @@
  *  3b. installs what the READMEs tell users to (no peer dependency warning allowed), typechecks every
  *     example of the package READMEs and the first docs against the tarballs (strict, skipLibCheck
  *     off; nodenext, bundler, node10) and runs the offline ones (scripts/distribution/doc-examples.mjs),
- *     checks that no public type of any entry point resolves to any (scripts/distribution/no-any.mjs),
+ *     checks that no public type of any entry point resolves to any (scripts/distribution/no-any.mjs)
+ *     and that a file importing every entry point compiles (strict, skipLibCheck off, no ambient
+ *     types; nodenext ESM and CommonJS, bundler, a Node project without the DOM's types:
+ *     scripts/distribution/entry-types.mjs),
  *     runs the keel-eval and keel-devtools commands as installed (scripts/distribution/bins.mjs),
  *     then runs a job on a worker with redisMemory and sharedBudget on the app's own ioredis and
  *     bullmq, against a local redis-server, and an agent over a stdio MCP server with @keel/mcp on
@@ -29,6 +32,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkBins } from './distribution/bins.mjs';
 import { checkDocExamples } from './distribution/doc-examples.mjs';
+import { checkEntryTypes } from './distribution/entry-types.mjs';
 import { checkNoAny } from './distribution/no-any.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -117,6 +121,8 @@ const entryPoints = [...packed].flatMap(([name, { folder }]) =>
     .map((subpath) => (subpath === '.' ? name : `${name}/${subpath.slice(2)}`)),
 );
 await checkNoAny({ root, app, specifiers: entryPoints, fail });
+// Every entry point's published declarations, strict with skipLibCheck off: no type from a dev-only package.
+checkEntryTypes({ root, app, bin, env, specifiers: entryPoints, fail });
 // The keel-eval and keel-devtools commands, from the project's node_modules/.bin.
 await checkBins({ app, env, fail });
 // @keel/redis and @keel/bullmq bring no Redis client of their own: run them on the app's ioredis and bullmq.

@@ -98,7 +98,7 @@ export class AgentStream<T> implements AsyncIterable<AgentStreamPart<T>> {
   /** The parts, with text that may still be taken back held until its attempt is accepted. */
   private kept(): AsyncGenerator<AgentStreamPart<T>> {
     const iterator = this[Symbol.asyncIterator]();
-    return keptParts({ [Symbol.asyncIterator]: () => iterator }, this.textCanBeTakenBack ? 1 : this.holdFromStep);
+    return keptParts({ [Symbol.asyncIterator]: () => iterator }, this.textCanBeTakenBack ? 1 : this.holdFromStep, this.textCanBeTakenBack);
   }
 
   /**
@@ -114,9 +114,10 @@ export class AgentStream<T> implements AsyncIterable<AgentStreamPart<T>> {
   }
 
   /**
-   * With an output schema: the value as it is written (each a deep partial, not validated; a
-   * rejected attempt's are followed by the next attempt's), and last the validated value. Reads
-   * the stream (one reader at a time, like iterating it).
+   * With an output schema: the value as it is written (each a deep partial, not validated), and
+   * last the validated value. Only partials the run keeps: where they may still be taken back
+   * (pass-through), they are held until their attempt is accepted, so a field complete in one
+   * value is the same in every later one. Reads the stream (one reader at a time, like iterating it).
    */
   get partialOutputStream(): AsyncIterable<DeepPartial<T>> {
     const parts = this.kept();

@@ -35,7 +35,9 @@ export type AgentStreamPart<T = string> =
        * With an output schema: the answer parsed so far (a lenient read of its JSON text), emitted
        * when it changes. Not validated. In buffer mode partials are held until the answer is
        * accepted; in pass-through mode they flow, and a `retry` part with `discardPartialOutput`
-       * says to drop those of the failed attempt.
+       * says to drop those of its attempt. A field complete in one partial (a property or item
+       * followed by another, a number, boolean or null) is present and equal in every later one
+       * unless such a `retry` part comes between them: it is the one part that takes partials back.
        */
       readonly type: 'partial-output';
       readonly step: number;
@@ -64,6 +66,9 @@ export type AgentStreamPart<T = string> =
        * The gate calls the model again after that attempt failed. For an answer cut at the token
        * limit and continued (`errorKind` `truncated`), it comes only when the cut text must be
        * taken back: the continuation started the value over, or the continued answer was rejected.
+       * It is also the one part that takes `partial-output` back: with `errorKind: 'ok'` when a
+       * turn that showed partials starts a tool call (its text stays), and before a fallback
+       * tier's `output` for the attempts whose partials were shown.
        */
       readonly type: 'retry';
       readonly step: number;

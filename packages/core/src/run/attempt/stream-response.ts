@@ -57,7 +57,7 @@ export async function consumeStream(state: RunContext, parts: AsyncIterable<Mode
         if (typeof id !== 'string' || typeof name !== 'string') continue;
         if (name === answerTool && answerIds.size === 0) answerIds.add(id);
         else {
-          stopPartials(state);
+          stopPartials(state, attempt);
           if (ids && !keelIds.has(id)) keelIds.set(id, ids.idFor(id));
           sink?.push({ type: 'tool-call-delta', step, id: shownId(id), name, argumentsDelta: '' });
         }

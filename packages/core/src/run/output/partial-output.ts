@@ -12,6 +12,8 @@ interface PartialState {
   held: AgentStreamPart<unknown>[];
   /** Whether partials of the current attempt reached the consumer. */
   shown: boolean;
+  /** The attempt of the last partial read. */
+  attempt: number;
   /** A tool call began in this attempt: its text is not the answer, so no partials. */
   off: boolean;
   /** Characters added since the text was last read. */
@@ -32,7 +34,7 @@ const states = new WeakMap<RunContext, PartialState>();
 function stateOf(run: RunContext): PartialState {
   let state = states.get(run);
   if (state === undefined) {
-    state = { text: '', last: undefined, held: [], shown: false, off: false, unread: 0, holding: false };
+    state = { text: '', last: undefined, held: [], shown: false, attempt: 0, off: false, unread: 0, holding: false };
     states.set(run, state);
   }
   return state;
@@ -56,9 +58,18 @@ export function resetPartials(run: RunContext, options: { readonly continues?: b
   state.holding = options.holds === true;
 }
 
-/** No partials for the rest of this attempt (a tool call started: the text is not the final answer). */
-export function stopPartials(run: RunContext): void {
-  stateOf(run).off = true;
+/**
+ * No partials for the rest of this attempt (a tool call started: the text is not the final answer).
+ * Partials it already showed are taken back the one way partials are: a `retry` part with
+ * `discardPartialOutput` (`errorKind: 'ok'`, the turn did not fail; a later step writes the answer).
+ */
+export function stopPartials(run: RunContext, attempt: number): void {
+  const state = stateOf(run);
+  if (state.off) return;
+  state.off = true;
+  if (!state.shown || !run.sink) return;
+  state.shown = false;
+  run.sink.push({ type: 'retry', step: run.step, attempt, errorKind: 'ok', discardStreamedText: false, discardPartialOutput: true });
 }
 
 /**
@@ -87,6 +98,7 @@ function emitPartial(run: RunContext, state: PartialState, attempt: number): voi
   const sink = run.sink;
   if (!sink) return;
   state.unread = 0;
+  state.attempt = attempt;
   const value = parsePartialJson(state.text);
   if (value === undefined) return;
   const json = JSON.stringify(value);
@@ -129,6 +141,11 @@ export function settlePartials(run: RunContext, attempt: number, judged: string)
 /** Whether partials of the current attempt were shown (a `retry` part then tells consumers to drop them). */
 export function partialsShown(run: RunContext): boolean {
   return states.get(run)?.shown === true;
+}
+
+/** The attempt whose partials were last read: the current one (see `partialsShown`). */
+export function partialsAttempt(run: RunContext): number {
+  return states.get(run)?.attempt ?? 0;
 }
 
 /** The attempt's answer was accepted: held partials (buffer mode) are shown now, in order. */

@@ -1,7 +1,7 @@
 import type { ErrorKind } from '@keel/reliability';
 import type { AgentStreamPart } from '../../agent/stream-part';
 import type { RunContext } from '../state/run-context';
-import { partialsShown, resetPartials, settlePartials } from './partial-output';
+import { partialsAttempt, partialsShown, resetPartials, settlePartials } from './partial-output';
 
 /** Text a pass-through stream shows of the answer being written, per attempt, in order. */
 interface Shown {
@@ -115,4 +115,21 @@ export function retryPart(run: RunContext, attempt: number, errorKind: ErrorKind
 
 function discard(run: RunContext, left: Shown, errorKind: ErrorKind): void {
   run.sink?.push({ type: 'retry', step: run.step, attempt: left.attempt, errorKind, discardStreamedText: left.text.length > 0, discardPartialOutput: left.partials });
+}
+
+/**
+ * A fallback tier answers instead of the step's attempts: partials they left shown (the last
+ * attempt's, a continued answer's cut attempts') are taken back, with a `retry` part each of that
+ * attempt's failure kind, `discardPartialOutput: true`, so the value shown never jumps from one
+ * answer to another unannounced. Their text is left as it is.
+ */
+export function abandonPartials(run: RunContext): void {
+  const state = states.get(run);
+  const attempts = new Set((state?.shown ?? []).filter((entry) => entry.partials).map((entry) => entry.attempt));
+  if (partialsShown(run)) attempts.add(partialsAttempt(run));
+  for (const entry of state?.shown ?? []) entry.partials = false;
+  for (const attempt of [...attempts].sort((a, b) => a - b)) {
+    const record = [...run.ledger.attempts].reverse().find((each) => each.step === run.step && each.attempt === attempt && each.purpose === 'step');
+    run.sink?.push({ type: 'retry', step: run.step, attempt, errorKind: record?.errorKind ?? 'unknown', discardStreamedText: false, discardPartialOutput: true });
+  }
 }

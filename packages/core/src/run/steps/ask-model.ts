@@ -10,6 +10,7 @@ import { runViewOf, turnViewOf } from '../../run-view/run-view-of';
 import { resolveFallback } from '../output/output-fallback';
 import { outputVerdict } from '../output/output-verdict';
 import { showOutput } from '../output/partial-output';
+import { abandonPartials } from '../output/shown-answer';
 import type { RunConfig } from '../state/run-config';
 import type { RunContext } from '../state/run-context';
 import type { Answer, RunState, StepOutcome } from '../state/run-state';
@@ -145,6 +146,7 @@ function overflowed(context: RunContext, state: RunState, compacted: 'threshold'
 /** The step's outcome from its call's: a turn that calls tools goes on to `call-tools`; an answer, or a fallback tier's value, to `end`. */
 function answered(context: RunContext, state: RunState, step: number, outcome: AttemptOutcome<unknown>): Outcome {
   const { config, sink } = context;
+  if (sink && config.output && outcome.type === 'fallback') abandonPartials(context);
   if (sink && config.output) showOutput(context, outcome);
   if (outcome.type === 'stopped') throw new TypeError(`a step call cannot end as ${outcome.kind}`);
   if (outcome.type === 'fallback') {
