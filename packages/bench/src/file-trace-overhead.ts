@@ -1,16 +1,14 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Type } from '@sinclair/typebox';
-import { Agent, type AgentBuilder, tool } from '@keel/core';
-import { scriptedModel } from '@keel/core/test';
+import type { AgentBuilder } from '@keel/core';
 import { fileTrace } from '@keel/devtools';
 import { interleave, minorGc, pairedRatio, type Timing, us } from './measure';
 import { keelAgentBuilder } from './overhead';
+import { pageAgent } from '../../devtools/src/testing/page-run';
 
 const INPUT = 'Refund order A-1182';
 /** An 8 KB page of HTML-like text, quotes included (escaped in JSON, as a real page's are). */
-const PAGE = `<p class="row">${'Order A-1182 shipped; the "tracking" page says: in transit. '.repeat(140)}</p>`.slice(0, 8192);
 /** The target: a 100-step run with an 8 KB page a step, content included, writes at most this. */
 const MAX_BYTES_100 = 2 * 1024 * 1024;
 /** The target: the 100-step run writes at most this many times the 25-step run's bytes (linear growth: 4x). */
@@ -42,15 +40,6 @@ export interface FileTraceFigures {
   readonly growth: number;
   readonly targets: readonly { readonly name: string; readonly figure: string; readonly met: boolean }[];
   readonly markdown: string;
-}
-
-/** An agent whose runs take `steps` steps: each but the last fetches an 8 KB page (a zero-latency scripted model, no compaction). */
-function pageAgent(steps: number) {
-  const provider = scriptedModel((request) => {
-    const done = request.messages.filter((message) => message.role === 'tool').length;
-    return done < steps - 1 ? { toolCalls: [{ name: 'fetch_page', arguments: { url: `https://shop.example/orders?page=${done}` } }] } : 'Order A-1182 is in transit.';
-  });
-  return Agent.create({ provider, model: 'bench', maxSteps: steps }).tool(tool({ name: 'fetch_page', description: 'Fetches a page', input: Type.Object({ url: Type.String() }), execute: () => PAGE }));
 }
 
 /** Times one kind of run traced and untraced, side by side, and measures what one traced run writes. */

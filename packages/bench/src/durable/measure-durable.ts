@@ -8,6 +8,7 @@ import { Redis } from 'ioredis';
 import { startRedisServer, type TestRedisServer } from '../../../redis/src/testing/redis-server';
 import { startPostgresServer, type TestPostgresServer } from '../../../postgres/src/testing/postgres-server';
 import { findPostgresBin } from '../../../../scripts/ensure-postgres.mjs';
+import { pageAgent } from '../../../devtools/src/testing/page-run';
 import { compare, type Contender, pairedRatio, type Timing, us } from '../measure';
 
 /** A zero-latency model: a credit, then an email, then the answer (three steps, two tool calls). */
@@ -47,27 +48,11 @@ function counted(store: RunStore): { store: RunStore; writes: () => number; byte
   return { store: { ...store, append }, writes: () => writes, bytes: () => bytes };
 }
 
-/** A model that fetches page after page (`steps` tool calls), then answers: a long run, one tool result of 8 KB a step. */
-function pagesModel(steps: number): ModelProviderV1 {
-  return {
-    specificationVersion: 'v1',
-    name: 'pages',
-    generate: async (request) => {
-      const done = request.messages.filter((message) => message.role === 'tool').length;
-      const usage = { inputTokens: 100, outputTokens: 10, cacheReadTokens: 0, cacheWriteTokens: 0 };
-      if (done < steps) return { content: [{ type: 'tool-call', id: `f${done}`, name: 'fetch', arguments: { page: done } }], text: '', finishReason: 'tool-calls', usage };
-      return { content: [{ type: 'text', text: 'Read them all.' }], text: 'Read them all.', finishReason: 'stop', usage };
-    },
-  };
-}
-
-const fetchPage = tool({ name: 'fetch', description: 'Fetches a page', input: Type.Object({ page: Type.Number() }), effect: 'none', execute: ({ page }) => `page ${page}: ${'lorem ipsum '.repeat(683)}` });
-
 /** What a durable run of `steps` tool steps (8 KB results, compaction off) hands its store: appends and JSON bytes. */
 export async function durableBytes(steps: number): Promise<{ readonly appends: number; readonly bytes: number }> {
   const store = counted(memoryRunStore());
-  const agent = Agent.create({ provider: pagesModel(steps), model: 'bench', id: 'pages', stateKey: KEY, maxSteps: steps + 1 }).tool(fetchPage).context(false).durable(store.store).build();
-  await agent.run('Read every page.');
+  // `steps` tool steps, then the answer.
+  await pageAgent(steps + 1).context(false).durable(store.store).build().run('Where is order A-1182?');
   return { appends: store.writes(), bytes: store.bytes() };
 }
 

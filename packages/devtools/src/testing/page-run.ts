@@ -1,4 +1,4 @@
-import { Agent, type Extension, tool } from '@keel/core';
+import { Agent, type AgentBuilder, type Extension, tool } from '@keel/core';
 import { scriptedModel } from '@keel/core/test';
 import { Type } from '@sinclair/typebox';
 
@@ -6,16 +6,23 @@ import { Type } from '@sinclair/typebox';
 export const PAGE = `<p class="row">${'Order A-1182 shipped; the "tracking" page says: in transit. '.repeat(140)}</p>`.slice(0, 8192);
 
 /**
- * A run of `steps` steps: each but the last calls `fetch_page`, whose result is {@link PAGE}; the
- * last answers. No compaction (the scripted model declares no context window). Returns the run's id.
+ * An agent whose runs take `steps` steps on a zero-latency scripted model: each but the last calls
+ * `fetch_page` (an `effect: 'none'` tool), whose result is {@link PAGE}; the last answers. No
+ * compaction (the scripted model declares no context window). The trace tests and the benchmarks
+ * of traces and durable runs share it.
  */
+export function pageAgent(steps: number): AgentBuilder {
+  const provider = scriptedModel((request) => {
+    const done = request.messages.filter((message) => message.role === 'tool').length;
+    return done < steps - 1 ? { toolCalls: [{ name: 'fetch_page', arguments: { page: done } }] } : 'Order A-1182 is in transit.';
+  });
+  const fetchPage = tool({ name: 'fetch_page', description: 'Fetches a page of the order history', input: Type.Object({ page: Type.Number() }), effect: 'none', execute: () => PAGE });
+  return Agent.create({ provider, model: 'm', id: 'pages', maxSteps: steps }).tool(fetchPage);
+}
+
+/** A run of {@link pageAgent} traced by `trace`. Returns the run's id. */
 export async function recordPageRun(trace: Extension, steps: number): Promise<string> {
-  const replies = [...Array.from({ length: steps - 1 }, (_, index) => ({ toolCalls: [{ name: 'fetch_page', arguments: { url: `https://shop.example/orders?page=${index}` } }] })), 'Order A-1182 is in transit.'];
-  const agent = Agent.create({ provider: scriptedModel(replies), model: 'm', maxSteps: steps })
-    .tool(tool({ name: 'fetch_page', description: 'Fetches a page', input: Type.Object({ url: Type.String() }), execute: () => PAGE }))
-    .use(trace)
-    .build();
-  const result = await agent.run('Where is order A-1182?');
+  const result = await pageAgent(steps).use(trace).build().run('Where is order A-1182?');
   if (result.status !== 'complete' || result.steps.length !== steps) throw new Error(`expected ${steps} steps, got ${result.status} after ${result.steps.length}`);
   return result.runId;
 }
