@@ -69,3 +69,5 @@ export { type CheckedAppend, checkAppend, checkLease, checkStoreKey, isRunStatus
 // The errors of a memory store that leases conversations (Redis, PostgreSQL): one class each, for every store.
 export { ConversationBusyError } from './errors/conversation-busy-error';
 export { MemoryLeaseLostError } from './errors/memory-lease-lost-error';
+// A call to a store's server that can neither hang nor outlive its run (one copy for Redis, PostgreSQL and the rest).
+export { type BoundedCallErrors, boundedCall, type CallBounds } from './shared/bounded-call';
