@@ -3,11 +3,9 @@ import type { StepRecord } from '../../agent/step-record';
 import type { Compaction } from '../../context/compaction';
 import type { Message } from '../../model/message';
 import type { FinishReason } from '../../model/model-provider-v1';
-import type { PendingApproval } from '../../tools/pending-approval';
 import type { ToolCallRecord } from '../../tools/tool-result';
 import type { RunUsage } from '../../usage/usage-ledger';
-import type { UnknownOutcome } from '../../tools/unknown-outcome';
-import type { SuspendedTurn } from '../state/run-state-snapshot';
+import type { RunStateSnapshot } from '../state/run-state-snapshot';
 import type { Answer, CallDecision, NextStep, ToolIntent } from '../state/run-state';
 
 /** The format version of journal entries this Keel writes and reads. */
@@ -58,18 +56,11 @@ export interface JournalStart {
   readonly parentToolCallId?: string;
 }
 
-/** What a `suspension` entry holds: the sealed state's own fields (the lists it holds are the journal's). */
-export interface JournalSuspension {
-  readonly agent: string;
-  readonly expiresAt: number;
-  readonly suspensionId: string;
-  readonly suspendedAt: number;
-  readonly turn: SuspendedTurn;
-  readonly pending: readonly PendingApproval[];
-  readonly unknown?: readonly UnknownOutcome[];
-  /** The run's usage when it suspended. */
-  readonly usage: RunUsage;
-}
+/**
+ * What a `suspension` entry holds: the sealed state's own fields, as {@link RunStateSnapshot} has
+ * them (the lists the state holds are the journal's), and the run's usage when it suspended.
+ */
+export type JournalSuspension = Pick<RunStateSnapshot, 'agent' | 'expiresAt' | 'suspensionId' | 'suspendedAt' | 'turn' | 'pending' | 'unknown'> & { readonly usage: RunUsage };
 
 /** How the run ended, in an `end` entry (complete) or a `failure` entry (error, abort). */
 export interface JournalEnd {
