@@ -51,8 +51,8 @@ export interface AttemptCall<TValue> {
   readonly sends?: { readonly target: ModelTarget; readonly request: ModelRequest };
   /** Counts the action loops the call's rules detect (a step's call: the run's loop count goes on from it). */
   readonly loops?: LoopCount;
-  /** A step's call: the ids of the tool calls the run keeps; the answer's calls take ids unique beside them. */
-  readonly keptToolCallIds?: ReadonlySet<string>;
+  /** A step's call: the ids of the tool calls the run keeps (read only when the answer calls a tool); the answer's calls take ids unique beside them. */
+  readonly keptToolCallIds?: () => ReadonlySet<string>;
   /** A step's call: deferred tools not loaded yet, left out of the request (see `tools/search/tool-search.ts`). */
   readonly hiddenTools?: ReadonlySet<string> | undefined;
 }
@@ -314,7 +314,7 @@ function providerAnswered(state: RunContext, call: ProviderCall, started: number
     response = checkResponse(answered);
     // Tool mode: a call of the answer tool is the final answer, its arguments the answer's text.
     if (call.answerTool !== undefined) response = answerTurn(response, call.answerTool);
-    if (call.keptToolCallIds !== undefined && response.content.some(isToolCall)) response = withKeelToolCallIds(response, call.keptToolCallIds);
+    if (call.keptToolCallIds !== undefined && response.content.some(isToolCall)) response = withKeelToolCallIds(response, call.keptToolCallIds());
   } catch (thrown) {
     throw providerFailed(state, call, started, thrown);
   }

@@ -16,8 +16,8 @@ export interface ProviderCall {
   readonly toolCallId?: string;
   /** Output mode `tool`: the answer tool's name; its call is the final answer. */
   readonly answerTool?: string;
-  /** A step call: the ids of the tool calls the run keeps; the answer's calls take ids unique beside them. */
-  readonly keptToolCallIds?: ReadonlySet<string>;
+  /** A step call: the ids of the tool calls the run keeps (read only when the answer calls a tool); the answer's calls take ids unique beside them. */
+  readonly keptToolCallIds?: () => ReadonlySet<string>;
   /** How the final answer is asked for, on a step call of an agent with an output schema. */
   readonly outputMode?: OutputMode;
 }

@@ -14,7 +14,7 @@ import { KeelToolCallIds } from './keel-tool-call-ids';
  * mode a stream that fails after text was shown is reported as not retryable (`errorKind`
  * `unknown`): the reader already saw part of it, so a silent retry would splice two answers.
  */
-export async function consumeStream(state: RunContext, parts: AsyncIterable<ModelStreamPart>, attempt: number, answerTool: string | undefined, keptToolCallIds?: ReadonlySet<string>): Promise<ModelResponse> {
+export async function consumeStream(state: RunContext, parts: AsyncIterable<ModelStreamPart>, attempt: number, answerTool: string | undefined, keptToolCallIds?: () => ReadonlySet<string>): Promise<ModelResponse> {
   const sink = state.sink;
   const step = state.step;
   const passText = sink?.mode === 'pass-through' || !state.config.output;
@@ -26,7 +26,7 @@ export async function consumeStream(state: RunContext, parts: AsyncIterable<Mode
   const answerIds = new Set<string>();
   // A step's calls are shown with Keel's ids (see withKeelToolCallIds), by the order they start in.
   const keelIds = new Map<string, string>();
-  const ids = keptToolCallIds && new KeelToolCallIds(keptToolCallIds);
+  let ids: KeelToolCallIds | undefined;
   const shownId = (id: string) => keelIds.get(id) ?? id;
   try {
     for (;;) {
@@ -58,7 +58,7 @@ export async function consumeStream(state: RunContext, parts: AsyncIterable<Mode
         if (name === answerTool && answerIds.size === 0) answerIds.add(id);
         else {
           stopPartials(state, attempt);
-          if (ids && !keelIds.has(id)) keelIds.set(id, ids.idFor(id));
+          if (keptToolCallIds && !keelIds.has(id)) keelIds.set(id, (ids ??= new KeelToolCallIds(keptToolCallIds())).idFor(id));
           sink?.push({ type: 'tool-call-delta', step, id: shownId(id), name, argumentsDelta: '' });
         }
       } else if (type === 'tool-call-delta') {

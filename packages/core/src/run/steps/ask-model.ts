@@ -105,6 +105,8 @@ export function askModel(context: RunContext, state: RunState): Promise<Outcome>
     if (context.listens('step.start')) context.emitBuilt('step.start', { runId: context.runId, step, timestamp: Date.now() });
   }
   const loops: LoopCount = { count: 0 };
+  // Read only when the answer calls a tool: an answer alone never scans the conversation.
+  let kept: ReadonlySet<string> | undefined;
   let asked: Promise<AttemptOutcome<unknown>>;
   try {
     asked = attemptLoop<unknown>(context, {
@@ -115,7 +117,7 @@ export function askModel(context: RunContext, state: RunState): Promise<Outcome>
       feedbackMessages: answerFeedback,
       fallback: resolveFallback,
       loops,
-      keptToolCallIds: toolCallIdsKept(state),
+      keptToolCallIds: () => (kept ??= toolCallIdsKept(state)),
       ...(config.toolSearch === undefined ? {} : { hiddenTools: hiddenTools(config.toolSearch, state.loadedTools) }),
     });
   } catch (error) {
