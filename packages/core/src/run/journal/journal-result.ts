@@ -1,10 +1,9 @@
-import type { CompleteRunResult, RunRecord, RunResult, SuspendedRunResult } from '../../agent/run-result';
+import type { RunRecord, RunResult } from '../../agent/run-result';
+import { completeResult, suspendedResult } from '../steps/end';
 import { sealState } from '../state/run-state-snapshot';
 import type { StateSigner } from '../state/state-signer';
 import type { FoldedJournal } from './fold-journal';
 import { suspendedState } from './suspended-state';
-
-const NONE: readonly [] = Object.freeze([]) as readonly [];
 
 /**
  * The result of a run whose journal ends with its `end` or `suspension` entry, as the run gave it:
@@ -30,23 +29,9 @@ export async function journalResult(folded: FoldedJournal, signer: StateSigner):
   const suspension = ended.suspension;
   if (suspension) {
     const sealed = await sealState(suspendedState(state, suspension, folded.head), signer);
-    const waiting = { status: 'suspended', pendingApprovals: suspension.pending, unknownOutcomes: suspension.unknown ?? NONE, state: sealed } as const;
-    const suspended: SuspendedRunResult = Object.assign(record('', suspension.turn.finishReason, [...state.toolCalls, ...suspension.turn.finished]), waiting);
-    return suspended;
+    return suspendedResult(record('', suspension.turn.finishReason, [...state.toolCalls, ...suspension.turn.finished]), sealed);
   }
   const end = ended.end;
   const answer = end?.answer;
-  if (!end || !answer) return undefined;
-  const complete: CompleteRunResult<unknown> = {
-    ...record(end.text, end.finishReason, state.toolCalls),
-    status: 'complete',
-    value: answer.value,
-    provenance: answer.provenance,
-    repairs: answer.repairs,
-    coercions: answer.coercions,
-    issues: answer.issues,
-    pendingApprovals: NONE,
-    unknownOutcomes: NONE,
-  };
-  return complete;
+  return end && answer ? completeResult(record(end.text, end.finishReason, state.toolCalls), answer) : undefined;
 }

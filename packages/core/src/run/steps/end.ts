@@ -13,28 +13,12 @@ import { persistedMessages } from '../../context/compaction';
 
 const NO_PENDING: readonly [] = Object.freeze([]) as readonly [];
 
-/** What every result holds, however the run ended (a run stopped at `maxSteps` has only this). */
-export function recordOf(context: RunContext, state: RunState, text: string, finishReason: FinishReason): RunRecord {
-  return {
-    runId: state.runId,
-    text,
-    messages: state.messages,
-    steps: state.steps,
-    toolCalls: state.toolCalls,
-    attempts: context.ledger.attempts,
-    usage: context.ledger.snapshot(),
-    finishReason,
-    startedAt: state.startedAt,
-    durationMs: state.elapsedMs + performance.now() - context.started,
-  };
-}
-
 /**
- * The result of a run that has its final answer. One literal, not the record spread and
- * extended: V8 adds each property after a spread in about a microsecond.
+ * The result of a run that has its final answer: its record and the answer. One literal, not the
+ * record spread and extended: V8 adds each property after a spread in about a microsecond. The run
+ * that ends and a journal folded to its `end` (`journal-result.ts`) make it the same way.
  */
-export function resultOf(context: RunContext, state: RunState, text: string, answer: Answer, finishReason: FinishReason): CompleteRunResult<unknown> {
-  const record = recordOf(context, state, text, finishReason);
+export function completeResult(record: RunRecord, answer: Answer): CompleteRunResult<unknown> {
   return {
     runId: record.runId,
     text: record.text,
@@ -57,10 +41,36 @@ export function resultOf(context: RunContext, state: RunState, text: string, ans
   };
 }
 
+/** The result of a run that waits (approvals, unknown outcomes): its record, its sealed state and the calls that wait, no value. */
+export function suspendedResult(record: RunRecord, suspended: RunStateSnapshot): SuspendedRunResult {
+  const waiting = { status: 'suspended', pendingApprovals: suspended.pending, unknownOutcomes: suspended.unknown ?? NO_PENDING, state: suspended } as const;
+  return Object.assign(record, waiting);
+}
+
+/** What every result holds, however the run ended (a run stopped at `maxSteps` has only this). */
+export function recordOf(context: RunContext, state: RunState, text: string, finishReason: FinishReason): RunRecord {
+  return {
+    runId: state.runId,
+    text,
+    messages: state.messages,
+    steps: state.steps,
+    toolCalls: state.toolCalls,
+    attempts: context.ledger.attempts,
+    usage: context.ledger.snapshot(),
+    finishReason,
+    startedAt: state.startedAt,
+    durationMs: state.elapsedMs + performance.now() - context.started,
+  };
+}
+
+/** The result of a run that has its final answer. */
+export function resultOf(context: RunContext, state: RunState, text: string, answer: Answer, finishReason: FinishReason): CompleteRunResult<unknown> {
+  return completeResult(recordOf(context, state, text, finishReason), answer);
+}
+
 /** The result of a run that waits (approvals, unknown outcomes): its sealed state and the calls that wait, no value. */
 export function suspendedResultOf(context: RunContext, state: RunState, finishReason: FinishReason, suspended: RunStateSnapshot): SuspendedRunResult {
-  const waiting = { status: 'suspended', pendingApprovals: suspended.pending, unknownOutcomes: suspended.unknown ?? NO_PENDING, state: suspended } as const;
-  return Object.assign(recordOf(context, state, '', finishReason), waiting);
+  return suspendedResult(recordOf(context, state, '', finishReason), suspended);
 }
 
 /** Hands the run's record to the agent's record listeners (`builder.onRecord()`). */
