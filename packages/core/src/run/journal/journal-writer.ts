@@ -130,9 +130,12 @@ export class JournalWriter {
     this.#head = { seq, mac };
     this.#attemptsSeen = Math.max(this.#attemptsSeen, seen);
     if (entries.length > 0) this.#wrote = true;
-    this.#options.observe?.(entries);
-    for (const entry of entries) {
-      Object.freeze(entry);
+    if (listeners.length === 0 && !this.#options.observe) return entries;
+    // Readers get their own frozen copy: an entry shares the run's messages and records, which a
+    // reader must never be able to change (a listener only observes).
+    const delivered = entries.map(frozenCopy);
+    this.#options.observe?.(delivered);
+    for (const entry of delivered) {
       for (const listener of listeners) {
         try {
           const returned = listener(entry);
@@ -144,6 +147,19 @@ export class JournalWriter {
     }
     return entries;
   }
+}
+
+/** The entry as plain JSON, frozen all the way down (what a reader receives). */
+function frozenCopy(entry: JournalEntry): JournalEntry {
+  return deepFreeze(JSON.parse(JSON.stringify(entry)) as JournalEntry);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
 }
 
 /** A draft's fields after `type` and `step`, in the order it holds them. */
