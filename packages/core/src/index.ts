@@ -3,11 +3,11 @@
 
 // Agents
 export { Agent, type AgentBuilder } from './agent/agent';
-export type { AgentOptions, ModelTarget, OutputFallbackOptions, OutputOptions, ReliabilityOptions } from './agent/agent-options';
+export type { AgentOptions, ModelTarget, OutputFallbackOptions, OutputOptions, ReliabilityOptions } from './contracts/agent-options';
 export type { AgentStream } from './agent/agent-stream';
-export type { AgentStreamPart } from './agent/stream-part';
-export type { CompleteRunResult, RunInput, RunOptions, RunResult, SuspendedRunResult } from './agent/run-result';
-export type { RunStateSnapshot } from './run/state/run-state-snapshot';
+export type { AgentStreamPart } from './contracts/stream-part';
+export type { CompleteRunResult, RunInput, RunOptions, RunResult, SuspendedRunResult } from './contracts/run-result';
+export type { RunStateSnapshot } from './contracts/run-state-snapshot';
 export { RunStateError } from './errors/run-state-error';
 export { StaleRunOwnerError } from './errors/stale-run-owner-error';
 export { DurableRunError } from './errors/durable-run-error';
@@ -29,7 +29,7 @@ export { keepChatStream, reconnectChatStream } from './chat/resumable-stream';
 
 // Events
 export type { AgentEventName, AgentEvents, AgentListener } from './events/agent-events';
-export type { RecordedRun, RunRecordListener } from './agent/recorded-run';
+export type { RecordedRun, RunRecordListener } from './contracts/recorded-run';
 
 // Integrations: `builder.use(extension)`
 export type { Extension } from './agent/agent';
@@ -46,7 +46,7 @@ export { idShapeGuard } from './tools/id-shape-guard';
 // Memory
 export { InMemoryStore, type MemoryStore } from './memory/memory-store';
 export { memoryRunStore } from './durable/memory-run-store';
-export type { RunLease, RunStore, StoredRun } from './durable/run-store';
+export type { RunLease, RunStore, StoredRun } from './contracts/run-store';
 export type { JournalEntry } from './run/journal/journal-entry';
 export type { JournalListener } from './run/journal/journal-writer';
 export type { RunStep } from './run/journal/run-step';

@@ -4,7 +4,7 @@
  * **Unstable**: names and signatures may change in any release. Applications use `@keel/core`.
  */
 export type { AgentBuilder } from './agent/agent';
-export type { Provenance, StepRecord } from './agent/run-result';
+export type { Provenance, StepRecord } from './contracts/run-result';
 export type { CallPurpose, EventBase, EventPayload, EventUsage, ReAskOf, ToolValidationOutcome } from './events/agent-events';
 export { AGENT_EVENT_NAMES } from './events/event-names';
 export type { MemoryRun } from './memory/memory-store';
@@ -60,7 +60,7 @@ export {
   reduceError,
   TRANSIENT_ERROR_KINDS,
 } from '@keel/reliability/internal';
-export type { RunRecord } from './agent/run-result';
+export type { RunRecord } from './contracts/run-result';
 export { agentIdentityKey } from './agent/identity-key';
 // The messages a journal's `tool-results` entry stands for: readers of a journal (the trace viewer) make them as the fold does.
 export { keptTurnMessages } from './run/steps/kept-turn';

@@ -1,6 +1,6 @@
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import type { RunConfig } from '../run/state/run-config';
-import type { AgentOptions } from './agent-options';
+import type { AgentOptions } from '../contracts/agent-options';
 
 /** How long a suspended state may be resumed by default: 7 days. */
 export const DEFAULT_STATE_TTL_MS = 7 * 24 * 60 * 60 * 1000;

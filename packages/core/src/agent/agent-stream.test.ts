@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { AbortedError, Agent, ReliabilityFailFastError, tool } from '../index';
 import type { ModelProviderV1, ModelStreamPart } from '../model/model-provider-v1';
 import { scriptedModel, asComplete } from '../testing/index';
-import type { AgentStreamPart } from './stream-part';
+import type { AgentStreamPart } from '../contracts/stream-part';
 
 const Refund = Type.Object({ action: Type.Union([Type.Literal('refund'), Type.Literal('reject')]), amount: Type.Number() });
 

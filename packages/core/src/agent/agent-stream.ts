@@ -1,6 +1,6 @@
 import { keptParts } from './kept-parts';
-import type { RunResult } from './run-result';
-import type { AgentStreamPart, DeepPartial, StreamSink } from './stream-part';
+import type { RunResult } from '../contracts/run-result';
+import type { AgentStreamPart, DeepPartial, StreamSink } from '../contracts/stream-part';
 import type { UIMessageChunk, UIMessageStreamOptions, UIMessageStreamResponseOptions } from './ui-message-chunk';
 import { uiMessageChunks } from './ui-message-stream';
 import { readableOf, uiMessageStreamResponse } from './ui-message-stream-response';

@@ -11,15 +11,15 @@ import { canonicalJson } from '../run/state/run-state-snapshot';
 import { agentDigest, type StateSigner, stateSigner } from '../run/state/state-signer';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import type { ContextOptions } from '../context/context-options';
-import type { RunStore } from '../durable/run-store';
+import type { RunStore } from '../contracts/run-store';
 import type { MemoryStore } from '../memory/memory-store';
 import type { JournalListener } from '../run/journal/journal-writer';
 import type { CallWrapper } from '../shared/call-wrapper';
 import type { ToolGuard } from '../tools/guard';
 import type { AnyTool, Tool } from '../tools/tool';
-import type { RunRecordListener } from './recorded-run';
+import type { RunRecordListener } from '../contracts/recorded-run';
 import { type BuilderSettings, resolveConfig } from './resolve-config';
-import type { AgentOptions, OutputFallbackOptions, OutputOptions, ReliabilityOptions } from './agent-options';
+import type { AgentOptions, OutputFallbackOptions, OutputOptions, ReliabilityOptions } from '../contracts/agent-options';
 import { type AgentIdentity, agentIdentity } from './agent-identity';
 import { recordIdentity } from './identity-key';
 import type { AgentStream } from './agent-stream';
@@ -30,8 +30,8 @@ import { type ContinuedAgent, continueJournal, recoverRun, resumeRun } from './c
 import { RunIteration } from './run-iteration';
 import { usageOfAttempts } from '../usage/usage-ledger';
 import { startDurable } from './durable-start';
-import type { RunInput, RunOptions, RunResult } from './run-result';
-import type { StreamSink } from './stream-part';
+import type { RunInput, RunOptions, RunResult } from '../contracts/run-result';
+import type { StreamSink } from '../contracts/stream-part';
 
 /**
  * A built agent: immutable configuration, any number of concurrent runs that share nothing else.

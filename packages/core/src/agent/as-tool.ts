@@ -6,8 +6,8 @@ import { NestedSuspension } from '../tools/nested-suspension';
 import type { ResumeDecisions } from '../run/state/resume-decisions';
 import { type Tool, type ToolContext, tool } from '../tools/tool';
 import { newRunId } from '../run/run-loop';
-import type { RunInput, RunOptions, RunResult } from './run-result';
-import type { NestedAgent, StreamSink } from './stream-part';
+import type { RunInput, RunOptions, RunResult } from '../contracts/run-result';
+import type { NestedAgent, StreamSink } from '../contracts/stream-part';
 
 /** The input of an agent called as a tool, unless `input` says otherwise. */
 export interface MessageInput {

@@ -5,7 +5,7 @@ import { foldJournal } from '../run/journal/fold-journal';
 import { verifyJournal } from '../run/journal/journal-chain';
 import { journalResult } from '../run/journal/journal-result';
 import type { RunUsage } from '../usage/usage-ledger';
-import type { RunStore } from '../durable/run-store';
+import type { RunStore } from '../contracts/run-store';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import { RunStateError } from '../errors/run-state-error';
 import { StaleRunOwnerError } from '../errors/stale-run-owner-error';
@@ -14,11 +14,12 @@ import type { RunGate } from '../run/journal/run-step';
 import { checkRunOptions } from '../run/state/check-run-options';
 import { checkDecisions, type ResumeDecisions } from '../run/state/resume-decisions';
 import { claimResume, leaseSuspended } from '../run/state/resumed-suspensions';
-import { openState, type RunStateSnapshot } from '../run/state/run-state-snapshot';
+import type { RunStateSnapshot } from '../contracts/run-state-snapshot';
+import { openState } from '../run/state/run-state-snapshot';
 import type { StateSigner } from '../run/state/state-signer';
-import type { CallDecision } from '../run/state/run-state';
+import type { CallDecision } from '../contracts/run-state';
 import type { PendingApproval } from '../tools/pending-approval';
-import type { RunOptions, RunResult } from './run-result';
+import type { RunOptions, RunResult } from '../contracts/run-result';
 
 /** The options a continuation (`resume`, `recover`) takes from its caller. */
 export type ContinuationOptions = Pick<RunOptions, 'signal' | 'timeoutMs' | 'tenant'>;

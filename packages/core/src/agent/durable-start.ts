@@ -1,8 +1,8 @@
 import { beginDurableRun } from '../durable/durable-run';
-import type { RunStore } from '../durable/run-store';
+import type { RunStore } from '../contracts/run-store';
 import { newRunId, type RunExtras } from '../run/run-loop';
 import { checkRunOptions } from '../run/state/check-run-options';
-import type { RunOptions, RunResult } from './run-result';
+import type { RunOptions, RunResult } from '../contracts/run-result';
 
 /**
  * A durable run's start: the run id (given, or made), refused when the store holds it already;

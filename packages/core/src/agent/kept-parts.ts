@@ -1,4 +1,4 @@
-import type { AgentStreamPart } from './stream-part';
+import type { AgentStreamPart } from '../contracts/stream-part';
 
 /**
  * The parts of a stream with the text it may still take back held until its attempt is accepted:

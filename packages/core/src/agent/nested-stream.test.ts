@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { Agent, tool } from '../index';
 import { scriptedModel } from '../testing/index';
-import type { AgentStreamPart } from './stream-part';
+import type { AgentStreamPart } from '../contracts/stream-part';
 import type { UIMessageChunk } from './ui-message-chunk';
 
 async function read<T>(stream: ReadableStream<T>): Promise<T[]> {

@@ -1,8 +1,8 @@
 import { loopRulesMinSteps } from '@keel/reliability/internal';
 import type { RunConfig } from '../run/state/run-config';
 import { AgentStream } from './agent-stream';
-import type { RunOptions, RunResult, SuspendedRunResult } from './run-result';
-import type { StreamSink } from './stream-part';
+import type { RunOptions, RunResult, SuspendedRunResult } from '../contracts/run-result';
+import type { StreamSink } from '../contracts/stream-part';
 
 /** How a streamed run shows text: `buffer` holds an output schema's text until it validates. */
 export type TextMode = 'buffer' | 'pass-through';

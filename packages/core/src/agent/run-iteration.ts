@@ -1,7 +1,7 @@
 import { AbortedError } from '@keel/reliability';
 import type { JournalEntry } from '../run/journal/journal-entry';
 import type { RunGate, RunState, RunStep } from '../run/journal/run-step';
-import type { RunResult } from './run-result';
+import type { RunResult } from '../contracts/run-result';
 
 /** A step handed to the reader, and the run waiting for the reader to ask for the next one. */
 interface Handed {

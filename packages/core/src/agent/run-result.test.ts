@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { Agent, AgentConfigurationError, type RunResult, RunSuspendedError, tool } from '../index';
 import { asComplete, asSuspended, scriptedModel } from '../testing/index';
-import type { RunStateSnapshot } from '../run/state/run-state-snapshot';
+import type { RunStateSnapshot } from '../contracts/run-state-snapshot';
 
 const Refund = Type.Object({ action: Type.Union([Type.Literal('refund'), Type.Literal('reject')]), amount: Type.Number() });
 type Refund = { action: 'refund' | 'reject'; amount: number };

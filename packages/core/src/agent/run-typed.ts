@@ -1,4 +1,4 @@
-import type { RunInput, RunOptions } from './run-result';
+import type { RunInput, RunOptions } from '../contracts/run-result';
 
 /** Whether an agent with output type `TOutput` has an output schema: an output other than `string` needs one; a `string` one may or not. */
 export type HasSchema<TOutput> = string extends TOutput ? boolean : true;

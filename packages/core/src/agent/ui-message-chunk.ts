@@ -1,4 +1,4 @@
-import type { DeepPartial } from './stream-part';
+import type { DeepPartial } from '../contracts/stream-part';
 
 /** Why a UI message ended, as the AI SDK's UI names it. */
 export type UIFinishReason = 'stop' | 'length' | 'content-filter' | 'tool-calls' | 'error' | 'other';

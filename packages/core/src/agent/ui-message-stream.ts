@@ -2,8 +2,8 @@ import { AbortedError } from '@keel/reliability';
 import type { FinishReason } from '../model/model-provider-v1';
 import type { ToolCallRecord } from '../tools/tool-result';
 import { approvalIdOf } from './approval-id';
-import type { RunResult } from './run-result';
-import type { AgentStreamPart, DeepPartial } from './stream-part';
+import type { RunResult } from '../contracts/run-result';
+import type { AgentStreamPart, DeepPartial } from '../contracts/stream-part';
 import type { UIFinishReason, UIMessageChunk, UIMessageStreamOptions } from './ui-message-chunk';
 import { type NestedTexts, nestedApprovals, nestedChunks } from './ui-nested-chunks';
 

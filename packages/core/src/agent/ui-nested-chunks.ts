@@ -1,6 +1,6 @@
 import type { NestedApproval } from '../tools/pending-approval';
 import type { ToolCallRecord } from '../tools/tool-result';
-import type { AgentStreamPart, NestedAgent } from './stream-part';
+import type { AgentStreamPart, NestedAgent } from '../contracts/stream-part';
 import type { NestedAgentData, NestedToolCall, UIMessageChunk, UIMessageStreamOptions } from './ui-message-chunk';
 
 /** The text each nested agent's step has shown so far, by the id of its `data-agent-text` part. */

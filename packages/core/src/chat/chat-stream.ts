@@ -1,7 +1,7 @@
 import type { Agent } from '../agent/agent';
 import type { AgentStream } from '../agent/agent-stream';
 import { failedStream } from '../agent/open-stream';
-import type { RunOptions, SuspendedRunResult } from '../agent/run-result';
+import type { RunOptions, SuspendedRunResult } from '../contracts/run-result';
 import { RunStateError } from '../errors/run-state-error';
 import type { SuspendedRunStore } from './suspended-runs';
 import type { UIMessageLike } from './ui-message-like';

@@ -1,4 +1,4 @@
-import type { RunStateSnapshot } from '../run/state/run-state-snapshot';
+import type { RunStateSnapshot } from '../contracts/run-state-snapshot';
 
 /**
  * Where a chat route keeps the states of its suspended runs until the client answers their

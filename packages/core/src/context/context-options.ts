@@ -1,4 +1,4 @@
-import type { ModelTarget } from '../agent/agent-options';
+import type { ModelTarget } from '../contracts/agent-options';
 
 /**
  * How an agent keeps a long run inside the model's context window (`.context()` of the builder).

@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { Agent, DurableRunError, type JournalEntry, type MemoryStore, type RunStore, tool } from '../index';
 import { type ScriptedReply, scriptedModel } from '../testing/index';
-import type { RunAppend } from './run-store';
+import type { RunAppend } from '../contracts/run-store';
 
 export const KEY = 'k'.repeat(32);
 

@@ -5,7 +5,7 @@ import { verifyJournal } from '../run/journal/journal-chain';
 import type { JournalEntry } from '../run/journal/journal-entry';
 import type { JournalStore } from '../run/journal/journal-writer';
 import type { StateSigner } from '../run/state/state-signer';
-import type { RunLease, RunStore, StoredRun } from './run-store';
+import type { RunLease, RunStore, StoredRun } from '../contracts/run-store';
 
 /** Whom a durable run's journal names: the agent, and the tenant when there is one. */
 export interface RunOwner {

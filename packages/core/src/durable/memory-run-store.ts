@@ -1,6 +1,6 @@
 import { StaleRunOwnerError } from '../errors/stale-run-owner-error';
 import { checkAppend, checkLease, checkStoreKey } from './run-append-input';
-import type { RunLease, RunStatus, RunStore, StoredRun } from './run-store';
+import type { RunLease, RunStatus, RunStore, StoredRun } from '../contracts/run-store';
 
 /** A run as a store keeps it in memory: its entries as JSON text. */
 interface KeptRun {

@@ -1,5 +1,5 @@
 /** What every run store checks of its input before it writes anything (memory, Redis, PostgreSQL alike). */
-import type { RunAppend, RunStatus } from './run-store';
+import type { RunAppend, RunStatus } from '../contracts/run-store';
 
 const STATUSES: ReadonlySet<string> = new Set<RunStatus>(['running', 'suspended', 'complete', 'failed']);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { StaleRunOwnerError } from '../errors/stale-run-owner-error';
-import type { RunAppend, RunStore } from './run-store';
+import type { RunAppend, RunStore } from '../contracts/run-store';
 
 const entry = (seq: number, extra: Record<string, unknown> = {}) => ({ seq, type: 'step', runId: 'r', messages: [{ role: 'user', content: `turn ${seq}` }], ...extra });
 const APPEND: RunAppend = { agentId: 'refunds', status: 'running', entries: [entry(0)] };

@@ -1,6 +1,6 @@
 import { ReliabilityFailFastError } from '@keel/reliability';
 import { hasMarker } from '@keel/reliability/internal';
-import type { RunRecord } from '../agent/run-result';
+import type { RunRecord } from '../contracts/run-result';
 
 const marker = Symbol.for('keel.error.ActionLoopError');
 

@@ -1,6 +1,6 @@
 import { KeelError } from '@keel/reliability';
 import { hasMarker } from '@keel/reliability/internal';
-import type { SuspendedRunResult } from '../agent/run-result';
+import type { SuspendedRunResult } from '../contracts/run-result';
 
 const marker = Symbol.for('keel.error.RunSuspendedError');
 

@@ -1,5 +1,5 @@
 import { canonicalHash, isPromiseLike, loopArgumentsHash, loopResultHash, loopResultPending, type RunStepView, type RunView, type ToolCallView, type TurnView, type UsageTotals } from '@keel/reliability/internal';
-import type { StepRecord } from '../agent/run-result';
+import type { StepRecord } from '../contracts/run-result';
 import type { ToolCallPart } from '../model/message';
 import type { ModelResponse } from '../model/model-provider-v1';
 import { checkArguments } from '../tools/check-arguments';

@@ -1,5 +1,5 @@
 import { isPromiseLike } from '@keel/reliability/internal';
-import type { RecordedRun, RunRecordListener } from '../agent/recorded-run';
+import type { RecordedRun, RunRecordListener } from '../contracts/recorded-run';
 import type { EventBus } from '../events/event-bus';
 
 /**

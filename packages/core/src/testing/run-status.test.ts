@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunResult } from '../agent/run-result';
+import type { RunResult } from '../contracts/run-result';
 import { RunSuspendedError } from '../errors/run-suspended-error';
 import { asComplete, asSuspended } from './run-status';
 

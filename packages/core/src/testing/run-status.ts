@@ -1,4 +1,4 @@
-import type { CompleteRunResult, RunResult, SuspendedRunResult } from '../agent/run-result';
+import type { CompleteRunResult, RunResult, SuspendedRunResult } from '../contracts/run-result';
 import { RunSuspendedError } from '../errors/run-suspended-error';
 
 /**

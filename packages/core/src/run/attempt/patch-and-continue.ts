@@ -12,7 +12,7 @@ import {
   readPatchReply,
   settleReadings,
 } from '@keel/reliability/internal';
-import type { OutputOptions } from '../../agent/agent-options';
+import type { OutputOptions } from '../../contracts/agent-options';
 import type { TextPart, ToolCallPart } from '../../model/message';
 import type { ModelRequest, ModelResponse, ToolChoice } from '../../model/model-provider-v1';
 import type { RunContext } from '../state/run-context';

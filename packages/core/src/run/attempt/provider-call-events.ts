@@ -1,5 +1,5 @@
 import { classifyError, reduceError } from '@keel/reliability/internal';
-import type { ModelTarget } from '../../agent/agent-options';
+import type { ModelTarget } from '../../contracts/agent-options';
 import type { BuiltPayload, CallPurpose } from '../../events/agent-events';
 import type { Message } from '../../model/message';
 import type { ModelRequest, ModelResponse } from '../../model/model-provider-v1';

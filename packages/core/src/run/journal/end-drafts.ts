@@ -1,8 +1,8 @@
 import { AbortedError } from '@keel/reliability';
 import { reduceError } from '@keel/reliability/internal';
-import type { RunResult } from '../../agent/run-result';
+import type { RunResult } from '../../contracts/run-result';
 import type { RunUsage } from '../../usage/usage-ledger';
-import type { RunState } from '../state/run-state';
+import type { RunState } from '../../contracts/run-state';
 import type { JournalDraft } from './journal-entry';
 import { transitionDraft } from './state-delta';
 

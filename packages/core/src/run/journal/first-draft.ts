@@ -1,4 +1,4 @@
-import type { CallDecision, RunState } from '../state/run-state';
+import type { CallDecision, RunState } from '../../contracts/run-state';
 import { JOURNAL_VERSION, type JournalDraft, type JournalStart } from './journal-entry';
 
 /**

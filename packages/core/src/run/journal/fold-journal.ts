@@ -1,11 +1,11 @@
 import type { AttemptRecord } from '@keel/reliability';
-import type { StepRecord } from '../../agent/step-record';
+import type { StepRecord } from '../../contracts/step-record';
 import { RunStateError } from '../../errors/run-state-error';
 import type { Message } from '../../model/message';
 import type { ToolCallRecord } from '../../tools/tool-result';
 import type { RunUsage } from '../../usage/usage-ledger';
-import type { RunState, ToolJournal } from '../state/run-state';
-import type { JournalHead } from './journal-head';
+import type { RunState, ToolJournal } from '../../contracts/run-state';
+import type { JournalHead } from '../../contracts/journal-head';
 import { keptTurnMessages } from '../steps/kept-turn';
 import { JOURNAL_VERSION, type JournalEntry } from './journal-entry';
 

@@ -1,7 +1,7 @@
 import { RunStateError } from '../../errors/run-state-error';
 import type { StateSigner } from '../state/state-signer';
 import type { JournalEntry } from './journal-entry';
-import { EMPTY_HEAD, type JournalHead } from './journal-head';
+import { EMPTY_HEAD, type JournalHead } from '../../contracts/journal-head';
 
 
 /** The text an entry's `mac` signs: the `mac` before it, then the entry's JSON without its own. */

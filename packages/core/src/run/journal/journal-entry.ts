@@ -1,12 +1,12 @@
 import type { AttemptRecord } from '@keel/reliability';
-import type { StepRecord } from '../../agent/step-record';
+import type { StepRecord } from '../../contracts/step-record';
 import type { Compaction } from '../../context/compaction';
 import type { Message } from '../../model/message';
 import type { FinishReason } from '../../model/model-provider-v1';
 import type { ToolCallRecord } from '../../tools/tool-result';
 import type { RunUsage } from '../../usage/usage-ledger';
-import type { RunStateSnapshot } from '../state/run-state-snapshot';
-import type { Answer, CallDecision, NextStep, ToolIntent } from '../state/run-state';
+import type { RunStateSnapshot } from '../../contracts/run-state-snapshot';
+import type { Answer, CallDecision, NextStep, ToolIntent } from '../../contracts/run-state';
 
 /** The format version of journal entries this Keel writes and reads. */
 export const JOURNAL_VERSION = 1;

@@ -1,4 +1,4 @@
-import type { RunRecord, RunResult } from '../../agent/run-result';
+import type { RunRecord, RunResult } from '../../contracts/run-result';
 import { completeResult, suspendedResult } from '../steps/end';
 import { sealState } from '../state/run-state-snapshot';
 import type { StateSigner } from '../state/state-signer';

@@ -1,10 +1,10 @@
 import { isPromiseLike } from '@keel/reliability/internal';
 import type { AttemptRecord } from '@keel/reliability';
-import type { RunStatus } from '../../durable/run-store';
+import type { RunStatus } from '../../contracts/run-store';
 import type { EventBus } from '../../events/event-bus';
 import type { StateSigner } from '../state/state-signer';
 import { chainEntry } from './journal-chain';
-import type { JournalHead } from './journal-head';
+import type { JournalHead } from '../../contracts/journal-head';
 import type { JournalDraft, JournalEntry } from './journal-entry';
 
 /**

@@ -1,4 +1,4 @@
-import type { RunState } from '../state/run-state';
+import type { RunState } from '../../contracts/run-state';
 
 export type { RunState };
 import type { JournalEntry } from './journal-entry';

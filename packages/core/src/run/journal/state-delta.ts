@@ -1,4 +1,4 @@
-import type { NextStep, RunState } from '../state/run-state';
+import type { NextStep, RunState } from '../../contracts/run-state';
 import type { JournalDraft, JournalEntryType } from './journal-entry';
 
 /** What `after` appended to one of the run's lists (they only grow: a step never rewrites an element). */

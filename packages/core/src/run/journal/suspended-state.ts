@@ -1,6 +1,6 @@
-import type { UnsignedState } from '../state/run-state-snapshot';
-import type { RunState } from '../state/run-state';
-import type { JournalHead } from './journal-head';
+import type { UnsignedState } from '../../contracts/run-state-snapshot';
+import type { RunState } from '../../contracts/run-state';
+import type { JournalHead } from '../../contracts/journal-head';
 import type { JournalSuspension } from './journal-entry';
 
 /**

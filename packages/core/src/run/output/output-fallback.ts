@@ -1,6 +1,6 @@
 import { AbortedError, ValidationFailure } from '@keel/reliability';
 import { raceSignal, reduceError } from '@keel/reliability/internal';
-import type { Provenance } from '../../agent/provenance';
+import type { Provenance } from '../../contracts/provenance';
 import type { RunContext } from '../state/run-context';
 
 /** A degraded value and the tier that produced it. */

@@ -1,5 +1,5 @@
 import { reduceError } from '@keel/reliability/internal';
-import type { ModelTarget } from '../../agent/agent-options';
+import type { ModelTarget } from '../../contracts/agent-options';
 import type { SchemaRejection } from '../../model/model-provider-v1';
 import type { Downgrade, ModeLevel, TargetPlan } from './output-mode';
 import type { RunContext } from '../state/run-context';

@@ -1,4 +1,4 @@
-import type { ModelTarget } from '../../agent/agent-options';
+import type { ModelTarget } from '../../contracts/agent-options';
 import type { ModelCapabilities, ResponseFormat, SchemaRejection, ToolSpecification } from '../../model/model-provider-v1';
 
 /**

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import type { AgentStreamPart } from '../../agent/stream-part';
+import type { AgentStreamPart } from '../../contracts/stream-part';
 import { Agent, tool } from '../../index';
 import { scriptedModel } from '../../testing/index';
 

@@ -1,4 +1,4 @@
-import type { AgentStreamPart } from '../../agent/stream-part';
+import type { AgentStreamPart } from '../../contracts/stream-part';
 import type { AttemptOutcome } from '../attempt/attempt-outcome';
 import { parsePartialJson } from './partial-json';
 import type { RunContext } from '../state/run-context';

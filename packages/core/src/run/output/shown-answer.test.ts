@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Agent, type AgentStreamPart, type ModelRequest } from '../../index';
-import type { DeepPartial } from '../../agent/stream-part';
+import type { DeepPartial } from '../../contracts/stream-part';
 import { type Script, scriptedModel, asComplete } from '../../testing/index';
 import { BAD_PRICE, GOOD, GOOD_TEXT, Order, type OrderValue } from '../order-fixture';
 

@@ -1,5 +1,5 @@
 import type { ErrorKind } from '@keel/reliability';
-import type { AgentStreamPart } from '../../agent/stream-part';
+import type { AgentStreamPart } from '../../contracts/stream-part';
 import type { RunContext } from '../state/run-context';
 import { partialsAttempt, partialsShown, resetPartials, settlePartials } from './partial-output';
 

@@ -1,4 +1,4 @@
-import type { RunOptions } from '../../agent/run-result';
+import type { RunOptions } from '../../contracts/run-result';
 import { AgentConfigurationError } from '../../errors/agent-configuration-error';
 
 const fail = (setting: string, message: string): never => {

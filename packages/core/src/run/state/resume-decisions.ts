@@ -2,7 +2,7 @@ import { RunStateError } from '../../errors/run-state-error';
 import type { PendingApproval } from '../../tools/pending-approval';
 import { serializeToolResult } from '../../tools/serialize-tool-result';
 import type { UnknownOutcome } from '../../tools/unknown-outcome';
-import type { CallDecision } from './run-state';
+import type { CallDecision } from '../../contracts/run-state';
 
 /**
  * What `agent.resume()` is told about the calls a suspended run waits on: each pending approval

@@ -1,8 +1,8 @@
 import { AGENT_DEFAULTS } from '../../defaults';
-import type { RunLease, RunStore, StoredRun } from '../../durable/run-store';
-import type { JournalHead } from '../journal/journal-head';
+import type { RunLease, RunStore, StoredRun } from '../../contracts/run-store';
+import type { JournalHead } from '../../contracts/journal-head';
 import { RunStateError } from '../../errors/run-state-error';
-import type { RunStateSnapshot } from './run-state-snapshot';
+import type { RunStateSnapshot } from '../../contracts/run-state-snapshot';
 
 /** Suspension ids resumed in this process, each with the time its state expires: shared by every agent, so a state resumes once per process. */
 const resumed = new Map<string, number>();

@@ -1,12 +1,12 @@
 import type { ToolSearchConfig } from '../../tools/search/tool-search';
 import type { JournalListener } from '../journal/journal-writer';
 import type { PreCheckRule, PricingTable, ReliabilityRule, SchemaValidator } from '@keel/reliability';
-import type { ModelTarget, OutputFallbackOptions, OutputOptions } from '../../agent/agent-options';
+import type { ModelTarget, OutputFallbackOptions, OutputOptions } from '../../contracts/agent-options';
 import type { CallWrapper } from '../../shared/call-wrapper';
-import type { RecordedTarget, RunRecordListener } from '../../agent/recorded-run';
+import type { RecordedTarget, RunRecordListener } from '../../contracts/recorded-run';
 import type { ListenerEntry } from '../../events/event-bus';
 import type { MemoryStore } from '../../memory/memory-store';
-import type { RunStore } from '../../durable/run-store';
+import type { RunStore } from '../../contracts/run-store';
 import type { ModelResponse, ToolSpecification } from '../../model/model-provider-v1';
 import type { ToolGuard } from '../../tools/guard';
 import type { AnyTool } from '../../tools/tool';

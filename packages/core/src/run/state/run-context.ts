@@ -3,7 +3,7 @@ import type { AgentEventName, BuiltPayload, EventPayload } from '../../events/ag
 import type { EventBus } from '../../events/event-bus';
 import type { UsageLedger } from '../../usage/usage-ledger';
 import type { RunConfig } from './run-config';
-import type { StreamSink } from '../../agent/stream-part';
+import type { StreamSink } from '../../contracts/stream-part';
 import type { PreCheckRule } from '@keel/reliability';
 import { raceSignal, type UsageTotals } from '@keel/reliability/internal';
 import type { ModelResponse } from '../../model/model-provider-v1';

@@ -1,4 +1,4 @@
-import type { RunInput } from '../../agent/run-result';
+import type { RunInput } from '../../contracts/run-result';
 import { AgentConfigurationError } from '../../errors/agent-configuration-error';
 import type { Message } from '../../model/message';
 import { checkMessages } from './check-messages';

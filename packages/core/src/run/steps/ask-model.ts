@@ -13,12 +13,12 @@ import { showOutput } from '../output/partial-output';
 import { abandonPartials } from '../output/shown-answer';
 import type { RunConfig } from '../state/run-config';
 import type { RunContext } from '../state/run-context';
-import type { Answer, RunState, StepOutcome } from '../state/run-state';
+import type { Answer, RunState, StepOutcome } from '../../contracts/run-state';
 import { recordOf } from './end';
 import { compactedView } from '../../context/compaction';
 import { overflowOutcome, passesCompactAt } from './compact-context';
 import { type LoopCount, noteLoops } from './step-loops';
-import type { RunResult } from '../../agent/run-result';
+import type { RunResult } from '../../contracts/run-result';
 import { hiddenTools } from '../../tools/search/tool-search';
 
 const NONE: readonly never[] = Object.freeze([]);

@@ -1,5 +1,5 @@
 import { AbortedError, type AttemptRecord } from '@keel/reliability';
-import type { RunResult } from '../../agent/run-result';
+import type { RunResult } from '../../contracts/run-result';
 import type { Message, ToolCallPart } from '../../model/message';
 import { isPendingApproval, type PendingApproval } from '../../tools/pending-approval';
 import type { AgentEventName, BuiltPayload, EventPayload } from '../../events/agent-events';
@@ -12,7 +12,7 @@ import { hiddenTools, loadedAfter } from '../../tools/search/tool-search';
 import { keptTurnMessages } from './kept-turn';
 import { reAskArguments } from '../attempt/tool-re-ask';
 import type { RunContext } from '../state/run-context';
-import type { CallDecision, RunState, StepOutcome, ToolTurn } from '../state/run-state';
+import type { CallDecision, RunState, StepOutcome, ToolTurn } from '../../contracts/run-state';
 import { keptContext } from './ask-model';
 import { overflowOutcome } from './compact-context';
 import { type CallOutcome, decidedEnvironment, isUnknownOutcome, journaled, type TurnJournal, turnJournal } from './tool-journal';

@@ -1,7 +1,7 @@
 import { AbortedError, ReliabilityFailFastError } from '@keel/reliability';
 import type { GateVerdict } from '@keel/reliability';
 import { classifyError } from '@keel/reliability/internal';
-import type { RunResult } from '../../agent/run-result';
+import type { RunResult } from '../../contracts/run-result';
 import { type Compaction, compactedView, firstUserIndex, NO_COMPACTION } from '../../context/compaction';
 import type { ContextConfig } from '../../context/context-options';
 import { estimateRequestTokens, type RequestFrame } from '../../context/estimate-tokens';
@@ -10,13 +10,13 @@ import { summaryRequest } from '../../context/summary-request';
 import { hiddenTools } from '../../tools/search/tool-search';
 import { withSummary } from '../../context/summary-choice';
 import { ContextOverflowError } from '../../errors/context-overflow-error';
-import type { ModelTarget } from '../../agent/agent-options';
+import type { ModelTarget } from '../../contracts/agent-options';
 import type { Message } from '../../model/message';
 import type { ModelResponse } from '../../model/model-provider-v1';
 import { attemptLoop } from '../attempt/attempt-loop';
 import { summarySettings } from '../attempt/gate-settings';
 import type { RunContext } from '../state/run-context';
-import type { NextStep, RunState, StepOutcome, ToolTurn } from '../state/run-state';
+import type { NextStep, RunState, StepOutcome, ToolTurn } from '../../contracts/run-state';
 
 type Outcome = StepOutcome<RunResult<unknown>>;
 

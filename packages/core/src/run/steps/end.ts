@@ -1,13 +1,13 @@
 import { formatPath, raceSignal, reduceError } from '@keel/reliability/internal';
-import type { CompleteRunResult, RunRecord, RunResult, SuspendedRunResult } from '../../agent/run-result';
+import type { CompleteRunResult, RunRecord, RunResult, SuspendedRunResult } from '../../contracts/run-result';
 import type { BuiltPayload } from '../../events/agent-events';
 import { deliverRecord } from '../deliver-record';
-import type { RecordedRun } from '../../agent/recorded-run';
+import type { RecordedRun } from '../../contracts/recorded-run';
 import type { AssistantMessage } from '../../model/message';
 import type { FinishReason } from '../../model/model-provider-v1';
 import type { RunContext } from '../state/run-context';
-import type { RunStateSnapshot } from '../state/run-state-snapshot';
-import type { Answer, RunState, StepOutcome } from '../state/run-state';
+import type { RunStateSnapshot } from '../../contracts/run-state-snapshot';
+import type { Answer, RunState, StepOutcome } from '../../contracts/run-state';
 import { storeFailure } from './load-memory';
 import { persistedMessages } from '../../context/compaction';
 

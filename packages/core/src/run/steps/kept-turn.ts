@@ -1,6 +1,6 @@
 import type { AssistantMessage, Message } from '../../model/message';
 import { toResultPart, type ToolCallRecord } from '../../tools/tool-result';
-import type { ToolTurn } from '../state/run-state';
+import type { ToolTurn } from '../../contracts/run-state';
 
 /**
  * What a turn whose tool calls all finished adds to the kept messages: the model's turn, each call

@@ -1,11 +1,11 @@
 import { KeelError } from '@keel/reliability';
 import { raceSignal } from '@keel/reliability/internal';
-import type { RunResult } from '../../agent/run-result';
+import type { RunResult } from '../../contracts/run-result';
 import { MemoryStoreError } from '../../errors/memory-store-error';
 import type { MemoryRun } from '../../memory/memory-store';
 import { checkMessages } from '../state/check-messages';
 import type { RunContext } from '../state/run-context';
-import type { RunState, StepOutcome } from '../state/run-state';
+import type { RunState, StepOutcome } from '../../contracts/run-state';
 
 /**
  * Rethrows a store's failure typed: Keel errors (an abort, a busy conversation) as they are,

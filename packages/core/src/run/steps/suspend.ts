@@ -1,9 +1,9 @@
-import type { RunResult } from '../../agent/run-result';
+import type { RunResult } from '../../contracts/run-result';
 import type { RunContext } from '../state/run-context';
 import { sealState } from '../state/run-state-snapshot';
 import type { JournalSuspension } from '../journal/journal-entry';
 import { suspendedState } from '../journal/suspended-state';
-import type { RunState, StepOutcome } from '../state/run-state';
+import type { RunState, StepOutcome } from '../../contracts/run-state';
 import { runEnded, suspendedResultOf } from './end';
 import { releaseMemory } from './load-memory';
 

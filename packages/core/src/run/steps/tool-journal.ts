@@ -5,7 +5,7 @@ import type { ToolCallRecord } from '../../tools/tool-result';
 import type { UnknownOutcome } from '../../tools/unknown-outcome';
 import type { RunContext } from '../state/run-context';
 import type { JournalDraft } from '../journal/journal-entry';
-import type { RunState, ToolIntent, ToolTurn } from '../state/run-state';
+import type { RunState, ToolIntent, ToolTurn } from '../../contracts/run-state';
 
 /** How one call of a turn ended: it ran, it waits for approval, or a crash left its outcome unknown. */
 export type CallOutcome = ToolCallRecord | PendingApproval | UnknownOutcome;

@@ -2,7 +2,7 @@ import type { AttemptRecord, JsonRepair, ValidationIssue } from '@keel/reliabili
 import type { Coercion } from '@keel/reliability/internal';
 import type { Message } from '../model/message';
 import type { FinishReason } from '../model/model-provider-v1';
-import type { RunStateSnapshot } from '../run/state/run-state-snapshot';
+import type { RunStateSnapshot } from './run-state-snapshot';
 import type { PendingApproval } from '../tools/pending-approval';
 import type { ToolCallRecord } from '../tools/tool-result';
 import type { UnknownOutcome } from '../tools/unknown-outcome';
