@@ -3,7 +3,7 @@ import { Agent, type AgentEvents, InMemoryStore, ReliabilityFailFastError, tool 
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { anthropic } from './anthropic/anthropic-provider';
-import { ProviderError } from './errors/provider-error';
+import { ProviderError } from '@keel/provider';
 import { openai } from './openai/openai-provider';
 import { anthropicErrorBody, anthropicTextAnswer, anthropicToolUse } from './testing/fixtures/anthropic-fixtures';
 import { openAIMultiToolCall, openAITextAnswer } from './testing/fixtures/openai-fixtures';

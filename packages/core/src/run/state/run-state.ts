@@ -2,8 +2,7 @@ import type { AttemptRecord, JsonRepair, ValidationIssue } from '@keel/reliabili
 import type { Coercion } from '@keel/reliability/internal';
 import type { Provenance } from '../../agent/provenance';
 import type { StepRecord } from '../../agent/step-record';
-import type { Message } from '../../model/message';
-import type { FinishReason, ModelResponse } from '../../model/model-provider-v1';
+import type { FinishReason, Message, ModelResponse } from '@keel/provider';
 import type { PendingApproval } from '../../tools/pending-approval';
 import type { ToolCallRecord } from '../../tools/tool-result';
 import type { UnknownOutcome } from '../../tools/unknown-outcome';
