@@ -81,7 +81,7 @@ describe.each(Object.entries(providers))('%s: a 401 through an agent is what hap
     expect(ProviderError.isInstance(error.cause)).toBe(true);
     const cause = error.cause as ProviderError;
     expect(cause).toMatchObject({ errorKind: 'auth', status: 401, provider: name, retryable: false });
-    expect(error.message).toMatch(/^(Anthropic|OpenAI) authentication failed: the API key was rejected \(HTTP 401\)/);
+    expect(error.message).toMatch(/^(Anthropic|OpenAI): authentication failed: the API key was rejected \(HTTP 401\)/);
     expect(error.message).toContain('the reliability gate stopped on attempt 1: no rule retries a failure of kind auth');
     const printed = inspect(error, { depth: 10, showHidden: true });
     expect(printed).not.toContain(KEY);

@@ -90,7 +90,8 @@ export function httpFailure(
 /**
  * The error-mapping skeleton every adapter shares: turns whatever a call threw into a
  * {@link ProviderError}. Once the caller's signal has aborted, every failure is `aborted`; a
- * `ProviderError` passes through (redacted); an abort is `aborted`; then the adapter's own
+ * `ProviderError` passes through (redacted); an abort is `aborted` (with the signal's reason as
+ * cause when the caller aborted); then the adapter's own
  * `read`; then an HTTP `status` ({@link httpFailure}, headers from `headers`); a vendor error
  * object by its `type` ({@link vendorErrorKind}); a socket failure down the cause chain
  * (`timeout` or `network`); anything else `unknown`.
@@ -100,7 +101,9 @@ export function mapVendorError(error: unknown, context: MapVendorErrorContext): 
   const aborted = context.signal?.aborted === true;
   if (ProviderError.isInstance(error) && (!aborted || error.errorKind === 'aborted')) return redacted(error, secrets);
   const fail: Fail = (errorKind, problem, details) => providerFailure(error, context, errorKind, problem, details);
-  if (aborted || isAbortLike(error)) return fail('aborted', 'request was aborted');
+  // Once the caller aborted, what happened is the abort: its reason is the cause.
+  if (aborted) return providerFailure(context.signal?.reason, context, 'aborted', 'the request was aborted');
+  if (isAbortLike(error)) return fail('aborted', 'the request was aborted');
   const read = context.read?.(error, fail);
   if (read !== undefined) return read;
   const status = readField(error, 'status');

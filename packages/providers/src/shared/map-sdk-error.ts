@@ -33,7 +33,7 @@ export function mapSdkError(error: unknown, context: MapSdkErrorContext): Provid
   return mapVendorError(error, {
     ...context,
     read: (thrown, fail) => {
-      if (isInstanceOf(thrown, classes.userAbort)) return fail('aborted', 'request was aborted');
+      if (isInstanceOf(thrown, classes.userAbort)) return fail('aborted', 'the request was aborted');
       if (isInstanceOf(thrown, classes.connectionTimeout) || readField(thrown, 'name') === 'TimeoutError') return fail('timeout', 'request timed out');
       if (isInstanceOf(thrown, classes.connection)) return fail('network', 'connection failed');
       if (typeof readField(thrown, 'status') !== 'number' && missingKey?.test(errorMessageOf(thrown)) === true) return fail('auth', 'authentication failed: no API key is set');
