@@ -35,7 +35,7 @@ const browser = { testTimeout: 60_000, hookTimeout: 60_000 };
 
 export default defineConfig({
   test: {
-    projects: [project('reliability'), project('core'), project('providers'), project('redis', fleet), project('postgres', fleet, requireSafeCondition), project('dbos', fleet, requireSafeCondition), project('bullmq', fleet), project('otel'), project('devtools', browser), project('ai-sdk'), project('wire-server'), project('mcp', fleet), project('evals'), {
+    projects: [project('reliability'), project('provider'), project('core'), project('providers'), project('redis', fleet), project('postgres', fleet, requireSafeCondition), project('dbos', fleet, requireSafeCondition), project('bullmq', fleet), project('otel'), project('devtools', browser), project('ai-sdk'), project('wire-server'), project('mcp', fleet), project('evals'), {
       ...project('examples'),
       test: { ...project('examples').test, root: 'examples', exclude: [...configDefaults.exclude, ...postgresExamples] },
     }, {

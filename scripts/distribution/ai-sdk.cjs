@@ -1,7 +1,7 @@
 // @keel/ai-sdk as CommonJS: require() loads it and its error class, and refuses a model of another spec.
-const { fromAISDK, AiSdkProviderError } = require('@keel/ai-sdk');
+const { fromAISDK, ProviderError } = require('@keel/ai-sdk');
 
-if (typeof fromAISDK !== 'function' || typeof AiSdkProviderError.isInstance !== 'function') {
+if (typeof fromAISDK !== 'function' || typeof ProviderError.isInstance !== 'function') {
   console.error('ai-sdk cjs: exports missing');
   process.exit(1);
 }

@@ -4,7 +4,7 @@
 import { createServer } from 'node:http';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { Type } from '@sinclair/typebox';
-import { AiSdkProviderError, fromAISDK } from '@keel/ai-sdk';
+import { ProviderError, fromAISDK } from '@keel/ai-sdk';
 import { Agent, tool } from '@keel/core';
 
 const fail = (message) => {
@@ -49,7 +49,7 @@ try {
   if (refused?.errorKind !== 'bad-request' || bodies.length !== 5) fail(`a 400: ${refused} after ${bodies.length} requests`);
   script.push([400, { error: { code: 400, message: 'Invalid JSON payload', status: 'INVALID_ARGUMENT' } }]);
   const typed = await fromAISDK(google).generate({ model: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'hi' }] }, {}).then(() => undefined, (error) => error);
-  if (!AiSdkProviderError.isInstance(typed) || typed.status !== 400 || typed.retryable) fail(`a 400 from the provider: ${typed}`);
+  if (!ProviderError.isInstance(typed) || typed.status !== 400 || typed.retryable) fail(`a 400 from the provider: ${typed}`);
   console.log(`ai-sdk: ok (Gemini via @ai-sdk/google: ${kinds}, the re-ask forced the tool, ${result.usage.cacheReadTokens} cache reads, a 400 failed fast after one request)`);
 } finally {
   server.close();

@@ -7,7 +7,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import type { ModelRequest } from '@keel/core';
-import type { ModelUsage } from '@keel/core/internal';
+import type { ModelUsage } from '@keel/provider';
 import { anthropic, ProviderError } from '@keel/providers';
 
 function describeUsage(usage: ModelUsage): string {

@@ -1,10 +1,9 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { inspect } from 'node:util';
 import { Agent, type AgentEvents, ReliabilityFailFastError, tool } from '@keel/core';
-import type { ModelStreamPart } from '@keel/core';
+import { type ModelStreamPart, ProviderError } from '@keel/provider';
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
-import { AiSdkProviderError } from './ai-sdk-provider-error';
 import { fromAISDK } from './from-ai-sdk';
 import { anthropicError, anthropicMessage, anthropicText, anthropicTextEvents, anthropicToolUse, anthropicUsage } from './testing/anthropic-fixtures';
 import { errorReply, jsonReply, sseReply, type WireReply, type WireServer, wireServersPerTest } from '@keel/wire-server';
@@ -74,15 +73,15 @@ describe('Claude via @ai-sdk/anthropic', () => {
     expect(bodyOf(wire, 1).tool_choice).toEqual({ type: 'tool', name: 'lookup_order' });
   });
 
-  it('a 401 through an agent: the cause is the AiSdkProviderError, intact, reading as an authentication failure, with no key', async () => {
+  it('a 401 through an agent: the cause is the ProviderError, intact, reading as an authentication failure, with no key', async () => {
     const { wire, provider } = await claude({}, errorReply(401, anthropicError('authentication_error', `invalid x-api-key ${API_KEY}`), { 'x-echo-key': API_KEY }));
     const error = await Agent.create({ provider, model: MODEL }).build().run('hi').catch((thrown: unknown) => thrown);
     if (!(error instanceof ReliabilityFailFastError)) throw new Error(`expected a ReliabilityFailFastError, got ${String(error)}`);
     expect(error).toMatchObject({ kind: 'unhandled-failure', errorKind: 'auth', attempt: 1 });
     expect(error.attempts.map((attempt) => attempt.errorKind)).toEqual(['auth']);
     expect(wire.requests).toHaveLength(1);
-    expect(error.cause).toBeInstanceOf(AiSdkProviderError);
-    expect(AiSdkProviderError.isInstance(error.cause)).toBe(true);
+    expect(error.cause).toBeInstanceOf(ProviderError);
+    expect(ProviderError.isInstance(error.cause)).toBe(true);
     expect(error.cause).toMatchObject({ errorKind: 'auth', status: 401, retryable: false });
     expect(error.message).toMatch(/^[\w.-]+: authentication failed: the API key was rejected \(HTTP 401\)/);
     const printed = inspect(error, { depth: 10, showHidden: true });
@@ -98,7 +97,7 @@ describe('Claude via @ai-sdk/anthropic', () => {
     expect(result.attempts.map((attempt) => attempt.errorKind)).toEqual(['overloaded', 'ok']);
     expect(events.map((event) => event.delayMs)).toEqual([15]);
     const error = await provider.generate({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] }, {}).catch((caught: unknown) => caught);
-    expect(AiSdkProviderError.isInstance(error) && [error.errorKind, error.retryable]).toEqual(['auth', false]);
+    expect(ProviderError.isInstance(error) && [error.errorKind, error.retryable]).toEqual(['auth', false]);
     expect(wire.requests).toHaveLength(3);
   });
 
@@ -112,7 +111,7 @@ describe('Claude via @ai-sdk/anthropic', () => {
     const failed = await (async () => {
       for await (const part of provider.stream?.({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] }, {}) ?? []) void part;
     })().catch((caught: unknown) => caught);
-    expect(AiSdkProviderError.isInstance(failed) && [failed.errorKind, failed.retryable]).toEqual(['overloaded', true]);
+    expect(ProviderError.isInstance(failed) && [failed.errorKind, failed.retryable]).toEqual(['overloaded', true]);
   });
 });
 
@@ -122,14 +121,14 @@ describe('Claude via @ai-sdk/anthropic: a conversation that does not fit', () =>
   it('a 400 "prompt is too long" is context-overflow, not a plain bad request', async () => {
     const { wire, provider } = await claude({}, errorReply(400, anthropicError('invalid_request_error', 'prompt is too long: 208310 tokens > 200000 maximum')));
     const error = await provider.generate(request, {}).catch((caught: unknown) => caught);
-    expect(AiSdkProviderError.isInstance(error) && [error.errorKind, error.retryable, error.status]).toEqual(['context-overflow', false, 400]);
+    expect(ProviderError.isInstance(error) && [error.errorKind, error.retryable, error.status]).toEqual(['context-overflow', false, 400]);
     expect(wire.requests).toHaveLength(1);
   });
 
   it('a model stopped at its context window is context-overflow, never a cut answer', async () => {
     const { provider } = await claude({}, jsonReply(anthropicMessage([{ type: 'text', text: 'The logs show' }], { stopReason: 'model_context_window_exceeded' })));
     const error = await provider.generate(request, {}).catch((caught: unknown) => caught);
-    expect(AiSdkProviderError.isInstance(error) && error.errorKind).toBe('context-overflow');
+    expect(ProviderError.isInstance(error) && error.errorKind).toBe('context-overflow');
   });
 });
 

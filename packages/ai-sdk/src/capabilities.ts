@@ -1,4 +1,4 @@
-import type { ModelCapabilities } from '@keel/core/internal';
+import type { ModelCapabilities } from '@keel/provider';
 
 const NOTHING: ModelCapabilities = Object.freeze({});
 const GEMINI: ModelCapabilities = Object.freeze({ nativeOutput: true, strictTools: true });

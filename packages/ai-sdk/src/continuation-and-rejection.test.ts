@@ -2,8 +2,7 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import type { AiSdkProviderError } from './ai-sdk-provider-error';
-import { CONTINUE_INSTRUCTION } from '@keel/core/internal';
+import { CONTINUE_INSTRUCTION, type ProviderError } from '@keel/provider';
 import { fromAISDK } from './from-ai-sdk';
 import { anthropicText } from './testing/anthropic-fixtures';
 import { geminiError, geminiText } from './testing/gemini-fixtures';
@@ -42,7 +41,7 @@ describe('a 400 that refuses a strict schema', () => {
   const call = async (reply: ReturnType<typeof jsonReply>, request: Record<string, unknown>, model = 'gemini-3-pro-preview') => {
     const wire = await server(reply);
     const provider = fromAISDK(createGoogleGenerativeAI({ baseURL: wire.url, apiKey: 'k' }));
-    return provider.generate({ model, messages: [{ role: 'user', content: 'hi' }], ...request }, {}).then(() => undefined, (error: unknown) => error as AiSdkProviderError);
+    return provider.generate({ model, messages: [{ role: 'user', content: 'hi' }], ...request }, {}).then(() => undefined, (error: unknown) => error as ProviderError);
   };
 
   it("says which one, from Gemini's message", async () => {
@@ -67,7 +66,7 @@ describe('a 400 that refuses a strict schema', () => {
     const provider = fromAISDK(createGoogleGenerativeAI({ baseURL: wire.url, apiKey: 'k' }));
     const error = await provider
       .generate({ model: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'hi' }], responseFormat: { type: 'json', schema: { type: 'object', properties: { a: { enum: ['x', 1] } } }, strict: true } }, {})
-      .then(() => undefined, (caught: unknown) => caught as AiSdkProviderError);
+      .then(() => undefined, (caught: unknown) => caught as ProviderError);
     expect([error?.errorKind, error?.schemaRejected]).toEqual(['bad-request', 'output']);
     expect(wire.requests).toHaveLength(0);
   });

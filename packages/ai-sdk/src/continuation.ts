@@ -1,5 +1,4 @@
-import type { Message, ModelRequest } from '@keel/core';
-import { withContinuation } from '@keel/core/internal';
+import { type Message, type ModelRequest, withContinuation } from '@keel/provider';
 
 /** Providers whose API continues a trailing assistant message (prefill): Claude, direct, on Vertex or on Bedrock. */
 function takesPrefill(provider: string): boolean {

@@ -2,7 +2,7 @@ import { APICallError, InvalidPromptError, NoContentGeneratedError, type Languag
 import { Agent, ReliabilityFailFastError } from '@keel/core';
 import { convertArrayToReadableStream, MockLanguageModelV3, MockProviderV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { AiSdkProviderError } from './ai-sdk-provider-error';
+import { ProviderError } from '@keel/provider';
 import { fromAISDK } from './from-ai-sdk';
 import { specUsage, textResult, textStreamParts, toolCallResult } from './testing/mock-results';
 import { Forecast, getWeather, recordingAgent } from './testing/weather-agent';
@@ -90,7 +90,7 @@ describe('fromAISDK on the AI SDK mock model', () => {
   it('an invalid prompt (the provider package refusing the request) is a bad-request', async () => {
     const provider = fromAISDK(mockModel(new InvalidPromptError({ prompt: [], message: 'system messages only first' })));
     const error = await provider.generate({ model: 'mock-model-1', messages: [{ role: 'user', content: 'hi' }] }, {}).catch((caught: unknown) => caught);
-    expect(AiSdkProviderError.isInstance(error) && error.errorKind).toBe('bad-request');
+    expect(ProviderError.isInstance(error) && error.errorKind).toBe('bad-request');
   });
 
   it('streams text deltas and a finish part with the whole answer', async () => {
@@ -113,7 +113,7 @@ describe('fromAISDK on the AI SDK mock model', () => {
   it('a call for a model id other than the wrapped model is refused, before any call', async () => {
     const model = mockModel(textResult('unused'));
     const error = await fromAISDK(model).generate({ model: 'gpt-typo', messages: [{ role: 'user', content: 'hi' }] }, {}).catch((caught: unknown) => caught);
-    expect(AiSdkProviderError.isInstance(error) && error.errorKind).toBe('bad-request');
+    expect(ProviderError.isInstance(error) && error.errorKind).toBe('bad-request');
     expect(String((error as Error).message)).toContain('mock-model-1');
     expect(model.doGenerateCalls).toHaveLength(0);
   });

@@ -1,9 +1,7 @@
 import type { LanguageModelV3, SharedV3ProviderOptions } from '@ai-sdk/provider';
 import type { AISDKModelSource, AISDKProviderOptions } from './ai-sdk-model';
-import { AbortedError, type ModelRequest, type ModelResponse, type ModelStreamPart } from '@keel/core';
-import { type LoweredSchema, type ModelCallOptions, type ModelCapabilities, type ModelProviderV1, raceSignal, redactSecrets, secretsOf } from '@keel/core/internal';
-import { AiSdkProviderError } from './ai-sdk-provider-error';
-import { badResponse } from './bad-response';
+import { AbortedError } from '@keel/core';
+import { badResponse, type LoweredSchema, type ModelCallOptions, type ModelCapabilities, type ModelProviderV1, type ModelRequest, type ModelResponse, type ModelStreamPart, ProviderError, raceSignal, redactSecrets, secretsOf, strictPartsOf } from '@keel/provider';
 import { cacheBreakpointOf, cachesToolDefinitions } from './cache-hints';
 import { geminiTakesJsonWithTools, isGemini } from './capabilities';
 import { modelFacts } from './model-facts';
@@ -13,7 +11,6 @@ import { mapAiSdkError } from './map-error';
 import { mapResponse } from './map-response';
 import { mapStream } from './map-stream';
 import { continuationOf } from './continuation';
-import { strictPartsOf } from '@keel/core/internal';
 import { environmentKeyOf } from './environment-key';
 import { ToolCallMetadata } from './tool-call-metadata';
 
@@ -97,7 +94,7 @@ function failureOf(error: unknown, signal: AbortSignal | undefined): unknown {
  * `@ai-sdk/google`, `@ai-sdk/anthropic`, `@ai-sdk/mistral`, `@ai-sdk/amazon-bedrock`, the gateway...).
  * Each call goes straight to the model's `doGenerate` / `doStream`, once: the AI SDK's own retries
  * live in `generateText`, which is not used, so the reliability gate sees, counts and bills every
- * attempt. Errors are thrown as {@link AiSdkProviderError} with an exact `errorKind` and the
+ * attempt. Errors are thrown as {@link ProviderError} with an exact `errorKind` and the
  * server's `Retry-After`.
  *
  * Pass a model (`fromAISDK(google('gemini-2.5-flash'))`, with the same id as the agent's `model`)
@@ -116,7 +113,7 @@ export function fromAISDK(source: AISDKModelSource, options: FromAISDKOptions = 
 
   const modelFor = (request: ModelRequest): LanguageModelV3 => {
     if (single !== undefined && request.model !== single.modelId) {
-      throw new AiSdkProviderError({
+      throw new ProviderError({
         message: `${single.provider}: this provider wraps the AI SDK model ${JSON.stringify(single.modelId)}, but the agent asked for ${JSON.stringify(request.model)}: set the agent's model to ${JSON.stringify(single.modelId)}, or pass the provider (fromAISDK(google)) to pick models by id`,
         errorKind: 'bad-request',
         provider: single.provider,
@@ -133,7 +130,7 @@ export function fromAISDK(source: AISDKModelSource, options: FromAISDKOptions = 
     try {
       model = modelFor(request);
     } catch (error) {
-      if (AiSdkProviderError.isInstance(error)) throw error;
+      if (ProviderError.isInstance(error)) throw error;
       throw mapAiSdkError(error, { provider: name, signal, secrets });
     }
     const breakpoint = cache ? cacheBreakpointOf(model.provider) : undefined;
@@ -175,7 +172,7 @@ export function fromAISDK(source: AISDKModelSource, options: FromAISDKOptions = 
       try {
         return mapResponse(result, context);
       } catch (error) {
-        if (AiSdkProviderError.isInstance(error)) throw error;
+        if (ProviderError.isInstance(error)) throw error;
         // A getter or Proxy of the result that throws: the answer broke the spec.
         throw badResponse(context.provider, 'the result could not be read (a getter threw)');
       }

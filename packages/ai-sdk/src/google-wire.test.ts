@@ -1,8 +1,7 @@
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { ReliabilityFailFastError } from '@keel/core';
-import type { ModelStreamPart } from '@keel/core';
+import { type ModelStreamPart, ProviderError } from '@keel/provider';
 import { describe, expect, it } from 'vitest';
-import { AiSdkProviderError } from './ai-sdk-provider-error';
 import { fromAISDK } from './from-ai-sdk';
 import { geminiError, geminiFunctionCall, geminiReply, geminiText, geminiTextChunks, geminiUsage } from './testing/gemini-fixtures';
 import { errorReply, hangReply, jsonReply, rawJsonReply, sseReply, type WireReply, type WireServer, wireServersPerTest } from '@keel/wire-server';
@@ -130,7 +129,7 @@ describe('Gemini via @ai-sdk/google, generateContent', () => {
     const retryInfo = [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '0.04s' }];
     const { provider } = await gemini(errorReply(429, geminiError(429, 'RESOURCE_EXHAUSTED', 'Quota exceeded', retryInfo)));
     const error = await provider.generate({ model: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'hi' }] }, {}).catch((caught: unknown) => caught);
-    expect(AiSdkProviderError.isInstance(error) && { kind: error.errorKind, status: error.status, retryAfterMs: error.retryAfterMs, retryable: error.retryable }).toEqual({ kind: 'rate-limit', status: 429, retryAfterMs: 40, retryable: true });
+    expect(ProviderError.isInstance(error) && { kind: error.errorKind, status: error.status, retryAfterMs: error.retryAfterMs, retryable: error.retryable }).toEqual({ kind: 'rate-limit', status: 429, retryAfterMs: 40, retryable: true });
   });
 
   it('a 400 is a typed bad-request: one request, no retry, the key never in the error', async () => {
@@ -141,14 +140,14 @@ describe('Gemini via @ai-sdk/google, generateContent', () => {
     const direct = await (await gemini(errorReply(400, geminiError(400, 'INVALID_ARGUMENT', `API key not valid: ${API_KEY}`)))).provider
       .generate({ model: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'hi' }] }, {})
       .catch((caught: unknown) => caught);
-    expect(AiSdkProviderError.isInstance(direct) && direct.errorKind).toBe('bad-request');
+    expect(ProviderError.isInstance(direct) && direct.errorKind).toBe('bad-request');
     expect(JSON.stringify({ message: (direct as Error).message, cause: (direct as Error).cause })).not.toContain(API_KEY);
     expect((direct as Error).message).toContain('[redacted]');
   });
 
   it('a 503 is retried as overload or server error, a 401 is auth', async () => {
     const { provider } = await gemini(errorReply(503, geminiError(503, 'UNAVAILABLE', 'The model is overloaded')), errorReply(401, geminiError(401, 'UNAUTHENTICATED', 'no')));
-    const call = () => provider.generate({ model: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'hi' }] }, {}).then(() => undefined, (caught: unknown) => caught as AiSdkProviderError);
+    const call = () => provider.generate({ model: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'hi' }] }, {}).then(() => undefined, (caught: unknown) => caught as ProviderError);
     expect((await call())?.errorKind).toBe('server-error');
     expect((await call())?.errorKind).toBe('auth');
   });
@@ -156,7 +155,7 @@ describe('Gemini via @ai-sdk/google, generateContent', () => {
   it('a 200 whose body is not JSON is a retried bad-response', async () => {
     const { provider } = await gemini(rawJsonReply('<html>proxy error</html>'));
     const error = await provider.generate({ model: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'hi' }] }, {}).catch((caught: unknown) => caught);
-    expect(AiSdkProviderError.isInstance(error) && [error.errorKind, error.retryable]).toEqual(['bad-response', true]);
+    expect(ProviderError.isInstance(error) && [error.errorKind, error.retryable]).toEqual(['bad-response', true]);
   });
 
   it("sends Gemini's thought signature back with the function call it came with", async () => {
@@ -177,7 +176,7 @@ describe('Gemini via @ai-sdk/google, generateContent', () => {
     const pending = provider.generate({ model: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'hi' }] }, { signal: controller.signal }).catch((caught: unknown) => caught);
     setTimeout(() => controller.abort(), 20);
     const error = await pending;
-    expect(AiSdkProviderError.isInstance(error) && error.errorKind).toBe('aborted');
+    expect(ProviderError.isInstance(error) && error.errorKind).toBe('aborted');
   });
 });
 
@@ -211,14 +210,14 @@ describe('Gemini via @ai-sdk/google, streamGenerateContent (SSE)', () => {
   it('a stream that ends cleanly but early (no finish reason, no usage) is a network error, not a short answer', async () => {
     const { provider } = await gemini(sseReply(dataEvents(geminiTextChunks(['{"city":"Paris",', '"celsius":18}']).slice(0, 1)), { ending: 'end' }));
     const error = await collect(provider.stream?.({ model: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'Paris?' }] }, {})).catch((caught: unknown) => caught);
-    expect(AiSdkProviderError.isInstance(error) && error.errorKind).toBe('network');
+    expect(ProviderError.isInstance(error) && error.errorKind).toBe('network');
   });
 
   it('a stream cut mid-way is a network error, and the agent retries it in the gate', async () => {
     const cutReply = () => sseReply(dataEvents(geminiTextChunks(['{"city":"Paris",', '"celsius":18}']).slice(0, 1)), { ending: 'destroy' });
     const { wire, provider } = await gemini(cutReply());
     const cut = await collect(provider.stream?.({ model: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'Paris?' }] }, {})).catch((caught: unknown) => caught);
-    expect(AiSdkProviderError.isInstance(cut) && cut.errorKind).toBe('network');
+    expect(ProviderError.isInstance(cut) && cut.errorKind).toBe('network');
     wire.enqueue(cutReply(), sseReply(dataEvents(geminiTextChunks(['{"city":"Paris",', '"celsius":18}']))));
     const agent = agentOn(provider).builder.outputSchema(Forecast).build();
     const result = asComplete(await agent.stream('Weather in Paris?').result);

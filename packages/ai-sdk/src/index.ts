@@ -1,3 +1,4 @@
 export { fromAISDK, type FromAISDKOptions } from './from-ai-sdk';
 export type { AISDKLanguageModel, AISDKModelSource, AISDKProviderOptions } from './ai-sdk-model';
-export { AiSdkProviderError, type AiSdkErrorCause, type AiSdkErrorKind, type AiSdkProviderErrorOptions } from './ai-sdk-provider-error';
+// The one provider error of every Keel adapter (was AiSdkProviderError), re-exported from @keel/provider.
+export { ProviderError, type ProviderErrorCause, type ProviderErrorKind, type ProviderErrorOptions } from '@keel/provider';

@@ -1,4 +1,4 @@
-import { escapePointer, type LoweredSchema, parseLocalReference } from '@keel/core/internal';
+import { escapePointer, type LoweredSchema, parseLocalReference } from '@keel/provider';
 
 /**
  * The keywords `@ai-sdk/google` sends on to Gemini (its `convertJSONSchemaToOpenAPISchema`); every

@@ -1,6 +1,5 @@
 import type { JSONSchema7, LanguageModelV3CallOptions, LanguageModelV3FunctionTool, LanguageModelV3ToolChoice, SharedV3ProviderOptions } from '@ai-sdk/provider';
-import type { ModelRequest } from '@keel/core';
-import type { ToolChoice } from '@keel/core/internal';
+import type { ModelRequest, ToolChoice } from '@keel/provider';
 import { mapPrompt, type PromptSettings } from './map-prompt';
 
 /** What the adapter adds to every call. */

@@ -1,6 +1,6 @@
 import { APICallError, InvalidResponseDataError, JSONParseError, LoadAPIKeyError, TypeValidationError, UnsupportedFunctionalityError } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
-import { AiSdkProviderError } from './ai-sdk-provider-error';
+import { ProviderError } from '@keel/provider';
 import { mapAiSdkError } from './map-error';
 
 const context = { provider: 'test.chat', secrets: ['sk-secret-0123456789'] };
@@ -76,7 +76,7 @@ describe('mapAiSdkError', () => {
   it('a hostile thrown value (throwing getters, a Proxy) still maps, to unknown', () => {
     const hostile = new Proxy({}, { get: () => { throw new Error('trap'); }, has: () => { throw new Error('trap'); }, getPrototypeOf: () => { throw new Error('trap'); } });
     const error = mapAiSdkError(hostile, context);
-    expect(AiSdkProviderError.isInstance(error) && error.errorKind).toBe('unknown');
+    expect(ProviderError.isInstance(error) && error.errorKind).toBe('unknown');
     expect(mapAiSdkError(Symbol('odd'), context).errorKind).toBe('unknown');
   });
 });

@@ -1,18 +1,18 @@
 import { APICallError, AISDKError } from '@ai-sdk/provider';
 import {
   errorMessageOf,
+  type Fail,
   type HeaderRecord,
-  isAbortLike,
+  httpFailure,
   isTransientErrorKind,
+  mapVendorError,
+  type ProviderError,
   readField,
-  redactSecrets,
   type SchemaRejection,
   socketFailureKind,
   statusFailure,
   type StrictParts,
-  vendorErrorKind,
-} from '@keel/core/internal';
-import { type AiSdkErrorCause, type AiSdkErrorKind, AiSdkProviderError } from './ai-sdk-provider-error';
+} from '@keel/provider';
 import { retryAfterFromGoogleBody } from './google-retry-info';
 import { schemaRejectionOf } from './schema-rejection';
 
@@ -47,21 +47,12 @@ function bodyText(body: unknown): string {
   return typeof body === 'string' ? body.slice(0, 65_536) : '';
 }
 
-function requestIdOf(headers: unknown): string | undefined {
-  if (typeof headers !== 'object' || headers === null) return undefined;
-  for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
-    if (/^(x-)?request-id$/i.test(name) && typeof value === 'string' && value !== '') return value;
-  }
-  return undefined;
-}
-
 /**
- * Turns whatever an AI SDK model threw (or put in a stream `error` part) into an
- * {@link AiSdkProviderError}:
- * - once the caller's signal has aborted, anything is `aborted`;
- * - `APICallError` with an HTTP error status: the kind of the status (429 `rate-limit`, 529
- *   `overloaded`, 5xx `server-error`, 401/403 `auth`, other 4xx `bad-request`), the delay from
- *   `retry-after-ms` / `retry-after` (or Gemini's `RetryInfo` in the body); `isRetryable` is
+ * Turns whatever an AI SDK model threw (or put in a stream `error` part) into a `ProviderError`
+ * with `mapVendorError` (aborts first, then vendor error objects, socket failures), reading the AI
+ * SDK's own errors before the common readings:
+ * - `APICallError` with an HTTP error status: the kind of the status (`httpFailure`), the delay
+ *   from `retry-after-ms` / `retry-after` (or Gemini's `RetryInfo` in the body); `isRetryable` is
  *   honoured both ways: `false` makes the error not retryable, `true` on a status Keel would not
  *   retry (409) makes it a `server-error`;
  * - `APICallError` with a 2xx status (a body that did not parse) and the AI SDK's response errors
@@ -71,74 +62,41 @@ function requestIdOf(headers: unknown): string | undefined {
  * - a 400, or the provider package refusing the request, that is about a strict schema the
  *   request sent carries `schemaRejected` (`output`, `tool`, `both`), so core changes output mode;
  * - invalid prompt or argument, unsupported functionality, unknown model: `bad-request`; a missing
- *   API key: `auth`; vendor error objects of a stream by their `type` or `status`.
+ *   API key: `auth`.
  * Never the AI SDK's error object as cause: its request body and headers stay out.
  */
-export function mapAiSdkError(error: unknown, context: MapErrorContext): AiSdkProviderError {
-  const { provider, signal, secrets } = context;
-  if (AiSdkProviderError.isInstance(error) && (signal?.aborted !== true || error.errorKind === 'aborted')) return error;
-  const name = readField(error, 'name');
-  const make = (errorKind: AiSdkErrorKind, problem: string, extra: { status?: number; retryAfterMs?: number; retryable?: boolean; headers?: unknown; schemaRejected?: SchemaRejection | undefined } = {}) => {
-    const message = redactSecrets(errorMessageOf(error), secrets);
-    const requestId = requestIdOf(extra.headers);
-    const cause: AiSdkErrorCause = {
-      name: typeof name === 'string' && name !== '' ? redactSecrets(name, secrets) : 'Error',
-      message,
-      ...(extra.status === undefined ? {} : { status: extra.status }),
-      ...(requestId === undefined ? {} : { requestId: redactSecrets(requestId, secrets) }),
-    };
-    return new AiSdkProviderError({
-      message: `${provider}: ${problem}: ${message}`,
-      errorKind,
-      provider,
-      cause,
-      ...(extra.status === undefined ? {} : { status: extra.status }),
-      ...(extra.retryAfterMs === undefined ? {} : { retryAfterMs: extra.retryAfterMs }),
-      ...(extra.retryable === undefined ? {} : { retryable: extra.retryable }),
-      ...(extra.schemaRejected === undefined ? {} : { schemaRejected: extra.schemaRejected }),
-    });
-  };
+export function mapAiSdkError(error: unknown, context: MapErrorContext): ProviderError {
   /** Which strict schema a refusal is about, from its message and body. */
-  const rejection = (body: unknown) => {
-    if (context.sent === undefined) return undefined;
-    const text = `${errorMessageOf(error)}\n${bodyText(body)}`;
-    return schemaRejectionOf(text, context.sent);
-  };
+  const rejection = (body: unknown) => (context.sent === undefined ? undefined : schemaRejectionOf(`${errorMessageOf(error)}\n${bodyText(body)}`, context.sent));
+  return mapVendorError(error, { ...context, label: context.provider, read: (thrown, fail) => readApiCallError(thrown, fail, rejection) ?? readSdkError(thrown, fail, rejection) });
+}
 
-  if (signal?.aborted === true || isAbortLike(error)) return make('aborted', 'the request was aborted');
-
-  if (is((value) => APICallError.isInstance(value), error)) {
-    const status = readField(error, 'statusCode');
-    const headers = readField(error, 'responseHeaders');
-    const isRetryable = readField(error, 'isRetryable') === true;
-    // A body cut off mid-way (the socket closed under a 200 stream) is the connection's fault.
-    const causeKind = socketFailureKind(readField(error, 'cause'));
-    if (causeKind !== undefined && (typeof status !== 'number' || status < 300)) {
-      return make(causeKind, causeKind === 'timeout' ? 'the request timed out' : 'the connection failed', typeof status === 'number' ? { status, headers } : {});
-    }
-    if (typeof status === 'number' && status >= 200 && status < 300) {
-      return make('bad-response', `the response (HTTP ${status}) could not be read`, { status, headers });
-    }
-    if (typeof status === 'number') {
-      const failure = statusFailure(status, [errorMessageOf(error), bodyText(readField(error, 'responseBody'))], headers as HeaderRecord | undefined);
-      const overflow = failure.errorKind === 'context-overflow';
-      const kind: AiSdkErrorKind = !overflow && isRetryable && !isTransientErrorKind(failure.errorKind) ? 'server-error' : failure.errorKind;
-      const retryAfterMs = failure.retryAfterMs ?? retryAfterFromGoogleBody(readField(error, 'responseBody'));
-      const schemaRejected = status === 400 && !overflow ? rejection(readField(error, 'responseBody')) : undefined;
-      return make(kind, kind === 'auth' ? `authentication failed: the API key was rejected (HTTP ${status})` : `HTTP ${status} (${kind})`, { status, headers, retryable: isRetryable, schemaRejected, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
-    }
-    return make(isRetryable ? 'network' : 'unknown', isRetryable ? 'no response' : 'the request failed');
+/** The reading of an `APICallError`: by its status, its body and `isRetryable`. */
+function readApiCallError(error: unknown, fail: Fail, rejection: (body: unknown) => SchemaRejection | undefined): ProviderError | undefined {
+  if (!is((value) => APICallError.isInstance(value), error)) return undefined;
+  const status = readField(error, 'statusCode');
+  const isRetryable = readField(error, 'isRetryable') === true;
+  // A body cut off mid-way (the socket closed under a 200 stream) is the connection's fault.
+  const causeKind = socketFailureKind(readField(error, 'cause'));
+  if (causeKind !== undefined && (typeof status !== 'number' || status < 300)) {
+    return fail(causeKind, causeKind === 'timeout' ? 'request timed out' : 'connection failed', typeof status === 'number' ? { status } : {});
   }
+  if (typeof status === 'number' && status >= 200 && status < 300) return fail('bad-response', `the response (HTTP ${status}) could not be read`, { status });
+  if (typeof status !== 'number') return fail(isRetryable ? 'network' : 'unknown', isRetryable ? 'no response' : 'request failed');
+  const body = readField(error, 'responseBody');
+  const texts = [errorMessageOf(error), bodyText(body)];
+  const headers = readField(error, 'responseHeaders');
+  const failure = statusFailure(status, texts, headers as HeaderRecord | undefined);
+  const errorKind = failure.errorKind !== 'context-overflow' && isRetryable && !isTransientErrorKind(failure.errorKind) ? 'server-error' : failure.errorKind;
+  return httpFailure(fail, status, { texts, headers, errorKind, retryAfterMs: retryAfterFromGoogleBody(body), retryable: isRetryable, schemaRejection: () => rejection(body) });
+}
 
-  if (is((value) => AISDKError.isInstance(value), error) && typeof name === 'string') {
-    if (BAD_RESPONSE_ERRORS.has(name)) return make('bad-response', 'the response is malformed');
-    if (BAD_REQUEST_ERRORS.has(name)) return make('bad-request', 'the request was refused by the provider package', { schemaRejected: rejection(undefined) });
-    if (name === 'AI_LoadAPIKeyError') return make('auth', 'no API key');
-  }
-
-  const vendor = vendorErrorKind(error);
-  if (vendor !== undefined) return make(vendor.errorKind, `the provider reported ${vendor.type} (${vendor.errorKind})`);
-  const socketKind = socketFailureKind(error);
-  if (socketKind !== undefined) return make(socketKind, socketKind === 'timeout' ? 'the request timed out' : 'the connection failed');
-  return make('unknown', 'the call failed');
+/** The reading of the AI SDK's other errors, by name. */
+function readSdkError(error: unknown, fail: Fail, rejection: (body: unknown) => SchemaRejection | undefined): ProviderError | undefined {
+  const name = readField(error, 'name');
+  if (!is((value) => AISDKError.isInstance(value), error) || typeof name !== 'string') return undefined;
+  if (BAD_RESPONSE_ERRORS.has(name)) return fail('bad-response', 'the response is malformed');
+  if (BAD_REQUEST_ERRORS.has(name)) return fail('bad-request', 'the request was refused by the provider package', { schemaRejected: rejection(undefined) });
+  if (name === 'AI_LoadAPIKeyError') return fail('auth', 'no API key');
+  return undefined;
 }

@@ -1,5 +1,4 @@
-import { type FinishReason, isContextWindowStop } from '@keel/core/internal';
-import { AiSdkProviderError } from './ai-sdk-provider-error';
+import type { FinishReason } from '@keel/provider';
 
 /**
  * Maps the spec's finish reason (`{ unified, raw }`; a bare string from older models too):
@@ -8,8 +7,7 @@ import { AiSdkProviderError } from './ai-sdk-provider-error';
  */
 export function mapFinishReason(finishReason: unknown): FinishReason {
   const unified = typeof finishReason === 'string' ? finishReason : typeof finishReason === 'object' && finishReason !== null ? (finishReason as { unified?: unknown }).unified : undefined;
-  const raw = typeof finishReason === 'object' && finishReason !== null ? (finishReason as { raw?: unknown }).raw : undefined;
-  if (raw === 'refusal') return 'refusal';
+  if (rawFinishReason(finishReason) === 'refusal') return 'refusal';
   switch (unified) {
     case 'stop':
     case 'length':
@@ -23,14 +21,7 @@ export function mapFinishReason(finishReason: unknown): FinishReason {
   }
 }
 
-/**
- * A model that stopped because the conversation filled its context window (a raw stop reason such
- * as Anthropic's `model_context_window_exceeded`) did not answer: a `context-overflow` error, never
- * a cut answer to continue.
- */
-export function refuseContextWindowStop(finishReason: unknown, provider: string): void {
-  const raw = typeof finishReason === 'object' && finishReason !== null ? (finishReason as { raw?: unknown }).raw : undefined;
-  if (isContextWindowStop(raw)) {
-    throw new AiSdkProviderError({ message: `${provider}: the model stopped at its context window (${String(raw)}, context-overflow): the conversation no longer fits`, errorKind: 'context-overflow', provider });
-  }
+/** The raw stop reason of the spec's finish reason (`{ unified, raw }`), for `refuseContextWindowStop`. */
+export function rawFinishReason(finishReason: unknown): unknown {
+  return typeof finishReason === 'object' && finishReason !== null ? (finishReason as { raw?: unknown }).raw : undefined;
 }

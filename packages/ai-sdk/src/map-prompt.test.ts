@@ -1,4 +1,4 @@
-import type { Message } from '@keel/core';
+import type { Message } from '@keel/provider';
 import { describe, expect, it } from 'vitest';
 import { mapCallOptions } from './map-call-options';
 import { mapPrompt } from './map-prompt';

@@ -1,7 +1,5 @@
 import type { LanguageModelV3FilePart, LanguageModelV3Message, LanguageModelV3Prompt, SharedV3ProviderOptions } from '@ai-sdk/provider';
-import type { Message, ModelRequest } from '@keel/core';
-import { type AttachmentPart, attachmentSource, toolInputOf } from '@keel/core/internal';
-import { AiSdkProviderError } from './ai-sdk-provider-error';
+import { type AttachmentPart, attachmentSource, type Message, type ModelRequest, ProviderError, toolInputOf } from '@keel/provider';
 import type { ToolCallMetadata } from './tool-call-metadata';
 
 /** How {@link mapPrompt} marks the prompt. */
@@ -17,7 +15,7 @@ const hasText = (text: string) => text.trim() !== '';
 /** An attachment's URL, or a `bad-request` naming it when it is not one. */
 function urlOf(text: string): URL {
   if (URL.canParse(text)) return new URL(text);
-  throw new AiSdkProviderError({ message: `an attachment's url is not a URL: ${JSON.stringify(text.slice(0, 80))}`, errorKind: 'bad-request', provider: 'ai-sdk' });
+  throw new ProviderError({ message: `an attachment's url is not a URL: ${JSON.stringify(text.slice(0, 80))}`, errorKind: 'bad-request', provider: 'ai-sdk' });
 }
 
 /**

@@ -1,7 +1,5 @@
-import type { ModelResponse } from '@keel/core';
-import type { TextPart, ToolCallPart } from '@keel/core/internal';
-import { badResponse, shapeOf } from './bad-response';
-import { mapFinishReason, refuseContextWindowStop } from './map-finish-reason';
+import { badResponse, type ModelResponse, refuseContextWindowStop, responseOf, shapeOf, type TextPart, type ToolCallPart } from '@keel/provider';
+import { mapFinishReason, rawFinishReason } from './map-finish-reason';
 import { mapUsage } from './map-usage';
 import { toolCallOf } from './parse-tool-input';
 import type { ToolCallMetadata } from './tool-call-metadata';
@@ -25,14 +23,12 @@ export function mapResponse(result: unknown, context: ResponseContext): ModelRes
   const { content: parts, finishReason, usage, response } = result as Record<string, unknown>;
   if (!Array.isArray(parts)) throw badResponse(context.provider, `content is ${shapeOf(parts)}`);
   const content: (TextPart | ToolCallPart)[] = [];
-  let text = '';
   for (const part of parts as unknown[]) {
     if (typeof part !== 'object' || part === null) throw badResponse(context.provider, `a content part is ${shapeOf(part)}`);
     const fields = part as Record<string, unknown>;
     if (fields.type === 'text') {
       if (typeof fields.text !== 'string') throw badResponse(context.provider, `a text part has text that is ${shapeOf(fields.text)}`);
       content.push({ type: 'text', text: fields.text });
-      text += fields.text;
     } else if (fields.type === 'tool-call' && fields.providerExecuted !== true) {
       const { toolCallId, toolName } = fields;
       if (typeof toolCallId !== 'string' || typeof toolName !== 'string') throw badResponse(context.provider, 'a tool call has no string toolCallId and toolName');
@@ -40,14 +36,7 @@ export function mapResponse(result: unknown, context: ResponseContext): ModelRes
       context.toolCalls.remember(toolCallId, toolName, fields.providerMetadata as never);
     }
   }
-  refuseContextWindowStop(finishReason, context.provider);
+  refuseContextWindowStop(rawFinishReason(finishReason), context.provider);
   const metadata = (typeof response === 'object' && response !== null ? response : {}) as Record<string, unknown>;
-  return {
-    content,
-    text,
-    finishReason: mapFinishReason(finishReason),
-    usage: mapUsage(usage),
-    ...(typeof metadata.modelId === 'string' ? { modelId: metadata.modelId } : {}),
-    ...(typeof metadata.id === 'string' ? { responseId: metadata.id } : {}),
-  };
+  return responseOf({ content, finishReason: mapFinishReason(finishReason), usage: mapUsage(usage), modelId: metadata.modelId, responseId: metadata.id });
 }

@@ -1,8 +1,7 @@
 import type { LanguageModelV3StreamPart } from '@ai-sdk/provider';
-import type { ModelStreamPart } from '@keel/core';
+import { type ModelStreamPart, ProviderError } from '@keel/provider';
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { AiSdkProviderError } from './ai-sdk-provider-error';
 import { fromAISDK } from './from-ai-sdk';
 import { specUsage, textResult, textStreamParts } from './testing/mock-results';
 
@@ -94,19 +93,19 @@ describe('the stream of an AI SDK model', () => {
 
   it('ends with no finish part: a network error, never a short answer', async () => {
     const error = await collect(streaming(convertArrayToReadableStream(textStreamParts(['a']).slice(0, -1))).stream?.(request, {})).catch((caught: unknown) => caught);
-    expect(AiSdkProviderError.isInstance(error) && error.errorKind).toBe('network');
+    expect(ProviderError.isInstance(error) && error.errorKind).toBe('network');
   });
 
   it('an error part throws its mapped error', async () => {
     const parts = [...textStreamParts(['a']).slice(0, 4), { type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } }];
     const error = await collect(streaming(convertArrayToReadableStream(parts)).stream?.(request, {})).catch((caught: unknown) => caught);
-    expect(AiSdkProviderError.isInstance(error) && error.errorKind).toBe('rate-limit');
+    expect(ProviderError.isInstance(error) && error.errorKind).toBe('rate-limit');
   });
 
   it('parts off the spec are a retried bad-response, not a TypeError', async () => {
     for (const broken of [null, 'text', { type: 'text-delta', id: 't', delta: 42 }, { type: 'tool-call', toolCallId: 7, toolName: 'x', input: '{}' }]) {
       const error = await collect(streaming(convertArrayToReadableStream([broken])).stream?.(request, {})).catch((caught: unknown) => caught);
-      expect(AiSdkProviderError.isInstance(error) && [error.errorKind, error.retryable]).toEqual(['bad-response', true]);
+      expect(ProviderError.isInstance(error) && [error.errorKind, error.retryable]).toEqual(['bad-response', true]);
     }
   });
 
@@ -116,7 +115,7 @@ describe('the stream of an AI SDK model', () => {
     const pending = collect(streaming(stream).stream?.(request, { signal: controller.signal })).catch((caught: unknown) => caught);
     setTimeout(() => controller.abort(new Error('user left')), 10);
     const error = await pending;
-    expect(AiSdkProviderError.isInstance(error) && error.errorKind).toBe('aborted');
+    expect(ProviderError.isInstance(error) && error.errorKind).toBe('aborted');
     expect(state.cancelled).toBe(true);
   });
 });
@@ -127,7 +126,7 @@ describe('generate on an AI SDK model', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);
     const error = await provider.generate(request, { signal: controller.signal }).catch((caught: unknown) => caught);
-    expect(AiSdkProviderError.isInstance(error) && error.errorKind).toBe('aborted');
+    expect(ProviderError.isInstance(error) && error.errorKind).toBe('aborted');
   });
 
   it("an abort of a model that ignores its signal says the caller's abort reason", async () => {
@@ -135,7 +134,7 @@ describe('generate on an AI SDK model', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('user left')), 10);
     const error = await provider.generate(request, { signal: controller.signal }).catch((caught: unknown) => caught);
-    expect(AiSdkProviderError.isInstance(error) && [error.errorKind, error.message]).toEqual(['aborted', 'mock-provider: the request was aborted: user left']);
+    expect(ProviderError.isInstance(error) && [error.errorKind, error.message]).toEqual(['aborted', 'mock-provider: the request was aborted: user left']);
   });
 
   it('an already aborted signal makes no call', async () => {
@@ -143,7 +142,7 @@ describe('generate on an AI SDK model', () => {
     const controller = new AbortController();
     controller.abort();
     const error = await fromAISDK(model).generate(request, { signal: controller.signal }).catch((caught: unknown) => caught);
-    expect(AiSdkProviderError.isInstance(error) && error.errorKind).toBe('aborted');
+    expect(ProviderError.isInstance(error) && error.errorKind).toBe('aborted');
     expect(model.doGenerateCalls).toHaveLength(0);
   });
 
@@ -152,7 +151,7 @@ describe('generate on an AI SDK model', () => {
     for (const result of [hostile, { ...textResult('x'), content: 'text' }, { ...textResult('x'), content: [{ type: 'text', text: 5 }] }, null]) {
       const provider = fromAISDK(new MockLanguageModelV3({ modelId: 'mock-model-1', doGenerate: async () => result as never }));
       const error = await provider.generate(request, {}).catch((caught: unknown) => caught);
-      expect(AiSdkProviderError.isInstance(error) && [error.errorKind, error.retryable]).toEqual(['bad-response', true]);
+      expect(ProviderError.isInstance(error) && [error.errorKind, error.retryable]).toEqual(['bad-response', true]);
     }
   });
 

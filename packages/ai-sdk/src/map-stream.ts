@@ -1,12 +1,8 @@
-import type { ModelStreamPart } from '@keel/core';
-import type { TextPart, ToolCallPart } from '@keel/core/internal';
-import { AiSdkProviderError } from './ai-sdk-provider-error';
-import { badResponse, shapeOf } from './bad-response';
+import { badResponse, finishPart, type ModelStreamPart, ProviderError, refuseContextWindowStop, shapeOf, type StrictParts, type TextPart, type ToolCallPart } from '@keel/provider';
 import { mapAiSdkError } from './map-error';
-import { mapFinishReason, refuseContextWindowStop } from './map-finish-reason';
+import { mapFinishReason, rawFinishReason } from './map-finish-reason';
 import { mapUsage } from './map-usage';
 import { toolCallOf } from './parse-tool-input';
-import type { StrictParts } from '@keel/core/internal';
 import type { ToolCallMetadata } from './tool-call-metadata';
 
 /** What {@link mapStream} needs besides the stream. */
@@ -104,20 +100,10 @@ export async function* mapStream(stream: ReadableStream<unknown>, context: Strea
         case 'error':
           throw mapAiSdkError(fields.error, context);
         case 'finish': {
-          if (isCutShort(fields)) throw new AiSdkProviderError({ message: `${provider}: the stream ended before the provider said why it finished (no finish reason, no usage): the connection ended early`, errorKind: 'network', provider });
-          refuseContextWindowStop(fields.finishReason, provider);
+          if (isCutShort(fields)) throw new ProviderError({ message: `${provider}: the stream ended before the provider said why it finished (no finish reason, no usage): the connection ended early`, errorKind: 'network', provider });
+          refuseContextWindowStop(rawFinishReason(fields.finishReason), provider);
           const content = slots.flatMap((slot): (TextPart | ToolCallPart)[] => (slot.type === 'tool' ? [slot.call] : slot.text === '' ? [] : [{ type: 'text', text: slot.text }]));
-          yield {
-            type: 'finish',
-            response: {
-              content,
-              text: content.map((piece) => (piece.type === 'text' ? piece.text : '')).join(''),
-              finishReason: mapFinishReason(fields.finishReason),
-              usage: mapUsage(fields.usage),
-              ...(modelId === undefined ? {} : { modelId }),
-              ...(responseId === undefined ? {} : { responseId }),
-            },
-          };
+          yield finishPart({ content, finishReason: mapFinishReason(fields.finishReason), usage: mapUsage(fields.usage), modelId, responseId });
           return;
         }
         default:
@@ -125,7 +111,7 @@ export async function* mapStream(stream: ReadableStream<unknown>, context: Strea
           break;
       }
     }
-    throw new AiSdkProviderError({ message: `${provider}: the stream ended before its finish part: the connection dropped mid-way`, errorKind: 'network', provider });
+    throw new ProviderError({ message: `${provider}: the stream ended before its finish part: the connection dropped mid-way`, errorKind: 'network', provider });
   } catch (error) {
     throw mapAiSdkError(error, context);
   } finally {

@@ -1,4 +1,4 @@
-import type { ModelUsage } from '@keel/core/internal';
+import type { ModelUsage } from '@keel/provider';
 
 /**
  * A token count as the spec gives it: a number as it is (Keel's ledger refuses negative or

@@ -1,5 +1,5 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { errorMessageOf, type ModelCapabilities } from '@keel/core/internal';
+import { errorMessageOf, type ModelCapabilities } from '@keel/provider';
 import { knownCapabilities } from './capabilities';
 
 /** What {@link modelFacts} reads: the wrapped model or the resolver, and the options that declare. */

@@ -1,4 +1,4 @@
-import type { ToolCallPart } from '@keel/core/internal';
+import type { ToolCallPart } from '@keel/provider';
 
 /**
  * A tool call from the spec's JSON-encoded `input`: `argumentsText` is that text exactly (core reads

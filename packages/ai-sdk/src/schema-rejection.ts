@@ -1,4 +1,4 @@
-import { schemaRejectionFor, type SchemaRejection, type StrictParts } from '@keel/core/internal';
+import { schemaRejectionFor, type SchemaRejection, type StrictParts } from '@keel/provider';
 
 /** A 400's words about the response format: Gemini's `response_schema`, Anthropic's `output_config.format`, OpenAI's `response_format`. */
 const ABOUT_OUTPUT = /response_schema|responseSchema|response_mime_type|response mime type|output_config\.format|output_format|response_format/i;

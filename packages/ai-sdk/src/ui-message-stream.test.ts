@@ -1,5 +1,6 @@
 import type { LanguageModelV3StreamPart } from '@ai-sdk/provider';
-import { Agent, type ModelResponse, type ReliabilityRule, tool } from '@keel/core';
+import { Agent, type ReliabilityRule, tool } from '@keel/core';
+import { type ModelResponse } from '@keel/provider';
 import { scriptedModel } from '@keel/core/test';
 import { Type } from '@sinclair/typebox';
 import { jsonSchema, Output, readUIMessageStream, stepCountIs, streamText, tool as aiTool, type UIMessage, type UIMessageChunk } from 'ai';

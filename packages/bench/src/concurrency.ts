@@ -1,5 +1,5 @@
 import { PerformanceObserver } from 'node:perf_hooks';
-import type { ModelProviderV1 } from '@keel/core/internal';
+import type { ModelProviderV1 } from '@keel/provider';
 import { measureHeldHeap } from './inflight/held-heap';
 import { minorGc, pairedRatio, summarise } from './measure';
 import { bareRun, keelAgentBuilder } from './overhead';

@@ -1,5 +1,5 @@
 import { Agent, type Message } from '@keel/core';
-import { type ModelProviderV1 } from '@keel/core/internal';
+import { type ModelProviderV1 } from '@keel/provider';
 import { formatFeedback, toValidator } from '@keel/reliability';
 import { checkOutput, extractJson } from '@keel/reliability/internal';
 import { Type } from '@sinclair/typebox';

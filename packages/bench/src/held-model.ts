@@ -1,5 +1,5 @@
 import type { ModelRequest, ModelResponse } from '@keel/core';
-import type { ModelProviderV1 } from '@keel/core/internal';
+import type { ModelProviderV1 } from '@keel/provider';
 import { finalTurn, toolTurn } from './zero-latency-model';
 
 /**

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { Ajv } from 'ajv';
 import { Agent, type Message, tool } from '@keel/core';
-import type { ModelProviderV1 } from '@keel/core/internal';
+import type { ModelProviderV1 } from '@keel/provider';
 import { finalTurn, toolTurn, zeroLatencyModel } from './zero-latency-model';
 
 export const RefundSchema = Type.Object(

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Agent, tool } from '@keel/core';
-import type { ModelProviderV1 } from '@keel/core/internal';
+import type { ModelProviderV1 } from '@keel/provider';
 import { defaultRules } from '@keel/reliability';
 import { compare, pairedRatio, type Timing } from './measure';
 

@@ -1,5 +1,5 @@
 import type { ModelRequest, ModelResponse } from '@keel/core';
-import type { ModelProviderV1 } from '@keel/core/internal';
+import type { ModelProviderV1 } from '@keel/provider';
 
 /**
  * An in-process model with no latency that answers from fixed responses by turn: the first call

@@ -52,8 +52,8 @@ export type { JournalListener } from './run/journal/journal-writer';
 export type { RunStep } from './run/journal/run-step';
 
 // Models
-export type { Message } from './model/message';
-export type { ModelProvider, ModelRequest, ModelResponse, ModelStreamPart } from './model/model-provider-v1';
+export type { Message } from '@keel/provider';
+export type { ModelProvider, ModelRequest, ModelResponse, ModelStreamPart } from '@keel/provider';
 
 // The reliability vocabulary an agent's user meets (the rest is in @keel/reliability)
 export {

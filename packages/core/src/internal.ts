@@ -1,6 +1,6 @@
 /**
- * Helpers integrations share: the full model spec for provider authors, message and event
- * detail types, run-level helpers, and the runtime error vocabulary providers classify with.
+ * Helpers integrations share: event detail types, run-level helpers and the runtime error
+ * vocabulary. The model spec and the provider kit are `@keel/provider`'s.
  * **Unstable**: names and signatures may change in any release. Applications use `@keel/core`.
  */
 export type { AgentBuilder } from './agent/agent';
@@ -8,36 +8,7 @@ export type { Provenance, StepRecord } from './contracts/run-result';
 export type { CallPurpose, EventBase, EventPayload, EventUsage, ReAskOf, ToolValidationOutcome } from './events/agent-events';
 export { AGENT_EVENT_NAMES } from './events/event-names';
 export type { MemoryRun } from './memory/memory-store';
-export type { AssistantMessage, AttachmentPart, FilePart, ImagePart, SystemMessage, TextPart, ToolCallPart, ToolMessage, ToolResultPart, UserMessage } from './model/message';
-export { attachmentSource, attachmentUrl, type AttachmentWire } from './provider-kit/attachments';
-export { textOf, toolCallsOf } from './model/message';
 export { toolPairingProblems } from './context/tool-pairing';
-export { REDACTED, redactSecrets, secretsOf } from './model/redact-secrets';
-export { type ErrorTypeKind, kindFromErrorType } from './model/kind-from-error-type';
-export { type HeaderReader, type HeaderRecord, parseRetryAfter } from './model/parse-retry-after';
-export { toolInputOf } from './model/tool-input-of';
-// The provider-author kit: what every adapter needs, once.
-export { CONTINUE_INSTRUCTION, withContinuation } from './provider-kit/continuation';
-export type { DecoderDialect, LoweringOutcome, SchemaStats } from './provider-kit/lower-json-schema/decoder-dialect';
-export { lowerJsonSchema, schemaLowerer } from './provider-kit/lower-json-schema/lower-json-schema';
-export { escapePointer } from './provider-kit/lower-json-schema/schema-pointer';
-export { type LocalReference, parseLocalReference } from '@keel/reliability/internal';
-export { isContextOverflow, isContextWindowStop } from './provider-kit/context-overflow';
-export { isAbortLike, isInstanceOf, socketFailureKind, statusFailure, vendorErrorKind } from './provider-kit/read-vendor-error';
-export { firstString, type RefusalNames, schemaRejectionFor, type StrictParts, strictPartsOf } from './provider-kit/strict-parts';
-export type {
-  FinishReason,
-  LoweredSchema,
-  ModelCallErrorShape,
-  ModelCapabilities,
-  ModelCallOptions,
-  ModelProviderV1,
-  ModelUsage,
-  ResponseFormat,
-  SchemaRejection,
-  ToolChoice,
-  ToolSpecification,
-} from './model/model-provider-v1';
 export type { GuardRejection } from './tools/guard';
 export { type IdShapeGuardOptions, UUID_PATTERN } from './tools/id-shape-guard';
 export type { AnyTool, ToolDefinition } from './tools/tool';
@@ -46,7 +17,7 @@ export type { ConsoleTraceOptions } from './trace/console-trace';
 export type { RunTrace, TraceEvent } from './trace/record-trace';
 export type { RunUsage } from './usage/usage-ledger';
 
-// The runtime error vocabulary, one copy for every package (providers classify with it).
+// The runtime error vocabulary, one copy for every package.
 export { KeelError, type AttemptRecord } from '@keel/reliability';
 export {
   errorMessageOf,

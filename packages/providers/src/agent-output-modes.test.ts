@@ -1,7 +1,8 @@
 // The SDKs load on a provider's first use; loading them here keeps that out of the timed tests.
 import '@anthropic-ai/sdk';
 import 'openai';
-import { Agent, type AgentEvents, type AgentStreamPart, type ModelProvider, tool } from '@keel/core';
+import { Agent, type AgentEvents, type AgentStreamPart, tool } from '@keel/core';
+import { type ModelProvider } from '@keel/provider';
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { anthropic } from './anthropic/anthropic-provider';

@@ -1,8 +1,7 @@
-import type { ModelRequest } from '@keel/core';
+import { type ModelRequest, ProviderError } from '@keel/provider';
 import { jsonReply, wireServerPerTest } from '@keel/wire-server';
 import { describe, expect, it } from 'vitest';
 import { anthropic } from './anthropic/anthropic-provider';
-import { ProviderError } from './errors/provider-error';
 import { openai } from './openai/openai-provider';
 import { anthropicTextAnswer } from './testing/fixtures/anthropic-fixtures';
 import { openAITextAnswer } from './testing/fixtures/openai-fixtures';

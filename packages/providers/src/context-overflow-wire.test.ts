@@ -1,5 +1,5 @@
 import { Agent, type AgentEvents, ContextOverflowError, tool } from '@keel/core';
-import type { ModelProviderV1 } from '@keel/core/internal';
+import type { ModelProviderV1 } from '@keel/provider';
 import { errorReply, jsonReply, respondReply, startWireServer, type WireReply, type WireServer } from '@keel/wire-server';
 import { Type } from '@sinclair/typebox';
 import { afterEach, describe, expect, it } from 'vitest';

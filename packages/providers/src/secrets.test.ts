@@ -3,7 +3,7 @@ import { Agent, type AgentEvents, InMemoryStore, ReliabilityFailFastError, tool 
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { anthropic } from './anthropic/anthropic-provider';
-import { ProviderError } from './errors/provider-error';
+import { ProviderError } from '@keel/provider';
 import { openai } from './openai/openai-provider';
 import { anthropicErrorBody, anthropicTextAnswer, anthropicToolUse } from './testing/fixtures/anthropic-fixtures';
 import { openAIMultiToolCall, openAITextAnswer } from './testing/fixtures/openai-fixtures';
@@ -81,7 +81,7 @@ describe.each(Object.entries(providers))('%s: a 401 through an agent is what hap
     expect(ProviderError.isInstance(error.cause)).toBe(true);
     const cause = error.cause as ProviderError;
     expect(cause).toMatchObject({ errorKind: 'auth', status: 401, provider: name, retryable: false });
-    expect(error.message).toMatch(/^(Anthropic|OpenAI) authentication failed: the API key was rejected \(HTTP 401\)/);
+    expect(error.message).toMatch(/^(Anthropic|OpenAI): authentication failed: the API key was rejected \(HTTP 401\)/);
     expect(error.message).toContain('the reliability gate stopped on attempt 1: no rule retries a failure of kind auth');
     const printed = inspect(error, { depth: 10, showHidden: true });
     expect(printed).not.toContain(KEY);

@@ -1,5 +1,4 @@
-import type { ModelRequest, ModelResponse, ModelStreamPart } from '@keel/core';
-import type { ToolCallPart } from '@keel/core/internal';
+import type { ModelRequest, ModelResponse, ModelStreamPart, ToolCallPart } from '@keel/provider';
 import { parseExact } from '@keel/reliability/internal';
 import { describe, expect, it } from 'vitest';
 import { anthropic } from './anthropic/anthropic-provider';

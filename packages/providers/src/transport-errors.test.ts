@@ -1,11 +1,9 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { ModelRequest } from '@keel/core';
-import type { ModelProviderV1 } from '@keel/core/internal';
+import { type ModelProviderV1, type ModelRequest, ProviderError } from '@keel/provider';
 import { errorReply, hangReply, resetReply, respondReply, type SseEvent, sseReply, wireServerPerTest } from '@keel/wire-server';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { anthropic } from './anthropic/anthropic-provider';
-import { ProviderError } from './errors/provider-error';
 import { openai } from './openai/openai-provider';
 import { collectStreamFailure } from './testing/collect-stream';
 import { anthropicErrorBody, anthropicTextStreamHead } from './testing/fixtures/anthropic-fixtures';

@@ -1,4 +1,5 @@
-import { Agent, type AgentEvents, type ModelProvider, tool } from '@keel/core';
+import { Agent, type AgentEvents, tool } from '@keel/core';
+import { type ModelProvider } from '@keel/provider';
 import { Type } from '@sinclair/typebox';
 
 /** The answer the weather agent of the tests gives. */

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { Agent, memoryRunStore, type RunStore, tool } from '@keel/core';
-import type { ModelProviderV1 } from '@keel/core/internal';
+import type { ModelProviderV1 } from '@keel/provider';
 import { postgresRunStore } from '@keel/postgres';
 import { redisRunStore } from '@keel/redis';
 import { Type } from '@sinclair/typebox';

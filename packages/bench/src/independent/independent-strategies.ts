@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Agent, type Message, type ModelResponse, type OutputOptions } from '@keel/core';
-import { type ModelProviderV1 } from '@keel/core/internal';
+import { type ModelProviderV1 } from '@keel/provider';
 import { requestTokens } from '../recovery/strategies';
 import type { IndependentItem } from './independent-corpus';
 import { MeaningModel } from './meaning-model';

@@ -1,4 +1,4 @@
-import type { ModelProviderV1 } from '@keel/core/internal';
+import type { ModelProviderV1 } from '@keel/provider';
 import { heldModel } from '../held-model';
 import { type Census, countSnapshot, writeSnapshot } from './heap-census';
 

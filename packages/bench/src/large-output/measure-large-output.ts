@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Agent, type Message, type ModelRequest, type ModelResponse, type OutputOptions } from '@keel/core';
-import type { ModelProviderV1 } from '@keel/core/internal';
+import type { ModelProviderV1 } from '@keel/provider';
 import { Order, orderSystem, rawOrderValidator } from '../independent/order-schema';
 import { requestTokens, tokens } from '../recovery/strategies';
 import { buildLargeCorpus, LARGE_CLASSES, type LargeClass, type LargeItem } from './large-corpus';

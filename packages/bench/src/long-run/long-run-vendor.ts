@@ -1,5 +1,5 @@
 import type { Message, ModelRequest, ModelResponse } from '@keel/core';
-import type { ModelProviderV1 } from '@keel/core/internal';
+import type { ModelProviderV1 } from '@keel/provider';
 import { tokens } from '../recovery/strategies';
 
 /** One request as the simulated vendor counted it. */

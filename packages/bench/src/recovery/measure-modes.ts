@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { Agent, type ModelResponse } from '@keel/core';
-import type { ModelProviderV1 } from '@keel/core/internal';
+import type { ModelProviderV1 } from '@keel/provider';
 import { buildCorpus, type CorpusItem } from './corpus';
 import { type DefectClass, type DefectKind, renderOutput } from './render';
 import { schemas } from './schemas';

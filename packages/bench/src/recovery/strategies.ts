@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Agent, type Message, type ModelRequest, type ModelResponse, type OutputOptions } from '@keel/core';
-import { type ModelProviderV1 } from '@keel/core/internal';
+import { type ModelProviderV1 } from '@keel/provider';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { encode } from 'gpt-tokenizer';
 import type { CorpusItem } from './corpus';

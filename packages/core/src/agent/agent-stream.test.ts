@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { AbortedError, Agent, ReliabilityFailFastError, tool } from '../index';
-import type { ModelProviderV1, ModelStreamPart } from '../model/model-provider-v1';
+import type { ModelProviderV1, ModelStreamPart } from '@keel/provider';
 import { scriptedModel, asComplete } from '../testing/index';
 import type { AgentStreamPart } from '../contracts/stream-part';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { tokenBudget } from '@keel/reliability';
 import { Agent, ReliabilityFailFastError, tool } from '../index';
 import type { ModelRequest } from '../index';
-import type { ToolMessage } from '../internal';
+import type { ToolMessage } from '@keel/provider';
 import { recorder } from '../testing/event-recorder';
 import { scriptedModel } from '../testing/index';
 

@@ -7,7 +7,7 @@ import type { ListenerEntry } from '../events/event-bus';
 import type { MemoryStore } from '../memory/memory-store';
 import type { RunStore } from '../contracts/run-store';
 import type { JournalListener } from '../run/journal/journal-writer';
-import type { ModelProvider, ModelResponse } from '../model/model-provider-v1';
+import type { ModelProvider, ModelResponse } from '@keel/provider';
 import { patchOptionsProblem } from '../run/attempt/patch-and-continue';
 import type { RunConfig } from '../run/state/run-config';
 import type { ToolGuard } from '../tools/guard';

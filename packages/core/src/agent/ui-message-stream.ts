@@ -1,5 +1,5 @@
 import { AbortedError } from '@keel/reliability';
-import type { FinishReason } from '../model/model-provider-v1';
+import type { FinishReason } from '@keel/provider';
 import type { ToolCallRecord } from '../tools/tool-result';
 import { approvalIdOf } from './approval-id';
 import type { RunResult } from '../contracts/run-result';

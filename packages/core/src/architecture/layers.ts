@@ -21,8 +21,8 @@ export const PACKAGE_LAYERS: readonly (readonly string[])[] = [
 
 /** Core's layers, bottom first, each with what it holds (docs/architecture.md draws the same). */
 export const CORE_LAYERS: readonly (readonly string[])[] = [
-  // the provider spec, messages, call wrappers, the agent's defaults
-  ['shared', 'model', 'provider-kit', 'defaults.ts'],
+  // call wrappers, the agent's defaults
+  ['shared', 'defaults.ts'],
   // what the engine and the API share (contracts), and the parts the engine is built of
   ['contracts', 'errors', 'events', 'usage', 'memory', 'tools', 'context'],
   // the run as rules see it

@@ -1,5 +1,5 @@
 import { approvalOf } from '../agent/approval-id';
-import type { Message } from '../model/message';
+import type { Message } from '@keel/provider';
 import type { ResumeDecisions } from '../run/state/resume-decisions';
 import { field, text, type UIMessageLike } from './ui-message-like';
 

@@ -1,4 +1,4 @@
-import type { Message, ToolResultPart } from '../model/message';
+import type { Message, ToolResultPart } from '@keel/provider';
 
 /** What a repeated read's marker says. */
 const REPEAT = ') returned the same ';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { AssistantMessage, Message, ToolMessage } from '../model/message';
+import type { AssistantMessage, Message, ToolMessage } from '@keel/provider';
 import { type Compaction, compactedView, NO_COMPACTION } from './compaction';
 import { estimateRequestTokens } from './estimate-tokens';
 import { type CompactionLimits, planCompaction } from './plan-compaction';

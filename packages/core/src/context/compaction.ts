@@ -1,4 +1,4 @@
-import type { Message, ToolMessage } from '../model/message';
+import type { Message, ToolMessage } from '@keel/provider';
 
 /**
  * What compaction has done in a run so far: plain, serializable data, part of the run's state.

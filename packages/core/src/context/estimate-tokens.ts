@@ -1,4 +1,4 @@
-import type { Message } from '../model/message';
+import type { Message } from '@keel/provider';
 
 /**
  * Characters per token the estimate assumes, by class, so that it errs high on every kind of text

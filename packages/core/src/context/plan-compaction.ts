@@ -1,5 +1,5 @@
 import { canonicalJson } from '@keel/reliability/internal';
-import type { Message, ToolMessage, ToolResultPart } from '../model/message';
+import type { Message, ToolMessage, ToolResultPart } from '@keel/provider';
 import { clearedMarker, collapseMarkers } from './collapse-markers';
 import { type Compaction, compactedView, firstUserIndex } from './compaction';
 import { estimateRequestTokens, estimateTextTokens, type RequestFrame } from './estimate-tokens';

@@ -1,4 +1,4 @@
-import type { Message } from '../model/message';
+import type { Message } from '@keel/provider';
 import { collapseMarkers } from './collapse-markers';
 import { type Compaction, compactedView } from './compaction';
 import { estimateRequestTokens, type RequestFrame } from './estimate-tokens';

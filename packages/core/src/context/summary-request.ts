@@ -1,5 +1,4 @@
-import type { Message } from '../model/message';
-import type { ModelRequest } from '../model/model-provider-v1';
+import type { Message, ModelRequest } from '@keel/provider';
 
 /** Longest stretch of one tool result or message copied into a summary request, in characters. */
 const MAX_PART_CHARS = 4_000;

@@ -1,4 +1,4 @@
-import type { Message } from '../model/message';
+import type { Message } from '@keel/provider';
 
 /**
  * What breaks the pairing of tool calls and results in a request: every tool call must have its

@@ -1,7 +1,7 @@
 import type { ToolSearchOptions } from '../tools/search/tool-search';
 import type { FeedbackTemplate, PreCheckRule, PricingTable, ReliabilityRule, ValidationFailure } from '@keel/reliability';
 import type { RetryOnKind } from '@keel/reliability/internal';
-import type { ModelProvider, ModelResponse } from '../model/model-provider-v1';
+import type { ModelProvider, ModelResponse } from '@keel/provider';
 
 /** A provider and the model to use on it. */
 export interface ModelTarget {

@@ -1,8 +1,7 @@
 import type { AttemptRecord, JsonRepair, ValidationIssue } from '@keel/reliability';
 import type { Coercion } from '@keel/reliability/internal';
-import type { Message } from '../model/message';
-import type { FinishReason } from '../model/model-provider-v1';
 import type { RunStateSnapshot } from './run-state-snapshot';
+import type { FinishReason, Message } from '@keel/provider';
 import type { PendingApproval } from '../tools/pending-approval';
 import type { ToolCallRecord } from '../tools/tool-result';
 import type { UnknownOutcome } from '../tools/unknown-outcome';

@@ -1,5 +1,4 @@
-import type { AssistantMessage } from '../model/message';
-import type { FinishReason } from '../model/model-provider-v1';
+import type { AssistantMessage, FinishReason } from '@keel/provider';
 import type { PendingApproval } from '../tools/pending-approval';
 import type { ToolCallRecord } from '../tools/tool-result';
 import type { UnknownOutcome } from '../tools/unknown-outcome';

@@ -2,13 +2,12 @@ import type { AttemptRecord, JsonRepair, ValidationIssue } from '@keel/reliabili
 import type { Coercion } from '@keel/reliability/internal';
 import type { Provenance } from './provenance';
 import type { StepRecord } from './step-record';
-import type { Message } from '../model/message';
-import type { FinishReason, ModelResponse } from '../model/model-provider-v1';
 import type { PendingApproval } from '../tools/pending-approval';
 import type { ToolCallRecord } from '../tools/tool-result';
 import type { UnknownOutcome } from '../tools/unknown-outcome';
 import type { RunUsage } from '../usage/usage-ledger';
 import type { Compaction } from '../context/compaction';
+import type { FinishReason, Message, ModelResponse } from '@keel/provider';
 
 /** What the run's answer says besides its text. */
 export interface Answer {

@@ -1,4 +1,4 @@
-import type { FinishReason } from '../model/model-provider-v1';
+import type { FinishReason } from '@keel/provider';
 
 /** One step of the ReAct loop: a model turn and the tools it called. */
 export interface StepRecord {

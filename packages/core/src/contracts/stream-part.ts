@@ -1,6 +1,5 @@
 import type { ErrorKind } from '@keel/reliability';
-import type { ToolCallPart } from '../model/message';
-import type { FinishReason } from '../model/model-provider-v1';
+import type { FinishReason, ToolCallPart } from '@keel/provider';
 import type { ToolCallRecord } from '../tools/tool-result';
 import type { RunResult } from './run-result';
 

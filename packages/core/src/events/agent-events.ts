@@ -1,7 +1,7 @@
 import type { CompactionTier } from '../context/plan-compaction';
 import type { ErrorKind } from '@keel/reliability';
 import type { FailFastEvent, FeedbackErrorEvent, LoopDetectedEvent, RecoveredEvent, RetryEvent, RuleErrorEvent, ValidationFailedEvent, WaitEvent } from '@keel/reliability/internal';
-import type { FinishReason } from '../model/model-provider-v1';
+import type { FinishReason } from '@keel/provider';
 
 /** Fields every event payload carries. */
 export interface EventBase {

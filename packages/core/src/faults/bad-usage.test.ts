@@ -1,7 +1,7 @@
 import { tokenBudget } from '@keel/reliability';
 import { describe, expect, it } from 'vitest';
 import { Agent, type AgentEvents, ReliabilityFailFastError } from '../index';
-import { type ModelProviderV1 } from '../internal';
+import { type ModelProviderV1 } from '@keel/provider';
 
 /**
  * Usage is sanitised at the ledger's entry: a count that is not a finite, non-negative number is

@@ -2,7 +2,7 @@ import { TRUNCATION_MARKER } from '@keel/reliability/internal';
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { Agent, type AgentEvents, type ReliabilityFailFastError, tool } from '../index';
-import { type ToolCallPart } from '../internal';
+import { type ToolCallPart } from '@keel/provider';
 import { scriptedModel } from '../testing/index';
 
 /** Everything echoed is bounded, and model-chosen keys never put a raw newline in a message. */

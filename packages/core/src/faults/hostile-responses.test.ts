@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Agent, type ModelResponse, ReliabilityFailFastError } from '../index';
-import { type ModelProviderV1 } from '../internal';
+import { type ModelProviderV1 } from '@keel/provider';
 import { asComplete } from '../testing/index';
 
 /**

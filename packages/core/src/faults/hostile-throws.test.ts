@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { AbortedError, KeelError } from '@keel/reliability';
 import { Agent, type AgentBuilder, MemoryStoreError, tool } from '../index';
-import { type ModelProviderV1 } from '../internal';
+import { type ModelProviderV1 } from '@keel/provider';
 import { scriptedModel } from '../testing/index';
 
 /**

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { Agent, ReliabilityFailFastError } from '../index';
-import { type ModelProviderV1 } from '../internal';
+import { type ModelProviderV1 } from '@keel/provider';
 
 /**
  * A provider that breaks the model spec ends the run with a typed ReliabilityFailFastError of

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AbortedError, Agent, type AgentEvents, InMemoryStore, type Message, type ModelResponse, ReliabilityFailFastError, type RunResult, tool } from '../index';
-import { type ModelProviderV1 } from '../internal';
+import { type ModelProviderV1 } from '@keel/provider';
 import { MaxStepsExceededError } from '../errors/max-steps-exceeded-error';
 
 /**

@@ -1,4 +1,4 @@
-import type { Message } from '../model/message';
+import type { Message } from '@keel/provider';
 
 /** The run a store is serving, passed to every call an agent makes on it. */
 export interface MemoryRun {

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { Agent, InMemoryStore, tool } from '../index';
 import type { Message } from '../index';
-import type { UserMessage } from '../internal';
+import type { UserMessage } from '@keel/provider';
 import { scriptedModel, asComplete } from '../testing/index';
 
 /** Everything a message list says, as one string, to search for leaked text. */

@@ -1,7 +1,6 @@
 import { canonicalHash, isPromiseLike, loopArgumentsHash, loopResultHash, loopResultPending, type RunStepView, type RunView, type ToolCallView, type TurnView, type UsageTotals } from '@keel/reliability/internal';
 import type { StepRecord } from '../contracts/run-result';
-import type { ToolCallPart } from '../model/message';
-import type { ModelResponse } from '../model/model-provider-v1';
+import type { ModelResponse, ToolCallPart } from '@keel/provider';
 import { checkArguments } from '../tools/check-arguments';
 import type { AnyTool } from '../tools/tool';
 import type { ToolCallRecord } from '../tools/tool-result';

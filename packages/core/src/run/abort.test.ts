@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { AbortedError, Agent, tool } from '../index';
 import type { AgentEvents } from '../index';
-import type { ModelProviderV1 } from '../internal';
+import type { ModelProviderV1 } from '@keel/provider';
 import { scriptedModel } from '../testing/index';
 
 /** Settles a promise into its rejection reason (fails the test when it resolves). */

@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { Agent, tool } from '../index';
 import type { InMemoryStore, ModelRequest, ToolContext } from '../index';
-import type { ToolMessage } from '../internal';
+import type { ToolMessage } from '@keel/provider';
 import { recorder } from '../testing/event-recorder';
 import { scriptedModel, asSuspended } from '../testing/index';
 

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { Agent, MaxStepsExceededError, ReliabilityFailFastError, tool } from '../index';
 import type { Message, ModelRequest } from '../index';
-import type { ToolMessage } from '../internal';
+import type { ToolMessage } from '@keel/provider';
 import { scriptedModel, asComplete } from '../testing/index';
 
 /** The tool message of a request (the latest one). */

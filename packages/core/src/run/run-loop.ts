@@ -4,7 +4,7 @@ import type { RunInput, RunOptions, RunResult } from '../contracts/run-result';
 import type { StreamSink } from '../contracts/stream-part';
 import type { AgentEventName, BuiltPayload, EventPayload } from '../events/agent-events';
 import type { EventBus } from '../events/event-bus';
-import type { Message } from '../model/message';
+import type { Message } from '@keel/provider';
 import type { ParentRun } from '../tools/parent-run';
 import { StaleRunOwnerError } from '../errors/stale-run-owner-error';
 import { type RunUsage, UsageLedger } from '../usage/usage-ledger';

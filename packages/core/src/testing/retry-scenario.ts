@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Agent } from '../agent/agent';
-import type { ModelUsage } from '../model/model-provider-v1';
+import type { ModelUsage } from '@keel/provider';
 import { tool } from '../tools/tool';
 import { scriptedModel } from './scripted-model';
 

@@ -1,18 +1,7 @@
 import { AbortedError } from '@keel/reliability';
 import { sleep } from '@keel/reliability/internal';
 import { ScriptExhaustedError } from '../errors/script-exhausted-error';
-import type { TextPart, ToolCallPart } from '../model/message';
-import type {
-  FinishReason,
-  LoweredSchema,
-  ModelCallOptions,
-  ModelCapabilities,
-  ModelProviderV1,
-  ModelRequest,
-  ModelResponse,
-  ModelStreamPart,
-  ModelUsage,
-} from '../model/model-provider-v1';
+import type { FinishReason, LoweredSchema, ModelCallOptions, ModelCapabilities, ModelProviderV1, ModelRequest, ModelResponse, ModelStreamPart, ModelUsage, TextPart, ToolCallPart } from '@keel/provider';
 
 /** One scripted answer, as a plain object. */
 export interface ScriptedTurn {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Agent } from '../agent/agent';
 import { scriptedModel } from './scripted-model';
 import { tool } from '../tools/tool';
-import type { Message } from '../model/message';
+import type { Message } from '@keel/provider';
 import type { MemoryStore } from '../memory/memory-store';
 
 /** Settings every shared memory store takes. */

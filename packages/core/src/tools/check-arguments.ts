@@ -1,6 +1,6 @@
 import { ValidationFailure, type ValidationIssue } from '@keel/reliability';
 import { type Coercion, coerceToSchema, formatPath, isPromiseLike, parseExact, reduceError, withShapes } from '@keel/reliability/internal';
-import type { ToolCallPart } from '../model/message';
+import type { ToolCallPart } from '@keel/provider';
 import { type GuardRejection, runGuards, type ToolGuard } from './guard';
 import type { AnyTool } from './tool';
 

@@ -1,6 +1,6 @@
 import type { AttemptRecord, PreCheckRule, PricingTable } from '@keel/reliability';
 import type { UsageTotals } from '@keel/reliability/internal';
-import type { ModelResponse } from '../model/model-provider-v1';
+import type { ModelResponse } from '@keel/provider';
 import type { ToolContext } from './tool';
 
 /**

@@ -3,7 +3,7 @@ import { TOOL_SEARCH_NAME } from './search/tool-search';
 import { canonicalHash, escapeControl, reduceError, raceSignal } from '@keel/reliability/internal';
 import type { CallWrapper } from '../shared/call-wrapper';
 import type { BuiltPayload, EventPayload, ToolValidationOutcome } from '../events/agent-events';
-import type { ToolCallPart } from '../model/message';
+import type { ToolCallPart } from '@keel/provider';
 import { type ArgumentsCheck, checkArguments } from './check-arguments';
 import type { ToolGuard } from './guard';
 import { PARENT_RUN, type ParentRun } from './parent-run';

@@ -1,6 +1,6 @@
 import { lastNValidationErrorsMatch, type ReliabilityRule } from '@keel/reliability';
 import { isValidationErrorKind, matchesFailuresOnly } from '@keel/reliability/internal';
-import type { ModelResponse } from '../model/model-provider-v1';
+import type { ModelResponse } from '@keel/provider';
 import { stableStringify } from './stable-equal';
 
 /** The kind of the rule that re-asks for corrected tool arguments: `tool.re-ask` events name it. */

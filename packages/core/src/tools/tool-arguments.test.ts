@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it, vi } from 'vitest';
 import { Agent, idShapeGuard, InMemoryStore, type Message, type ModelRequest, tool } from '../index';
-import { type ToolMessage } from '../internal';
+import { type ToolMessage } from '@keel/provider';
 import { type Script, type ScriptedTurn, scriptedModel } from '../testing/index';
 import { recorder } from '../testing/event-recorder';
 

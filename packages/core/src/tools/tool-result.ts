@@ -1,5 +1,5 @@
 import type { Coercion } from '@keel/reliability/internal';
-import type { ToolResultPart } from '../model/message';
+import type { ToolResultPart } from '@keel/provider';
 
 /** Error codes a tool result can carry. Guards add their own. */
 export type ToolErrorCode =

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent, AgentConfigurationError, tool } from '../index';
-import { type ToolMessage } from '../internal';
+import { type ToolMessage } from '@keel/provider';
 import { scriptedModel } from '../testing/index';
 
 const Empty = Type.Object({});

@@ -1,7 +1,7 @@
 import { type AnySchema, type InferSchema, type SchemaValidator, toValidator } from '@keel/reliability';
 import { reduceError } from '@keel/reliability/internal';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
-import type { ToolSpecification } from '../model/model-provider-v1';
+import type { ToolSpecification } from '@keel/provider';
 import type { ToolGuard } from './guard';
 
 /** What a tool's `execute` receives besides its input. */

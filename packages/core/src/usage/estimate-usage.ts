@@ -1,5 +1,5 @@
 import { estimateMessageTokens, estimateRequestTokens } from '../context/estimate-tokens';
-import type { ModelRequest, ModelResponse, ModelUsage } from '../model/model-provider-v1';
+import type { ModelRequest, ModelResponse, ModelUsage } from '@keel/provider';
 import type { InvalidUsageField } from './usage-ledger';
 
 /** A call's usage with what the provider did not report estimated, and whether anything was. */

@@ -1,6 +1,6 @@
 import type { AttemptRecord, PricingTable } from '@keel/reliability';
 import { priceUsage, type UsageTotals } from '@keel/reliability/internal';
-import type { ModelUsage } from '../model/model-provider-v1';
+import type { ModelUsage } from '@keel/provider';
 
 
 /** The token counts of a usage record, in the order they are checked. */

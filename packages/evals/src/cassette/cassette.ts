@@ -1,5 +1,5 @@
 import { AbortedError, type ModelProvider, type ModelRequest, type ModelResponse, type ModelStreamPart } from '@keel/core';
-import type { ModelCallOptions } from '@keel/core/internal';
+import type { ModelCallOptions } from '@keel/provider';
 import { RecordedCallError } from '../errors/recorded-call-error';
 import { canonicalRequest, type JsonObject } from './canonical-request';
 import { readCassetteFile } from './cassette-file';

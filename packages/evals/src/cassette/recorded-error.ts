@@ -1,4 +1,5 @@
-import { errorMessageOf, readField, type SchemaRejection } from '@keel/core/internal';
+import { errorMessageOf, readField } from '@keel/core/internal';
+import { type SchemaRejection } from '@keel/provider';
 import type { RecordedError } from '../errors/recorded-call-error';
 import type { SecretScrubber } from './scrub-secrets';
 

@@ -1,4 +1,4 @@
-import { REDACTED, redactSecrets, secretsOf } from '@keel/core/internal';
+import { REDACTED, redactSecrets, secretsOf } from '@keel/provider';
 import { AUTHORIZATION_SCHEME, SECRET_SHAPES } from './secret-shapes';
 
 /**

@@ -1,5 +1,6 @@
 import type { ErrorKind } from '@keel/core';
-import { KeelError, hasMarker, isTransientErrorKind, type SchemaRejection } from '@keel/core/internal';
+import { KeelError, hasMarker, isTransientErrorKind } from '@keel/core/internal';
+import { type SchemaRejection } from '@keel/provider';
 
 const marker = Symbol.for('keel.error.RecordedCallError');
 

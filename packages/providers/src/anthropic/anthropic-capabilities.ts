@@ -1,4 +1,4 @@
-import type { ModelCapabilities } from '@keel/core/internal';
+import type { ModelCapabilities } from '@keel/provider';
 
 /** A Claude model id: `claude-<family>-<major>[-<minor>][-<date> | @<date>]`, e.g. `claude-sonnet-4-5-20250929`. */
 const claudeModelId = /^claude-([a-z]+)-(\d+)(?:-(\d{1,2}))?(?:(?:-|@)\d{8})?(?:-latest)?$/;

@@ -1,6 +1,5 @@
-import type { ModelRequest } from '@keel/core';
+import { type ModelRequest, ProviderError } from '@keel/provider';
 import { describe, expect, it } from 'vitest';
-import { ProviderError } from '../errors/provider-error';
 import { providerOnWire } from '../testing/provider-on-wire';
 import { withToolSchemasChecked } from '../testing/sent-tool-schemas';
 import { textResponse, textStreamParts } from '../testing/text-response';

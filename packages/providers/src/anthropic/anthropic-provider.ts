@@ -1,6 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { ModelRequest } from '@keel/core';
-import type { ModelCapabilities, ModelProviderV1 } from '@keel/core/internal';
+import type { ModelCapabilities, ModelProviderV1, ModelRequest } from '@keel/provider';
 import { checkOptions, REMOVED_OPTIONS } from '../shared/check-options';
 import { loadSdk } from '../shared/load-sdk';
 import { resolveModel } from '../shared/resolve-model';

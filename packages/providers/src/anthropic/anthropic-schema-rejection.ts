@@ -1,4 +1,4 @@
-import { firstString, readField, type SchemaRejection, schemaRejectionFor, type StrictParts } from '@keel/core/internal';
+import { firstString, readField, type SchemaRejection, schemaRejectionFor, type StrictParts } from '@keel/provider';
 
 /** Anthropic's grammar limits, which span every strict schema of a request and name none of them. */
 const requestWideLimit = /too many optional parameters|parameters with union types|too complex|grammar compilation|too many strict tools/i;

@@ -1,4 +1,4 @@
-import { type DecoderDialect, schemaLowerer } from '@keel/core/internal';
+import { type DecoderDialect, schemaLowerer } from '@keel/provider';
 
 /**
  * Anthropic's structured outputs (`output_config.format` and `strict: true` tools), as documented

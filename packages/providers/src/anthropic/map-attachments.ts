@@ -1,5 +1,4 @@
-import { type AttachmentPart, attachmentSource } from '@keel/core/internal';
-import { ProviderError } from '../errors/provider-error';
+import { type AttachmentPart, attachmentSource, ProviderError } from '@keel/provider';
 import type { ContentBlockParam } from './anthropic-types';
 
 /** The image types the Messages API reads. */

@@ -1,8 +1,7 @@
-import type { Message } from '@keel/core';
+import { type Message, toolInputOf } from '@keel/provider';
 import type { ContentBlockParam, MessageParam } from './anthropic-types';
 import { ephemeralCacheControl } from './cache-control';
 import { mapAnthropicAttachment } from './map-attachments';
-import { toolInputOf } from '@keel/core/internal';
 
 /** One Keel message as a Messages API turn, before same-role turns are merged. */
 interface Turn {

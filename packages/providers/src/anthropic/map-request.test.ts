@@ -1,4 +1,4 @@
-import type { ModelRequest } from '@keel/core';
+import type { ModelRequest } from '@keel/provider';
 import { describe, expect, it } from 'vitest';
 import { fullRequest, timeTool, toolRound, weatherTool } from '../testing/fixtures/keel-requests';
 import { anthropicRequestIssues } from '../testing/validate-anthropic-request';

@@ -1,5 +1,4 @@
-import type { ModelRequest } from '@keel/core';
-import { withContinuation } from '@keel/core/internal';
+import { type ModelRequest, withContinuation } from '@keel/provider';
 import type { MessageCreateParamsNonStreaming, TextBlockParam } from './anthropic-types';
 import { ephemeralCacheControl } from './cache-control';
 import { mapAnthropicMessages } from './map-messages';

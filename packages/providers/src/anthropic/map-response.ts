@@ -1,8 +1,6 @@
-import type { ModelResponse } from '@keel/core';
-import type { TextPart, ToolCallPart } from '@keel/core/internal';
-import { badResponse, shapeOf } from '../shared/bad-response';
+import { badResponse, type ModelResponse, refuseContextWindowStop, responseOf, shapeOf, type TextPart, type ToolCallPart } from '@keel/provider';
 import type { ContentBlock } from './anthropic-types';
-import { mapAnthropicFinishReason, refuseContextWindowStop } from './map-finish-reason';
+import { mapAnthropicFinishReason } from './map-finish-reason';
 import { mapAnthropicUsage } from './map-usage';
 import type { AnthropicUsageFields } from './map-usage';
 
@@ -40,7 +38,7 @@ function argumentsTextOf(input: unknown): { argumentsText?: string } {
  * `bad-response` ProviderError.
  */
 export function mapAnthropicResponse(message: AnthropicMessageFields, provider = 'anthropic'): ModelResponse {
-  const bad = (problem: string) => badResponse(provider, 'Anthropic', problem);
+  const bad = (problem: string) => badResponse(provider, problem, 'Anthropic');
   if (typeof message !== 'object' || message === null) throw bad(`the body is ${shapeOf(message)}`);
   if (!Array.isArray(message.content)) throw bad(`content is ${shapeOf(message.content)}, not a list`);
   const content: (TextPart | ToolCallPart)[] = [];
@@ -55,13 +53,6 @@ export function mapAnthropicResponse(message: AnthropicMessageFields, provider =
       content.push({ type: 'tool-call', id: typed.id, name: typed.name, arguments: typed.input, ...argumentsTextOf(typed.input) });
     }
   }
-  refuseContextWindowStop(message.stop_reason, provider);
-  return {
-    content,
-    text: content.map((part) => (part.type === 'text' ? part.text : '')).join(''),
-    finishReason: mapAnthropicFinishReason(message.stop_reason),
-    usage: mapAnthropicUsage(message.usage),
-    ...(message.model === undefined ? {} : { modelId: message.model }),
-    ...(message.id === undefined ? {} : { responseId: message.id }),
-  };
+  refuseContextWindowStop(message.stop_reason, provider, 'Anthropic');
+  return responseOf({ content, finishReason: mapAnthropicFinishReason(message.stop_reason), usage: mapAnthropicUsage(message.usage), modelId: message.model, responseId: message.id });
 }

@@ -1,10 +1,7 @@
-import type { ModelStreamPart } from '@keel/core';
-import type { TextPart, ToolCallPart } from '@keel/core/internal';
-import { ProviderError } from '../errors/provider-error';
-import { badResponse, shapeOf } from '../shared/bad-response';
+import { badResponse, finishPart, type ModelStreamPart, ProviderError, refuseContextWindowStop, shapeOf, type TextPart, type ToolCallPart } from '@keel/provider';
 import { parseToolArguments } from '../shared/parse-tool-arguments';
 import type { RawMessageStreamEvent } from './anthropic-types';
-import { mapAnthropicFinishReason, refuseContextWindowStop } from './map-finish-reason';
+import { mapAnthropicFinishReason } from './map-finish-reason';
 import { mapAnthropicUsage } from './map-usage';
 import type { AnthropicUsageFields } from './map-usage';
 
@@ -71,7 +68,7 @@ export async function* mapAnthropicStream(
   let stopReason: string | null | undefined;
   let stopped = false;
 
-  const bad = (problem: string) => badResponse(context.provider, 'Anthropic', `a stream event ${problem}`);
+  const bad = (problem: string) => badResponse(context.provider, `a stream event ${problem}`, 'Anthropic');
   /** The object an event carries in `field`; an event without it breaks the format. */
   const inner = <T>(event: object, field: string): T => {
     const value = (event as Record<string, unknown>)[field];
@@ -146,16 +143,6 @@ export async function* mapAnthropicStream(
     if (block?.type === 'text') content.push({ type: 'text', text: block.text });
     else if (block?.type === 'tool') content.push(finishToolCall(block));
   }
-  refuseContextWindowStop(stopReason, context.provider);
-  yield {
-    type: 'finish',
-    response: {
-      content,
-      text: content.map((part) => (part.type === 'text' ? part.text : '')).join(''),
-      finishReason: mapAnthropicFinishReason(stopReason),
-      usage: mapAnthropicUsage(usage),
-      ...(model === undefined ? {} : { modelId: model }),
-      ...(id === undefined ? {} : { responseId: id }),
-    },
-  };
+  refuseContextWindowStop(stopReason, context.provider, 'Anthropic');
+  yield finishPart({ content, finishReason: mapAnthropicFinishReason(stopReason), usage: mapAnthropicUsage(usage), modelId: model, responseId: id });
 }

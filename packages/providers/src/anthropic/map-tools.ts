@@ -1,4 +1,4 @@
-import type { ToolChoice as KeelToolChoice, ToolSpecification } from '@keel/core/internal';
+import type { ToolChoice as KeelToolChoice, ToolSpecification } from '@keel/provider';
 import type { Tool, ToolChoice } from './anthropic-types';
 import { ephemeralCacheControl } from './cache-control';
 

@@ -1,4 +1,4 @@
-import type { ModelUsage } from '@keel/core/internal';
+import type { ModelUsage } from '@keel/provider';
 import { wireCount } from '../shared/wire-count';
 
 /** The usage fields of a Messages API response or stream event; any may be missing or null. */

@@ -1,5 +1,4 @@
-import type { ModelRequest } from '@keel/core';
-import type { ToolSpecification } from '@keel/core/internal';
+import type { ModelRequest, ToolSpecification } from '@keel/provider';
 import { describe, expect, it } from 'vitest';
 import { anthropicModel } from '../testing/anthropic-model';
 import { collectStream, responseOf } from '../testing/collect-stream';

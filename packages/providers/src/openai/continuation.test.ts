@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openAIRequestIssues } from '../testing/validate-openai-request';
-import { CONTINUE_INSTRUCTION } from '@keel/core/internal';
+import { CONTINUE_INSTRUCTION } from '@keel/provider';
 import { mapOpenAIRequest } from './map-request';
 
 describe('continuing a cut answer on Chat Completions', () => {

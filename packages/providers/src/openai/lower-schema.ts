@@ -1,4 +1,4 @@
-import { type DecoderDialect, schemaLowerer } from '@keel/core/internal';
+import { type DecoderDialect, schemaLowerer } from '@keel/provider';
 
 /**
  * OpenAI's strict structured outputs (`response_format: { type: 'json_schema', strict: true }`

@@ -1,5 +1,4 @@
-import { type AttachmentPart, attachmentSource, attachmentUrl } from '@keel/core/internal';
-import { ProviderError } from '../errors/provider-error';
+import { type AttachmentPart, attachmentSource, attachmentUrl, ProviderError } from '@keel/provider';
 import type { ChatCompletionContentPart } from './openai-types';
 
 /**

@@ -1,4 +1,4 @@
-import type { FinishReason } from '@keel/core/internal';
+import type { FinishReason } from '@keel/provider';
 
 /**
  * Maps a Chat Completions `finish_reason`: `stop` → `stop` (or `tool-calls` when the message has

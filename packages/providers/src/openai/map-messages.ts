@@ -1,4 +1,4 @@
-import type { Message } from '@keel/core';
+import type { Message } from '@keel/provider';
 import { stringifyToolArguments } from '../shared/stringify-tool-arguments';
 import { mapOpenAIAttachment } from './map-attachments';
 import type { ChatCompletionMessageParam } from './openai-types';

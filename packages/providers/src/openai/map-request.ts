@@ -1,5 +1,4 @@
-import type { ModelRequest } from '@keel/core';
-import { withContinuation } from '@keel/core/internal';
+import { type ModelRequest, withContinuation } from '@keel/provider';
 import { mapOpenAIMessages } from './map-messages';
 import { mapOpenAIResponseFormat } from './map-response-format';
 import { mapOpenAIToolChoice, mapOpenAITools } from './map-tools';

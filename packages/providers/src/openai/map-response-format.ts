@@ -1,4 +1,4 @@
-import type { ResponseFormat } from '@keel/core/internal';
+import type { ResponseFormat } from '@keel/provider';
 
 /** The `response_format` of a native structured-output request. */
 export interface OpenAIJsonSchemaFormat {

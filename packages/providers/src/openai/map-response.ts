@@ -1,7 +1,4 @@
-import type { ModelResponse } from '@keel/core';
-import type { TextPart, ToolCallPart } from '@keel/core/internal';
-import { ProviderError } from '../errors/provider-error';
-import { badResponse, shapeOf } from '../shared/bad-response';
+import { badResponse, type ModelResponse, ProviderError, responseOf, shapeOf, type TextPart, type ToolCallPart } from '@keel/provider';
 import { parseToolArguments } from '../shared/parse-tool-arguments';
 import { mapOpenAIFinishReason } from './map-finish-reason';
 import { mapOpenAIUsage } from './map-usage';
@@ -31,7 +28,7 @@ function mapToolCall(call: ChatCompletionMessageToolCall, index: number): ToolCa
  * `bad-response` one.
  */
 export function mapOpenAIResponse(completion: ChatCompletion, context: { readonly provider: string }): ModelResponse {
-  const bad = (problem: string) => badResponse(context.provider, 'OpenAI', problem);
+  const bad = (problem: string) => badResponse(context.provider, problem, 'OpenAI');
   if (typeof completion !== 'object' || completion === null) throw bad(`the body is ${shapeOf(completion)}`);
   if (!Array.isArray(completion.choices)) throw bad(`choices is ${shapeOf(completion.choices)}, not a list`);
   const choice = completion.choices[0];
@@ -52,12 +49,5 @@ export function mapOpenAIResponse(completion: ChatCompletion, context: { readonl
   const text = (message.content ?? '') + refusal;
   const toolCalls = (message.tool_calls ?? []).map(mapToolCall);
   const content: (TextPart | ToolCallPart)[] = [...(text === '' ? [] : [{ type: 'text' as const, text }]), ...toolCalls];
-  return {
-    content,
-    text,
-    finishReason: mapOpenAIFinishReason(choice.finish_reason, { refused: refusal !== '', hasToolCalls: toolCalls.length > 0 }),
-    usage: mapOpenAIUsage(completion.usage),
-    ...(typeof completion.model === 'string' ? { modelId: completion.model } : {}),
-    ...(typeof completion.id === 'string' ? { responseId: completion.id } : {}),
-  };
+  return responseOf({ content, finishReason: mapOpenAIFinishReason(choice.finish_reason, { refused: refusal !== '', hasToolCalls: toolCalls.length > 0 }), usage: mapOpenAIUsage(completion.usage), modelId: completion.model, responseId: completion.id });
 }

@@ -1,7 +1,4 @@
-import type { ModelStreamPart } from '@keel/core';
-import type { TextPart, ToolCallPart } from '@keel/core/internal';
-import { ProviderError } from '../errors/provider-error';
-import { badResponse, shapeOf } from '../shared/bad-response';
+import { badResponse, finishPart, type ModelStreamPart, ProviderError, shapeOf, type TextPart, type ToolCallPart } from '@keel/provider';
 import { parseToolArguments } from '../shared/parse-tool-arguments';
 import { mapOpenAIFinishReason } from './map-finish-reason';
 import { mapOpenAIUsage } from './map-usage';
@@ -36,7 +33,7 @@ export async function* mapOpenAIStream(
   let id: string | undefined;
   let model: string | undefined;
 
-  const bad = (problem: string) => badResponse(context.provider, 'OpenAI', `a stream chunk ${problem}`);
+  const bad = (problem: string) => badResponse(context.provider, `a stream chunk ${problem}`, 'OpenAI');
   for await (const chunk of chunks) {
     if (typeof chunk !== 'object' || chunk === null) throw bad(`is ${shapeOf(chunk)}`);
     if (typeof chunk.id === 'string' && chunk.id !== '') id ??= chunk.id;
@@ -102,15 +99,5 @@ export async function* mapOpenAIStream(
   }
   const fullText = text + refusal;
   const content: (TextPart | ToolCallPart)[] = [...(fullText === '' ? [] : [{ type: 'text' as const, text: fullText }]), ...calls];
-  yield {
-    type: 'finish',
-    response: {
-      content,
-      text: fullText,
-      finishReason: mapOpenAIFinishReason(finishReason, { refused: refusal !== '', hasToolCalls: calls.length > 0 }),
-      usage: mapOpenAIUsage(usage),
-      ...(model === undefined ? {} : { modelId: model }),
-      ...(id === undefined ? {} : { responseId: id }),
-    },
-  };
+  yield finishPart({ content, finishReason: mapOpenAIFinishReason(finishReason, { refused: refusal !== '', hasToolCalls: calls.length > 0 }), usage: mapOpenAIUsage(usage), modelId: model, responseId: id });
 }

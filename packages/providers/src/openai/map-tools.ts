@@ -1,4 +1,4 @@
-import type { ToolChoice, ToolSpecification } from '@keel/core/internal';
+import type { ToolChoice, ToolSpecification } from '@keel/provider';
 import type { ChatCompletionFunctionTool, ChatCompletionToolChoiceOption } from './openai-types';
 
 /**

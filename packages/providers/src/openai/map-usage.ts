@@ -1,4 +1,4 @@
-import type { ModelUsage } from '@keel/core/internal';
+import type { ModelUsage } from '@keel/provider';
 import { wireCount } from '../shared/wire-count';
 import type { CompletionUsage } from './openai-types';
 

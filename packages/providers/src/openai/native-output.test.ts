@@ -1,4 +1,4 @@
-import type { ModelRequest } from '@keel/core';
+import type { ModelRequest } from '@keel/provider';
 import { describe, expect, it } from 'vitest';
 import { collectStream, responseOf } from '../testing/collect-stream';
 import { matchesSchema } from '../testing/constrained-decoder';

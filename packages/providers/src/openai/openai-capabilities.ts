@@ -1,4 +1,4 @@
-import type { ModelCapabilities } from '@keel/core/internal';
+import type { ModelCapabilities } from '@keel/provider';
 
 /**
  * Models with `response_format: { type: 'json_schema', strict: true }` (Structured Outputs,

@@ -1,4 +1,4 @@
-import type { ModelRequest } from '@keel/core';
+import type { ModelRequest } from '@keel/provider';
 import { describe, expect, it } from 'vitest';
 import { providerOnWire } from '../testing/provider-on-wire';
 import { withToolSchemasChecked } from '../testing/sent-tool-schemas';

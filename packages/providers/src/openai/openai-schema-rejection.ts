@@ -1,4 +1,4 @@
-import { firstString, readField, type SchemaRejection, schemaRejectionFor, type StrictParts } from '@keel/core/internal';
+import { firstString, readField, type SchemaRejection, schemaRejectionFor, type StrictParts } from '@keel/provider';
 
 /**
  * Reads an OpenAI 400 for a refused strict schema. The API answers `invalid_request_error` with

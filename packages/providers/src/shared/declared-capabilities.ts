@@ -1,4 +1,4 @@
-import type { ModelCapabilities } from '@keel/core/internal';
+import type { ModelCapabilities } from '@keel/provider';
 
 const capabilityNames = ['nativeOutput', 'strictTools', 'contextWindow'] as const;
 

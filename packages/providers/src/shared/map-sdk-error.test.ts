@@ -1,6 +1,6 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
-import { ProviderError } from '../errors/provider-error';
+import { ProviderError } from '@keel/provider';
 import { mapSdkError } from './map-sdk-error';
 
 const context = {

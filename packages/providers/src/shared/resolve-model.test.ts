@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ProviderError } from '../errors/provider-error';
+import { ProviderError } from '@keel/provider';
 import { resolveModel } from './resolve-model';
 
 describe('resolveModel', () => {

@@ -1,4 +1,4 @@
-import { ProviderError } from '../errors/provider-error';
+import { ProviderError } from '@keel/provider';
 
 /**
  * The model id of a call. The model id lives in one place, the agent (`Agent.create({ model })`),

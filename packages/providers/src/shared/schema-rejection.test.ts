@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { anthropicSchemaRejection } from '../anthropic/anthropic-schema-rejection';
 import { openAISchemaRejection } from '../openai/openai-schema-rejection';
-import { ProviderError } from '../errors/provider-error';
+import { ProviderError } from '@keel/provider';
 import { mapSdkError } from './map-sdk-error';
 
 class Never {}

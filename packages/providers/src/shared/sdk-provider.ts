@@ -1,17 +1,5 @@
-import type { ModelRequest, ModelResponse, ModelStreamPart } from '@keel/core';
-import {
-  type LoweredSchema,
-  type ModelCallOptions,
-  type ModelCapabilities,
-  type ModelProviderV1,
-  redactSecrets,
-  type SchemaRejection,
-  secretsOf,
-  type StrictParts,
-  strictPartsOf,
-} from '@keel/core/internal';
+import { type LoweredSchema, type ModelCallOptions, type ModelCapabilities, type ModelProviderV1, type ModelRequest, type ModelResponse, type ModelStreamPart, type ProviderError, redactSecrets, type SchemaRejection, secretsOf, type StrictParts, strictPartsOf } from '@keel/provider';
 import { MissingSdkError } from '../errors/missing-sdk-error';
-import type { ProviderError } from '../errors/provider-error';
 import { checkDeclaredCapabilities, resolveCapabilities } from './declared-capabilities';
 import { mapSdkError, type SdkErrorClasses } from './map-sdk-error';
 import { sdkRequestOptions } from './request-options';

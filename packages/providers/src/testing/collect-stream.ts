@@ -1,4 +1,4 @@
-import type { ModelProvider, ModelRequest, ModelResponse, ModelStreamPart } from '@keel/core';
+import type { ModelProvider, ModelRequest, ModelResponse, ModelStreamPart } from '@keel/provider';
 
 /** Reads a provider stream to the end (or its error) and returns every part. */
 export async function collectStream(stream: AsyncIterable<ModelStreamPart>): Promise<ModelStreamPart[]> {

@@ -1,4 +1,4 @@
-import { type DecoderDialect, lowerJsonSchema } from '@keel/core/internal';
+import { type DecoderDialect, lowerJsonSchema } from '@keel/provider';
 
 /** Why `schema` cannot be lowered to `dialect`; `undefined` when it can. */
 export function loweringReason(schema: Readonly<Record<string, unknown>>, dialect: DecoderDialect): string | undefined {

@@ -1,6 +1,4 @@
-import type { ModelRequest, ModelResponse } from '@keel/core';
-import type { LoweredSchema, ToolSpecification } from '@keel/core/internal';
-import { ProviderError } from '../errors/provider-error';
+import { type LoweredSchema, type ModelRequest, type ModelResponse, ProviderError, type ToolSpecification } from '@keel/provider';
 import { orderSchema, transferSchema } from './fixtures/schemas';
 
 type Json = Record<string, unknown>;

@@ -1,4 +1,4 @@
-import type { ModelProvider } from '@keel/core';
+import type { ModelProvider } from '@keel/provider';
 import { type WireReply, wireServerPerTest } from '@keel/wire-server';
 
 /**

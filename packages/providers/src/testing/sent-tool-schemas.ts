@@ -1,4 +1,4 @@
-import type { ToolSpecification } from '@keel/core/internal';
+import type { ToolSpecification } from '@keel/provider';
 import { expect } from 'vitest';
 
 type Json = Record<string, unknown>;

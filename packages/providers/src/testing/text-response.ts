@@ -1,5 +1,4 @@
-import type { ModelResponse, ModelStreamPart } from '@keel/core';
-import type { ModelUsage } from '@keel/core/internal';
+import type { ModelResponse, ModelStreamPart, ModelUsage } from '@keel/provider';
 
 /** The response an adapter should give for a plain text answer that stopped on its own. */
 export function textResponse(text: string, ids: { readonly modelId: string; readonly responseId: string }, usage: ModelUsage): ModelResponse {

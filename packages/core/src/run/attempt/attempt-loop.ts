@@ -2,8 +2,7 @@ import type { AttemptRecord, GateVerdict, ValidationFailure } from '@keel/reliab
 import type { Attempted, AttemptDriver, FailFastDecision, FallbackRequest, GateFeedback, GateEvent, GateMemory, GateSettings, Judged, UsageTotals } from '@keel/reliability/internal';
 import { BadResponseError, callAndJudge, raceSignal, runAttempts, ZERO_USAGE } from '@keel/reliability/internal';
 import type { ModelTarget } from '../../contracts/agent-options';
-import type { Message } from '../../model/message';
-import type { ModelRequest, ModelResponse, ToolChoice } from '../../model/model-provider-v1';
+import type { Message, ModelRequest, ModelResponse, ToolChoice } from '@keel/provider';
 import type { WrappedCall } from '../../shared/call-wrapper';
 import { estimateUsage } from '../../usage/estimate-usage';
 import { sanitizeUsage } from '../../usage/usage-ledger';

@@ -1,5 +1,5 @@
 import type { GateVerdict } from '@keel/reliability';
-import type { ModelResponse } from '../../model/model-provider-v1';
+import type { ModelResponse } from '@keel/provider';
 import type { FallbackValue } from '../output/output-fallback';
 
 /** How a logical call ended, short of failing the run. */

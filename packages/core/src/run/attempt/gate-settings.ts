@@ -1,6 +1,6 @@
 import type { ValidationFailure } from '@keel/reliability';
 import { defaultFeedback, type FeedbackSettings, GATE_DEFAULTS, type GateFeedback, type GateSettings, type PatchRequest } from '@keel/reliability/internal';
-import type { ModelResponse } from '../../model/model-provider-v1';
+import type { ModelResponse } from '@keel/provider';
 import { continuationOf, patchSettingsOf, toolPatchSettingsOf } from './patch-and-continue';
 import type { RunContext } from '../state/run-context';
 import { schemaDowngradeRule } from '../output/schema-downgrade-rule';

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { Agent, type ModelRequest, type ModelResponse, tool } from '../../index';
-import type { ModelProviderV1 } from '../../internal';
+import type { ModelProviderV1 } from '@keel/provider';
 import { withKeelToolCallIds } from './keel-tool-call-ids';
 
 /**

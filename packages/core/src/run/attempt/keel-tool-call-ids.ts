@@ -1,4 +1,4 @@
-import type { ModelResponse } from '../../model/model-provider-v1';
+import type { ModelResponse } from '@keel/provider';
 
 /**
  * Keel's ids for the tool calls of one turn, given in the order the calls come: the provider's id

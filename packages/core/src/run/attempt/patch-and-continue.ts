@@ -13,8 +13,7 @@ import {
   settleReadings,
 } from '@keel/reliability/internal';
 import type { OutputOptions } from '../../contracts/agent-options';
-import type { TextPart, ToolCallPart } from '../../model/message';
-import type { ModelRequest, ModelResponse, ToolChoice } from '../../model/model-provider-v1';
+import type { ModelRequest, ModelResponse, TextPart, ToolCallPart, ToolChoice } from '@keel/provider';
 import type { RunContext } from '../state/run-context';
 
 /** Continuations in a row by default. */

@@ -1,8 +1,7 @@
 import { classifyError, reduceError } from '@keel/reliability/internal';
 import type { ModelTarget } from '../../contracts/agent-options';
 import type { BuiltPayload, CallPurpose } from '../../events/agent-events';
-import type { Message } from '../../model/message';
-import type { ModelRequest, ModelResponse } from '../../model/model-provider-v1';
+import type { Message, ModelRequest, ModelResponse } from '@keel/provider';
 import type { OutputMode } from '../output/output-mode';
 import type { RunContext } from '../state/run-context';
 

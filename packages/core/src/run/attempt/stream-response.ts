@@ -1,7 +1,7 @@
 import { BadResponseError, isPromiseLike, raceSignal } from '@keel/reliability/internal';
 import { IncompleteStreamError } from '../../errors/incomplete-stream-error';
 import { StreamInterruptedError } from '../../errors/stream-interrupted-error';
-import type { ModelResponse, ModelStreamPart } from '../../model/model-provider-v1';
+import type { ModelResponse, ModelStreamPart } from '@keel/provider';
 import { checkResponse, read } from '../output/output-verdict';
 import { addPartialText, finishPartials, stopPartials } from '../output/partial-output';
 import { showAnswerText } from '../output/shown-answer';

@@ -1,7 +1,6 @@
 import type { GateVerdict } from '@keel/reliability';
 import { type GateFeedback, TRUNCATION_MARKER } from '@keel/reliability/internal';
-import type { Message, ToolCallPart } from '../../model/message';
-import type { ModelResponse } from '../../model/model-provider-v1';
+import type { Message, ModelResponse, ToolCallPart } from '@keel/provider';
 import { type ArgumentsCheck, checkArguments } from '../../tools/check-arguments';
 import type { ToolGuard } from '../../tools/guard';
 import type { ReAskResult } from '../../tools/run-tool-call';

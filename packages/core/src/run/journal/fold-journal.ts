@@ -1,7 +1,7 @@
 import type { AttemptRecord } from '@keel/reliability';
 import type { StepRecord } from '../../contracts/step-record';
 import { RunStateError } from '../../errors/run-state-error';
-import type { Message } from '../../model/message';
+import type { Message } from '@keel/provider';
 import type { ToolCallRecord } from '../../tools/tool-result';
 import type { RunUsage } from '../../usage/usage-ledger';
 import type { RunState, ToolJournal } from '../../contracts/run-state';

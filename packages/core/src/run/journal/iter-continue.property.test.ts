@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Agent, type JournalEntry, type ModelResponse, type RunResult, tool } from '../../index';
-import type { ModelProviderV1 } from '../../internal';
+import type { ModelProviderV1 } from '@keel/provider';
 
 /**
  * Stopping a run after any step (through `agent.iter()`), serializing its journal and continuing

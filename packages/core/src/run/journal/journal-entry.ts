@@ -1,8 +1,7 @@
 import type { AttemptRecord } from '@keel/reliability';
 import type { StepRecord } from '../../contracts/step-record';
 import type { Compaction } from '../../context/compaction';
-import type { Message } from '../../model/message';
-import type { FinishReason } from '../../model/model-provider-v1';
+import type { FinishReason, Message } from '@keel/provider';
 import type { ToolCallRecord } from '../../tools/tool-result';
 import type { RunUsage } from '../../usage/usage-ledger';
 import type { RunStateSnapshot } from '../../contracts/run-state-snapshot';

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { ActionLoopError, Agent, type AgentEvents, type JournalEntry, memoryRunStore, type ModelResponse, type RunStore, tool } from '../../index';
-import type { ModelProviderV1 } from '../../internal';
+import type { ModelProviderV1 } from '@keel/provider';
 
 /**
  * The loop rules' count of nudges is the journal's: a loop nudged before a suspension or a crash

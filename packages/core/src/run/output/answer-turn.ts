@@ -1,5 +1,4 @@
-import type { TextPart, ToolCallPart } from '../../model/message';
-import type { ModelResponse } from '../../model/model-provider-v1';
+import type { ModelResponse, TextPart, ToolCallPart } from '@keel/provider';
 
 /** The raw text of a call's arguments: as the model wrote them when the provider says, else their JSON. */
 function argumentsTextOf(call: ToolCallPart): string {

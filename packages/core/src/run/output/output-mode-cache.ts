@@ -1,5 +1,5 @@
 import type { ModelTarget } from '../../contracts/agent-options';
-import type { SchemaRejection } from '../../model/model-provider-v1';
+import type { SchemaRejection } from '@keel/provider';
 import {
   type Downgrade,
   levelAfterRejection,

@@ -1,6 +1,6 @@
 import { reduceError } from '@keel/reliability/internal';
 import type { ModelTarget } from '../../contracts/agent-options';
-import type { SchemaRejection } from '../../model/model-provider-v1';
+import type { SchemaRejection } from '@keel/provider';
 import type { Downgrade, ModeLevel, TargetPlan } from './output-mode';
 import type { RunContext } from '../state/run-context';
 

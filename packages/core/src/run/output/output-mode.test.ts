@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { failoverRule } from '@keel/reliability';
 import { describe, expect, it } from 'vitest';
 import { Agent, AgentConfigurationError, ReliabilityFailFastError, tool } from '../../index';
-import type { LoweredSchema, ModelRequest, SchemaRejection } from '../../model/model-provider-v1';
+import type { LoweredSchema, ModelRequest, SchemaRejection } from '@keel/provider';
 import { type Script, scriptedModel, type ScriptedModelOptions, asComplete } from '../../testing/index';
 import { recorder } from '../../testing/event-recorder';
 

@@ -1,5 +1,5 @@
 import type { ModelTarget } from '../../contracts/agent-options';
-import type { ModelCapabilities, ResponseFormat, SchemaRejection, ToolSpecification } from '../../model/model-provider-v1';
+import type { ModelCapabilities, ResponseFormat, SchemaRejection, ToolSpecification } from '@keel/provider';
 
 /**
  * How the final answer is asked for: `native` (the provider's constrained decoding, a strict

@@ -1,7 +1,6 @@
 import type { GateVerdict } from '@keel/reliability';
 import { BadResponseError, checkOutput, type OutputCheck } from '@keel/reliability/internal';
-import type { TextPart, ToolCallPart } from '../../model/message';
-import type { FinishReason, ModelResponse, ModelUsage } from '../../model/model-provider-v1';
+import type { FinishReason, ModelResponse, ModelUsage, TextPart, ToolCallPart } from '@keel/provider';
 import type { RunConfig } from '../state/run-config';
 
 /*

@@ -1,6 +1,6 @@
 import type { ReliabilityRule } from '@keel/reliability';
 import { matchesFailuresOnly } from '@keel/reliability/internal';
-import type { ModelResponse } from '../../model/model-provider-v1';
+import type { ModelResponse } from '@keel/provider';
 
 /**
  * The first rule of every call of an agent: a provider's 400 that refused a schema the request

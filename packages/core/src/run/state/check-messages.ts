@@ -1,5 +1,5 @@
 import { AgentConfigurationError } from '../../errors/agent-configuration-error';
-import type { Message } from '../../model/message';
+import type { Message } from '@keel/provider';
 
 type Problem = string | undefined;
 

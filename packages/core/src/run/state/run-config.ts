@@ -7,7 +7,7 @@ import type { RecordedTarget, RunRecordListener } from '../../contracts/recorded
 import type { ListenerEntry } from '../../events/event-bus';
 import type { MemoryStore } from '../../memory/memory-store';
 import type { RunStore } from '../../contracts/run-store';
-import type { ModelResponse, ToolSpecification } from '../../model/model-provider-v1';
+import type { ModelResponse, ToolSpecification } from '@keel/provider';
 import type { ToolGuard } from '../../tools/guard';
 import type { AnyTool } from '../../tools/tool';
 import type { OutputModeCache } from '../output/output-mode-cache';

@@ -6,7 +6,7 @@ import type { RunConfig } from './run-config';
 import type { StreamSink } from '../../contracts/stream-part';
 import type { PreCheckRule } from '@keel/reliability';
 import { raceSignal, type UsageTotals } from '@keel/reliability/internal';
-import type { ModelResponse } from '../../model/model-provider-v1';
+import type { ModelResponse } from '@keel/provider';
 import type { JournalWriter } from '../journal/journal-writer';
 import type { RunGate } from '../journal/run-step';
 import type { StateSigner } from './state-signer';

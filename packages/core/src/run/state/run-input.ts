@@ -1,6 +1,6 @@
 import type { RunInput } from '../../contracts/run-result';
 import { AgentConfigurationError } from '../../errors/agent-configuration-error';
-import type { Message } from '../../model/message';
+import type { Message } from '@keel/provider';
 import { checkMessages } from './check-messages';
 
 /**

@@ -1,11 +1,10 @@
 import { AbortedError } from '@keel/reliability';
-import type { Message } from '../../model/message';
+import type { Message, ModelResponse } from '@keel/provider';
 import { MaxStepsExceededError } from '../../errors/max-steps-exceeded-error';
 import { ActionLoopError } from '../../errors/action-loop-error';
 import { type AttemptCall, type AttemptOutcome, attemptLoop } from '../attempt/attempt-loop';
 import { stepSettings, stepSettingsMade } from '../attempt/gate-settings';
 import type { GateSettings, RunView } from '@keel/reliability/internal';
-import type { ModelResponse } from '../../model/model-provider-v1';
 import { runViewOf, turnViewOf } from '../../run-view/run-view-of';
 import { resolveFallback } from '../output/output-fallback';
 import { outputVerdict } from '../output/output-verdict';

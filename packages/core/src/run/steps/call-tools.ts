@@ -1,6 +1,6 @@
 import { AbortedError, type AttemptRecord } from '@keel/reliability';
 import type { RunResult } from '../../contracts/run-result';
-import type { Message, ToolCallPart } from '../../model/message';
+import type { Message, ToolCallPart } from '@keel/provider';
 import { isPendingApproval, type PendingApproval } from '../../tools/pending-approval';
 import type { AgentEventName, BuiltPayload, EventPayload } from '../../events/agent-events';
 import type { ArgumentsCheck } from '../../tools/check-arguments';

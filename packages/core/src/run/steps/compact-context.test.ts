@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { Agent, AgentConfigurationError, ContextOverflowError, InMemoryStore, ReliabilityFailFastError, tool } from '../../index';
 import type { Message, ModelRequest } from '../../index';
-import type { ToolMessage } from '../../internal';
+import type { ToolMessage } from '@keel/provider';
 import { toolPairingProblems } from '../../context/tool-pairing';
 import { type ScriptedReply, scriptedModel } from '../../testing/index';
 import { recorder } from '../../testing/event-recorder';

@@ -3,8 +3,7 @@ import type { CompleteRunResult, RunRecord, RunResult, SuspendedRunResult } from
 import type { BuiltPayload } from '../../events/agent-events';
 import { deliverRecord } from '../deliver-record';
 import type { RecordedRun } from '../../contracts/recorded-run';
-import type { AssistantMessage } from '../../model/message';
-import type { FinishReason } from '../../model/model-provider-v1';
+import type { AssistantMessage, FinishReason } from '@keel/provider';
 import type { RunContext } from '../state/run-context';
 import type { RunStateSnapshot } from '../../contracts/run-state-snapshot';
 import type { Answer, RunState, StepOutcome } from '../../contracts/run-state';

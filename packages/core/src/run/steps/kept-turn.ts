@@ -1,4 +1,4 @@
-import type { AssistantMessage, Message } from '../../model/message';
+import type { AssistantMessage, Message } from '@keel/provider';
 import { toResultPart, type ToolCallRecord } from '../../tools/tool-result';
 import type { ToolTurn } from '../../contracts/run-state';
 

@@ -1,4 +1,4 @@
-import type { ToolCallPart } from '../../model/message';
+import type { ToolCallPart } from '@keel/provider';
 import type { PendingApproval } from '../../tools/pending-approval';
 import { idempotencyKeyOf, runToolCall, type ToolCallJournal, type ToolRunEnvironment } from '../../tools/run-tool-call';
 import type { ToolCallRecord } from '../../tools/tool-result';

@@ -1,4 +1,4 @@
-import type { ToolSpecification } from '../../model/model-provider-v1';
+import type { ToolSpecification } from '@keel/provider';
 
 /** A deferred tool as the search reads it: its name, description and argument names, as words. */
 export interface CatalogEntry {

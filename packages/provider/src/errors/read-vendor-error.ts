@@ -1,6 +1,6 @@
 import { kindFromNetworkCode, kindFromStatus, readField } from '@keel/reliability/internal';
-import { type ErrorTypeKind, kindFromErrorType } from '../model/kind-from-error-type';
-import { type HeaderReader, type HeaderRecord, parseRetryAfter } from '../model/parse-retry-after';
+import { type ErrorTypeKind, kindFromErrorType } from './kind-from-error-type';
+import { type HeaderReader, type HeaderRecord, parseRetryAfter } from './parse-retry-after';
 import { isContextOverflow } from './context-overflow';
 
 /** `instanceof` that a Proxy with a throwing `getPrototypeOf` trap cannot break. */

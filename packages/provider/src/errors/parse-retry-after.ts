@@ -6,8 +6,8 @@ export interface HeaderReader {
 /** Response headers as a plain record (the AI SDK's `responseHeaders`), names in any case. */
 export type HeaderRecord = Readonly<Record<string, string | undefined>>;
 
-/** One header's value: by `get`, or by the first key of a record that matches without regard to case. */
-function headerOf(headers: HeaderReader | HeaderRecord, name: string): string | undefined {
+/** One header's value (`name` in lower case): by `get`, or by the first key of a record that matches without regard to case. */
+export function headerOf(headers: HeaderReader | HeaderRecord, name: string): string | undefined {
   if (typeof headers.get === 'function') return (headers as HeaderReader).get(name) ?? undefined;
   for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === name && typeof value === 'string') return value;
   return undefined;

@@ -1,4 +1,4 @@
-import type { ModelRequest, SchemaRejection } from '../model/model-provider-v1';
+import type { ModelRequest, SchemaRejection } from '../spec/model-provider-v1';
 
 /** The strict schemas a request sends: the native output format, and which tools are strict. */
 export interface StrictParts {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KeelError, TRANSIENT_ERROR_KINDS } from '@keel/core/internal';
+import { KeelError } from '@keel/reliability';
+import { TRANSIENT_ERROR_KINDS } from '@keel/reliability/internal';
 import { ProviderError } from './provider-error';
 import type { ProviderErrorKind } from './provider-error';
 

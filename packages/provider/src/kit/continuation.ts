@@ -1,4 +1,4 @@
-import type { Message } from '../model/message';
+import type { Message } from '../spec/message';
 
 /** What a model without prefill is told after its cut answer (`ModelRequest.continueFrom`). */
 export const CONTINUE_INSTRUCTION =

@@ -1,4 +1,4 @@
-import type { LoweredSchema } from '../../model/model-provider-v1';
+import type { LoweredSchema } from '../../spec/model-provider-v1';
 
 /**
  * The subset of JSON Schema one provider's constrained decoder accepts, as data. The engine

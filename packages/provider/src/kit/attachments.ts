@@ -1,4 +1,4 @@
-import type { AttachmentPart } from '../model/message';
+import type { AttachmentPart } from '../spec/message';
 
 /** Where an attachment's bytes come from, as an adapter sends them. */
 export type AttachmentWire = { readonly type: 'base64'; readonly data: string } | { readonly type: 'url'; readonly url: string };

@@ -8,7 +8,7 @@ import {
   STRUCTURAL,
   Unlowerable,
 } from './lowering-context';
-import type { ModelProviderV1 } from '../../model/model-provider-v1';
+import type { ModelProviderV1 } from '../../spec/model-provider-v1';
 import type { DecoderDialect, LoweringOutcome } from './decoder-dialect';
 import { lowerConstraint } from './lower-constraint';
 import { lowerArray, lowerObject, mergeAllOf } from './lower-object';

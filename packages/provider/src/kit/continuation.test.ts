@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../model/message';
+import type { Message } from '../spec/message';
 import { CONTINUE_INSTRUCTION, withContinuation } from './continuation';
 
 const messages: readonly Message[] = [{ role: 'user', content: 'List the items.' }];

@@ -1,0 +1,3 @@
+import { packageBuild } from '../../scripts/tsup-config';
+
+export default packageBuild(['src/index.ts']);
