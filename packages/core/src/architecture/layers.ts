@@ -49,7 +49,7 @@ export const FOLDER_LAYERS: Readonly<Record<string, readonly (readonly string[])
     ['testing'],
   ],
   'wire-server': [['*']],
-  provider: [['*']],
+  provider: [['spec'], ['kit'], ['errors'], ['*']],
   core: CORE_LAYERS,
   providers: [['errors'], ['shared'], ['anthropic', 'openai'], ['*'], ['testing']],
   'ai-sdk': [['*'], ['testing']],
