@@ -3,8 +3,7 @@ import { scriptedModel } from '@keel/core/test';
 import { describe, expect, it } from 'vitest';
 import { McpToolDefinitionError } from './errors/mcp-tool-definition-error';
 import { mcpTools } from './mcp-tools';
-import type { McpEvents } from './mcp-events';
-import { context, eventually, toolNamed } from './testing/helpers';
+import { context, eventually, heardDuringRun, toolNamed } from './testing/helpers';
 import { startHostileServer } from './testing/hostile-server';
 
 const objectSchema = { type: 'object' as const, properties: { q: { type: 'string' } }, required: ['q'] };
@@ -37,14 +36,19 @@ describe('mcpTools with a server whose tool list is hostile', () => {
     expect(error).toMatchObject({ tool: 'weird', problem: 'input-schema', server: 'hostile' });
     expect((error as Error).message).toContain('x-widget');
 
-    const refused: McpEvents['tool.refused'][] = [];
     const again = await startHostileServer(tools);
     const mcp = await mcpTools(again.client, { invalidTools: 'skip' });
-    mcp.on('tool.refused', (event) => refused.push(event));
     expect(mcp.tools.map((tool) => tool.name)).toEqual(['good']);
-    await again.setTools([...tools, { name: 'worse', inputSchema: { type: 'object' as const, properties: { n: { type: 'wat' } } } }]);
-    await eventually(() => refused.length === 2);
-    expect(refused.map((event) => event.error.tool)).toEqual(['weird', 'worse']);
+    // A run holding the tools hears what a new listing leaves out, on its agent's bus.
+    const refused = await heardDuringRun(mcp.tools, ['mcp.tool-refused'], async (heard) => {
+      await again.setTools([...tools, { name: 'worse', inputSchema: { type: 'object' as const, properties: { n: { type: 'wat' } } } }]);
+      await eventually(() => heard.length >= 2);
+    });
+    expect(refused.slice(0, 2).map((event) => [event.payload.toolName, event.payload.problem, event.payload.server])).toEqual([
+      ['weird', 'input-schema', 'hostile'],
+      ['worse', 'input-schema', 'hostile'],
+    ]);
+    expect(refused[0]?.payload.message).toContain('x-widget');
   });
 
   it('refuses what no JSON Schema compiler should follow: remote $refs, non-object roots, absurd nesting', async () => {
@@ -142,16 +146,26 @@ describe('mcpTools with a server whose tool list is hostile', () => {
     expect(await toolNamed(mcp.tools, 'structured_only').execute({ q: 'x' }, context())).toBe('{"total":2}');
   });
 
-  it('a listener that throws is reported and changes nothing', async () => {
+  it('a listener of its events that throws is reported as listener.error and changes nothing', async () => {
     const hostile = await startHostileServer([{ name: 'a', inputSchema: objectSchema }]);
     const mcp = await mcpTools(hostile.client);
-    const reported: unknown[] = [];
-    mcp.on('tools.changed', () => {
-      throw new Error('listener bug');
-    });
-    mcp.on('listener.error', (event) => reported.push(event.error));
-    await hostile.setTools([{ name: 'b', inputSchema: objectSchema }]);
-    await eventually(() => reported.length === 1);
+    const throwing = (agent: Agent) => {
+      agent.on('mcp.tools-changed', () => {
+        throw new Error('listener bug');
+      });
+    };
+    const heard = await heardDuringRun(
+      mcp.tools,
+      ['listener.error', 'mcp.tools-changed'],
+      async (events) => {
+        await hostile.setTools([{ name: 'b', inputSchema: objectSchema }]);
+        await eventually(() => events.length === 2);
+      },
+      throwing,
+    );
+    expect(heard.map((event) => event.name)).toEqual(['listener.error', 'mcp.tools-changed']);
+    expect(heard[0]?.payload).toMatchObject({ event: 'mcp.tools-changed', message: 'listener bug' });
+    expect(heard[1]?.payload).toMatchObject({ server: 'hostile', tools: ['b'], added: ['b'], removed: ['a'] });
     expect(mcp.tools.map((tool) => tool.name)).toEqual(['b']);
   });
 

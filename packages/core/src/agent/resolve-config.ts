@@ -274,6 +274,7 @@ export function resolveConfig(settings: BuilderSettings): RunConfig {
     ...(options.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: options.toolTimeoutMs }),
     ...(settings.system === undefined ? {} : { system: settings.system }),
     tools,
+    toolSources: [...new Set(settings.tools.flatMap((tool) => (tool.source === undefined ? [] : [tool.source])))],
     guards: settings.guards,
     ...(settings.memory === undefined ? {} : { memory: settings.memory }),
     ...(contextConfig === undefined ? {} : { context: contextConfig }),
