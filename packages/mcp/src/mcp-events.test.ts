@@ -2,6 +2,7 @@ import { Agent, type AgentEvents } from '@keel/core';
 import { scriptedModel } from '@keel/core/test';
 import { describe, expect, it } from 'vitest';
 import { mcpTools } from './mcp-tools';
+import { eventually, heardDuringRun } from './testing/helpers';
 import { startHostileServer } from './testing/hostile-server';
 
 const objectSchema = { type: 'object' as const, properties: { q: { type: 'string' } }, required: ['q'] };
@@ -32,5 +33,28 @@ describe("the MCP server's events on the agent's bus", () => {
     expect(Object.isFrozen(closed[0])).toBe(true);
     expect(bystander).toEqual([]);
     await hostile.client.close();
+  });
+
+  it('a listener of its events that throws is reported as listener.error and changes nothing', async () => {
+    const hostile = await startHostileServer([{ name: 'a', inputSchema: objectSchema }]);
+    const mcp = await mcpTools(hostile.client);
+    const throwing = (agent: Agent) => {
+      agent.on('mcp.tools-changed', () => {
+        throw new Error('listener bug');
+      });
+    };
+    const heard = await heardDuringRun(
+      mcp.tools,
+      ['listener.error', 'mcp.tools-changed'],
+      async (events) => {
+        await hostile.setTools([{ name: 'b', inputSchema: objectSchema }]);
+        await eventually(() => events.length === 2);
+      },
+      throwing,
+    );
+    expect(heard.map((event) => event.name)).toEqual(['listener.error', 'mcp.tools-changed']);
+    expect(heard[0]?.payload).toMatchObject({ event: 'mcp.tools-changed', message: 'listener bug' });
+    expect(heard[1]?.payload).toMatchObject({ server: 'hostile', tools: ['b'], added: ['b'], removed: ['a'] });
+    expect(mcp.tools.map((tool) => tool.name)).toEqual(['b']);
   });
 });

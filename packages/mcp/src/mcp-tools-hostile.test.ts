@@ -90,6 +90,9 @@ describe('mcpTools with a server whose tool list is hostile', () => {
     expect(mcp.tools.map((tool) => tool.name)).toEqual(['draft7', 'draft2020']);
   });
 
+});
+
+describe('mcpTools with a server whose tool list is hostile', () => {
   it('makes every name valid for the vendors and refuses two names that collide', async () => {
     const hostile = await startHostileServer([
       { name: 'docs.search', inputSchema: objectSchema },
@@ -109,9 +112,6 @@ describe('mcpTools with a server whose tool list is hostile', () => {
     ]);
     await expect(mcpTools(colliding.client)).rejects.toMatchObject({ name: 'McpToolDefinitionError', problem: 'name-collision', tool: 'same' });
   });
-});
-
-describe('mcpTools with a server whose tool list is hostile', () => {
   it('reads every page of the tool list, and stops a server that pages forever', async () => {
     const many = Array.from({ length: 25 }, (_, index) => ({ name: `t${index}`, inputSchema: objectSchema }));
     const paged = await startHostileServer(many, undefined, { pageSize: 10 });
@@ -144,29 +144,6 @@ describe('mcpTools with a server whose tool list is hostile', () => {
     expect(await toolNamed(mcp.tools, 'read_text').execute({ q: 'x' }, context())).toBe('the notes');
     expect(await toolNamed(mcp.tools, 'read_media').execute({ q: 'x' }, context())).toBe('[image: image/png, 48.3 KB, not shown]');
     expect(await toolNamed(mcp.tools, 'structured_only').execute({ q: 'x' }, context())).toBe('{"total":2}');
-  });
-
-  it('a listener of its events that throws is reported as listener.error and changes nothing', async () => {
-    const hostile = await startHostileServer([{ name: 'a', inputSchema: objectSchema }]);
-    const mcp = await mcpTools(hostile.client);
-    const throwing = (agent: Agent) => {
-      agent.on('mcp.tools-changed', () => {
-        throw new Error('listener bug');
-      });
-    };
-    const heard = await heardDuringRun(
-      mcp.tools,
-      ['listener.error', 'mcp.tools-changed'],
-      async (events) => {
-        await hostile.setTools([{ name: 'b', inputSchema: objectSchema }]);
-        await eventually(() => events.length === 2);
-      },
-      throwing,
-    );
-    expect(heard.map((event) => event.name)).toEqual(['listener.error', 'mcp.tools-changed']);
-    expect(heard[0]?.payload).toMatchObject({ event: 'mcp.tools-changed', message: 'listener bug' });
-    expect(heard[1]?.payload).toMatchObject({ server: 'hostile', tools: ['b'], added: ['b'], removed: ['a'] });
-    expect(mcp.tools.map((tool) => tool.name)).toEqual(['b']);
   });
 
   it('a storm of list-changed notifications lists the tools a few times, not once each, and ends on the last list', async () => {

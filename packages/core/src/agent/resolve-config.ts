@@ -257,7 +257,6 @@ export function resolveConfig(settings: BuilderSettings): RunConfig {
   if ('problem' in context) fail(...context.problem);
   const contextConfig = 'config' in context ? context.config : undefined;
   const toolShapes = [...tools.values()].map((tool) => (tool.strict === undefined ? { specification: tool.specification } : { specification: tool.specification, strict: tool.strict }));
-
   return Object.freeze({
     targets,
     maxSteps: options.maxSteps ?? AGENT_DEFAULTS.maxSteps,

@@ -18,13 +18,19 @@ type IsolatedListeners = { [E in AgentEventName]: (payload: AgentEvents[E]) => v
 export class EventBus {
   readonly #emitter = new EventEmitter<IsolatedListeners>();
 
+  /**
+   * How many listeners `event` has: the emitter's own method, so a run, which asks before each
+   * event it would build (`RunContext.listens`), makes no call through this class.
+   */
+  readonly listenerCount: (event: AgentEventName) => number = this.#emitter.listenerCount.bind(this.#emitter);
+
   constructor(entries: readonly ListenerEntry[] = []) {
     for (const { event, listener } of entries) this.on(event, listener);
   }
 
   /** True when anything listens to `event`, so callers can skip building a payload. */
   has(event: AgentEventName): boolean {
-    return this.#emitter.listenerCount(event) > 0;
+    return this.listenerCount(event) > 0;
   }
 
   /**
@@ -52,7 +58,7 @@ export class EventBus {
 
   /** Delivers a frozen payload to every listener of `event`, in the order they were added. */
   emit<E extends AgentEventName>(event: E, payload: AgentEvents[E]): void {
-    if (this.#emitter.listenerCount(event) === 0) return;
+    if (this.listenerCount(event) === 0) return;
     Object.freeze(payload);
     (this.#emitter.emit as (event: E, payload: AgentEvents[E]) => boolean)(event, payload);
   }

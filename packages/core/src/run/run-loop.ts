@@ -252,12 +252,12 @@ function ownUsage(this: RunContext): UsageTotals {
 
 /** `RunContext.listens`: whether anything listens to `event`. */
 function listens(this: RunContext, event: AgentEventName): boolean {
-  return this.bus.has(event);
+  return this.bus.listenerCount(event) > 0;
 }
 
 /** `RunContext.emit`: the payload with the run's `runId` (and its caller's), `step` and `timestamp`. */
 function emit<E extends AgentEventName>(this: RunContext, event: E, payload: EventPayload<E>): void {
-  if (!this.bus.has(event)) return;
+  if (this.bus.listenerCount(event) === 0) return;
   const { runId, parentRunId } = this;
   // Object.assign onto a fresh literal: an object spread here, then frozen, costs tens of times more in V8.
   const base = parentRunId === undefined ? { runId, step: this.step, timestamp: Date.now() } : { runId, parentRunId, step: this.step, timestamp: Date.now() };
