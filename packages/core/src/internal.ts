@@ -12,6 +12,7 @@ export { toolPairingProblems } from './context/tool-pairing';
 export type { GuardRejection } from './tools/guard';
 export { type IdShapeGuardOptions, UUID_PATTERN } from './tools/id-shape-guard';
 export type { AnyTool, ToolDefinition } from './tools/tool';
+export type { ToolSource, ToolSourceEmit, ToolSourceEventName } from './tools/tool-source';
 export type { ToolErrorCode } from './tools/tool-result';
 export type { ConsoleTraceOptions } from './trace/console-trace';
 export type { RunTrace, TraceEvent } from './trace/record-trace';

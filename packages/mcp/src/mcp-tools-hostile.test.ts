@@ -3,8 +3,7 @@ import { scriptedModel } from '@keel/core/test';
 import { describe, expect, it } from 'vitest';
 import { McpToolDefinitionError } from './errors/mcp-tool-definition-error';
 import { mcpTools } from './mcp-tools';
-import type { McpEvents } from './mcp-events';
-import { context, eventually, toolNamed } from './testing/helpers';
+import { context, eventually, heardDuringRun, toolNamed } from './testing/helpers';
 import { startHostileServer } from './testing/hostile-server';
 
 const objectSchema = { type: 'object' as const, properties: { q: { type: 'string' } }, required: ['q'] };
@@ -37,14 +36,19 @@ describe('mcpTools with a server whose tool list is hostile', () => {
     expect(error).toMatchObject({ tool: 'weird', problem: 'input-schema', server: 'hostile' });
     expect((error as Error).message).toContain('x-widget');
 
-    const refused: McpEvents['tool.refused'][] = [];
     const again = await startHostileServer(tools);
     const mcp = await mcpTools(again.client, { invalidTools: 'skip' });
-    mcp.on('tool.refused', (event) => refused.push(event));
     expect(mcp.tools.map((tool) => tool.name)).toEqual(['good']);
-    await again.setTools([...tools, { name: 'worse', inputSchema: { type: 'object' as const, properties: { n: { type: 'wat' } } } }]);
-    await eventually(() => refused.length === 2);
-    expect(refused.map((event) => event.error.tool)).toEqual(['weird', 'worse']);
+    // A run holding the tools hears what a new listing leaves out, on its agent's bus.
+    const refused = await heardDuringRun(mcp.tools, ['mcp.tool-refused'], async (heard) => {
+      await again.setTools([...tools, { name: 'worse', inputSchema: { type: 'object' as const, properties: { n: { type: 'wat' } } } }]);
+      await eventually(() => heard.length >= 2);
+    });
+    expect(refused.slice(0, 2).map((event) => [event.payload.toolName, event.payload.problem, event.payload.server])).toEqual([
+      ['weird', 'input-schema', 'hostile'],
+      ['worse', 'input-schema', 'hostile'],
+    ]);
+    expect(refused[0]?.payload.message).toContain('x-widget');
   });
 
   it('refuses what no JSON Schema compiler should follow: remote $refs, non-object roots, absurd nesting', async () => {
@@ -86,6 +90,9 @@ describe('mcpTools with a server whose tool list is hostile', () => {
     expect(mcp.tools.map((tool) => tool.name)).toEqual(['draft7', 'draft2020']);
   });
 
+});
+
+describe('mcpTools with a server whose tool list is hostile', () => {
   it('makes every name valid for the vendors and refuses two names that collide', async () => {
     const hostile = await startHostileServer([
       { name: 'docs.search', inputSchema: objectSchema },
@@ -105,9 +112,6 @@ describe('mcpTools with a server whose tool list is hostile', () => {
     ]);
     await expect(mcpTools(colliding.client)).rejects.toMatchObject({ name: 'McpToolDefinitionError', problem: 'name-collision', tool: 'same' });
   });
-});
-
-describe('mcpTools with a server whose tool list is hostile', () => {
   it('reads every page of the tool list, and stops a server that pages forever', async () => {
     const many = Array.from({ length: 25 }, (_, index) => ({ name: `t${index}`, inputSchema: objectSchema }));
     const paged = await startHostileServer(many, undefined, { pageSize: 10 });
@@ -140,19 +144,6 @@ describe('mcpTools with a server whose tool list is hostile', () => {
     expect(await toolNamed(mcp.tools, 'read_text').execute({ q: 'x' }, context())).toBe('the notes');
     expect(await toolNamed(mcp.tools, 'read_media').execute({ q: 'x' }, context())).toBe('[image: image/png, 48.3 KB, not shown]');
     expect(await toolNamed(mcp.tools, 'structured_only').execute({ q: 'x' }, context())).toBe('{"total":2}');
-  });
-
-  it('a listener that throws is reported and changes nothing', async () => {
-    const hostile = await startHostileServer([{ name: 'a', inputSchema: objectSchema }]);
-    const mcp = await mcpTools(hostile.client);
-    const reported: unknown[] = [];
-    mcp.on('tools.changed', () => {
-      throw new Error('listener bug');
-    });
-    mcp.on('listener.error', (event) => reported.push(event.error));
-    await hostile.setTools([{ name: 'b', inputSchema: objectSchema }]);
-    await eventually(() => reported.length === 1);
-    expect(mcp.tools.map((tool) => tool.name)).toEqual(['b']);
   });
 
   it('a storm of list-changed notifications lists the tools a few times, not once each, and ends on the last list', async () => {

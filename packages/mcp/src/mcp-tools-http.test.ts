@@ -5,7 +5,7 @@ import { McpConnectionError } from './errors/mcp-connection-error';
 import { type McpTools, mcpTools } from './mcp-tools';
 import { startHttpServer, type TestHttpServer } from './testing/http-server';
 import { startSseServer } from './testing/sse-server';
-import { context, eventually, serverLog, toolNamed } from './testing/helpers';
+import { context, eventually, heardDuringRun, serverLog, toolNamed } from './testing/helpers';
 
 let server: TestHttpServer;
 const open: McpTools[] = [];
@@ -53,17 +53,18 @@ describe('mcpTools over Streamable HTTP (127.0.0.1)', () => {
     expect(result.toolCalls[0]?.output).toContain('could not do it: quota');
   });
 
-  it('a server that dies mid-call gives a typed error result and a server.closed event, not a wait for the timeout', async () => {
+  it('a server that dies mid-call gives a typed error result and an mcp.server-closed event of the run, not a wait for the timeout', async () => {
     const mcp = await connectHttp();
-    const closed: McpConnectionError[] = [];
-    mcp.on('server.closed', (event) => closed.push(event.error));
+    const closed: string[] = [];
     const model = scriptedModel([{ toolCalls: [{ name: 'crash', arguments: {} }] }, 'gone']);
+    const agent = Agent.create({ provider: model, model: 'scripted' }).tools(mcp.tools).build();
+    agent.on('mcp.server-closed', (event) => void closed.push(event.failure));
     const started = Date.now();
-    const result = await Agent.create({ provider: model, model: 'scripted' }).tools(mcp.tools).build().run('crash');
+    const result = await agent.run('crash');
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(result.toolCalls[0]).toMatchObject({ isError: true, errorCode: 'tool-error' });
     expect(result.toolCalls[0]?.output).toMatch(/stopped answering|closed the connection/);
-    expect(closed).toHaveLength(1);
+    expect(closed).toEqual(['closed']);
     await expect(toolNamed(mcp.tools, 'add').execute({ a: 1, b: 2 }, context())).rejects.toSatisfy(McpConnectionError.isInstance);
   });
 
@@ -81,11 +82,11 @@ describe('mcpTools over Streamable HTTP (127.0.0.1)', () => {
 
   it('follows list changes', async () => {
     const mcp = await connectHttp();
-    const changed: string[][] = [];
-    mcp.on('tools.changed', (event) => changed.push([...event.added]));
-    await toolNamed(mcp.tools, 'enable_extra').execute({}, context());
-    await eventually(() => changed.length === 1);
-    expect(changed[0]).toEqual(['extra']);
+    const changed = await heardDuringRun(mcp.tools, ['mcp.tools-changed'], async (heard) => {
+      await toolNamed(mcp.tools, 'enable_extra').execute({}, context());
+      await eventually(() => heard.length === 1);
+    });
+    expect(changed.map((event) => event.payload.added)).toEqual([['extra']]);
     expect(await toolNamed(mcp.tools, 'extra').execute({ word: 'yes' }, context())).toBe('extra: yes');
     expect(await serverLog(mcp.tools)).toContain('call extra {"word":"yes"}');
   });

@@ -1,11 +1,11 @@
-import { Agent } from '@keel/core';
+import { Agent, type AgentEvents } from '@keel/core';
 import { scriptedModel } from '@keel/core/test';
 import { describe, expect, it } from 'vitest';
 import { McpConnectionError } from './errors/mcp-connection-error';
 import { McpToolCallError } from './errors/mcp-tool-call-error';
 import { mcpTools } from './mcp-tools';
 import { stdioConnections } from './testing/connections';
-import { context, eventually, serverLog, stdioServer, toolNamed } from './testing/helpers';
+import { context, eventually, heardDuringRun, serverLog, stdioServer, toolNamed } from './testing/helpers';
 
 const connectStdio = stdioConnections();
 
@@ -121,12 +121,13 @@ describe('mcpTools over stdio (a child process)', () => {
     expect((await serverLog(mcp.tools)).filter((line) => line.startsWith('call code'))).toEqual(['call code {"code":"aaaa"}']);
   });
 
-  it('a crash mid-call is a typed error result and a server.closed event, not a hang; later calls fail at once', async () => {
+  it('a crash mid-call is a typed error result and an mcp.server-closed event of the run, not a hang; later calls fail at once', async () => {
     const mcp = await connectStdio();
-    const closed: McpConnectionError[] = [];
-    mcp.on('server.closed', (event) => closed.push(event.error));
+    const closed: AgentEvents['mcp.server-closed'][] = [];
     const model = scriptedModel([{ toolCalls: [{ name: 'crash', arguments: {} }] }, { toolCalls: [{ name: 'add', arguments: { a: 1, b: 2 } }] }, 'the server is gone']);
-    const result = await Agent.create({ provider: model, model: 'scripted' }).tools(mcp.tools).build().run('crash it');
+    const agent = Agent.create({ provider: model, model: 'scripted' }).tools(mcp.tools).build();
+    agent.on('mcp.server-closed', (event) => void closed.push(event));
+    const result = await agent.run('crash it');
     expect(result.text).toBe('the server is gone');
     expect(result.toolCalls.map((call) => [call.name, call.isError, call.errorCode])).toEqual([
       ['crash', true, 'tool-error'],
@@ -134,8 +135,8 @@ describe('mcpTools over stdio (a child process)', () => {
     ]);
     expect(result.toolCalls[0]?.output).toContain('closed the connection');
     expect(closed).toHaveLength(1);
-    expect(closed[0]?.failure).toBe('closed');
-    expect(McpConnectionError.isInstance(closed[0])).toBe(true);
+    expect(closed[0]).toMatchObject({ runId: result.runId, step: 1, server: 'keel-test', failure: 'closed' });
+    expect(closed[0]?.message).toContain('closed the connection');
     await expect(toolNamed(mcp.tools, 'add').execute({ a: 1, b: 1 }, context())).rejects.toSatisfy(McpConnectionError.isInstance);
   });
 
@@ -172,21 +173,23 @@ describe('mcpTools over stdio (a child process)', () => {
 describe('mcpTools over stdio (a child process)', () => {
   it('follows the list-changed notification: the next agent built sees the new tool, and a removal', async () => {
     const mcp = await connectStdio();
-    const changes: { added: readonly string[]; removed: readonly string[] }[] = [];
-    mcp.on('tools.changed', (event) => changes.push({ added: event.added, removed: event.removed }));
-    const first = scriptedModel([{ toolCalls: [{ name: 'enable_extra', arguments: {} }] }, 'enabled']);
-    await Agent.create({ provider: first, model: 'scripted' }).tools(mcp.tools).build().run('enable');
-    await eventually(() => changes.length === 1);
-    expect(changes[0]).toEqual({ added: ['extra'], removed: [] });
+    const enabled = await heardDuringRun(mcp.tools, ['mcp.tools-changed'], async (heard) => {
+      await toolNamed(mcp.tools, 'enable_extra').execute({}, context());
+      await eventually(() => heard.length === 1);
+    });
+    expect(enabled[0]?.payload).toMatchObject({ server: 'keel-test', added: ['extra'], removed: [] });
+    expect(enabled[0]?.payload.tools).toContain('extra');
 
     const second = scriptedModel([{ toolCalls: [{ name: 'extra', arguments: { word: 'hi' } }] }, 'ok']);
     const result = await Agent.create({ provider: second, model: 'scripted' }).tools(mcp.tools).build().run('use extra');
     expect(second.requests[0]?.tools?.map((tool) => tool.name)).toContain('extra');
     expect(result.toolCalls[0]).toMatchObject({ name: 'extra', output: 'extra: hi', isError: false });
 
-    await toolNamed(mcp.tools, 'disable_extra').execute({}, context());
-    await eventually(() => changes.length === 2);
-    expect(changes[1]).toEqual({ added: [], removed: ['extra'] });
+    const disabled = await heardDuringRun(mcp.tools, ['mcp.tools-changed'], async (heard) => {
+      await toolNamed(mcp.tools, 'disable_extra').execute({}, context());
+      await eventually(() => heard.length === 1);
+    });
+    expect(disabled.map((event) => [event.payload.added, event.payload.removed])).toEqual([[[], ['extra']]]);
     expect(mcp.tools.map((tool) => tool.name)).not.toContain('extra');
   });
 
@@ -229,12 +232,12 @@ describe('mcpTools over stdio (a child process)', () => {
     const mcp = await mcpTools(stdioServer);
     const pid = Number(await toolNamed(mcp.tools, 'pid').execute({}, context()));
     expect(() => process.kill(pid, 0)).not.toThrow();
-    const closed: string[] = [];
-    mcp.on('server.closed', (event) => closed.push(event.error.failure));
-    await mcp.close();
-    await mcp.close();
+    const heard = await heardDuringRun(mcp.tools, ['mcp.server-closed'], async () => {
+      await mcp.close();
+      await mcp.close();
+    });
     expect(() => process.kill(pid, 0)).toThrow(/ESRCH/);
-    expect(closed).toEqual(['closed-by-client']);
+    expect(heard.map((event) => event.payload.failure)).toEqual(['closed-by-client']);
     await expect(toolNamed(mcp.tools, 'add').execute({ a: 1, b: 1 }, context())).rejects.toMatchObject({ name: 'McpConnectionError', failure: 'closed-by-client' });
   });
 

@@ -1,10 +1,10 @@
 import { AgentConfigurationError, type Tool } from '@keel/core';
+import { type EventPayload, reduceError, type ToolSource, type ToolSourceEmit, type ToolSourceEventName } from '@keel/core/internal';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { unknownApprovalNames } from './approval';
 import { connect, type Connection } from './connect';
 import { McpConnectionError } from './errors/mcp-connection-error';
 import type { McpToolDefinitionError } from './errors/mcp-tool-definition-error';
-import { McpEventBus, type McpEventName, type McpListener } from './mcp-events';
 import { checkOptions, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, type McpToolsOptions } from './mcp-options';
 import type { McpClient, McpSource, McpTransportKind } from './mcp-source';
 import { callTool, type CallSite, translateError } from './tool-call';
@@ -17,7 +17,8 @@ export interface McpTools {
   /**
    * The server's tools as Keel tools, current: after a list change this is the new list. An agent's
    * tools are fixed when it is built, so a change reaches the runs of agents built after it
-   * (`builder.tools(mcp.tools).build()` per run, or on `tools.changed`).
+   * (`builder.tools(mcp.tools).build()` per run). Runs holding these tools report the server's
+   * events (`mcp.tools-changed`, `mcp.server-closed`, ...) on their agent's bus.
    */
   readonly tools: readonly Tool[];
   /** The server's name in errors and events. */
@@ -26,8 +27,6 @@ export interface McpTools {
   readonly transport: McpTransportKind;
   /** Lists the server's tools again; the new list is `tools`. Throws as `mcpTools()` does. */
   refresh(): Promise<readonly Tool[]>;
-  /** Listens to an event; returns the function that stops listening. */
-  on<E extends McpEventName>(event: E, listener: McpListener<E>): () => void;
   /**
    * Ends the connection: for a command, its process and every process it started (asked to
    * exit, then sent SIGTERM, then SIGKILL; resolves when none is left), for a URL the HTTP session
@@ -40,7 +39,7 @@ export interface McpTools {
 /** A broken connection is judged by a ping answered within this time. */
 const PING_TIMEOUT_MS = 5_000;
 
-class McpToolSet implements McpTools, CallSite {
+class McpToolSet implements McpTools, CallSite, ToolSource {
   private current: readonly BuiltTool[] = [];
   private ended: McpConnectionError | undefined;
   private closing: Promise<void> | undefined;
@@ -49,7 +48,8 @@ class McpToolSet implements McpTools, CallSite {
   private waitingNotification: Promise<readonly Tool[]> | undefined;
   readonly lost: Promise<never>;
   private rejectLost!: (error: McpConnectionError) => void;
-  private readonly events: McpEventBus;
+  /** The runs in flight holding these tools, each told the server's events. */
+  private readonly observers = new Set<ToolSourceEmit>();
   readonly timeoutMs: number;
   private readonly restoreHooks: () => void;
 
@@ -58,7 +58,6 @@ class McpToolSet implements McpTools, CallSite {
     readonly server: string,
     private readonly options: McpToolsOptions,
   ) {
-    this.events = new McpEventBus(() => this.server);
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.lost = new Promise<never>((_resolve, reject) => {
       this.rejectLost = reject;
@@ -76,8 +75,22 @@ class McpToolSet implements McpTools, CallSite {
     return this.connection.transport;
   }
 
-  on<E extends McpEventName>(event: E, listener: McpListener<E>): () => void {
-    return this.events.on(event, listener);
+  /** A run holding these tools observes the server from its start to its end; one that starts after the connection ended is told at once. */
+  observe(emit: ToolSourceEmit): () => void {
+    this.observers.add(emit);
+    if (this.ended) emit('mcp.server-closed', this.closedPayload(this.ended));
+    return () => {
+      this.observers.delete(emit);
+    };
+  }
+
+  /** Tells every run observing the server. */
+  private report<E extends ToolSourceEventName>(event: E, payload: EventPayload<E>): void {
+    for (const emit of this.observers) emit(event, payload);
+  }
+
+  private closedPayload(error: McpConnectionError): EventPayload<'mcp.server-closed'> {
+    return { server: this.server, failure: error.failure, message: error.message };
   }
 
   /** Watches the client: its close, its transport errors, and list-changed notifications. */
@@ -141,7 +154,7 @@ class McpToolSet implements McpTools, CallSite {
     if (this.ended) return;
     this.ended = error;
     this.rejectLost(error);
-    this.events.emit('server.closed', { server: this.server, error });
+    this.report('mcp.server-closed', this.closedPayload(error));
   }
 
   close(): Promise<void> {
@@ -172,8 +185,10 @@ class McpToolSet implements McpTools, CallSite {
     if (reason === 'notification') {
       this.waitingNotification = run;
       run.catch((error: unknown) => {
-        // A refresh cut short by the connection ending is reported by `server.closed`, not twice.
-        if (!this.ended) this.events.emit('refresh.failed', { server: this.server, error });
+        // A refresh cut short by the connection ending is reported by `mcp.server-closed`, not twice.
+        if (this.ended) return;
+        const { name, message } = reduceError(error);
+        this.report('mcp.refresh-failed', { server: this.server, errorName: name, message });
       });
     }
     return run;
@@ -188,10 +203,10 @@ class McpToolSet implements McpTools, CallSite {
         throw new AgentConfigurationError({ setting: 'mcpTools.needsApproval', message: `names tools the MCP server ${this.server} does not list: ${unknown.map((name) => JSON.stringify(name)).join(', ')}` });
       }
     }
-    const listing = buildListing(listed, this.current, { server: this.server, options: this.options, timeoutMs: this.timeoutMs, call: (tool, input, context) => callTool(this, tool, input, context) });
+    const listing = buildListing(listed, this.current, { server: this.server, options: this.options, timeoutMs: this.timeoutMs, source: this, call: (tool, input, context) => callTool(this, tool, input, context) });
     if (listing.refused.length > 0) {
       if (this.options.invalidTools !== 'skip') throw listing.refused[0] as McpToolDefinitionError;
-      for (const error of listing.refused) this.events.emit('tool.refused', { server: this.server, error });
+      for (const error of listing.refused) this.report('mcp.tool-refused', { server: this.server, toolName: error.tool, problem: error.problem, message: error.message });
     }
     const before = this.current;
     this.current = listing.built;
@@ -199,14 +214,15 @@ class McpToolSet implements McpTools, CallSite {
     return this.tools;
   }
 
-  /** Emits `tools.changed` when the new list differs from `before`. */
+  /** Reports `mcp.tools-changed` when the new list differs from `before`. */
   private reportChange(before: readonly BuiltTool[]): void {
     const beforeNames = new Set(before.map((built) => built.tool.name));
     const afterNames = new Set(this.current.map((built) => built.tool.name));
     const added = [...afterNames].filter((name) => !beforeNames.has(name));
     const removed = [...beforeNames].filter((name) => !afterNames.has(name));
     const replaced = this.current.some((built, index) => before[index]?.tool !== built.tool) || before.length !== this.current.length;
-    if (replaced) this.events.emit('tools.changed', { server: this.server, tools: this.tools, added, removed });
+    // One payload for every run observing: its lists are frozen, as the bus freezes the payload.
+    if (replaced) this.report('mcp.tools-changed', { server: this.server, tools: Object.freeze(this.tools.map((tool) => tool.name)), added: Object.freeze(added), removed: Object.freeze(removed) });
   }
 }
 

@@ -1,5 +1,5 @@
 import { tool, type Tool, type ToolContext } from '@keel/core';
-import { reduceError } from '@keel/core/internal';
+import { reduceError, type ToolSource } from '@keel/core/internal';
 import type { Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import { approvalFor } from './approval';
 import type { Connection } from './connect';
@@ -30,6 +30,8 @@ export interface ListingContext {
   readonly server: string;
   readonly options: McpToolsOptions;
   readonly timeoutMs: number;
+  /** The server's connection, which runs holding the tools observe. */
+  readonly source: ToolSource;
   /** Runs one call on the server. */
   call(tool: ServerTool, input: unknown, context: ToolContext): Promise<string>;
 }
@@ -133,10 +135,10 @@ function makeTool(serverTool: ServerTool, name: string, description: string, inp
       ...(needsApproval === undefined ? {} : { needsApproval }),
     }) as Tool;
     // The model reads the schema without `$schema` (the dialect is Keel's to validate with).
-    if (prepared.checks.length === 0) return Object.freeze({ ...made, specification: Object.freeze({ ...made.specification, inputSchema: prepared.shown }) });
+    if (prepared.checks.length === 0) return Object.freeze({ ...made, source: context.source, specification: Object.freeze({ ...made.specification, inputSchema: prepared.shown }) });
     // Risky patterns run on RE2 beside the validator; the model is shown the server's whole schema.
     const validator = withPatternChecks(made.validator, prepared);
-    return Object.freeze({ ...made, validator, specification: Object.freeze({ ...made.specification, inputSchema: validator.jsonSchema }) });
+    return Object.freeze({ ...made, validator, source: context.source, specification: Object.freeze({ ...made.specification, inputSchema: validator.jsonSchema }) });
   } catch (error) {
     return refuse(reduceError(error).message.replace(/^Invalid agent configuration \([^)]*\): /, ''), error);
   }

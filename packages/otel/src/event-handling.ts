@@ -48,5 +48,10 @@ export const EVENT_HANDLING = {
   'output.fallback-used': 'recorded',
   // Which deferred tools a turn loaded (tool search): in the run's journal and its trace, not a span's.
   'tools.loaded': 'ignored',
+  // An MCP server's own events (its tool list, its connection): the tool spans carry the failures they cause.
+  'mcp.tools-changed': 'ignored',
+  'mcp.tool-refused': 'ignored',
+  'mcp.refresh-failed': 'ignored',
+  'mcp.server-closed': 'ignored',
   'listener.error': 'recorded',
 } as const satisfies Record<AgentEventName, EventHandling>;

@@ -257,7 +257,6 @@ export function resolveConfig(settings: BuilderSettings): RunConfig {
   if ('problem' in context) fail(...context.problem);
   const contextConfig = 'config' in context ? context.config : undefined;
   const toolShapes = [...tools.values()].map((tool) => (tool.strict === undefined ? { specification: tool.specification } : { specification: tool.specification, strict: tool.strict }));
-
   return Object.freeze({
     targets,
     maxSteps: options.maxSteps ?? AGENT_DEFAULTS.maxSteps,
@@ -274,6 +273,7 @@ export function resolveConfig(settings: BuilderSettings): RunConfig {
     ...(options.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: options.toolTimeoutMs }),
     ...(settings.system === undefined ? {} : { system: settings.system }),
     tools,
+    toolSources: [...new Set(settings.tools.flatMap((tool) => (tool.source === undefined ? [] : [tool.source])))],
     guards: settings.guards,
     ...(settings.memory === undefined ? {} : { memory: settings.memory }),
     ...(contextConfig === undefined ? {} : { context: contextConfig }),

@@ -259,6 +259,33 @@ export interface AgentEvents {
     readonly reason: string;
   };
   'listener.error': EventBase & { readonly event: string; readonly errorName: string; readonly message: string };
+  /**
+   * The tool list of an MCP server whose tools the run holds changed (its list-changed
+   * notification, or `refresh()`): agents built from now on get the new list (`tools`, the Keel
+   * names); this run keeps the tools it started with.
+   */
+  'mcp.tools-changed': EventBase & { readonly server: string; readonly tools: readonly string[]; readonly added: readonly string[]; readonly removed: readonly string[] };
+  /** A tool of a new listing was left out (`invalidTools: 'skip'`): its schema or name cannot be used. */
+  'mcp.tool-refused': EventBase & {
+    readonly server: string;
+    /** The tool's name on the server. */
+    readonly toolName: string;
+    /** `input-schema`, `name` or `name-collision`. */
+    readonly problem: string;
+    readonly message: string;
+  };
+  /** Listing the tools again after a list-changed notification failed; the previous list stays current. */
+  'mcp.refresh-failed': EventBase & { readonly server: string; readonly errorName: string; readonly message: string };
+  /**
+   * The connection to the server ended (a crash, an exit, a broken network, `close()`): calls fail
+   * from now on. A run that starts with tools of a server already closed is told at its start.
+   */
+  'mcp.server-closed': EventBase & {
+    readonly server: string;
+    /** `closed` (the server went away) or `closed-by-client` (`close()`). */
+    readonly failure: string;
+    readonly message: string;
+  };
 }
 
 /** An event name. */

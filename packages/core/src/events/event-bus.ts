@@ -1,3 +1,4 @@
+import { EventEmitter } from 'eventemitter3';
 import { isPromiseLike, reduceError } from '@keel/reliability/internal';
 import type { AgentEventName, AgentEvents, AgentListener } from './agent-events';
 
@@ -7,64 +8,59 @@ export interface ListenerEntry {
   readonly listener: AgentListener<AgentEventName>;
 }
 
+/** What the emitter holds for each event: a listener that never throws (see {@link EventBus.on}). */
+type IsolatedListeners = { [E in AgentEventName]: (payload: AgentEvents[E]) => void };
+
 /**
- * The typed event bus. Listeners are isolated: a throw or rejected promise emits `listener.error`
- * (whose own listener failures are dropped) and never reaches the run.
+ * The typed event bus, on `eventemitter3`. Listeners are isolated: a throw or rejected promise
+ * emits `listener.error` (whose own listener failures are dropped) and never reaches the run.
  */
 export class EventBus {
+  readonly #emitter = new EventEmitter<IsolatedListeners>();
+
   /**
-   * Listeners by event. Each list is replaced, never changed in place, when a listener is added or
-   * removed (copy-on-write), so an emit walks the current list without copying it. Read-only
-   * outside this class: `listeners.has(event)` is how a run asks whether anything listens.
+   * How many listeners `event` has: the emitter's own method, so a run, which asks before each
+   * event it would build (`RunContext.listens`), makes no call through this class.
    */
-  readonly listeners = new Map<AgentEventName, readonly AgentListener<AgentEventName>[]>();
+  readonly listenerCount: (event: AgentEventName) => number = this.#emitter.listenerCount.bind(this.#emitter);
 
   constructor(entries: readonly ListenerEntry[] = []) {
-    for (const { event, listener } of entries) this.add(event, listener);
-  }
-
-  private add(event: AgentEventName, listener: AgentListener<AgentEventName>): void {
-    this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener]);
+    for (const { event, listener } of entries) this.on(event, listener);
   }
 
   /** True when anything listens to `event`, so callers can skip building a payload. */
   has(event: AgentEventName): boolean {
-    return this.listeners.has(event);
+    return this.listenerCount(event) > 0;
   }
 
   /**
-   * Adds a listener; returns the function that removes it (calling it twice is harmless). The
-   * listener itself is kept, never a wrapper (an emit calls it directly): the same function added
-   * twice is called twice, and each remover takes away one of its registrations.
+   * Adds a listener; returns the function that removes it (calling it twice is harmless). Each
+   * registration is its own isolated listener: the same function added twice is called twice, and
+   * each remover takes away one of its registrations.
    */
   on<E extends AgentEventName>(event: E, listener: AgentListener<E>): () => void {
-    const registered = listener as AgentListener<AgentEventName>;
-    this.add(event, registered);
-    let removed = false;
-    return () => {
-      const current = this.listeners.get(event);
-      const index = removed || !current ? -1 : current.lastIndexOf(registered);
-      if (index === -1) return;
-      removed = true;
-      const rest = current?.filter((_, at) => at !== index) ?? [];
-      if (rest.length === 0) this.listeners.delete(event);
-      else this.listeners.set(event, rest);
-    };
-  }
-
-  /** Delivers a frozen payload to every listener of `event`. */
-  emit<E extends AgentEventName>(event: E, payload: AgentEvents[E]): void {
-    const listeners = this.listeners.get(event) as readonly AgentListener<E>[] | undefined;
-    if (listeners === undefined) return;
-    Object.freeze(payload);
-    for (const listener of listeners) {
+    const isolated = (payload: AgentEvents[E]): void => {
       try {
         const returned = listener(payload);
         if (isPromiseLike(returned)) returned.then(undefined, (error: unknown) => this.reportFailure(event, payload, error));
       } catch (error) {
         this.reportFailure(event, payload, error);
       }
-    }
+    };
+    this.#emitter.on(event, isolated as never);
+    let removed = false;
+    return () => {
+      if (removed) return;
+      removed = true;
+      this.#emitter.off(event, isolated as never);
+    };
+  }
+
+  /** Delivers a frozen payload to every listener of `event`, in the order they were added. */
+  emit<E extends AgentEventName>(event: E, payload: AgentEvents[E]): void {
+    if (this.listenerCount(event) === 0) return;
+    Object.freeze(payload);
+    (this.#emitter.emit as (event: E, payload: AgentEvents[E]) => boolean)(event, payload);
   }
 
   /**

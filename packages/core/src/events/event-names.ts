@@ -31,6 +31,10 @@ const names = {
   'context.compacted': true,
   'tools.loaded': true,
   'output.fallback-used': true,
+  'mcp.tools-changed': true,
+  'mcp.tool-refused': true,
+  'mcp.refresh-failed': true,
+  'mcp.server-closed': true,
   'listener.error': true,
 } as const satisfies Record<AgentEventName, true>;
 

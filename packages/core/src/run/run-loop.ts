@@ -31,6 +31,8 @@ import { compactContext } from './steps/compact-context';
 import { end, runEnded } from './steps/end';
 import { loadMemory, releaseMemory } from './steps/load-memory';
 import { suspend } from './steps/suspend';
+import { runDeadline } from './run-deadline';
+import { ToolSourceObservation } from './tool-source-observation';
 
 /** What a run needs besides its input, for suspending, resuming, running as another run's tool, and checkpoints. */
 export interface RunExtras {
@@ -55,8 +57,6 @@ export interface RunExtras {
   readonly gate?: RunGate;
 }
 
-
-
 type Outcome = StepOutcome<RunResult<unknown>>;
 
 /**
@@ -64,7 +64,7 @@ type Outcome = StepOutcome<RunResult<unknown>>;
  * run's journal, repeat, until a step ends the run. Every step is a file of `steps/`; the state
  * between two steps is one plain value ({@link RunState}), the fold of the journal so far.
  */
-async function drive(context: RunContext, state: RunState, first: JournalDraft | undefined): Promise<RunResult<unknown>> {
+async function drive(context: RunContext, state: RunState, first: JournalDraft | undefined, sources: ToolSourceObservation | undefined): Promise<RunResult<unknown>> {
   // `state` is the parameter itself, reassigned: a separate variable would keep the first state alive as long as the run.
   // Set once a step ended the run (it reported `run.end`): a failure after it (the store could not
   // write the result) is thrown, never reported as a second end of the same run.
@@ -74,7 +74,8 @@ async function drive(context: RunContext, state: RunState, first: JournalDraft |
     if (journal && first?.type === 'resume') journal.defer(first);
     else if (journal && first) await journal.write([first], elapsedOf(context, state), context.ledger.attempts);
     for (;;) {
-      const outcome = await nextStep(stepContext(context, stepOf(state)), state);
+      const current = stepContext(context, stepOf(state));
+      const outcome = await nextStep(sources ? sources.enter(current) : current, state);
       if (outcome.type === 'done') {
         ended = true;
         // A suspension wrote its own entry: its sealed state names where the journal stood after it.
@@ -236,7 +237,10 @@ function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOp
     if (conversationId !== undefined) payload.conversationId = conversationId;
     context.emitBuilt('run.start', payload);
   }
-  return drive(context, first, journal && firstDraft(first, context, extras.resume?.decisions, extras.continued !== undefined));
+  // The sources of its tools (an MCP server's connection) report to the run while it lasts.
+  const sources = config.toolSources.length === 0 ? undefined : new ToolSourceObservation(config.toolSources, context);
+  const running = drive(context, first, journal && firstDraft(first, context, extras.resume?.decisions, extras.continued !== undefined), sources);
+  return sources ? running.finally(() => sources.stop()) : running;
 }
 
 const NO_MESSAGES: readonly never[] = Object.freeze([]);
@@ -248,12 +252,12 @@ function ownUsage(this: RunContext): UsageTotals {
 
 /** `RunContext.listens`: whether anything listens to `event`. */
 function listens(this: RunContext, event: AgentEventName): boolean {
-  return this.bus.listeners.has(event);
+  return this.bus.listenerCount(event) > 0;
 }
 
 /** `RunContext.emit`: the payload with the run's `runId` (and its caller's), `step` and `timestamp`. */
 function emit<E extends AgentEventName>(this: RunContext, event: E, payload: EventPayload<E>): void {
-  if (!this.bus.listeners.has(event)) return;
+  if (this.bus.listenerCount(event) === 0) return;
   const { runId, parentRunId } = this;
   // Object.assign onto a fresh literal: an object spread here, then frozen, costs tens of times more in V8.
   const base = parentRunId === undefined ? { runId, step: this.step, timestamp: Date.now() } : { runId, parentRunId, step: this.step, timestamp: Date.now() };
@@ -379,20 +383,4 @@ function continuedState(continued: RunState, config: RunConfig, usage: RunUsage)
   const next = continued.next;
   const stepBegan = continued.stepBegan && { at: performance.now(), calls: continued.stepBegan.calls };
   return runState({ ...continued, usage, stepBegan, next: config.memory && next.type !== 'load-memory' ? { type: 'load-memory', then: next } : next });
-}
-
-/** A signal aborted by the caller's or, after `timeoutMs`, with a `TimeoutError` reason. */
-function runDeadline(timeoutMs: number, caller: AbortSignal | undefined): { readonly signal: AbortSignal; readonly clear: () => void } {
-  const controller = new AbortController();
-  const forward = () => controller.abort(caller?.reason);
-  if (caller?.aborted) forward();
-  else caller?.addEventListener('abort', forward, { once: true });
-  const timer = setTimeout(() => controller.abort(new DOMException(`the run took longer than its timeoutMs (${timeoutMs} ms)`, 'TimeoutError')), timeoutMs);
-  return {
-    signal: controller.signal,
-    clear: () => {
-      clearTimeout(timer);
-      caller?.removeEventListener('abort', forward);
-    },
-  };
 }

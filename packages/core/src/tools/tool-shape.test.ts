@@ -20,6 +20,7 @@ describe('a tool object with malformed fields', () => {
     expect(build({ ...remove, name: 'remove_file' })).toThrow(/specification\.name \("delete_file"\) must be the tool's name \("remove_file"\)/);
     expect(build({ ...remove, description: 42 })).toThrow(/description must be a string/);
     expect(build({ ...remove, effect: 'twice' })).toThrow(/effect must be 'none', 'idempotent' or 'once'/);
+    expect(build({ ...remove, source: { watch: () => undefined } })).toThrow(/source must be an object with an observe\(\) method/);
   });
 
   it('takes a tool made by tool(), with or without approval', () => {

@@ -22,6 +22,7 @@ export function toolShapeProblem(candidate: object): string | undefined {
   if (tool.effect !== undefined && tool.effect !== 'none' && tool.effect !== 'idempotent' && tool.effect !== 'once') {
     return `effect must be 'none', 'idempotent' or 'once', got ${JSON.stringify(tool.effect) ?? typeof tool.effect}`;
   }
+  if (tool.source !== undefined && typeof (tool.source as { observe?: unknown } | null)?.observe !== 'function') return 'source must be an object with an observe() method';
   if (tool.guards !== undefined && !(Array.isArray(tool.guards) && tool.guards.every((guard) => typeof guard === 'function'))) return 'guards must be a list of functions';
   return undefined;
 }

@@ -3,6 +3,7 @@ import { reduceError } from '@keel/reliability/internal';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import type { ToolSpecification } from '@keel/provider';
 import type { ToolGuard } from './guard';
+import type { ToolSource } from './tool-source';
 
 /** What a tool's `execute` receives besides its input. */
 export interface ToolContext {
@@ -106,6 +107,11 @@ export interface Tool<TInput = unknown, TOutput = unknown> {
    * input type fit {@link AnyTool}). See {@link ToolDefinition.needsApproval}.
    */
   needsApproval?(input: TInput, context: ToolContext): boolean | Promise<boolean>;
+  /**
+   * Set by integrations whose tools come from a place with events of its own (`@keel/mcp`): the
+   * runs holding the tool report that place's events (`mcp.*`) on their agent's bus.
+   */
+  readonly source?: ToolSource;
 }
 
 /** Any tool, whatever its input and output types. */

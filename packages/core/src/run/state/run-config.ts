@@ -10,6 +10,7 @@ import type { RunStore } from '../../contracts/run-store';
 import type { ModelResponse, ToolSpecification } from '@keel/provider';
 import type { ToolGuard } from '../../tools/guard';
 import type { AnyTool } from '../../tools/tool';
+import type { ToolSource } from '../../tools/tool-source';
 import type { OutputModeCache } from '../output/output-mode-cache';
 import type { ContextConfig } from '../../context/context-options';
 
@@ -32,6 +33,8 @@ export interface RunConfig {
   readonly toolTimeoutMs?: number;
   readonly system?: string;
   readonly tools: ReadonlyMap<string, AnyTool>;
+  /** The distinct sources of the tools (`tool.source`), each observed by every run. */
+  readonly toolSources: readonly ToolSource[];
   readonly guards: readonly ToolGuard[];
   readonly memory?: MemoryStore;
   /** How runs stay inside the model's context window (`.context()`); absent when turned off. */
