@@ -1,9 +1,7 @@
 import type { ErrorKind } from '../error-kind';
 import type { AttemptRecord } from '../gate/attempt-record';
-import { KeelError, hasMarker, reduceError } from './keel-error';
+import { KeelError, keelError, reduceError } from './keel-error';
 import type { ValidationFailure } from './validation-failure';
-
-const marker = Symbol.for('keel.error.ReliabilityFailFastError');
 
 /** Where the gate decided to stop. */
 export type FailFastPhase = 'pre-check' | 'post-decide' | 'loop-cap' | 'rule-error';
@@ -45,10 +43,7 @@ function messageOf(options: ReliabilityFailFastErrorOptions, cause: string | und
 }
 
 /** The gate stopped: a rule said fail-fast, a budget ran out, or a rule itself threw. Not retryable. */
-export class ReliabilityFailFastError extends KeelError {
-  private readonly [marker] = true;
-  override readonly name = 'ReliabilityFailFastError';
-  readonly retryable = false;
+export class ReliabilityFailFastError extends keelError('ReliabilityFailFastError', { retryable: false }) {
   readonly kind: string;
   readonly label?: string;
   readonly phase: FailFastPhase;
@@ -68,9 +63,5 @@ export class ReliabilityFailFastError extends KeelError {
     this.errorKind = options.errorKind;
     this.attempts = options.attempts;
     if (options.lastValidationFailure !== undefined) this.lastValidationFailure = options.lastValidationFailure;
-  }
-
-  static isInstance(value: unknown): value is ReliabilityFailFastError {
-    return hasMarker(value, marker);
   }
 }
