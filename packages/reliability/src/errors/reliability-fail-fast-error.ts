@@ -6,27 +6,15 @@ import type { ValidationFailure } from './validation-failure';
 /** Where the gate decided to stop. */
 export type FailFastPhase = 'pre-check' | 'post-decide' | 'loop-cap' | 'rule-error';
 
-/** Constructor fields of {@link ReliabilityFailFastError}. */
-interface ReliabilityFailFastErrorOptions {
-  /** The rule's kind, e.g. `schema-stuck-loop`, `schema-retry-exhausted`, `rule-error`. */
-  readonly kind: string;
-  readonly label?: string;
-  readonly phase: FailFastPhase;
-  /** The attempt (1-based) on which the gate stopped. */
-  readonly attempt: number;
-  /** What the last attempt's failure was. */
-  readonly errorKind: ErrorKind;
-  /** Every model call made (by the whole run, inside an agent), failed ones included. */
-  readonly attempts: readonly AttemptRecord[];
+/** Constructor fields of {@link ReliabilityFailFastError}: its own fields, and the failure. */
+type ReliabilityFailFastErrorOptions = Pick<ReliabilityFailFastError, 'kind' | 'label' | 'phase' | 'attempt' | 'errorKind' | 'attempts' | 'lastValidationFailure'> & {
   /**
    * The underlying failure. A Keel error (a provider's `ProviderError` or `AiSdkProviderError`, a
    * `ValidationFailure`) is kept as it is, so `instanceof` and `isInstance` work on it: each builds
    * its own fields without secrets. Any other value is reduced to `{ name, message }`.
    */
   readonly cause?: unknown;
-  /** The gate run's latest validation failure, when it had one. */
-  readonly lastValidationFailure?: ValidationFailure;
-}
+};
 
 /**
  * What the error says. A failure no rule retries (an authentication error, a bad request) leads
@@ -44,11 +32,15 @@ function messageOf(options: ReliabilityFailFastErrorOptions, cause: string | und
 
 /** The gate stopped: a rule said fail-fast, a budget ran out, or a rule itself threw. Not retryable. */
 export class ReliabilityFailFastError extends keelError('ReliabilityFailFastError', { retryable: false }) {
+  /** The rule's kind, e.g. `schema-stuck-loop`, `schema-retry-exhausted`, `rule-error`. */
   readonly kind: string;
   readonly label?: string;
   readonly phase: FailFastPhase;
+  /** The attempt (1-based) on which the gate stopped. */
   readonly attempt: number;
+  /** What the last attempt's failure was. */
   readonly errorKind: ErrorKind;
+  /** Every model call made (by the whole run, inside an agent), failed ones included. */
   readonly attempts: readonly AttemptRecord[];
   /** The gate run's latest validation failure, when it had one (what output fallbacks start from). */
   readonly lastValidationFailure?: ValidationFailure;
