@@ -1,6 +1,7 @@
 import type { Message } from '@keel/core';
 import { redisMemory } from '@keel/redis';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { seededRandom, startedWorkers } from '../../redis/src/testing/started-workers';
 import { startWorkerProcess, type WorkerProcess } from '../../redis/src/testing/worker-process';
 import { enqueueRun } from './enqueue-run';
 import { resumeRun } from './resume-run';
@@ -8,28 +9,10 @@ import type { RunJob, RunJobSummary, SuspendedRunJobSummary } from './run-job';
 import { queueFixture } from './testing/queue-fixture';
 
 const fixture = queueFixture('durable');
-const started: WorkerProcess[] = [];
-
-afterEach(async () => {
-  for (const worker of started.splice(0)) {
-    worker.child.kill('SIGKILL');
-    await worker.exited;
-  }
-});
+const started = startedWorkers();
 
 const RUNS = 50;
 const KILLS = 3;
-
-/** A small seeded generator (mulberry32): the kill points of a failing run can be replayed with its seed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
-    mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed;
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 function worker(queue: string): WorkerProcess {
   const process = startWorkerProcess(new URL('./testing/durable-worker-process.ts', import.meta.url), [String(fixture.server.port), queue, '10']);
@@ -45,7 +28,7 @@ describe('durable agents on BullMQ: workers killed with SIGKILL', () => {
     const redis = fixture.redis;
     events.setMaxListeners(RUNS * 2);
     const seed = Number(process.env.KEEL_CRASH_SEED ?? Date.now() % 1_000_000);
-    const next = random(seed);
+    const next = seededRandom(seed);
     const added: RunJob[] = [];
     for (let order = 0; order < RUNS; order++) added.push(await enqueueRun(jobs, { agent: 'refunds', input: `refund order ${order}`, conversationId: `customer-${order}` }));
 

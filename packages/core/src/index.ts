@@ -17,8 +17,7 @@ export { MemoryStoreError } from './errors/memory-store-error';
 export { MaxStepsExceededError } from './errors/max-steps-exceeded-error';
 export { ActionLoopError } from './errors/action-loop-error';
 export { ContextOverflowError } from './errors/context-overflow-error';
-export { IncompleteStreamError } from './errors/incomplete-stream-error';
-export { StreamInterruptedError } from './errors/stream-interrupted-error';
+export { StreamError, type StreamProblem } from './errors/stream-error';
 
 // Chat UIs: a `useChat` route, approvals included
 export { chatStream } from './chat/chat-stream';

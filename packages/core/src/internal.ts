@@ -24,6 +24,9 @@ export {
   errorMessageOf,
   hasMarker,
   isTransientErrorKind,
+  keelError,
+  type KeelErrorClass,
+  type KeelErrorInit,
   kindFromNetworkCode,
   kindFromStatus,
   NETWORK_ERROR_CODES,
@@ -40,6 +43,9 @@ export { keptTurnMessages } from './run/steps/kept-turn';
 export { type CheckedAppend, checkAppend, checkLease, checkStoreKey, isRunStatus } from './durable/run-append-input';
 // The errors of a memory store that leases conversations (Redis, PostgreSQL): one class each, for every store.
 export { ConversationBusyError } from './errors/conversation-busy-error';
+// A memory store's conversation leases and its load under a lease (Redis, PostgreSQL): one loop for every store.
+export { type ConversationLeases, conversationLeases, type HeldLease, type RenewLease } from './memory/conversation-leases';
+export { type HeldLoadCalls, type HeldLoadSettings, type LeaseAnswer, loadHeldConversation } from './memory/load-held-conversation';
 export { MemoryLeaseLostError } from './errors/memory-lease-lost-error';
 // A call to a store's server that can neither hang nor outlive its run (one copy for Redis, PostgreSQL and the rest).
 export { type BoundedCallErrors, boundedCall, type CallBounds } from './shared/bounded-call';

@@ -8,7 +8,7 @@ export { classifyError, kindFromNetworkCode, kindFromStatus, NETWORK_ERROR_CODES
 export { isTransientErrorKind, isValidationErrorKind, TRANSIENT_ERROR_KINDS } from './error-kind';
 export { errorMessageOf, readField } from './read-field';
 export { BadResponseError } from './errors/bad-response-error';
-export { hasMarker, reduceError } from './errors/keel-error';
+export { hasMarker, keelError, type KeelErrorClass, type KeelErrorInit, reduceError } from './errors/keel-error';
 export { MAX_FEEDBACK_LINES } from './feedback/format-feedback';
 export { formatIssue } from './feedback/format-issue';
 export { TRUNCATION_MARKER, truncateEcho } from './feedback/truncate-echo';

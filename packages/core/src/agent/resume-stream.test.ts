@@ -1,28 +1,10 @@
-import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
-import { Agent, RunStateError, tool } from '../index';
-import { scriptedModel } from '../testing/index';
+import { RunStateError } from '../index';
+import { refundDesk } from '../testing/refund-desk';
 import type { AgentStreamPart } from '../contracts/stream-part';
 import type { UIMessageChunk } from './ui-message-chunk';
 
-const refunds: string[] = [];
-const refund = tool({
-  name: 'refund',
-  description: 'refund an order',
-  input: Type.Object({ order: Type.String() }),
-  needsApproval: true,
-  execute: ({ order }) => {
-    refunds.push(order);
-    return `refunded ${order}`;
-  },
-});
-
-function refundAgent() {
-  const model = scriptedModel([{ toolCalls: [{ id: 'r1', name: 'refund', arguments: { order: 'A7' } }] }, 'Refunded A7.']);
-  return { model, agent: Agent.create({ provider: model, model: 'm' }).tool(refund).build() };
-}
-
-async function suspendedState(agent: ReturnType<typeof refundAgent>['agent']): Promise<unknown> {
+async function suspendedState(agent: ReturnType<typeof refundDesk>['agent']): Promise<unknown> {
   const result = await agent.stream('refund A7').result;
   if (result.status !== 'suspended') throw new Error('expected a suspension');
   return JSON.parse(JSON.stringify(result.state));
@@ -30,7 +12,7 @@ async function suspendedState(agent: ReturnType<typeof refundAgent>['agent']): P
 
 describe('agent.resumeStream', () => {
   it('streams the resumed run: the approved call, its result, the answer and the result part', async () => {
-    const { agent, model } = refundAgent();
+    const { agent, model, refunds } = refundDesk();
     const state = await suspendedState(agent);
     refunds.length = 0;
     const parts: AgentStreamPart[] = [];
@@ -44,7 +26,7 @@ describe('agent.resumeStream', () => {
   });
 
   it('is a UI message stream and a response like stream()', async () => {
-    const { agent } = refundAgent();
+    const { agent } = refundDesk();
     const state = await suspendedState(agent);
     const body = await agent.resumeStream(state, { reject: [{ id: 'r1', reason: 'too much' }] }).toUIMessageStreamResponse().text();
     const chunks = body
@@ -58,7 +40,7 @@ describe('agent.resumeStream', () => {
   });
 
   it('delivers a refused state as the stream error, running nothing', async () => {
-    const { agent, model } = refundAgent();
+    const { agent, model } = refundDesk();
     const state = await suspendedState(agent);
     const stream = agent.resumeStream(state, { approve: ['not-pending'] });
     await expect(stream.result).rejects.toSatisfy((error) => RunStateError.isInstance(error) && error.problem === 'bad-decisions');

@@ -1,26 +1,9 @@
-import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
-import { Agent, RunStateError, tool } from '../index';
-import { scriptedModel } from '../testing/index';
+import { RunStateError } from '../index';
+import { refundDesk } from '../testing/refund-desk';
 import { chatStream } from './chat-stream';
 import { memorySuspendedRuns } from './suspended-runs';
 import type { UIMessageLike } from './ui-message-like';
-
-function refundDesk() {
-  const refunds: string[] = [];
-  const refund = tool({
-    name: 'refund',
-    description: 'refund an order',
-    input: Type.Object({ order: Type.String() }),
-    needsApproval: true,
-    execute: ({ order }) => {
-      refunds.push(order);
-      return `refunded ${order}`;
-    },
-  });
-  const model = scriptedModel([{ toolCalls: [{ id: 'r1', name: 'refund', arguments: { order: 'A7' } }] }, 'Refunded A7.']);
-  return { refunds, model, agent: Agent.create({ provider: model, model: 'm' }).tool(refund).build() };
-}
 
 const ask: UIMessageLike = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'refund A7' } as { type: string }] };
 const answered = (approvalId: string, approved: boolean): UIMessageLike => ({

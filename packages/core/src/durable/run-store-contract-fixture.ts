@@ -102,3 +102,18 @@ export function describeRunStore(name: string, makeStore: () => RunStore | Promi
     });
   });
 }
+
+/** What two stores on one backend (two workers of a fleet) share: fences, journals and claims. */
+export async function expectSharedStores(first: RunStore, second: RunStore): Promise<void> {
+  const append: RunAppend = { agentId: 'a', status: 'running', entries: [{ seq: 0 }] };
+  expect(first.shared).toBe(true);
+  const stale = await first.acquire('shared');
+  await first.append(stale, append);
+  const fresh = await second.acquireAt('shared', 1);
+  expect(fresh).toBeDefined();
+  await expect(first.append(stale, { ...append, entries: [{ seq: 1 }] })).rejects.toSatisfy(StaleRunOwnerError.isInstance);
+  expect(await second.append(fresh as NonNullable<typeof fresh>, { ...append, tenant: 'acme', status: 'complete', entries: [{ seq: 1 }] })).toBe(2);
+  expect(await first.load('shared')).toEqual({ runId: 'shared', agentId: 'a', tenant: 'acme', status: 'complete', entries: [{ seq: 0 }, { seq: 1 }], version: 2 });
+  expect(await first.claim('approval', 60_000)).toBe(true);
+  expect(await second.claim('approval', 60_000)).toBe(false);
+}

@@ -41,7 +41,7 @@ export class ActionLoopError extends ReliabilityFailFastError {
     return ReliabilityFailFastError.isInstance(value) && value.errorKind === 'action-loop' && !ActionLoopError.isInstance(value);
   }
 
-  static override isInstance(value: unknown): value is ActionLoopError {
+  static override isInstance<T>(this: abstract new (...args: never) => T, value: unknown): value is T {
     return hasMarker(value, marker);
   }
 }

@@ -1,8 +1,5 @@
 import type { AttemptRecord } from '@keel/reliability';
-import { KeelError } from '@keel/reliability';
-import { hasMarker } from '@keel/reliability/internal';
-
-const marker = Symbol.for('keel.error.ContextOverflowError');
+import { keelError } from '@keel/reliability/internal';
 
 /** Constructor fields of {@link ContextOverflowError}. */
 export interface ContextOverflowErrorOptions {
@@ -22,11 +19,7 @@ export interface ContextOverflowErrorOptions {
  * The vendor refused a request as too long for the model's context window, and compacting the
  * context and retrying once did not make it fit (or nothing was left to compact). Not retryable.
  */
-export class ContextOverflowError extends KeelError {
-  private readonly [marker] = true;
-  override readonly name = 'ContextOverflowError';
-  readonly retryable = false;
-  readonly errorKind = 'context-overflow' as const;
+export class ContextOverflowError extends keelError('ContextOverflowError', { retryable: false, errorKind: 'context-overflow' }) {
   readonly estimatedTokens: number;
   readonly contextWindow: number | undefined;
   readonly compactions: number;
@@ -42,9 +35,5 @@ export class ContextOverflowError extends KeelError {
     this.contextWindow = options.contextWindow;
     this.compactions = options.compactions;
     this.attempts = options.attempts;
-  }
-
-  static isInstance(value: unknown): value is ContextOverflowError {
-    return hasMarker(value, marker);
   }
 }

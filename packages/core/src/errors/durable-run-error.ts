@@ -1,7 +1,4 @@
-import { KeelError } from '@keel/reliability';
-import { hasMarker } from '@keel/reliability/internal';
-
-const marker = Symbol.for('keel.error.DurableRunError');
+import { keelError } from '@keel/reliability/internal';
 
 /** Why a durable agent refused to start or recover a run. */
 export type DurableRunProblem =
@@ -21,20 +18,13 @@ export type DurableRunProblem =
   | 'busy';
 
 /** A durable agent refused to start or recover a run: nothing ran. Never retryable. */
-export class DurableRunError extends KeelError {
-  private readonly [marker] = true;
-  override readonly name = 'DurableRunError';
-  readonly retryable = false;
+export class DurableRunError extends keelError('DurableRunError', { retryable: false }) {
   readonly problem: DurableRunProblem;
   readonly runId: string;
 
   constructor({ problem, runId, message, cause }: { problem: DurableRunProblem; runId: string; message: string; cause?: unknown }) {
-    super({ message: `Run ${JSON.stringify(runId)}: ${message}`, ...(cause === undefined ? {} : { cause }) });
+    super({ message: `Run ${JSON.stringify(runId)}: ${message}`, cause });
     this.problem = problem;
     this.runId = runId;
-  }
-
-  static isInstance(value: unknown): value is DurableRunError {
-    return hasMarker(value, marker);
   }
 }

@@ -1,14 +1,8 @@
-import { KeelError } from '@keel/reliability';
-import { hasMarker } from '@keel/reliability/internal';
+import { keelError } from '@keel/reliability/internal';
 import type { RunRecord } from '../contracts/run-result';
 
-const marker = Symbol.for('keel.error.MaxStepsExceededError');
-
 /** The run reached `maxSteps` without a final answer. Carries everything done so far. */
-export class MaxStepsExceededError extends KeelError {
-  private readonly [marker] = true;
-  override readonly name = 'MaxStepsExceededError';
-  readonly retryable = false;
+export class MaxStepsExceededError extends keelError('MaxStepsExceededError', { retryable: false }) {
   readonly maxSteps: number;
   /** The run as far as it got: messages, steps, tool calls, usage, attempts (it has no answer, so no `value`). */
   readonly partial: RunRecord;
@@ -17,9 +11,5 @@ export class MaxStepsExceededError extends KeelError {
     super({ message: `The run reached maxSteps (${maxSteps}) without a final answer` });
     this.maxSteps = maxSteps;
     this.partial = partial;
-  }
-
-  static isInstance(value: unknown): value is MaxStepsExceededError {
-    return hasMarker(value, marker);
   }
 }

@@ -1,7 +1,4 @@
-import { KeelError } from '@keel/reliability';
-import { hasMarker } from '@keel/reliability/internal';
-
-const marker = Symbol.for('keel.error.MemoryLeaseLostError');
+import { keelError } from '@keel/reliability/internal';
 
 /**
  * A run tried to append after another run had taken the conversation (its fencing token is
@@ -9,18 +6,11 @@ const marker = Symbol.for('keel.error.MemoryLeaseLostError');
  * merely expired while nobody else came does not cause it. Not retryable as is: the conversation
  * moved on; run the turn again.
  */
-export class MemoryLeaseLostError extends KeelError {
-  private readonly [marker] = true;
-  override readonly name = 'MemoryLeaseLostError';
-  readonly retryable = false;
+export class MemoryLeaseLostError extends keelError('MemoryLeaseLostError', { retryable: false }) {
   readonly conversationId: string;
 
   constructor({ conversationId, cause }: { conversationId: string; cause?: unknown }) {
     super({ message: `Conversation "${conversationId}" was taken by another run after this run's lease expired; the exchange was not stored`, cause });
     this.conversationId = conversationId;
-  }
-
-  static isInstance(value: unknown): value is MemoryLeaseLostError {
-    return hasMarker(value, marker);
   }
 }

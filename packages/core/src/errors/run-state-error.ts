@@ -1,7 +1,4 @@
-import { KeelError } from '@keel/reliability';
-import { hasMarker } from '@keel/reliability/internal';
-
-const marker = Symbol.for('keel.error.RunStateError');
+import { keelError } from '@keel/reliability/internal';
 
 /** Why `agent.resume()` refused a state or its decisions, or `recover()`/`iter()` a journal. */
 export type RunStateProblem =
@@ -25,18 +22,11 @@ export type RunStateProblem =
   | 'bad-decisions';
 
 /** `agent.resume()`, `recover()` or `iter()` refused the state, the journal or the decisions: nothing ran. Never retryable. */
-export class RunStateError extends KeelError {
-  private readonly [marker] = true;
-  override readonly name = 'RunStateError';
-  readonly retryable = false;
+export class RunStateError extends keelError('RunStateError', { retryable: false }) {
   readonly problem: RunStateProblem;
 
   constructor({ problem, message, cause }: { problem: RunStateProblem; message: string; cause?: unknown }) {
-    super({ message: `Cannot resume the run: ${message}`, ...(cause === undefined ? {} : { cause }) });
+    super({ message: `Cannot resume the run: ${message}`, cause });
     this.problem = problem;
-  }
-
-  static isInstance(value: unknown): value is RunStateError {
-    return hasMarker(value, marker);
   }
 }

@@ -1,17 +1,11 @@
-import { KeelError } from '@keel/reliability';
-import { hasMarker } from '@keel/reliability/internal';
+import { keelError } from '@keel/reliability/internal';
 import type { SuspendedRunResult } from '../contracts/run-result';
-
-const marker = Symbol.for('keel.error.RunSuspendedError');
 
 /**
  * `runTyped()` reached a tool call that needs approval, so it has no value to return. The
  * suspended result is here: its `pendingApprovals`, and the `state` to give `agent.resume()`.
  */
-export class RunSuspendedError extends KeelError {
-  private readonly [marker] = true;
-  override readonly name = 'RunSuspendedError';
-  readonly retryable = false;
+export class RunSuspendedError extends keelError('RunSuspendedError', { retryable: false }) {
   /** The suspended run: `result.state` resumes it. */
   readonly result: SuspendedRunResult;
 
@@ -19,9 +13,5 @@ export class RunSuspendedError extends KeelError {
     const ids = result.pendingApprovals.map((pending) => `${pending.toolName} (${pending.toolCallId})`).join(', ');
     super({ message: `The run suspended: ${ids} need${result.pendingApprovals.length === 1 ? 's' : ''} approval; resume it with agent.resume(error.result.state, { approve, reject })` });
     this.result = result;
-  }
-
-  static isInstance(value: unknown): value is RunSuspendedError {
-    return hasMarker(value, marker);
   }
 }

@@ -2,7 +2,7 @@ import { Agent, type Message, tool } from '@keel/core';
 import { scriptedModel } from '@keel/core/test';
 import { Type } from '@sinclair/typebox';
 import type pg from 'pg';
-import { count } from '../../../postgres/src/testing/refunds-agent';
+import { count, creditTool } from '../../../postgres/src/testing/refunds-agent';
 
 /** The order a run refunds: its user message is "refund order <order>". */
 const orderOf = (messages: readonly Message[]): string => {
@@ -29,22 +29,8 @@ export function refundsBuilder(pool: pg.Pool, schema: string, options: RefundsOp
     options.onHang?.(name, order);
     await new Promise(() => undefined);
   };
-  const credit = tool({
-    name: 'credit',
-    description: 'Credits the customer',
-    input: Type.Object({ order: Type.String(), amount: Type.Number() }),
-    effect: 'idempotent',
-    execute: async ({ order, amount }, context) => {
-      await count(pool, schema, `credit-runs:${order}`);
-      await pool.query(
-        `WITH applied AS (INSERT INTO "${schema}".test_credits (key, amount) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING RETURNING key)
-         INSERT INTO "${schema}".test_counters (key, count) SELECT $3, 1 FROM applied ON CONFLICT (key) DO UPDATE SET count = test_counters.count + 1`,
-        [context.idempotencyKey, amount, `credit-applied:${order}`],
-      );
-      await hang('credit', order);
-      return 'credited';
-    },
-  });
+  const credit = creditTool(pool, schema, { after: (order) => hang('credit', order) });
+
   const email = tool({
     name: 'email',
     description: 'Emails the customer',

@@ -1,25 +1,14 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { ModelProvider, ModelRequest } from '@keel/core';
+import { readFileSync } from 'node:fs';
 import { scriptedModel } from '@keel/core/test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CassetteMissError } from '../errors/cassette-miss-error';
 import { cassette } from './cassette';
+import { ask, newCassettePath, offline } from '../testing/cassette-fixtures';
 
 let path: string;
 beforeEach(() => {
-  path = join(mkdtempSync(join(tmpdir(), 'keel-cassette-')), 'calls.json');
+  path = newCassettePath();
 });
-
-const ask = (content: string, extra: Partial<ModelRequest> = {}): ModelRequest => ({ model: 'claude-sonnet-4-6', system: 'Answer briefly.', messages: [{ role: 'user', content }], ...extra });
-
-/** A provider that must not be called: replay never reaches the network. */
-const offline: ModelProvider = {
-  specificationVersion: 'v1',
-  name: 'scripted',
-  generate: () => Promise.reject(new Error('the provider was called during replay')),
-};
 
 describe('cassette() matches only what the run itself made as volatile', () => {
   it('misses a request whose own ids or date-times differ from the recording: another order is another answer', async () => {

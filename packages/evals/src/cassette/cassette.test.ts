@@ -1,6 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { AbortedError, type ModelProvider, type ModelRequest, type ModelStreamPart } from '@keel/core';
 import { scriptedModel } from '@keel/core/test';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -8,24 +6,12 @@ import { CassetteFileError } from '../errors/cassette-file-error';
 import { CassetteMissError } from '../errors/cassette-miss-error';
 import { RecordedCallError } from '../errors/recorded-call-error';
 import { cassette } from './cassette';
+import { ask, newCassettePath, offline } from '../testing/cassette-fixtures';
 
 let path: string;
 beforeEach(() => {
-  path = join(mkdtempSync(join(tmpdir(), 'keel-cassette-')), 'calls.json');
+  path = newCassettePath();
 });
-
-const ask = (content: string, extra: Partial<ModelRequest> = {}): ModelRequest => ({ model: 'claude-sonnet-4-6', system: 'Answer briefly.', messages: [{ role: 'user', content }], ...extra });
-
-/** A provider that must not be called: replay never reaches the network. */
-const offline: ModelProvider = {
-  specificationVersion: 'v1',
-  name: 'scripted',
-  generate: () => Promise.reject(new Error('the provider was called during replay')),
-  async *stream() {
-    yield* [];
-    throw new Error('the provider was called during replay');
-  },
-};
 
 /** The provider's stream of a request (every provider here streams). */
 function streamOf(provider: ModelProvider, request: ModelRequest): AsyncIterable<ModelStreamPart> {

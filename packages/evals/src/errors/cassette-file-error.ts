@@ -1,6 +1,4 @@
-import { KeelError, hasMarker } from '@keel/core/internal';
-
-const marker = Symbol.for('keel.error.CassetteFileError');
+import { keelError } from '@keel/core/internal';
 
 /**
  * Why a cassette file cannot be used: `missing` (replay of a file that does not exist),
@@ -11,11 +9,7 @@ const marker = Symbol.for('keel.error.CassetteFileError');
 export type CassetteFileProblem = 'missing' | 'unreadable' | 'invalid-json' | 'invalid-format' | 'version' | 'locked' | 'unwritable';
 
 /** A cassette file is missing, corrupt, of another format version, or cannot be written. */
-export class CassetteFileError extends KeelError {
-  private readonly [marker] = true;
-  override readonly name = 'CassetteFileError';
-  readonly retryable = false;
-  readonly errorKind = 'bad-request' as const;
+export class CassetteFileError extends keelError('CassetteFileError', { retryable: false, errorKind: 'bad-request' }) {
   readonly path: string;
   readonly problem: CassetteFileProblem;
 
@@ -23,9 +17,5 @@ export class CassetteFileError extends KeelError {
     super({ message: `Cassette ${path}: ${detail}`, cause });
     this.path = path;
     this.problem = problem;
-  }
-
-  static isInstance(value: unknown): value is CassetteFileError {
-    return hasMarker(value, marker);
   }
 }

@@ -1,6 +1,4 @@
-import { KeelError, hasMarker } from '@keel/core/internal';
-
-const marker = Symbol.for('keel.error.CassetteMissError');
+import { keelError } from '@keel/core/internal';
 
 /** Where a request parts from the closest recorded one. */
 export interface CassetteDifference {
@@ -42,12 +40,7 @@ function describe({ path, call, difference, exhausted }: CassetteMissErrorOption
  * the request differs from the closest recorded request. Not retryable: the same request misses
  * again.
  */
-export class CassetteMissError extends KeelError {
-  private readonly [marker] = true;
-  override readonly name = 'CassetteMissError';
-  readonly retryable = false;
-  /** Classified as a bad request: the gate never retries it. */
-  readonly errorKind = 'bad-request' as const;
+export class CassetteMissError extends keelError('CassetteMissError', { retryable: false, errorKind: 'bad-request' }) {
   /** The cassette file. */
   readonly path: string;
   /** `generate` or `stream`. */
@@ -60,9 +53,5 @@ export class CassetteMissError extends KeelError {
     this.path = options.path;
     this.call = options.call;
     if (options.difference !== undefined) this.difference = options.difference;
-  }
-
-  static isInstance(value: unknown): value is CassetteMissError {
-    return hasMarker(value, marker);
   }
 }

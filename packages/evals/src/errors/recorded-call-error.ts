@@ -1,8 +1,6 @@
 import type { ErrorKind } from '@keel/core';
-import { KeelError, hasMarker, isTransientErrorKind } from '@keel/core/internal';
-import { type SchemaRejection } from '@keel/provider';
-
-const marker = Symbol.for('keel.error.RecordedCallError');
+import { isTransientErrorKind, keelError } from '@keel/core/internal';
+import type { SchemaRejection } from '@keel/provider';
 
 /** A provider error as a cassette stores it: what classification reads, never headers or causes. */
 export interface RecordedError {
@@ -25,10 +23,7 @@ export interface RecordedError {
  * `retryable`, `status`, `code`, `retryAfterMs` and `schemaRejected`, so the run classifies, retries and reports it as it
  * did when it was recorded (events show the recorded error name). Tell it apart with `isInstance`.
  */
-export class RecordedCallError extends KeelError {
-  private readonly [marker] = true;
-  override readonly name: string;
-  readonly retryable: boolean;
+export class RecordedCallError extends keelError('RecordedCallError') {
   readonly errorKind?: ErrorKind;
   readonly status?: number;
   readonly code?: string;
@@ -36,17 +31,12 @@ export class RecordedCallError extends KeelError {
   readonly schemaRejected?: SchemaRejection;
 
   constructor(recorded: RecordedError) {
-    super({ message: recorded.message });
+    super({ message: recorded.message, retryable: recorded.retryable ?? (recorded.errorKind !== undefined && isTransientErrorKind(recorded.errorKind)) });
     this.name = recorded.name;
-    this.retryable = recorded.retryable ?? (recorded.errorKind !== undefined && isTransientErrorKind(recorded.errorKind));
     if (recorded.errorKind !== undefined) this.errorKind = recorded.errorKind;
     if (recorded.status !== undefined) this.status = recorded.status;
     if (recorded.code !== undefined) this.code = recorded.code;
     if (recorded.retryAfterMs !== undefined) this.retryAfterMs = recorded.retryAfterMs;
     if (recorded.schemaRejected !== undefined) this.schemaRejected = recorded.schemaRejected;
-  }
-
-  static isInstance(value: unknown): value is RecordedCallError {
-    return hasMarker(value, marker);
   }
 }

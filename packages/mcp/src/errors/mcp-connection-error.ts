@@ -1,6 +1,4 @@
-import { hasMarker, KeelError } from '@keel/core/internal';
-
-const marker = Symbol.for('keel.error.McpConnectionError');
+import { keelError } from '@keel/core/internal';
 
 /** Why an MCP server cannot be used. */
 export type McpConnectionFailure =
@@ -17,10 +15,7 @@ export type McpConnectionFailure =
  * closed (the model receives it as the call's error result; nothing waits for an answer that
  * cannot come). Retryable: a new connection may work.
  */
-export class McpConnectionError extends KeelError {
-  private readonly [marker] = true;
-  override readonly name = 'McpConnectionError';
-  readonly retryable = true;
+export class McpConnectionError extends keelError('McpConnectionError', { retryable: true }) {
   /** The server, as named in the tools' options or by the server itself. */
   readonly server: string;
   readonly failure: McpConnectionFailure;
@@ -29,9 +24,5 @@ export class McpConnectionError extends KeelError {
     super({ message, cause });
     this.server = server;
     this.failure = failure;
-  }
-
-  static isInstance(value: unknown): value is McpConnectionError {
-    return hasMarker(value, marker);
   }
 }

@@ -1,6 +1,4 @@
-import { hasMarker, KeelError } from '@keel/core/internal';
-
-const marker = Symbol.for('keel.error.McpToolCallError');
+import { keelError } from '@keel/core/internal';
 
 /**
  * An MCP server answered a tool call with an error: a result marked `isError` (the tool ran and
@@ -8,10 +6,7 @@ const marker = Symbol.for('keel.error.McpToolCallError');
  * for invalid params, -32001 for the server's request timeout). The model receives the message as
  * the call's error result. Not retryable as is: the server has answered.
  */
-export class McpToolCallError extends KeelError {
-  private readonly [marker] = true;
-  override readonly name = 'McpToolCallError';
-  readonly retryable = false;
+export class McpToolCallError extends keelError('McpToolCallError', { retryable: false }) {
   readonly server: string;
   /** The tool's name on the server. */
   readonly tool: string;
@@ -23,9 +18,5 @@ export class McpToolCallError extends KeelError {
     this.server = server;
     this.tool = tool;
     if (code !== undefined) this.code = code;
-  }
-
-  static isInstance(value: unknown): value is McpToolCallError {
-    return hasMarker(value, marker);
   }
 }

@@ -1,6 +1,4 @@
-import { hasMarker, KeelError } from '@keel/core/internal';
-
-const marker = Symbol.for('keel.error.McpToolDefinitionError');
+import { keelError } from '@keel/core/internal';
 
 /** What is wrong with a server's tool. */
 export type McpToolDefinitionProblem =
@@ -17,10 +15,7 @@ export type McpToolDefinitionProblem =
  * an agent later. Thrown by `mcpTools()` (unless `invalidTools: 'skip'`), and reported by the
  * `tool.refused` event when a refreshed list contains such a tool. Not retryable.
  */
-export class McpToolDefinitionError extends KeelError {
-  private readonly [marker] = true;
-  override readonly name = 'McpToolDefinitionError';
-  readonly retryable = false;
+export class McpToolDefinitionError extends keelError('McpToolDefinitionError', { retryable: false }) {
   readonly server: string;
   /** The tool's name on the server. */
   readonly tool: string;
@@ -31,9 +26,5 @@ export class McpToolDefinitionError extends KeelError {
     this.server = server;
     this.tool = tool;
     this.problem = problem;
-  }
-
-  static isInstance(value: unknown): value is McpToolDefinitionError {
-    return hasMarker(value, marker);
   }
 }

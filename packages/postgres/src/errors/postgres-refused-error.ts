@@ -1,7 +1,4 @@
-import { KeelError } from '@keel/reliability';
-import { hasMarker } from '@keel/reliability/internal';
-
-const marker = Symbol.for('keel.error.PostgresRefusedError');
+import { keelError } from '@keel/reliability/internal';
 
 /**
  * PostgreSQL answered, and what Keel asked cannot succeed by waiting: a table Keel uses was
@@ -11,10 +8,7 @@ const marker = Symbol.for('keel.error.PostgresRefusedError');
  * and `table` the table concerned, when known. The memory store reports it as the cause of a
  * `MemoryStoreError`.
  */
-export class PostgresRefusedError extends KeelError {
-  private readonly [marker] = true;
-  override readonly name = 'PostgresRefusedError';
-  readonly retryable = false;
+export class PostgresRefusedError extends keelError('PostgresRefusedError', { retryable: false }) {
   /** What was being done, e.g. `run store load`, `migrate`. */
   readonly operation: string;
   /** The SQLSTATE PostgreSQL answered with, e.g. `42501` (permission denied); empty when it was a row Keel cannot read. */
@@ -27,9 +21,5 @@ export class PostgresRefusedError extends KeelError {
     this.operation = operation;
     this.code = code;
     this.table = table;
-  }
-
-  static isInstance(value: unknown): value is PostgresRefusedError {
-    return hasMarker(value, marker);
   }
 }

@@ -3,7 +3,7 @@ import type { MemoryStore } from '@keel/core';
 import { MemoryLeaseLostError } from '@keel/core/internal';
 import { storedKey } from '../postgres/stored-key';
 import { type PostgresStoreHandle, storeConnection } from '../postgres/store-connection';
-import { conversationLeases } from './conversation-leases';
+import { postgresLeases } from './conversation-leases';
 import { loadHeld, type MemoryRun } from './load-held';
 import { appendSql, readSql, releaseSql, sweepSql } from './memory-statements';
 import { memorySettings, type PostgresMemoryOptions } from './memory-settings';
@@ -35,7 +35,7 @@ export function postgresMemory(options: PostgresMemoryOptions): PostgresMemory {
   const connection = storeConnection(options, 'postgresMemory');
   const { schema } = connection;
   const { ttlMs, leaseMs } = settings;
-  const leases = conversationLeases(connection, leaseMs);
+  const leases = postgresLeases(connection, leaseMs);
   let appends = 0;
 
   return {

@@ -1,35 +1,18 @@
 import type { Message } from '@keel/core';
 import type pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { seededRandom, startedWorkers } from '../../../redis/src/testing/started-workers';
 import { startWorkerProcess, type WorkerProcess } from '../../../redis/src/testing/worker-process';
 import { postgresMemory } from '../memory/postgres-memory';
 import { counted, createEffectTables, refundsAgent } from '../testing/refunds-agent';
 import { usePostgresServer } from '../testing/use-postgres-server';
 
 const postgres = usePostgresServer();
-const started: WorkerProcess[] = [];
-
-afterEach(async () => {
-  for (const worker of started.splice(0)) {
-    worker.child.kill('SIGKILL');
-    await worker.exited;
-  }
-});
+const started = startedWorkers();
 
 const RUNS = 20;
 const KILLS = 3;
 const ORDERS = Array.from({ length: RUNS }, (_, order) => String(order));
-
-/** A small seeded generator (mulberry32): the kill points of a failing run can be replayed with its seed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
-    mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed;
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** A line a refunds process printed. */
 type Report = { event?: string; order?: string; status?: string; name?: string; problem?: string };
@@ -81,7 +64,7 @@ describe('postgresRunStore: processes killed with SIGKILL in the middle of durab
     const pool = postgres.pool();
     await createEffectTables(pool, schema);
     const seed = Number(process.env.KEEL_CRASH_SEED ?? Date.now() % 1_000_000);
-    const next = random(seed);
+    const next = seededRandom(seed);
     const killedAfter: string[] = [];
     const interrupted = new Set<string>();
     for (let kill = 0; kill < KILLS; kill++) {

@@ -1,6 +1,5 @@
-import { StaleRunOwnerError } from '@keel/core';
 import { describe, expect, it } from 'vitest';
-import { describeRunStore } from '../../../core/src/durable/run-store-contract-fixture';
+import { describeRunStore, expectSharedStores } from '../../../core/src/durable/run-store-contract-fixture';
 import { PostgresRefusedError } from '../errors/postgres-refused-error';
 import { PostgresUnavailableError } from '../errors/postgres-unavailable-error';
 import { usePostgresServer } from '../testing/use-postgres-server';
@@ -17,16 +16,7 @@ describe('postgresRunStore: sharing and storage', () => {
     const first = postgresRunStore({ pool: postgres.pool(), schema });
     const second = postgresRunStore({ connectionString: postgres.server.url, schema });
     try {
-      expect(first.shared).toBe(true);
-      const stale = await first.acquire('shared');
-      await first.append(stale, APPEND);
-      const fresh = await second.acquireAt('shared', 1);
-      expect(fresh).toBeDefined();
-      await expect(first.append(stale, { ...APPEND, entries: [{ seq: 1 }] })).rejects.toSatisfy(StaleRunOwnerError.isInstance);
-      expect(await second.append(fresh as NonNullable<typeof fresh>, { ...APPEND, tenant: 'acme', status: 'complete', entries: [{ seq: 1 }] })).toBe(2);
-      expect(await first.load('shared')).toEqual({ runId: 'shared', agentId: 'a', tenant: 'acme', status: 'complete', entries: [{ seq: 0 }, { seq: 1 }], version: 2 });
-      expect(await first.claim('approval', 60_000)).toBe(true);
-      expect(await second.claim('approval', 60_000)).toBe(false);
+      await expectSharedStores(first, second);
     } finally {
       await second.close();
     }

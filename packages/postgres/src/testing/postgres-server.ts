@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { findPostgresBin } from '../../../../scripts/ensure-postgres.mjs';
-import { freePort } from './free-port';
+import { freePort } from '../../../redis/src/testing/free-port';
 
 /** A real PostgreSQL server started for a test file, on 127.0.0.1 and a free port, in a temporary directory. */
 export interface TestPostgresServer {

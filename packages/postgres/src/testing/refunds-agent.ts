@@ -25,6 +25,37 @@ export async function count(pool: pg.Pool, schema: string, key: string): Promise
   await pool.query(`INSERT INTO "${schema}".test_counters (key, count) VALUES ($1, 1) ON CONFLICT (key) DO UPDATE SET count = test_counters.count + 1`, [key]);
 }
 
+/** What a refunds test does around the `credit` tool's effect (a pause, a hang), given the order. */
+export interface AroundCredit {
+  readonly before?: (order: string) => Promise<unknown>;
+  readonly after?: (order: string) => Promise<unknown>;
+}
+
+/**
+ * The refunds' `credit` tool: idempotent, each execution counted (`credit-runs:<order>`), the
+ * credit applied once per idempotency key as a payment API would, counted in the same statement
+ * (`credit-applied:<order>`).
+ */
+export function creditTool(pool: pg.Pool, schema: string, { before, after }: AroundCredit = {}) {
+  return tool({
+    name: 'credit',
+    description: 'Credits the customer',
+    input: Type.Object({ order: Type.String(), amount: Type.Number() }),
+    effect: 'idempotent',
+    execute: async ({ order, amount }, context) => {
+      await before?.(order);
+      await count(pool, schema, `credit-runs:${order}`);
+      await pool.query(
+        `WITH applied AS (INSERT INTO "${schema}".test_credits (key, amount) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING RETURNING key)
+         INSERT INTO "${schema}".test_counters (key, count) SELECT $3, 1 FROM applied ON CONFLICT (key) DO UPDATE SET count = test_counters.count + 1`,
+        [context.idempotencyKey, amount, `credit-applied:${order}`],
+      );
+      await after?.(order);
+      return 'credited';
+    },
+  });
+}
+
 /** The value of counter `key` (0 when never counted). */
 export async function counted(pool: pg.Pool, schema: string, key: string): Promise<number> {
   const { rows } = await pool.query(`SELECT count FROM "${schema}".test_counters WHERE key = $1`, [key]);
@@ -48,24 +79,8 @@ export interface RefundsAgentOptions {
  */
 export function refundsAgent(pool: pg.Pool, schema: string, options: RefundsAgentOptions = {}) {
   const { maxPauseMs = 40, failAfterCredit = false } = options;
-  const credit = tool({
-    name: 'credit',
-    description: 'Credits the customer',
-    input: Type.Object({ order: Type.String(), amount: Type.Number() }),
-    effect: 'idempotent',
-    execute: async ({ order, amount }, context) => {
-      await pause(maxPauseMs);
-      await count(pool, schema, `credit-runs:${order}`);
-      // The effect itself, applied once per key as a payment API would, counted in the same statement.
-      await pool.query(
-        `WITH applied AS (INSERT INTO "${schema}".test_credits (key, amount) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING RETURNING key)
-         INSERT INTO "${schema}".test_counters (key, count) SELECT $3, 1 FROM applied ON CONFLICT (key) DO UPDATE SET count = test_counters.count + 1`,
-        [context.idempotencyKey, amount, `credit-applied:${order}`],
-      );
-      await pause(maxPauseMs);
-      return 'credited';
-    },
-  });
+  const credit = creditTool(pool, schema, { before: () => pause(maxPauseMs), after: () => pause(maxPauseMs) });
+
   const email = tool({
     name: 'email',
     description: 'Emails the customer',

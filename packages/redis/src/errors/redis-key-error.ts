@@ -1,7 +1,4 @@
-import { KeelError } from '@keel/reliability';
-import { hasMarker } from '@keel/reliability/internal';
-
-const marker = Symbol.for('keel.error.RedisKeyError');
+import { keelError } from '@keel/reliability/internal';
 
 /**
  * A key Keel uses holds something Keel did not write: a value of the wrong type (a string where a
@@ -9,10 +6,7 @@ const marker = Symbol.for('keel.error.RedisKeyError');
  * that is not JSON). Redis answered, so waiting will not help: not retryable. Delete or fix the
  * key named by `key`. The memory store reports it as the cause of a `MemoryStoreError`.
  */
-export class RedisKeyError extends KeelError {
-  private readonly [marker] = true;
-  override readonly name = 'RedisKeyError';
-  readonly retryable = false;
+export class RedisKeyError extends keelError('RedisKeyError', { retryable: false }) {
   /** The key that holds the unexpected value (empty when Redis did not say which). */
   readonly key: string;
   /** What was being done, e.g. `memory load`, `shared-budget read`. */
@@ -22,9 +16,5 @@ export class RedisKeyError extends KeelError {
     super({ message: `Redis key ${key === '' ? '(unnamed)' : `"${key}"`} cannot be used for ${operation}: ${message}`, cause });
     this.key = key;
     this.operation = operation;
-  }
-
-  static isInstance(value: unknown): value is RedisKeyError {
-    return hasMarker(value, marker);
   }
 }

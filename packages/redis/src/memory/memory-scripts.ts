@@ -1,5 +1,5 @@
 import { luaScript } from '../redis/lua-script';
-import { BAD_KEY_REPLY } from '../redis/reply-error';
+import { checkFence, checkKeys } from '../redis/key-checks';
 
 /*
  * The keys of one conversation share a hash tag (see conversation-keys.ts), so in Redis Cluster
@@ -14,19 +14,9 @@ import { BAD_KEY_REPLY } from '../redis/reply-error';
  * Tokens only grow: a missing counter starts at the server's clock in milliseconds, so a counter
  * that expired with its conversation never hands out a token again.
  */
-const CHECK_KEYS = `
-local expected = {'list', 'hash', 'string', 'string'}
-for i = 1, #KEYS do
-  local found = redis.call('TYPE', KEYS[i])['ok']
-  if found ~= 'none' and found ~= expected[i] then
-    return redis.error_reply('${BAD_KEY_REPLY} ' .. KEYS[i] .. '\\tholds a ' .. found .. ' where Keel keeps a ' .. expected[i])
-  end
-end
+const CHECK_KEYS = `${checkKeys(['list', 'hash', 'string', 'string'])}
 local fence = redis.call('GET', KEYS[4])
-if fence and not string.match(fence, '^%d+$') then
-  return redis.error_reply('${BAD_KEY_REPLY} ' .. KEYS[4] .. '\\tis not a fencing counter')
-end
-`;
+${checkFence(4)}`;
 
 /**
  * Takes the lease (when ARGV[2] > 0) and reads the conversation without the exchange of run

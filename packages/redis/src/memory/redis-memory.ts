@@ -3,7 +3,7 @@ import type { MemoryStore } from '@keel/core';
 import { MemoryLeaseLostError } from '@keel/core/internal';
 import { boundedCall } from '../redis/bounded-call';
 import { conversationKeys, scriptKeys } from './conversation-keys';
-import { conversationLeases } from './conversation-leases';
+import { redisLeases } from './conversation-leases';
 import { loadHeld, type MemoryRun } from './load-held';
 import { appendScript, loadScript, releaseScript } from './memory-scripts';
 import { memorySettings, type RedisMemoryOptions } from './memory-settings';
@@ -27,7 +27,7 @@ import { parseExchanges, storeError } from './stored-exchanges';
 export function redisMemory(options: RedisMemoryOptions): MemoryStore {
   const settings = memorySettings(options);
   const { redis, prefix, ttlSeconds, timeoutMs, fenceTtlMs } = settings;
-  const leases = conversationLeases(settings);
+  const leases = redisLeases(settings);
 
   return {
     async load(conversationId, run?: MemoryRun) {
@@ -42,7 +42,7 @@ export function redisMemory(options: RedisMemoryOptions): MemoryStore {
       const lease = run ? leases.stopRenewing(conversationId, run.runId) : undefined;
       const exchangeId = run?.runId ?? randomUUID();
       const stored = await boundedCall(
-        () => appendScript.run(redis, scriptKeys(conversationKeys(prefix, conversationId)), [exchangeId, JSON.stringify(messages), lease?.holder ?? '', ttlSeconds, fenceTtlMs]),
+        () => appendScript.run(redis, scriptKeys(conversationKeys(prefix, conversationId)), [exchangeId, JSON.stringify(messages), lease?.token ?? '', ttlSeconds, fenceTtlMs]),
         { operation: 'memory append', timeoutMs, signal: run?.signal },
       ).catch(storeError('append'));
       if (stored !== 1) throw new MemoryLeaseLostError({ conversationId });
@@ -52,7 +52,7 @@ export function redisMemory(options: RedisMemoryOptions): MemoryStore {
       const lease = leases.stopRenewing(conversationId, run.runId);
       if (!lease) return;
       // Released even when the run was aborted: the signal is not passed on.
-      await boundedCall(() => releaseScript.run(redis, [conversationKeys(prefix, conversationId).lease], [lease.holder]), { operation: 'memory release', timeoutMs });
+      await boundedCall(() => releaseScript.run(redis, [conversationKeys(prefix, conversationId).lease], [lease.token]), { operation: 'memory release', timeoutMs });
     },
   };
 }

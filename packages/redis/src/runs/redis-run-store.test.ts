@@ -1,6 +1,5 @@
-import { StaleRunOwnerError } from '@keel/core';
 import { expect, it } from 'vitest';
-import { describeRunStore } from '../../../core/src/durable/run-store-contract-fixture';
+import { describeRunStore, expectSharedStores } from '../../../core/src/durable/run-store-contract-fixture';
 import { RedisKeyError } from '../errors/redis-key-error';
 import { RedisUnavailableError } from '../errors/redis-unavailable-error';
 import { useRedisServer } from '../testing/use-redis-server';
@@ -12,18 +11,7 @@ const APPEND = { agentId: 'a', status: 'running', entries: [{ seq: 0 }] } as con
 describeRunStore('redisRunStore', () => redisRunStore({ redis: redis.client(), prefix: 'test' }));
 
 it('shares fences, journals and claims between two clients (two workers of a fleet)', async () => {
-  const first = redisRunStore({ redis: redis.client() });
-  const second = redisRunStore({ redis: redis.client() });
-  expect(first.shared).toBe(true);
-  const stale = await first.acquire('shared');
-  await first.append(stale, APPEND);
-  const fresh = await second.acquireAt('shared', 1);
-  expect(fresh).toBeDefined();
-  await expect(first.append(stale, { ...APPEND, entries: [{ seq: 1 }] })).rejects.toSatisfy(StaleRunOwnerError.isInstance);
-  expect(await second.append(fresh as NonNullable<typeof fresh>, { ...APPEND, status: 'complete', entries: [{ seq: 1 }] })).toBe(2);
-  expect(await first.load('shared')).toEqual({ runId: 'shared', agentId: 'a', status: 'complete', entries: [{ seq: 0 }, { seq: 1 }], version: 2 });
-  expect(await first.claim('approval', 60_000)).toBe(true);
-  expect(await second.claim('approval', 60_000)).toBe(false);
+  await expectSharedStores(redisRunStore({ redis: redis.client() }), redisRunStore({ redis: redis.client() }));
 });
 
 it('keeps a journal as a list of JSON texts beside a hash of where the run stands', async () => {

@@ -1,4 +1,5 @@
 import { luaScript } from '../redis/lua-script';
+import { checkFence, checkKeys } from '../redis/key-checks';
 import { BAD_KEY_REPLY } from '../redis/reply-error';
 
 /*
@@ -11,22 +12,6 @@ import { BAD_KEY_REPLY } from '../redis/reply-error';
  * error reply `KEELKEY <key>\t<why>`) leaves nothing half-written. The version of a run is the
  * length of its entries list.
  */
-const checkKeys = (expected: readonly string[]) => `
-local expected = {${expected.map((type) => `'${type}'`).join(', ')}}
-for i = 1, #KEYS do
-  local found = redis.call('TYPE', KEYS[i])['ok']
-  if found ~= 'none' and found ~= expected[i] then
-    return redis.error_reply('${BAD_KEY_REPLY} ' .. KEYS[i] .. '\\tholds a ' .. found .. ' where Keel keeps a ' .. expected[i])
-  end
-end
-`;
-
-/** Refuses a fence counter that is not a number (`fence` is the GET of `KEYS[1]`). */
-const CHECK_FENCE = `
-if fence and not string.match(fence, '^%d+$') then
-  return redis.error_reply('${BAD_KEY_REPLY} ' .. KEYS[1] .. '\\tis not a fencing counter')
-end
-`;
 
 /** Most values handed to one RPUSH, well under Lua's limit on unpacked values. */
 const PUSH_CHUNK = 1000;
@@ -34,7 +19,7 @@ const PUSH_CHUNK = 1000;
 /** KEYS: fence. Returns the new owner's fence. */
 export const acquireScript = luaScript(`${checkKeys(['string'])}
 local fence = redis.call('GET', KEYS[1])
-${CHECK_FENCE}
+${checkFence(1)}
 return redis.call('INCR', KEYS[1])
 `);
 
@@ -44,7 +29,7 @@ return redis.call('INCR', KEYS[1])
  */
 export const acquireAtScript = luaScript(`${checkKeys(['string', 'list'])}
 local fence = redis.call('GET', KEYS[1])
-${CHECK_FENCE}
+${checkFence(1)}
 if redis.call('LLEN', KEYS[2]) ~= tonumber(ARGV[1]) then return -1 end
 return redis.call('INCR', KEYS[1])
 `);
@@ -57,7 +42,7 @@ return redis.call('INCR', KEYS[1])
  */
 export const appendScript = luaScript(`${checkKeys(['string', 'list', 'hash'])}
 local fence = redis.call('GET', KEYS[1])
-${CHECK_FENCE}
+${checkFence(1)}
 if fence ~= ARGV[1] then return -1 end
 for first = 6, #ARGV, ${PUSH_CHUNK} do
   redis.call('RPUSH', KEYS[2], unpack(ARGV, first, math.min(#ARGV, first + ${PUSH_CHUNK - 1})))

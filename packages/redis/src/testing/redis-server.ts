@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer, Socket } from 'node:net';
+import { Socket } from 'node:net';
+import { freePort } from './free-port';
 
 /** A real redis-server started for a test file, on 127.0.0.1 and a free port. */
 export interface TestRedisServer {
@@ -15,18 +16,6 @@ export interface TestRedisServer {
   resume(): void;
   /** Stops it for good. */
   stop(): Promise<void>;
-}
-
-/** A free TCP port on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 /** Sends PING until the server answers PONG. */

@@ -1,6 +1,4 @@
-import { KeelError, hasMarker } from './keel-error';
-
-const marker = Symbol.for('keel.error.AbortedError');
+import { keelError } from './keel-error';
 
 function isTimeout(reason: unknown): boolean {
   try {
@@ -15,20 +13,10 @@ function timeoutDetail(reason: unknown): string {
   return typeof message === 'string' && message !== '' ? `: ${message}` : '';
 }
 
-/** The operation was cancelled through its `AbortSignal`. Never retried. */
-export class AbortedError extends KeelError {
-  private readonly [marker] = true;
-  override readonly name = 'AbortedError';
-  readonly retryable = false;
-  /** Exposed so error classification treats it as `aborted`. */
-  readonly errorKind = 'aborted' as const;
-
+/** The operation was cancelled through its `AbortSignal`. Never retried; classified as `aborted`. */
+export class AbortedError extends keelError('AbortedError', { retryable: false, errorKind: 'aborted' }) {
   constructor({ message = 'The operation was aborted', cause }: { message?: string; cause?: unknown } = {}) {
     super({ message, cause });
-  }
-
-  static isInstance(value: unknown): value is AbortedError {
-    return hasMarker(value, marker);
   }
 
   /** True when the abort was a timeout (the signal's reason is a `TimeoutError`), e.g. a run's `timeoutMs`. */

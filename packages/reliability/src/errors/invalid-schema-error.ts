@@ -1,6 +1,4 @@
-import { KeelError, hasMarker } from './keel-error';
-
-const marker = Symbol.for('keel.error.InvalidSchemaError');
+import { keelError } from './keel-error';
 
 /**
  * A schema given to Keel is none of the kinds it accepts: a JSON Schema that passes the
@@ -8,16 +6,4 @@ const marker = Symbol.for('keel.error.InvalidSchemaError');
  * Valibot, ArkType...), or an object with `parse()`. Thrown when the schema is first used — for an
  * agent, at `build()` / `tool()`. Not retryable.
  */
-export class InvalidSchemaError extends KeelError {
-  private readonly [marker] = true;
-  override readonly name = 'InvalidSchemaError';
-  readonly retryable = false;
-
-  constructor({ message, cause }: { message: string; cause?: unknown }) {
-    super({ message, cause });
-  }
-
-  static isInstance(value: unknown): value is InvalidSchemaError {
-    return hasMarker(value, marker);
-  }
-}
+export class InvalidSchemaError extends keelError('InvalidSchemaError', { retryable: false }) {}

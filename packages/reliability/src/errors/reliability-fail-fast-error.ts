@@ -1,34 +1,20 @@
 import type { ErrorKind } from '../error-kind';
 import type { AttemptRecord } from '../gate/attempt-record';
-import { KeelError, hasMarker, reduceError } from './keel-error';
+import { KeelError, keelError, reduceError } from './keel-error';
 import type { ValidationFailure } from './validation-failure';
-
-const marker = Symbol.for('keel.error.ReliabilityFailFastError');
 
 /** Where the gate decided to stop. */
 export type FailFastPhase = 'pre-check' | 'post-decide' | 'loop-cap' | 'rule-error';
 
-/** Constructor fields of {@link ReliabilityFailFastError}. */
-interface ReliabilityFailFastErrorOptions {
-  /** The rule's kind, e.g. `schema-stuck-loop`, `schema-retry-exhausted`, `rule-error`. */
-  readonly kind: string;
-  readonly label?: string;
-  readonly phase: FailFastPhase;
-  /** The attempt (1-based) on which the gate stopped. */
-  readonly attempt: number;
-  /** What the last attempt's failure was. */
-  readonly errorKind: ErrorKind;
-  /** Every model call made (by the whole run, inside an agent), failed ones included. */
-  readonly attempts: readonly AttemptRecord[];
+/** Constructor fields of {@link ReliabilityFailFastError}: its own fields, and the failure. */
+type ReliabilityFailFastErrorOptions = Pick<ReliabilityFailFastError, 'kind' | 'label' | 'phase' | 'attempt' | 'errorKind' | 'attempts' | 'lastValidationFailure'> & {
   /**
    * The underlying failure. A Keel error (a provider's `ProviderError` or `AiSdkProviderError`, a
    * `ValidationFailure`) is kept as it is, so `instanceof` and `isInstance` work on it: each builds
    * its own fields without secrets. Any other value is reduced to `{ name, message }`.
    */
   readonly cause?: unknown;
-  /** The gate run's latest validation failure, when it had one. */
-  readonly lastValidationFailure?: ValidationFailure;
-}
+};
 
 /**
  * What the error says. A failure no rule retries (an authentication error, a bad request) leads
@@ -45,15 +31,16 @@ function messageOf(options: ReliabilityFailFastErrorOptions, cause: string | und
 }
 
 /** The gate stopped: a rule said fail-fast, a budget ran out, or a rule itself threw. Not retryable. */
-export class ReliabilityFailFastError extends KeelError {
-  private readonly [marker] = true;
-  override readonly name = 'ReliabilityFailFastError';
-  readonly retryable = false;
+export class ReliabilityFailFastError extends keelError('ReliabilityFailFastError', { retryable: false }) {
+  /** The rule's kind, e.g. `schema-stuck-loop`, `schema-retry-exhausted`, `rule-error`. */
   readonly kind: string;
   readonly label?: string;
   readonly phase: FailFastPhase;
+  /** The attempt (1-based) on which the gate stopped. */
   readonly attempt: number;
+  /** What the last attempt's failure was. */
   readonly errorKind: ErrorKind;
+  /** Every model call made (by the whole run, inside an agent), failed ones included. */
   readonly attempts: readonly AttemptRecord[];
   /** The gate run's latest validation failure, when it had one (what output fallbacks start from). */
   readonly lastValidationFailure?: ValidationFailure;
@@ -68,9 +55,5 @@ export class ReliabilityFailFastError extends KeelError {
     this.errorKind = options.errorKind;
     this.attempts = options.attempts;
     if (options.lastValidationFailure !== undefined) this.lastValidationFailure = options.lastValidationFailure;
-  }
-
-  static isInstance(value: unknown): value is ReliabilityFailFastError {
-    return hasMarker(value, marker);
   }
 }

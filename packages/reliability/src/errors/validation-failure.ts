@@ -1,8 +1,6 @@
 import type { JsonDefect } from '../json/repair-names';
 import type { ValidationIssue } from '../validation/issue';
-import { KeelError, hasMarker } from './keel-error';
-
-const marker = Symbol.for('keel.error.ValidationFailure');
+import { keelError } from './keel-error';
 
 /**
  * Which stage rejected the output: `json-parse` (not one JSON value), `schema-validate` (the
@@ -29,10 +27,7 @@ interface ValidationFailureOptions {
  * Model output that failed JSON parsing or schema validation. Retryable: feedback describing
  * `issues` lets the model fix it.
  */
-export class ValidationFailure extends KeelError {
-  private readonly [marker] = true;
-  override readonly name = 'ValidationFailure';
-  readonly retryable = true;
+export class ValidationFailure extends keelError('ValidationFailure', { retryable: true }) {
   readonly stage: ValidationStage;
   readonly rawOutput: string;
   readonly issues: readonly ValidationIssue[];
@@ -41,15 +36,11 @@ export class ValidationFailure extends KeelError {
   readonly defect?: JsonDefect;
 
   constructor(options: ValidationFailureOptions) {
-    super(options);
+    super({ message: options.message, cause: options.cause });
     this.stage = options.stage;
     this.rawOutput = options.rawOutput;
     this.issues = options.issues;
     if (options.pathText !== undefined) this.pathText = options.pathText;
     if (options.defect !== undefined) this.defect = options.defect;
-  }
-
-  static isInstance(value: unknown): value is ValidationFailure {
-    return hasMarker(value, marker);
   }
 }

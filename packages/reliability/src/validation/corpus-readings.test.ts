@@ -1,20 +1,6 @@
-import { type TSchema, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
-import { toValidator } from './to-validator';
-import { checkOutput, type OutputCheck } from './validate-output';
-
-/** Checks a reply synchronously (every schema here is JSON Schema). */
-function check(text: string, schema: TSchema | Record<string, unknown>): OutputCheck<unknown> {
-  const result = checkOutput(text, toValidator(schema as TSchema));
-  if (result instanceof Promise) throw new Error('a JSON Schema validator is synchronous');
-  return result;
-}
-
-/** The accepted value, or the failure's defect (or stage) when refused. */
-function outcome(text: string, schema: TSchema | Record<string, unknown>): unknown {
-  const result = check(text, schema);
-  return result.ok ? { value: result.value } : { refused: result.failure.defect ?? result.failure.stage };
-}
+import { check, outcome } from '../testing/check-output-sync';
 
 const NullableName = Type.Union([Type.String(), Type.Null()]);
 

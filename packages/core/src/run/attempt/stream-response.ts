@@ -1,6 +1,5 @@
 import { BadResponseError, isPromiseLike, raceSignal } from '@keel/reliability/internal';
-import { IncompleteStreamError } from '../../errors/incomplete-stream-error';
-import { StreamInterruptedError } from '../../errors/stream-interrupted-error';
+import { StreamError } from '../../errors/stream-error';
 import type { ModelResponse, ModelStreamPart } from '@keel/provider';
 import { checkResponse, read } from '../output/output-verdict';
 import { addPartialText, finishPartials, stopPartials } from '../output/partial-output';
@@ -33,7 +32,7 @@ export async function consumeStream(state: RunContext, parts: AsyncIterable<Mode
       // Each read is raced against the abort signal, so a stream that ignores it cannot hold the run.
       const next: unknown = await raceSignal(iterator.next(), state.signal);
       if (typeof next !== 'object' || next === null) throw new BadResponseError({ message: `the stream's iterator returned ${next === null ? 'null' : typeof next}` });
-      if (read(next, 'done', 'a stream read')) throw new IncompleteStreamError();
+      if (read(next, 'done', 'a stream read')) throw new StreamError({ problem: 'incomplete' });
       const part = read(next, 'value', 'a stream read');
       if (typeof part !== 'object' || part === null) throw new BadResponseError({ message: `a stream part is ${part === null ? 'null' : typeof part}` });
       // Each field is read once, guarded: a getter or Proxy part is a broken response, not a crash.
@@ -75,7 +74,7 @@ export async function consumeStream(state: RunContext, parts: AsyncIterable<Mode
     }
   } catch (error) {
     if (!shown || state.signal?.aborted) throw error;
-    throw new StreamInterruptedError({ cause: error });
+    throw new StreamError({ problem: 'interrupted', cause: error });
   } finally {
     // After `finish`, a broken part or an abort, nothing more is read: the stream is let go of.
     closeStream(iterator);

@@ -6,6 +6,7 @@ import type { ToolMessage } from '@keel/provider';
 import { toolPairingProblems } from '../../context/tool-pairing';
 import { type ScriptedReply, scriptedModel } from '../../testing/index';
 import { recorder } from '../../testing/event-recorder';
+import { prefixBreaks } from '../../testing/prefix-breaks';
 
 const SYSTEM = 'You research a question with the fetch tool, then answer.';
 
@@ -31,17 +32,6 @@ function researcher(steps: number, limitChars: number, window?: number) {
     },
     window === undefined ? {} : { capabilities: { contextWindow: window } },
   );
-}
-
-/** Indices of requests whose messages do not start with every message of the request before. */
-function prefixBreaks(requests: readonly ModelRequest[]): number[] {
-  const breaks: number[] = [];
-  for (let index = 1; index < requests.length; index++) {
-    const before = (requests[index - 1] as ModelRequest).messages.map((message) => JSON.stringify(message));
-    const now = (requests[index] as ModelRequest).messages.map((message) => JSON.stringify(message));
-    if (!before.every((message, position) => now[position] === message)) breaks.push(index);
-  }
-  return breaks;
 }
 
 describe('compaction in a run', () => {

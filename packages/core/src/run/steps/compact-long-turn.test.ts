@@ -6,6 +6,7 @@ import { estimateRequestTokens } from '../../context/estimate-tokens';
 import { toolPairingProblems } from '../../context/tool-pairing';
 import { scriptedModel } from '../../testing/index';
 import { recorder } from '../../testing/event-recorder';
+import { prefixBreaks } from '../../testing/prefix-breaks';
 
 const SYSTEM = 'You research a question with the fetch tool, then answer.';
 const WINDOW = 32_000;
@@ -18,17 +19,6 @@ const overflow = () => Object.assign(new Error('prompt is too long'), { errorKin
 
 /** Estimated tokens of a request as it was sent. */
 const tokensOf = (request: ModelRequest) => estimateRequestTokens({ system: request.system, tools: request.tools }, request.messages);
-
-/** Indices of requests whose messages do not extend the request before. */
-function prefixBreaks(requests: readonly ModelRequest[]): number[] {
-  const breaks: number[] = [];
-  for (let index = 1; index < requests.length; index++) {
-    const before = (requests[index - 1] as ModelRequest).messages.map((message) => JSON.stringify(message));
-    const now = (requests[index] as ModelRequest).messages.map((message) => JSON.stringify(message));
-    if (!before.every((message, position) => now[position] === message)) breaks.push(index);
-  }
-  return breaks;
-}
 
 describe('a long run in one user turn', () => {
   it('400 tool calls of ~3,000 tokens each under a 32k window complete with rare compactions, each request paired, the task and system prompt kept', async () => {
