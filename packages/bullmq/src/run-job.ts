@@ -1,7 +1,7 @@
 import type { Agent, AgentBuilder, Message, RunInput, RunResult, RunStateSnapshot } from '@keel/core';
+import type { RunUsage } from '@keel/core/internal';
 
 type SuspendedRunResult = Extract<RunResult<unknown>, { readonly status: 'suspended' }>;
-type RunUsage = RunResult<unknown>['usage'];
 import type { Job } from 'bullmq';
 
 /** An agent as a worker takes it: built, or a builder the worker builds. */

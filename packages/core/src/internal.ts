@@ -5,7 +5,7 @@
  */
 export type { AgentBuilder } from './agent/agent';
 export type { Provenance, StepRecord } from './agent/run-result';
-export type { CallPurpose, EventBase, EventPayload, EventUsage, ReAskOf, ToolValidationOutcome } from './events/agent-events';
+export type { CallPurpose, EventBase, EventPayload, ReAskOf, ToolValidationOutcome } from './events/agent-events';
 export { AGENT_EVENT_NAMES } from './events/event-names';
 export type { MemoryRun } from './memory/memory-store';
 export type { AssistantMessage, AttachmentPart, FilePart, ImagePart, SystemMessage, TextPart, ToolCallPart, ToolMessage, ToolResultPart, UserMessage } from './model/message';
@@ -32,7 +32,6 @@ export type {
   ModelCapabilities,
   ModelCallOptions,
   ModelProviderV1,
-  ModelUsage,
   ResponseFormat,
   SchemaRejection,
   ToolChoice,
@@ -48,6 +47,8 @@ export type { RunUsage } from './usage/usage-ledger';
 
 // The runtime error vocabulary, one copy for every package (providers classify with it).
 export { KeelError, type AttemptRecord } from '@keel/reliability';
+export type { TokenUsage } from '@keel/reliability';
+export { escapeHtml } from './shared/escape-html';
 export {
   errorMessageOf,
   hasMarker,

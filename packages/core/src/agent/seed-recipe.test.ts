@@ -85,7 +85,7 @@ describe('agent.on() on a built agent', () => {
     off();
     off();
     await agent.run({ message: 'second' });
-    expect(ends).toEqual(['ok']);
+    expect(ends).toEqual(['complete']);
   });
 
   it('keeps a listener added twice until each registration is removed', async () => {

@@ -11,8 +11,8 @@ import type {
   ModelRequest,
   ModelResponse,
   ModelStreamPart,
-  ModelUsage,
 } from '../model/model-provider-v1';
+import type { TokenUsage } from '@keel/reliability';
 
 /** One scripted answer, as a plain object. */
 export interface ScriptedTurn {
@@ -22,7 +22,7 @@ export interface ScriptedTurn {
   /** Default: `tool-calls` when there are tool calls, else `stop`. */
   readonly finishReason?: FinishReason;
   /** Default: estimated from characters (about 4 per token). */
-  readonly usage?: Partial<ModelUsage>;
+  readonly usage?: Partial<TokenUsage>;
   /** Waits this long before answering (abortable). */
   readonly delayMs?: number;
 }

@@ -31,7 +31,7 @@ const judged = (verdict: GateVerdict<unknown>): Judged<unknown, unknown> => ({
   thrown: undefined,
   verdict,
   validatorError: undefined,
-  errorKind: verdict.status === 'accept' ? 'ok' : verdict.status === 'invalid' ? (verdict.failure.stage === 'json-parse' ? 'parse-fail' : 'schema-fail') : verdict.errorKind,
+  errorKind: verdict.status === 'valid' ? 'ok' : verdict.status === 'invalid' ? (verdict.failure.stage === 'json-parse' ? 'parse-fail' : 'schema-fail') : verdict.errorKind,
   retryAfterMs: undefined,
   latencyMs: 1,
 });
@@ -107,7 +107,7 @@ describe('the policy on a large schema failure: a retry carrying a patch request
 const valid = (amount: number): Judged<unknown, { amount: number }> => ({
   response: { text: `{"amount": ${amount}}` },
   thrown: undefined,
-  verdict: { status: 'accept', value: { amount }, rawOutput: `{"amount": ${amount}}` },
+  verdict: { status: 'valid', value: { amount }, rawOutput: `{"amount": ${amount}}` },
   validatorError: undefined,
   errorKind: 'ok',
   retryAfterMs: undefined,

@@ -21,7 +21,7 @@ interface DecisionEffects {
  * switches on `type` exhaustively, so a new decision is a compile error until every loop handles it.
  */
 export type Decision =
-  /** Take the attempt's value (a valid value, or an invalid one a rule accepted with `ok`). */
+  /** Take the attempt's value (a valid value, or an invalid one a rule accepted with `accept`). */
   | ({ readonly type: 'accept' } & DecisionEffects)
   /**
    * Make another attempt on the same provider, after `delayMs`, carrying `feedback` when given.

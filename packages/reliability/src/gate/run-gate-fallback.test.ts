@@ -99,7 +99,7 @@ describe('runGate: providers and fallback', () => {
 
   it("an 'ok' rule accepting invalid output reports its issues and gives the parsed value", async () => {
     const { call } = script('{"title": {"n": 5}}');
-    const accept: ReliabilityRule<string> = { kind: 'accept-anyway', then: 'ok', when: () => true };
+    const accept: ReliabilityRule<string> = { kind: 'accept-anyway', then: 'accept', when: () => true };
     const result = await gate({ call, postDecide: [accept], validate: async (text) => ({ ...(await judge(text)), partialValue: JSON.parse(text) }) as GateVerdict<Task> });
     expect(result.value).toEqual({ title: { n: 5 } });
     expect(result.acceptedIssues?.map((issue) => issue.kind)).toEqual(['type']);

@@ -21,7 +21,7 @@ describe('runGate: acceptance and feedback', () => {
     expect(result.via).toBe('model');
     expect(result.response).toBe('{"title": "Pay rent"}');
     expect(result.attempts).toHaveLength(1);
-    expect(result.attempts[0]).toMatchObject({ attempt: 1, status: 'ok', errorKind: 'ok', feedbackSent: false, providerIndex: 0, issues: [] });
+    expect(result.attempts[0]).toMatchObject({ attempt: 1, status: 'valid', errorKind: 'ok', feedbackSent: false, providerIndex: 0, issues: [] });
     expect(contexts[0]).not.toHaveProperty('feedback');
     expect(events).toEqual([]);
   });
@@ -68,7 +68,7 @@ describe('runGate: acceptance and feedback', () => {
 
     expect(result.attempts.map((record) => [record.status, record.errorKind, record.feedbackSent])).toEqual([
       ['invalid', 'schema-fail', false],
-      ['ok', 'ok', true],
+      ['valid', 'ok', true],
     ]);
     expect(result.attempts[0]?.rawOutput).toBe('{"title": {"n": 5}}');
   });

@@ -67,7 +67,7 @@ describe('runGate: retry budgets and stuck loops', () => {
     const validator = toValidator(schema);
     const validate = async (text: string): Promise<GateVerdict<unknown>> => {
       const check = await validateOutput(text, validator);
-      return check.ok ? { status: 'accept', value: check.value } : { status: 'invalid', failure: check.failure };
+      return check.ok ? { status: 'valid', value: check.value } : { status: 'invalid', failure: check.failure };
     };
     const stuck = script('{"a": "x", "b": "x"}', '{"a": "x"}', '{"a": 1, "b": "x"}', '{"a": "x", "b": "x", "c": "x"}');
     const error = await failFastOf(

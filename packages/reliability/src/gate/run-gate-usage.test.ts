@@ -47,7 +47,7 @@ describe('runGate: usage and budgets', () => {
     const result = await gate({ call, postDecide: strictOutputRules() });
     expect(result.attempts.map((record) => [record.step, record.attempt, record.purpose, record.status])).toEqual([
       [0, 1, 'step', 'invalid'],
-      [0, 2, 'step', 'ok'],
+      [0, 2, 'step', 'valid'],
     ]);
   });
 

@@ -242,7 +242,7 @@ describe('output modes', () => {
     // The rejected answer comes back as feedback naming the bound.
     const retry = at(model.requests, 2).messages;
     expect(retry.at(-1)).toMatchObject({ role: 'user', ephemeral: true, content: expect.stringMatching(/quantity/) });
-    expect(result.attempts.map((attempt) => attempt.status)).toEqual(['ok', 'invalid', 'ok']);
+    expect(result.attempts.map((attempt) => attempt.status)).toEqual(['valid', 'invalid', 'valid']);
   });
 
   it('tool mode: an answer call beside a user tool call is dropped, so the model answers after the results', async () => {

@@ -1,3 +1,4 @@
+import { canonicalJson } from '@keel/reliability/internal';
 import { RunStateError } from '../../errors/run-state-error';
 import type { AssistantMessage } from '../../model/message';
 import type { FinishReason } from '../../model/model-provider-v1';
@@ -67,24 +68,6 @@ export interface RunStateSnapshot extends KeptRunState {
 
 /** A state before it is signed. */
 export type UnsignedState = Omit<RunStateSnapshot, 'type' | 'version' | 'signature'>;
-
-/**
- * JSON with object keys sorted at every level: the same data gives the same text whatever the
- * order a store kept its keys in (a JSON column, say).
- */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.keys(value)
-      .sort()
-      .flatMap((key) => {
-        const inner = (value as Record<string, unknown>)[key];
-        return inner === undefined ? [] : [`${JSON.stringify(key)}:${canonicalJson(inner)}`];
-      });
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
 
 /** Signs a state: it becomes plain JSON (what a store or client will hand back) and gets its signature. */
 export async function sealState(unsigned: UnsignedState, signer: StateSigner): Promise<RunStateSnapshot> {
