@@ -39,13 +39,13 @@ export function consoleTrace(options: ConsoleTraceOptions = {}): Extension {
       )
       .on('model.error', (event) => write(red(`    ✗ ${event.errorKind}: ${event.message}`)))
       .on('validation.failed', (event) => write(red(`    ✗ output rejected (${event.stage}): ${event.message}`)))
-      .on('reliability.wait', (event) => write(`    … waiting ${event.delayMs} ms before attempt ${event.attempt} (${event.kind})`))
+      .on('reliability.wait', (event) => write(`    … waiting ${event.delayMs} ms before attempt ${event.attempt} (${event.rule})`))
       .on('reliability.retry', (event) => {
-        write(`    ↻ retry after attempt ${event.attempt} (${event.kind}, ${event.errorKind}${event.delayMs ? `, waiting ${event.delayMs} ms` : ''})`);
+        write(`    ↻ retry after attempt ${event.attempt} (${event.rule}, ${event.errorKind}${event.delayMs ? `, waiting ${event.delayMs} ms` : ''})`);
         if (event.feedback) write(indent(event.feedback, '      │ '));
       })
       .on('reliability.recovered', (event) => write(green(`    ✓ recovered on attempt ${event.attempt} via ${event.via} after ${event.priorFailures} failure(s)`)))
-      .on('reliability.fail-fast', (event) => write(red(`    ■ fail fast: ${event.kind} (${event.errorKind})`)))
+      .on('reliability.fail-fast', (event) => write(red(`    ■ fail fast: ${event.rule} (${event.errorKind})`)))
       .on('tool.re-ask', (event) => {
         write(`    ↻ re-ask ${event.reAsk} for ${event.toolName} arguments, feedback sent:`);
         write(indent(event.feedback, '      │ '));

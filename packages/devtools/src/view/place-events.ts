@@ -73,7 +73,7 @@ export class EventPlacer {
         return;
       }
       case 'reliability.retry': {
-        const rule = ruleOf(payload);
+        const rule = text(payload, 'rejectedBy') ?? ruleOf(payload);
         const failed = call();
         failed.decision = { type: text(payload, 'decision') ?? 'retry', ...defined({ rule, errorKind: text(payload, 'errorKind'), delayMs: count(payload, 'delayMs') }) };
         this.find(step, laneOf(payload), failed.attempt + 1, position).feedback = { type: 'retry', ...defined({ rule, text: text(payload, 'feedback') }) };
@@ -86,7 +86,7 @@ export class EventPlacer {
         call().decision = { type: 'fail-fast', ...defined({ rule: ruleOf(payload), errorKind: text(payload, 'errorKind'), label: text(payload, 'label') }) };
         return;
       case 'reliability.rule-error':
-        call().notes.push(`rule ${text(payload, 'ruleKind') ?? '?'} threw in its ${text(payload, 'part') ?? '?'}${payload.message === undefined ? '' : `: ${text(payload, 'message') ?? ''}`}`);
+        call().notes.push(`rule ${text(payload, 'rule') ?? '?'} threw in its ${text(payload, 'part') ?? '?'}${payload.message === undefined ? '' : `: ${text(payload, 'message') ?? ''}`}`);
         return;
       case 'reliability.feedback-error':
         call().notes.push(`a feedback ${text(payload, 'source') ?? ''} threw; the default feedback was sent${payload.message === undefined ? '' : `: ${text(payload, 'message') ?? ''}`}`);

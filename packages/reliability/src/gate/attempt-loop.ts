@@ -170,16 +170,16 @@ async function fallback<TResponse, TValue, TAttempted extends Attempted<TRespons
     for (const event of stopped.events) if (event.type === 'reliability.fail-fast') driver.report(event);
     return failFastError(memory, attempt, stopped, driver.attempts());
   };
-  if (!driver.fallback) throw halt(decision.instead ?? stop(attempt, judged.errorKind, { kind: decision.kind, label: 'a rule chose fallback but none is configured', phase: 'post-decide' }));
-  const reason = decision.instead ? `${decision.kind}: ${failFastError(memory, attempt, decision.instead, []).message}` : 'a rule chose fallback';
+  if (!driver.fallback) throw halt(decision.instead ?? stop(attempt, judged.errorKind, { kind: decision.rule, label: 'a rule chose fallback but none is configured', phase: 'post-decide' }));
+  const reason = decision.instead ? `${decision.rule}: ${failFastError(memory, attempt, decision.instead, []).message}` : 'a rule chose fallback';
   let produced: { readonly value: TResult } | undefined;
   try {
-    produced = await driver.fallback({ scope: scopeOf(memory, attempt, runUsage, driver.signal, judged), lastFailure: memory.lastFailure, reason, rule: decision.kind });
+    produced = await driver.fallback({ scope: scopeOf(memory, attempt, runUsage, driver.signal, judged), lastFailure: memory.lastFailure, reason, rule: decision.rule });
   } catch (error) {
     rethrowIfAborted(driver.signal, error);
-    throw halt(stop(attempt, judged.errorKind, { kind: 'fallback-failed', label: decision.kind, phase: 'post-decide', cause: error }));
+    throw halt(stop(attempt, judged.errorKind, { kind: 'fallback-failed', label: decision.rule, phase: 'post-decide', cause: error }));
   }
-  if (!produced) throw halt(decision.instead ?? stop(attempt, judged.errorKind, { kind: 'fallback-failed', label: decision.kind, phase: 'post-decide' }));
+  if (!produced) throw halt(decision.instead ?? stop(attempt, judged.errorKind, { kind: 'fallback-failed', label: decision.rule, phase: 'post-decide' }));
   driver.report(fallbackRecovered(memory, attempt));
   return produced.value;
 }

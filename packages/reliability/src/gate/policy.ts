@@ -98,7 +98,7 @@ function orFallback<TResponse>(memory: GateMemory<TResponse>, decision: Decision
   if (!memory.settings.fallbackOn?.includes(kind)) return decision;
   // The stop is not reported: the fallback replaces it (or the loop reports it when none applies).
   const events = decision.events.filter((event) => event.type !== 'reliability.fail-fast');
-  return { type: 'fallback', kind: decision.kind, instead: decision, events, ...(decision.rejection ? { rejection: decision.rejection } : {}) };
+  return { type: 'fallback', rule: decision.rule, instead: decision, events, ...(decision.rejection ? { rejection: decision.rejection } : {}) };
 }
 
 function fromRule<TResponse, TValue>(
@@ -129,7 +129,7 @@ function fromRule<TResponse, TValue>(
       return stop(attempt, errorKind, { kind: rule?.kind ?? 'unhandled-failure', label: rule?.label, phase: 'post-decide', cause });
     }
     case 'fallback':
-      return { type: 'fallback', kind: (rule as Rule<TResponse>).kind, events: [] };
+      return { type: 'fallback', rule: (rule as Rule<TResponse>).kind, events: [] };
     case 'retry':
     case 'retry-other':
       if (verdict?.status === 'valid' && found) return reject(memory, attempt, judged, found, runUsage, signal);
@@ -307,11 +307,11 @@ async function retry<TResponse, TValue>(
   const decision = other ? 'retry-other' : 'retry';
   // A rule's rejection of a valid answer is a `rule-check` failure whose issue names the rule.
   const rejectedBy = failure?.stage === 'rule-check' ? failure.issues[0]?.expected : undefined;
-  events.push({ type: 'reliability.retry', attempt, kind: rule.kind, rule: rejectedBy ?? rule.kind, errorKind, delayMs, decision, ...(failure && feedback ? { feedback: feedback.text } : {}) });
+  events.push({ type: 'reliability.retry', attempt, rule: rule.kind, ...(rejectedBy === undefined ? {} : { rejectedBy }), errorKind, delayMs, decision, ...(failure && feedback ? { feedback: feedback.text } : {}) });
   const withFeedback = failure && feedback ? { feedback } : {};
   return other
-    ? { type: 'retry-other', kind: rule.kind, provider, delayMs, ...withFeedback, events }
-    : { type: 'retry', kind: rule.kind, delayMs, ...withFeedback, ...(failure && feedback?.patch ? { patch: feedback.patch } : {}), events };
+    ? { type: 'retry-other', rule: rule.kind, provider, delayMs, ...withFeedback, events }
+    : { type: 'retry', rule: rule.kind, delayMs, ...withFeedback, ...(failure && feedback?.patch ? { patch: feedback.patch } : {}), events };
 }
 
 /** Raw output as kept in records and events: at most `maxChars`, cut around the truncation marker. */

@@ -33,7 +33,7 @@ export async function preCheck<TResponse>(memory: GateMemory<TResponse>, attempt
       rethrowIfAborted(signal, thrown);
       return ruleError(attempt, scope, rule, 'backoff', thrown);
     }
-    if (delayMs > 0) return { type: 'wait', delayMs, next: index + 1, events: [{ type: 'reliability.wait', attempt, kind: rule.kind, rule: rule.kind, delayMs }] };
+    if (delayMs > 0) return { type: 'wait', delayMs, next: index + 1, events: [{ type: 'reliability.wait', attempt, rule: rule.kind, delayMs }] };
     next = index + 1;
   }
 }

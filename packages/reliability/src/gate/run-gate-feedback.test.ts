@@ -63,7 +63,7 @@ describe('runGate: acceptance and feedback', () => {
 
     expect(log).toEqual(['validation.failed', 'post-decide 1', 'reliability.retry', 'post-decide 2', 'reliability.recovered']);
     expect(events[0]).toMatchObject({ type: 'validation.failed', stage: 'schema-validate', attempt: 1, validationFailures: 1, issueCount: 1, rawOutput: '{"title": {"n": 5}}', pathText: 'title' });
-    expect(events[1]).toMatchObject({ type: 'reliability.retry', attempt: 1, kind: 'schema-retry', errorKind: 'schema-fail', delayMs: 0, decision: 'retry', feedback: feedback?.text });
+    expect(events[1]).toMatchObject({ type: 'reliability.retry', attempt: 1, rule: 'schema-retry', errorKind: 'schema-fail', delayMs: 0, decision: 'retry', feedback: feedback?.text });
     expect(events[2]).toEqual({ type: 'reliability.recovered', attempt: 2, priorFailures: 1, via: 'feedback' });
 
     expect(result.attempts.map((record) => [record.status, record.errorKind, record.feedbackSent])).toEqual([

@@ -31,7 +31,7 @@ describe('runGate: retry budgets and stuck loops', () => {
     expect(error.attempts).toHaveLength(3);
     expect(error.attempts.map((record) => record.status)).toEqual(['invalid', 'invalid', 'invalid']);
     expect(events.filter((event) => event.type === 'validation.failed')).toHaveLength(3);
-    expect(events.at(-1)).toMatchObject({ type: 'reliability.fail-fast', kind: 'schema-retry-exhausted', attempt: 3, errorKind: 'schema-fail' });
+    expect(events.at(-1)).toMatchObject({ type: 'reliability.fail-fast', rule: 'schema-retry-exhausted', attempt: 3, errorKind: 'schema-fail' });
   });
 
   it('stops after two identical failures with schema-stuck-loop, whatever the values', async () => {

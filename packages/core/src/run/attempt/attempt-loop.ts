@@ -129,7 +129,7 @@ class RunAttempts<TValue> implements AttemptDriver<ModelResponse, TValue, RunAtt
   }
 
   stopped(decision: FailFastDecision, attempt: number): AttemptOutcome<TValue> | undefined {
-    return this.call.outcomeKinds?.has(decision.kind) ? { type: 'stopped', kind: decision.kind, attempts: attempt } : undefined;
+    return this.call.outcomeKinds?.has(decision.rule) ? { type: 'stopped', kind: decision.rule, attempts: attempt } : undefined;
   }
 
   /** The call's fallback value for a `fallback` decision (`undefined`: none applies); called as `fallback`. */

@@ -104,7 +104,7 @@ describe('output modes', () => {
     const model = scriptedModel((request) => (request.responseFormat ? schemaRejected('output') : { toolCalls: [{ name: 'final_answer', arguments: { sku: 'ABC-12', quantity: 2 } }] }), NATIVE);
     const result = asComplete(await Agent.create({ provider: model, model: 'm' })
       .outputSchema(Order)
-      .on('reliability.retry', (event) => void retries.push(event.kind))
+      .on('reliability.retry', (event) => void retries.push(event.rule))
       .build()
       .run('order'));
     expect(result.value).toEqual({ sku: 'ABC-12', quantity: 2 });
