@@ -1,5 +1,4 @@
 import type { Agent, AgentBuilder, Message, RunInput, RunResult, RunStateSnapshot } from '@keel/core';
-import type { RunUsage } from '@keel/core/internal';
 
 type SuspendedRunResult = Extract<RunResult<unknown>, { readonly status: 'suspended' }>;
 import type { Job } from 'bullmq';
@@ -59,7 +58,7 @@ export interface RunJobSummaryBase {
   readonly runId: string;
   /** The final answer's text (empty for a suspended run). */
   readonly text: string;
-  readonly usage: RunUsage;
+  readonly usage: RunResult<unknown>['usage'];
   /** Model calls made, failed attempts and re-asks included. */
   readonly attempts: number;
   readonly steps: number;
