@@ -22,7 +22,7 @@ describe('the example agents on their scripted models', () => {
     expect(events.filter((name) => name === 'validation.failed' || name === 'reliability.recovered')).toEqual(['validation.failed', 'reliability.recovered']);
     expect(result.value).toEqual({ action: 'refund', amount: 50 });
     expect(result.provenance).toBe('model');
-    expect(result.attempts.map((attempt) => attempt.status)).toEqual(['invalid', 'ok']);
+    expect(result.attempts.map((attempt) => attempt.status)).toEqual(['invalid', 'valid']);
     expect(result.repairs).toEqual([]);
     expect(JSON.stringify(result.messages)).not.toContain('USD 50');
   });

@@ -7,10 +7,10 @@
  */
 import { pathToFileURL } from 'node:url';
 import type { ModelRequest } from '@keel/core';
-import type { ModelUsage } from '@keel/provider';
+import type { TokenUsage } from '@keel/provider';
 import { anthropic, ProviderError } from '@keel/providers';
 
-function describeUsage(usage: ModelUsage): string {
+function describeUsage(usage: TokenUsage): string {
   return `${usage.inputTokens} in, ${usage.outputTokens} out, ${usage.cacheReadTokens} read from cache, ${usage.cacheWriteTokens} written to cache`;
 }
 

@@ -1,4 +1,4 @@
-import type { ModelUsage } from '@keel/provider';
+import type { TokenUsage } from '@keel/provider';
 
 /**
  * A token count as the spec gives it: a number as it is (Keel's ledger refuses negative or
@@ -31,7 +31,7 @@ function field(value: unknown, name: string): unknown {
  * that reports no input (or no output) count at all leaves it `undefined`: Keel then reports
  * `usage.invalid` and records an estimate, so budgets never read a missing count as 0.
  */
-export function mapUsage(usage: unknown): ModelUsage {
+export function mapUsage(usage: unknown): TokenUsage {
   const input = field(usage, 'inputTokens');
   const output = field(usage, 'outputTokens');
   const cacheRead = field(input, 'cacheRead');
@@ -43,5 +43,5 @@ export function mapUsage(usage: unknown): ModelUsage {
   const text = field(output, 'text');
   const reasoning = field(output, 'reasoning');
   const outputTokens = outputTotal !== undefined && outputTotal !== null ? count(outputTotal) : isAbsent(text) && isAbsent(reasoning) ? undefined : count(text) + count(reasoning);
-  return { inputTokens, outputTokens, cacheReadTokens: count(cacheRead), cacheWriteTokens: count(cacheWrite) } as ModelUsage;
+  return { inputTokens, outputTokens, cacheReadTokens: count(cacheRead), cacheWriteTokens: count(cacheWrite) } as TokenUsage;
 }

@@ -1,7 +1,6 @@
 import type { Agent, AgentBuilder, Message, RunInput, RunResult, RunStateSnapshot } from '@keel/core';
 
 type SuspendedRunResult = Extract<RunResult<unknown>, { readonly status: 'suspended' }>;
-type RunUsage = RunResult<unknown>['usage'];
 import type { Job } from 'bullmq';
 
 /** An agent as a worker takes it: built, or a builder the worker builds. */
@@ -59,7 +58,7 @@ export interface RunJobSummaryBase {
   readonly runId: string;
   /** The final answer's text (empty for a suspended run). */
   readonly text: string;
-  readonly usage: RunUsage;
+  readonly usage: RunResult<unknown>['usage'];
   /** Model calls made, failed attempts and re-asks included. */
   readonly attempts: number;
   readonly steps: number;

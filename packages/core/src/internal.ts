@@ -5,7 +5,7 @@
  */
 export type { AgentBuilder } from './agent/agent';
 export type { Provenance, StepRecord } from './contracts/run-result';
-export type { CallPurpose, EventBase, EventPayload, EventUsage, ReAskOf, ToolValidationOutcome } from './events/agent-events';
+export type { CallPurpose, EventBase, EventPayload, ReAskOf, ToolValidationOutcome } from './events/agent-events';
 export { AGENT_EVENT_NAMES } from './events/event-names';
 export type { MemoryRun } from './memory/memory-store';
 export { toolPairingProblems } from './context/tool-pairing';
@@ -20,6 +20,8 @@ export type { RunUsage } from './usage/usage-ledger';
 
 // The runtime error vocabulary, one copy for every package.
 export { KeelError, type AttemptRecord } from '@keel/reliability';
+export type { TokenUsage } from '@keel/reliability';
+export { escapeHtml } from './shared/escape-html';
 export {
   errorMessageOf,
   hasMarker,

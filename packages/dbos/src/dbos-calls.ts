@@ -45,9 +45,9 @@ async function toolStep(execution: WorkflowExecution, call: Extract<WrappedCall,
       fresh = true;
       return call.toolCallId;
     },
-    { name: `keel.tool-intent ${call.tool} ${call.toolCallId}` },
+    { name: `keel.tool-intent ${call.toolName} ${call.toolCallId}` },
   );
-  const step = DBOS.runStep<ToolStepOutcome>(async () => (fresh ? { value: await proceed() } : { interrupted: true }), { name: `keel.tool ${call.tool} ${call.toolCallId}` });
+  const step = DBOS.runStep<ToolStepOutcome>(async () => (fresh ? { value: await proceed() } : { interrupted: true }), { name: `keel.tool ${call.toolName} ${call.toolCallId}` });
   if (fresh) {
     execution.running.add(step);
     void step.then(
@@ -61,6 +61,6 @@ async function toolStep(execution: WorkflowExecution, call: Extract<WrappedCall,
   await Promise.allSettled(execution.running);
   await new Promise((resolve) => setImmediate(resolve));
   execution.interrupted = true;
-  execution.controller.abort(new Error(`tool call ${call.toolCallId} (${call.tool}) was interrupted by a crash`));
-  throw new Error(`tool call ${call.toolCallId} (${call.tool}) was interrupted by a crash: the run is recovered`);
+  execution.controller.abort(new Error(`tool call ${call.toolCallId} (${call.toolName}) was interrupted by a crash`));
+  throw new Error(`tool call ${call.toolCallId} (${call.toolName}) was interrupted by a crash: the run is recovered`);
 }

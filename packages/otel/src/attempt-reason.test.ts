@@ -7,7 +7,6 @@ const retry = (fields: Partial<AgentEvents['reliability.retry']>): AgentEvents['
   step: 1,
   timestamp: 0,
   attempt: 1,
-  kind: 'some-rule',
   rule: 'some-rule',
   errorKind: 'unknown',
   delayMs: 0,

@@ -23,7 +23,7 @@ export function reliabilitySpanEvents<TOutput>(builder: AgentBuilder<TOutput>, s
     .on('reliability.wait', (event) => {
       // Between calls, before the attempt it names: on the span the delayed call goes under.
       const spans = runs.get(event.runId);
-      if (spans) addSpanEvent(parentOf(spans, event.toolCallId), 'reliability.wait', { rule: event.kind, delay_ms: event.delayMs }, { 'keel.step': event.step, 'keel.attempt': event.attempt });
+      if (spans) addSpanEvent(parentOf(spans, event.toolCallId), 'reliability.wait', { rule: event.rule, delay_ms: event.delayMs }, { 'keel.step': event.step, 'keel.attempt': event.attempt });
     })
     .on('reliability.recovered', (event) => {
       const spans = runs.get(event.runId);
@@ -33,11 +33,11 @@ export function reliabilitySpanEvents<TOutput>(builder: AgentBuilder<TOutput>, s
       const spans = runs.get(event.runId);
       if (!spans) return;
       spans.failFastKind = event.errorKind;
-      addSpanEvent(currentSpan(spans, event.toolCallId), 'reliability.fail-fast', { rule: event.kind, label: event.label, phase: event.phase }, { 'error.type': event.errorKind, 'keel.attempt': event.attempt });
+      addSpanEvent(currentSpan(spans, event.toolCallId), 'reliability.fail-fast', { rule: event.rule, label: event.label, phase: event.phase }, { 'error.type': event.errorKind, 'keel.attempt': event.attempt });
     })
     .on('reliability.rule-error', (event) => {
       const spans = runs.get(event.runId);
-      if (spans) addSpanEvent(currentSpan(spans, event.toolCallId), 'reliability.rule-error', { rule: event.ruleKind, phase: event.phase, part: event.part, message: recordContent ? event.message : undefined });
+      if (spans) addSpanEvent(currentSpan(spans, event.toolCallId), 'reliability.rule-error', { rule: event.rule, phase: event.phase, part: event.part, message: recordContent ? event.message : undefined });
     })
     .on('reliability.feedback-error', (event) => {
       const spans = runs.get(event.runId);
@@ -73,7 +73,7 @@ function recordValidationFailure(spans: RunSpans, event: AgentEvents['validation
 function recordRetry(spans: RunSpans, event: AgentEvents['reliability.retry'], recordContent: boolean): void {
   if (event.toolCallId === undefined) spans.nextReason = reasonOfRetry(event);
   addSpanEvent(currentSpan(spans, event.toolCallId), 'reliability.retry', {
-    rule: event.kind,
+    rule: event.rule,
     error_kind: event.errorKind,
     delay_ms: event.delayMs,
     decision: event.decision,

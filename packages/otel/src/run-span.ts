@@ -49,7 +49,7 @@ function endRun(spans: RunSpans, event: AgentEvents['run.end'], recordContent: b
   });
   if (event.costUsd !== undefined) spans.run.setAttribute('keel.cost_usd', event.costUsd);
   // A suspended run waits for approvals: not an error.
-  if (event.status !== 'ok' && event.status !== 'suspended') {
+  if (event.status !== 'complete' && event.status !== 'suspended') {
     spans.run.setAttribute('error.type', event.status === 'aborted' ? 'aborted' : (event.errorName ?? 'error'));
     // A fail-fast's message quotes the output (the word a scanner saw, validator messages): content.
     const kind = spans.failFastKind === undefined ? '' : ` (${spans.failFastKind})`;

@@ -32,7 +32,7 @@ describe('telemetry()', () => {
       'gen_ai.provider.name': 'scripted',
       'gen_ai.request.model': 'scripted-1',
       'keel.run.id': result.runId,
-      'keel.run.status': 'ok',
+      'keel.run.status': 'complete',
       'keel.run.model_calls': 5,
       'gen_ai.usage.input_tokens': result.usage.inputTokens,
       'gen_ai.usage.output_tokens': result.usage.outputTokens,
@@ -67,7 +67,7 @@ describe('telemetry()', () => {
     expect(eventNames(first)).toEqual([]);
     expect(eventNames(toolSpan)).toEqual(['keel.tool.re_ask', 'keel.tool.validation']);
     expect(toolSpan.events[0]?.attributes).toMatchObject({ 'gen_ai.tool.name': 'lookup_order', 'keel.tool.re_ask.number': 1 });
-    expect(toolSpan.events[1]?.attributes).toMatchObject({ 'keel.tool.validation.outcome': 'success', 'keel.tool.validation.retries': 1 });
+    expect(toolSpan.events[1]?.attributes).toMatchObject({ 'keel.tool.validation.outcome': 'corrected', 'keel.tool.validation.retries': 1 });
 
     expect(toolSpan.attributes).toMatchObject({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'lookup_order', 'gen_ai.tool.call.id': 'call-1', 'gen_ai.tool.type': 'function' });
     expect(toolSpan.status.code).not.toBe(SpanStatusCode.ERROR);
@@ -137,7 +137,7 @@ describe('telemetry()', () => {
     const run = spans.find((span) => span.name === 'invoke_agent')!;
     expect(run.status.code).toBe(SpanStatusCode.ERROR);
     expect(run.attributes['error.type']).toBeDefined();
-    expect(run.attributes['keel.run.status']).toBe('error');
+    expect(run.attributes['keel.run.status']).toBe('failed');
     const chat = spans.find((span) => span.name === 'chat m')!;
     expect(chat.attributes['error.type']).toBe('auth');
     expect(chat.parentSpanContext?.spanId).toBe(run.spanContext().spanId);

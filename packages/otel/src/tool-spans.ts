@@ -30,8 +30,8 @@ function startTool(scope: TelemetryScope, spans: RunSpans, event: AgentEvents['t
   endCall(spans);
   // The name the model called may be one it made up (an unknown tool): content until the tool turns out to exist.
   const attributes: Attributes = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.call.id': event.toolCallId, 'gen_ai.tool.type': 'function', 'keel.step': event.step };
-  if (recordContent) attributes['gen_ai.tool.name'] = event.tool;
-  const span = tracer.startSpan(recordContent ? `execute_tool ${event.tool}` : 'execute_tool', { kind: SpanKind.INTERNAL, attributes }, trace.setSpan(context.active(), spans.run));
+  if (recordContent) attributes['gen_ai.tool.name'] = event.toolName;
+  const span = tracer.startSpan(recordContent ? `execute_tool ${event.toolName}` : 'execute_tool', { kind: SpanKind.INTERNAL, attributes }, trace.setSpan(context.active(), spans.run));
   spans.tools.set(event.toolCallId, span);
 }
 
@@ -41,8 +41,8 @@ function endTool(spans: RunSpans, event: AgentEvents['tool.end'], recordContent:
   if (!span) return;
   endCall(spans, event.toolCallId);
   if (!recordContent && event.errorCode !== 'unknown-tool') {
-    span.updateName(`execute_tool ${event.tool}`);
-    span.setAttribute('gen_ai.tool.name', event.tool);
+    span.updateName(`execute_tool ${event.toolName}`);
+    span.setAttribute('gen_ai.tool.name', event.toolName);
   }
   if (event.isError) {
     span.setAttribute('error.type', event.errorCode ?? 'tool-error');
@@ -53,9 +53,9 @@ function endTool(spans: RunSpans, event: AgentEvents['tool.end'], recordContent:
 }
 
 /** A re-ask or validation event of a tool call: ends the re-ask's model call span, and is kept on the tool's span (else the run's). */
-function onToolSpan(scope: TelemetryScope, event: { readonly runId: string; readonly toolCallId: string; readonly tool: string }, name: 'tool.re-ask' | 'tool.validation', fields: Parameters<typeof addSpanEvent>[2]): void {
+function onToolSpan(scope: TelemetryScope, event: { readonly runId: string; readonly toolCallId: string; readonly toolName: string }, name: 'tool.re-ask' | 'tool.validation', fields: Parameters<typeof addSpanEvent>[2]): void {
   const spans = scope.runs.get(event.runId);
   if (!spans) return;
   endCall(spans, event.toolCallId);
-  addSpanEvent(spans.tools.get(event.toolCallId) ?? spans.run, name, fields, { 'gen_ai.tool.name': event.tool, 'gen_ai.tool.call.id': event.toolCallId });
+  addSpanEvent(spans.tools.get(event.toolCallId) ?? spans.run, name, fields, { 'gen_ai.tool.name': event.toolName, 'gen_ai.tool.call.id': event.toolCallId });
 }

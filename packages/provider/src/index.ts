@@ -16,12 +16,13 @@ export type {
   ModelRequest,
   ModelResponse,
   ModelStreamPart,
-  ModelUsage,
   ResponseFormat,
   SchemaRejection,
   ToolChoice,
   ToolSpecification,
 } from './spec/model-provider-v1';
+/** Token counts of one call: the one usage type, from `@keel/reliability`. */
+export type { TokenUsage } from '@keel/reliability';
 export type {
   AssistantMessage,
   AttachmentPart,

@@ -66,7 +66,7 @@ describe('provider faults through the gate', () => {
     expect(result.attempts.map((attempt) => attempt.errorKind)).toEqual(['overloaded', 'overloaded', 'ok']);
     expect(events.find((event) => event.name === 'reliability.recovered')?.payload).toMatchObject({ attempt: 3, priorFailures: 2, via: 'retry' });
     const end = events.find((event) => event.name === 'run.end')?.payload;
-    expect(end).toMatchObject({ status: 'ok', modelCalls: 3, inputTokens: 21, outputTokens: 10 });
+    expect(end).toMatchObject({ status: 'complete', modelCalls: 3, inputTokens: 21, outputTokens: 10 });
   });
 
   it('500 then the fallback provider: the second provider answers with its own model', async () => {
@@ -138,7 +138,7 @@ describe('provider faults through the gate', () => {
     expect(ReliabilityFailFastError.isInstance(error) && error.message).toContain('not retried');
     expect(texts.join('')).toBe('Hello, world');
     expect(wire.requests).toHaveLength(1);
-    expect(events.find((event) => event.name === 'run.end')?.payload).toMatchObject({ status: 'error', modelCalls: 1 });
+    expect(events.find((event) => event.name === 'run.end')?.payload).toMatchObject({ status: 'failed', modelCalls: 1 });
   });
 
   it('a hanging server times out, is retried, and the run succeeds', async () => {

@@ -74,7 +74,7 @@ describe('output modes on the Anthropic wire', () => {
     events.listen(agent);
     const result = asComplete(await agent.run('Four widgets, please.'));
     expect(result.value).toEqual({ sku: 'ABC-12', quantity: 4 });
-    expect(result.attempts.map((attempt) => attempt.status)).toEqual(['invalid', 'ok']);
+    expect(result.attempts.map((attempt) => attempt.status)).toEqual(['invalid', 'valid']);
     const format = ((bodyOf(wire, 0)['output_config'] as Json)['format'] as Json)['schema'];
     expect(anthropicSchemaDefects(format)).toEqual([]);
     expect(anthropicRequestIssues(bodyOf(wire, 0))).toEqual([]);
@@ -198,7 +198,7 @@ describe('output modes on the OpenAI wire', () => {
     wire.enqueue(openAIModel({ type: 'answer', intent: { sku: 'ABC-12', quantity: 2, note: 'please wrap each one separately' } }), openAIModel({ type: 'answer', intent: { sku: 'ABC-12', quantity: 2, note: 'wrap each' } }));
     const result = asComplete(await Agent.create({ provider: provider(wire), model: 'gpt-4.1' }).outputSchema(Line).build().run('Two widgets.'));
     expect(result.value).toEqual({ sku: 'ABC-12', quantity: 2, note: 'wrap each' });
-    expect(result.attempts.map((attempt) => attempt.status)).toEqual(['invalid', 'ok']);
+    expect(result.attempts.map((attempt) => attempt.status)).toEqual(['invalid', 'valid']);
   });
 
   it.each([false, true])('a strict tool turn, then the final answer, in native mode (streaming: %s)', async (streaming) => {

@@ -19,7 +19,7 @@ export { failoverRule } from './rules/failover-rule';
 export { actionLoopRules, type ActionLoopOptions } from './rules/action-loop-rules';
 export { costBudget, tokenBudget } from './rules/budget-rules';
 export { exponentialBackoff } from './backoff';
-export type { PricingTable } from './usage';
+export type { PricingTable, TokenUsage } from './usage';
 
 // Validation and feedback
 export { toValidator, type AnySchema, type InferSchema } from './validation/to-validator';

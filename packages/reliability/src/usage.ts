@@ -1,5 +1,5 @@
 /** Token counts of one or more model calls, and their cost when a pricing table is known. */
-export interface UsageTotals {
+export interface TokenUsage {
   /** Input (prompt) tokens not read from or written to a cache. */
   readonly inputTokens: number;
   readonly outputTokens: number;
@@ -25,10 +25,10 @@ interface ModelPrice {
 export type PricingTable = Readonly<Record<string, ModelPrice>>;
 
 /** Usage of nothing. */
-export const ZERO_USAGE: UsageTotals = Object.freeze({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 });
+export const ZERO_USAGE: TokenUsage = Object.freeze({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 });
 
 /** Adds two usage totals; the result has a cost when either side has one (a missing cost counts as 0). */
-export function addUsage(a: UsageTotals, b: UsageTotals): UsageTotals {
+export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
   const sum = {
     inputTokens: a.inputTokens + b.inputTokens,
     outputTokens: a.outputTokens + b.outputTokens,
@@ -40,7 +40,7 @@ export function addUsage(a: UsageTotals, b: UsageTotals): UsageTotals {
 }
 
 /** The cost of `usage` at `price`, in US dollars. */
-export function priceUsage(usage: UsageTotals, price: ModelPrice): number {
+export function priceUsage(usage: TokenUsage, price: ModelPrice): number {
   const perToken = (perMTok: number) => perMTok / 1_000_000;
   return (
     usage.inputTokens * perToken(price.inputPerMTok) +
@@ -51,6 +51,6 @@ export function priceUsage(usage: UsageTotals, price: ModelPrice): number {
 }
 
 /** Total tokens, input of every sort plus output. */
-export function totalTokens(usage: UsageTotals): number {
+export function totalTokens(usage: TokenUsage): number {
   return usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
 }

@@ -1,6 +1,6 @@
 import { canonicalHash } from '../src/loops/canonical-hash';
 import { loopResultPending } from '../src/loops/loop-pending';
-import type { ProposedCallView, RunStepView, RunView, ToolCallView } from '../src/loops/run-view';
+import type { ProposedCallView, RunStepView, RuleRunView, ToolCallView } from '../src/loops/run-view';
 
 /** A tool call a scripted agent makes in a trace. */
 export interface TraceCall {
@@ -49,7 +49,7 @@ export function stepView(step: number, calls: readonly TraceCall[], results: rea
 }
 
 /** The view of a run whose finished steps are `steps` and whose turn asks for `calls`. */
-export function runView(steps: readonly RunStepView[], calls: readonly TraceCall[]): RunView {
+export function runView(steps: readonly RunStepView[], calls: readonly TraceCall[]): RuleRunView {
   return { steps, turn: { toolCalls: calls.map((call): ProposedCallView => ({ name: call.name, argumentsHash: canonicalHash(call.arguments) })) }, usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 } };
 }
 

@@ -1,4 +1,4 @@
-import type { UsageTotals } from '@keel/reliability/internal';
+import type { TokenUsage } from '@keel/reliability';
 
 /** List prices in US dollars per million tokens. */
 export interface ListPrice {
@@ -23,7 +23,7 @@ export const PRICES = {
 export type PricedModel = keyof typeof PRICES;
 
 /** Dollars of one call's usage at `model`'s list prices. */
-export function dollars(usage: Pick<UsageTotals, 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens'>, model: PricedModel): number {
+export function dollars(usage: Pick<TokenUsage, 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens'>, model: PricedModel): number {
   const price: ListPrice = PRICES[model];
   return (
     (usage.inputTokens * price.inputPerMTok + usage.outputTokens * price.outputPerMTok + usage.cacheReadTokens * price.cacheReadPerMTok + usage.cacheWriteTokens * price.cacheWritePerMTok) /

@@ -7,7 +7,7 @@ import { type RunExtras, startRun } from '../run/run-loop';
 import { checkRunOptions } from '../run/state/check-run-options';
 import type { RunConfig } from '../run/state/run-config';
 import type { ResumeDecisions } from '../run/state/resume-decisions';
-import { canonicalJson } from '../run/state/run-state-snapshot';
+import { canonicalJson } from '@keel/reliability/internal';
 import { agentDigest, type StateSigner, stateSigner } from '../run/state/state-signer';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import type { ContextOptions } from '../context/context-options';
@@ -26,7 +26,7 @@ import type { AgentStream } from './agent-stream';
 import type { HasSchema, RunTyped } from './run-typed';
 import { failedStream, openStream, type StreamOptions, streamHolds } from './open-stream';
 import { type AsToolOptions, agentAsTool, type MessageInput } from './as-tool';
-import { type ContinuedAgent, continueJournal, recoverRun, resumeRun } from './continue-run';
+import { type ContinuedAgent, continueJournal, recoverRun, resumeSuspendedRun } from './continue-run';
 import { RunIteration } from './run-iteration';
 import { usageOfAttempts } from '../usage/usage-ledger';
 import { startDurable } from './durable-start';
@@ -141,7 +141,7 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
    * @throws what `run()` throws, for the rest of the run.
    */
   async resume(state: unknown, decisions: ResumeDecisions, options: Pick<RunOptions, 'signal' | 'timeoutMs' | 'tenant'> = {}): Promise<RunResult<TOutput>> {
-    return (await resumeRun(this.#continued(), state, decisions, options)) as RunResult<TOutput>;
+    return (await resumeSuspendedRun(this.#continued(), state, decisions, options)) as RunResult<TOutput>;
   }
 
   /**
@@ -157,7 +157,7 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
   asTool<S extends AnySchema>(options: AsToolOptions<S>): Tool<InferSchema<S>, TOutput>;
   asTool(options: AsToolOptions<AnySchema | undefined>): Tool<unknown, TOutput> {
     return agentAsTool<TOutput>(options, (input, runOptions, parent, sink, resume) =>
-      (resume ? resumeRun(this.#continued(sink, parent), resume.state, resume.decisions, runOptions as { signal: AbortSignal }) : startRun(this.#config, this.#bus, input, runOptions, sink, { ...this.#extras, ...(parent ? { parent } : {}) })) as Promise<RunResult<TOutput>>,
+      (resume ? resumeSuspendedRun(this.#continued(sink, parent), resume.state, resume.decisions, runOptions as { signal: AbortSignal }) : startRun(this.#config, this.#bus, input, runOptions, sink, { ...this.#extras, ...(parent ? { parent } : {}) })) as Promise<RunResult<TOutput>>,
     );
   }
 
@@ -222,7 +222,7 @@ export class Agent<TOutput = string, THasSchema extends boolean = HasSchema<TOut
     return openStream<TOutput>({
       ...streamHolds(this.#config),
       options,
-      start: (signal, sink) => resumeRun(this.#continued(sink), state, decisions, { ...continuation, signal }) as Promise<RunResult<TOutput>>,
+      start: (signal, sink) => resumeSuspendedRun(this.#continued(sink), state, decisions, { ...continuation, signal }) as Promise<RunResult<TOutput>>,
     });
   }
 }

@@ -37,7 +37,7 @@ describe('agent.asTool()', () => {
     // The validated value is the tool's result; the sub-agent's failed answer never reached the parent.
     expect(toolResults(parentModel.requests[1])).toEqual([{ type: 'tool-result', toolCallId: 't1', toolName: 'triage', output: '{"category":"billing","urgent":true}', isError: false }]);
     expect(result.usage).toMatchObject({ modelCalls: 4, inputTokens: 100 + 30 + 50 + 200, outputTokens: 20 + 10 + 10 + 5 });
-    expect(result.attempts.map((attempt) => attempt.status)).toEqual(['ok', 'invalid', 'ok', 'ok']);
+    expect(result.attempts.map((attempt) => attempt.status)).toEqual(['valid', 'invalid', 'valid', 'valid']);
     // The parent's first step made its own call and the sub-agent's two.
     expect(result.steps[0]?.modelCalls).toBe(3);
   });

@@ -66,7 +66,7 @@ export async function recoverRun(agent: ContinuedAgent, runId: string, options: 
 }
 
 /** `agent.resume()`: a suspended run continued from its signed state with the caller's decisions. */
-export async function resumeRun(agent: ContinuedAgent, state: unknown, decisions: ResumeDecisions, options: ContinuationOptions): Promise<RunResult<unknown>> {
+export async function resumeSuspendedRun(agent: ContinuedAgent, state: unknown, decisions: ResumeDecisions, options: ContinuationOptions): Promise<RunResult<unknown>> {
   const runOptions = continuationOptions(options);
   const opened = await openState(state, await agent.agentId(), agent.signer, runOptions.tenant);
   const decided = withNested(checkDecisions(opened.pending, opened.unknown ?? [], decisions), opened.pending);

@@ -1,4 +1,4 @@
-import { canonicalJson } from '../run/state/run-state-snapshot';
+import { canonicalJson } from '@keel/reliability/internal';
 import type { AgentIdentity } from './agent-identity';
 
 /** Each built agent's identity, for a synchronous comparison of two agents' ids. */

@@ -18,15 +18,15 @@ describe('builder.onRecord()', () => {
 
     expect(runs).toHaveLength(1);
     const [run] = runs as [RecordedRun];
-    expect(run).toMatchObject({ runId: 'run-1', status: 'ok', loopsDetected: 0, targets: [{ provider: 'scripted', model: 'm1' }] });
+    expect(run).toMatchObject({ runId: 'run-1', status: 'complete', loopsDetected: 0, targets: [{ provider: 'scripted', model: 'm1' }] });
     expect(run.record.attempts).toBe(result.attempts);
     expect(run.record.steps).toBe(result.steps);
     expect(run.record.toolCalls).toBe(result.toolCalls);
     expect(run.ownAttempts).toBe(result.attempts);
     expect(run.record.attempts.map((attempt) => [attempt.step, attempt.attempt, attempt.status])).toEqual([
-      [1, 1, 'ok'],
+      [1, 1, 'valid'],
       [2, 1, 'invalid'],
-      [2, 2, 'ok'],
+      [2, 2, 'valid'],
     ]);
     expect(run).not.toHaveProperty('parentRunId');
   });
@@ -39,7 +39,7 @@ describe('builder.onRecord()', () => {
     await expect(agent.run('loop')).rejects.toBeInstanceOf(MaxStepsExceededError);
 
     expect(runs).toHaveLength(1);
-    expect(runs[0]).toMatchObject({ status: 'error', errorName: 'MaxStepsExceededError' });
+    expect(runs[0]).toMatchObject({ status: 'failed', errorName: 'MaxStepsExceededError' });
     // The model sent `c1` twice: Keel's ids keep the two calls apart.
     expect(runs[0]?.record.toolCalls.map((call) => call.id)).toEqual(['c1', 'tc_2']);
     expect(runs[0]?.record.attempts).toHaveLength(2);
@@ -56,7 +56,7 @@ describe('builder.onRecord()', () => {
 
     expect(runs.map((run) => [run.runId, run.status])).toEqual([
       [first.runId, 'suspended'],
-      [first.runId, 'ok'],
+      [first.runId, 'complete'],
     ]);
     expect(runs[1]?.record.attempts).toHaveLength(2);
   });
@@ -71,7 +71,7 @@ describe('builder.onRecord()', () => {
     const result = await parent.run('Total of A-1?');
 
     const [child, top] = runs as [RecordedRun, RecordedRun];
-    expect(child).toMatchObject({ parentRunId: result.runId, parentToolCallId: 't1', status: 'ok' });
+    expect(child).toMatchObject({ parentRunId: result.runId, parentToolCallId: 't1', status: 'complete' });
     expect(child.ownAttempts).toHaveLength(1);
     expect(top.runId).toBe(result.runId);
     expect(top.record.attempts).toHaveLength(3);

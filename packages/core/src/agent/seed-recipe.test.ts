@@ -37,7 +37,7 @@ function refundAgent(script: Script) {
   agent.on('validation.failed', () => void metrics.validationFailures++);
   agent.on('reliability.retry', () => void metrics.retries++);
   agent.on('reliability.recovered', () => void metrics.recovered++);
-  agent.on('reliability.fail-fast', (event) => void metrics.failFast.push(event.kind));
+  agent.on('reliability.fail-fast', (event) => void metrics.failFast.push(event.rule));
   return { agent, metrics };
 }
 
@@ -85,7 +85,7 @@ describe('agent.on() on a built agent', () => {
     off();
     off();
     await agent.run({ message: 'second' });
-    expect(ends).toEqual(['ok']);
+    expect(ends).toEqual(['complete']);
   });
 
   it('keeps a listener added twice until each registration is removed', async () => {

@@ -33,7 +33,8 @@ function exportsOf(entry: string): { readonly runtime: readonly string[]; readon
  * runtime values and types alike. Integration helpers belong in `./internal`.
  */
 const BUDGETS: Readonly<Record<string, number>> = {
-  'reliability/src/index.ts': 46,
+  // The one usage type every package names (TokenUsage) took it from 46 to 47.
+  'reliability/src/index.ts': 47,
   // Durable runs (the run store, its errors) took the budget from 50 to 55.
   // The two sides of the run result's union (CompleteRunResult, SuspendedRunResult) took it to 57,
   // and the errors of a durable run and of a context the vendor refused as too long to 58.

@@ -1,5 +1,6 @@
 import type { AttemptRecord } from '@keel/reliability';
 import type { RunRecord } from './run-result';
+import type { RunEndStatus } from '../events/agent-events';
 
 /** The provider and model of one of a run's targets (the primary first, then each failover). */
 export interface RecordedTarget {
@@ -18,7 +19,7 @@ export interface RecordedRun {
   /** The calling run's tool call this run answered. */
   readonly parentToolCallId?: string;
   /** As `run.end`'s: `suspended` for a run that waits for approvals or unknown outcomes. */
-  readonly status: 'ok' | 'error' | 'aborted' | 'suspended';
+  readonly status: RunEndStatus;
   /**
    * The run's records, the very arrays its result holds (for a run that failed, what it had
    * done): frozen before a listener sees them. Their content (messages, texts, raw outputs, tool
@@ -34,7 +35,7 @@ export interface RecordedRun {
   readonly targets: readonly RecordedTarget[];
   /** Action loops the run's loop rules detected. */
   readonly loopsDetected: number;
-  /** The error the run ended with (`error` and `aborted`). */
+  /** The error the run ended with (`failed` and `aborted`). */
   readonly errorName?: string;
   readonly errorMessage?: string;
 }

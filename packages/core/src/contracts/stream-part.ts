@@ -50,7 +50,7 @@ export type AgentStreamPart<T = string> =
       readonly step: number;
       readonly value: T;
     }
-  | { readonly type: 'tool-call-delta'; readonly step: number; readonly id: string; readonly name?: string; readonly argumentsDelta: string }
+  | { readonly type: 'tool-call-delta'; readonly step: number; readonly toolCallId: string; readonly toolName?: string; readonly argumentsDelta: string }
   | { readonly type: 'tool-call'; readonly step: number; readonly call: ToolCallPart }
   | { readonly type: 'tool-result'; readonly step: number; readonly record: ToolCallRecord }
   | {

@@ -88,7 +88,7 @@ describe('durable runs: reused ids and a failing store', () => {
     const { agent, events } = refunds(failingOnce(memoryRunStore(), 'complete'), ['Nothing to refund.']);
     await expect(agent.run('refund A-1', { runId: 'r' })).rejects.toThrow('store unavailable');
     // A metrics listener counts one run: the one that ended ok, never a second end as an error.
-    expect(events.of('run.end').map((event) => event.status)).toEqual(['ok']);
+    expect(events.of('run.end').map((event) => event.status)).toEqual(['complete']);
     expect(await agent.recover('r')).toMatchObject({ status: 'complete', text: 'Nothing to refund.' });
   });
 });

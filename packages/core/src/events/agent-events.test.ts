@@ -113,14 +113,14 @@ describe('agent events', () => {
     expect(events.map((event) => event.payload.step)).toEqual([0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2]);
     for (const event of events) expect(typeof event.payload.timestamp).toBe('number');
     const toolEnd = events.find((event) => event.name === 'tool.end')?.payload as AgentEvents['tool.end'];
-    expect(toolEnd).toMatchObject({ toolCallId: 'add-1', tool: 'add', isError: false });
+    expect(toolEnd).toMatchObject({ toolCallId: 'add-1', toolName: 'add', isError: false });
     const stepEnds = events.filter((event) => event.name === 'step.end').map((event) => event.payload as AgentEvents['step.end']);
     expect(stepEnds.map((event) => [event.toolCalls, event.final])).toEqual([
       [1, false],
       [0, true],
     ]);
     const runEnd = events.at(-1)?.payload as AgentEvents['run.end'];
-    expect(runEnd).toMatchObject({ status: 'ok', steps: 2, modelCalls: 2 });
+    expect(runEnd).toMatchObject({ status: 'complete', steps: 2, modelCalls: 2 });
   });
 
   it('delivers every payload frozen, with runId, step and timestamp first, however core built it', async () => {

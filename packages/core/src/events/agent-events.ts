@@ -1,5 +1,5 @@
 import type { CompactionTier } from '../context/plan-compaction';
-import type { ErrorKind } from '@keel/reliability';
+import type { AttemptRecord, ErrorKind, TokenUsage } from '@keel/reliability';
 import type { FailFastEvent, FeedbackErrorEvent, LoopDetectedEvent, RecoveredEvent, RetryEvent, RuleErrorEvent, ValidationFailedEvent, WaitEvent } from '@keel/reliability/internal';
 import type { FinishReason } from '@keel/provider';
 
@@ -15,16 +15,6 @@ export interface EventBase {
   readonly parentRunId?: string;
 }
 
-/** Token counts in event payloads. */
-export interface EventUsage {
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-  readonly cacheReadTokens: number;
-  readonly cacheWriteTokens: number;
-  /** Present when a pricing table knows the model. */
-  readonly costUsd?: number;
-}
-
 /** Set on the events of a re-ask (`purpose: 'tool-re-ask'`), so parallel re-asks can be told apart. */
 export interface ReAskOf {
   /** The tool call whose arguments the re-ask asks for again. */
@@ -33,11 +23,17 @@ export interface ReAskOf {
 
 type FromGate<T extends { type: string }> = EventBase & Omit<T, 'type'> & ReAskOf;
 
-/** Why a model call was made. */
-export type CallPurpose = 'step' | 'tool-re-ask' | 'summary';
+/**
+ * How a run ended, as `run.end` and a run's record say it: `complete` (it has its answer, as
+ * `RunResult.status`), `suspended` (it waits, as `RunResult.status`), `failed` (it threw), `aborted`.
+ */
+export type RunEndStatus = 'complete' | 'suspended' | 'failed' | 'aborted';
 
-/** Outcome of validating one tool call's arguments. */
-export type ToolValidationOutcome = 'no-retry' | 'success' | 'redundant' | 'exhausted' | 'gave-up' | 'guard-rejected-on-retry';
+/** Why a model call was made. */
+export type CallPurpose = AttemptRecord['purpose'];
+
+/** Outcome of validating one tool call's arguments: `valid` as first written, `corrected` after re-asks, or how its re-asks ended. */
+export type ToolValidationOutcome = 'valid' | 'corrected' | 'redundant' | 'exhausted' | 'gave-up' | 'guard-rejected-on-retry';
 
 /**
  * Every event an agent emits, by name. Payloads are frozen and hold only strings, numbers and
@@ -46,9 +42,9 @@ export type ToolValidationOutcome = 'no-retry' | 'success' | 'redundant' | 'exha
 export interface AgentEvents {
   'run.start': EventBase & { readonly provider: string; readonly model: string; readonly conversationId?: string };
   'run.end': EventBase &
-    EventUsage & {
+    TokenUsage & {
       /** `suspended`: the run waits for approvals (`run.suspended` came just before); it goes on with `agent.resume()`. */
-      readonly status: 'ok' | 'error' | 'aborted' | 'suspended';
+      readonly status: RunEndStatus;
       readonly durationMs: number;
       readonly steps: number;
       readonly modelCalls: number;
@@ -67,7 +63,7 @@ export interface AgentEvents {
     /** Ids of the calls waiting, comma-separated. */
     readonly toolCallIds: string;
     /** Their tools' names, comma-separated, in the same order. */
-    readonly tools: string;
+    readonly toolNames: string;
     readonly pending: number;
     /** Calls whose outcome a crash left unknown (a recovered durable run), when there are any; `toolCallIds` lists them after the pending ones. */
     readonly unknownOutcomes?: number;
@@ -97,7 +93,7 @@ export interface AgentEvents {
     readonly strictToolCount?: number;
   };
   'model.response': EventBase &
-    EventUsage &
+    TokenUsage &
     ReAskOf & {
       readonly attempt: number;
       readonly purpose: CallPurpose;
@@ -148,10 +144,10 @@ export interface AgentEvents {
     /** What was received: the number, or the type when not a number. */
     readonly received: string;
   };
-  'tool.start': EventBase & { readonly toolCallId: string; readonly tool: string };
+  'tool.start': EventBase & { readonly toolCallId: string; readonly toolName: string };
   'tool.end': EventBase & {
     readonly toolCallId: string;
-    readonly tool: string;
+    readonly toolName: string;
     readonly isError: boolean;
     /** `unknown-tool`, `validation-failed`, a guard's code, `tool-error`, when `isError`. */
     readonly errorCode?: string;
@@ -159,14 +155,14 @@ export interface AgentEvents {
   };
   'tool.validation': EventBase & {
     readonly toolCallId: string;
-    readonly tool: string;
+    readonly toolName: string;
     readonly outcome: ToolValidationOutcome;
     readonly retryCount: number;
   };
   /** A re-ask for a tool call's arguments is sent (its transient retries are not re-asks). */
   'tool.re-ask': EventBase & {
     readonly toolCallId: string;
-    readonly tool: string;
+    readonly toolName: string;
     /** The rule that re-asks for corrected arguments (`tool-re-ask`). */
     readonly rule: string;
     /** 1-based number of this re-ask. */
@@ -219,7 +215,7 @@ export interface AgentEvents {
     /** `output` (the native format or the answer tool) or `tool` (a strict tool's input). */
     readonly subject: 'output' | 'tool';
     /** The tool, for `subject: 'tool'`. */
-    readonly tool?: string;
+    readonly toolName?: string;
     /** The changes, separated by `; ` (e.g. `removed maxLength at /properties/name`). */
     readonly changes: string;
   };

@@ -41,8 +41,8 @@ describe('every event a rule decision causes names the rule', () => {
     const result = await agent.run('Refund order 7');
     expect(result.status === 'complete' && result.value).toEqual({ action: 'refund', amount: 900 });
     expect(Object.fromEntries(rejections)).toEqual({ 'refund-limit': 2, 'no-zero-refund': 1 });
-    // The retry names the rule it answers; `kind` is the budget rule that let it happen.
-    expect(retries.map((event) => event.rule)).toEqual(['refund-limit', 'no-zero-refund', 'refund-limit']);
+    // The retry names the rule it answers as `rejectedBy`; `rule` is the budget rule that let it happen.
+    expect(retries.map((event) => event.rejectedBy)).toEqual(['refund-limit', 'no-zero-refund', 'refund-limit']);
   });
 
   it('a schema retry, its stop, and the fallback that replaces the stop name their rules', async () => {
@@ -79,6 +79,6 @@ describe('every event a rule decision causes names the rule', () => {
       .build();
     await expect(agent.run('Refund order 7')).rejects.toThrow(/schema-retry-exhausted/);
     expect(reAsks.map((event) => [event.rule, event.reAsk])).toEqual([['tool-re-ask', 1]]);
-    expect(stops.map((event) => [event.rule, event.kind])).toEqual([['schema-retry-exhausted', 'schema-retry-exhausted']]);
+    expect(stops.map((event) => event.rule)).toEqual(['schema-retry-exhausted']);
   });
 });

@@ -29,7 +29,7 @@ const cases: Record<string, () => AgentBuilder<unknown>> = {
   'a PreCheck when': () =>
     Agent.create({ provider: scriptedModel('ok'), model: 'm' }).reliability({ preCheck: [{ kind: 'hang', then: 'continue', when: () => never() }] }) as AgentBuilder<unknown>,
   'a PostDecide when': () =>
-    Agent.create({ provider: scriptedModel('ok'), model: 'm' }).reliability({ postDecide: [{ kind: 'hang', then: 'ok', when: () => never() }] }) as AgentBuilder<unknown>,
+    Agent.create({ provider: scriptedModel('ok'), model: 'm' }).reliability({ postDecide: [{ kind: 'hang', then: 'accept', when: () => never() }] }) as AgentBuilder<unknown>,
   "a rule's backoff function": () =>
     Agent.create({ provider: invalidThenValid(), model: 'm' })
       .outputSchema(Answer)

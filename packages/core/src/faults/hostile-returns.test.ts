@@ -35,7 +35,7 @@ describe('a guard returning something other than a rejection', () => {
 describe('rules', () => {
   it("a when returning a Proxy that throws on every trap is the rule's error: a rule-error stop", async () => {
     const error = await Agent.create({ provider: scriptedModel('ok'), model: 'm' })
-      .reliability({ postDecide: [{ kind: 'hostile', then: 'ok', when: () => hostileProxy() as never }] })
+      .reliability({ postDecide: [{ kind: 'hostile', then: 'accept', when: () => hostileProxy() as never }] })
       .build()
       .run('go')
       .catch((thrown: unknown) => thrown);
@@ -46,7 +46,7 @@ describe('rules', () => {
   it.each<[string, unknown, string]>([
     ['an unknown decision', { kind: 'odd', when: () => true, then: 'again' }, 'reliability.postDecide:odd'],
     ['null', null, 'reliability.postDecide:0'],
-    ['a rule without when', { kind: 'blind', then: 'ok' }, 'reliability.postDecide:blind'],
+    ['a rule without when', { kind: 'blind', then: 'accept' }, 'reliability.postDecide:blind'],
   ])('a PostDecide rule that is %s is refused at build(), before it could loop the gate', (_name, rule, setting) => {
     const build = () => Agent.create({ provider: scriptedModel('ok'), model: 'm' }).reliability({ postDecide: [rule as never] }).build();
     expect(build).toThrow(AgentConfigurationError);
@@ -64,7 +64,7 @@ describe('rules', () => {
       when: () => true,
       get then() {
         // Valid when checked, nonsense when applied.
-        return (reads++ < 1 ? 'ok' : 'again') as 'ok';
+        return (reads++ < 1 ? 'accept' : 'again') as 'accept';
       },
     };
     const model = scriptedModel('ok');

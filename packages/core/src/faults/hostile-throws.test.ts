@@ -37,7 +37,7 @@ const sources: Record<string, (thrown: () => unknown) => AgentBuilder<unknown>> 
       .tool(tool({ name: 'probe', description: 'probe', input: Type.Object({}), execute: () => 'x' }))
       .guards([() => { throw thrown(); }]) as AgentBuilder<unknown>,
   "a rule's when": (thrown) =>
-    Agent.create({ provider: scriptedModel('ok'), model: 'm' }).reliability({ postDecide: [{ kind: 'hostile', then: 'ok', when: () => { throw thrown(); } }] }) as AgentBuilder<unknown>,
+    Agent.create({ provider: scriptedModel('ok'), model: 'm' }).reliability({ postDecide: [{ kind: 'hostile', then: 'accept', when: () => { throw thrown(); } }] }) as AgentBuilder<unknown>,
   'a PreCheck when (async)': (thrown) =>
     Agent.create({ provider: scriptedModel('ok'), model: 'm' }).reliability({ preCheck: [{ kind: 'hostile', then: 'continue', when: () => Promise.reject(thrown()) }] }) as AgentBuilder<unknown>,
   'the feedback hook': (thrown) => Agent.create({ provider: invalidThenValid(), model: 'm' }).outputSchema(Answer, { feedbackForLLM: () => { throw thrown(); } }) as AgentBuilder<unknown>,

@@ -1,4 +1,5 @@
-import { canonicalHash, isPromiseLike, loopArgumentsHash, loopResultHash, loopResultPending, type RunStepView, type RunView, type ToolCallView, type TurnView, type UsageTotals } from '@keel/reliability/internal';
+import { canonicalHash, isPromiseLike, loopArgumentsHash, loopResultHash, loopResultPending, type RunStepView, type RuleRunView, type ToolCallView, type TurnView } from '@keel/reliability/internal';
+import type { TokenUsage } from '@keel/reliability';
 import type { StepRecord } from '../contracts/run-result';
 import type { ModelResponse, ToolCallPart } from '@keel/provider';
 import { checkArguments } from '../tools/check-arguments';
@@ -33,7 +34,7 @@ function callView(record: ToolCallRecord): ToolCallView {
  * and result hashes, failure), the turn being judged when there is one, the usage so far, and the
  * loop nudges the run already sent.
  */
-export function runViewOf(steps: readonly StepRecord[], toolCalls: readonly ToolCallRecord[], usage: UsageTotals, turn?: TurnView, loopNudges = 0): RunView {
+export function runViewOf(steps: readonly StepRecord[], toolCalls: readonly ToolCallRecord[], usage: TokenUsage, turn?: TurnView, loopNudges = 0): RuleRunView {
   const byStep = new Map<number, ToolCallView[]>();
   for (const record of toolCalls) {
     const list = byStep.get(record.step);
@@ -44,7 +45,7 @@ export function runViewOf(steps: readonly StepRecord[], toolCalls: readonly Tool
     const calls = byStep.get(step.step) ?? [];
     return step.text.length > 0 ? { step: step.step, toolCalls: calls, replyHash: canonicalHash(step.text) } : { step: step.step, toolCalls: calls };
   });
-  const view: RunView = turn === undefined ? { steps: stepViews, usage } : { steps: stepViews, turn, usage };
+  const view: RuleRunView = turn === undefined ? { steps: stepViews, usage } : { steps: stepViews, turn, usage };
   return loopNudges > 0 ? { ...view, loopNudges } : view;
 }
 

@@ -10,7 +10,7 @@ describe('scope.run', () => {
         postDecide: [
           {
             kind: 'watch',
-            then: 'ok',
+            then: 'accept',
             when: (scope: ReliabilityScope) => {
               seen.push({ steps: scope.run?.steps.length ?? -1, turn: scope.run?.turn !== undefined });
               return false;

@@ -20,7 +20,7 @@ describe('tool approval', () => {
     expect(result.state?.version).toBe(1);
     expect(result.state?.pending).toEqual(result.pendingApprovals);
     expect(result.state?.usage.modelCalls).toBe(1);
-    expect(events.of('run.suspended')).toMatchObject([{ toolCallIds: 'c1', tools: 'refund', pending: 1, suspensionId: result.state?.suspensionId }]);
+    expect(events.of('run.suspended')).toMatchObject([{ toolCallIds: 'c1', toolNames: 'refund', pending: 1, suspensionId: result.state?.suspensionId }]);
     expect(events.of('run.end')).toMatchObject([{ status: 'suspended', modelCalls: 1 }]);
     // No tool.end: the call did not end, it waits.
     expect(events.of('tool.end')).toEqual([]);
@@ -48,7 +48,7 @@ describe('tool approval', () => {
     // Memory gets the whole exchange once, at the end.
     expect((await memory.load('c')).map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
     expect(events.of('run.resumed')).toMatchObject([{ runId: result.runId, suspensionId: result.state?.suspensionId, approved: 1, rejected: 0, step: 1 }]);
-    expect(events.of('run.end').map((event) => event.status)).toEqual(['suspended', 'ok']);
+    expect(events.of('run.end').map((event) => event.status)).toEqual(['suspended', 'complete']);
     expect(events.of('run.end')[1]?.modelCalls).toBe(2);
   });
 

@@ -107,7 +107,7 @@ describe('rules judge the answer', () => {
     const purposes: string[] = [];
     const observe: ReliabilityRule<ModelResponse> = {
       kind: 'observe',
-      then: 'ok',
+      then: 'accept',
       when: (scope) => {
         purposes.push(scope.purpose);
         return false;

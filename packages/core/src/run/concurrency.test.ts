@@ -94,7 +94,7 @@ describe('concurrent runs on one agent', () => {
       const toolStart = own.find((event) => event.name === 'tool.start')?.payload as AgentEvents['tool.start'];
       expect(toolStart.toolCallId).toBe(`echo-${n}`);
       const runEnd = own.at(-1)?.payload as AgentEvents['run.end'];
-      expect(runEnd).toMatchObject({ status: 'ok', inputTokens: 2 * n, modelCalls: 2, steps: 2 });
+      expect(runEnd).toMatchObject({ status: 'complete', inputTokens: 2 * n, modelCalls: 2, steps: 2 });
     });
   });
 });

@@ -314,7 +314,7 @@ describe('ends of a run', () => {
   it("a rule accepting a failed call with 'ok' ends the run with no text and no value", async () => {
     const model = scriptedModel([Object.assign(new Error('upstream down'), { errorKind: 'server-error' })]);
     const result = await Agent.create({ provider: model, model: 'm' })
-      .reliability({ postDecide: [{ kind: 'tolerate', then: 'ok', when: (scope) => scope.errorKind === 'server-error' }] })
+      .reliability({ postDecide: [{ kind: 'tolerate', then: 'accept', when: (scope) => scope.errorKind === 'server-error' }] })
       .build()
       .run('hi');
     expect(result).toMatchObject({ text: '', value: undefined, finishReason: 'error' });

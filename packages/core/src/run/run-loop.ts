@@ -8,7 +8,7 @@ import type { Message } from '@keel/provider';
 import type { ParentRun } from '../tools/parent-run';
 import { StaleRunOwnerError } from '../errors/stale-run-owner-error';
 import { type RunUsage, UsageLedger } from '../usage/usage-ledger';
-import type { UsageTotals } from '@keel/reliability/internal';
+import type { TokenUsage } from '@keel/reliability';
 import { checkRunOptions } from './state/check-run-options';
 import { nestedLedgerOf } from './state/forwarding-ledger';
 import type { RunConfig } from './state/run-config';
@@ -99,7 +99,7 @@ async function drive(context: RunContext, state: RunState, first: JournalDraft |
     if (journal?.wrote && !ended && !StaleRunOwnerError.isInstance(error)) {
       await journal.write([failureDraft(failed, error, aborted, context.ledger.snapshot())], elapsedOf(context, state), context.ledger.attempts).catch(() => undefined);
     }
-    if (!ended) runEnded(stepContext(context, stepOf(state)), failed, aborted ? 'aborted' : 'error', undefined, error);
+    if (!ended) runEnded(stepContext(context, stepOf(state)), failed, aborted ? 'aborted' : 'failed', undefined, error);
     if (aborted && context.signal && !AbortedError.isInstance(error)) throw AbortedError.fromSignal(context.signal);
     throw error;
   }
@@ -246,7 +246,7 @@ function begin(config: RunConfig, bus: EventBus, input: RunInput, options: RunOp
 const NO_MESSAGES: readonly never[] = Object.freeze([]);
 
 /** `RunContext.budgetUsage` of a run no other run started: its own ledger's. */
-function ownUsage(this: RunContext): UsageTotals {
+function ownUsage(this: RunContext): TokenUsage {
   return this.ledger.usage;
 }
 

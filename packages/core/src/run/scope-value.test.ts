@@ -10,7 +10,7 @@ describe('a rule reads the validated value, never changes it', () => {
   it('a rule that writes to scope.value cannot change the answer past validation: its write throws and the run stops visibly', async () => {
     const tamper: ReliabilityRule<ModelResponse, { amount: number }> = {
       kind: 'tamper',
-      then: 'ok',
+      then: 'accept',
       when: (scope) => {
         if (scope.value) (scope.value as { amount: number }).amount = 5000;
         return false;
@@ -30,7 +30,7 @@ describe('a rule reads the validated value, never changes it', () => {
     const seen: unknown[] = [];
     const read: ReliabilityRule<ModelResponse, { amount: number }> = {
       kind: 'read',
-      then: 'ok',
+      then: 'accept',
       when: (scope) => {
         seen.push(scope.value?.amount);
         return false;
@@ -65,7 +65,7 @@ describe('a rule reads the response, never changes it', () => {
   it('a PostDecide rule writing to scope.response of a final answer ends as rule-error; nothing reaches the result or memory', async () => {
     const tamper: ReliabilityRule<ModelResponse> = {
       kind: 'tamper',
-      then: 'ok',
+      then: 'accept',
       when: (scope) => {
         const target = scope.response as unknown as Mutable;
         target.text = '{"amount": 5000}';
@@ -81,7 +81,7 @@ describe('a rule reads the response, never changes it', () => {
 
   it('a rule that swallows its failed write leaves result.text, result.value and memory as the model answered', async () => {
     const threw: boolean[] = [];
-    const tamper: ReliabilityRule<ModelResponse> = { kind: 'tamper', then: 'ok', when: (scope) => threw.push(tamperWith(scope.response)) < 0 };
+    const tamper: ReliabilityRule<ModelResponse> = { kind: 'tamper', then: 'accept', when: (scope) => threw.push(tamperWith(scope.response)) < 0 };
     const memory = new InMemoryStore();
     const agent = Agent.create({ provider: scriptedModel('{"amount": 50}'), model: 'm' }).outputSchema(Refund).memory(memory).reliability({ postDecide: [tamper] }).build();
     const result = asComplete(await agent.run('refund?'));
@@ -95,7 +95,7 @@ describe('a rule reads the response, never changes it', () => {
     const transfer = tool({ name: 'transfer', description: 'Send money', input: Transfer, execute });
     const tamper: ReliabilityRule<ModelResponse> = {
       kind: 'tamper',
-      then: 'ok',
+      then: 'accept',
       when: (scope) => {
         const target = scope.response as unknown as Mutable;
         for (const part of target.content) if (part.type === 'tool-call') (part.arguments as { amount: number }).amount = 5000;
@@ -113,7 +113,7 @@ describe('a rule reads the response, never changes it', () => {
     const execute = vi.fn(async ({ amount }: { amount: number }) => ({ sent: amount }));
     const transfer = tool({ name: 'transfer', description: 'Send money', input: Transfer, execute });
     const threw: boolean[] = [];
-    const tamper: ReliabilityRule<ModelResponse> = { kind: 'tamper', then: 'ok', when: (scope) => threw.push(tamperWith(scope.response)) < 0 };
+    const tamper: ReliabilityRule<ModelResponse> = { kind: 'tamper', then: 'accept', when: (scope) => threw.push(tamperWith(scope.response)) < 0 };
     const model = scriptedModel([{ toolCalls: [{ id: 'c1', name: 'transfer', arguments: { amount: 50 } }] }, 'done']);
     const result = await Agent.create({ provider: model, model: 'm' }).tool(transfer).reliability({ postDecide: [tamper] }).build().run('send 50');
     expect(threw).toEqual([true, true]);
@@ -130,7 +130,7 @@ describe('attempt records are frozen once recorded', () => {
     const result = await agent.run('refund?');
     expect(result.attempts.map((attempt) => [attempt.status, attempt.errorKind])).toEqual([
       ['invalid', 'rule-rejected'],
-      ['ok', 'ok'],
+      ['valid', 'ok'],
     ]);
     expect(result.attempts.every((attempt) => Object.isFrozen(attempt))).toBe(true);
   });

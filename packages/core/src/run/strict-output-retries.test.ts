@@ -25,7 +25,7 @@ describe('strict output through the gate', () => {
     expect(first?.issues.length).toBeGreaterThan(0);
     expect(first?.issues[0]?.path).toEqual(['amount']);
     expect(first?.feedbackSent).toBe(false);
-    expect(second?.status).toBe('ok');
+    expect(second?.status).toBe('valid');
     expect(second?.feedbackSent).toBe(true);
   });
 
@@ -113,7 +113,7 @@ describe('strict output through the gate', () => {
     expect(ReliabilityFailFastError.isInstance(error)).toBe(true);
     const attempts = (error as ReliabilityFailFastError).attempts;
     expect(attempts.map((attempt) => [attempt.step, attempt.status])).toEqual([
-      [1, 'ok'],
+      [1, 'valid'],
       [2, 'invalid'],
       [2, 'invalid'],
     ]);
@@ -128,7 +128,7 @@ describe('strict output through the gate', () => {
 
     expect(model.calls).toBe(2);
     expect(events.of('validation.failed')).toHaveLength(0);
-    expect(result.attempts.map((attempt) => attempt.status)).toEqual(['ok', 'ok']);
+    expect(result.attempts.map((attempt) => attempt.status)).toEqual(['valid', 'valid']);
     expect(result.value).toEqual({ action: 'refund', amount: 50 });
   });
 

@@ -20,7 +20,7 @@ describe('strict output through the gate', () => {
     expect(result.usage.outputTokens).toBe(60);
     const ends = events.of('run.end');
     expect(ends).toHaveLength(1);
-    expect(ends[0]).toMatchObject({ status: 'ok', modelCalls: 3, inputTokens: 600, outputTokens: 60 });
+    expect(ends[0]).toMatchObject({ status: 'complete', modelCalls: 3, inputTokens: 600, outputTokens: 60 });
   });
 
   it('counts failed attempts in run.end when the run fails', async () => {
@@ -28,7 +28,7 @@ describe('strict output through the gate', () => {
     const { builder } = refundAgent({ text: BAD_AMOUNT, usage: { inputTokens: 100, outputTokens: 10 } });
     await expect(events.attach(builder).build().run('Refund order 42')).rejects.toThrow(ReliabilityFailFastError);
 
-    expect(events.of('run.end')[0]).toMatchObject({ status: 'error', modelCalls: 2, inputTokens: 200, outputTokens: 20 });
+    expect(events.of('run.end')[0]).toMatchObject({ status: 'failed', modelCalls: 2, inputTokens: 200, outputTokens: 20 });
   });
 
   it('continues an answer cut at the token limit (finish reason length), without schema feedback', async () => {

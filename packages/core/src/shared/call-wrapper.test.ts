@@ -38,7 +38,7 @@ describe('builder.wrapCalls()', () => {
     expect(seenByTool).toEqual([['outer', 'inner']]);
     expect(outer).toEqual([
       { type: 'model', runId: result.runId, step: 1, attempt: 1 },
-      { type: 'tool', runId: result.runId, step: 1, toolCallId: 'call-1', tool: 'lookup' },
+      { type: 'tool', runId: result.runId, step: 1, toolCallId: 'call-1', toolName: 'lookup' },
       { type: 'model', runId: result.runId, step: 2, attempt: 1 },
     ]);
     expect(inner).toEqual(outer);

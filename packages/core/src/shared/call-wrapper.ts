@@ -1,7 +1,7 @@
 /** A model call or a tool execution about to run, as a {@link CallWrapper} sees it. */
 export type WrappedCall =
   | { readonly type: 'model'; readonly runId: string; readonly step: number; readonly attempt: number; readonly toolCallId?: string }
-  | { readonly type: 'tool'; readonly runId: string; readonly step: number; readonly toolCallId: string; readonly tool: string };
+  | { readonly type: 'tool'; readonly runId: string; readonly step: number; readonly toolCallId: string; readonly toolName: string };
 
 /**
  * Runs a model call or a tool's `execute` (`proceed`) and returns what it returns, e.g. inside a

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Agent } from '../agent/agent';
-import type { ModelUsage } from '@keel/provider';
+import type { TokenUsage } from '@keel/reliability';
 import { tool } from '../tools/tool';
 import { scriptedModel } from './scripted-model';
 
@@ -9,7 +9,7 @@ export interface RetryScenarioOptions {
   /** The model id the agent sends; `scripted` unless given. */
   readonly model?: string;
   /** The first call's usage, where a test reads the counts it reports. */
-  readonly firstCallUsage?: Partial<ModelUsage>;
+  readonly firstCallUsage?: Partial<TokenUsage>;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { AbortedError } from '@keel/reliability';
 import { sleep } from '@keel/reliability/internal';
 import { ScriptExhaustedError } from '../errors/script-exhausted-error';
-import type { FinishReason, LoweredSchema, ModelCallOptions, ModelCapabilities, ModelProviderV1, ModelRequest, ModelResponse, ModelStreamPart, ModelUsage, TextPart, ToolCallPart } from '@keel/provider';
+import type { FinishReason, LoweredSchema, ModelCallOptions, ModelCapabilities, ModelProviderV1, ModelRequest, ModelResponse, ModelStreamPart, TextPart, ToolCallPart } from '@keel/provider';
+import type { TokenUsage } from '@keel/reliability';
 
 /** One scripted answer, as a plain object. */
 export interface ScriptedTurn {
@@ -11,7 +12,7 @@ export interface ScriptedTurn {
   /** Default: `tool-calls` when there are tool calls, else `stop`. */
   readonly finishReason?: FinishReason;
   /** Default: estimated from characters (about 4 per token). */
-  readonly usage?: Partial<ModelUsage>;
+  readonly usage?: Partial<TokenUsage>;
   /** Waits this long before answering (abortable). */
   readonly delayMs?: number;
 }

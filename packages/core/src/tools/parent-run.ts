@@ -1,5 +1,4 @@
-import type { AttemptRecord, PreCheckRule, PricingTable } from '@keel/reliability';
-import type { UsageTotals } from '@keel/reliability/internal';
+import type { AttemptRecord, PreCheckRule, PricingTable, TokenUsage } from '@keel/reliability';
 import type { ModelResponse } from '@keel/provider';
 import type { ToolContext } from './tool';
 
@@ -18,7 +17,7 @@ export interface ParentRun {
   /** The deepest nesting the runs above allow (`maxDepth`, the smallest along the chain). */
   readonly maxDepth: number;
   /** The usage of the whole tree of runs so far, as the top run's budgets count it. */
-  readonly usage: () => UsageTotals;
+  readonly usage: () => TokenUsage;
   /** The PreCheck rules (budgets) of the runs above: a nested run spends from them too. */
   readonly preCheck: readonly PreCheckRule<ModelResponse>[];
   /** The prices the parent run's calls are counted at: a nested run prices with them the models it has no price for. */

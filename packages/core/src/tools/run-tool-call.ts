@@ -76,7 +76,7 @@ interface Waiting {
 export interface ReAskResult {
   readonly check: ArgumentsCheck;
   readonly reAsks: number;
-  readonly outcome: Exclude<ToolValidationOutcome, 'no-retry'>;
+  readonly outcome: Exclude<ToolValidationOutcome, 'valid'>;
 }
 
 /** What a tool's `execute` receives; its signal is made on first read when the run has none. */
@@ -141,7 +141,7 @@ type ToolEventName = 'tool.start' | 'tool.end' | 'tool.validation';
  */
 export async function runToolCall(env: ToolRunEnvironment, call: ToolCallPart, decision?: ApprovalDecision): Promise<ToolCallRecord | PendingApproval> {
   const started = performance.now();
-  if (env.listens('tool.start')) env.emitBuilt('tool.start', { runId: env.runId, step: env.step, timestamp: Date.now(), toolCallId: call.id, tool: call.name });
+  if (env.listens('tool.start')) env.emitBuilt('tool.start', { runId: env.runId, step: env.step, timestamp: Date.now(), toolCallId: call.id, toolName: call.name });
   const settled = await settle(env, call, decision);
   if ('waiting' in settled) {
     // Nothing ran: the run suspends with the call (`run.suspended` names it), and the call starts
@@ -150,7 +150,7 @@ export async function runToolCall(env: ToolRunEnvironment, call: ToolCallPart, d
   }
   const durationMs = performance.now() - started;
   if (env.listens('tool.end')) {
-    const payload: BuiltPayload<'tool.end'> = { runId: env.runId, step: env.step, timestamp: Date.now(), toolCallId: call.id, tool: call.name, isError: settled.isError, durationMs };
+    const payload: BuiltPayload<'tool.end'> = { runId: env.runId, step: env.step, timestamp: Date.now(), toolCallId: call.id, toolName: call.name, isError: settled.isError, durationMs };
     if (settled.errorCode !== undefined) payload.errorCode = settled.errorCode;
     env.emitBuilt('tool.end', payload);
   }
@@ -193,7 +193,7 @@ async function settle(env: ToolRunEnvironment, call: ToolCallPart, decision: App
   }
   const guards = tool.guards.length === 0 ? env.guards : [...env.guards, ...tool.guards];
   const validation = (outcome: ToolValidationOutcome, retryCount: number) => {
-    if (env.listens('tool.validation')) env.emitBuilt('tool.validation', { runId: env.runId, step: env.step, timestamp: Date.now(), toolCallId: call.id, tool: call.name, outcome, retryCount });
+    if (env.listens('tool.validation')) env.emitBuilt('tool.validation', { runId: env.runId, step: env.step, timestamp: Date.now(), toolCallId: call.id, toolName: call.name, outcome, retryCount });
   };
   // An async validator that never settles cannot hold the run.
   const first = await raceSignal(Promise.resolve(checkArguments(tool, guards, call)), env.abortSignal);
@@ -204,9 +204,9 @@ async function settle(env: ToolRunEnvironment, call: ToolCallPart, decision: App
     const reAsked = await env.reAsk(tool, guards, call, first);
     checked = reAsked.check;
     retryCount = reAsked.reAsks;
-    if (checked.status === 'valid') validation('success', retryCount);
+    if (checked.status === 'valid') validation('corrected', retryCount);
     else validation(reAsked.outcome, retryCount);
-  } else if (first.status === 'valid') validation('no-retry', 0);
+  } else if (first.status === 'valid') validation('valid', 0);
   switch (checked.status) {
     case 'valid': {
       if (decision === undefined && tool.needsApproval) {
@@ -243,7 +243,7 @@ async function execute(env: ToolRunEnvironment, tool: AnyTool, call: ToolCallPar
   try {
     const run = () => tool.execute(checked.value, new RunToolContext(env, call.id, timeout?.signal, decision));
     const { wrapCall } = env;
-    const running = Promise.resolve().then(wrapCall ? () => wrapCall({ type: 'tool', runId: env.runId, step: env.step, toolCallId: call.id, tool: call.name }, run) : run);
+    const running = Promise.resolve().then(wrapCall ? () => wrapCall({ type: 'tool', runId: env.runId, step: env.step, toolCallId: call.id, toolName: call.name }, run) : run);
     const output = await raceSignal(
       timeout === undefined
         ? running

@@ -72,7 +72,7 @@ describe('tool-argument re-asks', () => {
     expect(result.text).toBe(DONE);
     expect(execute).toHaveBeenCalledTimes(1);
     expect(execute).toHaveBeenCalledWith(VALID_ARGS);
-    expect(events.of('tool.validation')).toEqual([expect.objectContaining({ toolCallId: 'call_a', outcome: 'success', retryCount: 1 })]);
+    expect(events.of('tool.validation')).toEqual([expect.objectContaining({ toolCallId: 'call_a', outcome: 'corrected', retryCount: 1 })]);
 
     const reask = requestAt(model.requests, 1);
     expect(reask.toolChoice).toEqual({ type: 'tool', name: 'create_task' });
@@ -104,7 +104,7 @@ describe('tool-argument re-asks', () => {
     expect(model.calls).toBe(3);
     expect(execute).toHaveBeenCalledTimes(1);
     expect(execute).toHaveBeenCalledWith(VALID_ARGS);
-    expect(events.of('tool.validation')[0]).toMatchObject({ outcome: 'success', retryCount: 1 });
+    expect(events.of('tool.validation')[0]).toMatchObject({ outcome: 'corrected', retryCount: 1 });
     const reask = requestAt(model.requests, 1);
     expect(reask.toolChoice).toEqual({ type: 'tool', name: 'create_task' });
     const output = lastToolResult(reask)[0]?.output ?? '';
@@ -282,8 +282,8 @@ describe('tool-argument re-asks', () => {
     expect(execute).toHaveBeenCalledWith(corrected.call_1);
     expect(execute).toHaveBeenCalledWith(corrected.call_2);
     expect(events.of('tool.validation').map((event) => [event.toolCallId, event.outcome, event.retryCount]).sort()).toEqual([
-      ['call_1', 'success', 1],
-      ['call_2', 'success', 1],
+      ['call_1', 'corrected', 1],
+      ['call_2', 'corrected', 1],
     ]);
     const reasks = model.requests.filter((request) => request.toolChoice?.type === 'tool');
     expect(reasks).toHaveLength(2);
@@ -327,7 +327,7 @@ describe('tool-argument re-asks', () => {
 
     expect(model.calls).toBe(2);
     expect(execute).toHaveBeenCalledTimes(1);
-    expect(events.of('tool.validation')).toEqual([expect.objectContaining({ outcome: 'no-retry', retryCount: 0 })]);
+    expect(events.of('tool.validation')).toEqual([expect.objectContaining({ outcome: 'valid', retryCount: 0 })]);
     expect(events.of('model.request').map((event) => event.toolChoice)).toEqual(['auto', 'auto']);
   });
 });

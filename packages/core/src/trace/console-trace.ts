@@ -39,19 +39,19 @@ export function consoleTrace(options: ConsoleTraceOptions = {}): Extension {
       )
       .on('model.error', (event) => write(red(`    ✗ ${event.errorKind}: ${event.message}`)))
       .on('validation.failed', (event) => write(red(`    ✗ output rejected (${event.stage}): ${event.message}`)))
-      .on('reliability.wait', (event) => write(`    … waiting ${event.delayMs} ms before attempt ${event.attempt} (${event.kind})`))
+      .on('reliability.wait', (event) => write(`    … waiting ${event.delayMs} ms before attempt ${event.attempt} (${event.rule})`))
       .on('reliability.retry', (event) => {
-        write(`    ↻ retry after attempt ${event.attempt} (${event.kind}, ${event.errorKind}${event.delayMs ? `, waiting ${event.delayMs} ms` : ''})`);
+        write(`    ↻ retry after attempt ${event.attempt} (${event.rule}, ${event.errorKind}${event.delayMs ? `, waiting ${event.delayMs} ms` : ''})`);
         if (event.feedback) write(indent(event.feedback, '      │ '));
       })
       .on('reliability.recovered', (event) => write(green(`    ✓ recovered on attempt ${event.attempt} via ${event.via} after ${event.priorFailures} failure(s)`)))
-      .on('reliability.fail-fast', (event) => write(red(`    ■ fail fast: ${event.kind} (${event.errorKind})`)))
+      .on('reliability.fail-fast', (event) => write(red(`    ■ fail fast: ${event.rule} (${event.errorKind})`)))
       .on('tool.re-ask', (event) => {
-        write(`    ↻ re-ask ${event.reAsk} for ${event.tool} arguments, feedback sent:`);
+        write(`    ↻ re-ask ${event.reAsk} for ${event.toolName} arguments, feedback sent:`);
         write(indent(event.feedback, '      │ '));
       })
-      .on('tool.validation', (event) => write(`    ✓ ${event.tool} arguments: ${event.outcome} (${event.retryCount} re-ask${event.retryCount === 1 ? '' : 's'})`))
-      .on('tool.end', (event) => write(`    ⚙ ${event.tool} ${event.isError ? red(`failed (${event.errorCode})`) : 'ran'}${ms(event.durationMs)}`))
+      .on('tool.validation', (event) => write(`    ✓ ${event.toolName} arguments: ${event.outcome} (${event.retryCount} re-ask${event.retryCount === 1 ? '' : 's'})`))
+      .on('tool.end', (event) => write(`    ⚙ ${event.toolName} ${event.isError ? red(`failed (${event.errorCode})`) : 'ran'}${ms(event.durationMs)}`))
       .on('output.repaired', (event) => write(`    ✓ output repaired locally: ${event.repairs || `${event.coercions} coercion(s)`}`))
       .on('output.fallback-used', (event) => write(`    ⚠ fallback tier used: ${event.tier}`))
       .on('run.end', (event) =>

@@ -32,7 +32,7 @@ describe('sanitizeUsage', () => {
 describe('UsageLedger with bad counts', () => {
   it('never lets a total go negative, NaN or string', () => {
     const ledger = new UsageLedger({ m: { inputPerMTok: 1, outputPerMTok: 1 } });
-    const attempt = (usage: ReturnType<typeof ledger.price>) => ({ step: 1, attempt: 1, purpose: 'step' as const, providerIndex: 0, status: 'ok' as const, errorKind: 'ok' as const, issues: [], elapsedMs: 0, usage, feedbackSent: false });
+    const attempt = (usage: ReturnType<typeof ledger.price>) => ({ step: 1, attempt: 1, purpose: 'step' as const, providerIndex: 0, status: 'valid' as const, errorKind: 'ok' as const, issues: [], elapsedMs: 0, usage, feedbackSent: false });
     for (const bad of [-1000, Number.NaN, '7' as unknown as number, Number.POSITIVE_INFINITY]) {
       ledger.record(attempt(ledger.price('m', { ...good, inputTokens: bad })));
     }

@@ -1,6 +1,5 @@
-import type { AttemptRecord, PricingTable } from '@keel/reliability';
-import { priceUsage, type UsageTotals } from '@keel/reliability/internal';
-import type { ModelUsage } from '@keel/provider';
+import type { AttemptRecord, PricingTable, TokenUsage } from '@keel/reliability';
+import { priceUsage } from '@keel/reliability/internal';
 
 
 /** The token counts of a usage record, in the order they are checked. */
@@ -15,11 +14,11 @@ export interface InvalidUsageField {
 
 /** A usage record whose counts are all finite and non-negative, and what had to be fixed. */
 export interface SanitizedUsage {
-  readonly usage: ModelUsage;
+  readonly usage: TokenUsage;
   readonly invalid: readonly InvalidUsageField[];
 }
 
-const ZERO: ModelUsage = Object.freeze({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 });
+const ZERO: TokenUsage = Object.freeze({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 });
 
 function describe(value: unknown): string {
   if (typeof value === 'number') return String(value);
@@ -54,8 +53,8 @@ export function sanitizeUsage(usage: unknown): SanitizedUsage {
     const value = read(usage, field);
     if (!isCount(value)) (invalid ??= []).push({ field, received: describe(value) });
   }
-  if (!invalid) return { usage: usage as ModelUsage, invalid: NO_INVALID };
-  const count = (field: keyof ModelUsage): number => {
+  if (!invalid) return { usage: usage as TokenUsage, invalid: NO_INVALID };
+  const count = (field: keyof TokenUsage): number => {
     const value = read(usage, field);
     return isCount(value) ? value : 0;
   };
@@ -70,7 +69,7 @@ const NO_INVALID: readonly InvalidUsageField[] = Object.freeze([]);
 const isCost = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
 
 /** The usage of a run: totals plus how many model calls made them. */
-export interface RunUsage extends UsageTotals {
+export interface RunUsage extends TokenUsage {
   readonly totalTokens: number;
   /** Every model call, failed attempts and re-asks included. */
   readonly modelCalls: number;
@@ -99,7 +98,7 @@ export class UsageLedger {
    * The usage (and cost) of one call, without recording it. Counts that are not finite,
    * non-negative numbers are taken as 0 (see {@link sanitizeUsage}): the ledger never adds them.
    */
-  price(model: string, raw: ModelUsage): UsageTotals {
+  price(model: string, raw: TokenUsage): TokenUsage {
     const usage = sanitizeUsage(raw).usage;
     const price = this.pricing?.[model];
     const totals = {
@@ -126,7 +125,7 @@ export class UsageLedger {
   }
 
   /** Totals so far. */
-  get usage(): UsageTotals {
+  get usage(): TokenUsage {
     return this.snapshot();
   }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, formatUsd, html } from './html';
+import { escapeHtml } from '@keel/core/internal';
+import { formatUsd, html } from './html';
 
 describe('html', () => {
   it('escapes every interpolated value, in content and attributes', () => {

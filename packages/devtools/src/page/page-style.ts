@@ -17,8 +17,8 @@ code { font: 12px ui-monospace, SFMono-Regular, Menlo, monospace; }
 pre { white-space: pre-wrap; word-break: break-word; font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; background: var(--bg); padding: 6px 8px; border-radius: 6px; margin: 2px 0; max-height: 320px; overflow: auto; }
 .muted { color: var(--muted); }
 .tag { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 12px; background: #eaeef2; }
-.status-ok, .decision-accept, .decision-runtools { background: #dafbe1; color: var(--ok); }
-.status-error, .status-aborted, .decision-fail-fast, .decision-exhausted, .decision-gave-up { background: #ffebe9; color: var(--fail); }
+.status-complete, .decision-accept, .decision-runtools { background: #dafbe1; color: var(--ok); }
+.status-failed, .status-aborted, .decision-fail-fast, .decision-exhausted, .decision-gave-up { background: #ffebe9; color: var(--fail); }
 .status-suspended, .status-running, .status-stopped { background: #fff8c5; color: #7d4e00; }
 .decision-retry, .decision-retry-other, .decision-re-ask { background: #fff1e5; color: var(--bad); }
 .ephemeral { background: #fbefff; color: #8250df; text-transform: none; letter-spacing: 0; }

@@ -61,7 +61,7 @@ function renderAnswer(attempt: AttemptView): SafeHtml {
 /** What the journal says of the call's outcome, when it failed and no event said more. */
 function renderStatus(attempt: AttemptView): SafeHtml {
   const { status, errorKind, issueCount } = attempt;
-  if (status === undefined || status === 'ok' || (status === 'error' && attempt.error !== undefined)) return html``;
+  if (status === undefined || status === 'valid' || (status === 'error' && attempt.error !== undefined)) return html``;
   const kind = errorKind === undefined || errorKind === '' ? '' : ` (${errorKind})`;
   const issues = issueCount !== undefined && issueCount > 0 && attempt.issues.length === 0 ? ` · ${issueCount} issue(s)` : '';
   return html`<p class="status" data-part="status">${status}${kind}${issues}</p>`;

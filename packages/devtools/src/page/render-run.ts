@@ -25,7 +25,7 @@ export function renderTotals(summary: RunSummary): SafeHtml {
 function renderTool(tool: ToolCallView, links: RunLinks, depth: number): SafeHtml {
   const status = tool.isError === undefined ? 'running' : tool.isError ? `failed (${tool.errorCode ?? 'error'})` : 'ran';
   return html`<li class="tool" data-tool-call-id="${tool.toolCallId}">
-    <b>${tool.tool ?? 'a tool (name not recorded)'}</b> <code>${tool.toolCallId}</code> · ${status}${tool.durationMs === undefined ? '' : ` in ${tool.durationMs.toFixed(1)} ms`}${tool.coercions === undefined ? '' : ` · ${tool.coercions} coercion(s)`}${tool.reAsks === undefined ? '' : ` · arguments re-asked ${tool.reAsks} time(s)`}
+    <b>${tool.toolName ?? 'a tool (name not recorded)'}</b> <code>${tool.toolCallId}</code> · ${status}${tool.durationMs === undefined ? '' : ` in ${tool.durationMs.toFixed(1)} ms`}${tool.coercions === undefined ? '' : ` · ${tool.coercions} coercion(s)`}${tool.reAsks === undefined ? '' : ` · arguments re-asked ${tool.reAsks} time(s)`}
     ${tool.children.map((child) => renderSubAgent(child, links, depth + 1))}
   </li>`;
 }
@@ -45,7 +45,7 @@ function renderStep(step: StepView, runId: string, links: RunLinks, depth: numbe
   </section>`;
 }
 
-const calls = (list: readonly WaitingCallView[]) => html`${list.map((call, index) => html`${index > 0 ? ', ' : ''}${call.tool} <code>${call.toolCallId}</code>`)}`;
+const calls = (list: readonly WaitingCallView[]) => html`${list.map((call, index) => html`${index > 0 ? ', ' : ''}${call.toolName} <code>${call.toolCallId}</code>`)}`;
 
 function renderSuspended(suspended: NonNullable<SegmentView['suspended']>): SafeHtml {
   const { pending, unknown } = suspended;

@@ -81,7 +81,7 @@ describe('startDevtools', () => {
     const server = await serve(run('run-1', 'model-a'));
     const version = JSON.parse((await call(server, '/api/version')).body) as { version: number; lines: number };
     expect(version.lines).toBe(3);
-    expect(JSON.parse((await call(server, '/api/runs')).body)).toMatchObject([{ runId: 'run-1', status: 'ok' }]);
+    expect(JSON.parse((await call(server, '/api/runs')).body)).toMatchObject([{ runId: 'run-1', status: 'complete' }]);
     const missing = await call(server, '/?run=nope', { headers: { 'x-keel-partial': '1' } });
     expect(missing.body).toContain('No run <code>nope</code>');
     expect(missing.body).not.toContain('<html');

@@ -22,7 +22,7 @@ async function recorded(recordContent: boolean) {
 const event = (name: string, payload: Record<string, unknown>): TraceLine => ({ kind: 'event', event: { event: name, payload: { step: 1, timestamp: 1, ...payload } as ReadEvent['payload'] } });
 const entry = (runId: string, seq: number, type: string, fields: Record<string, unknown> = {}): TraceLine => ({ kind: 'entry', entry: { runId, seq, type, step: 1, at: 1000 + seq, elapsedMs: seq * 10, ...fields } as ReadEntry });
 const usage = { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 };
-const attempt = (fields: Record<string, unknown> = {}) => ({ step: 1, attempt: 1, purpose: 'step', providerIndex: 0, status: 'ok', errorKind: 'ok', issues: [], elapsedMs: 2, usage, feedbackSent: false, ...fields });
+const attempt = (fields: Record<string, unknown> = {}) => ({ step: 1, attempt: 1, purpose: 'step', providerIndex: 0, status: 'valid', errorKind: 'ok', issues: [], elapsedMs: 2, usage, feedbackSent: false, ...fields });
 
 /** The page of `runId` as the server renders it. */
 const page = (lines: readonly TraceLine[], runId: string) => renderApp({ file: 'runs.jsonl', snapshot: { lines, skippedLines: 0, version: 1, exists: true }, runs: traceRuns(lines), runId }).html;
@@ -32,7 +32,7 @@ describe('traceRuns', () => {
     const { runs, reAsk, approval } = await recorded(false);
     expect(runs.runs.map((run) => run.runId)).toEqual([approval.runId, reAsk.runId]);
     const summary = runs.byId.get(reAsk.runId);
-    expect(summary).toMatchObject({ status: 'ok', provider: 'scripted', model: 'claude-sonnet-4-6', subAgentCalls: 1, modelCalls: reAsk.usage.modelCalls, inputTokens: reAsk.usage.inputTokens, outputTokens: reAsk.usage.outputTokens, reAsks: 3, steps: 3 });
+    expect(summary).toMatchObject({ status: 'complete', provider: 'scripted', model: 'claude-sonnet-4-6', subAgentCalls: 1, modelCalls: reAsk.usage.modelCalls, inputTokens: reAsk.usage.inputTokens, outputTokens: reAsk.usage.outputTokens, reAsks: 3, steps: 3 });
     expect(summary?.costUsd).toBeCloseTo(reAsk.usage.costUsd ?? Number.NaN, 12);
   });
 
@@ -46,7 +46,7 @@ describe('traceRuns', () => {
     expect(third?.attempts[0]?.issues[0]).toMatchObject({ stage: 'json-parse', issueCount: 1 });
     expect(first?.attempts[0]?.newMessages?.map((message) => message.role)).toEqual(['user']);
     expect(third?.attempts[0]?.newMessages?.map((message) => message.role)).toEqual(['assistant', 'tool']);
-    expect(first?.tools[0]).toMatchObject({ tool: 'lookup_order', reAsks: 1, isError: false });
+    expect(first?.tools[0]).toMatchObject({ toolName: 'lookup_order', reAsks: 1, isError: false });
     expect(second?.tools[0]?.children[0]?.summary.parentRunId).toBe(reAsk.runId);
     expect(view?.attempts).toHaveLength(6);
     expect(view?.contentRecorded).toBe(true);
@@ -55,8 +55,8 @@ describe('traceRuns', () => {
   it('shows a suspended run and its resume as two parts of one run', async () => {
     const { runs, approval } = await recorded(false);
     const segments = runs.view(approval.runId)?.segments ?? [];
-    expect(segments.map((segment) => segment.end?.status)).toEqual(['suspended', 'ok']);
-    expect(segments[0]?.suspended).toMatchObject({ pending: [{ tool: 'refund' }], unknown: [] });
+    expect(segments.map((segment) => segment.end?.status)).toEqual(['suspended', 'complete']);
+    expect(segments[0]?.suspended).toMatchObject({ pending: [{ toolName: 'refund' }], unknown: [] });
     expect(segments[1]?.resumed).toMatchObject({ approved: 1, rejected: 0 });
   });
 
@@ -86,8 +86,8 @@ describe('traceRuns (continued)', () => {
       ['stopped', undefined],
       ['suspended', { step: 1 }],
     ]);
-    expect(view?.segments[1]?.suspended).toEqual({ suspensionId: 's1', pending: [], unknown: [{ toolCallId: 'k1', tool: 'charge' }] });
-    expect(view?.segments[0]?.steps[0]?.tools).toEqual([{ toolCallId: 'k1', tool: 'charge', children: [] }]);
+    expect(view?.segments[1]?.suspended).toEqual({ suspensionId: 's1', pending: [], unknown: [{ toolCallId: 'k1', toolName: 'charge' }] });
+    expect(view?.segments[0]?.steps[0]?.tools).toEqual([{ toolCallId: 'k1', toolName: 'charge', children: [] }]);
     const html = page(lines, 'r');
     expect(html).toContain('Recovered: the run was continued from its journal at step 1');
     expect(html).toContain('1 call(s) whose outcome is unknown');

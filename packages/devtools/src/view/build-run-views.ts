@@ -33,7 +33,7 @@ interface Folded {
 /** Decides what no event decided: a step's accepted call (`accept` for the final answer, else `run tools`), a re-ask's accepted call; and names each call's model. */
 function settle(run: JournalRun): void {
   const last = new Map<string, (typeof run.attempts)[number]>();
-  for (const attempt of run.attempts) if (attempt.purpose !== 'summary' && attempt.status === 'ok') last.set(`${attempt.step}\u0000${attempt.toolCallId ?? ''}`, attempt);
+  for (const attempt of run.attempts) if (attempt.purpose !== 'summary' && attempt.status === 'valid') last.set(`${attempt.step}\u0000${attempt.toolCallId ?? ''}`, attempt);
   const steps = new Map(run.segments.flatMap((segment) => segment.steps).map((step) => [step.step, step]));
   for (const attempt of last.values()) {
     if (attempt.decision) continue;

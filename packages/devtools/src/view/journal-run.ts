@@ -28,7 +28,7 @@ export const fingerprint = (attempt: Payload): string => JSON.stringify(attempt)
 /** The attempts of a run's entries, as fingerprints: what its parent's entries hold of it. */
 export const fingerprints = (entries: readonly Positioned<ReadEntry>[]): Set<string> => new Set(entries.flatMap(({ line }) => objects(line, 'attempts').map(fingerprint)));
 
-const waiting = (calls: readonly Payload[]): WaitingCallView[] => calls.map((call) => ({ toolCallId: text(call, 'toolCallId') ?? '', tool: text(call, 'toolName') ?? '?' }));
+const waiting = (calls: readonly Payload[]): WaitingCallView[] => calls.map((call) => ({ toolCallId: text(call, 'toolCallId') ?? '', toolName: text(call, 'toolName') ?? '?' }));
 
 /** The fold of one run's journal entries: its parts, steps, model calls and tool calls, in order. */
 export class JournalRun {
@@ -114,16 +114,16 @@ export class JournalRun {
       const toolCalls = count(record, 'toolCalls');
       const step = this.step(count(record, 'step') ?? entry.step, position, at);
       step.end = { finishReason: text(record, 'finishReason') ?? '', toolCalls: toolCalls ?? 0, final: toolCalls === 0 };
-      const accepted = step.attempts.filter((attempt) => attempt.purpose === 'step' && attempt.status === 'ok').at(-1);
+      const accepted = step.attempts.filter((attempt) => attempt.purpose === 'step' && attempt.status === 'valid').at(-1);
       if (accepted?.response) Object.assign(accepted.response, { finishReason: step.end.finishReason, toolCalls: step.end.toolCalls });
       const said = contentRecorded ? text(record, 'text') : undefined;
       if (accepted && accepted.answer === undefined && said) accepted.answer = said;
     }
     const intent = isObject(entry.intent) ? entry.intent : undefined;
-    if (intent) this.tool(text(intent, 'id') ?? '', entry.step, position, at, { tool: text(intent, 'name') });
+    if (intent) this.tool(text(intent, 'id') ?? '', entry.step, position, at, { toolName: text(intent, 'name') });
     for (const call of [...objects(entry, 'toolCalls'), ...(isObject(entry.outcome) ? [entry.outcome] : [])]) {
       const coercions = Array.isArray(call.coercions) ? call.coercions.length : undefined;
-      this.tool(text(call, 'id') ?? '', count(call, 'step') ?? entry.step, position, at, { tool: text(call, 'name'), isError: flag(call, 'isError'), errorCode: text(call, 'errorCode'), durationMs: count(call, 'durationMs'), coercions });
+      this.tool(text(call, 'id') ?? '', count(call, 'step') ?? entry.step, position, at, { toolName: text(call, 'name'), isError: flag(call, 'isError'), errorCode: text(call, 'errorCode'), durationMs: count(call, 'durationMs'), coercions });
     }
     if (isObject(entry.compaction)) {
       const { compaction } = entry;
@@ -136,7 +136,7 @@ export class JournalRun {
       segment.suspended = { suspensionId: text(suspension, 'suspensionId') ?? '', pending: waiting(objects(suspension, 'pending')), unknown: waiting(objects(suspension, 'unknown')) };
       segment.end = { status: 'suspended', durationMs: Math.max(0, elapsedMs - segment.elapsedMs) };
     } else if (end && (type === 'end' || type === 'failure')) {
-      const status = type === 'end' ? 'ok' : end.aborted === true ? 'aborted' : 'error';
+      const status = type === 'end' ? 'complete' : end.aborted === true ? 'aborted' : 'failed';
       segment.end = { status, durationMs: Math.max(0, elapsedMs - segment.elapsedMs), ...defined({ errorName: text(end, 'errorName'), errorMessage: text(end, 'errorMessage') }) };
     }
     const usage = (suspension ?? end)?.usage;

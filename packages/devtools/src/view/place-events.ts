@@ -73,7 +73,7 @@ export class EventPlacer {
         return;
       }
       case 'reliability.retry': {
-        const rule = ruleOf(payload);
+        const rule = text(payload, 'rejectedBy') ?? ruleOf(payload);
         const failed = call();
         failed.decision = { type: text(payload, 'decision') ?? 'retry', ...defined({ rule, errorKind: text(payload, 'errorKind'), delayMs: count(payload, 'delayMs') }) };
         this.find(step, laneOf(payload), failed.attempt + 1, position).feedback = { type: 'retry', ...defined({ rule, text: text(payload, 'feedback') }) };
@@ -86,7 +86,7 @@ export class EventPlacer {
         call().decision = { type: 'fail-fast', ...defined({ rule: ruleOf(payload), errorKind: text(payload, 'errorKind'), label: text(payload, 'label') }) };
         return;
       case 'reliability.rule-error':
-        call().notes.push(`rule ${text(payload, 'ruleKind') ?? '?'} threw in its ${text(payload, 'part') ?? '?'}${payload.message === undefined ? '' : `: ${text(payload, 'message') ?? ''}`}`);
+        call().notes.push(`rule ${text(payload, 'rule') ?? '?'} threw in its ${text(payload, 'part') ?? '?'}${payload.message === undefined ? '' : `: ${text(payload, 'message') ?? ''}`}`);
         return;
       case 'reliability.feedback-error':
         call().notes.push(`a feedback ${text(payload, 'source') ?? ''} threw; the default feedback was sent${payload.message === undefined ? '' : `: ${text(payload, 'message') ?? ''}`}`);
@@ -97,7 +97,7 @@ export class EventPlacer {
         const rule = ruleOf(payload);
         // The call that wrote the arguments: the step's (its entry was written before the re-ask), else the previous re-ask.
         const answered = reAsk <= 1 ? this.stepCall(step, position, true) : this.find(step, id, reAsk - 1, position);
-        answered.decision ??= { type: 're-ask', ...defined({ rule, label: text(payload, 'tool') }) };
+        answered.decision ??= { type: 're-ask', ...defined({ rule, label: text(payload, 'toolName') }) };
         this.find(step, id, reAsk, position).feedback = { type: 're-ask', ...defined({ rule, text: text(payload, 'feedback') }) };
         return;
       }
@@ -111,7 +111,7 @@ export class EventPlacer {
       case 'output.mode-downgraded':
         return this.note(payload, position, `output mode ${text(payload, 'from') ?? '?'} → ${text(payload, 'to') ?? '?'} (${text(payload, 'reason') ?? '?'})${payload.detail === undefined ? '' : `: ${text(payload, 'detail') ?? ''}`}`);
       case 'output.schema-lowered':
-        return this.note(payload, position, `schema lowered for ${text(payload, 'subject') ?? '?'}${payload.tool === undefined ? '' : ` ${text(payload, 'tool') ?? ''}`}: ${text(payload, 'changes') ?? ''}`);
+        return this.note(payload, position, `schema lowered for ${text(payload, 'subject') ?? '?'}${payload.toolName === undefined ? '' : ` ${text(payload, 'toolName') ?? ''}`}: ${text(payload, 'changes') ?? ''}`);
       case 'context.compacted':
         return this.note(payload, position, `compaction (${text(payload, 'tiers') ?? '?'}, ${text(payload, 'reason') ?? '?'}): ${count(payload, 'tokensBefore') ?? '?'} → ${count(payload, 'tokensAfter') ?? '?'} estimated tokens`);
       case 'output.fallback-used':

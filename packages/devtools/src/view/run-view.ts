@@ -1,3 +1,5 @@
+import type { TokenUsage } from '@keel/core/internal';
+
 /** A kept message of the run, as the page shows it (recorded with content only). */
 export interface MessageView {
   readonly role: string;
@@ -40,14 +42,9 @@ export interface FeedbackView {
 }
 
 /** Usage and outcome of a model call. */
-export interface ResponseView {
+export interface ResponseView extends TokenUsage {
   /** On a step's accepted call. */
   readonly finishReason?: string;
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-  readonly cacheReadTokens: number;
-  readonly cacheWriteTokens: number;
-  readonly costUsd?: number;
   readonly latencyMs?: number;
   /** On a step's accepted call. */
   readonly toolCalls?: number;
@@ -66,7 +63,7 @@ export interface AttemptView {
   readonly model: string;
   /** Whether the entry that holds the call was written with content (`recordContent`): without, its messages and text were left out. */
   readonly contentRecorded: boolean;
-  /** `ok` (accepted), `invalid` (failed validation) or `error`, with the failure's kind; missing for a call no entry holds yet. */
+  /** `valid` (accepted), `invalid` (failed validation) or `error`, with the failure's kind; missing for a call no entry holds yet. */
   readonly status?: string;
   readonly errorKind?: string;
   /** How many validation issues the output had. */
@@ -93,7 +90,7 @@ export interface AttemptView {
 export interface ToolCallView {
   readonly toolCallId: string;
   /** Missing without content for a tool the model made up. */
-  readonly tool?: string;
+  readonly toolName?: string;
   readonly isError?: boolean;
   readonly errorCode?: string;
   readonly durationMs?: number;
@@ -117,7 +114,7 @@ export interface StepView {
 /** A call the run waits on when it suspends. */
 export interface WaitingCallView {
   readonly toolCallId: string;
-  readonly tool: string;
+  readonly toolName: string;
 }
 
 /** A part of a run: from its input, a resume or a recovery, to its end, a suspension or a failure. */
@@ -150,7 +147,7 @@ export interface RunSummary {
    */
   readonly parentLoop?: readonly string[];
   readonly startedAt: number;
-  /** How the last part of the run ended (`ok`, `error`, `aborted`, `suspended`), or `running`. */
+  /** How the last part of the run ended (`complete`, `failed`, `aborted`, `suspended`, `stopped`), or `running`. */
   readonly status: string;
   readonly provider: string;
   readonly model: string;

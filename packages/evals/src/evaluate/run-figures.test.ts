@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { attemptsOfError, costOfFailure, failureKindOf, reliabilityOf } from './run-figures';
 
 const attempt = (overrides: Partial<AttemptRecord>): AttemptRecord => ({
-  step: 1, attempt: 1, purpose: 'step', providerIndex: 0, status: 'ok', errorKind: 'ok', issues: [], elapsedMs: 1,
+  step: 1, attempt: 1, purpose: 'step', providerIndex: 0, status: 'valid', errorKind: 'ok', issues: [], elapsedMs: 1,
   usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 2, cacheWriteTokens: 0, costUsd: 0.001 }, feedbackSent: false, ...overrides,
 });
 

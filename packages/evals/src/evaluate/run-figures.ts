@@ -1,17 +1,12 @@
 import type { RunResult } from '@keel/core';
-import { type AttemptRecord, isTransientErrorKind, readField, type RunRecord } from '@keel/core/internal';
+import { type AttemptRecord, isTransientErrorKind, readField, type RunRecord, type TokenUsage } from '@keel/core/internal';
 import type { ItemReliability, TokenCounts } from './eval-report';
 
 /** Fail-fast kinds that mean the run was stopped as a loop. */
 const LOOP_KINDS = /stuck|no-progress|loop/;
 
 /** A run's usage as its `run.end` event reports it: the fallback for a failed run without attempts. */
-export interface EndedRun {
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-  readonly cacheReadTokens: number;
-  readonly cacheWriteTokens: number;
-  readonly costUsd?: number;
+export interface EndedRun extends TokenUsage {
   readonly modelCalls: number;
 }
 
@@ -79,7 +74,7 @@ export function reliabilityOf(attempts: readonly AttemptRecord[], result: RunRes
       reAsks++;
       if (attempt.purpose === 'tool-re-ask') toolReAsks++;
     }
-    if (attempt.status !== 'ok') attemptFailures[attempt.errorKind] = (attemptFailures[attempt.errorKind] ?? 0) + 1;
+    if (attempt.status !== 'valid') attemptFailures[attempt.errorKind] = (attemptFailures[attempt.errorKind] ?? 0) + 1;
     if (attempt.status === 'invalid') invalid = true;
     if (attempt.status === 'error' && isTransientErrorKind(attempt.errorKind)) transientFailures++;
     if (attempt.via === 'patch') patches++;

@@ -1,10 +1,7 @@
 import type { Comparison } from '../compare/compare-reports';
 import type { EvalReport, ItemReport } from '../evaluate/eval-report';
+import { escapeHtml } from '@keel/core/internal';
 
-/** Escapes text for HTML: model output and inputs are data, never markup. */
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
 
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 const dollars = (value: number | null) => (value === null ? '—' : `$${value.toFixed(6)}`);

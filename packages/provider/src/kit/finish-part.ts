@@ -1,12 +1,13 @@
 import { textOf } from '../spec/message';
-import type { FinishReason, ModelResponse, ModelStreamPart, ModelUsage } from '../spec/model-provider-v1';
+import type { TokenUsage } from '@keel/reliability';
+import type { FinishReason, ModelResponse, ModelStreamPart } from '../spec/model-provider-v1';
 
 /** What an adapter read of one answer, for {@link responseOf} and {@link finishPart}. */
 export interface ResponseFields {
   /** Text and tool calls, in order. */
   readonly content: ModelResponse['content'];
   readonly finishReason: FinishReason;
-  readonly usage: ModelUsage;
+  readonly usage: TokenUsage;
   /** The model that answered; kept only when it is a string. */
   readonly modelId?: unknown;
   /** The vendor's response id; kept only when it is a string. */

@@ -1,4 +1,4 @@
-import type { ErrorKind } from '@keel/reliability';
+import type { ErrorKind, TokenUsage } from '@keel/reliability';
 import type { AssistantMessage, Message, ToolCallPart } from './message';
 
 /**
@@ -107,17 +107,6 @@ export interface ModelRequest {
  */
 export type FinishReason = 'stop' | 'tool-calls' | 'length' | 'content-filter' | 'refusal' | 'error' | 'other';
 
-/** Tokens of one call. */
-export interface ModelUsage {
-  /** Input tokens not read from or written to a cache. */
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-  /** Input tokens read from the prompt cache. */
-  readonly cacheReadTokens: number;
-  /** Input tokens written to the prompt cache. */
-  readonly cacheWriteTokens: number;
-}
-
 /** The answer to one call. */
 export interface ModelResponse {
   /** Text and tool calls, in order. */
@@ -125,7 +114,7 @@ export interface ModelResponse {
   /** All text parts joined: the raw text that final-output validation reads. */
   readonly text: string;
   readonly finishReason: FinishReason;
-  readonly usage: ModelUsage;
+  readonly usage: TokenUsage;
   /** The model that answered, when the provider says. */
   readonly modelId?: string;
   /** The provider's response id, when it has one. */

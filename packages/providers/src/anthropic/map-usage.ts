@@ -1,4 +1,4 @@
-import type { ModelUsage } from '@keel/provider';
+import type { TokenUsage } from '@keel/provider';
 import { wireCount } from '../shared/wire-count';
 
 /** The usage fields of a Messages API response or stream event; any may be missing or null. */
@@ -13,7 +13,7 @@ export interface AnthropicUsageFields {
  * Maps Messages API usage. `input_tokens` already excludes cached tokens, which are reported as
  * `cacheReadTokens` (read) and `cacheWriteTokens` (written). Counts are checked with {@link wireCount}.
  */
-export function mapAnthropicUsage(usage: AnthropicUsageFields | null | undefined): ModelUsage {
+export function mapAnthropicUsage(usage: AnthropicUsageFields | null | undefined): TokenUsage {
   return {
     inputTokens: wireCount(usage?.input_tokens),
     outputTokens: wireCount(usage?.output_tokens),

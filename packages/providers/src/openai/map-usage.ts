@@ -1,4 +1,4 @@
-import type { ModelUsage } from '@keel/provider';
+import type { TokenUsage } from '@keel/provider';
 import { wireCount } from '../shared/wire-count';
 import type { CompletionUsage } from './openai-types';
 
@@ -7,7 +7,7 @@ import type { CompletionUsage } from './openai-types';
  * `inputTokens` and reported as `cacheReadTokens`. Servers that send no usage give zeros; counts
  * are checked with {@link wireCount}.
  */
-export function mapOpenAIUsage(usage: CompletionUsage | null | undefined): ModelUsage {
+export function mapOpenAIUsage(usage: CompletionUsage | null | undefined): TokenUsage {
   const cached = wireCount(usage?.prompt_tokens_details?.cached_tokens);
   const prompt = wireCount(usage?.prompt_tokens);
   return {

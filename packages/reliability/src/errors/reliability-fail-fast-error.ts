@@ -9,7 +9,7 @@ export type FailFastPhase = 'pre-check' | 'post-decide' | 'loop-cap' | 'rule-err
 /** Constructor fields of {@link ReliabilityFailFastError}: its own fields, and the failure. */
 type ReliabilityFailFastErrorOptions = Pick<ReliabilityFailFastError, 'kind' | 'label' | 'phase' | 'attempt' | 'errorKind' | 'attempts' | 'lastValidationFailure'> & {
   /**
-   * The underlying failure. A Keel error (a provider's `ProviderError` or `AiSdkProviderError`, a
+   * The underlying failure. A Keel error (a provider's `ProviderError`, a
    * `ValidationFailure`) is kept as it is, so `instanceof` and `isInstance` work on it: each builds
    * its own fields without secrets. Any other value is reduced to `{ name, message }`.
    */

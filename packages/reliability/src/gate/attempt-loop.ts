@@ -4,7 +4,7 @@ import { BadResponseError } from '../errors/bad-response-error';
 import type { ValidationFailure } from '../errors/validation-failure';
 import { raceSignal, rethrowIfAborted } from '../race-signal';
 import { sleep } from '../sleep';
-import { addUsage, type UsageTotals, ZERO_USAGE } from '../usage';
+import { addUsage, type TokenUsage, ZERO_USAGE } from '../usage';
 import type { ValidationIssue } from '../validation/issue';
 import { applyDecision } from './apply-decision';
 import type { AttemptRecord } from './attempt-record';
@@ -27,7 +27,7 @@ export type { Judge, Judged };
 export interface Attempted<TResponse, TValue> {
   readonly judged: Judged<TResponse, TValue>;
   /** Tokens (and cost) of the attempt; zero for a call that failed before answering. */
-  readonly usage: UsageTotals;
+  readonly usage: TokenUsage;
   /** The output was a patch applied to the rejected value, or a continuation joined to a cut output. */
   readonly via?: AttemptRecord['via'];
 }
@@ -62,7 +62,7 @@ export interface AttemptDriver<TResponse, TValue, TAttempted extends Attempted<T
   /** Runs PreCheck and the call together, one run's calls at a time (so concurrent calls see what each spent). */
   readonly exclusive?: (<T>(work: () => Promise<T>) => Promise<T>) | undefined;
   /** The whole run's recorded usage (the gate's own when it runs alone). */
-  readonly runUsage: () => UsageTotals;
+  readonly runUsage: () => TokenUsage;
   /** Keeps an attempt's record, once. */
   readonly record: (record: AttemptRecord) => void;
   /** Every recorded attempt, for errors. */
@@ -99,7 +99,7 @@ export async function runAttempts<TResponse, TValue, TAttempted extends Attempte
     }
     if (failed) driver.report(failed);
     // The run's usage with this attempt's, added up only when a rule or a fallback reads it.
-    let added: UsageTotals | undefined;
+    let added: TokenUsage | undefined;
     const runUsage = () => (added ??= addUsage(driver.runUsage(), usage));
     const decided = decide(memory, attempt, judged, runUsage, signal);
     const decision = decided instanceof Promise ? await recordingOnThrow(decided, () => driver.record(recordOf(memory, attempt, judged, usage, via))) : decided;
@@ -163,23 +163,23 @@ async function fallback<TResponse, TValue, TAttempted extends Attempted<TRespons
   attempt: number,
   judged: Judged<TResponse, TValue>,
   decision: Extract<Decision, { type: 'fallback' }>,
-  runUsage: UsageTotals,
+  runUsage: TokenUsage,
 ): Promise<TResult> {
   const halt = (stopped: FailFastDecision) => {
     // A replaced stop's other events were reported with the decision.
     for (const event of stopped.events) if (event.type === 'reliability.fail-fast') driver.report(event);
     return failFastError(memory, attempt, stopped, driver.attempts());
   };
-  if (!driver.fallback) throw halt(decision.instead ?? stop(attempt, judged.errorKind, { kind: decision.kind, label: 'a rule chose fallback but none is configured', phase: 'post-decide' }));
-  const reason = decision.instead ? `${decision.kind}: ${failFastError(memory, attempt, decision.instead, []).message}` : 'a rule chose fallback';
+  if (!driver.fallback) throw halt(decision.instead ?? stop(attempt, judged.errorKind, { kind: decision.rule, label: 'a rule chose fallback but none is configured', phase: 'post-decide' }));
+  const reason = decision.instead ? `${decision.rule}: ${failFastError(memory, attempt, decision.instead, []).message}` : 'a rule chose fallback';
   let produced: { readonly value: TResult } | undefined;
   try {
-    produced = await driver.fallback({ scope: scopeOf(memory, attempt, runUsage, driver.signal, judged), lastFailure: memory.lastFailure, reason, rule: decision.kind });
+    produced = await driver.fallback({ scope: scopeOf(memory, attempt, runUsage, driver.signal, judged), lastFailure: memory.lastFailure, reason, rule: decision.rule });
   } catch (error) {
     rethrowIfAborted(driver.signal, error);
-    throw halt(stop(attempt, judged.errorKind, { kind: 'fallback-failed', label: decision.kind, phase: 'post-decide', cause: error }));
+    throw halt(stop(attempt, judged.errorKind, { kind: 'fallback-failed', label: decision.rule, phase: 'post-decide', cause: error }));
   }
-  if (!produced) throw halt(decision.instead ?? stop(attempt, judged.errorKind, { kind: 'fallback-failed', label: decision.kind, phase: 'post-decide' }));
+  if (!produced) throw halt(decision.instead ?? stop(attempt, judged.errorKind, { kind: 'fallback-failed', label: decision.rule, phase: 'post-decide' }));
   driver.report(fallbackRecovered(memory, attempt));
   return produced.value;
 }
@@ -214,7 +214,7 @@ export function startGate<TResponse>(settings: GateSettings<TResponse>, initial?
  * validation failure, to report before any rule runs. `via` says the output was a patch applied
  * to the rejected value or a continuation joined to a cut output.
  */
-export function noteAttempt<TResponse, TValue>(memory: GateMemory<TResponse>, attempt: number, judged: Judged<TResponse, TValue>, usage: UsageTotals, via?: AttemptRecord['via']): ValidationFailedEvent | undefined {
+export function noteAttempt<TResponse, TValue>(memory: GateMemory<TResponse>, attempt: number, judged: Judged<TResponse, TValue>, usage: TokenUsage, via?: AttemptRecord['via']): ValidationFailedEvent | undefined {
   const { errorKind, verdict } = judged;
   // The first attempt's usage is the gate's: nothing to add it to.
   memory.usage = memory.usage === ZERO_USAGE ? usage : addUsage(memory.usage, usage);
@@ -237,7 +237,7 @@ export function recordOf<TResponse, TValue>(
   memory: GateMemory<TResponse>,
   attempt: number,
   judged: Judged<TResponse, TValue>,
-  usage: UsageTotals,
+  usage: TokenUsage,
   via: AttemptRecord['via'],
   rejection?: ValidationFailure,
 ): AttemptRecord {
@@ -252,7 +252,7 @@ export function recordOf<TResponse, TValue>(
     attempt,
     purpose: settings.callPurpose,
     providerIndex: memory.providerIndex,
-    status: rejection ? 'invalid' : judged.errorKind === 'ok' ? 'ok' : failure ? 'invalid' : 'error',
+    status: rejection ? 'invalid' : judged.errorKind === 'ok' ? 'valid' : failure ? 'invalid' : 'error',
     errorKind: rejection ? 'rule-rejected' : judged.errorKind,
     issues,
     elapsedMs: judged.latencyMs,
@@ -321,7 +321,7 @@ function answered<TResponse, TValue>(judge: Judge<TResponse, TValue>, signal: Ab
 
 function withVerdict<TResponse, TValue>(signal: AbortSignal | undefined, base: Answered<TResponse>, verdict: GateVerdict<TValue>): Judged<TResponse, TValue> {
   try {
-    const errorKind = verdict.status === 'accept' ? 'ok' : verdict.status === 'invalid' ? (verdict.failure.stage === 'json-parse' ? 'parse-fail' : 'schema-fail') : verdict.errorKind;
+    const errorKind = verdict.status === 'valid' ? 'ok' : verdict.status === 'invalid' ? (verdict.failure.stage === 'json-parse' ? 'parse-fail' : 'schema-fail') : verdict.errorKind;
     // Field by field: a spread here is the costliest line of an attempt.
     return { response: base.response, thrown: base.thrown, retryAfterMs: base.retryAfterMs, latencyMs: base.latencyMs, verdict, validatorError: undefined, errorKind };
   } catch (error) {

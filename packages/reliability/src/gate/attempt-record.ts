@@ -1,5 +1,5 @@
 import type { ErrorKind } from '../error-kind';
-import type { UsageTotals } from '../usage';
+import type { TokenUsage } from '../usage';
 import type { ValidationIssue } from '../validation/issue';
 
 /** One model call as the gate saw it. */
@@ -14,8 +14,8 @@ export interface AttemptRecord {
   readonly toolCallId?: string;
   /** Index of the provider used (0 = primary). */
   readonly providerIndex: number;
-  /** `ok` accepted, `invalid` output failed validation, `error` the call or its answer failed. */
-  readonly status: 'ok' | 'invalid' | 'error';
+  /** `valid` the answer passed its check, `invalid` it failed validation, `error` the call or its answer failed. */
+  readonly status: 'valid' | 'invalid' | 'error';
   /** The failure's kind; `ok` when accepted. */
   readonly errorKind: ErrorKind;
   /** Validation issues of this attempt's output (empty when none). */
@@ -24,7 +24,7 @@ export interface AttemptRecord {
   readonly rawOutput?: string;
   readonly elapsedMs: number;
   /** Tokens (and cost) of this call; zero for a call that failed before answering. */
-  readonly usage: UsageTotals;
+  readonly usage: TokenUsage;
   /** Whether this call's request carried feedback about the previous attempt. */
   readonly feedbackSent: boolean;
   /**

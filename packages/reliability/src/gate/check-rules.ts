@@ -1,7 +1,7 @@
 import type { RuleDecision } from './rule';
 
 /** Decisions a rule may name, for checks at build time. */
-const DECISIONS: ReadonlySet<unknown> = new Set<RuleDecision>(['continue', 'ok', 'retry', 'retry-other', 'fallback', 'fail-fast']);
+const DECISIONS: ReadonlySet<unknown> = new Set<RuleDecision>(['continue', 'accept', 'retry', 'retry-other', 'fallback', 'fail-fast']);
 
 /**
  * Why `rule` cannot run, or `undefined`: it must be an object with a `when` function and a known

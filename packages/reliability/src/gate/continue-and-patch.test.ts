@@ -31,7 +31,7 @@ const judged = (verdict: GateVerdict<unknown>): Judged<unknown, unknown> => ({
   thrown: undefined,
   verdict,
   validatorError: undefined,
-  errorKind: verdict.status === 'accept' ? 'ok' : verdict.status === 'invalid' ? (verdict.failure.stage === 'json-parse' ? 'parse-fail' : 'schema-fail') : verdict.errorKind,
+  errorKind: verdict.status === 'valid' ? 'ok' : verdict.status === 'invalid' ? (verdict.failure.stage === 'json-parse' ? 'parse-fail' : 'schema-fail') : verdict.errorKind,
   retryAfterMs: undefined,
   latencyMs: 1,
 });
@@ -62,11 +62,11 @@ describe('the policy on cut output: continue-output', () => {
     expect(second.type).toBe('continue-output');
     applyDecision(state, second as Extract<Decision, { type: 'continue-output' }>);
     const third = await decided(state, 3, truncated('{"a": [1, 2, 3,'));
-    expect(third).toMatchObject({ type: 'fail-fast', kind: 'unhandled-failure' });
+    expect(third).toMatchObject({ type: 'fail-fast', rule: 'unhandled-failure' });
   });
 
   it('stops at maxAttempts, never continues with continuation off, and ignores an empty cut output', async () => {
-    expect(await decided(startGate(settings({ continuation: { maxContinuations: 5 }, maxAttempts: 1 })), 1, truncated('{"a'))).toMatchObject({ type: 'fail-fast', kind: 'loop-cap' });
+    expect(await decided(startGate(settings({ continuation: { maxContinuations: 5 }, maxAttempts: 1 })), 1, truncated('{"a'))).toMatchObject({ type: 'fail-fast', rule: 'loop-cap' });
     expect(await decided(startGate(settings()), 1, truncated('{"a'))).toMatchObject({ type: 'fail-fast' });
     expect(await decided(startGate(settings({ continuation: { maxContinuations: 2 } })), 1, truncated('   '))).toMatchObject({ type: 'fail-fast' });
   });
@@ -107,7 +107,7 @@ describe('the policy on a large schema failure: a retry carrying a patch request
 const valid = (amount: number): Judged<unknown, { amount: number }> => ({
   response: { text: `{"amount": ${amount}}` },
   thrown: undefined,
-  verdict: { status: 'accept', value: { amount }, rawOutput: `{"amount": ${amount}}` },
+  verdict: { status: 'valid', value: { amount }, rawOutput: `{"amount": ${amount}}` },
   validatorError: undefined,
   errorKind: 'ok',
   retryAfterMs: undefined,
@@ -125,7 +125,7 @@ describe('the policy is pure: decide reads the memory, applyDecision changes it'
 
     const decision = await decide(memory, 1, judged, () => ZERO_USAGE, undefined);
 
-    expect(decision).toMatchObject({ type: 'retry', kind: 'over-limit', rejection: { stage: 'rule-check', message: 'At most 60.' } });
+    expect(decision).toMatchObject({ type: 'retry', rule: 'over-limit', rejection: { stage: 'rule-check', message: 'At most 60.' } });
     expect({ history: memory.history, signatures: memory.signatures, lastKind: memory.lastKind, feedback: memory.feedback }).toEqual(before);
     applyDecision(memory, decision);
     expect(memory.history).toEqual([{ attempt: 1, providerIndex: 0, errorKind: 'rule-rejected', issueCount: 1 }]);
@@ -147,7 +147,7 @@ describe('the policy is pure: decide reads the memory, applyDecision changes it'
     const after: PreCheckRule<unknown> = { kind: 'after', then: 'continue', when: () => (seen.push('after'), false) };
     const memory = startGate(settings({ preCheck: [pause, after] }));
     const first = await preCheck(memory, 1, ZERO_USAGE, undefined);
-    expect(first).toEqual({ type: 'wait', delayMs: 250, next: 1, events: [{ type: 'reliability.wait', attempt: 1, kind: 'shared-backoff', rule: 'shared-backoff', delayMs: 250 }] });
+    expect(first).toEqual({ type: 'wait', delayMs: 250, next: 1, events: [{ type: 'reliability.wait', attempt: 1, rule: 'shared-backoff', delayMs: 250 }] });
     expect(seen).toEqual([]);
     expect(await preCheck(memory, 1, ZERO_USAGE, undefined, 1)).toEqual({ type: 'admit' });
     expect(seen).toEqual(['after']);

@@ -24,9 +24,9 @@ export interface RetryEvent {
   /** The attempt that failed. */
   readonly attempt: number;
   /** The rule that decided the retry. */
-  readonly kind: string;
-  /** The rule the retry answers: the rule that rejected a valid answer (stage `rule-check`), else `kind`. */
   readonly rule: string;
+  /** The rule the retry answers when it rejected a valid answer (stage `rule-check`). */
+  readonly rejectedBy?: string;
   readonly errorKind: ErrorKind;
   readonly delayMs: number;
   /** `retry` (same provider) or `retry-other` (next provider). */
@@ -44,8 +44,6 @@ export interface WaitEvent {
   /** The attempt about to be made. */
   readonly attempt: number;
   /** The rule that asked for the wait (e.g. `shared-backoff`). */
-  readonly kind: string;
-  /** The rule that asked for the wait: the same as `kind`, under the name every rule's event has. */
   readonly rule: string;
   readonly delayMs: number;
 }
@@ -62,8 +60,7 @@ export interface RecoveredEvent {
 /** The gate stopped. */
 export interface FailFastEvent {
   readonly type: 'reliability.fail-fast';
-  readonly kind: string;
-  /** The rule that stopped the gate: the same as `kind`, under the name every rule's event has. */
+  /** The rule that stopped the gate (`ReliabilityFailFastError.kind`). */
   readonly rule: string;
   readonly label?: string;
   readonly attempt: number;
@@ -75,7 +72,7 @@ export interface FailFastEvent {
 export interface RuleErrorEvent {
   readonly type: 'reliability.rule-error';
   readonly phase: 'pre-check' | 'post-decide';
-  readonly ruleKind: string;
+  readonly rule: string;
   /** What threw: its `when` or its `backoff` (a throwing `feedbackForLLM` is a `reliability.feedback-error`, and the default feedback is sent). */
   readonly part: 'when' | 'backoff';
   readonly message: string;

@@ -1,6 +1,6 @@
 import type { ErrorKind } from '../error-kind';
 import type { ValidationFailure } from '../errors/validation-failure';
-import type { UsageTotals } from '../usage';
+import type { TokenUsage } from '../usage';
 import type { RecoveredEvent } from './gate-event';
 import type { GateFeedback } from './gate-options';
 import type { GateSettings } from './gate-settings';
@@ -17,7 +17,7 @@ export interface GateMemory<TResponse> {
   /** Failure signatures of every validation failure so far. */
   readonly signatures: string[];
   /** Usage of this gate's attempts. */
-  usage: UsageTotals;
+  usage: TokenUsage;
   providerIndex: number;
   /** Feedback the next attempt carries. */
   feedback: GateFeedback | undefined;

@@ -3,7 +3,7 @@ import type { ValidationFailure } from '../errors/validation-failure';
 import type { FeedbackTemplate } from '../feedback/format-feedback';
 import type { PatchRequest } from '../patch/patch-request';
 import type { JsonRepair } from '../json/repair-names';
-import type { UsageTotals } from '../usage';
+import type { TokenUsage } from '../usage';
 import type { Coercion } from '../validation/coerce-to-schema';
 import type { ValidationIssue } from '../validation/issue';
 import type { AttemptRecord } from './attempt-record';
@@ -33,7 +33,7 @@ export interface GateAttemptContext {
 /** The verdict on a response. */
 export type GateVerdict<TValue> =
   | {
-      readonly status: 'accept';
+      readonly status: 'valid';
       /** The validated value: what rules see as `scope.value`. */
       readonly value: TValue;
       readonly rawOutput?: string;
@@ -78,7 +78,7 @@ export interface GateOptions<TResponse, TValue = TResponse> {
   /** Judges a response. Default: accept it as the value. */
   readonly validate?: ((response: TResponse, context: GateAttemptContext) => GateVerdict<TValue> | Promise<GateVerdict<TValue>>) | undefined;
   /** Usage (and cost) of a response, for budgets and the result. Default: zero. */
-  readonly usageOf?: ((response: TResponse, context: GateAttemptContext) => UsageTotals) | undefined;
+  readonly usageOf?: ((response: TResponse, context: GateAttemptContext) => TokenUsage) | undefined;
   /** Rules run before every attempt: `continue` or `fail-fast` only. */
   readonly preCheck?: readonly PreCheckRule<TResponse>[] | undefined;
   /** PostDecide rules, run after every attempt; first match wins. */
@@ -114,7 +114,7 @@ export interface GateResult<TResponse, TValue = TResponse> {
   /** Every attempt, failed ones included. */
   readonly attempts: readonly AttemptRecord[];
   /** Usage of every attempt of this gate run. */
-  readonly usage: UsageTotals;
-  /** Issues of the accepted value when a rule accepted invalid output with `ok`. */
+  readonly usage: TokenUsage;
+  /** Issues of the accepted value when a rule accepted invalid output with `accept`. */
   readonly acceptedIssues?: AttemptRecord['issues'];
 }

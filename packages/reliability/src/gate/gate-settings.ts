@@ -1,7 +1,7 @@
 import type { ErrorKind } from '../error-kind';
 import type { FeedbackTemplate } from '../feedback/format-feedback';
 import type { PatchSettings } from '../patch/patch-request';
-import type { RunView } from '../loops/run-view';
+import type { RuleRunView } from '../loops/run-view';
 import type { AttemptRecord } from './attempt-record';
 import type { PreCheckRule, ReliabilityRule } from './rule';
 
@@ -55,5 +55,5 @@ export interface GateSettings<TResponse> {
    * The run around this gate, when there is one: how many steps finished, and the run as rules see
    * it (`scope.run`) with the turn of a response being judged.
    */
-  readonly run?: { readonly steps: number; readonly view: (response: TResponse | undefined) => RunView } | undefined;
+  readonly run?: { readonly steps: number; readonly view: (response: TResponse | undefined) => RuleRunView } | undefined;
 }

@@ -15,5 +15,5 @@ export interface Judged<TResponse, TValue> {
   readonly latencyMs: number;
 }
 
-/** Judges a response: `accept`, `invalid` (validation failure) or `error` (a failure of its own kind). */
+/** Judges a response: `valid`, `invalid` (validation failure) or `error` (a failure of its own kind). */
 export type Judge<TResponse, TValue> = (response: TResponse) => GateVerdict<TValue> | Promise<GateVerdict<TValue>>;

@@ -6,7 +6,7 @@ import { feedbackInput } from '../feedback/format-feedback';
 import { CHARS_PER_TOKEN, truncateEcho } from '../feedback/truncate-echo';
 import { patchRequestOf } from '../patch/patch-request';
 import { raceSignal, rethrowIfAborted } from '../race-signal';
-import type { UsageTotals } from '../usage';
+import type { TokenUsage } from '../usage';
 import { buildFeedback } from './build-feedback';
 import type { Decision } from './decision';
 import { failureSignature } from './failure-signature';
@@ -52,7 +52,7 @@ function acceptsOkWithoutRules(rules: readonly object[], finishedSteps: number):
  * `usageOfRun` gives the whole run's usage, this attempt included; it is asked for only when a
  * rule may read it.
  */
-export function decide<TResponse, TValue>(memory: GateMemory<TResponse>, attempt: number, judged: Judged<TResponse, TValue>, usageOfRun: () => UsageTotals, signal: AbortSignal | undefined): Decision | Promise<Decision> {
+export function decide<TResponse, TValue>(memory: GateMemory<TResponse>, attempt: number, judged: Judged<TResponse, TValue>, usageOfRun: () => TokenUsage, signal: AbortSignal | undefined): Decision | Promise<Decision> {
   if (judged.validatorError !== undefined) {
     // A validator that crashes is a bug, not a model failure: counted, reported, never retried.
     return stop(attempt, judged.errorKind, { kind: 'validator-error', label: 'the validator threw', phase: 'post-decide', cause: judged.validatorError });
@@ -60,7 +60,7 @@ export function decide<TResponse, TValue>(memory: GateMemory<TResponse>, attempt
   const continued = continueOutput(memory, attempt, judged);
   if (continued) return continued;
   // The usual success: no rule can act on it, so it is accepted without building a scope.
-  if (judged.errorKind === 'ok' && judged.verdict?.status === 'accept' && acceptsOkWithoutRules(memory.settings.rules, memory.settings.run?.steps ?? 0)) return { type: 'accept', events: recovered(memory, attempt) };
+  if (judged.errorKind === 'ok' && judged.verdict?.status === 'valid' && acceptsOkWithoutRules(memory.settings.rules, memory.settings.run?.steps ?? 0)) return { type: 'accept', events: recovered(memory, attempt) };
   const runUsage = usageOfRun();
   const scope = scopeOf(memory, attempt, runUsage, signal, judged) as ReliabilityScope<TResponse>;
   const decided = andThen(match(memory.settings.rules, scope, 0, signal), (found) => andThen(fromRule(memory, attempt, judged, scope, found, runUsage, signal), (decision) => withLoopReport(decision, found, scope, attempt)));
@@ -98,7 +98,7 @@ function orFallback<TResponse>(memory: GateMemory<TResponse>, decision: Decision
   if (!memory.settings.fallbackOn?.includes(kind)) return decision;
   // The stop is not reported: the fallback replaces it (or the loop reports it when none applies).
   const events = decision.events.filter((event) => event.type !== 'reliability.fail-fast');
-  return { type: 'fallback', kind: decision.kind, instead: decision, events, ...(decision.rejection ? { rejection: decision.rejection } : {}) };
+  return { type: 'fallback', rule: decision.rule, instead: decision, events, ...(decision.rejection ? { rejection: decision.rejection } : {}) };
 }
 
 function fromRule<TResponse, TValue>(
@@ -107,7 +107,7 @@ function fromRule<TResponse, TValue>(
   judged: Judged<TResponse, TValue>,
   scope: ReliabilityScope<TResponse>,
   found: Match<TResponse>,
-  runUsage: UsageTotals,
+  runUsage: TokenUsage,
   signal: AbortSignal | undefined,
 ): Decision | Promise<Decision> {
   if (found && 'thrown' in found) return ruleError(attempt, scope, found.rule, 'when', found.thrown);
@@ -115,10 +115,10 @@ function fromRule<TResponse, TValue>(
   const verdict = judged.verdict;
   const errorKind = judged.errorKind;
   const cause = judged.thrown ?? (verdict?.status === 'invalid' ? verdict.failure : verdict?.status === 'error' ? new Error(verdict.message) : undefined);
-  switch (rule?.then ?? (errorKind === 'ok' ? 'ok' : 'fail-fast')) {
-    case 'ok':
+  switch (rule?.then ?? (errorKind === 'ok' ? 'accept' : 'fail-fast')) {
+    case 'accept':
     case 'continue':
-      if (verdict?.status === 'accept' || verdict?.status === 'invalid' || rule?.then === 'ok') return { type: 'accept', events: recovered(memory, attempt) };
+      if (verdict?.status === 'valid' || verdict?.status === 'invalid' || rule?.then === 'accept') return { type: 'accept', events: recovered(memory, attempt) };
       // A `continue` rule on a failed call or a truncated answer: there is no value to give.
       return stop(attempt, errorKind, { kind: rule?.kind ?? 'unhandled-failure', label: rule?.label, phase: 'post-decide', cause });
     case 'fail-fast': {
@@ -129,10 +129,10 @@ function fromRule<TResponse, TValue>(
       return stop(attempt, errorKind, { kind: rule?.kind ?? 'unhandled-failure', label: rule?.label, phase: 'post-decide', cause });
     }
     case 'fallback':
-      return { type: 'fallback', kind: (rule as Rule<TResponse>).kind, events: [] };
+      return { type: 'fallback', rule: (rule as Rule<TResponse>).kind, events: [] };
     case 'retry':
     case 'retry-other':
-      if (verdict?.status === 'accept' && found) return reject(memory, attempt, judged, found, runUsage, signal);
+      if (verdict?.status === 'valid' && found) return reject(memory, attempt, judged, found, runUsage, signal);
       return retry(memory, attempt, judged, scope, rule as Rule<TResponse>, rule?.then === 'retry-other', undefined, []);
     default:
       // Rules are checked when the gate starts; a decision that changed since is a stop, never a loop.
@@ -189,11 +189,11 @@ async function reject<TResponse, TValue>(
   attempt: number,
   judged: Judged<TResponse, TValue>,
   found: { readonly rule: Rule<TResponse>; readonly index: number },
-  runUsage: UsageTotals,
+  runUsage: TokenUsage,
   signal: AbortSignal | undefined,
 ): Promise<Decision> {
   const { rule } = found;
-  const accepted = judged.verdict as Extract<typeof judged.verdict, { status: 'accept' }>;
+  const accepted = judged.verdict as Extract<typeof judged.verdict, { status: 'valid' }>;
   const rawOutput = accepted.rawOutput ?? '';
   const label = rule.label ?? `rejected by rule "${rule.kind}"`;
   const feedbackSettings = memory.settings.feedback;
@@ -222,7 +222,7 @@ async function afterRejection<TResponse, TValue>(
   found: { readonly rule: Rule<TResponse>; readonly index: number },
   feedback: GateFeedback | undefined,
   events: GateEvent[],
-  runUsage: UsageTotals,
+  runUsage: TokenUsage,
   signal: AbortSignal | undefined,
 ): Promise<Decision> {
   // A loop nudge is bounded by the loop rules themselves (`nudges`, then their stop), never taken for a stuck or failing output.
@@ -247,7 +247,7 @@ async function rejectionMessage<TResponse, TValue>(
   label: string,
   previousOutput: string,
   placeholder: ValidationFailure,
-  runUsage: UsageTotals,
+  runUsage: TokenUsage,
   signal: AbortSignal | undefined,
   events: GateEvent[],
 ): Promise<string> {
@@ -307,11 +307,11 @@ async function retry<TResponse, TValue>(
   const decision = other ? 'retry-other' : 'retry';
   // A rule's rejection of a valid answer is a `rule-check` failure whose issue names the rule.
   const rejectedBy = failure?.stage === 'rule-check' ? failure.issues[0]?.expected : undefined;
-  events.push({ type: 'reliability.retry', attempt, kind: rule.kind, rule: rejectedBy ?? rule.kind, errorKind, delayMs, decision, ...(failure && feedback ? { feedback: feedback.text } : {}) });
+  events.push({ type: 'reliability.retry', attempt, rule: rule.kind, ...(rejectedBy === undefined ? {} : { rejectedBy }), errorKind, delayMs, decision, ...(failure && feedback ? { feedback: feedback.text } : {}) });
   const withFeedback = failure && feedback ? { feedback } : {};
   return other
-    ? { type: 'retry-other', kind: rule.kind, provider, delayMs, ...withFeedback, events }
-    : { type: 'retry', kind: rule.kind, delayMs, ...withFeedback, ...(failure && feedback?.patch ? { patch: feedback.patch } : {}), events };
+    ? { type: 'retry-other', rule: rule.kind, provider, delayMs, ...withFeedback, events }
+    : { type: 'retry', rule: rule.kind, delayMs, ...withFeedback, ...(failure && feedback?.patch ? { patch: feedback.patch } : {}), events };
 }
 
 /** Raw output as kept in records and events: at most `maxChars`, cut around the truncation marker. */

@@ -1,4 +1,4 @@
-import type { UsageTotals } from '../usage';
+import type { TokenUsage } from '../usage';
 import { raceSignal, rethrowIfAborted } from '../race-signal';
 import type { Admission } from './decision';
 import type { GateMemory } from './gate-memory';
@@ -14,7 +14,7 @@ const ADMIT: Admission = Object.freeze({ type: 'admit' });
  * reports `reliability.wait`, then asks again from `next`); the stop when one decides `fail-fast`
  * (or throws). Pure: it reports and waits for nothing itself.
  */
-export async function preCheck<TResponse>(memory: GateMemory<TResponse>, attempt: number, runUsage: UsageTotals, signal: AbortSignal | undefined, from = 0): Promise<Admission> {
+export async function preCheck<TResponse>(memory: GateMemory<TResponse>, attempt: number, runUsage: TokenUsage, signal: AbortSignal | undefined, from = 0): Promise<Admission> {
   const list = memory.settings.preCheck;
   if (from >= list.length) return ADMIT;
   const scope = scopeOf(memory, attempt, runUsage, signal);
@@ -33,7 +33,7 @@ export async function preCheck<TResponse>(memory: GateMemory<TResponse>, attempt
       rethrowIfAborted(signal, thrown);
       return ruleError(attempt, scope, rule, 'backoff', thrown);
     }
-    if (delayMs > 0) return { type: 'wait', delayMs, next: index + 1, events: [{ type: 'reliability.wait', attempt, kind: rule.kind, rule: rule.kind, delayMs }] };
+    if (delayMs > 0) return { type: 'wait', delayMs, next: index + 1, events: [{ type: 'reliability.wait', attempt, rule: rule.kind, delayMs }] };
     next = index + 1;
   }
 }

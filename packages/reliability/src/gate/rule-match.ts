@@ -14,14 +14,14 @@ type Rule<TResponse> = ReliabilityRule<TResponse>;
 /** A stop, with its `reliability.fail-fast` event last. */
 export function stop(attempt: number, errorKind: ErrorKind, fields: { kind: string; label?: string | undefined; phase: FailFastPhase; cause?: unknown; errorKind?: ErrorKind }, events: GateEvent[] = []): FailFastDecision {
   const labelled = fields.label === undefined ? {} : { label: fields.label };
-  events.push({ type: 'reliability.fail-fast', kind: fields.kind, rule: fields.kind, ...labelled, attempt, errorKind, phase: fields.phase });
-  return { type: 'fail-fast', kind: fields.kind, ...labelled, phase: fields.phase, ...(fields.cause === undefined ? {} : { cause: fields.cause }), ...(fields.errorKind === undefined ? {} : { errorKind: fields.errorKind }), events };
+  events.push({ type: 'reliability.fail-fast', rule: fields.kind, ...labelled, attempt, errorKind, phase: fields.phase });
+  return { type: 'fail-fast', rule: fields.kind, ...labelled, phase: fields.phase, ...(fields.cause === undefined ? {} : { cause: fields.cause }), ...(fields.errorKind === undefined ? {} : { errorKind: fields.errorKind }), events };
 }
 
 /** The error a fail-fast decision ends with; `attempts` is every attempt of the enclosing run (the gate's own when alone). */
 export function failFastError<TResponse>(memory: GateMemory<TResponse>, attempt: number, decision: FailFastDecision, attempts: readonly AttemptRecord[]): ReliabilityFailFastError {
   return new ReliabilityFailFastError({
-    kind: decision.kind,
+    kind: decision.rule,
     ...(decision.label === undefined ? {} : { label: decision.label }),
     phase: decision.phase,
     attempt,
@@ -68,6 +68,6 @@ export const andThen = <T, R>(value: T | Promise<T>, next: (value: T) => R | Pro
 
 /** The stop of a rule whose `when` or `backoff` threw: kind `rule-error`, reported as `reliability.rule-error`. */
 export function ruleError<TResponse>(attempt: number, scope: ReliabilityScope<TResponse>, rule: Rule<TResponse>, part: 'when' | 'backoff', thrown: unknown): FailFastDecision {
-  const events: GateEvent[] = [{ type: 'reliability.rule-error', phase: scope.phase, ruleKind: rule.kind, part, message: reduceError(thrown).message }];
+  const events: GateEvent[] = [{ type: 'reliability.rule-error', phase: scope.phase, rule: rule.kind, part, message: reduceError(thrown).message }];
   return stop(attempt, scope.errorKind, { kind: 'rule-error', label: rule.kind, phase: 'rule-error', cause: thrown }, events);
 }

@@ -2,7 +2,7 @@ import type { FeedbackTemplate } from '../feedback/format-feedback';
 import type { ReliabilityScope } from './scope';
 
 /** What a matching rule decides. */
-export type RuleDecision = 'continue' | 'ok' | 'retry' | 'retry-other' | 'fallback' | 'fail-fast';
+export type RuleDecision = 'continue' | 'accept' | 'retry' | 'retry-other' | 'fallback' | 'fail-fast';
 
 /** Decisions a PreCheck rule may take. */
 type PreCheckDecision = Extract<RuleDecision, 'continue' | 'fail-fast'>;

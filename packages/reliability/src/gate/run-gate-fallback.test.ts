@@ -17,7 +17,7 @@ describe('runGate: providers and fallback', () => {
     const result = await gate({ call, postDecide: [failoverRule()], providerCount: 2, onEvent });
     expect(contexts.map((context) => context.providerIndex)).toEqual([0, 1]);
     expect(result.attempts.map((record) => record.providerIndex)).toEqual([0, 1]);
-    expect(events).toContainEqual({ type: 'reliability.retry', attempt: 1, kind: 'provider-failover', rule: 'provider-failover', errorKind: 'server-error', delayMs: 0, decision: 'retry-other' });
+    expect(events).toContainEqual({ type: 'reliability.retry', attempt: 1, rule: 'provider-failover', errorKind: 'server-error', delayMs: 0, decision: 'retry-other' });
     expect(events.at(-1)).toEqual({ type: 'reliability.recovered', attempt: 2, priorFailures: 1, via: 'retry-other' });
   });
 
@@ -99,7 +99,7 @@ describe('runGate: providers and fallback', () => {
 
   it("an 'ok' rule accepting invalid output reports its issues and gives the parsed value", async () => {
     const { call } = script('{"title": {"n": 5}}');
-    const accept: ReliabilityRule<string> = { kind: 'accept-anyway', then: 'ok', when: () => true };
+    const accept: ReliabilityRule<string> = { kind: 'accept-anyway', then: 'accept', when: () => true };
     const result = await gate({ call, postDecide: [accept], validate: async (text) => ({ ...(await judge(text)), partialValue: JSON.parse(text) }) as GateVerdict<Task> });
     expect(result.value).toEqual({ title: { n: 5 } });
     expect(result.acceptedIssues?.map((issue) => issue.kind)).toEqual(['type']);

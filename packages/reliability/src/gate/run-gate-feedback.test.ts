@@ -21,7 +21,7 @@ describe('runGate: acceptance and feedback', () => {
     expect(result.via).toBe('model');
     expect(result.response).toBe('{"title": "Pay rent"}');
     expect(result.attempts).toHaveLength(1);
-    expect(result.attempts[0]).toMatchObject({ attempt: 1, status: 'ok', errorKind: 'ok', feedbackSent: false, providerIndex: 0, issues: [] });
+    expect(result.attempts[0]).toMatchObject({ attempt: 1, status: 'valid', errorKind: 'ok', feedbackSent: false, providerIndex: 0, issues: [] });
     expect(contexts[0]).not.toHaveProperty('feedback');
     expect(events).toEqual([]);
   });
@@ -63,12 +63,12 @@ describe('runGate: acceptance and feedback', () => {
 
     expect(log).toEqual(['validation.failed', 'post-decide 1', 'reliability.retry', 'post-decide 2', 'reliability.recovered']);
     expect(events[0]).toMatchObject({ type: 'validation.failed', stage: 'schema-validate', attempt: 1, validationFailures: 1, issueCount: 1, rawOutput: '{"title": {"n": 5}}', pathText: 'title' });
-    expect(events[1]).toMatchObject({ type: 'reliability.retry', attempt: 1, kind: 'schema-retry', errorKind: 'schema-fail', delayMs: 0, decision: 'retry', feedback: feedback?.text });
+    expect(events[1]).toMatchObject({ type: 'reliability.retry', attempt: 1, rule: 'schema-retry', errorKind: 'schema-fail', delayMs: 0, decision: 'retry', feedback: feedback?.text });
     expect(events[2]).toEqual({ type: 'reliability.recovered', attempt: 2, priorFailures: 1, via: 'feedback' });
 
     expect(result.attempts.map((record) => [record.status, record.errorKind, record.feedbackSent])).toEqual([
       ['invalid', 'schema-fail', false],
-      ['ok', 'ok', true],
+      ['valid', 'ok', true],
     ]);
     expect(result.attempts[0]?.rawOutput).toBe('{"title": {"n": 5}}');
   });

@@ -53,7 +53,7 @@ describe('runGate: PreCheck rules', () => {
     expect(call).not.toHaveBeenCalled();
     expect(error).toMatchObject({ kind: 'maintenance', label: 'closed for maintenance', phase: 'pre-check', attempt: 1 });
     expect(error.attempts).toEqual([]);
-    expect(events).toEqual([{ type: 'reliability.fail-fast', kind: 'maintenance', rule: 'maintenance', label: 'closed for maintenance', attempt: 1, errorKind: 'ok', phase: 'pre-check' }]);
+    expect(events).toEqual([{ type: 'reliability.fail-fast', rule: 'maintenance', label: 'closed for maintenance', attempt: 1, errorKind: 'ok', phase: 'pre-check' }]);
   });
 
   it('stops before a later attempt when a PreCheck rule starts matching', async () => {
@@ -76,7 +76,7 @@ describe('runGate: PreCheck rules', () => {
     await gate({ call: async (context) => (log.push('call'), call(context)), preCheck: [wait, after], onEvent });
     expect(performance.now() - started).toBeGreaterThanOrEqual(25);
     expect(log).toEqual(['backoff', 'budget', 'call']);
-    expect(events).toEqual([{ type: 'reliability.wait', attempt: 1, kind: 'shared-backoff', rule: 'shared-backoff', delayMs: 30 }]);
+    expect(events).toEqual([{ type: 'reliability.wait', attempt: 1, rule: 'shared-backoff', delayMs: 30 }]);
   });
 
   it('does not wait or report when a PreCheck backoff is zero, and a later fail-fast rule still stops the call', async () => {
@@ -123,7 +123,7 @@ describe('runGate: rules that throw', () => {
     expect(call).toHaveBeenCalledTimes(1);
     expect(error).toMatchObject({ kind: 'rule-error', label: 'broken-rule', phase: 'rule-error', attempt: 1 });
     expect(error.cause).toEqual({ name: 'Error', message: 'rule bug' });
-    expect(events).toContainEqual({ type: 'reliability.rule-error', phase: 'post-decide', ruleKind: 'broken-rule', part: 'when', message: 'rule bug' });
+    expect(events).toContainEqual({ type: 'reliability.rule-error', phase: 'post-decide', rule: 'broken-rule', part: 'when', message: 'rule bug' });
   });
 
   it('fails fast with rule-error when a rule throws on an otherwise accepted answer', async () => {
@@ -153,7 +153,7 @@ describe('runGate: rules that throw', () => {
     const error = await failFastOf(gate({ call, preCheck: [broken], onEvent }));
     expect(call).not.toHaveBeenCalled();
     expect(error.kind).toBe('rule-error');
-    expect(events).toContainEqual({ type: 'reliability.rule-error', phase: 'pre-check', ruleKind: 'broken-pre-check', part: 'when', message: 'pre-check bug' });
+    expect(events).toContainEqual({ type: 'reliability.rule-error', phase: 'pre-check', rule: 'broken-pre-check', part: 'when', message: 'pre-check bug' });
   });
 
   it('fails fast with rule-error when a backoff throws', async () => {
@@ -170,6 +170,6 @@ describe('runGate: rules that throw', () => {
     const error = await failFastOf(gate({ call, postDecide: [rule], onEvent }));
     expect(error.kind).toBe('rule-error');
     expect(call).toHaveBeenCalledTimes(1);
-    expect(events).toContainEqual({ type: 'reliability.rule-error', phase: 'post-decide', ruleKind: 'bad-backoff', part: 'backoff', message: 'backoff bug' });
+    expect(events).toContainEqual({ type: 'reliability.rule-error', phase: 'post-decide', rule: 'bad-backoff', part: 'backoff', message: 'backoff bug' });
   });
 });

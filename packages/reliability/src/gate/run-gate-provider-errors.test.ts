@@ -17,7 +17,7 @@ describe('runGate: provider errors', () => {
     const result = await gate({ call, onEvent, limits: { maxRetryAfterMs: 20 } });
     expect(call).toHaveBeenCalledTimes(2);
     expect(result.value).toEqual({ title: 'ok' });
-    expect(events).toContainEqual({ type: 'reliability.retry', attempt: 1, kind: 'transient-retry', rule: 'transient-retry', errorKind: 'rate-limit', delayMs: 20, decision: 'retry' });
+    expect(events).toContainEqual({ type: 'reliability.retry', attempt: 1, rule: 'transient-retry', errorKind: 'rate-limit', delayMs: 20, decision: 'retry' });
     expect(events.at(-1)).toEqual({ type: 'reliability.recovered', attempt: 2, priorFailures: 1, via: 'retry' });
     expect(result.attempts[0]).toMatchObject({ status: 'error', errorKind: 'rate-limit', usage: ZERO_USAGE });
   });

@@ -31,7 +31,7 @@ describe('runGate: retry budgets and stuck loops', () => {
     expect(error.attempts).toHaveLength(3);
     expect(error.attempts.map((record) => record.status)).toEqual(['invalid', 'invalid', 'invalid']);
     expect(events.filter((event) => event.type === 'validation.failed')).toHaveLength(3);
-    expect(events.at(-1)).toMatchObject({ type: 'reliability.fail-fast', kind: 'schema-retry-exhausted', attempt: 3, errorKind: 'schema-fail' });
+    expect(events.at(-1)).toMatchObject({ type: 'reliability.fail-fast', rule: 'schema-retry-exhausted', attempt: 3, errorKind: 'schema-fail' });
   });
 
   it('stops after two identical failures with schema-stuck-loop, whatever the values', async () => {
@@ -67,7 +67,7 @@ describe('runGate: retry budgets and stuck loops', () => {
     const validator = toValidator(schema);
     const validate = async (text: string): Promise<GateVerdict<unknown>> => {
       const check = await validateOutput(text, validator);
-      return check.ok ? { status: 'accept', value: check.value } : { status: 'invalid', failure: check.failure };
+      return check.ok ? { status: 'valid', value: check.value } : { status: 'invalid', failure: check.failure };
     };
     const stuck = script('{"a": "x", "b": "x"}', '{"a": "x"}', '{"a": 1, "b": "x"}', '{"a": "x", "b": "x", "c": "x"}');
     const error = await failFastOf(

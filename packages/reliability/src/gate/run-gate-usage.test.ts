@@ -47,7 +47,7 @@ describe('runGate: usage and budgets', () => {
     const result = await gate({ call, postDecide: strictOutputRules() });
     expect(result.attempts.map((record) => [record.step, record.attempt, record.purpose, record.status])).toEqual([
       [0, 1, 'step', 'invalid'],
-      [0, 2, 'step', 'ok'],
+      [0, 2, 'step', 'valid'],
     ]);
   });
 
@@ -66,7 +66,7 @@ describe('runGate: usage and budgets', () => {
     expect(call).toHaveBeenCalledTimes(2);
     expect(error).toMatchObject({ kind: 'cost-budget', phase: 'pre-check', attempt: 3 });
     expect(error.attempts).toHaveLength(2);
-    expect(events.at(-1)).toMatchObject({ type: 'reliability.fail-fast', kind: 'cost-budget', phase: 'pre-check' });
+    expect(events.at(-1)).toMatchObject({ type: 'reliability.fail-fast', rule: 'cost-budget', phase: 'pre-check' });
   });
 
   it('only warns in warn mode', async () => {

@@ -1,6 +1,6 @@
 import { GATE_DEFAULTS } from '../defaults';
 import { isPromiseLike, raceSignal } from '../race-signal';
-import { addUsage, type UsageTotals, ZERO_USAGE } from '../usage';
+import { addUsage, type TokenUsage, ZERO_USAGE } from '../usage';
 import { type Attempted, callAndJudge, runAttempts } from './attempt-loop';
 import type { AttemptRecord } from './attempt-record';
 import { checkRules } from './check-rules';
@@ -35,7 +35,7 @@ function settingsOf<TResponse, TValue>(options: GateOptions<TResponse, TValue>):
   };
 }
 
-const acceptAll = <TResponse, TValue>(response: TResponse): GateVerdict<TValue> => ({ status: 'accept', value: response as unknown as TValue });
+const acceptAll = <TResponse, TValue>(response: TResponse): GateVerdict<TValue> => ({ status: 'valid', value: response as unknown as TValue });
 
 /**
  * Runs one model call through the reliability gate, around any call: PreCheck rules, the call,
@@ -57,7 +57,7 @@ export function runGate<TResponse, TValue = TResponse>(options: GateOptions<TRes
     return Promise.reject(error);
   }
   const attempts: AttemptRecord[] = [];
-  let usage: UsageTotals = ZERO_USAGE;
+  let usage: TokenUsage = ZERO_USAGE;
   const { signal } = options;
   const validate = options.validate ?? acceptAll;
   const fallback = options.fallback;
@@ -92,7 +92,7 @@ export function runGate<TResponse, TValue = TResponse>(options: GateOptions<TRes
     },
     accept: ({ judged }) => {
       const verdict = judged.verdict;
-      const value = (verdict?.status === 'accept' ? verdict.value : verdict?.status === 'invalid' ? verdict.partialValue : undefined) as TValue;
+      const value = (verdict?.status === 'valid' ? verdict.value : verdict?.status === 'invalid' ? verdict.partialValue : undefined) as TValue;
       const result: { -readonly [K in keyof GateResult<TResponse, TValue>]: GateResult<TResponse, TValue>[K] } = { value, via: 'model', attempts, usage };
       if (judged.response !== undefined) result.response = judged.response;
       if (verdict?.status === 'invalid') result.acceptedIssues = verdict.failure.issues;

@@ -1,8 +1,8 @@
-import type { UsageTotals } from '../usage';
+import type { TokenUsage } from '../usage';
 import type { Judged } from './judged';
 import { frozenCopy } from './frozen-copy';
 import type { GateMemory } from './gate-memory';
-import type { RunView } from '../loops/run-view';
+import type { RuleRunView } from '../loops/run-view';
 import type { AttemptPurpose, ReliabilityScope } from './scope';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -15,12 +15,12 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 export function scopeOf<TResponse, TValue>(
   memory: GateMemory<TResponse>,
   attempt: number,
-  runUsage: UsageTotals,
+  runUsage: TokenUsage,
   signal: AbortSignal | undefined,
   judged?: Judged<TResponse, TValue>,
 ): ReliabilityScope<TResponse, TValue> {
   const { settings } = memory;
-  const purpose: AttemptPurpose = settings.toolCall ? 'tool-arguments' : judged?.verdict?.status === 'accept' ? (judged.verdict.purpose ?? 'final-answer') : 'final-answer';
+  const purpose: AttemptPurpose = settings.toolCall ? 'tool-re-ask' : judged?.verdict?.status === 'valid' ? (judged.verdict.purpose ?? 'final-answer') : 'final-answer';
   const scope: Mutable<ReliabilityScope<TResponse, TValue>> = {
     phase: judged ? 'post-decide' : 'pre-check',
     attempt,
@@ -39,7 +39,7 @@ export function scopeOf<TResponse, TValue>(
   const run = settings.run;
   if (run) {
     // Made when a rule first reads it, then the same value for every rule of this attempt.
-    let view: RunView | undefined;
+    let view: RuleRunView | undefined;
     Object.defineProperty(scope, 'run', { enumerable: true, get: () => (view ??= Object.freeze(run.view(judged?.response))) });
   }
   if (!judged) return scope;
@@ -49,7 +49,7 @@ export function scopeOf<TResponse, TValue>(
   if (judged.thrown !== undefined) scope.error = judged.thrown;
   if (judged.retryAfterMs !== undefined) scope.retryAfterMs = judged.retryAfterMs;
   const verdict = judged.verdict;
-  if (verdict?.status === 'accept') frozenView(scope, 'value', verdict.value);
+  if (verdict?.status === 'valid') frozenView(scope, 'value', verdict.value);
   if (verdict?.status === 'invalid') {
     const failure = verdict.failure;
     scope.validationError = {

@@ -1,8 +1,8 @@
 import type { ErrorKind } from '../error-kind';
 import type { ValidationStage } from '../errors/validation-failure';
-import type { UsageTotals } from '../usage';
+import type { TokenUsage } from '../usage';
 import type { ValidationIssue } from '../validation/issue';
-import type { RunView } from '../loops/run-view';
+import type { RuleRunView } from '../loops/run-view';
 
 /** The validation failure of the current attempt, as rules see it. */
 interface ScopeValidationError {
@@ -25,10 +25,10 @@ export interface AttemptSummary {
 
 /**
  * What a model call was for, as rules see it: the step's `final-answer` (a turn with no tool
- * call), a `tool-call-turn`, or a `tool-arguments` re-ask of one tool call's arguments. Before a
+ * call), a `tool-call-turn`, or a `tool-re-ask` re-ask of one tool call's arguments. Before a
  * step's call answers (PreCheck), a step call reads `final-answer`.
  */
-export type AttemptPurpose = 'final-answer' | 'tool-call-turn' | 'tool-arguments';
+export type AttemptPurpose = 'final-answer' | 'tool-call-turn' | 'tool-re-ask';
 
 /**
  * What rules see. Rebuilt for every attempt: PreCheck rules see it before the call (with the
@@ -46,7 +46,7 @@ export interface ReliabilityScope<TResponse = unknown, TValue = unknown> {
   readonly providerCount: number;
   /** What the attempt was for. */
   readonly purpose: AttemptPurpose;
-  /** The tool call a `tool-arguments` re-ask is for. */
+  /** The tool call a `tool-re-ask` re-ask is for. */
   readonly toolCall?: { readonly id: string; readonly name: string };
   /**
    * The validated value of this attempt, when it passed validation (PostDecide only): the parsed
@@ -69,7 +69,7 @@ export interface ReliabilityScope<TResponse = unknown, TValue = unknown> {
   /** Every attempt made so far in this gate run, this one included once it has run. */
   readonly history: readonly AttemptSummary[];
   /** Usage of this gate run (this step) and of the whole run so far, failed attempts included. */
-  readonly usage: { readonly step: UsageTotals; readonly run: UsageTotals };
+  readonly usage: { readonly step: TokenUsage; readonly run: TokenUsage };
   /** Delay the provider asked for before retrying, in milliseconds. */
   readonly retryAfterMs?: number;
   /** Number of retries already made in this gate run. */
@@ -79,7 +79,7 @@ export interface ReliabilityScope<TResponse = unknown, TValue = unknown> {
    * name, argument and result hashes, whether it failed), the turn being judged, and the usage.
    * Absent around a lone model call (`runGate`).
    */
-  readonly run?: RunView;
+  readonly run?: RuleRunView;
   /** Aborts the run; rules that wait should honour it. */
   readonly signal?: AbortSignal;
 }

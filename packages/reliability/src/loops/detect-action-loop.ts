@@ -1,4 +1,4 @@
-import type { RunStepView, RunView, ToolCallView } from './run-view';
+import type { RunStepView, RuleRunView, ToolCallView } from './run-view';
 
 /** What kind of loop a run is in. */
 export type ActionLoopType = 'repeated-call' | 'same-error' | 'alternation' | 'repeated-reply';
@@ -56,7 +56,7 @@ export function stepsForLoop(thresholds: ActionLoopThresholds = {}): number {
  * is a round in which a check reports work under way (`pending`) and a wait or another call comes
  * between checks ("wait 30 s, then check the deploy"): polling, judged on the results.
  */
-export function detectActionLoop(run: RunView, thresholds: ActionLoopThresholds = {}): ActionLoop | undefined {
+export function detectActionLoop(run: RuleRunView, thresholds: ActionLoopThresholds = {}): ActionLoop | undefined {
   const turn = run.turn;
   if (!turn) return undefined;
   const repeats = positive(thresholds.repeats, 3);

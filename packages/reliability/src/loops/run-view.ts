@@ -1,4 +1,4 @@
-import type { UsageTotals } from '../usage';
+import type { TokenUsage } from '../usage';
 
 /** One tool call of a finished step, as run-level rules see it. */
 export interface ToolCallView {
@@ -48,10 +48,10 @@ export interface TurnView {
  * The run so far, as a rule's scope carries it (`scope.run`): every finished step with its tool
  * calls, the turn being judged (PostDecide on a step's call), and the run's usage so far.
  */
-export interface RunView {
+export interface RuleRunView {
   readonly steps: readonly RunStepView[];
   readonly turn?: TurnView;
-  readonly usage: UsageTotals;
+  readonly usage: TokenUsage;
   /** Times the model was told about a loop (an action-loop nudge) earlier in this run, in any step. */
   readonly loopNudges?: number;
 }

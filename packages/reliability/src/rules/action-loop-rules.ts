@@ -18,7 +18,7 @@ const thresholdsOfRule = new WeakMap<object, ActionLoopThresholds>();
 
 /** The loop the scope's turn would go round, for a step's call judged after it answered. */
 export function actionLoopOf(scope: ReliabilityScope<unknown>, thresholds: ActionLoopThresholds = {}): ActionLoop | undefined {
-  if (scope.phase !== 'post-decide' || scope.purpose === 'tool-arguments' || !scope.run) return undefined;
+  if (scope.phase !== 'post-decide' || scope.purpose === 'tool-re-ask' || !scope.run) return undefined;
   return detectActionLoop(scope.run, thresholds);
 }
 

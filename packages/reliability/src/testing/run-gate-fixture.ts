@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { expect, vi } from 'vitest';
 import { ReliabilityFailFastError } from '../errors/reliability-fail-fast-error';
-import { type UsageTotals, ZERO_USAGE } from '../usage';
+import { type TokenUsage, ZERO_USAGE } from '../usage';
 import { toValidator } from '../validation/to-validator';
 import { validateOutput } from '../validation/validate-output';
 import type { GateEvent } from '../gate/gate-event';
@@ -17,7 +17,7 @@ export type Task = { title: string };
 /** Judges model text as JSON against the task schema, the way an output gate does. */
 export async function judge(text: string): Promise<GateVerdict<Task>> {
   const check = await validateOutput(text, taskValidator);
-  if (check.ok) return { status: 'accept', value: check.value, rawOutput: text };
+  if (check.ok) return { status: 'valid', value: check.value, rawOutput: text };
   return { status: 'invalid', failure: check.failure };
 }
 
@@ -60,7 +60,7 @@ export async function failFastOf(promise: Promise<unknown>): Promise<Reliability
 }
 
 /** Usage totals of `inputTokens` and `outputTokens` (and a cost, when given). */
-export function tokens(inputTokens: number, outputTokens = 0, costUsd?: number): UsageTotals {
+export function tokens(inputTokens: number, outputTokens = 0, costUsd?: number): TokenUsage {
   return { ...ZERO_USAGE, inputTokens, outputTokens, ...(costUsd === undefined ? {} : { costUsd }) };
 }
 

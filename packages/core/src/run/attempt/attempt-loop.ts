@@ -1,5 +1,5 @@
-import type { AttemptRecord, GateVerdict, ValidationFailure } from '@keel/reliability';
-import type { Attempted, AttemptDriver, FailFastDecision, FallbackRequest, GateFeedback, GateEvent, GateMemory, GateSettings, Judged, UsageTotals } from '@keel/reliability/internal';
+import type { AttemptRecord, GateVerdict, TokenUsage, ValidationFailure } from '@keel/reliability';
+import type { Attempted, AttemptDriver, FailFastDecision, FallbackRequest, GateFeedback, GateEvent, GateMemory, GateSettings, Judged } from '@keel/reliability/internal';
 import { BadResponseError, callAndJudge, raceSignal, runAttempts, ZERO_USAGE } from '@keel/reliability/internal';
 import type { ModelTarget } from '../../contracts/agent-options';
 import type { Message, ModelRequest, ModelResponse, ToolChoice } from '@keel/provider';
@@ -104,7 +104,7 @@ class RunAttempts<TValue> implements AttemptDriver<ModelResponse, TValue, RunAtt
     return makeAttempt(this.state, this.call, memory, attempt);
   }
 
-  runUsage(): UsageTotals {
+  runUsage(): TokenUsage {
     return this.state.budgetUsage();
   }
 
@@ -128,7 +128,7 @@ class RunAttempts<TValue> implements AttemptDriver<ModelResponse, TValue, RunAtt
   }
 
   stopped(decision: FailFastDecision, attempt: number): AttemptOutcome<TValue> | undefined {
-    return this.call.outcomeKinds?.has(decision.kind) ? { type: 'stopped', kind: decision.kind, attempts: attempt } : undefined;
+    return this.call.outcomeKinds?.has(decision.rule) ? { type: 'stopped', kind: decision.rule, attempts: attempt } : undefined;
   }
 
   /** The call's fallback value for a `fallback` decision (`undefined`: none applies); called as `fallback`. */
@@ -152,7 +152,7 @@ function makeAttempt<TValue>(state: RunContext, call: AttemptCall<TValue>, memor
   return callAndJudge(invoke, judging ? judging.judge : call.judge, state.signal).then((made): RunAttempt<TValue> => {
     // A 400 that refused a schema the request sent lowers the output mode: the attempt is `schema-refused`, which the policy retries.
     const judged: Judged<ModelResponse, TValue> = made.thrown !== undefined && downgrade(state, memory.providerIndex, target, level, made.thrown) ? { ...made, errorKind: 'schema-refused' } : made;
-    const usage: UsageTotals = judged.response === undefined ? ZERO_USAGE : usageOf(state, call, target, request, judged.response, attempt);
+    const usage: TokenUsage = judged.response === undefined ? ZERO_USAGE : usageOf(state, call, target, request, judged.response, attempt);
     // Cut again: the joined text is shown before the next continuation reads on from it.
     if (streams && judging && judged.errorKind === 'truncated' && judged.response) settleAnswer(state, attempt, judging.accepted(judged.response)?.text ?? judged.response.text);
     const via = judging?.via();
@@ -244,7 +244,7 @@ function downgrade(state: RunContext, index: number, target: ModelTarget, level:
  * count) are reported as `usage.invalid` and recorded as an estimate from the request and the
  * answer, on the high side, so budgets still bound the run; never added up as they came.
  */
-function usageOf<TValue>(state: RunContext, call: AttemptCall<TValue>, target: ModelTarget, request: ModelRequest, response: ModelResponse, attempt: number): UsageTotals {
+function usageOf<TValue>(state: RunContext, call: AttemptCall<TValue>, target: ModelTarget, request: ModelRequest, response: ModelResponse, attempt: number): TokenUsage {
   const { usage, invalid } = sanitizeUsage(response.usage);
   const toolCall = call.settings.toolCall;
   for (const { field, received } of invalid) {

@@ -215,7 +215,7 @@ function settleJoin<TValue>(
 ): GateVerdict<TValue> | Promise<GateVerdict<TValue>> {
   const refused = unusable<TValue>(`The continuation could not be joined to the cut ${what}: ${joined.message}`, joined.text);
   if (joined.readings === undefined) return refused;
-  const settled = settleReadings(joined.readings, (text) => judge(replyOf(text)), (verdict) => verdict.status === 'accept' && (verdict.issues?.length ?? 0) === 0);
+  const settled = settleReadings(joined.readings, (text) => judge(replyOf(text)), (verdict) => verdict.status === 'valid' && (verdict.issues?.length ?? 0) === 0);
   const take = (one: Awaited<typeof settled>): GateVerdict<TValue> => {
     if (one === undefined) return refused;
     taken(replyOf(one.reading.text));

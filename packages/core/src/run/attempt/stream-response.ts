@@ -58,13 +58,13 @@ export async function consumeStream(state: RunContext, parts: AsyncIterable<Mode
         else {
           stopPartials(state, attempt);
           if (keptToolCallIds && !keelIds.has(id)) keelIds.set(id, (ids ??= new KeelToolCallIds(keptToolCallIds())).idFor(id));
-          sink?.push({ type: 'tool-call-delta', step, id: shownId(id), name, argumentsDelta: '' });
+          sink?.push({ type: 'tool-call-delta', step, toolCallId: shownId(id), toolName: name, argumentsDelta: '' });
         }
       } else if (type === 'tool-call-delta') {
         const id = read(part, 'id', 'a tool call delta');
         const argumentsDelta = read(part, 'argumentsDelta', 'a tool call delta');
         if (typeof id !== 'string' || typeof argumentsDelta !== 'string') continue;
-        if (!answerIds.has(id)) sink?.push({ type: 'tool-call-delta', step, id: shownId(id), argumentsDelta });
+        if (!answerIds.has(id)) sink?.push({ type: 'tool-call-delta', step, toolCallId: shownId(id), argumentsDelta });
         else {
           // The answer's text: shown as text where text flows, read for partial values.
           if (passText && showAnswerText(state, attempt, argumentsDelta)) shown = true;

@@ -51,7 +51,7 @@ export async function reAskArguments(state: RunContext, kept: readonly Message[]
       last = check;
       switch (check.status) {
         case 'valid':
-          return { status: 'accept', value: check.value, rawOutput: JSON.stringify(check.args), purpose: 'tool-arguments', coercions: check.coercions };
+          return { status: 'valid', value: check.value, rawOutput: JSON.stringify(check.args), purpose: 'tool-re-ask', coercions: check.coercions };
         case 'invalid':
           // The arguments as parsed: what a patch re-ask patches.
           return check.failure.stage === 'schema-validate' ? { status: 'invalid', failure: check.failure, rejectedValue: check.args } : { status: 'invalid', failure: check.failure };
@@ -78,14 +78,14 @@ export async function reAskArguments(state: RunContext, kept: readonly Message[]
       // One event per re-ask sent (a transient retry of the same re-ask carries the same feedback).
       if (feedback !== announced) {
         announced = feedback;
-        state.emit('tool.re-ask', { toolCallId: call.id, tool: call.name, rule: TOOL_RE_ASK_RULE, reAsk: ++reAsks, feedback: feedback.text });
+        state.emit('tool.re-ask', { toolCallId: call.id, toolName: call.name, rule: TOOL_RE_ASK_RULE, reAsk: ++reAsks, feedback: feedback.text });
       }
       return reAskMessages(call, feedback);
     },
   });
   switch (outcome.type) {
     case 'accepted':
-      return { check: last, reAsks: outcome.attempts, outcome: 'success' };
+      return { check: last, reAsks: outcome.attempts, outcome: 'corrected' };
     case 'stopped':
       return { check: last, reAsks: outcome.attempts, outcome: outcome.kind === 'validator-error' ? 'exhausted' : (outcome.kind as ReAskResult['outcome']) };
     case 'fallback':

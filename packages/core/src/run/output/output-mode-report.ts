@@ -27,7 +27,7 @@ export function reportPlan(state: RunContext, index: number, target: ModelTarget
   if (first && state.listens('output.mode-downgraded')) for (const downgrade of startDowngrades) state.emit('output.mode-downgraded', { ...names, ...downgrade });
   if (!state.listens('output.schema-lowered')) return;
   if (plan.outputChanges.length > 0) state.emit('output.schema-lowered', { ...names, subject: 'output', changes: plan.outputChanges.join('; ') });
-  for (const { tool, changes } of plan.toolChanges) state.emit('output.schema-lowered', { ...names, subject: 'tool', tool, changes: changes.join('; ') });
+  for (const { tool, changes } of plan.toolChanges) state.emit('output.schema-lowered', { ...names, subject: 'tool', toolName: tool, changes: changes.join('; ') });
 }
 
 /** Reports a downgrade after a provider's 400 refused a schema. */

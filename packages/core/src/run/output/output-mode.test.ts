@@ -104,7 +104,7 @@ describe('output modes', () => {
     const model = scriptedModel((request) => (request.responseFormat ? schemaRejected('output') : { toolCalls: [{ name: 'final_answer', arguments: { sku: 'ABC-12', quantity: 2 } }] }), NATIVE);
     const result = asComplete(await Agent.create({ provider: model, model: 'm' })
       .outputSchema(Order)
-      .on('reliability.retry', (event) => void retries.push(event.kind))
+      .on('reliability.retry', (event) => void retries.push(event.rule))
       .build()
       .run('order'));
     expect(result.value).toEqual({ sku: 'ABC-12', quantity: 2 });
@@ -242,7 +242,7 @@ describe('output modes', () => {
     // The rejected answer comes back as feedback naming the bound.
     const retry = at(model.requests, 2).messages;
     expect(retry.at(-1)).toMatchObject({ role: 'user', ephemeral: true, content: expect.stringMatching(/quantity/) });
-    expect(result.attempts.map((attempt) => attempt.status)).toEqual(['ok', 'invalid', 'ok']);
+    expect(result.attempts.map((attempt) => attempt.status)).toEqual(['valid', 'invalid', 'valid']);
   });
 
   it('tool mode: an answer call beside a user tool call is dropped, so the model answers after the results', async () => {

@@ -1,6 +1,7 @@
 import type { GateVerdict } from '@keel/reliability';
 import { BadResponseError, checkOutput, type OutputCheck } from '@keel/reliability/internal';
-import type { FinishReason, ModelResponse, ModelUsage, TextPart, ToolCallPart } from '@keel/provider';
+import type { FinishReason, ModelResponse, TextPart, ToolCallPart } from '@keel/provider';
+import type { TokenUsage } from '@keel/reliability';
 import type { RunConfig } from '../state/run-config';
 
 /*
@@ -44,8 +45,8 @@ function copyPart(part: unknown, index: number): TextPart | ToolCallPart {
 }
 
 /** The usage counts as given (bad ones are reported and zeroed later, by the ledger), each read once. */
-function copyUsage(usage: unknown): ModelUsage {
-  if (typeof usage !== 'object' || usage === null) return usage as ModelUsage;
+function copyUsage(usage: unknown): TokenUsage {
+  if (typeof usage !== 'object' || usage === null) return usage as TokenUsage;
   const copy: Record<string, unknown> = {};
   for (const field of USAGE_FIELDS) {
     try {
@@ -54,7 +55,7 @@ function copyUsage(usage: unknown): ModelUsage {
       // An unreadable count is a missing one: recorded as 0 and reported as `usage.invalid`.
     }
   }
-  return copy as unknown as ModelUsage;
+  return copy as unknown as TokenUsage;
 }
 
 /**
@@ -110,9 +111,9 @@ export function outputVerdict(config: RunConfig, response: ModelResponse): GateV
     // Two calls with one id would both run, and the next request would answer one id twice.
     if (duplicate !== undefined) return { status: 'error', errorKind: 'bad-response', message: `two tool calls in one turn have the id ${JSON.stringify(duplicate)}`, rawOutput: response.text };
     // What a rule rejecting the turn echoes: its text and its calls, as data.
-    return { status: 'accept', value: undefined, rawOutput: turnText(response), purpose: 'tool-call-turn' };
+    return { status: 'valid', value: undefined, rawOutput: turnText(response), purpose: 'tool-call-turn' };
   }
-  if (!output) return { status: 'accept', value: response.text, rawOutput: response.text };
+  if (!output) return { status: 'valid', value: response.text, rawOutput: response.text };
   if (response.finishReason === 'length') {
     return { status: 'error', errorKind: 'truncated', message: 'The answer was cut off at the token limit (finish reason length)', rawOutput: response.text };
   }
@@ -128,9 +129,9 @@ export function outputVerdict(config: RunConfig, response: ModelResponse): GateV
 }
 
 function verdictOf(check: OutputCheck<unknown>, response: ModelResponse): GateVerdict<unknown> {
-  // The parsed value is kept for a rule that accepts invalid output with `ok`, and for a patch re-ask to patch.
+  // The parsed value is kept for a rule that accepts invalid output with `accept`, and for a patch re-ask to patch.
   if (!check.ok) return check.value === undefined ? { status: 'invalid', failure: check.failure, partialValue: check.value } : { status: 'invalid', failure: check.failure, partialValue: check.value, rejectedValue: check.value };
-  return { status: 'accept', value: check.value, rawOutput: response.text, repairs: check.repairs, coercions: check.coercions, issues: check.issues };
+  return { status: 'valid', value: check.value, rawOutput: response.text, repairs: check.repairs, coercions: check.coercions, issues: check.issues };
 }
 
 /** A tool-call turn as text: what it said, then each call as JSON. */

@@ -171,8 +171,8 @@ export function showOutput(run: RunContext, outcome: AttemptOutcome<unknown>): v
   }
   if (outcome.type !== 'accepted') return;
   const verdict = outcome.verdict;
-  if (verdict === undefined || (verdict.status === 'accept' && verdict.purpose === 'tool-call-turn')) return;
-  const value = verdict.status === 'accept' ? verdict.value : verdict.status === 'invalid' ? verdict.partialValue : undefined;
+  if (verdict === undefined || (verdict.status === 'valid' && verdict.purpose === 'tool-call-turn')) return;
+  const value = verdict.status === 'valid' ? verdict.value : verdict.status === 'invalid' ? verdict.partialValue : undefined;
   releasePartials(run);
   sink.push({ type: 'output', step: run.step, value });
 }

@@ -1,11 +1,11 @@
-import type { AttemptRecord } from '@keel/reliability';
+import type { AttemptRecord, TokenUsage } from '@keel/reliability';
 import type { AgentEventName, BuiltPayload, EventPayload } from '../../events/agent-events';
 import type { EventBus } from '../../events/event-bus';
 import type { UsageLedger } from '../../usage/usage-ledger';
 import type { RunConfig } from './run-config';
 import type { StreamSink } from '../../contracts/stream-part';
 import type { PreCheckRule } from '@keel/reliability';
-import { raceSignal, type UsageTotals } from '@keel/reliability/internal';
+import { raceSignal } from '@keel/reliability/internal';
 import type { ModelResponse } from '@keel/provider';
 import type { JournalWriter } from '../journal/journal-writer';
 import type { RunGate } from '../journal/run-step';
@@ -53,7 +53,7 @@ export interface RunContext {
   readonly depth: number;
   readonly maxDepth: number;
   /** The usage budgets count: the whole tree of runs, for a run started by another. Call it on the context (`context.budgetUsage()`). */
-  readonly budgetUsage: (this: RunContext) => UsageTotals;
+  readonly budgetUsage: (this: RunContext) => TokenUsage;
   /** PreCheck rules of this run: its own, then those of the runs above it (budgets hold across sub-agents). */
   readonly preCheck: readonly PreCheckRule<ModelResponse>[];
   /** Signs the state of a run that suspends, naming the agent (see `RunStateSnapshot`). */

@@ -1,24 +1,7 @@
+import { canonicalJson } from '@keel/reliability/internal';
 import { RUN_STATE_VERSION, type RunStateSnapshot, type UnsignedState } from '../../contracts/run-state-snapshot';
 import { RunStateError } from '../../errors/run-state-error';
 import type { StateSigner } from './state-signer';
-
-/**
- * JSON with object keys sorted at every level: the same data gives the same text whatever the
- * order a store kept its keys in (a JSON column, say).
- */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.keys(value)
-      .sort()
-      .flatMap((key) => {
-        const inner = (value as Record<string, unknown>)[key];
-        return inner === undefined ? [] : [`${JSON.stringify(key)}:${canonicalJson(inner)}`];
-      });
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
 
 /** Signs a state: it becomes plain JSON (what a store or client will hand back) and gets its signature. */
 export async function sealState(unsigned: UnsignedState, signer: StateSigner): Promise<RunStateSnapshot> {

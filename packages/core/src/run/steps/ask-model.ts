@@ -4,7 +4,7 @@ import { MaxStepsExceededError } from '../../errors/max-steps-exceeded-error';
 import { ActionLoopError } from '../../errors/action-loop-error';
 import { type AttemptCall, type AttemptOutcome, attemptLoop } from '../attempt/attempt-loop';
 import { stepSettings, stepSettingsMade } from '../attempt/gate-settings';
-import type { GateSettings, RunView } from '@keel/reliability/internal';
+import type { GateSettings, RuleRunView } from '@keel/reliability/internal';
 import { runViewOf, turnViewOf } from '../../run-view/run-view-of';
 import { resolveFallback } from '../output/output-fallback';
 import { outputVerdict } from '../output/output-verdict';
@@ -13,7 +13,7 @@ import { abandonPartials } from '../output/shown-answer';
 import type { RunConfig } from '../state/run-config';
 import type { RunContext } from '../state/run-context';
 import type { Answer, RunState, StepOutcome } from '../../contracts/run-state';
-import { recordOf } from './end';
+import { runRecordOf } from './end';
 import { compactedView } from '../../context/compaction';
 import { overflowOutcome, passesCompactAt } from './compact-context';
 import { type LoopCount, noteLoops } from './step-loops';
@@ -60,7 +60,7 @@ class StepRun {
   ) {}
 
   /** The view; the loops the run found before (its earlier steps', and this call's so far) were each a nudge (a stop ends the run). */
-  view(response: ModelResponse | undefined): RunView {
+  view(response: ModelResponse | undefined): RuleRunView {
     return runViewOf(this.state.steps, this.state.toolCalls, this.context.budgetUsage(), response ? turnViewOf(response, this.context.config.tools) : undefined, this.state.loops + this.loops.count);
   }
 }
@@ -95,7 +95,7 @@ export function askModel(context: RunContext, state: RunState): Promise<Outcome>
   // Checked only where a window is known (declared, or shown by a refusal): a run without one compacts when the vendor refuses a request.
   if (compacted === undefined && (config.context?.window ?? state.compaction?.window) !== undefined && passesCompactAt(context, state, config.context)) return Promise.resolve({ type: 'next', state: { ...state, next: { type: 'compact-context', reason: 'threshold' } } });
   const step = state.step + 1;
-  if (step > config.maxSteps) throw new MaxStepsExceededError({ maxSteps: config.maxSteps, partial: recordOf(context, state, '', 'other') });
+  if (step > config.maxSteps) throw new MaxStepsExceededError({ maxSteps: config.maxSteps, partial: runRecordOf(context, state, '', 'other') });
   if (signal?.aborted) throw AbortedError.fromSignal(signal);
   // A step retried after the vendor refused it as too long goes on as the same step.
   const began = compacted === 'overflow' && state.stepBegan ? state.stepBegan : { at: performance.now(), calls: context.ledger.attempts.length };
@@ -140,7 +140,7 @@ export function askModel(context: RunContext, state: RunState): Promise<Outcome>
 function overflowed(context: RunContext, state: RunState, compacted: 'threshold' | 'overflow' | undefined, error: unknown): Outcome {
   const overflow = overflowOutcome(context, state, compacted, error);
   if (overflow) return overflow;
-  if (ActionLoopError.isLoopStop(error)) throw new ActionLoopError({ stop: error, partial: recordOf(context, state, '', 'other') });
+  if (ActionLoopError.isLoopStop(error)) throw new ActionLoopError({ stop: error, partial: runRecordOf(context, state, '', 'other') });
   throw error;
 }
 
@@ -161,7 +161,7 @@ function answered(context: RunContext, state: RunState, step: number, outcome: A
     return { type: 'next', state: { ...state, step, next: { type: 'call-tools', turn: { content: response.content, text: response.text, finishReason } } } };
   }
   // A rule may accept a failed call ('ok'): then there is no value; or invalid output: then its issues come along.
-  const accepted = verdict?.status === 'accept' ? verdict : undefined;
+  const accepted = verdict?.status === 'valid' ? verdict : undefined;
   const issues = verdict?.status === 'invalid' ? verdict.failure.issues : (accepted?.issues ?? NONE);
   const parsed = accepted ? accepted.value : verdict?.status === 'invalid' ? verdict.partialValue : undefined;
   // Without a schema the value is the text the result reports, as validation would read it.

@@ -167,4 +167,4 @@ async function summarize(context: RunContext, target: ModelTarget, kept: readonl
 const NO_MESSAGES: readonly Message[] = Object.freeze([]);
 
 /** A summary is not validated: any answer is taken (an empty one is no summary). */
-const summaryVerdict = (response: ModelResponse): GateVerdict<string> => ({ status: 'accept', value: response.text, rawOutput: response.text });
+const summaryVerdict = (response: ModelResponse): GateVerdict<string> => ({ status: 'valid', value: response.text, rawOutput: response.text });

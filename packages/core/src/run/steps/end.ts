@@ -47,7 +47,7 @@ export function suspendedResult(record: RunRecord, suspended: RunStateSnapshot):
 }
 
 /** What every result holds, however the run ended (a run stopped at `maxSteps` has only this). */
-export function recordOf(context: RunContext, state: RunState, text: string, finishReason: FinishReason): RunRecord {
+export function runRecordOf(context: RunContext, state: RunState, text: string, finishReason: FinishReason): RunRecord {
   return {
     runId: state.runId,
     text,
@@ -64,18 +64,18 @@ export function recordOf(context: RunContext, state: RunState, text: string, fin
 
 /** The result of a run that has its final answer. */
 export function resultOf(context: RunContext, state: RunState, text: string, answer: Answer, finishReason: FinishReason): CompleteRunResult<unknown> {
-  return completeResult(recordOf(context, state, text, finishReason), answer);
+  return completeResult(runRecordOf(context, state, text, finishReason), answer);
 }
 
 /** The result of a run that waits (approvals, unknown outcomes): its sealed state and the calls that wait, no value. */
 export function suspendedResultOf(context: RunContext, state: RunState, finishReason: FinishReason, suspended: RunStateSnapshot): SuspendedRunResult {
-  return suspendedResult(recordOf(context, state, '', finishReason), suspended);
+  return suspendedResult(runRecordOf(context, state, '', finishReason), suspended);
 }
 
 /** Hands the run's record to the agent's record listeners (`builder.onRecord()`). */
 function recorded(context: RunContext, state: RunState, status: RecordedRun['status'], record: RunRecord | undefined, reduced: { name: string; message: string } | undefined): void {
   const { config, parentRunId, parentToolCallId, nestedAttempts: nested } = context;
-  const kept = record ?? recordOf(context, state, '', 'error');
+  const kept = record ?? runRecordOf(context, state, '', 'error');
   const run: { -readonly [K in keyof RecordedRun]: RecordedRun[K] } = {
     runId: context.runId,
     status,
@@ -97,7 +97,7 @@ function recorded(context: RunContext, state: RunState, status: RecordedRun['sta
  * Reports the run's end: `run.end`, with how the run ended, its usage and the error it ended
  * with, and its record to the record listeners (`record`: the result, when the run has one).
  */
-export function runEnded(context: RunContext, state: RunState, status: 'ok' | 'error' | 'aborted' | 'suspended', record: RunRecord | undefined, error?: unknown): void {
+export function runEnded(context: RunContext, state: RunState, status: RecordedRun['status'], record: RunRecord | undefined, error?: unknown): void {
   const reduced = error === undefined ? undefined : reduceError(error);
   if (context.config.recorders.length > 0) recorded(context, state, status, record, reduced);
   if (!context.listens('run.end')) return;
@@ -163,6 +163,6 @@ export async function end(context: RunContext, state: RunState): Promise<StepOut
     });
   }
   const result = resultOf(context, ended, text, answer, finishReason);
-  runEnded(context, ended, 'ok', result);
+  runEnded(context, ended, 'complete', result);
   return { type: 'done', result, state: ended };
 }

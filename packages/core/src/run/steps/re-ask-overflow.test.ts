@@ -88,8 +88,8 @@ describe('a context-length refusal of a tool-argument re-ask', () => {
     ]);
     expect(c1).not.toBe(c2);
     expect(events.of('tool.validation').map((event) => [event.toolCallId, event.outcome, event.retryCount])).toEqual([
-      [c1, 'no-retry', 0],
-      [c2, 'success', 1],
+      [c1, 'valid', 0],
+      [c2, 'corrected', 1],
     ]);
     // The retried re-ask sends the compacted history, then the same feedback as the refused one.
     const reAsks = model.requests.filter(isReAsk);

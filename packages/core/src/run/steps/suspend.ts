@@ -56,7 +56,7 @@ export async function suspend(context: RunContext, state: RunState): Promise<Ste
     context.emit('run.suspended', {
       suspensionId: suspended.suspensionId,
       toolCallIds: waiting.map((call) => call.toolCallId).join(', '),
-      tools: waiting.map((call) => call.toolName).join(', '),
+      toolNames: waiting.map((call) => call.toolName).join(', '),
       pending: pending.length,
       ...(unknown.length === 0 ? {} : { unknownOutcomes: unknown.length }),
     });
