@@ -20,7 +20,7 @@ describe('the native output example (offline)', () => {
     expect(lines.some((line) => line.startsWith('  rejected attempt 1:') && line.includes('quantity'))).toBe(true);
     expect(lines).toContain('  (dropping the partials of the failed attempt)');
     expect(lines.filter((line) => line.startsWith('  partial (attempt 2)')).length).toBeGreaterThan(3);
-    expect(lines.at(-1)).toBe('2 model calls: invalid, ok');
+    expect(lines.at(-1)).toBe('2 model calls: invalid, valid');
     const sent = (target.provider as unknown as { requests: readonly { responseFormat?: { strict?: boolean; schema?: object } }[] }).requests[0]?.responseFormat;
     expect(sent?.strict).toBe(true);
     expect(JSON.stringify(sent?.schema)).not.toContain('maximum');

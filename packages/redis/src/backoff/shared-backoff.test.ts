@@ -44,7 +44,7 @@ describe('sharedBackoff', () => {
       // Every other worker's call waited out the fleet's backoff (a few ms of slack for timer granularity).
       expect((other.calls[0] as number) - rateLimitedAt).toBeGreaterThanOrEqual(580);
       expect(other.waits).toHaveLength(1);
-      expect(other.waits[0]).toMatchObject({ kind: 'shared-backoff', attempt: 1 });
+      expect(other.waits[0]).toMatchObject({ rule: 'shared-backoff', attempt: 1 });
       expect(other.waits[0]?.delayMs).toBeGreaterThan(400);
     }
     // The worker that was rate-limited retried after its own Retry-After.
@@ -64,13 +64,13 @@ describe('sharedBackoff', () => {
     const reports = (await Promise.all(processes.map((process) => process.waitFor((message) => 'calledAt' in (message as object), 20_000)))) as {
       startedAt: number;
       calledAt: number;
-      waits: { kind: string; delayMs: number }[];
+      waits: { rule: string; delayMs: number }[];
     }[];
     await first;
     for (const report of reports) {
       expect(report.startedAt - rateLimitedAt).toBeLessThan(1_000);
       expect(report.calledAt - rateLimitedAt).toBeGreaterThanOrEqual(980);
-      expect(report.waits).toEqual([expect.objectContaining({ kind: 'shared-backoff' })]);
+      expect(report.waits).toEqual([expect.objectContaining({ rule: 'shared-backoff' })]);
     }
   }, 30_000);
 

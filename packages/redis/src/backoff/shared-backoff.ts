@@ -37,7 +37,7 @@ export interface SharedBackoffOptions {
 export interface SharedBackoff extends Extension {
   /**
    * The PreCheck rule `shared-backoff`: before every attempt it waits until the fleet's backoff
-   * has passed (reported as a `reliability.wait` event with kind `shared-backoff`). Put it
+   * has passed (reported as a `reliability.wait` event with rule `shared-backoff`). Put it
    * before budget rules, so that they judge the call after the wait.
    */
   readonly preCheck: PreCheckRule<ModelResponse>;
