@@ -1,5 +1,4 @@
-import { errorMessageOf, readField } from '@keel/core/internal';
-import { type SchemaRejection } from '@keel/provider';
+import { errorMessageOf, readField, type SchemaRejection } from '@keel/provider';
 import type { RecordedError } from '../errors/recorded-call-error';
 import type { SecretScrubber } from './scrub-secrets';
 

@@ -1,6 +1,6 @@
 import type { ErrorKind } from '@keel/core';
-import { isTransientErrorKind, keelError } from '@keel/core/internal';
-import type { SchemaRejection } from '@keel/provider';
+import { keelError } from '@keel/core/internal';
+import { isTransientErrorKind, type SchemaRejection } from '@keel/provider';
 
 /** A provider error as a cassette stores it: what classification reads, never headers or causes. */
 export interface RecordedError {
