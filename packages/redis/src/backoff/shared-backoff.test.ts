@@ -1,7 +1,7 @@
 import { Agent, type AgentEvents } from '@keel/core';
 import { scriptedModel } from '@keel/core/test';
 import { describe, expect, it } from 'vitest';
-import type { RedisUnavailableError } from '../errors/redis-unavailable-error';
+import type { RedisError } from '../errors/redis-error';
 import { useRedisServer } from '../testing/use-redis-server';
 import { startWorkerProcess } from '../testing/worker-process';
 import { sharedBackoff } from './shared-backoff';
@@ -44,7 +44,7 @@ describe('sharedBackoff', () => {
       // Every other worker's call waited out the fleet's backoff (a few ms of slack for timer granularity).
       expect((other.calls[0] as number) - rateLimitedAt).toBeGreaterThanOrEqual(580);
       expect(other.waits).toHaveLength(1);
-      expect(other.waits[0]).toMatchObject({ kind: 'shared-backoff', attempt: 1 });
+      expect(other.waits[0]).toMatchObject({ rule: 'shared-backoff', attempt: 1 });
       expect(other.waits[0]?.delayMs).toBeGreaterThan(400);
     }
     // The worker that was rate-limited retried after its own Retry-After.
@@ -70,7 +70,7 @@ describe('sharedBackoff', () => {
     for (const report of reports) {
       expect(report.startedAt - rateLimitedAt).toBeLessThan(1_000);
       expect(report.calledAt - rateLimitedAt).toBeGreaterThanOrEqual(980);
-      expect(report.waits).toEqual([expect.objectContaining({ kind: 'shared-backoff' })]);
+      expect(report.waits).toEqual([expect.objectContaining({ rule: 'shared-backoff' })]);
     }
   }, 30_000);
 
@@ -108,7 +108,7 @@ describe('sharedBackoff', () => {
   });
 
   it('fails open when Redis is down: the call goes ahead, the error is reported, nothing hangs', async () => {
-    const errors: RedisUnavailableError[] = [];
+    const errors: RedisError[] = [];
     const redis = client({ maxRetriesPerRequest: null, retryStrategy: () => 50 });
     await redis.ping();
     const backoff = sharedBackoff({ redis, timeoutMs: 200, onError: (error) => errors.push(error) });
@@ -118,7 +118,7 @@ describe('sharedBackoff', () => {
       const started = Date.now();
       await expect(agent.run('go')).resolves.toMatchObject({ text: 'fine' });
       expect(Date.now() - started).toBeLessThan(3_000);
-      expect(errors.map((error) => error.operation)).toEqual(['shared-backoff read']);
+      expect(errors.map((error) => [error.problem, error.operation])).toEqual([['unavailable', 'shared-backoff read']]);
     } finally {
       await server.restart();
     }
