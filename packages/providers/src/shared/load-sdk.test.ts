@@ -1,4 +1,4 @@
-import { KeelError } from '@keel/reliability';
+import { KeelError } from '@keel/provider';
 import { describe, expect, it } from 'vitest';
 import { MissingSdkError } from '../errors/missing-sdk-error';
 import { loadSdk } from './load-sdk';
