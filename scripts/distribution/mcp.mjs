@@ -4,7 +4,7 @@
 import { createRequire } from 'node:module';
 import { Agent } from '@keel/core';
 import { scriptedModel } from '@keel/core/test';
-import { McpConnectionError, mcpTools } from '@keel/mcp';
+import { McpError, mcpTools } from '@keel/mcp';
 
 const fail = (message) => {
   console.error(`mcp: ${message}`);
@@ -27,8 +27,8 @@ try {
   await tools.close();
 }
 const after = await tools.tools[0].execute({ a: 1, b: 1 }, { runId: 'check', step: 1, toolCallId: 'check', signal: new AbortController().signal }).catch((error) => error);
-if (!McpConnectionError.isInstance(after)) fail(`a call after close(): ${after}`);
+if (!McpError.isInstance(after) || after.problem !== 'connection') fail(`a call after close(): ${after}`);
 
 const commonjs = createRequire(import.meta.url)('@keel/mcp');
-if (typeof commonjs.mcpTools !== 'function' || typeof commonjs.McpConnectionError !== 'function') fail('the CommonJS build does not export mcpTools');
+if (typeof commonjs.mcpTools !== 'function' || typeof commonjs.McpError !== 'function') fail('the CommonJS build does not export mcpTools');
 console.log('mcp: ok (stdio server on the app\'s MCP SDK, bad arguments re-asked, the corrected call run once; CommonJS loads)');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseCliArgs } from './cli-args';
-import { DevtoolsOptionsError } from './errors/devtools-options-error';
+import { DevtoolsError } from './errors/devtools-error';
 
 describe('keel-devtools arguments', () => {
   it('takes a file and an optional port', () => {
@@ -18,7 +18,8 @@ describe('keel-devtools arguments', () => {
       } catch (caught) {
         error = caught;
       }
-      expect(DevtoolsOptionsError.isInstance(error), args.join(' ')).toBe(true);
+      expect(DevtoolsError.isInstance(error), args.join(' ')).toBe(true);
+      expect((error as DevtoolsError).problem, args.join(' ')).toBe('options');
     }
   });
 });

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { parseCliArgs, USAGE } from './cli-args';
-import { DevtoolsOptionsError } from './errors/devtools-options-error';
+import { DevtoolsError } from './errors/devtools-error';
 import { startDevtools } from './server/start-devtools';
 
 /** `keel-devtools <file> [--port <port>]`: serves the viewer until interrupted. */
@@ -18,7 +18,7 @@ async function main(): Promise<number> {
     process.once('SIGTERM', stop);
     return -1;
   } catch (error) {
-    if (!DevtoolsOptionsError.isInstance(error)) throw error;
+    if (!DevtoolsError.isInstance(error) || error.problem !== 'options') throw error;
     console.error(`keel-devtools: ${error.message}\n\n${USAGE}`);
     return 2;
   }

@@ -1,5 +1,4 @@
 // The public API of @keel/devtools: trace runs to a file, and view them in a browser.
 export { fileTrace, type FileTrace, type FileTraceOptions } from './trace/file-trace';
 export { startDevtools, DEFAULT_PORT, type DevtoolsOptions, type DevtoolsServer } from './server/start-devtools';
-export { DevtoolsOptionsError } from './errors/devtools-options-error';
-export { TraceWriteError } from './errors/trace-write-error';
+export { DevtoolsError, type DevtoolsProblem } from './errors/devtools-error';

@@ -2,8 +2,7 @@
 
 // Cassettes: recorded model calls, replayed offline
 export { cassette, type Cassette, type CassetteMode, type CassetteOptions } from './cassette/cassette';
-export { CassetteMissError, type CassetteDifference } from './errors/cassette-miss-error';
-export { CassetteFileError, type CassetteFileProblem } from './errors/cassette-file-error';
+export { CassetteError, type CassetteDifference, type CassetteProblem } from './errors/cassette-error';
 export { RecordedCallError, type RecordedError } from './errors/recorded-call-error';
 
 // Evals: an agent over a dataset, scored, with reliability figures

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { reduceError } from '@keel/core/internal';
-import { McpConnectionError } from './errors/mcp-connection-error';
+import { McpError } from './errors/mcp-error';
 import type { McpClient, McpHttpSource, McpSource, McpStdioSource, McpTransportKind } from './mcp-source';
 import { KeelSchemaValidator } from './output-validator';
 import { ChildProcessTransport } from './stdio-transport';
@@ -44,8 +44,8 @@ function isHttp(source: McpSource): source is McpHttpSource {
   return typeof url === 'string' || url instanceof URL;
 }
 
-function connectFailed(label: string, what: string, cause: unknown): McpConnectionError {
-  return new McpConnectionError({ server: label, failure: 'connect-failed', message: `Could not connect to the MCP server ${label} (${what}): ${reduceError(cause).message}`, cause });
+function connectFailed(label: string, what: string, cause: unknown): McpError {
+  return new McpError({ problem: 'connection', server: label, failure: 'connect-failed', message: `Could not connect to the MCP server ${label} (${what}): ${reduceError(cause).message}`, cause });
 }
 
 async function closeQuietly(client: Client): Promise<void> {
@@ -129,7 +129,7 @@ async function connectHttp(source: McpHttpSource, options: ConnectOptions): Prom
 /**
  * Connects to an MCP server: spawns a command (stdio), or opens an HTTP session (Streamable
  * HTTP, else HTTP+SSE), or takes a client already connected.
- * @throws {McpConnectionError} `connect-failed`, naming the server.
+ * @throws {McpError} `connection` (`connect-failed`), naming the server.
  */
 export async function connect(source: McpSource, options: ConnectOptions): Promise<Connection> {
   if (typeof source !== 'object' || source === null) {

@@ -2,6 +2,4 @@
 export { mcpTools, type McpToolInfo, type McpTools, type McpToolsOptions } from './mcp-tools';
 export type { McpApproval } from './approval';
 export type { McpClient, McpHttpSource, McpSource, McpStdioSource, McpTransportKind } from './mcp-source';
-export { McpConnectionError, type McpConnectionFailure } from './errors/mcp-connection-error';
-export { McpToolCallError } from './errors/mcp-tool-call-error';
-export { McpToolDefinitionError, type McpToolDefinitionProblem } from './errors/mcp-tool-definition-error';
+export { McpError, type McpConnectionFailure, type McpProblem, type McpToolDefinitionProblem } from './errors/mcp-error';

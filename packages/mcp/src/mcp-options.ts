@@ -40,7 +40,7 @@ export interface McpToolsOptions {
   readonly guards?: readonly ToolGuard[];
   /**
    * A listed tool whose schema Keel cannot compile, or whose name collides with another's:
-   * `throw` (default) refuses the whole list with an {@link McpToolDefinitionError} naming the
+   * `throw` (default) refuses the whole list with an {@link McpError} (`tool-definition`) naming the
    * tool; `skip` leaves the tool out and reports it with the `tool.refused` event.
    */
   readonly invalidTools?: 'throw' | 'skip';

@@ -1,7 +1,7 @@
 import { Agent } from '@keel/core';
 import { scriptedModel } from '@keel/core/test';
 import { describe, expect, it } from 'vitest';
-import { McpToolDefinitionError } from './errors/mcp-tool-definition-error';
+import { McpError } from './errors/mcp-error';
 import { mcpTools } from './mcp-tools';
 import { context, eventually, heardDuringRun, toolNamed } from './testing/helpers';
 import { startHostileServer } from './testing/hostile-server';
@@ -22,7 +22,7 @@ describe('mcpTools with a server whose tool list is hostile', () => {
 
   it('refuses a Client that is not connected', async () => {
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-    await expect(mcpTools(new Client({ name: 'x', version: '1' }))).rejects.toMatchObject({ name: 'McpConnectionError', failure: 'connect-failed' });
+    await expect(mcpTools(new Client({ name: 'x', version: '1' }))).rejects.toMatchObject({ name: 'McpError', problem: 'connection', failure: 'connect-failed' });
   });
 
   it('refuses a schema Keel cannot compile with a typed error naming the tool, or skips it with an event', async () => {
@@ -32,8 +32,8 @@ describe('mcpTools with a server whose tool list is hostile', () => {
     ];
     const hostile = await startHostileServer(tools);
     const error = await mcpTools(hostile.client).catch((caught: unknown) => caught);
-    expect(McpToolDefinitionError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ tool: 'weird', problem: 'input-schema', server: 'hostile' });
+    expect(McpError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ problem: 'tool-definition', tool: 'weird', definitionProblem: 'input-schema', server: 'hostile' });
     expect((error as Error).message).toContain('x-widget');
 
     const again = await startHostileServer(tools);
@@ -70,14 +70,14 @@ describe('mcpTools with a server whose tool list is hostile', () => {
     for (const [name, inputSchema] of cases) {
       const hostile = await startHostileServer([{ name, inputSchema: inputSchema as never }]);
       const error = await mcpTools(hostile.client).catch((caught: unknown) => caught);
-      expect(error, name).toMatchObject({ name: 'McpToolDefinitionError', tool: name, problem: 'input-schema' });
+      expect(error, name).toMatchObject({ name: 'McpError', problem: 'tool-definition', tool: name, definitionProblem: 'input-schema' });
     }
   });
 
   it('a listing the MCP SDK refuses (a root that is no object) is a typed error naming where', async () => {
     const hostile = await startHostileServer([{ name: 'ok', inputSchema: objectSchema }, { name: 'list', inputSchema: { type: 'array' } as never }]);
     const error = await mcpTools(hostile.client).catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ name: 'McpToolCallError', tool: 'tools/list' });
+    expect(error).toMatchObject({ name: 'McpError', problem: 'tool-call', tool: 'tools/list' });
     expect((error as Error).message).toContain('tools.1.inputSchema.type');
   });
 
@@ -110,14 +110,14 @@ describe('mcpTools with a server whose tool list is hostile', () => {
       { name: 'same', inputSchema: objectSchema },
       { name: 'same', inputSchema: objectSchema },
     ]);
-    await expect(mcpTools(colliding.client)).rejects.toMatchObject({ name: 'McpToolDefinitionError', problem: 'name-collision', tool: 'same' });
+    await expect(mcpTools(colliding.client)).rejects.toMatchObject({ name: 'McpError', problem: 'tool-definition', definitionProblem: 'name-collision', tool: 'same' });
   });
   it('reads every page of the tool list, and stops a server that pages forever', async () => {
     const many = Array.from({ length: 25 }, (_, index) => ({ name: `t${index}`, inputSchema: objectSchema }));
     const paged = await startHostileServer(many, undefined, { pageSize: 10 });
     expect((await mcpTools(paged.client)).tools).toHaveLength(25);
     const endless = await startHostileServer(many, undefined, { pageSize: 1, cursor: () => '0' });
-    await expect(mcpTools(endless.client)).rejects.toMatchObject({ name: 'McpToolCallError' });
+    await expect(mcpTools(endless.client)).rejects.toMatchObject({ name: 'McpError', problem: 'tool-call' });
   });
 
   it('describes content it cannot show and keeps unknown block types visible', async () => {
@@ -176,9 +176,9 @@ describe('mcpTools with a server whose tool list is hostile', () => {
       return { content: [], isError: true };
     });
     const mcp = await mcpTools(hostile.client);
-    await expect(toolNamed(mcp.tools, 'bare').execute({ q: 'x' }, context())).rejects.toMatchObject({ name: 'McpToolCallError', message: 'the tool "bare" reported an error' });
+    await expect(toolNamed(mcp.tools, 'bare').execute({ q: 'x' }, context())).rejects.toMatchObject({ name: 'McpError', problem: 'tool-call', message: 'the tool "bare" reported an error' });
     const thrown = await Promise.resolve(toolNamed(mcp.tools, 'throws').execute({ q: 'x' }, context())).catch((caught: unknown) => caught);
-    expect(thrown).toMatchObject({ name: 'McpToolCallError' });
+    expect(thrown).toMatchObject({ name: 'McpError', problem: 'tool-call' });
     expect((thrown as Error).message).toContain('boom inside the server');
   });
 

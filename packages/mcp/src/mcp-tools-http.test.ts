@@ -1,7 +1,7 @@
 import { Agent } from '@keel/core';
 import { scriptedModel } from '@keel/core/test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { McpConnectionError } from './errors/mcp-connection-error';
+import { McpError } from './errors/mcp-error';
 import { type McpTools, mcpTools } from './mcp-tools';
 import { startHttpServer, type TestHttpServer } from './testing/http-server';
 import { startSseServer } from './testing/sse-server';
@@ -65,7 +65,7 @@ describe('mcpTools over Streamable HTTP (127.0.0.1)', () => {
     expect(result.toolCalls[0]).toMatchObject({ isError: true, errorCode: 'tool-error' });
     expect(result.toolCalls[0]?.output).toMatch(/stopped answering|closed the connection/);
     expect(closed).toEqual(['closed']);
-    await expect(toolNamed(mcp.tools, 'add').execute({ a: 1, b: 2 }, context())).rejects.toSatisfy(McpConnectionError.isInstance);
+    await expect(toolNamed(mcp.tools, 'add').execute({ a: 1, b: 2 }, context())).rejects.toMatchObject({ problem: 'connection', retryable: true });
   });
 
   it('an abort cancels the request on the server', async () => {
@@ -102,8 +102,9 @@ describe('mcpTools over Streamable HTTP (127.0.0.1)', () => {
   it('refuses a URL that does not answer, with a typed error that does not show the query string', async () => {
     await server.close();
     const error = await mcpTools({ url: `${server.url}?token=secret-123` }).catch((caught: unknown) => caught);
-    expect(McpConnectionError.isInstance(error)).toBe(true);
-    expect((error as McpConnectionError).failure).toBe('connect-failed');
+    expect(McpError.isInstance(error)).toBe(true);
+    expect((error as McpError).problem).toBe('connection');
+    expect((error as McpError).failure).toBe('connect-failed');
     expect((error as Error).message).not.toContain('secret-123');
     server = await startHttpServer();
   });
@@ -120,7 +121,7 @@ describe('mcpTools over HTTP+SSE (the older transport)', () => {
       expect(result.toolCalls[0]).toMatchObject({ output: '2', isError: false });
       expect(sse.log.filter((line) => line.startsWith('call add'))).toEqual(['call add {"a":1,"b":1}']);
       await mcp.close();
-      await expect(mcpTools({ url: sse.url, sseFallback: false })).rejects.toMatchObject({ name: 'McpConnectionError', failure: 'connect-failed' });
+      await expect(mcpTools({ url: sse.url, sseFallback: false })).rejects.toMatchObject({ name: 'McpError', problem: 'connection', failure: 'connect-failed' });
     } finally {
       await sse.close();
     }

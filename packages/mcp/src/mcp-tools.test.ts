@@ -1,8 +1,6 @@
 import { Agent, type AgentEvents } from '@keel/core';
 import { scriptedModel } from '@keel/core/test';
 import { describe, expect, it } from 'vitest';
-import { McpConnectionError } from './errors/mcp-connection-error';
-import { McpToolCallError } from './errors/mcp-tool-call-error';
 import { mcpTools } from './mcp-tools';
 import { stdioConnections } from './testing/connections';
 import { context, eventually, heardDuringRun, serverLog, stdioServer, toolNamed } from './testing/helpers';
@@ -80,7 +78,7 @@ describe('mcpTools over stdio (a child process)', () => {
     expect(result.toolCalls[0]).toMatchObject({ isError: true, errorCode: 'tool-error' });
     expect(result.toolCalls[0]?.output).toContain('could not do it: disk full');
     expect(ends[0]).toMatchObject({ isError: true, errorCode: 'tool-error' });
-    await expect(toolNamed(mcp.tools, 'fail').execute({ reason: 'x' }, context())).rejects.toSatisfy(McpToolCallError.isInstance);
+    await expect(toolNamed(mcp.tools, 'fail').execute({ reason: 'x' }, context())).rejects.toMatchObject({ name: 'McpError', problem: 'tool-call', retryable: false });
   });
 });
 
@@ -137,7 +135,7 @@ describe('mcpTools over stdio (a child process)', () => {
     expect(closed).toHaveLength(1);
     expect(closed[0]).toMatchObject({ runId: result.runId, step: 1, server: 'keel-test', failure: 'closed' });
     expect(closed[0]?.message).toContain('closed the connection');
-    await expect(toolNamed(mcp.tools, 'add').execute({ a: 1, b: 1 }, context())).rejects.toSatisfy(McpConnectionError.isInstance);
+    await expect(toolNamed(mcp.tools, 'add').execute({ a: 1, b: 1 }, context())).rejects.toMatchObject({ name: 'McpError', problem: 'connection', retryable: true });
   });
 
   it('an abort cancels the MCP request on the server (notifications/cancelled)', async () => {
@@ -238,14 +236,14 @@ describe('mcpTools over stdio (a child process)', () => {
     });
     expect(() => process.kill(pid, 0)).toThrow(/ESRCH/);
     expect(heard.map((event) => event.payload.failure)).toEqual(['closed-by-client']);
-    await expect(toolNamed(mcp.tools, 'add').execute({ a: 1, b: 1 }, context())).rejects.toMatchObject({ name: 'McpConnectionError', failure: 'closed-by-client' });
+    await expect(toolNamed(mcp.tools, 'add').execute({ a: 1, b: 1 }, context())).rejects.toMatchObject({ name: 'McpError', problem: 'connection', failure: 'closed-by-client' });
   });
 
   it('refuses a command that does not start, and one that is no MCP server, with a typed error', async () => {
-    await expect(mcpTools({ command: '/nonexistent/keel-mcp-server' })).rejects.toMatchObject({ name: 'McpConnectionError', failure: 'connect-failed' });
+    await expect(mcpTools({ command: '/nonexistent/keel-mcp-server' })).rejects.toMatchObject({ name: 'McpError', problem: 'connection', failure: 'connect-failed' });
     const started = Date.now();
-    await expect(mcpTools({ command: process.execPath, args: ['-e', 'process.stdin.resume(); process.stdin.on("end", () => process.exit(0))'] }, { connectTimeoutMs: 300 })).rejects.toMatchObject({ name: 'McpConnectionError', failure: 'connect-failed' });
+    await expect(mcpTools({ command: process.execPath, args: ['-e', 'process.stdin.resume(); process.stdin.on("end", () => process.exit(0))'] }, { connectTimeoutMs: 300 })).rejects.toMatchObject({ name: 'McpError', problem: 'connection', failure: 'connect-failed' });
     expect(Date.now() - started).toBeLessThan(10_000);
-    await expect(mcpTools({ command: process.execPath, args: ['-e', 'process.exit(1)'] })).rejects.toMatchObject({ failure: 'connect-failed' });
+    await expect(mcpTools({ command: process.execPath, args: ['-e', 'process.exit(1)'] })).rejects.toMatchObject({ problem: 'connection', failure: 'connect-failed' });
   });
 });

@@ -3,8 +3,7 @@ import { type EventPayload, reduceError, type ToolSource, type ToolSourceEmit, t
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { unknownApprovalNames } from './approval';
 import { connect, type Connection } from './connect';
-import { McpConnectionError } from './errors/mcp-connection-error';
-import type { McpToolDefinitionError } from './errors/mcp-tool-definition-error';
+import { McpError } from './errors/mcp-error';
 import { checkOptions, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, type McpToolsOptions } from './mcp-options';
 import type { McpClient, McpSource, McpTransportKind } from './mcp-source';
 import { callTool, type CallSite, translateError } from './tool-call';
@@ -31,7 +30,7 @@ export interface McpTools {
    * Ends the connection: for a command, its process and every process it started (asked to
    * exit, then sent SIGTERM, then SIGKILL; resolves when none is left), for a URL the HTTP session
    * (the server is asked to drop it). A `Client` you passed stays open: it is yours.
-   * Calls in flight and later calls fail with an {@link McpConnectionError}. Idempotent.
+   * Calls in flight and later calls fail with an {@link McpError} (`connection`). Idempotent.
    */
   close(): Promise<void>;
 }
@@ -41,13 +40,13 @@ const PING_TIMEOUT_MS = 5_000;
 
 class McpToolSet implements McpTools, CallSite, ToolSource {
   private current: readonly BuiltTool[] = [];
-  private ended: McpConnectionError | undefined;
+  private ended: McpError | undefined;
   private closing: Promise<void> | undefined;
   private probing: Promise<boolean> | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private waitingNotification: Promise<readonly Tool[]> | undefined;
   readonly lost: Promise<never>;
-  private rejectLost!: (error: McpConnectionError) => void;
+  private rejectLost!: (error: McpError) => void;
   /** The runs in flight holding these tools, each told the server's events. */
   private readonly observers = new Set<ToolSourceEmit>();
   readonly timeoutMs: number;
@@ -89,8 +88,8 @@ class McpToolSet implements McpTools, CallSite, ToolSource {
     for (const emit of this.observers) emit(event, payload);
   }
 
-  private closedPayload(error: McpConnectionError): EventPayload<'mcp.server-closed'> {
-    return { server: this.server, failure: error.failure, message: error.message };
+  private closedPayload(error: McpError): EventPayload<'mcp.server-closed'> {
+    return { server: this.server, failure: error.failure ?? 'closed', message: error.message };
   }
 
   /** Watches the client: its close, its transport errors, and list-changed notifications. */
@@ -99,7 +98,7 @@ class McpToolSet implements McpTools, CallSite, ToolSource {
     const previousError = client.onerror;
     client.onclose = () => {
       previousClose?.();
-      this.markClosed(new McpConnectionError({ server: this.server, failure: 'closed', message: `The MCP server ${this.server} closed the connection (its process exited or the connection ended)` }));
+      this.markClosed(new McpError({ problem: 'connection', server: this.server, failure: 'closed', message: `The MCP server ${this.server} closed the connection (its process exited or the connection ended)` }));
     };
     client.onerror = (error) => {
       previousError?.(error);
@@ -124,7 +123,7 @@ class McpToolSet implements McpTools, CallSite, ToolSource {
   /**
    * After a transport error on HTTP: a request whose response stream broke may never be answered,
    * so ask whether the server is still there. A server that does not answer a ping is gone: calls
-   * in flight end now with an {@link McpConnectionError} instead of waiting for their timeout.
+   * in flight end now with an {@link McpError} (`connection`) instead of waiting for their timeout.
    * Resolves true while the server answers.
    */
   probe(): Promise<boolean> {
@@ -135,7 +134,7 @@ class McpToolSet implements McpTools, CallSite, ToolSource {
         return true;
       } catch (error) {
         if (!this.ended && !this.closing) {
-          this.markClosed(new McpConnectionError({ server: this.server, failure: 'closed', message: `The MCP server ${this.server} stopped answering (the connection broke and a ping failed)`, cause: error }));
+          this.markClosed(new McpError({ problem: 'connection', server: this.server, failure: 'closed', message: `The MCP server ${this.server} stopped answering (the connection broke and a ping failed)`, cause: error }));
           void this.connection.close().catch(() => undefined);
         }
         return false;
@@ -146,11 +145,11 @@ class McpToolSet implements McpTools, CallSite, ToolSource {
     return this.probing;
   }
 
-  closedError(): McpConnectionError | undefined {
+  closedError(): McpError | undefined {
     return this.ended;
   }
 
-  markClosed(error: McpConnectionError): void {
+  markClosed(error: McpError): void {
     if (this.ended) return;
     this.ended = error;
     this.rejectLost(error);
@@ -159,7 +158,7 @@ class McpToolSet implements McpTools, CallSite, ToolSource {
 
   close(): Promise<void> {
     this.closing ??= (async () => {
-      this.markClosed(new McpConnectionError({ server: this.server, failure: 'closed-by-client', message: `The connection to the MCP server ${this.server} was closed by close()` }));
+      this.markClosed(new McpError({ problem: 'connection', server: this.server, failure: 'closed-by-client', message: `The connection to the MCP server ${this.server} was closed by close()` }));
       this.restoreHooks();
       await this.connection.close().catch(() => undefined);
     })();
@@ -205,8 +204,8 @@ class McpToolSet implements McpTools, CallSite, ToolSource {
     }
     const listing = buildListing(listed, this.current, { server: this.server, options: this.options, timeoutMs: this.timeoutMs, source: this, call: (tool, input, context) => callTool(this, tool, input, context) });
     if (listing.refused.length > 0) {
-      if (this.options.invalidTools !== 'skip') throw listing.refused[0] as McpToolDefinitionError;
-      for (const error of listing.refused) this.report('mcp.tool-refused', { server: this.server, toolName: error.tool, problem: error.problem, message: error.message });
+      if (this.options.invalidTools !== 'skip') throw listing.refused[0] as McpError;
+      for (const error of listing.refused) this.report('mcp.tool-refused', { server: this.server, toolName: error.tool ?? '', problem: error.definitionProblem ?? '', message: error.message });
     }
     const before = this.current;
     this.current = listing.built;
@@ -239,8 +238,8 @@ class McpToolSet implements McpTools, CallSite, ToolSource {
  * // ...
  * await github.close();
  * ```
- * @throws {McpConnectionError} when the server cannot be reached.
- * @throws {McpToolDefinitionError} when a listed tool cannot be offered (unless `invalidTools: 'skip'`).
+ * @throws {McpError} `connection` when the server cannot be reached.
+ * @throws {McpError} `tool-definition` when a listed tool cannot be offered (unless `invalidTools: 'skip'`).
  * @throws {AgentConfigurationError} for a bad option.
  */
 export async function mcpTools(source: McpSource, options: McpToolsOptions = {}): Promise<McpTools> {

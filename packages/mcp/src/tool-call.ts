@@ -1,9 +1,8 @@
 import type { ToolContext } from '@keel/core';
 import { reduceError } from '@keel/core/internal';
-import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ErrorCode, McpError as ProtocolError } from '@modelcontextprotocol/sdk/types.js';
 import type { Connection } from './connect';
-import { McpConnectionError } from './errors/mcp-connection-error';
-import { McpToolCallError } from './errors/mcp-tool-call-error';
+import { McpError } from './errors/mcp-error';
 import { resultText } from './result-text';
 
 /** The SDK's own timeout waits this much longer than Keel's, so Keel's `tool-timeout` is the one seen. */
@@ -15,10 +14,10 @@ export interface CallSite {
   readonly connection: Connection;
   readonly timeoutMs: number;
   /** The error every call gets once the connection ended, else undefined. */
-  closedError(): McpConnectionError | undefined;
+  closedError(): McpError | undefined;
   /** Rejects when the connection ends (a call in flight ends then, not at its timeout). */
   readonly lost: Promise<never>;
-  markClosed(error: McpConnectionError): void;
+  markClosed(error: McpError): void;
   /** After a transport error: whether the server still answers (false marks the connection closed). */
   probe(): Promise<boolean>;
 }
@@ -42,13 +41,13 @@ async function send(site: CallSite, tool: ServerTool, input: unknown, signal: Ab
   if (!tool.task) return (await client.callTool(params, undefined, options)) as CallToolResult;
   const stream = client.experimental?.tasks?.callToolStream?.(params, undefined, options) as AsyncIterable<StreamMessage> | undefined;
   if (stream === undefined) {
-    throw new McpToolCallError({ server: site.server, tool: tool.name, message: `The MCP tool ${JSON.stringify(tool.name)} runs only as a task, which this MCP client does not offer` });
+    throw new McpError({ problem: 'tool-call', server: site.server, tool: tool.name, message: `The MCP tool ${JSON.stringify(tool.name)} runs only as a task, which this MCP client does not offer` });
   }
   for await (const message of stream) {
     if (message.type === 'result') return (message as { result: CallToolResult }).result;
     if (message.type === 'error') throw (message as { error: unknown }).error;
   }
-  throw new McpToolCallError({ server: site.server, tool: tool.name, message: `The MCP task of ${JSON.stringify(tool.name)} ended without a result` });
+  throw new McpError({ problem: 'tool-call', server: site.server, tool: tool.name, message: `The MCP task of ${JSON.stringify(tool.name)} ended without a result` });
 }
 
 /** Calls a tool on the server; the run's abort (or Keel's timeout) cancels the MCP request. */
@@ -67,7 +66,7 @@ export async function callTool(site: CallSite, tool: ServerTool, input: unknown,
     settled = true;
     const text = resultText(result);
     if (result.isError === true) {
-      throw new McpToolCallError({ server: site.server, tool: tool.name, message: text === '' ? `the tool ${JSON.stringify(tool.name)} reported an error` : text });
+      throw new McpError({ problem: 'tool-call', server: site.server, tool: tool.name, message: text === '' ? `the tool ${JSON.stringify(tool.name)} reported an error` : text });
     }
     return text;
   } catch (error) {
@@ -100,28 +99,28 @@ function readIssues(error: unknown): string | undefined {
 
 /** Any failure of a request as a typed error. */
 export async function translateError(site: CallSite, error: unknown, toolName: string): Promise<unknown> {
-  if (McpConnectionError.isInstance(error) || McpToolCallError.isInstance(error)) return error;
+  if (McpError.isInstance(error)) return error;
   const closed = site.closedError();
   if (closed) return closed;
   const { server } = site;
-  if (error instanceof McpError) {
+  if (error instanceof ProtocolError) {
     if (error.code === ErrorCode.ConnectionClosed) {
-      const ended = new McpConnectionError({ server, failure: 'closed', message: `The MCP server ${server} closed the connection before answering`, cause: error });
+      const ended = new McpError({ problem: 'connection', server, failure: 'closed', message: `The MCP server ${server} closed the connection before answering`, cause: error });
       site.markClosed(ended);
       return ended;
     }
     if (error.code === ErrorCode.RequestTimeout) {
-      return new McpToolCallError({ server, tool: toolName, code: error.code, message: `The MCP server ${server} did not answer ${JSON.stringify(toolName)} in time`, cause: error });
+      return new McpError({ problem: 'tool-call', server, tool: toolName, code: error.code, message: `The MCP server ${server} did not answer ${JSON.stringify(toolName)} in time`, cause: error });
     }
-    return new McpToolCallError({ server, tool: toolName, code: error.code, message: reduceError(error).message, cause: error });
+    return new McpError({ problem: 'tool-call', server, tool: toolName, code: error.code, message: reduceError(error).message, cause: error });
   }
   const issues = readIssues(error);
   if (issues !== undefined) {
-    return new McpToolCallError({ server, tool: toolName, message: `The answer of the MCP server ${server} to ${JSON.stringify(toolName)} does not match the MCP schema: ${issues}`, cause: error });
+    return new McpError({ problem: 'tool-call', server, tool: toolName, message: `The answer of the MCP server ${server} to ${JSON.stringify(toolName)} does not match the MCP schema: ${issues}`, cause: error });
   }
   const message = reduceError(error).message;
   if (/not connected/i.test(message)) {
-    const ended = new McpConnectionError({ server, failure: 'closed', message: `The MCP server ${server} is not connected`, cause: error });
+    const ended = new McpError({ problem: 'connection', server, failure: 'closed', message: `The MCP server ${server} is not connected`, cause: error });
     site.markClosed(ended);
     return ended;
   }
@@ -130,5 +129,5 @@ export async function translateError(site: CallSite, error: unknown, toolName: s
     const lost = site.closedError();
     if (lost) return lost;
   }
-  return new McpToolCallError({ server, tool: toolName, message: `The request to the MCP server ${server} failed: ${message}`, cause: error });
+  return new McpError({ problem: 'tool-call', server, tool: toolName, message: `The request to the MCP server ${server} failed: ${message}`, cause: error });
 }

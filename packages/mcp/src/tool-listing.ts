@@ -3,8 +3,7 @@ import { reduceError, type ToolSource } from '@keel/core/internal';
 import type { Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import { approvalFor } from './approval';
 import type { Connection } from './connect';
-import { McpToolCallError } from './errors/mcp-tool-call-error';
-import { McpToolDefinitionError } from './errors/mcp-tool-definition-error';
+import { McpError } from './errors/mcp-error';
 import { prepareInputSchema, withPatternChecks } from './input-schema';
 import type { McpToolsOptions } from './mcp-options';
 import type { ServerTool } from './tool-call';
@@ -22,7 +21,7 @@ export interface BuiltTool {
 /** The result of reading a listing: the tools Keel can offer and those it cannot. */
 export interface Listing {
   readonly built: readonly BuiltTool[];
-  readonly refused: readonly McpToolDefinitionError[];
+  readonly refused: readonly McpError[];
 }
 
 /** What turning a listing into Keel tools needs. */
@@ -57,7 +56,7 @@ export async function listAll(connection: Connection, server: string, timeoutMs:
     if (cursors.has(cursor)) break;
     cursors.add(cursor);
   }
-  throw new McpToolCallError({ server, tool: 'tools/list', message: `The MCP server ${server} kept paging its tool list (a repeated cursor or more than ${MAX_LIST_PAGES} pages)` });
+  throw new McpError({ problem: 'tool-call', server, tool: 'tools/list', message: `The MCP server ${server} kept paging its tool list (a repeated cursor or more than ${MAX_LIST_PAGES} pages)` });
 }
 
 function taken(info: McpToolInfo, filter: McpToolsOptions['filter']): boolean {
@@ -70,13 +69,13 @@ function taken(info: McpToolInfo, filter: McpToolsOptions['filter']): boolean {
 export function buildListing(listed: readonly McpToolInfo[], previous: readonly BuiltTool[], context: ListingContext): Listing {
   const reusable = new Map(previous.map((built) => [built.key, built]));
   const built: BuiltTool[] = [];
-  const refused: McpToolDefinitionError[] = [];
+  const refused: McpError[] = [];
   const owners = new Map<string, string>();
   const { server } = context;
   for (const info of listed) {
     const serverName: unknown = info.name;
     if (typeof serverName !== 'string' || serverName === '') {
-      refused.push(new McpToolDefinitionError({ server, tool: String(serverName), problem: 'name', message: `The MCP server ${server} lists a tool without a name` }));
+      refused.push(new McpError({ problem: 'tool-definition', server, tool: String(serverName), definitionProblem: 'name', message: `The MCP server ${server} lists a tool without a name` }));
       continue;
     }
     if (!taken(info, context.options.filter)) continue;
@@ -84,7 +83,7 @@ export function buildListing(listed: readonly McpToolInfo[], previous: readonly 
     const owner = owners.get(name);
     if (owner !== undefined) {
       const message = `The MCP server ${server}'s tools ${JSON.stringify(owner)} and ${JSON.stringify(serverName)} would both be named ${JSON.stringify(name)}; leave one out with filter`;
-      refused.push(new McpToolDefinitionError({ server, tool: serverName, problem: 'name-collision', message }));
+      refused.push(new McpError({ problem: 'tool-definition', server, tool: serverName, definitionProblem: 'name-collision', message }));
       continue;
     }
     owners.set(name, serverName);
@@ -102,19 +101,20 @@ export function buildListing(listed: readonly McpToolInfo[], previous: readonly 
       continue;
     }
     const made = makeTool({ name: serverName, task }, name, description, info.inputSchema, context);
-    if (McpToolDefinitionError.isInstance(made)) refused.push(made);
+    if (McpError.isInstance(made)) refused.push(made);
     else built.push({ key, tool: made });
   }
   return { built, refused };
 }
 
 /** One server tool as a Keel tool, or why it cannot be one. */
-function makeTool(serverTool: ServerTool, name: string, description: string, inputSchema: unknown, context: ListingContext): Tool | McpToolDefinitionError {
+function makeTool(serverTool: ServerTool, name: string, description: string, inputSchema: unknown, context: ListingContext): Tool | McpError {
   const refuse = (message: string, cause?: unknown) =>
-    new McpToolDefinitionError({
+    new McpError({
+      problem: 'tool-definition',
       server: context.server,
       tool: serverTool.name,
-      problem: 'input-schema',
+      definitionProblem: 'input-schema',
       message: `The input schema of the MCP tool ${JSON.stringify(serverTool.name)} (server ${context.server}) cannot be used: ${message}`,
       cause,
     });

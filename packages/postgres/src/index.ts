@@ -1,7 +1,6 @@
 export { ConversationBusyError } from '@keel/core/internal';
 export { MemoryLeaseLostError } from '@keel/core/internal';
-export { PostgresRefusedError } from './errors/postgres-refused-error';
-export { PostgresUnavailableError } from './errors/postgres-unavailable-error';
+export { PostgresError, type PostgresProblem } from './errors/postgres-error';
 export { postgresMemory, type PostgresMemory } from './memory/postgres-memory';
 export type { ConversationPolicy, PostgresMemoryOptions } from './memory/memory-settings';
 export type { PostgresConnection } from './postgres/open-pool';

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DevtoolsOptionsError } from '../errors/devtools-options-error';
+import { DevtoolsError } from '../errors/devtools-error';
 import { type DevtoolsServer, startDevtools } from './start-devtools';
 
 const servers: DevtoolsServer[] = [];
@@ -102,17 +102,17 @@ describe('startDevtools', () => {
   });
 
   it('refuses a bad port or file, and a port in use, with a typed error', async () => {
-    await expect(startDevtools({ file: 'x.jsonl', port: 70_000 })).rejects.toThrow(DevtoolsOptionsError);
+    await expect(startDevtools({ file: 'x.jsonl', port: 70_000 })).rejects.toMatchObject({ name: 'DevtoolsError', problem: 'options', option: 'port' });
     await expect(startDevtools({ file: '', port: 0 })).rejects.toThrow(/file/);
     const server = await serve();
     const busy = await startDevtools({ file: 'x.jsonl', port: server.port }).catch((error: unknown) => error);
-    expect(DevtoolsOptionsError.isInstance(busy) && busy.option).toBe('port');
+    expect(DevtoolsError.isInstance(busy) && [busy.problem, busy.option]).toEqual(['options', 'port']);
     expect(String(busy)).toContain('is in use');
   });
 
   it('refuses a directory given as the trace file, which every page request would otherwise fail on', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'keel-devtools-folder-'));
     const refused = await startDevtools({ file: folder, port: 0 }).catch((error: unknown) => error);
-    expect(DevtoolsOptionsError.isInstance(refused) && refused.message).toBe(`file: ${folder} is a directory: give the JSON-lines file fileTrace() writes`);
+    expect(DevtoolsError.isInstance(refused) && refused.problem === 'options' && refused.message).toBe(`file: ${folder} is a directory: give the JSON-lines file fileTrace() writes`);
   });
 });

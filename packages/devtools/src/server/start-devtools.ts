@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DevtoolsOptionsError } from '../errors/devtools-options-error';
+import { DevtoolsError } from '../errors/devtools-error';
 import { TraceFileReader } from '../view/trace-file-reader';
 import { RequestHandler } from './handle-request';
 
@@ -28,16 +28,16 @@ export interface DevtoolsServer {
 /**
  * Serves the trace viewer of `file` on 127.0.0.1 (never on another interface): a self-contained
  * page (no CDN, no account, works offline) that lists the file's runs and shows one run's steps
- * and attempts, updated as the file grows. Rejects with {@link DevtoolsOptionsError} for a bad
+ * and attempts, updated as the file grows. Rejects with a {@link DevtoolsError} (`options`) for a bad
  * option, a path that is a directory, or a port in use.
  */
 export async function startDevtools(options: DevtoolsOptions): Promise<DevtoolsServer> {
   const { file } = options;
   const port = options.port ?? DEFAULT_PORT;
-  if (typeof file !== 'string' || file.trim() === '' || file.includes('\0')) throw new DevtoolsOptionsError({ option: 'file', message: 'must be the path of a trace file' });
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new DevtoolsOptionsError({ option: 'port', message: `must be an integer from 0 to 65535, got ${String(port)}` });
+  if (typeof file !== 'string' || file.trim() === '' || file.includes('\0')) throw new DevtoolsError({ problem: 'options', option: 'file', message: 'must be the path of a trace file' });
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new DevtoolsError({ problem: 'options', option: 'port', message: `must be an integer from 0 to 65535, got ${String(port)}` });
   const found = await stat(file).catch(() => undefined);
-  if (found && !found.isFile()) throw new DevtoolsOptionsError({ option: 'file', message: `${file} is ${found.isDirectory() ? 'a directory' : 'not a file'}: give the JSON-lines file fileTrace() writes` });
+  if (found && !found.isFile()) throw new DevtoolsError({ problem: 'options', option: 'file', message: `${file} is ${found.isDirectory() ? 'a directory' : 'not a file'}: give the JSON-lines file fileTrace() writes` });
   let hosts: string[] = [];
   const handler = new RequestHandler(file, new TraceFileReader(file), () => hosts);
   const server = createServer((request, response) => {
@@ -48,7 +48,7 @@ export async function startDevtools(options: DevtoolsOptions): Promise<DevtoolsS
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(new DevtoolsOptionsError({ option: 'port', message: error.code === 'EADDRINUSE' ? `127.0.0.1:${port} is in use: choose another port, or 0 for a free one` : error.message, cause: error })),
+      reject(new DevtoolsError({ problem: 'options', option: 'port', message: error.code === 'EADDRINUSE' ? `127.0.0.1:${port} is in use: choose another port, or 0 for a free one` : error.message, cause: error })),
     );
     server.listen(port, '127.0.0.1', resolve);
   });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Agent } from '@keel/core';
 import { scriptedModel } from '@keel/core/test';
 import { describe, expect, it } from 'vitest';
-import { DevtoolsOptionsError } from '../errors/devtools-options-error';
+import { DevtoolsError } from '../errors/devtools-error';
 import { recordPageRun } from '../testing/page-run';
 import { entriesOf, eventsOf, readTrace } from '../testing/read-trace';
 import { HOSTILE_ANSWER, HOSTILE_POLICY, recordApprovalRun, recordReAskRun } from '../testing/support-runs';
@@ -150,13 +150,13 @@ describe('fileTrace: writing', () => {
     expect(result.text).toBe('fine');
     await trace.flush();
     await new Promise((resolve) => setImmediate(resolve));
-    expect(reports.map((report) => report.errorName)).toEqual(['TraceWriteError']);
+    expect(reports.map((report) => report.errorName)).toEqual(['DevtoolsError']);
     expect(reports[0]?.message).toContain('could not be written');
     expect(reports[0]?.message).toContain(path);
     await agent.run('again');
     await trace.flush();
     await new Promise((resolve) => setImmediate(resolve));
-    expect(reports.map((report) => report.errorName)).toEqual(['TraceWriteError', 'TraceWriteError']);
+    expect(reports.map((report) => report.errorName)).toEqual(['DevtoolsError', 'DevtoolsError']);
   });
 
   it('keeps lines while the file cannot be written, drops those beyond maxPendingEvents, and writes how many once it can', async () => {
@@ -178,14 +178,14 @@ describe('fileTrace: writing', () => {
   });
 
   it('refuses bad options with a typed error', () => {
-    expect(() => fileTrace('')).toThrow(DevtoolsOptionsError);
+    expect(() => fileTrace('')).toThrow(DevtoolsError);
     expect(() => fileTrace('a\0b')).toThrow(/NUL/);
     expect(() => fileTrace('t.jsonl', { secrets: ['short'] })).toThrow(/8 characters/);
     expect(() => fileTrace('t.jsonl', { maxPendingEvents: 0 })).toThrow(/positive integer/);
     try {
       fileTrace(42 as unknown as string);
     } catch (error) {
-      expect(DevtoolsOptionsError.isInstance(error) && error.option).toBe('path');
+      expect(DevtoolsError.isInstance(error) && [error.problem, error.option]).toEqual(['options', 'path']);
     }
   });
 });

@@ -1,5 +1,5 @@
 import type { AgentBuilder, AgentEvents, Extension } from '@keel/core';
-import { DevtoolsOptionsError } from '../errors/devtools-options-error';
+import { DevtoolsError } from '../errors/devtools-error';
 import { TRACED_EVENT_NAMES, type TracedEvent } from './content-fields';
 import { secretRedactor, secretsFromEnvironment } from './redact-secrets';
 import { entryLine, eventLine, type LineOptions } from './trace-lines';
@@ -38,14 +38,14 @@ export interface FileTrace extends Extension {
 }
 
 function checkOptions(path: unknown, options: FileTraceOptions): void {
-  if (typeof path !== 'string' || path.trim() === '') throw new DevtoolsOptionsError({ option: 'path', message: `must be a file path, got ${path === '' ? 'an empty string' : typeof path}` });
-  if (path.includes('\0')) throw new DevtoolsOptionsError({ option: 'path', message: 'must not contain a NUL character' });
+  if (typeof path !== 'string' || path.trim() === '') throw new DevtoolsError({ problem: 'options', option: 'path', message: `must be a file path, got ${path === '' ? 'an empty string' : typeof path}` });
+  if (path.includes('\0')) throw new DevtoolsError({ problem: 'options', option: 'path', message: 'must not contain a NUL character' });
   const { secrets, maxPendingEvents } = options;
   if (secrets !== undefined && (!Array.isArray(secrets) || secrets.some((secret) => typeof secret !== 'string' || secret.length < 8))) {
-    throw new DevtoolsOptionsError({ option: 'secrets', message: 'must be a list of strings of 8 characters or more (shorter ones would redact ordinary words)' });
+    throw new DevtoolsError({ problem: 'options', option: 'secrets', message: 'must be a list of strings of 8 characters or more (shorter ones would redact ordinary words)' });
   }
   if (maxPendingEvents !== undefined && !(Number.isInteger(maxPendingEvents) && maxPendingEvents > 0)) {
-    throw new DevtoolsOptionsError({ option: 'maxPendingEvents', message: `must be a positive integer, got ${String(maxPendingEvents)}` });
+    throw new DevtoolsError({ problem: 'options', option: 'maxPendingEvents', message: `must be a positive integer, got ${String(maxPendingEvents)}` });
   }
 }
 
@@ -59,7 +59,7 @@ function checkOptions(path: unknown, options: FileTraceOptions): void {
  * run's thread and appended whole (see `TraceWriter`), so runs, agents and processes writing to one
  * file never interleave inside a line; what waits when the process exits is written then. A failed
  * write never stops or changes a run: it is reported as the agent's `listener.error` event
- * (`TraceWriteError`). Model text only with `recordContent`; secrets never.
+ * (a `DevtoolsError`, `trace-write`). Model text only with `recordContent`; secrets never.
  */
 export function fileTrace(path: string, options: FileTraceOptions = {}): FileTrace {
   checkOptions(path, options);

@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { TraceWriteError } from '../errors/trace-write-error';
+import { DevtoolsError } from '../errors/devtools-error';
 
 /** Settings of a {@link TraceWriter}. */
 export interface TraceWriterOptions {
@@ -52,7 +52,7 @@ function appendWhole(path: string, text: string): void {
 interface Claim {
   readonly promise: Promise<void>;
   resolve(): void;
-  reject(error: TraceWriteError): void;
+  reject(error: DevtoolsError): void;
 }
 
 /**
@@ -81,7 +81,7 @@ export class TraceWriter {
 
   /**
    * Adds a line (ending in a newline). Returns, to the first line of each batch, a promise that
-   * rejects with a {@link TraceWriteError} if the batch's write fails: the listener that pushed it
+   * rejects with a {@link DevtoolsError} (`trace-write`) if the batch's write fails: the listener that pushed it
    * returns it, so the failure is its agent's `listener.error` event. `claims` false for a line
    * whose failure must not be reported (a `listener.error`'s own: it would report itself again).
    */
@@ -117,7 +117,7 @@ export class TraceWriter {
       this.#schedule();
       const reason = error instanceof Error ? error.message : String(error);
       const lost = this.#dropped > 0 ? `, ${this.#dropped} dropped so far` : '';
-      claim?.reject(new TraceWriteError({ path, lostEvents: this.#dropped, message: `The trace ${path} could not be written (${reason}): ${this.#lines.length} line(s) wait for the next write${lost}`, cause: error }));
+      claim?.reject(new DevtoolsError({ problem: 'trace-write', path, lostEvents: this.#dropped, message: `The trace ${path} could not be written (${reason}): ${this.#lines.length} line(s) wait for the next write${lost}`, cause: error }));
       return;
     }
     this.#failing = false;

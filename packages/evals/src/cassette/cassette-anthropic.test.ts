@@ -94,7 +94,7 @@ describe('a run recorded against the Anthropic wire, replayed offline', () => {
     if (!ReliabilityFailFastError.isInstance(changed)) throw new Error(`expected the run to stop, got ${String(changed)}`);
     expect(changed.errorKind).toBe('bad-request');
     expect(changed.attempts).toHaveLength(1);
-    expect(changed.cause).toMatchObject({ name: 'CassetteMissError' });
+    expect(changed.cause).toMatchObject({ name: 'CassetteError', problem: 'unrecorded' });
     expect(changed.message).toContain('first differs at messages[0] (user):\n  recorded:  {"content":"Two widgets, please.","role":"user"}\n  requested: {"content":"Three widgets, please.","role":"user"}');
   });
 });

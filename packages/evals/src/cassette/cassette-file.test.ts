@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { ModelRequest } from '@keel/core';
 import { scriptedModel } from '@keel/core/test';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { CassetteFileError, type CassetteFileProblem } from '../errors/cassette-file-error';
+import { CassetteError, type CassetteProblem } from '../errors/cassette-error';
 import { cassette } from './cassette';
 import { readCassetteFile } from './cassette-file';
 
@@ -16,13 +16,13 @@ beforeEach(() => {
 });
 
 const ask = (content: string): ModelRequest => ({ model: 'm', messages: [{ role: 'user', content }] });
-const problemOf = (write: string, mode: 'replay' | 'auto' = 'replay'): CassetteFileProblem | string => {
+const problemOf = (write: string, mode: 'replay' | 'auto' = 'replay'): CassetteProblem | string => {
   writeFileSync(path, write);
   try {
     cassette(scriptedModel('x'), { path, mode });
     return 'no error';
   } catch (error) {
-    return CassetteFileError.isInstance(error) ? `${error.problem}: ${error.message}` : String(error);
+    return CassetteError.isInstance(error) ? `${error.problem}: ${error.message}` : String(error);
   }
 };
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { CassetteFileError } from '../errors/cassette-file-error';
+import { CassetteError } from '../errors/cassette-error';
 import type { CassetteData } from './cassette-format';
 import { withFileLock } from './file-lock';
 import { parseCassette } from './parse-cassette';
@@ -16,7 +16,7 @@ export function readCassetteFile(path: string): CassetteData | undefined {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     if (isMissing(error)) return undefined;
-    throw new CassetteFileError({ path, problem: 'unreadable', detail: `cannot be read (${(error as Error).message})`, cause: error });
+    throw new CassetteError({ path, problem: 'unreadable', detail: `cannot be read (${(error as Error).message})`, cause: error });
   }
   return parseCassette(path, text);
 }
@@ -27,7 +27,7 @@ async function readCurrent(path: string): Promise<CassetteData | undefined> {
     text = await readFile(path, 'utf8');
   } catch (error) {
     if (isMissing(error)) return undefined;
-    throw new CassetteFileError({ path, problem: 'unreadable', detail: `cannot be read (${(error as Error).message})`, cause: error });
+    throw new CassetteError({ path, problem: 'unreadable', detail: `cannot be read (${(error as Error).message})`, cause: error });
   }
   return parseCassette(path, text);
 }
@@ -46,7 +46,7 @@ async function writeAtomically(path: string, text: string): Promise<void> {
     await rename(temporary, path);
   } catch (error) {
     await unlink(temporary).catch(() => undefined);
-    throw new CassetteFileError({ path, problem: 'unwritable', detail: `cannot be written (${(error as Error).message})`, cause: error });
+    throw new CassetteError({ path, problem: 'unwritable', detail: `cannot be written (${(error as Error).message})`, cause: error });
   }
 }
 
@@ -58,7 +58,7 @@ async function writeAtomically(path: string, text: string): Promise<void> {
  */
 export async function updateCassetteFile(path: string, replace: () => boolean, next: (current: CassetteData | undefined) => CassetteData): Promise<void> {
   await mkdir(dirname(path), { recursive: true }).catch((error: unknown) => {
-    throw new CassetteFileError({ path, problem: 'unwritable', detail: `its folder cannot be created (${(error as Error).message})`, cause: error });
+    throw new CassetteError({ path, problem: 'unwritable', detail: `its folder cannot be created (${(error as Error).message})`, cause: error });
   });
   await withFileLock(path, async () => {
     const data = next(replace() ? undefined : await readCurrent(path));

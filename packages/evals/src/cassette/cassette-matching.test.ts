@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { scriptedModel } from '@keel/core/test';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { CassetteMissError } from '../errors/cassette-miss-error';
+import { CassetteError } from '../errors/cassette-error';
 import { cassette } from './cassette';
 import { ask, newCassettePath, offline } from '../testing/cassette-fixtures';
 
@@ -15,10 +15,10 @@ describe('cassette() matches only what the run itself made as volatile', () => {
     const order = (id: string) => ask(`Where is order ${id}? It was placed 2026-11-25T17:00:00Z.`);
     await cassette(scriptedModel('Order 3f2b… shipped.'), { path, mode: 'record' }).generate(order('3f2b8c1e-9d4a-4b7e-8f00-1234567890ab'), {});
     const other = await cassette(offline, { path, mode: 'replay' }).generate(order('0c1d2e3f-4a5b-4c6d-8e7f-abcdefabcdef'), {}).catch((error: unknown) => error);
-    expect(CassetteMissError.isInstance(other)).toBe(true);
+    expect(CassetteError.isInstance(other) && other.problem).toBe('unrecorded');
     expect((other as Error).message).toContain('0c1d2e3f-4a5b-4c6d-8e7f-abcdefabcdef');
     const later = await cassette(offline, { path, mode: 'replay' }).generate(ask('Where is order 3f2b8c1e-9d4a-4b7e-8f00-1234567890ab? It was placed 2026-11-26T08:00:00Z.'), {}).catch((error: unknown) => error);
-    expect(CassetteMissError.isInstance(later)).toBe(true);
+    expect(CassetteError.isInstance(later) && later.problem).toBe('unrecorded');
     // The same order replays.
     expect((await cassette(offline, { path, mode: 'replay' }).generate(order('3f2b8c1e-9d4a-4b7e-8f00-1234567890ab'), {})).text).toBe('Order 3f2b… shipped.');
   });
@@ -28,7 +28,7 @@ describe('cassette() matches only what the run itself made as volatile', () => {
     await cassette(scriptedModel('Mild.'), { path, mode: 'record', volatile: [/Today is \S+\./] }).generate(today('2026-11-25T17:00:00Z'), {});
     expect((await cassette(offline, { path, mode: 'replay', volatile: [/Today is \S+\./] }).generate(today('2026-11-26T09:30:12.123Z'), {})).text).toBe('Mild.');
     expect(readFileSync(path, 'utf8')).toContain('<volatile> Answer briefly.');
-    await expect(cassette(offline, { path, mode: 'replay' }).generate(today('2026-11-26T09:30:12.123Z'), {})).rejects.toSatisfy(CassetteMissError.isInstance);
+    await expect(cassette(offline, { path, mode: 'replay' }).generate(today('2026-11-26T09:30:12.123Z'), {})).rejects.toMatchObject({ name: 'CassetteError', problem: 'unrecorded' });
     expect(() => cassette(offline, { path, mode: 'replay', volatile: ['Today' as unknown as RegExp] })).toThrow('options.volatile');
   });
 });

@@ -1,4 +1,4 @@
-import { CassetteMissError } from '../errors/cassette-miss-error';
+import { CassetteError } from '../errors/cassette-error';
 import { canonicalText, type JsonObject } from './canonical-request';
 import { updateCassetteFile } from './cassette-file';
 import { CASSETTE_VERSION, type CassetteData, type CassetteInteraction } from './cassette-format';
@@ -42,12 +42,12 @@ export class CassetteStore {
   }
 
   /** The error for a request this cassette cannot answer, naming where it differs from the closest recording. */
-  miss(mode: 'replay' | 'auto', call: CallKind, request: JsonObject): CassetteMissError {
+  miss(mode: 'replay' | 'auto', call: CallKind, request: JsonObject): CassetteError {
     const recorded = this.recordedTimes.get(keyOf(call, request));
-    if (recorded !== undefined) return new CassetteMissError({ path: this.path, mode, call, exhausted: { recorded } });
+    if (recorded !== undefined) return new CassetteError({ problem: 'unrecorded', path: this.path, mode, call, exhausted: { recorded } });
     const recordings = (this.loaded?.interactions ?? []).map((interaction, index) => ({ index, call: interaction.call, request: interaction.request }));
     const difference = closestDifference(recordings, call, request);
-    return new CassetteMissError({ path: this.path, mode, call, ...(difference ? { difference } : {}) });
+    return new CassetteError({ problem: 'unrecorded', path: this.path, mode, call, ...(difference ? { difference } : {}) });
   }
 
   /**

@@ -2,8 +2,7 @@ import { readFileSync } from 'node:fs';
 import { AbortedError, type ModelProvider, type ModelRequest, type ModelStreamPart } from '@keel/core';
 import { scriptedModel } from '@keel/core/test';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { CassetteFileError } from '../errors/cassette-file-error';
-import { CassetteMissError } from '../errors/cassette-miss-error';
+import { CassetteError } from '../errors/cassette-error';
 import { RecordedCallError } from '../errors/recorded-call-error';
 import { cassette } from './cassette';
 import { ask, newCassettePath, offline } from '../testing/cassette-fixtures';
@@ -46,7 +45,8 @@ describe('cassette() record and replay', () => {
     expect((await player.generate(ask('Same?'), {})).text).toBe('first');
     expect((await player.generate(ask('Same?'), {})).text).toBe('second');
     const miss = await player.generate(ask('Same?'), {}).catch((error: unknown) => error);
-    expect(CassetteMissError.isInstance(miss)).toBe(true);
+    expect(CassetteError.isInstance(miss)).toBe(true);
+    expect((miss as CassetteError).problem).toBe('unrecorded');
     expect((miss as Error).message).toContain('recorded 2 times and is now asked once more');
   });
 
@@ -60,7 +60,7 @@ describe('cassette() record and replay', () => {
     const player = cassette(offline, { path, mode: 'replay' });
     const changed = { ...history, messages: [...history.messages.slice(0, 2), { role: 'user' as const, content: 'How are you tonight?' }] };
     const miss = await player.generate(changed, {}).catch((error: unknown) => error);
-    if (!CassetteMissError.isInstance(miss)) throw new Error(`expected a miss, got ${String(miss)}`);
+    if (!CassetteError.isInstance(miss) || miss.problem !== 'unrecorded') throw new Error(`expected a miss, got ${String(miss)}`);
     expect(miss.difference).toEqual({ recording: 1, path: 'messages[2]', role: 'user', recorded: '{"content":"How are you today?","role":"user"}', requested: '{"content":"How are you tonight?","role":"user"}' });
     expect(miss.message).toContain('first differs at messages[2] (user)');
     expect(miss.errorKind).toBe('bad-request');
@@ -70,11 +70,11 @@ describe('cassette() record and replay', () => {
     await cassette(scriptedModel('ok'), { path, mode: 'record' }).generate(ask('Hi', { maxTokens: 100 }), {});
     const player = cassette(offline, { path, mode: 'replay' });
     const system = await player.generate(ask('Hi', { maxTokens: 100, system: 'Answer at length.' }), {}).catch((error: unknown) => error);
-    expect((system as CassetteMissError).difference?.path).toBe('system');
+    expect((system as CassetteError).difference?.path).toBe('system');
     const tokens = await player.generate(ask('Hi', { maxTokens: 200 }), {}).catch((error: unknown) => error);
-    expect((tokens as CassetteMissError).difference).toMatchObject({ path: 'maxTokens', recorded: '100', requested: '200' });
+    expect((tokens as CassetteError).difference).toMatchObject({ path: 'maxTokens', recorded: '100', requested: '200' });
     const streamed = await collect(streamOf(player, ask('Hi', { maxTokens: 100 }))).catch((error: unknown) => error);
-    expect((streamed as CassetteMissError).difference).toMatchObject({ path: 'call', recorded: 'generate', requested: 'stream' });
+    expect((streamed as CassetteError).difference).toMatchObject({ path: 'call', recorded: 'generate', requested: 'stream' });
   });
 
   it('auto answers what is recorded and records the rest, keeping both in the file', async () => {
@@ -194,6 +194,6 @@ describe('cassette() record and replay', () => {
         return error;
       }
     })();
-    expect(CassetteFileError.isInstance(missing) && missing.problem).toBe('missing');
+    expect(CassetteError.isInstance(missing) && missing.problem).toBe('missing');
   });
 });

@@ -5,14 +5,14 @@ import { canonicalRequest, type JsonObject } from './canonical-request';
 import { readCassetteFile } from './cassette-file';
 import type { CassetteInteraction } from './cassette-format';
 import { type CallKind, CassetteStore } from './cassette-store';
-import { CassetteFileError } from '../errors/cassette-file-error';
+import { CassetteError } from '../errors/cassette-error';
 import { recordedErrorOf } from './recorded-error';
 import { environmentSecrets, secretScrubber, type SecretScrubber } from './scrub-secrets';
 
 /**
  * `record`: every call goes to the provider and is recorded; the file is started afresh at the
  * first recording. `replay`: every call is answered from the file, never from the provider; a
- * request not in it fails with `CassetteMissError`. `auto`: answered from the file when recorded,
+ * request not in it fails with a `CassetteError` (`unrecorded`). `auto`: answered from the file when recorded,
  * otherwise sent to the provider and added to the file.
  */
 export type CassetteMode = 'record' | 'replay' | 'auto';
@@ -80,14 +80,14 @@ function requestFor(scrub: SecretScrubber, request: ModelRequest, volatile: read
  * ```ts
  * const provider = cassette(anthropic(), { path: 'test/cassettes/triage.json', mode: process.env.RECORD ? 'record' : 'replay' });
  * ```
- * @throws {CassetteFileError} at once when the file is corrupt or of another version (`replay`
+ * @throws {CassetteError} at once when the file is corrupt or of another version (`replay`
  *   and `auto` read it here), or when `replay` finds no file.
  */
 export function cassette(provider: ModelProvider, options: CassetteOptions): Cassette {
   checkOptions(provider, options);
   const { path, mode } = options;
   const loaded = mode === 'record' ? undefined : readCassetteFile(path);
-  if (mode === 'replay' && loaded === undefined) throw new CassetteFileError({ path, problem: 'missing', detail: "there is no such file to replay (record it first with mode 'record' or 'auto')" });
+  if (mode === 'replay' && loaded === undefined) throw new CassetteError({ path, problem: 'missing', detail: "there is no such file to replay (record it first with mode 'record' or 'auto')" });
   const store = new CassetteStore(path, loaded, mode === 'record');
   const scrub = secretScrubber([...(options.secrets ?? []), ...environmentSecrets()], provider.redact?.bind(provider));
   const counts = { replayed: 0, recorded: 0 };

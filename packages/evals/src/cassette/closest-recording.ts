@@ -1,4 +1,4 @@
-import type { CassetteDifference } from '../errors/cassette-miss-error';
+import type { CassetteDifference } from '../errors/cassette-error';
 import type { JsonObject, JsonValue } from './canonical-request';
 
 /** A recorded request as the search sees it. */

@@ -1,6 +1,6 @@
 import { readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { setTimeout as wait } from 'node:timers/promises';
-import { CassetteFileError } from '../errors/cassette-file-error';
+import { CassetteError } from '../errors/cassette-error';
 
 /** How long a writer waits for another's lock before giving up, in milliseconds. */
 const LOCK_PATIENCE_MS = 15_000;
@@ -72,7 +72,7 @@ async function tryLock(lock: string): Promise<boolean> {
  * Runs `work` holding `<path>.lock` (created exclusively, holding the owner's pid), so writers in
  * other processes and other cassettes of this one take turns. A lock left by a dead process is
  * taken over, by one writer at a time (see {@link takeOver}).
- * @throws {CassetteFileError} `locked` when a live owner keeps it longer than 15 seconds.
+ * @throws {CassetteError} `locked` when a live owner keeps it longer than 15 seconds.
  */
 export async function withFileLock<T>(path: string, work: () => Promise<T>): Promise<T> {
   const lock = `${path}.lock`;
@@ -82,10 +82,10 @@ export async function withFileLock<T>(path: string, work: () => Promise<T>): Pro
     try {
       held = await tryLock(lock);
     } catch (error) {
-      throw new CassetteFileError({ path, problem: 'unwritable', detail: `its lock ${lock} cannot be created (${(error as Error).message})`, cause: error });
+      throw new CassetteError({ path, problem: 'unwritable', detail: `its lock ${lock} cannot be created (${(error as Error).message})`, cause: error });
     }
     if (held) break;
-    if (Date.now() > deadline) throw new CassetteFileError({ path, problem: 'locked', detail: `another writer held ${lock} for more than ${LOCK_PATIENCE_MS / 1000} seconds` });
+    if (Date.now() > deadline) throw new CassetteError({ path, problem: 'locked', detail: `another writer held ${lock} for more than ${LOCK_PATIENCE_MS / 1000} seconds` });
     await wait(RETRY_MS);
   }
   try {

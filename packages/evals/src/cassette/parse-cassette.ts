@@ -1,9 +1,9 @@
-import { CassetteFileError } from '../errors/cassette-file-error';
+import { CassetteError } from '../errors/cassette-error';
 import { CASSETTE_VERSION, type CassetteData, type CassetteInteraction } from './cassette-format';
 
 /**
  * Reads a cassette file's text, checking every interaction's shape, so a hand edit that went
- * wrong is a {@link CassetteFileError} naming the place, never a replay that answers garbage.
+ * wrong is a {@link CassetteError} naming the place, never a replay that answers garbage.
  */
 
 type Json = Record<string, unknown>;
@@ -83,18 +83,18 @@ export function parseCassette(path: string, text: string): CassetteData {
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new CassetteFileError({ path, problem: 'invalid-json', detail: `not valid JSON (${error instanceof Error ? error.message : String(error)})`, cause: error });
+    throw new CassetteError({ path, problem: 'invalid-json', detail: `not valid JSON (${error instanceof Error ? error.message : String(error)})`, cause: error });
   }
-  if (!isObject(data)) throw new CassetteFileError({ path, problem: 'invalid-format', detail: 'not a cassette: the file holds no JSON object' });
+  if (!isObject(data)) throw new CassetteError({ path, problem: 'invalid-format', detail: 'not a cassette: the file holds no JSON object' });
   if (data['keelCassette'] !== CASSETTE_VERSION) {
-    if (typeof data['keelCassette'] === 'number') throw new CassetteFileError({ path, problem: 'version', detail: `format version ${data['keelCassette']}; this version reads ${CASSETTE_VERSION}` });
-    throw new CassetteFileError({ path, problem: 'invalid-format', detail: 'not a cassette: no keelCassette version field' });
+    if (typeof data['keelCassette'] === 'number') throw new CassetteError({ path, problem: 'version', detail: `format version ${data['keelCassette']}; this version reads ${CASSETTE_VERSION}` });
+    throw new CassetteError({ path, problem: 'invalid-format', detail: 'not a cassette: no keelCassette version field' });
   }
   const interactions = data['interactions'];
-  if (!Array.isArray(interactions)) throw new CassetteFileError({ path, problem: 'invalid-format', detail: 'interactions is not an array' });
+  if (!Array.isArray(interactions)) throw new CassetteError({ path, problem: 'invalid-format', detail: 'interactions is not an array' });
   for (const [index, interaction] of interactions.entries()) {
     const problem = interactionProblem(interaction);
-    if (problem) throw new CassetteFileError({ path, problem: 'invalid-format', detail: `interactions[${index}] ${problem}` });
+    if (problem) throw new CassetteError({ path, problem: 'invalid-format', detail: `interactions[${index}] ${problem}` });
   }
   return { keelCassette: CASSETTE_VERSION, interactions: interactions as CassetteInteraction[] };
 }

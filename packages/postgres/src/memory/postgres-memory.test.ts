@@ -3,8 +3,7 @@ import { scriptedModel } from '@keel/core/test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { describeSharedMemory } from '../../../core/src/testing/shared-memory-contract-fixture';
 import { ConversationBusyError, MemoryLeaseLostError } from '../index';
-import { PostgresRefusedError } from '../errors/postgres-refused-error';
-import { PostgresUnavailableError } from '../errors/postgres-unavailable-error';
+import { PostgresError } from '../errors/postgres-error';
 import { usePostgresServer } from '../testing/use-postgres-server';
 import { renewSql } from './memory-statements';
 import { postgresMemory } from './postgres-memory';
@@ -81,7 +80,7 @@ describe('postgresMemory', () => {
     const error = await agent.run('hi', { conversationId: 'c' }).catch((caught: unknown) => caught);
     expect(MemoryStoreError.isInstance(error) && error.retryable).toBe(false);
     const cause = (error as MemoryStoreError).cause;
-    expect(PostgresRefusedError.isInstance(cause) && cause.table).toBe(`"${schema}".exchanges`);
+    expect(PostgresError.isInstance(cause) && cause.problem === 'refused' && cause.table).toBe(`"${schema}".exchanges`);
     expect((await pool.query(`SELECT lease_token FROM "${schema}".conversations`)).rows).toEqual([{ lease_token: null }]);
   });
 
@@ -92,10 +91,10 @@ describe('postgresMemory', () => {
     await pool.query(`ALTER TABLE "${schema}".exchanges DROP COLUMN messages`);
     const error = await memory.append('c', [{ role: 'user', content: 'hi' }]).catch((caught: unknown) => caught);
     expect(MemoryStoreError.isInstance(error)).toBe(true);
-    expect((error as MemoryStoreError).cause).toMatchObject({ name: 'PostgresRefusedError', code: '42703' });
+    expect((error as MemoryStoreError).cause).toMatchObject({ name: 'PostgresError', problem: 'refused', code: '42703' });
   });
 
-  it('never hangs when the server is down: a run fails with PostgresUnavailableError within the timeout', async () => {
+  it('never hangs when the server is down: a run fails with PostgresError unavailable within the timeout', async () => {
     const memory = postgresMemory({ pool: postgres.pool({ connectionTimeoutMillis: 200 }), schema, timeoutMs: 500 });
     await memory.migrate();
     const agent = Agent.create({ provider: echoModel(), model: 'm' }).memory(memory).build();
@@ -103,7 +102,7 @@ describe('postgresMemory', () => {
     try {
       const started = Date.now();
       const error = await agent.run('hello', { conversationId: 'c' }).catch((caught: unknown) => caught);
-      expect(PostgresUnavailableError.isInstance(error) && error.operation).toBe('memory load');
+      expect(PostgresError.isInstance(error) && [error.problem, error.operation]).toEqual(['unavailable', 'memory load']);
       expect(Date.now() - started).toBeLessThan(2_000);
     } finally {
       await postgres.server.restart();

@@ -27,7 +27,7 @@ const SWEEP_EVERY = 256;
  * replaces its exchange instead of adding one, and loads the conversation without it. Messages
  * are kept as JSON text (read back as written). A table changed by hand or a row Keel did not
  * write fails the run with a `MemoryStoreError` (not retryable); a server out of reach with
- * `PostgresUnavailableError`. Ephemeral messages are refused. With `ttlSeconds`, a conversation
+ * `PostgresError` (`unavailable`). Ephemeral messages are refused. With `ttlSeconds`, a conversation
  * expires that long after its last append, and expired conversations are swept as appends go.
  */
 export function postgresMemory(options: PostgresMemoryOptions): PostgresMemory {

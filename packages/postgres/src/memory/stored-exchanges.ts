@@ -1,5 +1,5 @@
 import { MemoryStoreError, type Message } from '@keel/core';
-import { PostgresRefusedError } from '../errors/postgres-refused-error';
+import { PostgresError } from '../errors/postgres-error';
 
 /** The messages of a conversation's stored exchanges, in order; an exchange that is not a JSON array of messages fails the load, naming the table. */
 export function parseExchanges(table: string, rows: readonly Record<string, unknown>[]): Message[] {
@@ -11,7 +11,7 @@ export function parseExchanges(table: string, rows: readonly Record<string, unkn
       messages = undefined;
     }
     if (!Array.isArray(messages)) {
-      throw new MemoryStoreError({ operation: 'load', cause: new PostgresRefusedError({ operation: 'memory load', table, message: 'an exchange is not a JSON array of messages' }) });
+      throw new MemoryStoreError({ operation: 'load', cause: new PostgresError({ problem: 'refused', operation: 'memory load', table, message: 'an exchange is not a JSON array of messages' }) });
     }
     return messages as Message[];
   });
@@ -20,6 +20,6 @@ export function parseExchanges(table: string, rows: readonly Record<string, unkn
 /** A refusal that waiting will not change fails the run for good, as a `MemoryStoreError`: a rejection handler for `operation`. */
 export function storeError(operation: 'load' | 'append'): (error: unknown) => never {
   return (error) => {
-    throw PostgresRefusedError.isInstance(error) ? new MemoryStoreError({ operation, cause: error }) : error;
+    throw PostgresError.isInstance(error) && error.problem === 'refused' ? new MemoryStoreError({ operation, cause: error }) : error;
   };
 }

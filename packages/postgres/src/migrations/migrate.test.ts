@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PostgresRefusedError } from '../errors/postgres-refused-error';
+import { PostgresError } from '../errors/postgres-error';
 import { usePostgresServer } from '../testing/use-postgres-server';
 import { migrate } from './migrate';
 import { MIGRATIONS } from './migrations';
@@ -38,7 +38,7 @@ describe('migrate', () => {
     const schema = postgres.schema();
     const broken = { version: MIGRATIONS.length + 1, name: 'broken', statements: () => ['CREATE TABLE nowhere.at_all (id integer)'] };
     const error = await migrate(pool, schema, `"${schema}"`, 5_000, [...MIGRATIONS, broken]).catch((thrown: unknown) => thrown);
-    expect(PostgresRefusedError.isInstance(error) && error.operation).toBe('migrate');
+    expect(PostgresError.isInstance(error) && [error.problem, error.operation]).toEqual(['refused', 'migrate']);
     expect((await pool.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema])).rows).toEqual([]);
     // The pool still works: the failed transaction's connection was not handed back open.
     await migrate(pool, schema, `"${schema}"`, 5_000);

@@ -1,5 +1,4 @@
-import { PostgresRefusedError } from '../errors/postgres-refused-error';
-import { PostgresUnavailableError } from '../errors/postgres-unavailable-error';
+import { PostgresError } from '../errors/postgres-error';
 
 /**
  * SQLSTATE classes and codes that pass on their own: connection exceptions (08), a serialization
@@ -12,18 +11,18 @@ function passes(code: string): boolean {
 }
 
 /**
- * The error a failed query stands for: {@link PostgresRefusedError} when the server answered with
+ * The error a failed query stands for: a {@link PostgresError} `refused` when the server answered with
  * a SQLSTATE that waiting will not change (a missing table or column, a permission, a constraint),
- * {@link PostgresUnavailableError} otherwise (no answer, a dropped connection, a shutdown).
+ * `unavailable` otherwise (no answer, a dropped connection, a shutdown).
  */
-export function classifyError(error: unknown, operation: string): PostgresRefusedError | PostgresUnavailableError {
-  if (PostgresRefusedError.isInstance(error) || PostgresUnavailableError.isInstance(error)) return error;
+export function classifyError(error: unknown, operation: string): PostgresError {
+  if (PostgresError.isInstance(error)) return error;
   const { code, table, schema, message } = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; table?: unknown; schema?: unknown; message?: unknown };
   const text = typeof message === 'string' ? message : String(error);
   // A SQLSTATE is five characters; node errors (ECONNREFUSED, ...) have longer codes.
   if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !passes(code)) {
     const named = typeof table === 'string' && table !== '' ? (typeof schema === 'string' && schema !== '' ? `${schema}.${table}` : table) : '';
-    return new PostgresRefusedError({ operation, message: text, code, table: named, cause: error });
+    return new PostgresError({ problem: 'refused', operation, message: text, code, table: named, cause: error });
   }
-  return new PostgresUnavailableError({ operation, message: text, cause: error });
+  return new PostgresError({ problem: 'unavailable', operation, message: text, cause: error });
 }

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeRunStore, expectSharedStores } from '../../../core/src/durable/run-store-contract-fixture';
-import { PostgresRefusedError } from '../errors/postgres-refused-error';
-import { PostgresUnavailableError } from '../errors/postgres-unavailable-error';
+import { PostgresError } from '../errors/postgres-error';
 import { usePostgresServer } from '../testing/use-postgres-server';
 import { postgresRunStore } from './postgres-run-store';
 
@@ -83,10 +82,10 @@ describe('postgresRunStore: faults and bad input', () => {
     await store.append(await store.acquire('spoiled'), APPEND);
     await pool.query(`UPDATE "${schema}".run_entries SET entry = '{not json'`);
     const notJson = await store.load('spoiled').catch((error: unknown) => error);
-    expect(PostgresRefusedError.isInstance(notJson) && notJson.table).toBe(`"${schema}".run_entries`);
+    expect(PostgresError.isInstance(notJson) && notJson.problem === 'refused' && notJson.table).toBe(`"${schema}".run_entries`);
     await pool.query(`ALTER TABLE "${schema}".runs DROP COLUMN tenant`);
     const dropped = await store.append(await store.acquire('spoiled'), APPEND).catch((error: unknown) => error);
-    expect(PostgresRefusedError.isInstance(dropped) && { code: dropped.code, retryable: dropped.retryable }).toEqual({ code: '42703', retryable: false });
+    expect(PostgresError.isInstance(dropped) && { problem: dropped.problem, code: dropped.code, retryable: dropped.retryable }).toEqual({ problem: 'refused', code: '42703', retryable: false });
   });
 
   it('refuses bad input and options with a TypeError before anything is sent', async () => {
@@ -106,14 +105,14 @@ describe('postgresRunStore: faults and bad input', () => {
     expect(() => postgresRunStore({ pool, timeoutMs: Number.NaN })).toThrow(TypeError);
   });
 
-  it('fails with PostgresUnavailableError, never hangs, while the server is down, and works again once it is back', async () => {
+  it('fails with PostgresError unavailable, never hangs, while the server is down, and works again once it is back', async () => {
     const store = postgresRunStore({ pool: postgres.pool({ connectionTimeoutMillis: 200 }), schema: postgres.schema(), timeoutMs: 500 });
     await store.append(await store.acquire('down'), APPEND);
     await postgres.server.kill();
     try {
       const started = Date.now();
       const error = await store.acquire('down').catch((thrown: unknown) => thrown);
-      expect(PostgresUnavailableError.isInstance(error) && error.operation).toBe('run store acquire');
+      expect(PostgresError.isInstance(error) && [error.problem, error.operation]).toEqual(['unavailable', 'run store acquire']);
       expect(Date.now() - started).toBeLessThan(2_000);
     } finally {
       await postgres.server.restart();

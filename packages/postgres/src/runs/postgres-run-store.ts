@@ -26,8 +26,8 @@ const CENTURY_MS = 100 * 365.25 * 86_400_000;
  * raises the fence only while the version is the one read; a claim is an upsert that takes a row
  * only when it is new or its time is up. The tables are created by versioned migrations the
  * store runs itself on first use (`migrate()` runs them now). Bad input fails with a `TypeError`
- * before anything is sent; a server that cannot be reached with `PostgresUnavailableError`
- * (retryable); a table changed by hand or a row Keel did not write with `PostgresRefusedError`.
+ * before anything is sent; a server that cannot be reached with a `PostgresError`
+ * `unavailable` (retryable); a table changed by hand or a row Keel did not write with `refused`.
  */
 export function postgresRunStore(options: PostgresRunStoreOptions): PostgresRunStore {
   const connection = storeConnection(options, NAME);

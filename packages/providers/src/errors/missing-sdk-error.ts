@@ -1,6 +1,6 @@
+import { KeelError } from '@keel/provider';
+
 const marker = Symbol.for('keel.error.MissingSdkError');
-/** The marker every Keel error carries, so `KeelError.isKeelError` recognises this one too. */
-const keelErrorMarker = Symbol.for('keel.error');
 
 /** Constructor fields of {@link MissingSdkError}. */
 export interface MissingSdkErrorOptions {
@@ -17,27 +17,27 @@ export interface MissingSdkErrorOptions {
 /**
  * A provider's vendor SDK is not installed. Each SDK is an optional peer dependency of
  * `@keel/providers`, so a project installs only the ones it uses; the first call of a provider
- * whose SDK is missing throws this, naming the package to install. Not retryable (`bad-request`).
+ * whose SDK is missing throws this, naming the package to install. A {@link KeelError}
+ * (`KeelError.isKeelError` is true); not retryable (`bad-request`): the gate never retries a
+ * missing package.
  */
-export class MissingSdkError extends Error {
+export class MissingSdkError extends KeelError {
   private readonly [marker] = true;
-  private readonly [keelErrorMarker] = true;
   override readonly name = 'MissingSdkError';
   /** The missing package. */
   readonly sdk: string;
   /** The provider that needs it. */
   readonly provider: string;
-  /** The gate never retries a missing package. */
   readonly errorKind = 'bad-request' as const;
   readonly retryable = false;
 
   constructor({ sdk, range, provider, cause }: MissingSdkErrorOptions) {
-    super(`the ${provider} provider needs the "${sdk}" package, which is not installed: add it to your project (npm install ${sdk}@"${range}")`, cause === undefined ? undefined : { cause });
+    super({ message: `the ${provider} provider needs the "${sdk}" package, which is not installed: add it to your project (npm install ${sdk}@"${range}")`, cause });
     this.sdk = sdk;
     this.provider = provider;
   }
 
-  /** True for a `MissingSdkError` from any copy of this package. */
+  /** True for a `MissingSdkError` from any copy of this package (where `instanceof` fails). */
   static isInstance(value: unknown): value is MissingSdkError {
     return typeof value === 'object' && value !== null && marker in value;
   }

@@ -1,3 +1,4 @@
+import { KeelError } from '@keel/provider';
 import { describe, expect, it } from 'vitest';
 import { MissingSdkError } from '../errors/missing-sdk-error';
 import { loadSdk } from './load-sdk';
@@ -13,7 +14,8 @@ describe('loadSdk', () => {
     const missing = Object.assign(new Error("Cannot find package 'openai' imported from /app/x.js"), { code: 'ERR_MODULE_NOT_FOUND' });
     const error = await loadSdk(() => Promise.reject(missing), about).catch((caught: unknown) => caught);
     expect(MissingSdkError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ sdk: 'openai', provider: 'openai', retryable: false, errorKind: 'bad-request', cause: missing });
+    expect(KeelError.isKeelError(error)).toBe(true);
+    expect(error).toMatchObject({ name: 'MissingSdkError', sdk: 'openai', provider: 'openai', retryable: false, errorKind: 'bad-request', cause: missing });
     expect((error as Error).message).toContain('npm install openai@"^6.30.0"');
   });
 

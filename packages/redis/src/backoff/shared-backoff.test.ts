@@ -1,7 +1,7 @@
 import { Agent, type AgentEvents } from '@keel/core';
 import { scriptedModel } from '@keel/core/test';
 import { describe, expect, it } from 'vitest';
-import type { RedisUnavailableError } from '../errors/redis-unavailable-error';
+import type { RedisError } from '../errors/redis-error';
 import { useRedisServer } from '../testing/use-redis-server';
 import { startWorkerProcess } from '../testing/worker-process';
 import { sharedBackoff } from './shared-backoff';
@@ -108,7 +108,7 @@ describe('sharedBackoff', () => {
   });
 
   it('fails open when Redis is down: the call goes ahead, the error is reported, nothing hangs', async () => {
-    const errors: RedisUnavailableError[] = [];
+    const errors: RedisError[] = [];
     const redis = client({ maxRetriesPerRequest: null, retryStrategy: () => 50 });
     await redis.ping();
     const backoff = sharedBackoff({ redis, timeoutMs: 200, onError: (error) => errors.push(error) });
@@ -118,7 +118,7 @@ describe('sharedBackoff', () => {
       const started = Date.now();
       await expect(agent.run('go')).resolves.toMatchObject({ text: 'fine' });
       expect(Date.now() - started).toBeLessThan(3_000);
-      expect(errors.map((error) => error.operation)).toEqual(['shared-backoff read']);
+      expect(errors.map((error) => [error.problem, error.operation])).toEqual([['unavailable', 'shared-backoff read']]);
     } finally {
       await server.restart();
     }

@@ -1,6 +1,6 @@
 import type { AgentEvents, Extension, ModelResponse } from '@keel/core';
 import { AbortedError, type ErrorKind, type PreCheckRule } from '@keel/reliability';
-import { RedisUnavailableError } from '../errors/redis-unavailable-error';
+import { RedisError } from '../errors/redis-error';
 import { boundedCall } from '../redis/bounded-call';
 import type { RedisClient } from '../redis/redis-client';
 import { notifyObserver } from '../support/notify-observer';
@@ -26,7 +26,7 @@ export interface SharedBackoffOptions {
   /** Longest wait for one Redis call. Default 500. */
   readonly timeoutMs?: number;
   /** Told about every Redis failure; the backoff then fails open (calls go ahead). */
-  readonly onError?: (error: RedisUnavailableError) => void;
+  readonly onError?: (error: RedisError) => void;
 }
 
 /**
@@ -71,7 +71,7 @@ export function sharedBackoff(options: SharedBackoffOptions): SharedBackoff {
   const reportUnavailable = (error: unknown) => {
     // An abort is the run's to report: the attempt that follows sees the signal and stops.
     if (AbortedError.isInstance(error)) return;
-    if (!RedisUnavailableError.isInstance(error)) throw error;
+    if (!RedisError.isInstance(error) || error.problem !== 'unavailable') throw error;
     notifyObserver(onError, error);
   };
 

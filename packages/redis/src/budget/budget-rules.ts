@@ -1,7 +1,6 @@
 import type { ModelResponse } from '@keel/core';
 import { AbortedError, type PreCheckRule, type ReliabilityScope } from '@keel/reliability';
-import { RedisKeyError } from '../errors/redis-key-error';
-import { RedisUnavailableError } from '../errors/redis-unavailable-error';
+import { RedisError } from '../errors/redis-error';
 import type { BudgetSpent } from './budget-ledger';
 
 /** What a shared budget allows; at least one limit. */
@@ -51,11 +50,11 @@ export function budgetRules(options: BudgetRulesOptions): readonly PreCheckRule<
         // An abort is the run's to report: the attempt that follows sees the signal and stops.
         if (AbortedError.isInstance(error)) return false;
         // A key that is not a budget cannot say what was spent: refused, whatever whenUnavailable says.
-        if (RedisKeyError.isInstance(error)) {
+        if (!RedisError.isInstance(error)) throw error;
+        if (error.problem === 'key') {
           report(error);
           return true;
         }
-        if (!RedisUnavailableError.isInstance(error)) throw error;
         report(error);
         return whenUnavailable === 'closed';
       }

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { RedisUnavailableError } from '../errors/redis-unavailable-error';
+import { RedisError } from '../errors/redis-error';
 import { useRedisServer } from '../testing/use-redis-server';
 import { sharedBudget } from './shared-budget';
 
@@ -36,7 +36,8 @@ describe('sharedBudget faults', () => {
       const budget = sharedBudget({ redis, key: 'tenant:outage', limit: { tokens: 100 }, window, onError: (error) => errors.push(error) });
       redis.disconnect();
       await budget.debit(response(100));
-      expect(errors[0]).toBeInstanceOf(RedisUnavailableError);
+      expect(errors[0]).toBeInstanceOf(RedisError);
+      expect(errors[0]).toMatchObject({ problem: 'unavailable', retryable: true });
       vi.setSystemTime(start + window);
       await redis.connect();
       // The new window has spent nothing: the outage's debit belonged to the window that ended.

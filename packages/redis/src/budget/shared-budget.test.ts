@@ -2,8 +2,7 @@ import { Agent } from '@keel/core';
 import { scriptedModel } from '@keel/core/test';
 import { ReliabilityFailFastError, tokenBudget } from '@keel/reliability';
 import { describe, expect, it, vi } from 'vitest';
-import { RedisKeyError } from '../errors/redis-key-error';
-import { RedisUnavailableError } from '../errors/redis-unavailable-error';
+import { RedisError } from '../errors/redis-error';
 import { useRedisServer } from '../testing/use-redis-server';
 import { startWorkerProcess } from '../testing/worker-process';
 import { sharedBudget } from './shared-budget';
@@ -110,7 +109,7 @@ describe('sharedBudget', () => {
   }, 90_000);
 
   it('fails closed when Redis is down (typed error reported, no hang), or open when asked', async () => {
-    const errors: (RedisUnavailableError | RedisKeyError)[] = [];
+    const errors: RedisError[] = [];
     const redis = client({ maxRetriesPerRequest: null, retryStrategy: () => 50 });
     await redis.ping();
     const closed = sharedBudget({ redis, key: 'down', limit: { tokens: 1_000 }, timeoutMs: 200, onError: (error) => errors.push(error) });
@@ -121,7 +120,8 @@ describe('sharedBudget', () => {
       const started = Date.now();
       await expect(build(closed).run('go')).rejects.toMatchObject({ kind: 'shared-budget-unavailable', phase: 'pre-check' });
       expect(Date.now() - started).toBeLessThan(2_000);
-      expect(errors[0]).toBeInstanceOf(RedisUnavailableError);
+      expect(errors[0]).toBeInstanceOf(RedisError);
+      expect(errors[0]).toMatchObject({ problem: 'unavailable', retryable: true });
       expect(errors[0]?.operation).toBe('shared-budget read');
       const openBudget = build(open);
       await expect(openBudget.run('go')).resolves.toMatchObject({ text: 'hi' });
@@ -149,7 +149,7 @@ describe('sharedBudget', () => {
       expect(fine.calls).toBe(0);
     }
     expect(errors).toHaveLength(2);
-    for (const error of errors) expect(RedisKeyError.isInstance(error) && error.key).toBe('tenant:bad');
+    for (const error of errors) expect(RedisError.isInstance(error) && error.problem === 'key' && error.key).toBe('tenant:bad');
   });
 
   it('an absurd usage or price spends the budget instead of breaking the debit', async () => {

@@ -1,7 +1,6 @@
 import type { AgentEvents, Extension, ModelResponse } from '@keel/core';
 import type { PreCheckRule } from '@keel/reliability';
-import { RedisKeyError } from '../errors/redis-key-error';
-import { RedisUnavailableError } from '../errors/redis-unavailable-error';
+import { RedisError } from '../errors/redis-error';
 import type { RedisClient } from '../redis/redis-client';
 import { notifyObserver } from '../support/notify-observer';
 import { requireNonNegative } from '../support/require-non-negative';
@@ -31,10 +30,10 @@ export interface SharedBudgetOptions {
   readonly timeoutMs?: number;
   /**
    * Told about every Redis failure (a read before a call, a debit after one): Redis unreachable,
-   * or the budget key holding something else than a budget (`RedisKeyError`; calls are then
+   * or the budget key holding something else than a budget (a `RedisError` `key`; calls are then
    * refused, whatever `whenUnavailable` says).
    */
-  readonly onError?: (error: RedisUnavailableError | RedisKeyError) => void;
+  readonly onError?: (error: RedisError) => void;
 }
 
 /**
@@ -77,7 +76,7 @@ export function sharedBudget(options: SharedBudgetOptions): SharedBudget {
   // A window shorter than a millisecond numbers the window from an overflowing division (`key:Infinity` for ever).
   if (window > 0 && window < 1) throw new TypeError(`sharedBudget: window must be 0 (no window) or at least 1 ms, got ${window}`);
   const report = (error: unknown) => {
-    if (RedisUnavailableError.isInstance(error) || RedisKeyError.isInstance(error)) notifyObserver(onError, error);
+    if (RedisError.isInstance(error)) notifyObserver(onError, error);
   };
   const ledger = budgetLedger({ redis, key, window, timeoutMs, report });
   const { spent, settled } = ledger;

@@ -1,8 +1,7 @@
 import { Agent, MemoryStoreError } from '@keel/core';
 import { scriptedModel } from '@keel/core/test';
 import { describe, expect, it } from 'vitest';
-import { RedisKeyError } from '../errors/redis-key-error';
-import { RedisUnavailableError } from '../errors/redis-unavailable-error';
+import { RedisError } from '../errors/redis-error';
 import { useRedisServer } from '../testing/use-redis-server';
 import { redisMemory } from './redis-memory';
 
@@ -46,11 +45,11 @@ describe('redisMemory: keys holding what Keel did not write', () => {
     const agent = Agent.create({ provider: echoModel(), model: 'm' }).memory(redisMemory({ redis, leaseMs: 30_000 })).build();
     const error = await agent.run('hi', { conversationId: 'c' }).catch((caught: unknown) => caught);
     expect(MemoryStoreError.isInstance(error)).toBe(true);
-    expect(RedisUnavailableError.isInstance(error)).toBe(false);
+    expect(RedisError.isInstance(error)).toBe(false);
     expect((error as MemoryStoreError).retryable).toBe(false);
     expect((error as MemoryStoreError).message).toContain(keys().exchanges);
     const cause = (error as MemoryStoreError).cause;
-    expect(RedisKeyError.isInstance(cause) && cause.key).toBe(keys().exchanges);
+    expect(RedisError.isInstance(cause) && cause.problem === 'key' && cause.key).toBe(keys().exchanges);
     expect(await redis.exists(keys().lease, keys().fence)).toBe(0);
   });
 

@@ -1,17 +1,17 @@
 import { type BoundedCallErrors, type CallBounds, boundedCall as bounded } from '@keel/core/internal';
-import { RedisUnavailableError } from '../errors/redis-unavailable-error';
+import { RedisError } from '../errors/redis-error';
 import { permanentReplyError } from './reply-error';
 
 export type { CallBounds };
 
 const REDIS_ERRORS: BoundedCallErrors = {
-  timedOut: (operation, message) => new RedisUnavailableError({ operation, message }),
-  failed: (error, operation) => permanentReplyError(error, operation) ?? new RedisUnavailableError({ operation, message: error instanceof Error ? error.message : String(error), cause: error }),
+  timedOut: (operation, message) => new RedisError({ problem: 'unavailable', operation, message }),
+  failed: (error, operation) => permanentReplyError(error, operation) ?? new RedisError({ problem: 'unavailable', operation, message: error instanceof Error ? error.message : String(error), cause: error }),
 };
 
 /**
  * A Redis call that can neither hang nor outlive its run (core's `boundedCall`): it rejects with
- * {@link RedisUnavailableError} after `timeoutMs` or when Redis fails it, with `RedisKeyError`
+ * a {@link RedisError} `unavailable` after `timeoutMs` or when Redis fails it, `key`
  * (permanent) when Redis refuses it because of what a key holds, and with `AbortedError` when the
  * signal aborts.
  */

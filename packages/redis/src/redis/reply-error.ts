@@ -1,4 +1,4 @@
-import { RedisKeyError } from '../errors/redis-key-error';
+import { RedisError } from '../errors/redis-error';
 
 /** The prefix of the error replies Keel's scripts send about a key they will not touch. */
 export const BAD_KEY_REPLY = 'KEELKEY';
@@ -9,7 +9,7 @@ export const BAD_KEY_REPLY = 'KEELKEY';
  * connection): a key of the wrong type or with a value Keel cannot read, or keys of one operation
  * in different cluster slots.
  */
-export function permanentReplyError(error: unknown, operation: string): RedisKeyError | undefined {
+export function permanentReplyError(error: unknown, operation: string): RedisError | undefined {
   if (!(error instanceof Error)) return undefined;
   const { message } = error;
   if (message.startsWith(`${BAD_KEY_REPLY} `)) {
@@ -18,10 +18,10 @@ export function permanentReplyError(error: unknown, operation: string): RedisKey
     const tab = rest.indexOf('\t');
     const key = tab < 0 ? '' : rest.slice(0, tab);
     const detail = (tab < 0 ? rest : rest.slice(tab + 1)).replace(/ script: .*$/s, '');
-    return new RedisKeyError({ key, operation, message: detail, cause: error });
+    return new RedisError({ problem: 'key', key, operation, message: detail, cause: error });
   }
   if (/^(WRONGTYPE|CROSSSLOT)\b/.test(message) || /\bnot an integer\b/.test(message)) {
-    return new RedisKeyError({ key: '', operation, message: message.split('\n')[0] ?? message, cause: error });
+    return new RedisError({ problem: 'key', key: '', operation, message: message.split('\n')[0] ?? message, cause: error });
   }
   return undefined;
 }

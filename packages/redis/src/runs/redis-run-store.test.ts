@@ -1,7 +1,6 @@
 import { expect, it } from 'vitest';
 import { describeRunStore, expectSharedStores } from '../../../core/src/durable/run-store-contract-fixture';
-import { RedisKeyError } from '../errors/redis-key-error';
-import { RedisUnavailableError } from '../errors/redis-unavailable-error';
+import { RedisError } from '../errors/redis-error';
 import { useRedisServer } from '../testing/use-redis-server';
 import { redisRunStore } from './redis-run-store';
 
@@ -46,7 +45,7 @@ it.each<[string, Operation[], (key: string) => Promise<unknown>]>([
   const run = { append: () => store.append({ runId: 'broken', fence: 1 }, APPEND), acquire: () => store.acquire('broken'), acquireAt: () => store.acquireAt('broken', 0), load: () => store.load('broken') };
   for (const operation of operations) {
     const error = await run[operation]().catch((thrown: unknown) => thrown);
-    expect({ operation, key: RedisKeyError.isInstance(error) && error.key }).toEqual({ operation, key });
+    expect({ operation, key: RedisError.isInstance(error) && error.problem === 'key' && error.key }).toEqual({ operation, key });
   }
   expect(await client.keys('*')).toEqual(before);
 });
@@ -57,7 +56,7 @@ it('names the key of an entry that is not JSON', async () => {
   await store.append(await store.acquire('spoiled'), APPEND);
   await client.rpush('keel:run:{spoiled}:entries', '{not json');
   const error = await store.load('spoiled').catch((thrown: unknown) => thrown);
-  expect(RedisKeyError.isInstance(error) && error.key).toBe('keel:run:{spoiled}:entries');
+  expect(RedisError.isInstance(error) && error.problem === 'key' && error.key).toBe('keel:run:{spoiled}:entries');
 });
 
 it('refuses bad input before anything is sent', async () => {
@@ -73,12 +72,12 @@ it('refuses bad input before anything is sent', async () => {
   expect(await client.keys('*')).toEqual(['keel:run:{checked}:fence']);
 });
 
-it('fails with RedisUnavailableError, never hangs, when Redis is down', async () => {
+it('fails with RedisError unavailable, never hangs, when Redis is down', async () => {
   const store = redisRunStore({ redis: redis.client({ maxRetriesPerRequest: 0, enableOfflineQueue: false }), timeoutMs: 300 });
   await redis.server.kill();
   try {
     const error = await store.acquire('down').catch((thrown: unknown) => thrown);
-    expect(RedisUnavailableError.isInstance(error)).toBe(true);
+    expect(RedisError.isInstance(error) && error.problem).toBe('unavailable');
   } finally {
     await redis.server.restart();
   }

@@ -29,7 +29,7 @@ const NAME = 'redisRunStore';
  * `StaleRunOwnerError`, nothing written); `acquireAt` compares the list's length and hands out a
  * fence in the same step; a claim is a `SET NX` with a TTL, spent once across the fleet. A run's
  * keys share one hash tag (one cluster slot). A key holding what Keel did not write fails with a
- * `RedisKeyError` naming it; bad input fails with a `TypeError` before anything is sent.
+ * `RedisError` (`key`) naming it; bad input fails with a `TypeError` before anything is sent.
  */
 export function redisRunStore(options: RedisRunStoreOptions): RunStore {
   const { redis, timeoutMs = 2_000 } = options;
