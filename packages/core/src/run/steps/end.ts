@@ -67,9 +67,13 @@ export function resultOf(context: RunContext, state: RunState, text: string, ans
   return completeResult(runRecordOf(context, state, text, finishReason), answer);
 }
 
-/** The result of a run that waits (approvals, unknown outcomes): its sealed state and the calls that wait, no value. */
+/**
+ * The result of a run that waits (approvals, unknown outcomes): its sealed state and the calls that
+ * wait, no value. Its duration is the one sealed in the state (and journaled with the suspension),
+ * so a run recovered from its journal gives back the very same result.
+ */
 export function suspendedResultOf(context: RunContext, state: RunState, finishReason: FinishReason, suspended: RunStateSnapshot): SuspendedRunResult {
-  return suspendedResult(runRecordOf(context, state, '', finishReason), suspended);
+  return suspendedResult({ ...runRecordOf(context, state, '', finishReason), durationMs: suspended.elapsedMs }, suspended);
 }
 
 /** Hands the run's record to the agent's record listeners (`builder.onRecord()`). */
