@@ -129,7 +129,7 @@ describe('mcpTools over stdio (a child process)', () => {
     agent.on('mcp.server-closed', (event) => void closed.push(event));
     const result = await agent.run('crash it');
     expect(result.text).toBe('the server is gone');
-    expect(result.toolCalls.map((call) => [call.name, call.isError, call.errorCode])).toEqual([
+    expect(result.toolCalls.map((call) => [call.toolName, call.isError, call.errorCode])).toEqual([
       ['crash', true, 'tool-error'],
       ['add', true, 'tool-error'],
     ]);

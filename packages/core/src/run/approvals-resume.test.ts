@@ -43,7 +43,7 @@ describe('tool approval', () => {
     expect(resumed.attempts).toHaveLength(2);
     expect(resumed.usage.inputTokens).toBe(result.usage.inputTokens + (resumed.attempts[1]?.usage.inputTokens ?? Number.NaN));
     expect(resumed.steps.map((step) => [step.step, step.toolCalls])).toEqual([[1, 1], [2, 0]]);
-    expect(resumed.toolCalls).toMatchObject([{ id: 'c1', name: 'refund', isError: false, step: 1 }]);
+    expect(resumed.toolCalls).toMatchObject([{ toolCallId: 'c1', toolName: 'refund', isError: false, step: 1 }]);
     expect(resumed.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
     // Memory gets the whole exchange once, at the end.
     expect((await memory.load('c')).map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
@@ -63,7 +63,7 @@ describe('tool approval', () => {
     expect(sent).toMatchObject({ toolCallId: 'c1', isError: true });
     expect(sent?.output).toContain('approval-rejected');
     expect(sent?.output).toContain('over the refund limit');
-    expect(resumed.toolCalls).toMatchObject([{ id: 'c1', isError: true, errorCode: 'approval-rejected' }]);
+    expect(resumed.toolCalls).toMatchObject([{ toolCallId: 'c1', isError: true, errorCode: 'approval-rejected' }]);
   });
 });
 
