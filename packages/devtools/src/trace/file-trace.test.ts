@@ -57,7 +57,7 @@ describe('fileTrace', () => {
     expect(text).not.toContain(HOSTILE_POLICY.slice(0, 12));
     const own = entriesOf(readTrace(path), result.runId);
     expect(own.every((entry) => entry.withoutContent === true && entry.messages === undefined && entry.mac === undefined)).toBe(true);
-    expect(own.flatMap((entry) => (entry.toolCalls ?? []) as { name?: string }[]).map((call) => call.name)).toEqual(['lookup_order', 'policy_check']);
+    expect(own.flatMap((entry) => (entry.toolCalls ?? []) as { toolName?: string }[]).map((call) => call.toolName)).toEqual(['lookup_order', 'policy_check']);
   });
 
   it("never writes, without recordContent, the name of a tool the model made up, not even in a loop's report", async () => {
