@@ -17,7 +17,7 @@ describe('tool approval', () => {
     expect(model.calls).toBe(1);
     expect(await memory.load('c')).toEqual([]);
     expect(result.state?.type).toBe('keel.run-state');
-    expect(result.state?.version).toBe(1);
+    expect(result.state?.version).toBe(2);
     expect(result.state?.pending).toEqual(result.pendingApprovals);
     expect(result.state?.usage.modelCalls).toBe(1);
     expect(events.of('run.suspended')).toMatchObject([{ toolCallIds: 'c1', toolNames: 'refund', pending: 1, suspensionId: result.state?.suspensionId }]);
