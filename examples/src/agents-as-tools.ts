@@ -68,7 +68,7 @@ export function offlineTargets(): { triage: ModelTarget; dispatcher: ModelTarget
 export async function runDispatch(targets = offlineTargets(), log: (line: string) => void = console.log) {
   const { agent, tickets } = dispatcher(targets.triage, targets.dispatcher);
   const result = await agent.run(MESSAGE);
-  for (const call of result.toolCalls) log(`${call.name} → ${call.output}`);
+  for (const call of result.toolCalls) log(`${call.toolName} → ${call.output}`);
   log(`answer: ${result.text}`);
   log(`model calls counted by the dispatcher: ${result.usage.modelCalls} (${result.attempts.map((attempt) => attempt.status).join(', ')}), ${result.usage.totalTokens} tokens`);
   return { tickets, modelCalls: result.usage.modelCalls, statuses: result.attempts.map((attempt) => attempt.status), text: result.text };

@@ -41,7 +41,7 @@ const demos: readonly { name: string; title: string; run: () => Promise<void> }[
     run: async () => {
       const result = await createTaskAgent(live).use(trace).build().run('Add a task "Draft launch post" to the Website relaunch project, due tomorrow at 9:00 UTC.');
       console.log(`Answer: ${result.text}`);
-      console.log(`Tool calls kept: ${result.toolCalls.map((call) => `${call.name}(${JSON.stringify(call.arguments)})`).join(', ')}`);
+      console.log(`Tool calls kept: ${result.toolCalls.map((call) => `${call.toolName}(${JSON.stringify(call.arguments)})`).join(', ')}`);
     },
   },
   {

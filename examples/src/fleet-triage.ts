@@ -69,7 +69,7 @@ console.log(`enqueued job ${job.id}`);
 for await (const part of runs.stream(job)) {
   if (part.type === 'attempt-start') console.log(`  attempt ${part.attempt}`);
   else if (part.type === 'tool-call') console.log(`  calls ${part.call.name}`);
-  else if (part.type === 'tool-result') console.log(`  ${part.record.name} answered`);
+  else if (part.type === 'tool-result') console.log(`  ${part.record.toolName} answered`);
   else if (part.type === 'step-end') console.log(`  step ${part.step} ended (${part.finishReason})`);
   else if (part.type === 'failed') console.log(`  failed: ${part.reason}${part.retrying ? ' (retrying)' : ''}`);
 }

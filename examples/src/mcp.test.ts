@@ -6,7 +6,7 @@ describe('the MCP example', () => {
     const result = await notesAgent();
     expect(result.text).toContain('embargo');
     expect(result.toolCalls).toHaveLength(1);
-    expect(result.toolCalls[0]).toMatchObject({ name: 'notes_search_notes', arguments: { query: 'launch', limit: 3 }, isError: false });
+    expect(result.toolCalls[0]).toMatchObject({ toolName: 'notes_search_notes', arguments: { query: 'launch', limit: 3 }, isError: false });
     expect(JSON.parse(result.toolCalls[0]?.output ?? '{}').notes).toHaveLength(2);
     expect(result.usage.modelCalls).toBe(3);
   });
@@ -16,6 +16,6 @@ describe('the MCP example', () => {
     expect(suspended.status).toBe('suspended');
     expect(suspended.pendingApprovals).toMatchObject([{ toolName: 'notes_add_note', arguments: { title: 'Launch date' } }]);
     expect(resumed.status).toBe('complete');
-    expect(resumed.toolCalls.at(-1)).toMatchObject({ name: 'notes_add_note', output: 'Added note 4.', isError: false });
+    expect(resumed.toolCalls.at(-1)).toMatchObject({ toolName: 'notes_add_note', output: 'Added note 4.', isError: false });
   });
 });

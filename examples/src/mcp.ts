@@ -81,7 +81,7 @@ function offlineApprovalModel(): ModelTarget {
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   const result = await notesAgent(providerFromEnv(), { trace: true });
   console.log(`\nAnswer: ${result.text}`);
-  for (const call of result.toolCalls) console.log(`Ran on the server: ${call.name}(${JSON.stringify(call.arguments)})`);
+  for (const call of result.toolCalls) console.log(`Ran on the server: ${call.toolName}(${JSON.stringify(call.arguments)})`);
   const { suspended, resumed } = await notesAgentWithApproval(providerFromEnv());
   console.log(`\nAdding a note: ${suspended.status}, waiting for ${JSON.stringify(suspended.pendingApprovals.map((call) => call.toolName))}; approved: ${resumed.status}, ${resumed.text}`);
 }

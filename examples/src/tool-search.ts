@@ -77,14 +77,14 @@ export async function runToolSearch(target: ModelTarget = offlineTarget(), log: 
       if (event.purpose === 'step') sentPerStep.push(event.toolCount);
     })
     .on('tools.loaded', (event) => {
-      loaded.push(...event.tools);
-      log(`step ${event.step}: loaded ${event.tools.join(', ')} (${event.loaded} loaded so far)`);
+      loaded.push(...event.toolNames);
+      log(`step ${event.step}: loaded ${event.toolNames.join(', ')} (${event.loaded} loaded so far)`);
     })
     .build();
   const result = await agent.run('Order A-1 arrived broken. Please refund it.');
   log(`answer: ${result.text}`);
   log(`tools sent per step: ${sentPerStep.join(', ')} (of ${SYSTEMS.length * ACTIONS.length * OBJECTS.length + 2} tools)`);
-  return { text: result.text, loaded, sentPerStep, calls: result.toolCalls.map((call) => call.name) };
+  return { text: result.text, loaded, sentPerStep, calls: result.toolCalls.map((call) => call.toolName) };
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

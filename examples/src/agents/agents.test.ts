@@ -8,7 +8,7 @@ import { asComplete } from '@keel/core/test';
 describe('the example agents on their scripted models', () => {
   it('weather: two tool calls in one step, then the answer', async () => {
     const result = await weatherAgent().build().run('Is it warmer in Paris or London right now?');
-    expect(result.toolCalls.map((call) => [call.name, call.arguments, call.output])).toEqual([
+    expect(result.toolCalls.map((call) => [call.toolName, call.arguments, call.output])).toEqual([
       ['get_weather', { city: 'Paris' }, '18°C, light rain'],
       ['get_weather', { city: 'London' }, '15°C, overcast'],
     ]);
@@ -29,7 +29,7 @@ describe('the example agents on their scripted models', () => {
 
   it('create-task: missing project_id and "tomorrow" are fixed by one re-ask; one record with the final arguments', async () => {
     const result = await createTaskAgent().build().run('Add a task "Draft launch post", due tomorrow 9:00 UTC.');
-    const created = result.toolCalls.filter((call) => call.name === 'create_task');
+    const created = result.toolCalls.filter((call) => call.toolName === 'create_task');
     expect(created).toHaveLength(1);
     expect(created[0]?.isError).toBe(false);
     expect(created[0]?.arguments).toMatchObject({ project_id: '5f0c6a2e-8d7b-4c1e-9a3f-2b6d8e4f1a90', due_date: '2026-11-23T09:00:00Z' });

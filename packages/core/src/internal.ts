@@ -41,6 +41,8 @@ export type { RunRecord } from './contracts/run-result';
 export { agentIdentityKey } from './agent/identity-key';
 // The messages a journal's `tool-results` entry stands for: readers of a journal (the trace viewer) make them as the fold does.
 export { keptTurnMessages } from './run/steps/kept-turn';
+// A journal entry of an earlier format as this one has it: readers of a journal (the trace viewer) upgrade what they read as the run does.
+export { upgradeJournalEntry } from './run/journal/upgrade-journal-entry';
 // What every run store checks of an append, a lease and a key before it writes (one copy for every store).
 export { type CheckedAppend, checkAppend, checkLease, checkStoreKey, isRunStatus } from './durable/run-append-input';
 // The errors of a memory store that leases conversations (Redis, PostgreSQL): one class each, for every store.

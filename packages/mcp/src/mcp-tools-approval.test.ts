@@ -22,7 +22,7 @@ describe('MCP tools that need approval', () => {
     expect(await addCalls(mcp)).toEqual([]);
     const resumed = await agent.resume(JSON.parse(JSON.stringify(result.state)), { approve: ['call-1'] });
     expect(resumed.status).toBe('complete');
-    expect(resumed.toolCalls[0]).toMatchObject({ name: 'add', output: '5', isError: false });
+    expect(resumed.toolCalls[0]).toMatchObject({ toolName: 'add', output: '5', isError: false });
     expect(await addCalls(mcp)).toEqual(['call add {"a":2,"b":3}']);
   });
 

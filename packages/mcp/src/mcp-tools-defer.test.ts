@@ -22,7 +22,7 @@ describe('mcpTools with defer', () => {
     expect(result.text).toBe('The sum is 5.');
     expect(model.requests[0]?.tools?.map((tool) => tool.name)).toEqual(['tool_search']);
     expect(model.requests[1]?.tools?.map((tool) => tool.name)).toContain('add');
-    expect(result.toolCalls.map((call) => [call.name, call.output])).toEqual([
+    expect(result.toolCalls.map((call) => [call.toolName, call.output])).toEqual([
       ['tool_search', expect.stringContaining('- add: Adds two whole numbers. (arguments: a, b)')],
       ['add', '5'],
     ]);

@@ -40,7 +40,7 @@ describe('mcpTools over stdio (a child process)', () => {
     expect(model.requests[1]?.toolChoice).toEqual({ type: 'tool', name: 'add' });
     // One record of the logical call, with the arguments that ran.
     expect(result.toolCalls).toHaveLength(1);
-    expect(result.toolCalls[0]).toMatchObject({ name: 'add', arguments: { a: 2, b: 3 }, output: '5', isError: false });
+    expect(result.toolCalls[0]).toMatchObject({ toolName: 'add', arguments: { a: 2, b: 3 }, output: '5', isError: false });
     // The server ran the call once, with the corrected arguments: the bad ones never reached it.
     expect((await serverLog(mcp.tools)).filter((line) => line.startsWith('call add'))).toEqual(['call add {"a":2,"b":3}']);
   });
@@ -127,7 +127,7 @@ describe('mcpTools over stdio (a child process)', () => {
     agent.on('mcp.server-closed', (event) => void closed.push(event));
     const result = await agent.run('crash it');
     expect(result.text).toBe('the server is gone');
-    expect(result.toolCalls.map((call) => [call.name, call.isError, call.errorCode])).toEqual([
+    expect(result.toolCalls.map((call) => [call.toolName, call.isError, call.errorCode])).toEqual([
       ['crash', true, 'tool-error'],
       ['add', true, 'tool-error'],
     ]);
@@ -181,7 +181,7 @@ describe('mcpTools over stdio (a child process)', () => {
     const second = scriptedModel([{ toolCalls: [{ name: 'extra', arguments: { word: 'hi' } }] }, 'ok']);
     const result = await Agent.create({ provider: second, model: 'scripted' }).tools(mcp.tools).build().run('use extra');
     expect(second.requests[0]?.tools?.map((tool) => tool.name)).toContain('extra');
-    expect(result.toolCalls[0]).toMatchObject({ name: 'extra', output: 'extra: hi', isError: false });
+    expect(result.toolCalls[0]).toMatchObject({ toolName: 'extra', output: 'extra: hi', isError: false });
 
     const disabled = await heardDuringRun(mcp.tools, ['mcp.tools-changed'], async (heard) => {
       await toolNamed(mcp.tools, 'disable_extra').execute({}, context());
@@ -196,7 +196,7 @@ describe('mcpTools over stdio (a child process)', () => {
     expect(mcp.tools.map((tool) => tool.name).sort()).toEqual(['calc_add', 'calc_log']);
     const model = scriptedModel([{ toolCalls: [{ name: 'calc_add', arguments: { a: 1, b: 2 } }] }, 'three']);
     const result = await Agent.create({ provider: model, model: 'scripted' }).tools(mcp.tools).build().run('add');
-    expect(result.toolCalls[0]).toMatchObject({ name: 'calc_add', output: '3' });
+    expect(result.toolCalls[0]).toMatchObject({ toolName: 'calc_add', output: '3' });
     const byFunction = await connectStdio({ filter: (tool) => tool.name.startsWith('w') });
     expect(byFunction.tools.map((tool) => tool.name)).toEqual(['weather']);
   });

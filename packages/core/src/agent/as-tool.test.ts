@@ -72,7 +72,7 @@ describe('agent.asTool()', () => {
     const result = await parent.run('go');
 
     expect(result.text).toBe('I could not classify it.');
-    expect(result.toolCalls).toMatchObject([{ id: 't1', isError: true, errorCode: 'tool-error' }]);
+    expect(result.toolCalls).toMatchObject([{ toolCallId: 't1', isError: true, errorCode: 'tool-error' }]);
     expect(result.toolCalls[0]?.output).toMatch(/the agent 'triage' failed: ReliabilityFailFastError/);
     expect(result.usage.modelCalls).toBe(4);
   });

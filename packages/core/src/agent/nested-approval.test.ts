@@ -36,7 +36,7 @@ describe('a tool of an agent called as a tool that needs approval', () => {
     const resumed = await agent.resume(first.state, { approve: ['p1'] });
     expect(resumed.status).toBe('complete');
     expect(resumed.text).toBe('Done: A7 is refunded.');
-    expect(resumed.toolCalls.find((call) => call.id === 'p1')?.output).toBe('A7 is refunded.');
+    expect(resumed.toolCalls.find((call) => call.toolCallId === 'p1')?.output).toBe('A7 is refunded.');
     expect(refunds).toEqual(['A7']);
     // The desk was asked twice (the refund call, its answer), the root twice: every call counted once.
     expect(deskModel.calls).toBe(2);

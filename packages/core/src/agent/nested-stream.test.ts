@@ -35,7 +35,7 @@ describe('an agent called as a tool, streamed through its parent', () => {
     const desk = nested.filter((part) => part.agent.name === 'desk');
     expect(desk.every((part) => part.agent.depth === 1 && part.agent.toolCallId === 'p1')).toBe(true);
     expect(desk.map((part) => part.part.type === 'text-delta' && part.part.text).filter(Boolean).join('')).toBe('Looking it up.A7 was paid $50 and is filed.');
-    expect(desk.some((part) => part.part.type === 'tool-result' && part.part.record.name === 'lookup')).toBe(true);
+    expect(desk.some((part) => part.part.type === 'tool-result' && part.part.record.toolName === 'lookup')).toBe(true);
     const clerk = nested.filter((part) => part.agent.name === 'clerk');
     expect(clerk.length).toBeGreaterThan(0);
     expect(clerk.every((part) => part.agent.depth === 2 && part.agent.toolCallId === 'd2' && part.part.type !== 'agent-part')).toBe(true);

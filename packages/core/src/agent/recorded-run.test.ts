@@ -41,7 +41,7 @@ describe('builder.onRecord()', () => {
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ status: 'failed', errorName: 'MaxStepsExceededError' });
     // The model sent `c1` twice: Keel's ids keep the two calls apart.
-    expect(runs[0]?.record.toolCalls.map((call) => call.id)).toEqual(['c1', 'tc_2']);
+    expect(runs[0]?.record.toolCalls.map((call) => call.toolCallId)).toEqual(['c1', 'tc_2']);
     expect(runs[0]?.record.attempts).toHaveLength(2);
   });
 

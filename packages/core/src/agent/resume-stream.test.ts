@@ -18,7 +18,7 @@ describe('agent.resumeStream', () => {
     const parts: AgentStreamPart[] = [];
     for await (const part of agent.resumeStream(state, { approve: ['r1'] })) parts.push(part);
     expect(refunds).toEqual(['A7']);
-    expect(parts.find((part) => part.type === 'tool-result')).toMatchObject({ record: { id: 'r1', output: 'refunded A7' } });
+    expect(parts.find((part) => part.type === 'tool-result')).toMatchObject({ record: { toolCallId: 'r1', output: 'refunded A7' } });
     expect(parts.filter((part) => part.type === 'text-delta').map((part) => part.text).join('')).toBe('Refunded A7.');
     const last = parts.at(-1);
     expect(last?.type === 'result' && last.result.status).toBe('complete');

@@ -68,9 +68,9 @@ function* finishStep(progress: Progress): Generator<UIMessageChunk<never>> {
 
 /** A tool call's outcome: its output; a call a person rejected, denied; a failure, as `onError` shows it (masked by default: a tool's thrown message is not for the client). */
 function outcomeOf(record: ToolCallRecord, options: UIMessageStreamOptions): UIMessageChunk<never> {
-  if (!record.isError) return { type: 'tool-output-available', toolCallId: record.id, output: record.output };
-  if (record.errorCode === 'approval-rejected') return { type: 'tool-output-denied', toolCallId: record.id };
-  return { type: 'tool-output-error', toolCallId: record.id, errorText: options.onError ? options.onError(record) : MASKED };
+  if (!record.isError) return { type: 'tool-output-available', toolCallId: record.toolCallId, output: record.output };
+  if (record.errorCode === 'approval-rejected') return { type: 'tool-output-denied', toolCallId: record.toolCallId };
+  return { type: 'tool-output-error', toolCallId: record.toolCallId, errorText: options.onError ? options.onError(record) : MASKED };
 }
 
 const MASKED = 'An error occurred.';
@@ -95,7 +95,7 @@ function* chunksOf<T>(part: AgentStreamPart<T>, progress: Progress, options: UIM
     case 'tool-result': {
       const { record } = part;
       // A re-asked call ran with other arguments than the model first wrote: show those.
-      yield* showInput(progress, record.id, record.name, record.arguments);
+      yield* showInput(progress, record.toolCallId, record.toolName, record.arguments);
       return yield outcomeOf(record, options);
     }
     case 'partial-output':

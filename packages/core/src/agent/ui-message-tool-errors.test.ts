@@ -40,10 +40,10 @@ describe("a tool's error in the UI stream", () => {
     const seen: unknown[] = [];
     const onError = (error: unknown) => {
       seen.push(error);
-      return `the tool ${(error as ToolCallRecord).name} failed`;
+      return `the tool ${(error as ToolCallRecord).toolName} failed`;
     };
     const chunks = await read(failingAgent().stream('where is A7?').toUIMessageStream({ onError }));
     expect(chunks.find((chunk) => chunk.type === 'tool-output-error')).toEqual({ type: 'tool-output-error', toolCallId: 'l1', errorText: 'the tool lookup failed' });
-    expect(seen).toMatchObject([{ id: 'l1', name: 'lookup', errorCode: 'tool-error' }]);
+    expect(seen).toMatchObject([{ toolCallId: 'l1', toolName: 'lookup', errorCode: 'tool-error' }]);
   });
 });

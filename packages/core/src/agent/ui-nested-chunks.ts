@@ -35,7 +35,7 @@ export function* nestedChunks(agent: NestedAgent, part: AgentStreamPart<unknown>
       return yield { type: 'data-agent-tool', id: `agent-${agent.runId}-tool-${part.call.id}`, data: { ...data, call } };
     }
     case 'tool-result':
-      return yield { type: 'data-agent-tool', id: `agent-${agent.runId}-tool-${part.record.id}`, data: { ...data, call: outcomeOf(part.record, options) } };
+      return yield { type: 'data-agent-tool', id: `agent-${agent.runId}-tool-${part.record.toolCallId}`, data: { ...data, call: outcomeOf(part.record, options) } };
     default:
       // Its steps, partial values and re-asks are not shown: its answer is the tool call's result.
       return;
@@ -56,7 +56,7 @@ export function* nestedApprovals(toolCallId: string, nested: NestedApproval): Ge
 }
 
 function outcomeOf(record: ToolCallRecord, options: UIMessageStreamOptions): NestedToolCall {
-  const call = { toolCallId: record.id, toolName: record.name, input: record.arguments ?? null };
+  const call = { toolCallId: record.toolCallId, toolName: record.toolName, input: record.arguments ?? null };
   if (!record.isError) return { ...call, state: 'output-available', output: record.output };
   if (record.errorCode === 'approval-rejected') return { ...call, state: 'output-denied' };
   return { ...call, state: 'output-error', errorText: options.onError ? options.onError(record) : 'An error occurred.' };

@@ -5,8 +5,8 @@ import type { UnknownOutcome } from '../tools/unknown-outcome';
 import type { JournalHead } from './journal-head';
 import type { RunState } from './run-state';
 
-/** The format version of {@link RunStateSnapshot}s this Keel writes and reads. */
-export const RUN_STATE_VERSION = 1;
+/** The format version of {@link RunStateSnapshot}s this Keel writes and reads (it reads format 1 too: see `upgradeRunState`). */
+export const RUN_STATE_VERSION = 2;
 
 /** The step a run suspended in: the model's turn, the calls that ran, the calls that wait. */
 export interface SuspendedTurn {

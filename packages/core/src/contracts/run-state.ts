@@ -31,8 +31,8 @@ export type CallDecision =
 
 /** A tool call about to execute in a durable run: recorded (the intent) before it does. */
 export interface ToolIntent {
-  readonly id: string;
-  readonly name: string;
+  readonly toolCallId: string;
+  readonly toolName: string;
   /** The checked arguments it runs with. */
   readonly arguments: unknown;
 }

@@ -39,14 +39,14 @@ export function recording(store: RunStore) {
 }
 
 /** The intent (about to run) and the outcome (finished) of the call of `tool`: each tool is called once in these runs. */
-export const intentOf = (name: string) => (entry: JournalEntry) => entry.type === 'tool-intent' && entry.intent?.name === name;
-export const outcomeOf = (name: string) => (entry: JournalEntry) => entry.type === 'tool-outcome' && entry.outcome?.name === name;
+export const intentOf = (name: string) => (entry: JournalEntry) => entry.type === 'tool-intent' && entry.intent?.toolName === name;
+export const outcomeOf = (name: string) => (entry: JournalEntry) => entry.type === 'tool-outcome' && entry.outcome?.toolName === name;
 
 /** The journal of a run as its store holds it. */
 export const journalOf = async (store: RunStore, runId: string) => ((await store.load(runId))?.entries ?? []) as JournalEntry[];
 
 /** The id the journal gave the call of `name` (from its intent). */
-export const callIdOf = (entries: readonly JournalEntry[], name: string) => entries.find(intentOf(name))?.intent?.id;
+export const callIdOf = (entries: readonly JournalEntry[], name: string) => entries.find(intentOf(name))?.intent?.toolCallId;
 
 /** A refunds agent: `lookup` reads (none), `credit` writes by key (idempotent), `email` sends (once). */
 export function refunds(store: RunStore, script: readonly ScriptedReply[], world: { credits: Map<string, number>; emails: string[]; lookups: number }, memory?: MemoryStore) {

@@ -12,7 +12,7 @@ describe('durable runs: the journal, and recovery after a crash', () => {
     const { agent } = refunds(store, SCRIPT, effects);
     const result = await agent.run('refund A-1', { runId: 'r-1' });
     expect(result.text).toBe('Refunded.');
-    const label = (entry: JournalEntry) => `${entry.type}${entry.intent ? ` ${entry.intent.name}` : ''}${entry.outcome ? ` ${entry.outcome.name}` : ''}`;
+    const label = (entry: JournalEntry) => `${entry.type}${entry.intent ? ` ${entry.intent.toolName}` : ''}${entry.outcome ? ` ${entry.outcome.toolName}` : ''}`;
     // The input, then each step; a turn's calls: each intent and outcome as it lands (the two calls of the second turn side by side).
     expect(entries().map(label)).toEqual([
       'input',
@@ -34,7 +34,7 @@ describe('durable runs: the journal, and recovery after a crash', () => {
     const written = entries();
     for (const [index, entry] of written.entries()) {
       if (entry.type !== 'tool-outcome') continue;
-      const intent = written.findIndex((earlier) => earlier.type === 'tool-intent' && earlier.intent?.id === entry.outcome?.id);
+      const intent = written.findIndex((earlier) => earlier.type === 'tool-intent' && earlier.intent?.toolCallId === entry.outcome?.toolCallId);
       expect(intent).toBeGreaterThanOrEqual(0);
       expect(intent).toBeLessThan(index);
     }
@@ -66,7 +66,7 @@ describe('durable runs: the journal, and recovery after a crash (continued)', ()
     const journal = await journalOf(store, 'r-2');
     expect(journal.filter(intentOf('credit'))).toHaveLength(1);
     expect(journal.filter(intentOf('email'))).toHaveLength(1);
-    expect(journal.filter((entry) => entry.type === 'tool-outcome').map((entry) => entry.outcome?.name)).toEqual(['lookup']);
+    expect(journal.filter((entry) => entry.type === 'tool-outcome').map((entry) => entry.outcome?.toolName)).toEqual(['lookup']);
     // Another process: the same agent over the same store, whose model has only the last answer left.
     const recovering = refunds(store, ['Refunded.'], first);
     first.credits.clear();
@@ -85,8 +85,8 @@ describe('durable runs: the journal, and recovery after a crash (continued)', ()
     expect(recovering.model.calls).toBe(1);
     expect(first.emails).toEqual(['refunded 40']);
     expect(result.usage.modelCalls).toBe(3);
-    expect(result.toolCalls.map((call) => call.name)).toEqual(['lookup', 'credit', 'email']);
-    expect(result.toolCalls.map((call) => call.id)).toEqual([callIdOf(journal, 'lookup'), callIdOf(journal, 'credit'), emailId]);
+    expect(result.toolCalls.map((call) => call.toolName)).toEqual(['lookup', 'credit', 'email']);
+    expect(result.toolCalls.map((call) => call.toolCallId)).toEqual([callIdOf(journal, 'lookup'), callIdOf(journal, 'credit'), emailId]);
     expect(result.messages.filter((message) => message.role === 'assistant')).toHaveLength(3);
     // Recovering a finished run gives its result back and runs nothing.
     const again = refunds(store, [], first);
@@ -136,7 +136,7 @@ describe('durable runs: unknown outcomes, reused ids', () => {
     const done = await agent.resume(JSON.parse(JSON.stringify(suspended.state)), { outcomes: [{ id: emailId, result: 'sent' }] });
     expect(done.status).toBe('complete');
     expect(effects.emails).toEqual(['refunded 40']);
-    expect(done.toolCalls.find((call) => call.id === emailId)?.output).toBe('sent');
+    expect(done.toolCalls.find((call) => call.toolCallId === emailId)?.output).toBe('sent');
     expect(model.calls).toBe(1);
   });
 

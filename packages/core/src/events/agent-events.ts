@@ -244,7 +244,7 @@ export interface AgentEvents {
   /** Deferred tools were loaded (found by `tool_search`, or called by name): they are sent from the next step on. */
   'tools.loaded': EventBase & {
     /** The tools this step loaded, in the order found. */
-    readonly tools: readonly string[];
+    readonly toolNames: readonly string[];
     /** Deferred tools the run has loaded so far, these included. */
     readonly loaded: number;
   };

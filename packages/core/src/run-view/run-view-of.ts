@@ -16,8 +16,8 @@ function callView(record: ToolCallRecord): ToolCallView {
   let view = views.get(record);
   if (view === undefined) {
     view = Object.freeze({
-      id: record.id,
-      name: record.name,
+      id: record.toolCallId,
+      name: record.toolName,
       argumentsHash: loopArgumentsHash(record.arguments),
       resultHash: loopResultHash(record.output),
       failed: record.isError,

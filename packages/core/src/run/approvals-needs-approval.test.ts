@@ -15,7 +15,7 @@ describe('tool approval', () => {
     const result = asSuspended(await agent.run('go'));
     expect(result.pendingApprovals.map((pending) => pending.toolCallId)).toEqual(['c1']);
     expect(looked).toEqual(['A-1']);
-    expect(result.toolCalls).toMatchObject([{ id: 'c2', output: 'order A-1: paid' }]);
+    expect(result.toolCalls).toMatchObject([{ toolCallId: 'c2', output: 'order A-1: paid' }]);
 
     const resumed = await agent.resume(roundTrip(result.state), { approve: ['c1'] });
     expect(looked).toEqual(['A-1']);
@@ -24,7 +24,7 @@ describe('tool approval', () => {
       ['c1', 'refunded 40 on A-1'],
       ['c2', 'order A-1: paid'],
     ]);
-    expect(resumed.toolCalls.map((record) => record.id)).toEqual(['c1', 'c2']);
+    expect(resumed.toolCalls.map((record) => record.toolCallId)).toEqual(['c1', 'c2']);
   });
 
   it('asks a needsApproval function with the validated (coerced) value: small refunds run, large ones wait', async () => {
@@ -54,7 +54,7 @@ describe('tool approval', () => {
 
     expect(result.status).toBe('complete');
     expect(made).toEqual([]);
-    expect(result.toolCalls).toMatchObject([{ id: 'c1', isError: true, errorCode: 'approval-error' }]);
+    expect(result.toolCalls).toMatchObject([{ toolCallId: 'c1', isError: true, errorCode: 'approval-error' }]);
   });
 });
 
@@ -73,7 +73,7 @@ describe('tool approval', () => {
     const resumed = await agent.resume(roundTrip(result.state), { approve: ['c1'] });
 
     expect(made).toEqual([]);
-    expect(resumed.toolCalls).toMatchObject([{ id: 'c1', isError: true, errorCode: 'account-frozen' }]);
+    expect(resumed.toolCalls).toMatchObject([{ toolCallId: 'c1', isError: true, errorCode: 'account-frozen' }]);
   });
 
   it('a guard refusing before approval never suspends the run', async () => {

@@ -17,7 +17,7 @@ describe('tool approval', () => {
     expect(model.calls).toBe(1);
     expect(await memory.load('c')).toEqual([]);
     expect(result.state?.type).toBe('keel.run-state');
-    expect(result.state?.version).toBe(1);
+    expect(result.state?.version).toBe(2);
     expect(result.state?.pending).toEqual(result.pendingApprovals);
     expect(result.state?.usage.modelCalls).toBe(1);
     expect(events.of('run.suspended')).toMatchObject([{ toolCallIds: 'c1', toolNames: 'refund', pending: 1, suspensionId: result.state?.suspensionId }]);
@@ -43,7 +43,7 @@ describe('tool approval', () => {
     expect(resumed.attempts).toHaveLength(2);
     expect(resumed.usage.inputTokens).toBe(result.usage.inputTokens + (resumed.attempts[1]?.usage.inputTokens ?? Number.NaN));
     expect(resumed.steps.map((step) => [step.step, step.toolCalls])).toEqual([[1, 1], [2, 0]]);
-    expect(resumed.toolCalls).toMatchObject([{ id: 'c1', name: 'refund', isError: false, step: 1 }]);
+    expect(resumed.toolCalls).toMatchObject([{ toolCallId: 'c1', toolName: 'refund', isError: false, step: 1 }]);
     expect(resumed.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
     // Memory gets the whole exchange once, at the end.
     expect((await memory.load('c')).map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
@@ -63,7 +63,7 @@ describe('tool approval', () => {
     expect(sent).toMatchObject({ toolCallId: 'c1', isError: true });
     expect(sent?.output).toContain('approval-rejected');
     expect(sent?.output).toContain('over the refund limit');
-    expect(resumed.toolCalls).toMatchObject([{ id: 'c1', isError: true, errorCode: 'approval-rejected' }]);
+    expect(resumed.toolCalls).toMatchObject([{ toolCallId: 'c1', isError: true, errorCode: 'approval-rejected' }]);
   });
 });
 

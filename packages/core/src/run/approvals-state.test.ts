@@ -4,6 +4,7 @@ import { Agent, AgentConfigurationError, RunStateError, tool } from '../index';
 import type { Message } from '../index';
 import { scriptedModel } from '../testing/index';
 import { KEY, refundCall, suspended, roundTrip } from './approvals-fixture';
+import { RUN_STATE_VERSION } from '../contracts/run-state-snapshot';
 
 describe('tool approval', () => {
   it('refuses a state whose arguments were edited, and runs nothing', async () => {
@@ -101,7 +102,7 @@ describe('tool approval', () => {
     const otherAgent = Agent.create({ provider: model, model: 'm', stateKey: KEY }).tool(refund).tool(other).build();
     const otherKey = Agent.create({ provider: model, model: 'm', stateKey: 'z'.repeat(32) }).tool(refund).build();
     const noKey = Agent.create({ provider: model, model: 'm' }).tool(refund).build();
-    const nextVersion = { ...roundTrip(result.state), version: 2 };
+    const nextVersion = { ...roundTrip(result.state), version: RUN_STATE_VERSION + 1 };
 
     await expect(otherAgent.resume(result.state, { approve: ['c1'] })).rejects.toMatchObject({ problem: 'other-agent', message: expect.stringMatching(/another agent/) });
     await expect(otherKey.resume(result.state, { approve: ['c1'] })).rejects.toMatchObject({ problem: 'bad-signature' });

@@ -67,7 +67,7 @@ describe('concurrent runs on one agent', () => {
         { role: 'tool', content: [{ type: 'tool-result', toolCallId: `echo-${n}`, toolName: 'echo', output: `echo ${n}`, isError: false }] },
         { role: 'assistant', content: [{ type: 'text', text: `answer for n=${n}, tool said echo ${n}` }] },
       ]);
-      expect(result.toolCalls.map((record) => record.id)).toEqual([`echo-${n}`]);
+      expect(result.toolCalls.map((record) => record.toolCallId)).toEqual([`echo-${n}`]);
       expect(result.usage).toMatchObject({ inputTokens: 2 * n, outputTokens: 2, modelCalls: 2 });
       expect(result.attempts).toHaveLength(2);
       expect(result.attempts.map((attempt) => attempt.usage.inputTokens)).toEqual([n, n]);

@@ -91,7 +91,7 @@ describe('ReAct loop', () => {
         { type: 'tool-result', toolCallId: 'second', toolName: 'fast', output: 'fast result', isError: false },
       ],
     });
-    expect(result.toolCalls.map((record) => record.id)).toEqual(['first', 'second']);
+    expect(result.toolCalls.map((record) => record.toolCallId)).toEqual(['first', 'second']);
     expect(lastToolMessage(model.requests[1]).content.map((part) => part.toolCallId)).toEqual(['first', 'second']);
   });
 
@@ -104,7 +104,7 @@ describe('ReAct loop', () => {
 
     expect(result.text).toBe('I could not search.');
     expect(result.toolCalls).toHaveLength(1);
-    expect(result.toolCalls[0]).toMatchObject({ id: 't1', name: 'search_web', isError: true, errorCode: 'unknown-tool' });
+    expect(result.toolCalls[0]).toMatchObject({ toolCallId: 't1', toolName: 'search_web', isError: true, errorCode: 'unknown-tool' });
     const part = lastToolMessage(model.requests[1]).content[0];
     expect(part?.isError).toBe(true);
     expect(part?.toolCallId).toBe('t1');
@@ -161,7 +161,7 @@ describe('ReAct loop', () => {
     expect(exceeded.maxSteps).toBe(3);
     expect(exceeded.message).toContain('maxSteps (3)');
     expect(exceeded.partial.steps.map((step) => step.step)).toEqual([1, 2, 3]);
-    expect(exceeded.partial.toolCalls.map((record) => record.id)).toEqual(['c1', 'c2', 'c3']);
+    expect(exceeded.partial.toolCalls.map((record) => record.toolCallId)).toEqual(['c1', 'c2', 'c3']);
     expect(exceeded.partial.toolCalls.map((record) => record.output)).toEqual(['run 1', 'run 2', 'run 3']);
     expect(exceeded.partial.usage).toMatchObject({ inputTokens: 30, outputTokens: 6, modelCalls: 3 });
     expect(exceeded.partial.attempts).toHaveLength(3);

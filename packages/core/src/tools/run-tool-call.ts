@@ -58,7 +58,7 @@ export interface ToolRunEnvironment {
 
 /** Where a durable run records each tool call: its intent before it runs, its record after. */
 export interface ToolCallJournal {
-  intent(intent: { readonly id: string; readonly name: string; readonly arguments: unknown }): Promise<void>;
+  intent(intent: Pick<ToolCallRecord, 'toolCallId' | 'toolName' | 'arguments'>): Promise<void>;
   outcome(record: ToolCallRecord): Promise<void>;
 }
 
@@ -155,8 +155,8 @@ export async function runToolCall(env: ToolRunEnvironment, call: ToolCallPart, d
     env.emitBuilt('tool.end', payload);
   }
   const record: { -readonly [K in keyof ToolCallRecord]: ToolCallRecord[K] } = {
-    id: settled.id,
-    name: settled.name,
+    toolCallId: settled.toolCallId,
+    toolName: settled.toolName,
     arguments: settled.arguments,
     output: settled.output,
     isError: settled.isError,
@@ -171,8 +171,8 @@ export async function runToolCall(env: ToolRunEnvironment, call: ToolCallPart, d
 
 async function settle(env: ToolRunEnvironment, call: ToolCallPart, decision: ApprovalDecision | undefined): Promise<Settled | Waiting> {
   const failed = (code: string, message: string, args: unknown): Settled => ({
-    id: call.id,
-    name: call.name,
+    toolCallId: call.id,
+    toolName: call.name,
     arguments: args,
     // Whatever a thrown value said, it reaches the model, the result and memory only redacted.
     output: errorOutput(code, env.redact ? env.redact(message) : message),
@@ -239,7 +239,7 @@ async function execute(env: ToolRunEnvironment, tool: AnyTool, call: ToolCallPar
   const timeout = timeoutMs === undefined ? undefined : new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   // A durable run records the call before it runs: a crash from here on leaves its outcome unknown.
-  if (env.journal) await env.journal.intent({ id: call.id, name: call.name, arguments: args });
+  if (env.journal) await env.journal.intent({ toolCallId: call.id, toolName: call.name, arguments: args });
   try {
     const run = () => tool.execute(checked.value, new RunToolContext(env, call.id, timeout?.signal, decision));
     const { wrapCall } = env;
@@ -256,7 +256,7 @@ async function execute(env: ToolRunEnvironment, tool: AnyTool, call: ToolCallPar
     }
     const serialized = serializeToolResult(output, env.maxResultBytes);
     if (!serialized.ok) return failed('tool-result-invalid', serialized.message, args);
-    return { id: call.id, name: call.name, arguments: args, output: serialized.text, isError: false, ...(coercions.length > 0 ? { coercions } : {}) };
+    return { toolCallId: call.id, toolName: call.name, arguments: args, output: serialized.text, isError: false, ...(coercions.length > 0 ? { coercions } : {}) };
   } catch (error) {
     if (env.abortSignal?.aborted) throw AbortedError.fromSignal(env.abortSignal);
     if (AbortedError.isInstance(error)) throw error;

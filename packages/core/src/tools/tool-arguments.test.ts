@@ -148,7 +148,7 @@ describe('tool-argument re-asks', () => {
     expect(model.calls).toBe(2);
     expect(execute).not.toHaveBeenCalled();
     expect(events.of('tool.re-ask')).toHaveLength(0);
-    expect(result.toolCalls[0]).toMatchObject({ name: 'delete_project', isError: true, errorCode: 'unknown-tool' });
+    expect(result.toolCalls[0]).toMatchObject({ toolName: 'delete_project', isError: true, errorCode: 'unknown-tool' });
     expect(lastToolResult(requestAt(model.requests, 1))[0]?.output).toMatch(/^Error \[unknown-tool\]/);
   });
 });
@@ -232,7 +232,7 @@ describe('tool-argument re-asks', () => {
     expect(result.toolCalls).toHaveLength(1);
     const record = result.toolCalls[0];
     expect(record?.arguments).toEqual(finalArgs);
-    expect(Object.keys(record ?? {}).sort()).toEqual(['arguments', 'durationMs', 'id', 'isError', 'name', 'output', 'step']);
+    expect(Object.keys(record ?? {}).sort()).toEqual(['arguments', 'durationMs', 'isError', 'output', 'step', 'toolCallId', 'toolName']);
 
     const expected: Message[] = [
       { role: 'user', content: 'Add a task to write the report' },
@@ -291,7 +291,7 @@ describe('tool-argument re-asks', () => {
       const assistant = reask.messages.at(-2);
       expect(assistant?.role === 'assistant' ? assistant.content : []).toHaveLength(1);
     }
-    expect(result.toolCalls.map((record) => [record.id, record.arguments, record.isError])).toEqual([
+    expect(result.toolCalls.map((record) => [record.toolCallId, record.arguments, record.isError])).toEqual([
       ['call_1', corrected.call_1, false],
       ['call_2', corrected.call_2, false],
     ]);

@@ -13,8 +13,9 @@ export type ToolErrorCode =
 
 /** The one record of a logical tool call: final arguments, whatever the number of re-asks. */
 export interface ToolCallRecord {
-  readonly id: string;
-  readonly name: string;
+  /** The tool call's id, as the run's messages name it. */
+  readonly toolCallId: string;
+  readonly toolName: string;
   /** The arguments the tool ran with, coerced when coercion applied (or the last ones it was refused with). */
   readonly arguments: unknown;
   /** Schema-guided coercions applied to the arguments the tool ran with (present when there were any). */
@@ -34,5 +35,5 @@ export function errorOutput(code: ToolErrorCode, message: string): string {
 
 /** The message part for a record. */
 export function toResultPart(record: ToolCallRecord): ToolResultPart {
-  return { type: 'tool-result', toolCallId: record.id, toolName: record.name, output: record.output, isError: record.isError };
+  return { type: 'tool-result', toolCallId: record.toolCallId, toolName: record.toolName, output: record.output, isError: record.isError };
 }

@@ -39,7 +39,7 @@ describe('fileTrace', () => {
     expect(attempts.some((attempt) => attempt.rawOutput === HOSTILE_ANSWER)).toBe(true);
     expect(own.at(-1)?.end).toMatchObject({ usage: { costUsd: result.usage.costUsd } });
     const child = lines.find((line) => line.type === 'input' && (line.start as { parentRunId?: string }).parentRunId === result.runId);
-    expect(child?.start).toMatchObject({ parentToolCallId: result.toolCalls.find((call) => call.name === 'policy_check')?.id });
+    expect(child?.start).toMatchObject({ parentToolCallId: result.toolCalls.find((call) => call.toolName === 'policy_check')?.toolCallId });
     const childAttempts = entriesOf(lines, child?.runId as string).flatMap((entry) => (entry.attempts ?? []) as unknown[]);
     expect(childAttempts).toHaveLength(1);
     expect(readFileSync(path, 'utf8')).toContain('window.__pwned = 1');
@@ -57,7 +57,7 @@ describe('fileTrace', () => {
     expect(text).not.toContain(HOSTILE_POLICY.slice(0, 12));
     const own = entriesOf(readTrace(path), result.runId);
     expect(own.every((entry) => entry.withoutContent === true && entry.messages === undefined && entry.mac === undefined)).toBe(true);
-    expect(own.flatMap((entry) => (entry.toolCalls ?? []) as { name?: string }[]).map((call) => call.name)).toEqual(['lookup_order', 'policy_check']);
+    expect(own.flatMap((entry) => (entry.toolCalls ?? []) as { toolName?: string }[]).map((call) => call.toolName)).toEqual(['lookup_order', 'policy_check']);
   });
 
   it("never writes, without recordContent, the name of a tool the model made up, not even in a loop's report", async () => {

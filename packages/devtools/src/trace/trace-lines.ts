@@ -22,10 +22,10 @@ type CallDecision = NonNullable<JournalEntry['decisions']>[string];
 
 /** A tool call's record without content: its arguments and output left out, its name only when the tool is declared. */
 function callWithoutContent(call: ToolCallRecord, tools: Set<string>): Fields {
-  const written: Fields = { id: call.id };
+  const written: Fields = { toolCallId: call.toolCallId };
   if (call.errorCode !== 'unknown-tool') {
-    written.name = call.name;
-    if (tools.size < MAX_KNOWN_TOOLS) tools.add(call.name);
+    written.toolName = call.toolName;
+    if (tools.size < MAX_KNOWN_TOOLS) tools.add(call.toolName);
   }
   if (call.coercions) written.coercions = call.coercions.map((coercion) => ({ kind: coercion.kind }));
   written.isError = call.isError;
@@ -97,8 +97,8 @@ export function entryWithoutContent(entry: JournalEntry, tools: Set<string>): Fi
   if (entry.loops !== undefined) written.loops = entry.loops;
   if (next) written.next = nextWithoutContent(next);
   if (intent) {
-    written.intent = { id: intent.id, name: intent.name };
-    if (tools.size < MAX_KNOWN_TOOLS) tools.add(intent.name);
+    written.intent = { toolCallId: intent.toolCallId, toolName: intent.toolName };
+    if (tools.size < MAX_KNOWN_TOOLS) tools.add(intent.toolName);
   }
   if (outcome) written.outcome = callWithoutContent(outcome, tools);
   if (suspension) written.suspension = suspensionWithoutContent(suspension);

@@ -77,7 +77,7 @@ describe('traceRuns (continued)', () => {
     const lines = [
       entry('r', 0, 'input', { step: 0, start: { version: 1, startedAt: 1000 } }),
       entry('r', 1, 'model-turn', { attempts: [attempt()], next: { type: 'call-tools' } }),
-      entry('r', 2, 'tool-intent', { intent: { id: 'k1', name: 'charge' } }),
+      entry('r', 2, 'tool-intent', { intent: { toolCallId: 'k1', toolName: 'charge' } }),
       entry('r', 3, 'recovery'),
       entry('r', 4, 'suspension', { suspension: { suspensionId: 's1', agent: 'a', expiresAt: 1, suspendedAt: 1, pending: [], unknown: [{ toolCallId: 'k1', toolName: 'charge', idempotencyKey: 'r:k1' }], usage: { ...usage, totalTokens: 15, modelCalls: 1 } } }),
     ];

@@ -120,10 +120,10 @@ export class JournalRun {
       if (accepted && accepted.answer === undefined && said) accepted.answer = said;
     }
     const intent = isObject(entry.intent) ? entry.intent : undefined;
-    if (intent) this.tool(text(intent, 'id') ?? '', entry.step, position, at, { toolName: text(intent, 'name') });
+    if (intent) this.tool(text(intent, 'toolCallId') ?? '', entry.step, position, at, { toolName: text(intent, 'toolName') });
     for (const call of [...objects(entry, 'toolCalls'), ...(isObject(entry.outcome) ? [entry.outcome] : [])]) {
       const coercions = Array.isArray(call.coercions) ? call.coercions.length : undefined;
-      this.tool(text(call, 'id') ?? '', count(call, 'step') ?? entry.step, position, at, { toolName: text(call, 'name'), isError: flag(call, 'isError'), errorCode: text(call, 'errorCode'), durationMs: count(call, 'durationMs'), coercions });
+      this.tool(text(call, 'toolCallId') ?? '', count(call, 'step') ?? entry.step, position, at, { toolName: text(call, 'toolName'), isError: flag(call, 'isError'), errorCode: text(call, 'errorCode'), durationMs: count(call, 'durationMs'), coercions });
     }
     if (isObject(entry.compaction)) {
       const { compaction } = entry;

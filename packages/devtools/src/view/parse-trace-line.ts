@@ -1,3 +1,4 @@
+import { upgradeJournalEntry } from '@keel/core/internal';
 import { isObject } from './fields';
 
 /** A journal entry read back from a trace file: its run, its number and type checked, every other field read as it comes. */
@@ -18,7 +19,8 @@ const isCount = (value: unknown): value is number => typeof value === 'number' &
  * Reads one line of a trace file, or `undefined` when it is none of the three (not JSON; an entry
  * without a run id, a number, a type, a step and a time; an event without a name and a payload
  * with a run id, a step and a timestamp; a `run.record` line of a trace written before the journal). Entries of types and events of names the viewer does not
- * know are kept: a newer Keel may write them.
+ * know are kept: a newer Keel may write them. An entry an earlier format wrote is read as this
+ * format has it (`upgradeJournalEntry`: its tool calls named `toolCallId` / `toolName`).
  */
 export function parseTraceLine(line: string): TraceLine | undefined {
   let value: unknown;
@@ -38,5 +40,5 @@ export function parseTraceLine(line: string): TraceLine | undefined {
     return { kind: 'event', event: value as unknown as ReadEvent };
   }
   if (typeof value.runId !== 'string' || value.runId === '' || !isCount(value.seq) || typeof value.type !== 'string' || typeof value.step !== 'number' || typeof value.at !== 'number') return undefined;
-  return { kind: 'entry', entry: value as ReadEntry };
+  return { kind: 'entry', entry: upgradeJournalEntry(value) as ReadEntry };
 }

@@ -49,7 +49,7 @@ describe("Keel's tool-call ids", () => {
       const provider = repeating(3, id);
       const result = await creditAgent(provider, applied).run('Pay the three credits.');
       expect([...applied.values()]).toEqual([10, 11, 12]);
-      const ids = result.toolCalls.map((call) => call.id);
+      const ids = result.toolCalls.map((call) => call.toolCallId);
       expect(new Set(ids).size).toBe(3);
       // The provider's own id is kept beside Keel's, for the wire.
       const kept = result.messages.flatMap((message) => (message.role === 'assistant' ? message.content.filter((part) => part.type === 'tool-call') : []));

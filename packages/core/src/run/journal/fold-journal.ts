@@ -8,6 +8,7 @@ import type { RunState, ToolJournal } from '../../contracts/run-state';
 import type { JournalHead } from '../../contracts/journal-head';
 import { keptTurnMessages } from '../steps/kept-turn';
 import { JOURNAL_VERSION, type JournalEntry } from './journal-entry';
+import { JOURNAL_VERSION_1 } from './upgrade-journal-entry';
 
 /** A journal folded: the run's state after its last entry, where its chain stands, and how it ended when it did. */
 export interface FoldedJournal {
@@ -42,7 +43,7 @@ export function foldJournal(entries: readonly JournalEntry[], usageOf: (attempts
   const first = entries[0];
   const start = first?.type === 'input' ? first.start : undefined;
   if (!first || !start) throw malformed('a journal begins with its input entry');
-  if (start.version !== JOURNAL_VERSION) throw new RunStateError({ problem: 'unsupported-version', message: `the journal has format version ${JSON.stringify(start.version)}; this Keel reads version ${JOURNAL_VERSION}` });
+  if (start.version !== JOURNAL_VERSION) throw new RunStateError({ problem: 'unsupported-version', message: `the journal has format version ${JSON.stringify(start.version)}; this Keel reads versions ${JOURNAL_VERSION_1} and ${JOURNAL_VERSION}` });
   const messages: Message[] = [];
   const steps: StepRecord[] = [];
   const toolCalls: ToolCallRecord[] = [];

@@ -16,7 +16,7 @@ function plainRefunds(effects: ReturnType<typeof world>) {
 async function crashedAfterEmailIntent(): Promise<readonly JournalEntry[]> {
   const store = memoryRunStore();
   const effects = world();
-  const { agent } = refunds(crashing(store, (entry) => entry.type === 'tool-outcome' && entry.outcome?.name === 'email'), SCRIPT, effects);
+  const { agent } = refunds(crashing(store, (entry) => entry.type === 'tool-outcome' && entry.outcome?.toolName === 'email'), SCRIPT, effects);
   await expect(agent.run('Refund A-1', { runId: 'r-hostile' })).rejects.toThrow();
   expect(effects.emails).toEqual(['refunded 40']);
   return journalOf(store, 'r-hostile');

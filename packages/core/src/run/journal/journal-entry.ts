@@ -7,8 +7,8 @@ import type { RunUsage } from '../../usage/usage-ledger';
 import type { RunStateSnapshot } from '../../contracts/run-state-snapshot';
 import type { Answer, CallDecision, NextStep, ToolIntent } from '../../contracts/run-state';
 
-/** The format version of journal entries this Keel writes and reads. */
-export const JOURNAL_VERSION = 1;
+/** The format version of journal entries this Keel writes and reads (it reads format 1 too: see `upgradeJournalEntry`). */
+export const JOURNAL_VERSION = 2;
 
 /**
  * What an entry records:

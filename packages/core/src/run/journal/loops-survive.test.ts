@@ -69,7 +69,7 @@ describe('a loop nudged before the run stopped', () => {
     const dying: RunStore = {
       ...base,
       append: (lease, append) => {
-        if (dead || append.entries.some((entry) => (entry as JournalEntry).type === 'tool-outcome' && (entry as JournalEntry).outcome?.name === 'note')) {
+        if (dead || append.entries.some((entry) => (entry as JournalEntry).type === 'tool-outcome' && (entry as JournalEntry).outcome?.toolName === 'note')) {
           dead = true;
           return Promise.reject(new Error('the process died'));
         }

@@ -235,7 +235,7 @@ describe('output modes', () => {
     const result = asComplete(await Agent.create({ provider: model, model: 'm' }).tool(lookup).outputSchema(Order, { mode: 'tool' }).build().run('order a widget'));
     expect(result.value).toEqual({ sku: 'ABC-12', quantity: 2 });
     expect(result.repairs).toContain('trailing-comma');
-    expect(result.toolCalls.map((call) => call.name)).toEqual(['lookup']);
+    expect(result.toolCalls.map((call) => call.toolName)).toEqual(['lookup']);
     expect(result.steps).toHaveLength(2);
     expect(at(model.requests, 0).toolChoice).toEqual({ type: 'required' });
     expect(at(model.requests, 0).tools?.map((spec) => spec.name)).toEqual(['lookup', 'final_answer']);

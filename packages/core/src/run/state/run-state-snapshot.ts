@@ -2,6 +2,7 @@ import { canonicalJson } from '@keel/reliability/internal';
 import { RUN_STATE_VERSION, type RunStateSnapshot, type UnsignedState } from '../../contracts/run-state-snapshot';
 import { RunStateError } from '../../errors/run-state-error';
 import type { StateSigner } from './state-signer';
+import { RUN_STATE_VERSION_1, upgradeRunState } from './upgrade-run-state';
 
 /** Signs a state: it becomes plain JSON (what a store or client will hand back) and gets its signature. */
 export async function sealState(unsigned: UnsignedState, signer: StateSigner): Promise<RunStateSnapshot> {
@@ -11,7 +12,8 @@ export async function sealState(unsigned: UnsignedState, signer: StateSigner): P
 
 /**
  * Reads a state handed back: plain JSON of the expected type and version, made by this agent,
- * and signed with its key. Its content is then exactly what the agent suspended with.
+ * and signed with its key. Its content is then exactly what the agent suspended with; a state of
+ * format 1 comes back upgraded (see `upgradeRunState`).
  * @throws {RunStateError} naming the problem; nothing of the state is trusted before the signature.
  */
 export async function openState(given: unknown, agent: string, signer: StateSigner, tenant?: string, now = Date.now()): Promise<RunStateSnapshot> {
@@ -26,8 +28,8 @@ export async function openState(given: unknown, agent: string, signer: StateSign
     throw new RunStateError({ problem: 'malformed', message: 'this is not a run state (give the `state` of a suspended result)' });
   }
   const state = value as Record<string, unknown>;
-  if (state.version !== RUN_STATE_VERSION) {
-    throw new RunStateError({ problem: 'unsupported-version', message: `the state has format version ${JSON.stringify(state.version)}; this Keel reads version ${RUN_STATE_VERSION}` });
+  if (state.version !== RUN_STATE_VERSION && state.version !== RUN_STATE_VERSION_1) {
+    throw new RunStateError({ problem: 'unsupported-version', message: `the state has format version ${JSON.stringify(state.version)}; this Keel reads versions ${RUN_STATE_VERSION_1} and ${RUN_STATE_VERSION}` });
   }
   if (state.agent !== agent) {
     throw new RunStateError({ problem: 'other-agent', message: 'the state was made by another agent (other tools or output schema); resume it with the agent that suspended it' });
@@ -52,5 +54,5 @@ export async function openState(given: unknown, agent: string, signer: StateSign
   if (typeof state.expiresAt !== 'number' || !(now <= state.expiresAt)) {
     throw new RunStateError({ problem: 'expired', message: `the state expired at ${typeof state.expiresAt === 'number' ? new Date(state.expiresAt).toISOString() : 'an unknown time'} (the agent's stateTtlMs)` });
   }
-  return value as RunStateSnapshot;
+  return state.version === RUN_STATE_VERSION_1 ? upgradeRunState(state) : (value as RunStateSnapshot);
 }

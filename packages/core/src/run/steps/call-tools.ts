@@ -67,7 +67,7 @@ export async function callTools(context: RunContext, state: RunState): Promise<S
  * so a failure of another call still leaves what ran.
  */
 function turnCalls(environment: ToolRunEnvironment, journal: TurnJournal | undefined, calls: readonly ToolCallPart[], before: readonly ToolCallRecord[], finished: ToolCallRecord[]): Promise<CallOutcome[]> {
-  const earlier = new Map(before.map((record) => [record.id, record]));
+  const earlier = new Map(before.map((record) => [record.toolCallId, record]));
   const kept = (outcome: CallOutcome): CallOutcome => {
     if (!isUnknownOutcome(outcome) && !isPendingApproval(outcome)) finished.push(outcome);
     return outcome;
@@ -89,7 +89,7 @@ async function resumedCalls(context: RunContext, state: RunState, environment: T
   const approved = decisions.filter((decision) => decision.type === 'approved').length;
   const rejected = decisions.filter((decision) => decision.type === 'rejected').length;
   if (context.listens('run.resumed')) context.emit('run.resumed', { suspensionId: resumed.suspensionId, approved, rejected });
-  const finished = new Map(resumed.finished.map((record) => [record.id, record]));
+  const finished = new Map(resumed.finished.map((record) => [record.toolCallId, record]));
   const decided = decidedEnvironment(environment);
   if (context.signal?.aborted) throw AbortedError.fromSignal(context.signal);
   // The resume's entry goes to the journal (a durable run's store) before any decided call runs.
@@ -108,7 +108,7 @@ async function resumedCalls(context: RunContext, state: RunState, environment: T
 /** A call that waited, as decided: approved or rejected, an unknown outcome settled by what happened, or run again. */
 function decidedCall(environment: ToolRunEnvironment, part: ToolCallPart, decision: CallDecision): Promise<ToolCallRecord> {
   if (decision.type === 'outcome') {
-    return Promise.resolve({ id: part.id, name: part.name, arguments: part.arguments, output: decision.output, isError: false, step: environment.step, durationMs: 0 });
+    return Promise.resolve({ toolCallId: part.id, toolName: part.name, arguments: part.arguments, output: decision.output, isError: false, step: environment.step, durationMs: 0 });
   }
   return runToolCall(environment, part, decision.type === 'retry' ? { type: 'approved' } : decision).then(settledRecord);
 }
@@ -141,7 +141,7 @@ function loadedTools(context: RunContext, state: RunState, records: readonly Too
   const before = state.loadedTools ?? NO_TOOLS;
   const after = loadedAfter(search, before, records);
   if (after === before) return state.loadedTools;
-  if (context.listens('tools.loaded')) context.emit('tools.loaded', { tools: after.slice(before.length), loaded: after.length });
+  if (context.listens('tools.loaded')) context.emit('tools.loaded', { toolNames: after.slice(before.length), loaded: after.length });
   return after;
 }
 

@@ -9,7 +9,7 @@ import type { ToolTurn } from '../../contracts/run-state';
  * fold makes these messages from them the same way.
  */
 export function keptTurnMessages(turn: Pick<ToolTurn, 'content'>, records: readonly ToolCallRecord[]): readonly [AssistantMessage, Message] {
-  const byId = new Map(records.map((record) => [record.id, record]));
+  const byId = new Map(records.map((record) => [record.toolCallId, record]));
   const assistant: AssistantMessage = {
     role: 'assistant',
     content: turn.content.map((part) => {

@@ -81,8 +81,8 @@ describe('a context-length refusal of a tool-argument re-ask', () => {
     expect(events.of('context.compacted')).toMatchObject([{ reason: 'overflow', tier: 'clear-results', step: 2, clearedResults: 1, compactions: 1 }]);
     // The tool ran once a call: the page, then the second call only with the corrected arguments.
     expect(execute.mock.calls.map(([input]) => input)).toEqual([{ step: 1 }, { step: 2 }]);
-    const [c1, c2] = result.toolCalls.map((call) => call.id);
-    expect(result.toolCalls.map((call) => [call.name, call.arguments, call.isError])).toEqual([
+    const [c1, c2] = result.toolCalls.map((call) => call.toolCallId);
+    expect(result.toolCalls.map((call) => [call.toolName, call.arguments, call.isError])).toEqual([
       ['fetch', { step: 1 }, false],
       ['fetch', { step: 2 }, false],
     ]);
@@ -132,9 +132,9 @@ describe('a context-length refusal of a tool-argument re-ask', () => {
     expect(events.of('context.compacted')).toMatchObject([{ reason: 'overflow' }]);
     expect(notes).toEqual(['fetching page 2']);
     expect(execute.mock.calls.map(([input]) => input)).toEqual([{ step: 1 }, { step: 2 }]);
-    const [c1, n1, c2] = result.toolCalls.map((call) => call.id);
+    const [c1, n1, c2] = result.toolCalls.map((call) => call.toolCallId);
     expect(events.of('tool.end').map((event) => event.toolCallId)).toEqual([c1, n1, c2]);
-    expect(result.toolCalls.map((call) => [call.name, call.arguments])).toEqual([
+    expect(result.toolCalls.map((call) => [call.toolName, call.arguments])).toEqual([
       ['fetch', { step: 1 }],
       ['note', { text: 'fetching page 2' }],
       ['fetch', { step: 2 }],
@@ -199,7 +199,7 @@ describe('a tool-argument re-ask refused in a durable run', () => {
     expect(first.model.calls).toBe(3);
     // The journal holds the note's intent and outcome and that a compaction was due; the compaction never landed.
     const killed = (await store.load('r-1'))?.entries as JournalEntry[];
-    expect(killed.slice(-3).map((entry) => [entry.type, entry.intent?.name ?? entry.outcome?.name])).toEqual([
+    expect(killed.slice(-3).map((entry) => [entry.type, entry.intent?.toolName ?? entry.outcome?.toolName])).toEqual([
       ['tool-intent', 'note'],
       ['tool-outcome', 'note'],
       ['compaction-due', undefined],
@@ -218,7 +218,7 @@ describe('a tool-argument re-ask refused in a durable run', () => {
       [true, false],
       [false, false],
     ]);
-    expect(result.toolCalls.map((call) => [call.name, call.arguments])).toEqual([
+    expect(result.toolCalls.map((call) => [call.toolName, call.arguments])).toEqual([
       ['fetch', { step: 1 }],
       ['note', { text: 'fetching page 2' }],
       ['fetch', { step: 2 }],
@@ -227,7 +227,7 @@ describe('a tool-argument re-ask refused in a durable run', () => {
     expect(result.attempts.map((attempt) => attempt.errorKind)).toEqual(['ok', 'ok', 'context-overflow', 'ok', 'ok']);
     // The recovery appended the compaction again, then went on: one outcome of the note in the whole journal.
     const journal = (await store.load('r-1'))?.entries as JournalEntry[];
-    expect(journal.filter((entry) => entry.type === 'tool-outcome' && entry.outcome?.name === 'note')).toHaveLength(1);
+    expect(journal.filter((entry) => entry.type === 'tool-outcome' && entry.outcome?.toolName === 'note')).toHaveLength(1);
     expect(journal.filter(compactionForTheTurn)).toHaveLength(1);
   });
 

@@ -22,7 +22,7 @@ export async function suspend(context: RunContext, state: RunState): Promise<Ste
   const sealing = context.sealing;
   if (!sealing) throw new TypeError('a run that can suspend needs a state signer');
   const argumentsOf = new Map<string, unknown>([
-    ...finished.map((record) => [record.id, record.arguments] as const),
+    ...finished.map((record) => [record.toolCallId, record.arguments] as const),
     ...pending.map((call) => [call.toolCallId, call.arguments] as const),
     ...unknown.map((call) => [call.toolCallId, call.arguments] as const),
   ]);

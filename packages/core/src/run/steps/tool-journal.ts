@@ -31,8 +31,8 @@ export function turnJournal(context: RunContext, state: RunState, turn: ToolTurn
   // of the run recorded holds whoever continues it.
   const durable = journal?.chained === true ? journal : undefined;
   if (!durable && !turn.journal) return undefined;
-  const recorded = new Map((turn.journal?.outcomes ?? []).map((record) => [record.id, record]));
-  const started = new Map((turn.journal?.intents ?? []).map((intent) => [intent.id, intent]));
+  const recorded = new Map((turn.journal?.outcomes ?? []).map((record) => [record.toolCallId, record]));
+  const started = new Map((turn.journal?.intents ?? []).map((intent) => [intent.toolCallId, intent]));
   const write = (draft: JournalDraft) => (durable ? durable.write([draft], state.elapsedMs + performance.now() - context.started, context.ledger.attempts).then(() => undefined) : Promise.resolve());
   return {
     recorded: (id) => recorded.get(id),
@@ -60,9 +60,9 @@ export function journaled(environment: ToolRunEnvironment, journal: TurnJournal 
   if (recorded) return Promise.resolve(recorded);
   const intent = journal.started(part.id);
   if (!intent) return run();
-  const effect = environment.tools.get(intent.name)?.effect ?? 'once';
+  const effect = environment.tools.get(intent.toolName)?.effect ?? 'once';
   if (effect === 'once') {
-    const unknown: UnknownOutcome = { toolCallId: part.id, toolName: intent.name, arguments: intent.arguments, idempotencyKey: idempotencyKeyOf(environment.runId, part.id) };
+    const unknown: UnknownOutcome = { toolCallId: part.id, toolName: intent.toolName, arguments: intent.arguments, idempotencyKey: idempotencyKeyOf(environment.runId, part.id) };
     return Promise.resolve(unknown);
   }
   return runToolCall(decidedEnvironment(environment), { ...part, arguments: intent.arguments }, APPROVED);

@@ -29,9 +29,9 @@ describe('tool search', () => {
     expect(toolTokens(model.requests[0])).toBeLessThanOrEqual(32_000 * 0.05);
     // Found, then sent from the next step on; called validated.
     expect(model.requests[1]?.tools?.map((entry) => entry.name)).toContain('refund_order');
-    expect(result.toolCalls.map((call) => [call.name, call.isError])).toEqual([['tool_search', false], ['refund_order', false]]);
+    expect(result.toolCalls.map((call) => [call.toolName, call.isError])).toEqual([['tool_search', false], ['refund_order', false]]);
     expect(result.steps).toHaveLength(3);
-    expect(events.of('tools.loaded')[0]).toMatchObject({ step: 1, tools: expect.arrayContaining(['refund_order']) });
+    expect(events.of('tools.loaded')[0]).toMatchObject({ step: 1, toolNames: expect.arrayContaining(['refund_order']) });
 
     const plain = scriptedModel('ok', { capabilities: { contextWindow: 200_000 } });
     await Agent.create({ provider: plain, model: 'm' }).tools(manyTools(undefined)).build().run('hi');
@@ -42,7 +42,7 @@ describe('tool search', () => {
   it('a call to a tool not sent yet runs validated (it is loaded by the call); an unknown one gets feedback naming the search tool', async () => {
     const model = scriptedModel([{ toolCalls: [{ name: 'refund_order', arguments: { orderId: 'A-1', amount: '50' } }, { name: 'refund', arguments: {} }] }, 'done']);
     const result = await Agent.create({ provider: model, model: 'm' }).tools(manyTools(true)).build().run('Refund.');
-    expect(result.toolCalls[0]).toMatchObject({ name: 'refund_order', arguments: { orderId: 'A-1', amount: 50 }, isError: false });
+    expect(result.toolCalls[0]).toMatchObject({ toolName: 'refund_order', arguments: { orderId: 'A-1', amount: 50 }, isError: false });
     expect(result.toolCalls[1]).toMatchObject({ isError: true, errorCode: 'unknown-tool' });
     expect(result.toolCalls[1]?.output).toContain('tool_search finds 200 more by keywords');
     expect(result.toolCalls[1]?.output).not.toContain('billing_get_record');
@@ -52,7 +52,7 @@ describe('tool search', () => {
   it('a re-ask of a deferred tool\'s arguments sends that tool, not every deferred one', async () => {
     const model = scriptedModel([{ toolCalls: [{ id: 'r1', name: 'refund_order', arguments: { orderId: 'A-1', amount: 'fifty' } }] }, { toolCalls: [{ id: 'r1', name: 'refund_order', arguments: { orderId: 'A-1', amount: 50 } }] }, 'done']);
     const result = await Agent.create({ provider: model, model: 'm' }).tools(manyTools(true)).build().run('Refund.');
-    expect(result.toolCalls[0]).toMatchObject({ name: 'refund_order', arguments: { amount: 50 }, isError: false });
+    expect(result.toolCalls[0]).toMatchObject({ toolName: 'refund_order', arguments: { amount: 50 }, isError: false });
     expect(model.requests[1]?.toolChoice).toEqual({ type: 'tool', name: 'refund_order' });
     expect(model.requests[1]?.tools?.map((entry) => entry.name)).toEqual(['refund_order', 'tool_search']);
   });
@@ -98,7 +98,7 @@ describe('the loaded tools are the run\'s state', () => {
     expect(result.text).toBe('Refunded $50.');
     // The continued run sends what it sent before it stopped: the loaded tool, no search again.
     expect(model.requests[0]?.tools?.map((entry) => entry.name)).toContain('refund_order');
-    expect(result.toolCalls.map((call) => call.name)).toEqual(['tool_search', 'refund_order']);
+    expect(result.toolCalls.map((call) => call.toolName)).toEqual(['tool_search', 'refund_order']);
   });
 
   it('survive a suspension for approval: the resumed run sends the tools it loaded before it suspended', async () => {

@@ -74,7 +74,7 @@ function searchTool(config: ToolSearchConfig) {
 export function loadedAfter(config: ToolSearchConfig, loaded: readonly string[], records: readonly ToolCallRecord[]): readonly string[] {
   const next = [...loaded];
   for (const record of records) {
-    const names = record.name === TOOL_SEARCH_NAME ? (record.isError ? [] : rankTools(config.catalog, queryOf(record.arguments), config.maxResults).map((entry) => entry.name)) : config.deferred.has(record.name) ? [record.name] : [];
+    const names = record.toolName === TOOL_SEARCH_NAME ? (record.isError ? [] : rankTools(config.catalog, queryOf(record.arguments), config.maxResults).map((entry) => entry.name)) : config.deferred.has(record.toolName) ? [record.toolName] : [];
     for (const name of names) if (!next.includes(name)) next.push(name);
   }
   return next.length === loaded.length ? loaded : next;
