@@ -97,7 +97,7 @@ describe('output modes on the Anthropic wire', () => {
     const agent = Agent.create({ provider: provider(wire), model: 'claude-opus-4-5' }).tool(lookup).outputSchema(Line).build();
     const result = asComplete(streaming ? await agent.stream('Two widgets.').result : await agent.run('Two widgets.'));
     expect(result.value).toEqual({ sku: 'ABC-12', quantity: 2 });
-    expect(result.toolCalls).toMatchObject([{ name: 'lookup', arguments: { product: 'widget' }, output: 'ABC-12' }]);
+    expect(result.toolCalls).toMatchObject([{ toolName: 'lookup', arguments: { product: 'widget' }, output: 'ABC-12' }]);
     const first = bodyOf(wire, 0);
     expect(first).toMatchObject({ output_config: { format: { type: 'json_schema' } }, tools: [{ name: 'lookup', strict: true }] });
     expect(JSON.stringify((first['tools'] as Json[])[0]?.['input_schema'])).not.toContain('minLength');
@@ -207,7 +207,7 @@ describe('output modes on the OpenAI wire', () => {
     const agent = Agent.create({ provider: provider(wire), model: 'gpt-4o' }).tool(lookup).outputSchema(Line).build();
     const result = asComplete(streaming ? await agent.stream('Two widgets.').result : await agent.run('Two widgets.'));
     expect(result.value).toEqual({ sku: 'ABC-12', quantity: 2 });
-    expect(result.toolCalls).toMatchObject([{ name: 'lookup', output: 'ABC-12' }]);
+    expect(result.toolCalls).toMatchObject([{ toolName: 'lookup', output: 'ABC-12' }]);
     const first = bodyOf(wire, 0);
     expect(first).toMatchObject({ response_format: { type: 'json_schema', json_schema: { strict: true } }, tools: [{ type: 'function', function: { name: 'lookup', strict: true } }] });
     expect(openAIRequestIssues(first)).toEqual([]);
